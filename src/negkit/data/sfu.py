@@ -50,7 +50,6 @@ class _Scope:
     element: XmlElement
     sentence: int
     cue_ids: list[str] = field(default_factory=list)
-    has_ref: bool = False
     tokens: list[int] = field(default_factory=list)
 
 
@@ -141,18 +140,18 @@ class _ReviewReader:
                 self.scopes.append(scope)
                 self.walk(child, sentence, words, cues, [*scopes, scope])
             elif child.tag == "ref":
-                self.attach_ref(child, scopes)
+                self.attach_ref(child, scopes[-1] if element.tag == "xcope" else None)
             elif child.tag == "C":
                 self.walk(child, sentence, words, cues, scopes)
             else:
                 raise InputFormatError(self.path, child.line, f"unexpected <{child.tag}> inside <SENTENCE>")
 
-    def attach_ref(self, ref: XmlElement, scopes: list[_Scope]) -> None:
-        if not scopes:
-            self.log.add("reference outside any scope", self.where(ref), f"<ref SRC={ref.attributes.get('SRC')!r}>")
+    def attach_ref(self, ref: XmlElement, scope: _Scope | None) -> None:
+        """Add the cue ids of ``ref`` to ``scope``, the ``<xcope>`` it sits in directly."""
+        if scope is None:
+            self.log.add("reference outside a scope", self.where(ref), f"<ref SRC={ref.attributes.get('SRC')!r}>")
             return
-        scopes[-1].cue_ids += self.attribute(ref, "SRC").split()
-        scopes[-1].has_ref = True
+        scope.cue_ids += self.attribute(ref, "SRC").split()
 
     def resolve_scopes(self) -> None:
         """Give each scope's words to the cues its ``ref`` names (a cue in the same sentence)."""
