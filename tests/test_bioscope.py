@@ -206,16 +206,22 @@ def test_abstracts_statistics(abstracts) -> None:
     assert stats.sentences == 11_871
     assert stats.negated_sentences == 1_597
     assert stats.instances == 1_719
+    assert stats.scopes == 1_691
     assert stats.events == 0
-    assert stats.unmapped == abstracts.unmapped < 20
+    assert stats.unmapped == 9
+    assert sum(len(s.speculation) for s in abstracts.sentences) == 2_659
 
 
 @pytest.mark.parametrize(
-    ("name", "sentences", "negated", "instances"),
-    [("full_papers.xml", 2_670, 339, 376), ("clinical_records_anon.xml", 6_383, 865, 870)],
+    ("name", "expected"),
+    [
+        ("full_papers.xml", (2_670, 339, 376, 374, 0, 5)),
+        ("clinical_records_anon.xml", (6_383, 865, 870, 849, 0, 4)),
+    ],
 )
-def test_full_papers_and_clinical_statistics(name: str, sentences: int, negated: int, instances: int) -> None:
+def test_full_papers_and_clinical_statistics(name: str, expected: tuple[int, ...]) -> None:
     corpus = read_bioscope(shared_data_path("bioscope", name))
-    stats = corpus_statistics(corpus.sentences)
-    assert (stats.sentences, stats.negated_sentences, stats.instances) == (sentences, negated, instances)
+    stats = corpus_statistics(corpus.sentences, corpus.unmapped)
+    counts = (stats.sentences, stats.negated_sentences, stats.instances, stats.scopes, stats.events, stats.unmapped)
+    assert counts == expected
     assert detect_format(shared_data_path("bioscope", name)) == "bioscope"

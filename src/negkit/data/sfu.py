@@ -110,15 +110,19 @@ class _ReviewReader:
                 continue
             sentence = sentences[cue.sentence]
             if not cue.tokens:
-                self.log.add("cue covering no token", self.where(cue.element), f"cue {cue.cue_id} in {sentence.sentence_id}")
+                detail = f"cue {cue.cue_id} in {sentence.sentence_id}"
+                self.log.add("cue covering no token", self.where(cue.element), detail)
                 continue
+            tokens = sentence.tokens
             instance = build_instance(
-                sentence.tokens, _parts(sentence.tokens, cue.tokens), _parts(sentence.tokens, cue.scope), cue_in_scope=cue_in_scope
+                tokens, _parts(tokens, cue.tokens), _parts(tokens, cue.scope), cue_in_scope=cue_in_scope
             )
             (sentence.instances if cue.kind == "negation" else sentence.speculation).append(instance)
         return sentences
 
-    def walk(self, element: XmlElement, sentence: int, words: list[str], cues: list[_Cue], scopes: list[_Scope]) -> None:
+    def walk(
+        self, element: XmlElement, sentence: int, words: list[str], cues: list[_Cue], scopes: list[_Scope]
+    ) -> None:
         """Collect the words under ``element`` and record which cues and scopes cover each."""
         for child in element.elements():
             if child.tag == "W":
@@ -132,7 +136,8 @@ class _ReviewReader:
             elif child.tag == "cue":
                 cue = _Cue(self.attribute(child, "ID"), self.attribute(child, "type"), child, sentence)
                 if cue.kind not in CUE_TYPES:
-                    raise InputFormatError(self.path, child.line, f"<cue> type {cue.kind!r} is neither 'negation' nor 'speculation'")
+                    problem = f"<cue> type {cue.kind!r} is neither 'negation' nor 'speculation'"
+                    raise InputFormatError(self.path, child.line, problem)
                 self.cues.append(cue)
                 self.walk(child, sentence, words, [*cues, cue], scopes)
             elif child.tag == "xcope":
@@ -162,7 +167,8 @@ class _ReviewReader:
             by_id.setdefault(cue.cue_id, []).append(cue)
         for scope in self.scopes:
             if not scope.cue_ids:
-                self.log.add("scope with no cue", self.where(scope.element), f"<xcope ID={scope.element.attributes.get('ID')!r}>")
+                scope_id = scope.element.attributes.get("ID")
+                self.log.add("scope with no cue", self.where(scope.element), f"<xcope ID={scope_id!r}>")
             for cue_id in scope.cue_ids:
                 candidates = by_id.get(cue_id, [])
                 same_sentence = [cue for cue in candidates if cue.sentence == scope.sentence]
@@ -188,11 +194,14 @@ class _ReviewReader:
     def attribute(self, element: XmlElement, name: str) -> str:
         value = element.attributes.get(name)
         if not value:
-            raise InputFormatError(self.path, element.line, f"<{element.tag}> has no {name} attribute ({element.where()})")
+            problem = f"<{element.tag}> has no {name} attribute ({element.where()})"
+            raise InputFormatError(self.path, element.line, problem)
         return value
 
 
-def _sentence(words: list[str], sentence_id: str, chapter: str, number: int, source: str, line: int) -> ResolutionSentence:
+def _sentence(
+    words: list[str], sentence_id: str, chapter: str, number: int, source: str, line: int
+) -> ResolutionSentence:
     """A sentence whose text is ``words`` joined by single spaces, with token offsets into it."""
     tokens = []
     offset = 0
