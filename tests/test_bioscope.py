@@ -120,6 +120,23 @@ def test_multiword_cues(hand_corpus) -> None:
     assert rather_than.scope == parts((8, "die"))
 
 
+def test_suffix_and_hyphenated_prefix_affixes(tmp_path: Path) -> None:
+    # Hand-written: "less" of "careless" and "non" of "non-specific" are cues inside one token each.
+    sentences = (
+        '<sentence id="S1.1">A <xcope id="X1.1.1">care<cue type="negation" ref="X1.1.1">less</cue> '
+        "handling</xcope>.</sentence>",
+        '<sentence id="S1.2">A <xcope id="X1.2.1"><cue type="negation" ref="X1.2.1">non</cue>-specific '
+        "band</xcope>.</sentence>",
+    )
+    corpus = read_bioscope(write(tmp_path, HEADER + document("1", *sentences) + FOOTER))
+    careless, nonspecific = (sentence.instances[0] for sentence in corpus.sentences)
+    assert careless.cue == (TokenPart(1, "less", 4),)
+    assert careless.scope == (TokenPart(1, "care", 0), TokenPart(2, "handling"))
+    assert nonspecific.cue == (TokenPart(1, "non", 0),)
+    assert nonspecific.scope == (TokenPart(1, "-specific", 3), TokenPart(2, "band"))
+    assert corpus.unmapped == 0
+
+
 def test_cue_in_scope_keeps_bioscope_scopes(tmp_path: Path) -> None:
     corpus = read_bioscope(write(tmp_path, HEADER + document("1", NESTED, AFFIX) + FOOTER), cue_in_scope=True)
     assert corpus.sentences[0].instances[0].scope_indices == (7, 8, 9, 10)
@@ -210,6 +227,12 @@ def test_abstracts_statistics(abstracts) -> None:
     assert stats.events == 0
     assert stats.unmapped == 9
     assert sum(len(s.speculation) for s in abstracts.sentences) == 2_659
+
+
+def test_abstract_tokens_cover_the_text(abstracts) -> None:
+    for sentence in abstracts.sentences:
+        assert "".join(sentence.words) == "".join(sentence.text.split())
+        assert all(sentence.text[t.char_start : t.char_end] == t.text for t in sentence.tokens)
 
 
 @pytest.mark.parametrize(
