@@ -206,6 +206,13 @@ def test_wrong_root_and_missing_attributes(tmp_path: Path) -> None:
         read_bioscope(write(tmp_path, xml))
 
 
+def test_empty_sentence_is_kept_and_noted(tmp_path: Path) -> None:
+    corpus = read_bioscope(write(tmp_path, HEADER + document("7", '<sentence id="S7.1"> </sentence>', PLAIN) + FOOTER))
+    assert [len(s.tokens) for s in corpus.sentences] == [0, 5]
+    assert corpus.notes == ["1 sentences without tokens (kept; they cannot be written as CD-SCO lines): 7/S7.1"]
+    assert corpus.unmapped == 0
+
+
 def test_detect_format_and_read_corpus(tmp_path: Path) -> None:
     path = write(tmp_path, HEADER + document("1", PLAIN) + FOOTER)
     assert detect_format(path) == "bioscope"

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from negkit.data.corpora import Corpus
 from negkit.data.resolution import NegationInstance, ResolutionSentence, Token, TokenPart
-from negkit.data.spans import UnmappedLog, build_instance, is_affix, tokens_in_span
+from negkit.data.spans import UnmappedLog, build_instance, empty_sentence_notes, is_affix, tokens_in_span
 from negkit.data.tokenize import tokenize
 from negkit.data.xmltree import XmlElement, parse_xml_file
 from negkit.errors import InputFormatError
@@ -65,7 +65,8 @@ def read_bioscope(
     reader = _BioScopeReader(str(path), keep_speculation, cue_in_scope, strict)
     for number, document in enumerate(root.iter("Document")):
         reader.read_document(document, number)
-    return Corpus(str(path), "bioscope", reader.sentences, reader.log.total, reader.log.notes())
+    notes = reader.log.notes() + empty_sentence_notes(reader.sentences)
+    return Corpus(str(path), "bioscope", reader.sentences, reader.log.total, notes)
 
 
 class _BioScopeReader:

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from negkit.data.corpora import Corpus
 from negkit.data.resolution import ResolutionSentence, Token, TokenPart
-from negkit.data.spans import UnmappedLog, build_instance
+from negkit.data.spans import UnmappedLog, build_instance, empty_sentence_notes
 from negkit.data.xmltree import XmlElement, parse_xml_file
 from negkit.errors import InputFormatError
 
@@ -77,7 +77,7 @@ def read_sfu(
         review = _ReviewReader(file, log, strict)
         sentences += review.read(keep_speculation, cue_in_scope)
         empty_words += review.empty_words
-    notes = log.notes()
+    notes = log.notes() + empty_sentence_notes(sentences)
     if empty_words:
         notes.append(f"{empty_words} empty <W> elements skipped (they hold no text)")
     return Corpus(str(path), "sfu", sentences, log.total, notes)
