@@ -273,6 +273,8 @@ def read_tind_predictions(path: str | Path) -> tuple[list[TruthItem], list[bool]
 
     A malformed line raises :class:`InputFormatError` naming the file, the line and the field.
     """
+    if not Path(path).is_file():
+        raise DataNotFoundError(f"predictions file not found: {path}")
     reader = RecordReader(str(path))
     items: list[TruthItem] = []
     predictions: list[bool] = []
