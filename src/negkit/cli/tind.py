@@ -40,12 +40,9 @@ def register(groups) -> None:
         description="Convert TIND: raw folder/zip -> .jsonl/.parquet (HF layout) or raw folder; "
         "HF layout -> .jsonl/.parquet. The output format follows DST: a .jsonl/.json/.parquet file, else a folder.",
     )
-    convert.add_argument("source", metavar="SRC", help="raw folder, zip or pattern file; or HF-layout file/folder/hub name")
+    _add_source_arguments(convert, split_help="keep one split only (train, validation/dev, test)")
     convert.add_argument("destination", metavar="DST", help="output .jsonl, .json or .parquet file, or a folder for raw files")
-    convert.add_argument("--split", help="keep one split only (train, validation/dev, test)")
-    convert.add_argument("--seed", type=int, default=0, help="seed of the group-level split of raw sources (default 0)")
     convert.add_argument("--extended", action="store_true", help="add template_id and kind to HF-layout records")
-    convert.add_argument("--password", default=DEFAULT_PASSWORD, help="zip password (default: the authors' 'hitz')")
     convert.add_argument("--allow-in-git", action="store_true", help="allow writing decrypted data inside a git working tree")
     convert.set_defaults(handler=run_convert)
 
@@ -55,12 +52,16 @@ def register(groups) -> None:
         description="Describe a TIND data set: per pattern groups, sentences, True/False, kinds, negated "
         "sentences, and (raw sources) the group-level split sizes.",
     )
-    stats.add_argument("source", metavar="SRC", help="raw folder, zip or pattern file; or HF-layout file/folder/hub name")
-    stats.add_argument("--split", help="HF sources: read one split only")
-    stats.add_argument("--seed", type=int, default=0, help="seed of the group-level split of raw sources (default 0)")
-    stats.add_argument("--password", default=DEFAULT_PASSWORD, help="zip password (default: the authors' 'hitz')")
+    _add_source_arguments(stats, split_help="HF sources: read one split only")
     stats.add_argument("--json", action="store_true", help="print JSON instead of a Markdown table")
     stats.set_defaults(handler=run_stats)
+
+
+def _add_source_arguments(parser: argparse.ArgumentParser, split_help: str) -> None:
+    parser.add_argument("source", metavar="SRC", help="raw folder, zip or pattern file; or HF-layout file/folder/hub name")
+    parser.add_argument("--split", help=split_help)
+    parser.add_argument("--seed", type=int, default=0, help="seed of the group-level split of raw sources (default 0)")
+    parser.add_argument("--password", default=DEFAULT_PASSWORD, help="zip password (default: the authors' 'hitz')")
 
 
 def inside_git_worktree(path: Path) -> Path | None:

@@ -187,8 +187,9 @@ def read_tind_hf(path_or_name: str | Path, split: str | None = None) -> list[Tru
 
 def _read_files(files: Sequence[Path]) -> list[TruthItem]:
     items: list[TruthItem] = []
+    reader = RecordReader(str(files[0]))  # one numbering of sentences within groups across shards
     for file in files:
-        reader = RecordReader(str(file))
+        reader.location = str(file)
         items += [reader.item(record, line) for line, record in iter_records(file)]
     return items
 
