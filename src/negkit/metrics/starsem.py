@@ -217,13 +217,6 @@ class SplitFile:
 
 def _check_alignment(gold: SplitFile, system: SplitFile) -> None:
     """Pass 1: blank lines and fields 1-4 of every gold line against the same system line."""
-    if len(system.lines) < len(gold.lines):
-        raise InputFormatError(
-            system.path,
-            len(system.lines) + 1,
-            f"system file is shorter than the gold file ({len(system.lines)} lines, gold {gold.path} has "
-            f"{len(gold.lines)})",
-        )
     for index, (gold_line, system_line) in enumerate(zip(gold.lines, system.lines)):
         if gold_line == system_line:
             continue
@@ -247,6 +240,13 @@ def _check_alignment(gold: SplitFile, system: SplitFile) -> None:
                     f"(gold chapter {_field(gold_parts, 0)}, sentence {_field(gold_parts, 1)}, "
                     f"token {_field(gold_parts, 2)})",
                 )
+    if len(system.lines) < len(gold.lines):
+        raise InputFormatError(
+            system.path,
+            len(system.lines) + 1,
+            f"system file is shorter than the gold file ({len(system.lines)} lines, gold {gold.path} has "
+            f"{len(gold.lines)})",
+        )
 
 
 def _check_system_format(system: SplitFile) -> None:
