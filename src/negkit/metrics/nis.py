@@ -36,6 +36,7 @@ from negkit.errors import InputFormatError
 from negkit.metrics.starsem import validate_system
 
 _UNICODE_WORD_CHARACTER = re.compile(r"\w")
+_NO_ANNOTATION_END = "\t" + NO_NEGATION
 
 
 @dataclass(frozen=True)
@@ -47,7 +48,11 @@ class NisInstance:
 
 
 def read_nis_sentences(source: CdscoLines) -> list[list[list[str]]]:
-    """Sentences as the NIS script reads them: stripped, non-comment lines split on tabs."""
+    """Sentences as the NIS script reads them: stripped, non-comment lines split on tabs.
+
+    A line without annotation (8 fields, the last ``***``) contributes nothing and is kept as an empty
+    list, which saves splitting it.
+    """
     sentences: list[list[list[str]]] = []
     current: list[list[str]] = []
     for number, line in enumerate(source.lines, start=1):
@@ -58,6 +63,9 @@ def read_nis_sentences(source: CdscoLines) -> list[list[list[str]]]:
                 current = []
             continue
         if stripped.startswith("#"):
+            continue
+        if stripped.endswith(_NO_ANNOTATION_END) and stripped.count("\t") == BASE_FIELDS:
+            current.append([])
             continue
         parts = stripped.split("\t")
         extra = len(parts) - BASE_FIELDS
@@ -75,7 +83,7 @@ def nis_instances(sentence: Sequence[Sequence[str]]) -> list[NisInstance]:
     """The instances of one sentence (spec 8.2), in triple order."""
     triples = max((len(parts) - BASE_FIELDS) // 3 for parts in sentence)
     instances = []
-    for k in range(max(triples, 0)):
+    for k in range(triples):
         column = BASE_FIELDS + 3 * k
         cue: list[tuple[str, str]] = []
         scope: list[tuple[str, str]] = []

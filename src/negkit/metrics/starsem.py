@@ -204,11 +204,22 @@ def greedy_pairs(gold: Sequence[tuple[int, ...]], system: Sequence[tuple[int, ..
 class SplitFile:
     """A raw CD-SCO file with every line split on tabs once (trailing empty fields kept)."""
 
-    def __init__(self, source: CdscoLines) -> None:
+    def __init__(self, source: CdscoLines, like: SplitFile | None = None) -> None:
+        """Split ``source``; lines identical to the same line of ``like`` share its split (never mutated)."""
         self.source = source
         self.path = source.path
         self.lines = source.lines
-        self.raw = [line.split("\t") for line in source.lines]
+        if like is None:
+            self.raw = [line.split("\t") for line in source.lines]
+            self.same_as_like = [False] * len(source.lines)
+            return
+        other_lines, other_raw = like.lines, like.raw
+        shared = len(other_lines)
+        self.same_as_like = [i < shared and line == other_lines[i] for i, line in enumerate(source.lines)]
+        self.raw = [
+            other_raw[i] if same else line.split("\t")
+            for i, (line, same) in enumerate(zip(source.lines, self.same_as_like))
+        ]
 
     def perl(self, index: int) -> list[str]:
         """The Perl view of line ``index`` (0-based): trailing empty fields dropped."""
@@ -291,19 +302,27 @@ def _check_system_format(system: SplitFile) -> None:
             )
 
 
-def _check_structure(source: SplitFile, *, role: str) -> None:
-    """Strict checks (spec Recommendations) on every sentence of ``source``."""
+def _check_structure(source: SplitFile, *, role: str, checked_like: bool = False) -> None:
+    """Strict checks (spec Recommendations) on every sentence of ``source``.
+
+    With ``checked_like``, sentences whose lines all equal the lines of the (already checked) file
+    ``source`` was split like are skipped.
+    """
     rows: list[list[str]] = []
     start = 1
     total = len(source.lines)
+    all_same = True
     for index in range(total + 1):
         if index < total and source.lines[index]:
             if not rows:
                 start = index + 1
+                all_same = True
             rows.append(source.raw[index])
+            all_same = all_same and source.same_as_like[index]
             continue
         if rows:
-            check_sentence_fields(rows, source.path, start, allow_unannotated=False, require_ids=False)
+            if not (checked_like and all_same):
+                check_sentence_fields(rows, source.path, start, allow_unannotated=False, require_ids=False)
             rows = []
         elif index < total:
             what = "starts with an empty line" if index == 0 else "two consecutive empty lines (empty sentence)"
@@ -315,7 +334,7 @@ def _validate(gold: SplitFile, system: SplitFile, strict: bool) -> None:
     _check_system_format(system)
     if strict:
         _check_structure(gold, role="gold")
-        _check_structure(system, role="system")
+        _check_structure(system, role="system", checked_like=True)
 
 
 def validate_system(gold: CdscoLines, system: CdscoLines, *, strict: bool = True) -> None:
@@ -325,7 +344,8 @@ def validate_system(gold: CdscoLines, system: CdscoLines, *, strict: bool = True
     official script (which it makes while scoring) is part of the strict checks; without ``strict`` it
     happens in :func:`score_starsem`.
     """
-    _validate(SplitFile(gold), SplitFile(system), strict)
+    gold_fields = SplitFile(gold)
+    _validate(gold_fields, SplitFile(system, like=gold_fields), strict)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -594,7 +614,8 @@ def _count(gold: SplitFile, system: SplitFile, corrected: bool) -> StarsemCounts
 
 def count_starsem(gold: CdscoLines, system: CdscoLines, *, corrected: bool = False) -> StarsemCounts:
     """Pass 3 on files that passed :func:`validate_system`: the counters of every row and the sentence totals."""
-    return _count(SplitFile(gold), SplitFile(system), corrected)
+    gold_fields = SplitFile(gold)
+    return _count(gold_fields, SplitFile(system, like=gold_fields), corrected)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -759,7 +780,8 @@ def score_starsem(
     silently mis-scores), and for a gold file without any sentence with negation (the official script
     dies with a division by zero) unless ``corrected``.
     """
-    gold_fields, system_fields = SplitFile(gold), SplitFile(system)
+    gold_fields = SplitFile(gold)
+    system_fields = SplitFile(system, like=gold_fields)
     _validate(gold_fields, system_fields, strict)
     counts = _count(gold_fields, system_fields, corrected)
     if counts.negation_sentences == 0 and not corrected:
