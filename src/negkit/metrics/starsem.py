@@ -133,13 +133,17 @@ def normalise_scope_word(cell: str) -> str:
     return match.group(1) if match else cell
 
 
+#: A component of an instance: its positions and its (normalised) words.
+Component = tuple[tuple[int, ...], tuple[str, ...]]
+
+
 @dataclass(frozen=True)
 class Instance:
     """One triple of a sentence: position and word lists of its cue, scope (no punctuation) and event."""
 
-    cue: tuple[tuple[int, ...], tuple[str, ...]]
-    scope: tuple[tuple[int, ...], tuple[str, ...]]
-    event: tuple[tuple[int, ...], tuple[str, ...]]
+    cue: Component
+    scope: Component
+    event: Component
 
 
 def sentence_instances(
@@ -388,6 +392,24 @@ class StarsemCounts:
     negation_error_sentences: int = 0
 
 
+def _pair_outcome(gold: Component, system: Component, corrected: bool) -> tuple[int, int, int]:
+    """(tp, fp, fn) for the scope (or, corrected, event) of a pair of instances (spec 5.1, 5.2).
+
+    Gold empty: fp when the system one is not. Equal and non-empty: tp. Different: fn, plus fp in the
+    corrected mode when the system one is non-empty. Both empty: nothing.
+    """
+    gold_present, system_present = bool(gold[0]), bool(system[0])
+    if not gold_present:
+        return 0, int(system_present), 0
+    if gold == system:
+        return 1, 0, 0
+    return 0, int(corrected and system_present), 1
+
+
+def _add(counts: tuple[int, int, int], outcome: tuple[int, int, int]) -> tuple[int, int, int]:
+    return counts[0] + outcome[0], counts[1] + outcome[1], counts[2] + outcome[2]
+
+
 class _Counter:
     """Accumulates :class:`StarsemCounts` sentence by sentence, as the official script's pass 3."""
 
@@ -460,11 +482,11 @@ class _Counter:
         if gold is not None and system is None:
             error = True
             for instance in gold:
-                self._unpaired_gold(instance)
+                self._unpaired(instance, "fn")
         elif gold is None and system is not None:
             error = True
             for instance in system:
-                self._unpaired_system(instance)
+                self._unpaired(instance, "fp")
         elif gold is not None and system is not None:
             error = self._both(gold, system)
         if error:
@@ -473,27 +495,21 @@ class _Counter:
                 c.negation_error_sentences += 1
 
     # -- counting rules -----------------------------------------------------------------------------
-    def _unpaired_gold(self, g: Instance, *, events: bool = True) -> None:
+    def _unpaired(self, instance: Instance, kind: str, *, events: bool = True) -> None:
+        """Count an instance left without partner: ``kind`` is ``"fn"`` (gold) or ``"fp"`` (system)."""
         c = self.counts
-        c.fn_cue += bool(g.cue[0])
-        if g.scope[0]:
-            c.fn_scope += 1
-            c.fn_sa += 1
-            c.fn_tok += len(g.scope[0])
-        if events:
-            c.fn_ev += bool(g.event[0])
-        c.fn_full += 1
-
-    def _unpaired_system(self, s: Instance, *, events: bool = True) -> None:
-        c = self.counts
-        c.fp_cue += bool(s.cue[0])
-        if s.scope[0]:
-            c.fp_scope += 1
-            c.fp_sa += 1
-            c.fp_tok += len(s.scope[0])
-        if events:
-            c.fp_ev += bool(s.event[0])
-        c.fp_full += 1
+        scope_size = len(instance.scope[0])
+        increments = {
+            "cue": bool(instance.cue[0]),
+            "scope": bool(scope_size),
+            "sa": bool(scope_size),
+            "tok": scope_size,
+            "ev": bool(instance.event[0]) if events else 0,
+            "full": 1,
+        }
+        for name, increment in increments.items():
+            counter = f"{kind}_{name}"
+            setattr(c, counter, getattr(c, counter) + increment)
 
     def _both(self, gold: list[Instance], system: list[Instance]) -> bool:
         c = self.counts
@@ -506,7 +522,7 @@ class _Counter:
                 if system or corrected:  # the official loops never run without a system triple
                     error = True
                     # officially the Negated row is counted apart, by event pairing (_official_events)
-                    self._unpaired_gold(g, events=corrected)
+                    self._unpaired(g, "fn", events=corrected)
                 continue
             s = system[j]
             self._scope_tokens(g, s)
@@ -516,34 +532,22 @@ class _Counter:
                 error = True
                 c.fn_full += 1
                 c.fp_full += corrected
-            g_scope, s_scope = bool(g.scope[0]), bool(s.scope[0])
+            scope = _pair_outcome(g.scope, s.scope, corrected)
             if g.cue == s.cue:
                 c.tp_cue += 1
-                if not g_scope:
-                    c.fp_scope += s_scope
-                elif g.scope == s.scope:
-                    c.tp_scope += 1
-                else:
-                    c.fn_scope += 1
-                    c.fp_scope += corrected and s_scope
+                c.tp_scope, c.fp_scope, c.fn_scope = _add((c.tp_scope, c.fp_scope, c.fn_scope), scope)
             else:  # partial cue match: a false negative only (officially)
                 c.fn_cue += 1
                 c.fp_cue += corrected
-                c.fn_scope += g_scope
-                c.fp_scope += corrected and s_scope
-            if not g_scope:
-                c.fp_sa += s_scope
-            elif g.scope == s.scope:
-                c.tp_sa += 1
-            else:
-                c.fn_sa += 1
-                c.fp_sa += corrected and s_scope
-            if corrected:
-                self._corrected_event_pair(g, s)
+                c.fn_scope += bool(g.scope[0])
+                c.fp_scope += corrected and bool(s.scope[0])
+            c.tp_sa, c.fp_sa, c.fn_sa = _add((c.tp_sa, c.fp_sa, c.fn_sa), scope)
+            if corrected:  # the Negated row through the cue pairs
+                c.tp_ev, c.fp_ev, c.fn_ev = _add((c.tp_ev, c.fp_ev, c.fn_ev), _pair_outcome(g.event, s.event, True))
         for j, s in enumerate(system):
             if j not in paired_system and (gold or corrected):
                 error = True
-                self._unpaired_system(s, events=corrected)
+                self._unpaired(s, "fp", events=corrected)
         if not corrected:
             self._official_events(gold, system)
         return error
@@ -577,16 +581,6 @@ class _Counter:
         paired = {j for j in partners if j is not None}
         if gold:
             c.fp_ev += sum(1 for j, s in enumerate(system) if j not in paired and s.event[0])
-
-    def _corrected_event_pair(self, g: Instance, s: Instance) -> None:
-        c = self.counts
-        if not g.event[0]:
-            c.fp_ev += bool(s.event[0])
-        elif g.event == s.event:
-            c.tp_ev += 1
-        else:
-            c.fn_ev += 1
-            c.fp_ev += bool(s.event[0])
 
 
 def _count(gold: SplitFile, system: SplitFile, corrected: bool) -> StarsemCounts:
