@@ -579,3 +579,19 @@ def test_longer_system_file_is_accepted():
     result = score(GOLD, GOLD + "\n".join(S(3, "Extra NN ***")) + "\n")
     assert row(result, "Cues") == (1, 1, 1, 0, 0, *PERFECT)
     assert result.counts.sentences == 2
+
+
+def test_eight_field_line_without_stars_is_misparsed_leniently():
+    system = replace_line(replace_line(replace_line(GOLD, 1, "c\t1\t0\tNo\tno\tDT\t*\tNo"), 2,
+                                       "c\t1\t1\tway\tway\tNN\t*\t_"), 3, "c\t1\t2\t.\t.\t.\t*\t_")
+    with pytest.raises(InputFormatError, match="8 fields but field 8 is 'No'"):
+        score(GOLD, system)
+    # officially each line reads as one triple whose missing scope and event cells are "undef", which is
+    # not "_": cue No@0, scope ""@0 and ""@1 (the "." is punctuation), event on all three tokens.
+    # Cue pair equal: tp_cue; scope way@1 vs ""@0,""@1: fn_scope, fn_sa, fn_tok 1, fp_tok 2;
+    # the event (gold has none) is an unpaired system event: fp_ev
+    result = score(GOLD, system, strict=False)
+    assert row(result, "Cues") == (1, 1, 1, 0, 0, *PERFECT)
+    assert row(result, "Scopes(cue match)") == (1, 1, 0, 0, 1, *ZERO)
+    assert row(result, "Scope tokens(no cue match)") == (1, 2, 0, 2, 1, *ZERO)
+    assert row(result, "Negated(no cue match)") == (0, 1, 0, 1, 0, *ZERO)

@@ -19,7 +19,6 @@ structural validation both the reader and the scorers' strict mode apply.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from os import PathLike
@@ -395,7 +394,7 @@ def write_cdsco(
     annotated: bool | None = None,
     final_newlines: int | None = None,
 ) -> None:
-    """Write sentences as a CD-SCO file (a path, or a text stream opened with ``newline=""`` or binary-safe).
+    """Write sentences as a CD-SCO file (to a path, or to a text stream opened with ``newline=""``).
 
     Sentences without instances get ``***``; each instance gets a cue, scope and event column with
     its parts' texts (``_`` where it has none). ``annotated=False`` writes only the seven base fields
@@ -409,7 +408,5 @@ def write_cdsco(
     if isinstance(path_or_stream, (str, PathLike)):
         with open(path_or_stream, "w", encoding="utf-8", newline="") as handle:
             handle.write(text)
-    elif isinstance(path_or_stream, io.TextIOBase) or hasattr(path_or_stream, "write"):
+    else:
         path_or_stream.write(text)
-    else:  # pragma: no cover - defensive
-        raise TypeError(f"cannot write to {path_or_stream!r}")

@@ -225,10 +225,6 @@ class SplitFile:
             for i, (line, same) in enumerate(zip(source.lines, self.same_as_like))
         ]
 
-    def perl(self, index: int) -> list[str]:
-        """The Perl view of line ``index`` (0-based): trailing empty fields dropped."""
-        return _perl_view(self.raw[index])
-
 
 def _check_alignment(gold: SplitFile, system: SplitFile) -> None:
     """Pass 1: blank lines and fields 1-4 of every gold line against the same system line."""
