@@ -340,7 +340,10 @@ def format_sentence(sentence: ResolutionSentence, position: int = 0, *, annotate
     chapter = sentence.chapter if sentence.chapter is not None else (sentence.sentence_id or EMPTY_CELL)
     number = sentence.number if sentence.number is not None else str(position)
     if not annotated and sentence.instances:
-        raise ValueError(f"sentence {sentence.sentence_id}: has negation instances but annotated=False")
+        raise ValueError(
+            f"sentence {sentence.sentence_id}: has negation instances but annotated=False (a document read "
+            "from a blind file is unannotated: pass annotated=True to write negation columns)"
+        )
     columns = [
         (
             _cells(instance.cue, "cue", sentence),
