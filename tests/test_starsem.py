@@ -6,6 +6,8 @@ Expected numbers are worked out by hand in the comments (spec sections 2-7). A r
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from cdsco_helpers import S, conll, lines, row, score, sentence_stats
@@ -595,3 +597,64 @@ def test_eight_field_line_without_stars_is_misparsed_leniently():
     assert row(result, "Scopes(cue match)") == (1, 1, 0, 0, 1, *ZERO)
     assert row(result, "Scope tokens(no cue match)") == (1, 2, 0, 2, 1, *ZERO)
     assert row(result, "Negated(no cue match)") == (0, 1, 0, 1, 0, *ZERO)
+
+
+# ------------------------------------------------------------------------------------------------
+# invariants of spec 5.1-5.3 on randomly perturbed (well-formed) system files
+
+
+def perturbed_system(gold_text: str, seed: int) -> str:
+    """The gold file with cells flipped, triples dropped, added, swapped or removed altogether."""
+    rng = random.Random(seed)
+    out = []
+    for block in gold_text.rstrip("\n").split("\n\n"):
+        rows = [line.split("\t") for line in block.split("\n")]
+        base = [fields[:7] for fields in rows]
+        triples = [] if rows[0][7] == "***" else [[f[7 + 3 * k:10 + 3 * k] for f in rows] for k in range((len(rows[0]) - 7) // 3)]
+        if rng.random() < 0.15:
+            triples.append([["_", "_", "_"] for _ in rows])
+        if len(triples) > 1 and rng.random() < 0.2:
+            triples.pop(rng.randrange(len(triples)))
+        if len(triples) > 1 and rng.random() < 0.2:
+            triples.reverse()
+        if triples and rng.random() < 0.05:
+            triples = []
+        for triple in triples:
+            for index, cells in enumerate(triple):
+                word = base[index][3]
+                for column in range(3):
+                    if rng.random() < 0.04:
+                        cells[column] = "_" if cells[column] != "_" else (word[:2] if rng.random() < 0.3 else word)
+            if all(cells[0] == "_" for cells in triple):
+                index = rng.randrange(len(rows))
+                triple[index][0] = base[index][3]
+        lines = []
+        for index, fields in enumerate(base):
+            extra = ["***"] if not triples else [cell for triple in triples for cell in triple[index]]
+            lines.append("\t".join(fields + extra))
+        out.append("\n".join(lines))
+    return "\n\n".join(out) + "\n\n"
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_counting_identities_on_perturbed_files(seed):
+    text = "".join(shared_data_path("cd-sco", name).read_text(encoding="utf-8") for name in TEST_FILES)
+    system = perturbed_system(text, seed)
+    official = score(text, system).counts
+    c = official
+    assert c.tp_cue + c.fn_cue == c.cues_g and c.tp_full + c.fn_full == c.cues_g
+    assert c.tp_scope + c.fn_scope == c.scopes_g and c.tp_sa + c.fn_sa == c.scopes_g
+    assert c.tp_tok + c.fn_tok == c.scope_tokens_g and c.tp_tok + c.fp_tok == c.scope_tokens_s
+    assert c.fp_cue == c.fp_full
+    assert c.tp_ev + c.fn_ev <= c.negated_g and c.tp_ev + c.fp_ev <= c.negated_s
+    assert 0 < c.negation_error_sentences <= c.error_sentences
+    fixed = score(text, system, corrected=True).counts
+    assert fixed.tp_cue + fixed.fp_cue == fixed.cues_s and fixed.tp_full + fixed.fp_full == fixed.cues_s
+    assert fixed.tp_scope + fixed.fp_scope == fixed.scopes_s and fixed.tp_sa + fixed.fp_sa == fixed.scopes_s
+    assert fixed.tp_ev + fixed.fn_ev == fixed.negated_g and fixed.tp_ev + fixed.fp_ev == fixed.negated_s
+    assert (fixed.tp_cue, fixed.tp_scope, fixed.tp_tok, fixed.error_sentences) == (
+        c.tp_cue, c.tp_scope, c.tp_tok, c.error_sentences,
+    )
+    # NIS on the same files: cue pairs never exceed either count
+    nis = score_nis(lines(text, "g"), lines(system, "s")).counts
+    assert nis.pairs <= min(nis.gold_instances, nis.system_instances) and nis.gold_instances == c.cues_g
