@@ -33,7 +33,7 @@ from dataclasses import asdict, dataclass, fields
 
 from negkit.data.cdsco import BASE_FIELDS, EMPTY_CELL, NO_NEGATION, CdscoLines
 from negkit.errors import InputFormatError
-from negkit.metrics.starsem import validate_system
+from negkit.metrics.starsem_lines import validate_system
 
 _UNICODE_WORD_CHARACTER = re.compile(r"\w")
 _NO_ANNOTATION_END = "\t" + NO_NEGATION
