@@ -122,3 +122,11 @@ def test_stats_error(tmp_path, capsys):
     assert main(["resolution", "stats", str(bad)]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and "unknown cue layout: 9 fields" in captured.err
+
+
+def test_stats_of_several_files_prints_one_row_each_and_a_total(files, capsys):
+    assert main(["resolution", "stats", files["gold"], files["gold"]]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["file", "sentences", "negated", "sentences", "instances", "cues", "scopes", "events"]
+    assert lines[1].split()[1:] == ["2", "1", "1", "1", "1", "1"]
+    assert lines[3].split() == ["total", "4", "2", "2", "2", "2", "2"]

@@ -43,7 +43,7 @@ def register(groups) -> None:
     stats = group.add_parser(
         "stats",
         help="count sentences, negation instances, cues, scopes and events",
-        description="Corpus statistics of one or more files (several files are counted as one corpus).",
+        description="Corpus statistics of one or more files: one row per file and, for several files, their total.",
     )
     stats.add_argument("files", nargs="+", metavar="FILE", help="CD-SCO, BioScope or SFU file (or SFU folder)")
     stats.add_argument("--json", action="store_true", help="print JSON")
@@ -110,28 +110,46 @@ def run_score(args: argparse.Namespace) -> int:
     return 0
 
 
+_STAT_COLUMNS = ("sentences", "negated_sentences", "instances", "cues", "scopes", "events", "unmapped")
+
+
+def _write_stats_table(rows: list[tuple[str, CorpusStatistics]], out: TextIO, show_unmapped: bool) -> None:
+    """One row per file (and a total row when there are several), columns right-aligned."""
+    columns = [c for c in _STAT_COLUMNS if show_unmapped or c != "unmapped"]
+    headers = ["file"] + [c.replace("_", " ") for c in columns]
+    body = [[name] + [f"{getattr(stats, c):,}" for c in columns] for name, stats in rows]
+    widths = [max(len(row[i]) for row in [headers, *body]) for i in range(len(headers))]
+    for row in [headers, *body]:
+        cells = [row[0].ljust(widths[0])] + [cell.rjust(width) for cell, width in zip(row[1:], widths[1:])]
+        out.write("  ".join(cells).rstrip() + "\n")
+
+
 def _write_stats(stats: CorpusStatistics, out: TextIO, show_unmapped: bool) -> None:
-    out.write(f"sentences: {stats.sentences}\n")
-    out.write(f"negated sentences: {stats.negated_sentences}\n")
-    out.write(f"instances: {stats.instances}\n")
-    out.write(f"cues: {stats.cues}\n")
-    out.write(f"scopes: {stats.scopes}\n")
-    out.write(f"events: {stats.events}\n")
-    if show_unmapped:
-        out.write(f"unmapped: {stats.unmapped}\n")
+    for column in _STAT_COLUMNS:
+        if column != "unmapped" or show_unmapped:
+            out.write(f"{column.replace('_', ' ')}: {getattr(stats, column)}\n")
 
 
 def run_stats(args: argparse.Namespace) -> int:
     corpora = [read_corpus(path) for path in args.files]
+    per_file = [(corpus.path, corpus_statistics(corpus.sentences, unmapped=corpus.unmapped)) for corpus in corpora]
     sentences = [sentence for corpus in corpora for sentence in corpus.sentences]
-    stats = corpus_statistics(sentences, unmapped=sum(corpus.unmapped for corpus in corpora))
+    total = corpus_statistics(sentences, unmapped=sum(corpus.unmapped for corpus in corpora))
     xml = any(corpus.format != "cdsco" for corpus in corpora)
+
+    def as_dict(stats: CorpusStatistics) -> dict:
+        return {k: v for k, v in vars(stats).items() if xml or k != "unmapped"}
+
     if args.json:
-        payload = {"files": list(args.files), **{k: v for k, v in vars(stats).items() if xml or k != "unmapped"}}
+        payload = {"files": list(args.files), **as_dict(total)}
+        if len(per_file) > 1:
+            payload["per_file"] = [{"file": path, **as_dict(stats)} for path, stats in per_file]
         json.dump(payload, sys.stdout, indent=2)
         sys.stdout.write("\n")
+    elif len(per_file) == 1:
+        _write_stats(total, sys.stdout, xml)
     else:
-        _write_stats(stats, sys.stdout, xml)
+        _write_stats_table([*per_file, ("total", total)], sys.stdout, xml)
     return 0
 
 
