@@ -28,12 +28,6 @@ from importlib import resources
 
 from negkit.errors import InputFormatError
 
-#: Pattern number -> pattern name as in the raw files and the HF release.
-PATTERN_NAMES: dict[int, str] = {
-    1: "Synonymy1", 2: "Antonymy1", 3: "Synonymy2", 4: "Antonymy2", 5: "Hypernymy", 6: "Part",
-    7: "Substance", 8: "Member", 9: "Agent", 10: "Instrument", 11: "Result",
-}
-
 _SLOT = re.compile(r"\{([a-z_]+[12])\}")
 _CHOICE = re.compile(r"\(([^()\[\]]*)\)|\[([^()\[\]]*)\]")
 
