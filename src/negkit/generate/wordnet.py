@@ -214,6 +214,22 @@ class WordNet:
             cached[key] = table
         return cached[key]
 
+    def synset_of_sense_key(self, sense_key: str) -> str | None:
+        """Synset id of a sense key (``food%1:13:00::`` -> ``00021265-n``), from ``index.sense``."""
+        table = self.__dict__.get("_sense_index")
+        if table is None:
+            table = {}
+            with (self.folder / "index.sense").open(encoding="utf-8") as handle:
+                for line in handle:
+                    key, offset, _rest = line.split(" ", 2)
+                    table[key] = offset
+            self.__dict__["_sense_index"] = table
+        offset = table.get(sense_key.lower())
+        if offset is None:
+            return None
+        pos = {"1": "n", "2": "v", "3": "a", "4": "r", "5": "s"}[sense_key.split("%", 1)[1][0]]
+        return self.princeton_id(f"{offset}-{pos}")
+
     # -- morphology exceptions and frequencies -------------------------------------------------------------
     def exceptions(self, pos: str) -> dict[str, list[str]]:
         """``base form -> inflected forms`` from ``POS.exc`` (e.g. ``mouse -> [mice]``), in file order."""
