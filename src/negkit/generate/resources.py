@@ -21,13 +21,12 @@ from pathlib import Path
 
 from negkit.data.locate import locate_dataset
 from negkit.errors import InputFormatError
-from negkit.generate.wordnet import WordNet
+from negkit.generate.wordnet import _SENSE_KEY_POS, WordNet
 
 #: BLC variant used by default: all relations, BLCs subsuming at least 20 synsets (the papers' usual choice).
 DEFAULT_BLC_VARIANT = "all/20"
 
 _CORE_LINE = re.compile(r"^([nvar]) \[([^\]]+)\] \[([^\]]+)\]")
-_SENSE_KEY_POS = {"1": "n", "2": "v", "3": "a", "4": "r", "5": "s"}
 
 
 @dataclass(frozen=True)

@@ -64,7 +64,17 @@ class PatternTemplates:
     templates: tuple[Template, ...]
 
 
+@lru_cache(maxsize=4096)
+def _expand_cached(text: str) -> tuple[str, ...]:
+    return tuple(_expand(text))
+
+
 def expand(text: str) -> list[str]:
+    """All variations of a template text, normalised for spacing (``"a (b) c"`` -> ``["a b c", "a c"]``)."""
+    return list(_expand_cached(text))
+
+
+def _expand(text: str) -> list[str]:
     """All variations of a template text, normalised for spacing (``"a (b) c"`` -> ``["a b c", "a c"]``)."""
     literals: list[str] = []
     choices: list[list[str]] = []
@@ -87,9 +97,16 @@ def expand(text: str) -> list[str]:
     return expanded
 
 
+@lru_cache(maxsize=8192)
+def _pieces(variation: str) -> tuple[str, ...]:
+    """A variation split into literal text (even positions) and slot names (odd positions)."""
+    return tuple(_SLOT.split(variation))
+
+
 def fill(variation: str, values: dict[str, str]) -> str:
     """Fill the slots of one variation and capitalise the sentence's first letter."""
-    sentence = _SLOT.sub(lambda match: values[match.group(1)], variation)
+    pieces = _pieces(variation)
+    sentence = "".join(values[piece] if index % 2 else piece for index, piece in enumerate(pieces))
     return sentence[:1].upper() + sentence[1:]
 
 

@@ -1,4 +1,4 @@
-"""A direct reader of the Princeton WordNet 3.0 database files (``data.*``, ``index.*``, ``*.exc``, ``cntlist.rev``).
+"""A direct reader of the Princeton WordNet 3.0 database files (``data.*``, ``index.*``, ``index.sense``, ``*.exc``).
 
 Synsets are addressed as in the TIND raw files: an 8-digit byte offset into ``data.POS`` plus a POS letter
 (``00021265-n``). Single synsets are read lazily by seeking to their offset (fast for realisation); the
@@ -13,13 +13,15 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cached_property
 from pathlib import Path
 
 from negkit.errors import DataNotFoundError, InputFormatError
 
 #: File-name suffix of each POS letter (satellites ``s`` live in the adjective files).
 POS_FILES: dict[str, str] = {"n": "noun", "v": "verb", "a": "adj", "s": "adj", "r": "adv"}
+
+#: POS letter of the ``ss_type`` digit of a sense key.
+_SENSE_KEY_POS = {"1": "n", "2": "v", "3": "a", "4": "r", "5": "s"}
 
 #: The 45 lexicographer files of WordNet 3.0, indexed by ``lex_filenum``.
 LEXICOGRAPHER_FILES: tuple[str, ...] = (
@@ -214,23 +216,35 @@ class WordNet:
             cached[key] = table
         return cached[key]
 
-    def synset_of_sense_key(self, sense_key: str) -> str | None:
-        """Synset id of a sense key (``food%1:13:00::`` -> ``00021265-n``), from ``index.sense``."""
-        table = self.__dict__.get("_sense_index")
+    def _sense_index(self) -> dict[str, tuple[str, int]]:
+        """``index.sense``: sense key -> (Princeton synset id, tagged-corpus count)."""
+        table = self.__dict__.get("_sense_table")
         if table is None:
             table = {}
             with (self.folder / "index.sense").open(encoding="utf-8") as handle:
                 for line in handle:
-                    key, offset, _rest = line.split(" ", 2)
-                    table[key] = offset
-            self.__dict__["_sense_index"] = table
-        offset = table.get(sense_key.lower())
-        if offset is None:
-            return None
-        pos = {"1": "n", "2": "v", "3": "a", "4": "r", "5": "s"}[sense_key.split("%", 1)[1][0]]
-        return self.princeton_id(f"{offset}-{pos}")
+                    key, offset, _sense_number, count = line.split()
+                    pos = _SENSE_KEY_POS[key.split("%", 1)[1][0]]
+                    table[key] = (self.princeton_id(f"{offset}-{pos}"), int(count))
+            self.__dict__["_sense_table"] = table
+        return table
 
-    # -- morphology exceptions and frequencies -------------------------------------------------------------
+    def synset_of_sense_key(self, sense_key: str) -> str | None:
+        """Synset id of a sense key (``food%1:13:00::`` -> ``00021265-n``), from ``index.sense``."""
+        found = self._sense_index().get(sense_key.lower())
+        return found[0] if found else None
+
+    def tag_count(self, lemma: str, synset_id: str) -> int:
+        """How often ``lemma`` in ``synset_id`` is tagged in WordNet's sense-tagged corpora (``index.sense``)."""
+        counts = self.__dict__.get("_tag_counts")
+        if counts is None:
+            counts = {}
+            for key, (found_id, count) in self._sense_index().items():
+                counts[(key.split("%", 1)[0], found_id)] = count
+            self.__dict__["_tag_counts"] = counts
+        return counts.get((lemma.lower().replace(" ", "_"), synset_id), 0)
+
+    # -- morphology exceptions -------------------------------------------------------------
     def exceptions(self, pos: str) -> dict[str, list[str]]:
         """``base form -> inflected forms`` from ``POS.exc`` (e.g. ``mouse -> [mice]``), in file order."""
         cached = self.__dict__.setdefault("_exceptions", {})
@@ -244,17 +258,6 @@ class WordNet:
                         table.setdefault(base, []).append(inflected)
             cached[key] = table
         return cached[key]
-
-    @cached_property
-    def sense_counts(self) -> dict[str, int]:
-        """Tagged-corpus frequency of each sense key, from ``cntlist.rev`` (``sense_key -> count``)."""
-        counts: dict[str, int] = {}
-        with (self.folder / "cntlist.rev").open(encoding="utf-8") as handle:
-            for line in handle:
-                key, _sense, count = line.split()
-                counts[key] = int(count)
-        return counts
-
 
 def parse_data_line(line: str) -> Synset:
     """Parse one line of a ``data.POS`` file."""
