@@ -3,13 +3,14 @@
 Rules, as negkit implements them:
 
 - only Core WordNet senses: every synset of a triple must hold a Core WordNet sense of its POS, and the word
-  that names it is the first of its lemmas (in the synset's own order) that is a core sense; relations are
+  that names it is its core lemma with the lowest sense number (ties: alphabetical); relations are
   taken between synsets (a lexical antonym or morphosemantic link between any of their words counts);
 - #01 ``variant``: every core noun sense (reflexive synonymy), BLC synsets excluded;
 - #02/#04 ``ant``: antonym pointers (``!``) between two core noun synsets; each pair in the order of the
   synsets' offsets, followed by its reverse (the public half holds exactly the forward pairs);
 - #03 ``synset``: two core senses of the same noun synset, likewise followed by the reverse pair;
-- #05 ``hyp``: hypernym pointers (``@``) between core noun synsets, neither of them a Basic Level Concept;
+- #05 ``hyp``: hypernym and instance-hypernym pointers (``@``, ``@i``) between core noun synsets, neither of
+  them a Basic Level Concept;
 - #06/#07/#08 ``wn_part``/``wn_substance``/``wn_member``: part/substance/member meronym pointers (``%p``, ``%s``,
   ``%m``) from the whole to the part;
 - #09/#10/#11 ``agent``/``instrument``/``result``: morphosemantic links of that relation between a core verb
@@ -48,7 +49,7 @@ class CoreSenses:
     """Core WordNet senses resolved to synsets: ``(lemma, synset id)`` pairs and the naming lemma per synset."""
 
     senses: list[tuple[str, str]]
-    lemma_of: dict[str, str]  # synset id -> the core lemma naming it (first core one in the synset's order)
+    lemma_of: dict[str, str]  # synset id -> the core lemma naming it (lowest sense number)
 
     @classmethod
     def resolve(cls, wordnet: WordNet, resources: SideResources) -> CoreSenses:
@@ -67,8 +68,9 @@ class CoreSenses:
         lemma_of: dict[str, str] = {}
         for lemma, synset_id in senses:
             if synset_id not in lemma_of:
-                in_synset_order = [name.lower() for name in wordnet.synset(synset_id).lemmas]
-                lemma_of[synset_id] = next(name for name in in_synset_order + [lemma] if (name, synset_id) in core)
+                in_synset_order = [name.lower() for name in wordnet.synset(synset_id).lemmas] + [lemma]
+                named = [name for name in in_synset_order if (name, synset_id) in core]
+                lemma_of[synset_id] = min(named, key=lambda name: (wordnet.sense_number(name, synset_id), name))
         return cls(senses, lemma_of)
 
 
@@ -153,7 +155,7 @@ class TripleSelector:
             if not synset_id.endswith("-n") or synset_id in self.blc:
                 continue
             for pointer in self.wordnet.synset(synset_id).pointers:
-                hypernym = self._core_noun(pointer.target) if pointer.symbol == "@" else None
+                hypernym = self._core_noun(pointer.target) if pointer.symbol in ("@", "@i") else None
                 if hypernym and pointer.target not in self.blc:
                     pairs.append((self._core_noun(synset_id), hypernym))
         return pairs
