@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from negkit.data.tind_types import DistractorRef, SourceTriple, SynsetId
+from negkit.errors import NegkitError
 from negkit.generate.resources import SideResources
 from negkit.generate.select import CoreSenses
 from negkit.generate.wordnet import WordNet
@@ -160,7 +161,7 @@ class DistractorSampler:
         allowed, cumulative = self._allowed(synset_form, replaced.pos, self.rules.replaced_annotation(source, number))
         words = {synset.lemma.lower().replace(" ", "_") for synset in source.synsets}
         if not any(not (candidate.words & words) for candidate in allowed):
-            raise ValueError(f"no distractor obeys the rules for {source.header_text()}")
+            raise NegkitError(f"no distractor obeys the rules for {source.header_text()}")
         while True:
             chosen = allowed[bisect.bisect_right(cumulative, rng.random() * cumulative[-1])]
             if not (chosen.words & words):

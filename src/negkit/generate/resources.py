@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from negkit.data.locate import locate_dataset
-from negkit.errors import InputFormatError
+from negkit.errors import DataNotFoundError, InputFormatError
 from negkit.generate.wordnet import _SENSE_KEY_POS, WordNet
 
 #: BLC variant used by default: all relations, BLCs subsuming at least 20 synsets (the papers' usual choice).
@@ -77,11 +77,16 @@ def find_wordnet_resources(explicit: str | Path | None = None) -> Path:
 def load_side_resources(folder: str | Path, blc_variant: str = DEFAULT_BLC_VARIANT) -> SideResources:
     """Read the four side resources from ``folder``."""
     folder = Path(folder)
+    blc = folder / "blc" / "WordNet-3.0" / blc_variant
+    needed = [folder / "core-wordnet.txt", folder / "wordnet-domains-3.2-wordnet-3.0.txt", blc / "blc.noun",
+              blc / "blc.verb", folder / "morphosemantic-links.tsv"]
+    missing = [str(path) for path in needed if not path.is_file()]
+    if missing:
+        raise DataNotFoundError(f"WordNet side resources missing: {', '.join(missing)} (see ../shared/data/wordnet/README.md)")
     return SideResources(
         core_sense_keys=_read_core(folder / "core-wordnet.txt"),
         domains=_read_domains(folder / "wordnet-domains-3.2-wordnet-3.0.txt"),
-        blc_of={**_read_blc(folder / "blc" / "WordNet-3.0" / blc_variant / "blc.noun", "n"),
-                **_read_blc(folder / "blc" / "WordNet-3.0" / blc_variant / "blc.verb", "v")},
+        blc_of={**_read_blc(blc / "blc.noun", "n"), **_read_blc(blc / "blc.verb", "v")},
         morphosemantic=_read_morphosemantic(folder / "morphosemantic-links.tsv"),
     )
 
