@@ -583,6 +583,30 @@ def test_longer_system_file_is_accepted():
     assert result.counts.sentences == 2
 
 
+@pytest.mark.parametrize("strict", [True, False])
+def test_empty_lines_after_the_gold_end_are_ignored(strict):
+    # differential finding: the official scorer never reads system lines past the gold's last line, so a
+    # system file ending in extra empty lines scores exactly like the gold itself (strict used to reject it
+    # as an "empty sentence"): Cues 1/1 tp 1, 2 sentences, 1 negation sentence, no error
+    result = score(GOLD, GOLD + "\n\n", strict=strict)
+    assert row(result, "Cues") == (1, 1, 1, 0, 0, *PERFECT)
+    assert sentence_stats(result) == (2, 1, 0, "100.00", "100.00")
+
+
+@pytest.mark.parametrize("strict", [True, False])
+def test_trailing_tab_is_dropped_as_the_official_scorer_does(strict):
+    # differential finding: Perl's split drops trailing empty fields (spec 2.1), so "...\tway\t_\t" is the
+    # 10-field line "...\tway\t_" and the file scores like the gold (strict used to call it a stray tab);
+    # an empty field inside the line is still rejected in strict mode (it would be read as a cell "")
+    system = replace_line(GOLD, 2, "c\t1\t1\tway\tway\tNN\t*\t_\tway\t_\t")
+    result = score(GOLD, system, strict=strict)
+    assert row(result, "Scopes(cue match)") == (1, 1, 1, 0, 0, *PERFECT)
+    assert row(result, "Scope tokens(no cue match)") == (1, 1, 1, 0, 0, *PERFECT)
+    if strict:
+        with pytest.raises(InputFormatError, match="field 9 is empty"):
+            score(GOLD, replace_line(GOLD, 2, "c\t1\t1\tway\tway\tNN\t*\t_\t\t_"))
+
+
 def test_eight_field_line_without_stars_is_misparsed_leniently():
     system = replace_line(replace_line(replace_line(GOLD, 1, "c\t1\t0\tNo\tno\tDT\t*\tNo"), 2,
                                        "c\t1\t1\tway\tway\tNN\t*\t_"), 3, "c\t1\t2\t.\t.\t.\t*\t_")

@@ -4,7 +4,8 @@ The official script reads both files line by line and splits fields the Perl way
 fields dropped); :class:`SplitFile` does that once per file. :func:`validate_system` runs the official
 checks (line alignment, system column counts, ``***`` consistency) and, with ``strict``, the
 specification's recommended ones (no 7-field sentences, no 8-field line without ``***``, no empty
-sentence, no empty field, no space or ``***`` in a negation cell, a cue in every instance, gold included).
+sentence, no empty field except trailing ones, which the official scorer drops, no space or ``***`` in a
+negation cell, a cue in every instance, gold included; system lines past the gold file's end are ignored).
 Both :mod:`negkit.metrics.starsem` and :mod:`negkit.metrics.nis` validate with it.
 """
 
@@ -134,22 +135,26 @@ def _check_system_format(system: SplitFile) -> None:
             )
 
 
-def _check_structure(source: SplitFile, *, role: str, checked_like: bool = False) -> None:
+def _check_structure(
+    source: SplitFile, *, role: str, checked_like: bool = False, line_limit: int | None = None
+) -> None:
     """Strict checks (spec Recommendations) on every sentence of ``source``.
 
-    With ``checked_like``, sentences whose lines all equal the lines of the (already checked) file
-    ``source`` was split like are skipped.
+    Fields are seen as the official scorer sees them (trailing empty fields dropped, spec 2.1). With
+    ``checked_like``, sentences whose lines all equal the lines of the (already checked) file
+    ``source`` was split like are skipped. Lines from ``line_limit`` on are not checked: the official
+    scorer never reads system lines beyond the gold file's last line (spec 2.1).
     """
     rows: list[list[str]] = []
     start = 1
-    total = len(source.lines)
+    total = len(source.lines) if line_limit is None else min(line_limit, len(source.lines))
     all_same = True
     for index in range(total + 1):
         if index < total and source.lines[index]:
             if not rows:
                 start = index + 1
                 all_same = True
-            rows.append(source.raw[index])
+            rows.append(perl_view(source.raw[index]))
             all_same = all_same and source.same_as_like[index]
             continue
         if rows:
@@ -167,7 +172,7 @@ def validate(gold: SplitFile, system: SplitFile, strict: bool) -> None:
     _check_system_format(system)
     if strict:
         _check_structure(gold, role="gold")
-        _check_structure(system, role="system", checked_like=True)
+        _check_structure(system, role="system", checked_like=True, line_limit=len(gold.lines))
 
 
 def validate_system(gold: CdscoLines, system: CdscoLines, *, strict: bool = True) -> None:
