@@ -87,3 +87,31 @@ def plain_next_token_logprobs(lm, context: str, candidates: list[str]) -> dict[s
         logits = lm.model(input_ids=torch.tensor([ids])).logits[0, -1]
     logprobs = torch.log_softmax(logits.float(), dim=-1)
     return {candidate: float(logprobs[lm.rules.first_token_id(candidate)]) for candidate in candidates}
+
+
+def synthetic_truth_items(groups_per_pattern: int = 3, patterns: tuple[int, ...] = (1, 2, 5)):
+    """Invented TIND-like items (not TIND sentences): every group has the four cells, twice."""
+    from negkit.data.tind_types import PATTERN_NAMES, TruthItem, expected_label, make_item_id
+
+    nouns = ["dog", "cat", "rose", "car", "sun", "snow", "iron", "glass", "water", "bird", "fish", "triangle"]
+    items = []
+    for pattern in patterns:
+        for group in range(groups_per_pattern):
+            noun = nouns[(pattern * 7 + group) % len(nouns)]
+            other = nouns[(pattern * 3 + group + 5) % len(nouns)]
+            sentences = [
+                (False, False, f"A {noun} is an animal."), (False, True, f"A {noun} is not an animal."),
+                (True, True, f"A {other} is not a plant."), (True, False, f"A {other} is a plant."),
+                (False, False, f"The {noun} is hot."), (False, True, f"The {noun} is never hot."),
+                (True, True, f"The {other} is not cold."), (True, False, f"The {other} is cold."),
+            ]
+            for index, (distractor, negated, sentence) in enumerate(sentences):
+                items.append(TruthItem(
+                    item_id=make_item_id(pattern, group, index), group_id=group, pattern_id=pattern,
+                    pattern=PATTERN_NAMES[pattern], template_id=f"{index + 1}-1",
+                    negation_type="verbal" if negated else "affirmation",
+                    semantic_type="analytic" if negated else "none", syntactic_scope="clausal" if negated else "none",
+                    kind="Distractor" if distractor else "Input", is_distractor=distractor,
+                    label=expected_label(pattern, distractor, negated), sentence=sentence,
+                ))
+    return items
