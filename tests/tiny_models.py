@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import copy
+import functools
 from pathlib import Path
 
 import torch
+
+# Tiny models run fastest on one thread; more threads only contend on a shared machine.
+torch.set_num_threads(1)
 
 CORPUS = [
     "Is the following statement True or False? Answer only True or False.",
@@ -45,7 +50,12 @@ def tiny_tokenizer(chat_template: bool = True, add_bos: bool = True):
 
 
 def tiny_llama(vocab_size: int, seed: int = 0):
-    """A 2-layer Llama with hidden size 32 and random weights."""
+    """A 2-layer Llama with hidden size 32 and random weights (built once per process, then copied)."""
+    return copy.deepcopy(_tiny_llama(vocab_size, seed))
+
+
+@functools.cache
+def _tiny_llama(vocab_size: int, seed: int):
     from transformers import LlamaConfig, LlamaForCausalLM
 
     torch.manual_seed(seed)
