@@ -153,9 +153,9 @@ class TruthTask:
         return tind_metrics(list(items), [bool(record["prediction"]) for record in records])
 
     def tables(self, metrics: dict[str, Any]) -> str:
-        from negkit.report.tind import tind_markdown
+        from negkit.report.tind import tind_report
 
-        return tind_markdown(metrics)
+        return tind_report(metrics, name=self.name, title=f"TIND results ({self.prompt_id()})")
 
 
 def true_probability(logprob_true: float, logprob_false: float) -> float:
