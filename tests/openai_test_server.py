@@ -4,6 +4,7 @@ Usage: python openai_test_server.py MODEL_FOLDER [--fail-first N] [--no-logprobs
 Serves /v1/completions (echo + logprobs, top_logprobs, max_tokens 0 or 1) and /v1/chat/completions
 (top_logprobs of the first generated token) on 127.0.0.1 at a free port, printed as "PORT <n>" once ready.
 ``--fail-first N`` answers HTTP 503 to the first N requests; ``--no-logprobs`` never returns logprobs.
+POST /control {"fail_next": N, "logprobs": bool} changes both while the server runs.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ class Backend:
         return ids, encoding["offset_mapping"], torch.log_softmax(logits, dim=-1)
 
     def top(self, row: torch.Tensor, k: int) -> dict[str, float]:
-        values, indices = row.topk(k)
+        values, indices = row.topk(min(k, row.numel()))
         return {self.tokenizer.decode([int(i)]): float(v) for v, i in zip(values, indices)}
 
     def completion(self, prompt: str, max_tokens: int, echo: bool, k: int | None) -> dict:
@@ -62,7 +63,7 @@ class Backend:
 
 
 def make_handler(backend: Backend, fail_first: int, no_logprobs: bool):
-    state = {"failures_left": fail_first}
+    state = {"failures_left": fail_first, "no_logprobs": no_logprobs}
 
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, *args) -> None:  # quiet
@@ -78,6 +79,11 @@ def make_handler(backend: Backend, fail_first: int, no_logprobs: bool):
 
         def do_POST(self) -> None:  # noqa: N802 - http.server naming
             request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            if self.path == "/control":
+                state["failures_left"] = int(request.get("fail_next", 0))
+                state["no_logprobs"] = not request.get("logprobs", True)
+                return self.reply(200, {"ok": True})
+            no_logprobs = state["no_logprobs"]
             if state["failures_left"] > 0:
                 state["failures_left"] -= 1
                 return self.reply(503, {"error": "warming up"})

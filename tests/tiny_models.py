@@ -25,8 +25,10 @@ CHAT_TEMPLATE = (
 SPECIAL = ["<pad>", "<s>", "</s>", "<|im_start|>", "<|im_end|>"]
 
 
-def tiny_tokenizer(chat_template: bool = True, add_bos: bool = True):
-    """A byte-level BPE tokenizer trained on a few sentences, wrapped for transformers."""
+def tiny_tokenizer(chat_template: bool = True, add_bos: bool = True, append_eos: bool = False):
+    """A byte-level BPE tokenizer trained on a few sentences, wrapped for transformers.
+
+    ``add_bos`` puts ``<s>`` first (Llama style); ``append_eos`` puts ``</s>`` last (T5 style)."""
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors, trainers
     from transformers import PreTrainedTokenizerFast
 
@@ -35,7 +37,10 @@ def tiny_tokenizer(chat_template: bool = True, add_bos: bool = True):
     tokenizer.decoder = decoders.ByteLevel()
     trainer = trainers.BpeTrainer(vocab_size=400, special_tokens=SPECIAL, initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
     tokenizer.train_from_iterator(CORPUS * 3, trainer)
-    if add_bos:
+    if append_eos:
+        eos = tokenizer.token_to_id("</s>")
+        tokenizer.post_processor = processors.TemplateProcessing(single="$A </s>", special_tokens=[("</s>", eos)])
+    elif add_bos:
         bos = tokenizer.token_to_id("<s>")
         tokenizer.post_processor = processors.TemplateProcessing(single="<s> $A", special_tokens=[("<s>", bos)])
     else:
@@ -125,3 +130,16 @@ def synthetic_truth_items(groups_per_pattern: int = 3, patterns: tuple[int, ...]
                     label=expected_label(pattern, distractor, negated), sentence=sentence,
                 ))
     return items
+
+
+def tiny_t5(vocab_size: int, seed: int = 0):
+    """A 2-layer T5 with d_model 32 and random weights."""
+    from transformers import T5Config, T5ForConditionalGeneration
+
+    torch.manual_seed(seed)
+    config = T5Config(vocab_size=vocab_size, d_model=32, d_kv=8, d_ff=64, num_layers=2, num_heads=4,
+                      decoder_start_token_id=0, pad_token_id=0, eos_token_id=2)
+    model = T5ForConditionalGeneration(config).eval()
+    with torch.no_grad():
+        model.lm_head.weight.mul_(20)
+    return model
