@@ -40,13 +40,23 @@ def run_eval(args: argparse.Namespace) -> int:
     options = EvalOptions(
         data=args.data, split=args.split, limit=args.limit, seed=args.seed,
         batch_size=parse_batch_size(args.batch_size), dtype=args.dtype, mode=args.mode, out=args.out,
-        progress=not args.no_progress,
+        progress=not args.no_progress, command=reproducing_command(args),
     )
     results = evaluate(args.model, [name.strip() for name in args.tasks.split(",") if name.strip()], options)
     for result in results:
         print(f"{result['task']['task']}: {result['files']['results']}")
         print(open(result["files"]["tables"], encoding="utf-8").read())
     return 0
+
+
+def reproducing_command(args: argparse.Namespace) -> list[str]:
+    """The ``negkit eval`` command with every option spelled out (defaults included)."""
+    command = ["negkit", "eval", "--model", args.model, "--tasks", args.tasks, "--split", args.split,
+               "--mode", args.mode, "--seed", str(args.seed), "--batch-size", str(args.batch_size)]
+    for flag, value in (("--data", args.data), ("--limit", args.limit), ("--dtype", args.dtype), ("--out", args.out)):
+        if value is not None:
+            command += [flag, str(value)]
+    return command
 
 
 def parse_batch_size(text: str) -> int | None:

@@ -85,7 +85,7 @@ class TruthTask:
             items = sample_groups(items, limit, seed)
         if self.fewshot:
             self.examples = choose_fewshot_examples(read_tind(source, "train", seed), seed)
-        files = [source] if Path(source).is_file() else sorted(Path(source).rglob("*.txt"))
+        files = data_files(source)
         selection = {"split": split, "limit": limit, "seed": seed, "items": len(items), "items_in_split": total,
                      "groups": len({item.group_key for item in items})}
         return TaskData(items=items, files=files, selection=selection)
@@ -184,6 +184,16 @@ def tind_source(data: str | Path | None) -> Path | str:
         return folder
     zips = sorted(folder.glob("*.zip"))
     return zips[0] if zips else folder
+
+
+def data_files(source: Path | str) -> list[Path]:
+    """The files a TIND source consists of (for their hashes in result files); none for a hub name."""
+    path = Path(source)
+    if path.is_file():
+        return [path]
+    if path.is_dir():
+        return sorted(file for file in path.rglob("*") if file.suffix in (".txt", ".jsonl", ".json", ".parquet", ".zip"))
+    return []
 
 
 def sample_groups(items: Sequence[TruthItem], limit: int, seed: int) -> list[TruthItem]:
