@@ -158,3 +158,12 @@ def test_negkit_eval_errors_and_list(tiny_setup, capsys):
     assert main(["eval", "--list", "--data", str(data.parent)]) == 0
     assert "tind-fewshot" in capsys.readouterr().out
     assert main(["eval", "--tasks", "tind", "--batch-size", "zero"]) == 2
+
+
+def test_model_spec_errors():
+    from negkit.models.registry import load_model
+
+    with pytest.raises(NegkitError, match="unknown model spec 'llama:x'"):
+        load_model("llama:x")
+    with pytest.raises(NegkitError, match="GGUF file not found"):
+        load_model("gguf:/nonexistent/model.gguf")
