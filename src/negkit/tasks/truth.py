@@ -199,23 +199,36 @@ def data_files(source: Path | str) -> list[Path]:
 def sample_groups(items: Sequence[TruthItem], limit: int, seed: int) -> list[TruthItem]:
     """A deterministic sample of whole groups holding about ``limit`` sentences, stratified by pattern.
 
-    Each pattern gets the same fraction of its groups (at least one), drawn with ``seed``, so that the
-    accuracy buckets and the group-level coherence stay meaningful. Items keep their input order.
+    Groups are added one at a time, each time to the pattern with the smallest share of its groups chosen
+    so far (ties: the pattern with more groups, then the lower pattern number), until the sample holds at
+    least ``limit`` sentences; which group of a pattern comes next is drawn with ``seed``. Every pattern's
+    share of groups thus stays as equal as whole groups allow, and whole groups keep the group-level
+    coherence measures meaningful. Items keep their input order.
     """
     if limit < 1:
         raise NegkitError(f"--limit must be at least 1, got {limit}")
     if limit >= len(items):
         return list(items)
-    groups_by_pattern: dict[int, list[tuple[int, int]]] = defaultdict(list)
-    for key in dict.fromkeys(item.group_key for item in items):
-        groups_by_pattern[key[0]].append(key)
-    fraction = limit / len(items)
+    sizes: dict[tuple[int, int], int] = defaultdict(int)
+    for item in items:
+        sizes[item.group_key] += 1
+    queues: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for key in sizes:
+        queues[key[0]].append(key)
     rng = random.Random(seed)
+    for pattern in sorted(queues):
+        rng.shuffle(queues[pattern])
+    totals = {pattern: len(queue) for pattern, queue in queues.items()}
+    taken = dict.fromkeys(queues, 0)
     chosen: set[tuple[int, int]] = set()
-    for pattern in sorted(groups_by_pattern):
-        keys = groups_by_pattern[pattern]
-        rng.shuffle(keys)
-        chosen.update(keys[: max(1, round(fraction * len(keys)))])
+    count = 0
+    while count < limit:
+        open_patterns = [pattern for pattern in queues if taken[pattern] < totals[pattern]]
+        pattern = min(open_patterns, key=lambda p: (taken[p] / totals[p], -totals[p], p))
+        key = queues[pattern][taken[pattern]]
+        taken[pattern] += 1
+        chosen.add(key)
+        count += sizes[key]
     return [item for item in items if item.group_key in chosen]
 
 
