@@ -11,7 +11,7 @@ import torch
 from negkit.engine.batching import LengthSortedBatcher, auto_token_budget
 from negkit.errors import NegkitError
 from negkit.models.base import ModelFingerprint
-from negkit.models.hf_common import default_device, fingerprint_for, resolve_dtype
+from negkit.models.hf_common import load_pretrained
 
 _GENERIC_LABEL = re.compile(r"LABEL_\d+", re.IGNORECASE)
 
@@ -55,13 +55,8 @@ class HFClassifier:
     @classmethod
     def from_pretrained(cls, name: str, dtype: str = "float32", revision: str | None = None,
                         device: str | None = None, **options: Any) -> HFClassifier:
-        from transformers import AutoModelForSequenceClassification, AutoTokenizer
-
-        tokenizer = AutoTokenizer.from_pretrained(name, revision=revision)
-        model = AutoModelForSequenceClassification.from_pretrained(name, revision=revision, dtype=resolve_dtype(dtype))
-        model.to(device or default_device())
         options.pop("prefix_reuse", None)
-        return cls(model, tokenizer, fingerprint_for("nli", model, name, dtype, revision), **options)
+        return cls(*load_pretrained("AutoModelForSequenceClassification", name, dtype, revision, device, "nli"), **options)
 
     def classify(self, pairs: Sequence[tuple[str, str]]) -> list[dict[str, float]]:
         device = next(self.model.parameters()).device

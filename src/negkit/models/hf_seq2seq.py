@@ -10,10 +10,10 @@ import torch
 
 from negkit.engine.batching import LengthSortedBatcher, auto_token_budget
 from negkit.models.base import LoglikelihoodRequest, LoglikelihoodResult, ModelFingerprint
-from negkit.models.hf_common import HFTokenizerRules, cut_at_stop, default_device, fingerprint_for, resolve_dtype
+from negkit.models.hf_common import HFTokenizerRules, TokenizerBackedModel, cut_at_stop, load_pretrained
 
 
-class HFSeq2SeqLM:
+class HFSeq2SeqLM(TokenizerBackedModel):
     """An encoder-decoder model behind the :class:`negkit.models.base.LanguageModel` protocol."""
 
     is_encoder_decoder = True
@@ -31,23 +31,8 @@ class HFSeq2SeqLM:
     @classmethod
     def from_pretrained(cls, name: str, dtype: str = "float32", revision: str | None = None,
                         device: str | None = None, **options: Any) -> HFSeq2SeqLM:
-        from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
-
-        tokenizer = AutoTokenizer.from_pretrained(name, revision=revision)
-        model = AutoModelForSeq2SeqLM.from_pretrained(name, revision=revision, dtype=resolve_dtype(dtype))
-        model.to(device or default_device())
         options.pop("prefix_reuse", None)  # an encoder sees the whole prompt at once: no prefix to reuse
-        return cls(model, tokenizer, fingerprint_for("hf", model, name, dtype, revision), **options)
-
-    @property
-    def has_chat_template(self) -> bool:
-        return self.rules.has_chat_template
-
-    def apply_chat_template(self, messages: Sequence[dict[str, str]]) -> str:
-        return self.rules.apply_chat_template(messages)
-
-    def _device(self) -> torch.device:
-        return next(self.model.parameters()).device
+        return cls(*load_pretrained("AutoModelForSeq2SeqLM", name, dtype, revision, device, "hf"), **options)
 
     def _start_id(self) -> int:
         start = self.model.config.decoder_start_token_id
