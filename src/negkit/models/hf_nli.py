@@ -69,5 +69,5 @@ class HFClassifier:
                 probabilities = torch.softmax(self.model(**encoded).logits.float(), dim=-1).cpu()
             return [dict(zip(self.labels, map(float, row))) for row in probabilities]
 
-        lengths = [len(first) + len(second) for first, second in pairs]
+        lengths = [(len(first) + len(second)) // 4 + 3 for first, second in pairs]  # rough token counts
         return self.batcher.run(lengths, process)
