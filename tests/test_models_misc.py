@@ -65,3 +65,31 @@ def test_fingerprint_key_is_stable_and_sensitive():
     assert a.key() == ModelFingerprint(backend="hf", name="m", dtype="float32", sha256="abc").key()
     assert a.key() != ModelFingerprint(backend="hf", name="m", dtype="float32", sha256="abd").key()
     assert a.as_dict()["extra"] == {}
+
+
+def test_classifier_returns_label_probabilities_in_config_order():
+    import torch
+    from transformers import BertConfig, BertForSequenceClassification
+
+    from negkit.models.hf_common import fingerprint_for
+    from negkit.models.hf_nli import HFClassifier
+    from tiny_models import tiny_tokenizer
+
+    tokenizer = tiny_tokenizer(chat_template=False)
+    torch.manual_seed(0)
+    config = BertConfig(vocab_size=len(tokenizer), hidden_size=32, num_hidden_layers=1, num_attention_heads=2,
+                        intermediate_size=64, num_labels=3,
+                        id2label={0: "entailment", 1: "neutral", 2: "contradiction"},
+                        label2id={"entailment": 0, "neutral": 1, "contradiction": 2})
+    model = BertForSequenceClassification(config).eval()
+    classifier = HFClassifier(model, tokenizer, fingerprint_for("nli", model, "tiny-bert", "float32"), batch_size=2)
+    pairs = [("A dog is an animal.", "A dog is not a plant."), ("The sun is hot.", "The snow is cold."), ("x", "y")]
+    answers = classifier.classify(pairs)
+    assert classifier.labels == ("entailment", "neutral", "contradiction")
+    for (first, second), answer in zip(pairs, answers):
+        assert list(answer) == ["entailment", "neutral", "contradiction"]
+        assert abs(sum(answer.values()) - 1) < 1e-5
+        encoded = tokenizer(first, second, return_tensors="pt")
+        with torch.no_grad():
+            expected = torch.softmax(model(**encoded).logits[0], -1)
+        assert abs(answer["neutral"] - float(expected[1])) < 1e-4
