@@ -165,3 +165,19 @@ def test_kill_9_loses_nothing_and_resume_recomputes_nothing(tmp_path, tiny_model
         assert resumed.keys() == fresh.keys() and resumed["item_id"] == fresh["item_id"]
         assert abs(resumed["p_true"] - fresh["p_true"]) < 1e-5
     assert set(asked_again).isdisjoint(set(asked_before[: len(stored)]))
+
+
+def test_progress_counts_every_request_once(tmp_path):
+    from tiny_models import tiny_causal_lm
+
+    lm = tiny_causal_lm(batch_size=2)
+    requests = _requests(5) + _requests(2)  # two duplicates
+    counted = []
+    with RunStore(tmp_path / "s.jsonl") as store:
+        answer_requests(lm, requests, store, chunk_size=4, progress=counted.append)
+    assert sum(counted) == len(requests) and lm.progress is None
+    assert len([n for n in counted if n]) >= 3  # per batch of 2, not only per chunk
+    again = []
+    with RunStore(tmp_path / "s.jsonl") as store:
+        answer_requests(lm, requests, store, progress=again.append)
+    assert again == [7]

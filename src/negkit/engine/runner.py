@@ -51,17 +51,25 @@ def answer_requests(
         progress(len(requests) - _count_uses(requests, missing))
     uses = _use_counts(requests)
     missing.sort(key=_request_length, reverse=True)
-    for group in _group_by_call(missing):
-        for start in range(0, len(group), chunk_size):
-            chunk = group[start : start + chunk_size]
-            responses = _call_model(model, chunk)
-            if len(responses) != len(chunk):
-                raise NegkitError(f"model returned {len(responses)} answers for {len(chunk)} requests")
-            answers.update(zip(chunk, responses))
-            if store is not None:
-                store.put_many((keys[request], response) for request, response in zip(chunk, responses))
-            if progress is not None:
-                progress(sum(uses[request] for request in chunk))
+    # Backends with a per-batch ``progress`` hook report as each batch finishes, not only per chunk.
+    per_batch = progress is not None and hasattr(model, "progress")
+    if per_batch:
+        model.progress = progress
+    try:
+        for group in _group_by_call(missing):
+            for start in range(0, len(group), chunk_size):
+                chunk = group[start : start + chunk_size]
+                responses = _call_model(model, chunk)
+                if len(responses) != len(chunk):
+                    raise NegkitError(f"model returned {len(responses)} answers for {len(chunk)} requests")
+                answers.update(zip(chunk, responses))
+                if store is not None:
+                    store.put_many((keys[request], response) for request, response in zip(chunk, responses))
+                if progress is not None:  # duplicates (and, without the hook, everything) count here
+                    progress(sum(uses[request] for request in chunk) - (len(chunk) if per_batch else 0))
+    finally:
+        if per_batch:
+            model.progress = None
     return [answers[request] for request in requests]
 
 
