@@ -1,0 +1,1 @@
+"""What makes scoring fast and safe: batching, shared-prefix reuse, the run store."""

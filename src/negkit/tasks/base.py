@@ -1,0 +1,117 @@
+"""What a task is, and the registry ``negkit eval`` reads.
+
+A task is a way of asking a benchmark's questions (inspect_ai's idea: data + how to ask + how to
+judge, composed). It turns items into model requests, the answers into per-item records with a
+prediction, and the records into metrics and Markdown tables. Tasks never touch a backend: they see
+the model only through the protocols of :mod:`negkit.models.base` (e.g. to ask whether it has a chat
+template), and the engine answers their requests.
+
+Register a task with :func:`register_task`; ``negkit eval --tasks NAME`` finds it with
+:func:`get_task`. Task options (few-shot, prompt style, ...) are constructor arguments, and
+variants that people ask for by name are registered under their own names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from negkit.errors import NegkitError
+from negkit.models.base import Request, Response
+
+
+@dataclass
+class TaskData:
+    """The items a task evaluates, and where they came from (for result files)."""
+
+    items: list[Any]
+    #: Data files read, so that result files can record their hashes.
+    files: list[Path] = field(default_factory=list)
+    #: Free-form facts about the selection (split, limit, seed, counts).
+    selection: dict[str, Any] = field(default_factory=dict)
+
+
+@runtime_checkable
+class Task(Protocol):
+    """One benchmark asked one way."""
+
+    #: Registry name, e.g. ``"tind"``.
+    name: str
+    #: The data set folder name understood by :func:`negkit.data.locate.locate_dataset`.
+    dataset: str
+    #: ``"language_model"`` or ``"classifier"``: which model protocol the task needs.
+    model_kind: str
+
+    def config(self) -> dict[str, Any]:
+        """Everything that defines how the task asks (prompt ids, options, seeds), for result files."""
+        ...
+
+    def load(self, data: str | Path | None, split: str, limit: int | None, seed: int) -> TaskData:
+        """Read the items of ``split``; ``limit`` takes a deterministic, stratified sample."""
+        ...
+
+    def requests(self, items: Sequence[Any], model: Any) -> list[tuple[Request, ...]]:
+        """The requests for each item (one tuple per item, in item order)."""
+        ...
+
+    def records(self, items: Sequence[Any], responses: Sequence[tuple[Response, ...]]) -> list[dict[str, Any]]:
+        """One JSON-ready record per item: its id, the scores, the prediction and the gold answer."""
+        ...
+
+    def metrics(self, items: Sequence[Any], records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+        """The task's metrics from the items and their records."""
+        ...
+
+    def tables(self, metrics: dict[str, Any]) -> str:
+        """Markdown tables of the metrics."""
+        ...
+
+
+TaskFactory = Callable[..., Task]
+
+_REGISTRY: dict[str, tuple[TaskFactory, str]] = {}
+
+
+def register_task(name: str, description: str = "") -> Callable[[TaskFactory], TaskFactory]:
+    """Decorator: register ``factory`` (a Task class or function returning one) under ``name``."""
+
+    def decorate(factory: TaskFactory) -> TaskFactory:
+        if name in _REGISTRY and _REGISTRY[name][0] is not factory:
+            raise ValueError(f"task {name!r} is already registered")
+        _REGISTRY[name] = (factory, description)
+        return factory
+
+    return decorate
+
+
+def _import_task_modules() -> None:
+    """Import every module of :mod:`negkit.tasks`, so that their ``register_task`` calls run.
+
+    A new task module registers itself just by living in this package; no list to edit.
+    """
+    import importlib
+    import pkgutil
+
+    import negkit.tasks
+
+    for module in pkgutil.iter_modules(negkit.tasks.__path__):
+        if module.name != "base":
+            importlib.import_module(f"negkit.tasks.{module.name}")
+
+
+def get_task(name: str, **options: Any) -> Task:
+    """Build the task registered as ``name`` with ``options``; a clear error names the known tasks."""
+    _import_task_modules()
+    if name not in _REGISTRY:
+        known = ", ".join(sorted(_REGISTRY)) or "none"
+        raise NegkitError(f"unknown task {name!r}; known tasks: {known}")
+    factory, _description = _REGISTRY[name]
+    return factory(**options)
+
+
+def registered_tasks() -> dict[str, str]:
+    """Registered task names and their one-line descriptions, sorted by name."""
+    _import_task_modules()
+    return {name: _REGISTRY[name][1] for name in sorted(_REGISTRY)}
