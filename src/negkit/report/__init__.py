@@ -1,0 +1,1 @@
+"""Reports: Markdown tables that mirror the papers' tables, built from metric dictionaries."""
