@@ -1,0 +1,284 @@
+"""TIND in the layout of the HF release (``HiTZ/This-is-not-a-dataset``): JSON Lines or parquet records.
+
+A record has the fields ``pattern_id`` (int 1-11), ``pattern`` (name), ``test_id`` (int, one per group),
+``negation_type``, ``semantic_type``, ``syntactic_scope``, ``isDistractor`` (bool), ``label`` (bool) and
+``sentence``. negkit may add ``template_id`` and ``kind`` (the raw files' template variation and distractor
+kind, which the HF release drops) and, in prediction files, the boolean ``prediction`` of the authors'
+scorer. Readers accept the extra fields when present and fill them otherwise (``template_id`` empty,
+``kind`` ``Input``/``Distractor``).
+
+Booleans are accepted as the authors' scorer accepts them: JSON booleans, ``"true"``/``"false"`` in any
+case, and the numbers 0 and 1.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from negkit.data.tind_types import KINDS, PATTERN_NAMES, TruthItem, make_item_id
+from negkit.errors import DataNotFoundError, InputFormatError, NegkitError
+
+#: The hub name of the authors' release.
+HUB_NAME = "HiTZ/This-is-not-a-dataset"
+
+#: The fields of an HF record, in the release's order.
+HF_FIELDS: tuple[str, ...] = (
+    "pattern_id",
+    "pattern",
+    "test_id",
+    "negation_type",
+    "semantic_type",
+    "syntactic_scope",
+    "isDistractor",
+    "label",
+    "sentence",
+)
+#: Fields negkit adds with ``extended=True`` (they make raw -> jsonl -> raw information-preserving per item).
+EXTENDED_FIELDS: tuple[str, ...] = ("template_id", "kind")
+
+#: The HF split names, in order, and the other names accepted for them.
+SPLITS: tuple[str, ...] = ("train", "validation", "test")
+SPLIT_ALIASES: dict[str, str] = {"dev": "validation", "valid": "validation", "val": "validation"}
+_HUB_NAME_RE = re.compile(r"[A-Za-z0-9][\w.-]*/[\w.-]+")
+_SPLIT_FILE_NAMES: dict[str, tuple[str, ...]] = {"train": ("train",), "validation": ("validation", "dev"), "test": ("test",)}
+
+
+def normalize_split(split: str) -> str:
+    """``train``, ``validation`` or ``test`` for ``split`` (``dev`` and ``val`` mean ``validation``)."""
+    name = SPLIT_ALIASES.get(split, split)
+    if name not in SPLITS:
+        raise NegkitError(f"unknown split {split!r} (expected one of: train, validation (dev), test)")
+    return name
+
+
+def parse_bool(value: Any) -> bool | None:
+    """The boolean ``value`` stands for, as the authors' scorer reads it; ``None`` when it is not one."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+        return value.strip().lower() == "true"
+    if isinstance(value, (int, float)) and value in (0, 1):
+        return value == 1
+    return None
+
+
+class RecordReader:
+    """Turns HF-layout records into :class:`TruthItem` objects, numbering sentences within their group."""
+
+    def __init__(self, location: str) -> None:
+        self.location = location
+        self._group_sizes: dict[tuple[int, int], int] = {}
+
+    def field(self, record: Mapping[str, Any], name: str, line: int, kind: type) -> Any:
+        if name not in record:
+            raise InputFormatError(self.location, line, f"missing field {name!r}")
+        value = record[name]
+        if kind is bool:
+            parsed = parse_bool(value)
+            if parsed is None:
+                raise InputFormatError(self.location, line, f"field {name!r}: expected a boolean, found {value!r}")
+            return parsed
+        if kind is int and isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise InputFormatError(
+                self.location, line, f"field {name!r}: expected {kind.__name__}, found {type(value).__name__} {value!r}"
+            )
+        return value
+
+    def item(self, record: Mapping[str, Any], line: int) -> TruthItem:
+        """The item of one record; ``line`` (1-based line or row number) is used in error messages."""
+        if not isinstance(record, Mapping):
+            raise InputFormatError(self.location, line, f"expected a JSON object, found {type(record).__name__}")
+        pattern_id = self.field(record, "pattern_id", line, int)
+        if pattern_id not in PATTERN_NAMES:
+            raise InputFormatError(self.location, line, f"field 'pattern_id': expected 1-11, found {pattern_id}")
+        pattern = self.field(record, "pattern", line, str)
+        if pattern != PATTERN_NAMES[pattern_id]:
+            raise InputFormatError(
+                self.location, line, f"field 'pattern': {pattern!r} is not pattern {pattern_id} ({PATTERN_NAMES[pattern_id]})"
+            )
+        group_id = self.field(record, "test_id", line, int)
+        is_distractor = self.field(record, "isDistractor", line, bool)
+        kind = record.get("kind") or ("Distractor" if is_distractor else "Input")
+        if kind not in KINDS or (kind != "Input") != is_distractor:
+            raise InputFormatError(self.location, line, f"field 'kind': {kind!r} does not agree with isDistractor")
+        index = self._group_sizes.get((pattern_id, group_id), 0)
+        self._group_sizes[(pattern_id, group_id)] = index + 1
+        return TruthItem(
+            item_id=make_item_id(pattern_id, group_id, index),
+            group_id=group_id,
+            pattern_id=pattern_id,
+            pattern=pattern,
+            template_id=str(record.get("template_id") or ""),
+            negation_type=self.field(record, "negation_type", line, str),
+            semantic_type=self.field(record, "semantic_type", line, str),
+            syntactic_scope=self.field(record, "syntactic_scope", line, str),
+            kind=kind,
+            is_distractor=is_distractor,
+            label=self.field(record, "label", line, bool),
+            sentence=self.field(record, "sentence", line, str),
+        )
+
+
+def iter_jsonl(path: str | Path) -> Iterator[tuple[int, Any]]:
+    """``(line number, decoded value)`` for every non-blank line of a JSON Lines file."""
+    with open(path, encoding="utf-8") as handle:
+        for line_number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                yield line_number, json.loads(line)
+            except json.JSONDecodeError as error:
+                raise InputFormatError(path, line_number, f"not valid JSON ({error.msg})") from error
+
+
+def _iter_parquet(path: Path) -> Iterator[tuple[int, Any]]:
+    try:
+        import pyarrow.parquet as parquet
+    except ImportError as error:
+        raise NegkitError(f"{path}: reading parquet needs pyarrow (pip install 'negkit[hub]')") from error
+    for row_number, record in enumerate(parquet.read_table(path).to_pylist(), start=1):
+        yield row_number, record
+
+
+def iter_records(path: str | Path) -> Iterator[tuple[int, Any]]:
+    """``(line or row number, record)`` of a ``.jsonl``/``.json`` or ``.parquet`` file."""
+    path = Path(path)
+    if path.suffix == ".parquet":
+        return _iter_parquet(path)
+    return iter_jsonl(path)
+
+
+def _split_files(folder: Path, split: str) -> list[Path]:
+    files: list[Path] = []
+    for stem in _SPLIT_FILE_NAMES[split]:
+        for pattern in (f"{stem}.jsonl", f"{stem}.json", f"{stem}.parquet", f"{stem}-*.parquet", f"data/{stem}-*.parquet"):
+            files += sorted(folder.glob(pattern))
+    return files
+
+
+def read_tind_hf(path_or_name: str | Path, split: str | None = None) -> list[TruthItem]:
+    """Read TIND items in the HF layout.
+
+    ``path_or_name`` is a ``.jsonl``/``.json``/``.parquet`` file (read whole), a folder holding split files
+    (``train``/``validation`` or ``dev``/``test`` as ``.jsonl``, ``.json`` or ``.parquet``, also the hub's
+    ``data/{split}-*.parquet`` shards), or a hub name such as ``HiTZ/This-is-not-a-dataset`` (needs network
+    access and the ``datasets`` package). ``split`` selects one split; ``None`` reads every split found, in
+    the order train, validation, test.
+    """
+    path = Path(path_or_name)
+    wanted = [normalize_split(split)] if split else list(SPLITS)
+    if path.is_file():
+        return _read_files([path])
+    if path.is_dir():
+        files = [file for name in wanted for file in _split_files(path, name)]
+        if not files:
+            raise DataNotFoundError(f"{path}: no {' / '.join(wanted)} split files (.jsonl, .json or .parquet) found")
+        return _read_files(files)
+    if _HUB_NAME_RE.fullmatch(str(path_or_name)) and path.suffix not in (".jsonl", ".json", ".parquet"):
+        return _read_hub(str(path_or_name), wanted)
+    raise DataNotFoundError(f"TIND data not found: {path_or_name} is neither a file, a folder nor a hub name")
+
+
+def _read_files(files: Sequence[Path]) -> list[TruthItem]:
+    items: list[TruthItem] = []
+    for file in files:
+        reader = RecordReader(str(file))
+        items += [reader.item(record, line) for line, record in iter_records(file)]
+    return items
+
+
+def _read_hub(name: str, splits: Sequence[str]) -> list[TruthItem]:
+    try:
+        import datasets
+    except ImportError as error:
+        raise NegkitError(f"loading {name} from the hub needs the datasets package (pip install 'negkit[hub]')") from error
+    items: list[TruthItem] = []
+    for split in splits:
+        try:
+            rows = datasets.load_dataset(name, split=split)
+        except Exception as error:  # network, authentication or missing split: all mean "not available here"
+            raise DataNotFoundError(
+                f"cannot load {name} split {split!r} from the Hugging Face hub ({type(error).__name__}: {error}). "
+                "Offline? Pass a local .jsonl/.parquet file or folder, or the raw zip, instead."
+            ) from error
+        reader = RecordReader(f"{name}[{split}]")
+        items += [reader.item(record, row) for row, record in enumerate(rows, start=1)]
+    return items
+
+
+def item_record(item: TruthItem, extended: bool = False) -> dict[str, Any]:
+    """The HF-layout record of ``item`` (plus ``template_id`` and ``kind`` when ``extended``)."""
+    record: dict[str, Any] = {
+        "pattern_id": item.pattern_id,
+        "pattern": item.pattern,
+        "test_id": item.group_id,
+        "negation_type": item.negation_type,
+        "semantic_type": item.semantic_type,
+        "syntactic_scope": item.syntactic_scope,
+        "isDistractor": item.is_distractor,
+        "label": item.label,
+        "sentence": item.sentence,
+    }
+    if extended:
+        record["template_id"] = item.template_id
+        record["kind"] = item.kind
+    return record
+
+
+def write_tind_jsonl(
+    items: Iterable[TruthItem],
+    path: str | Path,
+    extended: bool = False,
+    predictions: Sequence[bool] | None = None,
+) -> int:
+    """Write items as HF-layout JSON Lines; return the number of lines.
+
+    ``extended`` adds ``template_id`` and ``kind``; ``predictions`` (one per item) adds the ``prediction``
+    field of the authors' prediction files.
+    """
+    count = 0
+    with open(path, "w", encoding="utf-8") as handle:
+        for count, item in enumerate(items, start=1):
+            record = item_record(item, extended)
+            if predictions is not None:
+                record["prediction"] = bool(predictions[count - 1])
+            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+    if predictions is not None and len(predictions) != count:
+        raise NegkitError(f"{len(predictions)} predictions for {count} items")
+    return count
+
+
+def write_tind_parquet(items: Iterable[TruthItem], path: str | Path, extended: bool = False) -> int:
+    """Write items as an HF-layout parquet file; return the number of rows."""
+    try:
+        import pyarrow
+        import pyarrow.parquet as parquet
+    except ImportError as error:
+        raise NegkitError("writing parquet needs pyarrow (pip install 'negkit[hub]')") from error
+    records = [item_record(item, extended) for item in items]
+    names = HF_FIELDS + (EXTENDED_FIELDS if extended else ())
+    table = pyarrow.table({name: [record[name] for record in records] for name in names})
+    parquet.write_table(table, path)
+    return len(records)
+
+
+def read_tind_predictions(path: str | Path) -> tuple[list[TruthItem], list[bool]]:
+    """Read a predictions file in the authors' layout: HF records plus a boolean ``prediction`` per line.
+
+    A malformed line raises :class:`InputFormatError` naming the file, the line and the field.
+    """
+    reader = RecordReader(str(path))
+    items: list[TruthItem] = []
+    predictions: list[bool] = []
+    for line, record in iter_records(path):
+        items.append(reader.item(record, line))
+        predictions.append(reader.field(record, "prediction", line, bool))
+    if not items:
+        raise InputFormatError(path, None, "no predictions in the file")
+    return items, predictions

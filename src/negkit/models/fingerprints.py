@@ -1,0 +1,60 @@
+"""File hashes and the negkit cache folder (shared by the model loaders and the run store)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+WEIGHT_SUFFIXES = (".safetensors", ".bin", ".gguf", ".pt", ".pth")
+
+
+def cache_dir() -> Path:
+    """negkit's cache folder: ``NEGKIT_CACHE``, else ``$XDG_CACHE_HOME/negkit``, else ``~/.cache/negkit``."""
+    if os.environ.get("NEGKIT_CACHE"):
+        return Path(os.environ["NEGKIT_CACHE"])
+    base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
+    return base / "negkit"
+
+
+def file_sha256(path: str | os.PathLike[str]) -> str:
+    """SHA-256 of a file, remembered in the cache by (path, size, mtime) so big files are hashed once."""
+    path = Path(path).resolve()
+    stat = path.stat()
+    memo_path = cache_dir() / "sha256.json"
+    memo_key = f"{path}|{stat.st_size}|{stat.st_mtime_ns}"
+    try:
+        memo = json.loads(memo_path.read_text())
+    except (OSError, ValueError):
+        memo = {}
+    if memo_key in memo:
+        return memo[memo_key]
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    memo[memo_key] = digest.hexdigest()
+    try:
+        memo_path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = memo_path.with_suffix(f".{os.getpid()}.tmp")
+        temporary.write_text(json.dumps(memo))
+        os.replace(temporary, memo_path)
+    except OSError:
+        pass  # the hash is still right; it is just not remembered
+    return memo[memo_key]
+
+
+def files_sha256(paths: Iterable[str | os.PathLike[str]]) -> str:
+    """One SHA-256 over the hashes of several files (sorted by name)."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(p) for p in paths):
+        digest.update(f"{path.name}:{file_sha256(path)}\n".encode())
+    return digest.hexdigest()
+
+
+def weights_sha256(folder: str | os.PathLike[str]) -> str | None:
+    """Hash of the weight files in a model folder, or ``None`` when it holds none."""
+    weights = [path for path in Path(folder).iterdir() if path.suffix in WEIGHT_SUFFIXES]
+    return files_sha256(weights) if weights else None

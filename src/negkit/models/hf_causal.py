@@ -1,0 +1,156 @@
+"""transformers causal language models (local folder, hub name, or a converted GGUF file)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import torch
+
+from negkit.engine.batching import DEFAULT_TOKEN_BUDGET, LengthSortedBatcher, auto_token_budget
+from negkit.engine.causal import CausalScorer, EncodedPrompt
+from negkit.engine.prefix import PrefixChecker
+from negkit.models.base import LoglikelihoodRequest, LoglikelihoodResult, ModelFingerprint
+from negkit.models.hf_common import HFTokenizerRules, cut_at_stop, default_device, fingerprint_for, resolve_dtype
+
+#: Callback after each batch: (number of requests done in it).
+ProgressCallback = Callable[[int], None]
+
+
+class HFCausalLM:
+    """A transformers causal LM behind the :class:`negkit.models.base.LanguageModel` protocol.
+
+    ``batch_size`` is a fixed maximum (``None``: as many as ``token_budget`` padded tokens allow);
+    ``prefix_reuse`` runs a verified common prompt prefix once per batch.
+    """
+
+    is_encoder_decoder = False
+
+    def __init__(
+        self,
+        model: Any,
+        tokenizer: Any,
+        fingerprint: ModelFingerprint,
+        batch_size: int | None = None,
+        token_budget: int | None = None,
+        prefix_reuse: bool = True,
+    ) -> None:
+        self.model = model.eval()
+        self.rules = HFTokenizerRules(tokenizer)
+        self.tokenizer = tokenizer
+        self.fingerprint = fingerprint
+        self.batch_size = batch_size
+        self.token_budget = token_budget or auto_token_budget(
+            bytes_per_token=_activation_bytes_per_token(model), device=str(self._device())
+        )
+        self.prefix_reuse = prefix_reuse
+        self.progress: ProgressCallback | None = None
+        self.scorer = CausalScorer(
+            model, self._batcher(), PrefixChecker(self.rules.encode), prefix_reuse=prefix_reuse
+        )
+
+    @classmethod
+    def from_pretrained(
+        cls,
+        name: str,
+        dtype: str = "float32",
+        revision: str | None = None,
+        device: str | None = None,
+        backend: str = "hf",
+        **options: Any,
+    ) -> HFCausalLM:
+        """Load a folder or hub name with ``AutoModelForCausalLM`` in ``dtype`` on ``device``."""
+        from transformers import AutoModelForCausalLM, AutoTokenizer
+
+        tokenizer = AutoTokenizer.from_pretrained(name, revision=revision)
+        model = AutoModelForCausalLM.from_pretrained(name, revision=revision, dtype=resolve_dtype(dtype))
+        model.to(device or default_device())
+        fingerprint = fingerprint_for(backend, model, name, dtype, revision)
+        return cls(model, tokenizer, fingerprint, **options)
+
+    def _device(self) -> torch.device:
+        return next(self.model.parameters()).device
+
+    def _batcher(self) -> LengthSortedBatcher:
+        return LengthSortedBatcher(self.batch_size, self.token_budget or DEFAULT_TOKEN_BUDGET)
+
+    @property
+    def has_chat_template(self) -> bool:
+        return self.rules.has_chat_template
+
+    def apply_chat_template(self, messages: Sequence[dict[str, str]]) -> str:
+        return self.rules.apply_chat_template(messages)
+
+    def _on_batch(self, indices: list[int], _outputs: Sequence[Any]) -> None:
+        if self.progress is not None:
+            self.progress(len(indices))
+
+    def next_token_logprobs(self, contexts: Sequence[str], candidates: Sequence[str]) -> list[dict[str, float]]:
+        candidate_ids = [self.rules.first_token_id(candidate) for candidate in candidates]
+        prompts = []
+        for text in contexts:
+            ids, ends = self.rules.encode_context(text)
+            last = len(ids) - 1
+            prompts.append(EncodedPrompt(text, tuple(ids), tuple(ends), len(ids), last, last))
+
+        def reduce(_prompt: EncodedPrompt, logprobs: torch.Tensor) -> dict[str, float]:
+            row = logprobs[0]
+            return {candidate: float(row[token]) for candidate, token in zip(candidates, candidate_ids)}
+
+        return self.scorer.score(prompts, reduce, self._on_batch)
+
+    def loglikelihood(self, requests: Sequence[LoglikelihoodRequest]) -> list[LoglikelihoodResult]:
+        prompts = []
+        for request in requests:
+            ids, ends = self.rules.encode_context(request.context)
+            continuation = self.rules.encode(request.continuation, special=False)
+            full = ids + continuation
+            prompts.append(
+                EncodedPrompt(request.context, tuple(full), tuple(ends), len(ids), len(ids) - 1, len(full) - 2)
+            )
+
+        def reduce(prompt: EncodedPrompt, logprobs: torch.Tensor) -> LoglikelihoodResult:
+            targets = torch.tensor(prompt.ids[prompt.context_len :], dtype=torch.long)
+            if len(targets) == 0:
+                return LoglikelihoodResult(0.0, True, 0)
+            picked = logprobs.gather(1, targets[:, None])[:, 0]
+            greedy = bool((logprobs.argmax(dim=-1) == targets).all())
+            return LoglikelihoodResult(float(picked.sum()), greedy, len(targets))
+
+        return self.scorer.score(prompts, reduce, self._on_batch)
+
+    def generate(self, contexts: Sequence[str], max_new_tokens: int = 8, stop: Sequence[str] = ()) -> list[str]:
+        encoded = [self.rules.encode_context(text)[0] for text in contexts]
+        device = self._device()
+        pad = self.rules.pad_id
+
+        @torch.inference_mode()
+        def process(indices: list[int]) -> list[str]:
+            rows = [encoded[index] for index in indices]
+            width = max(len(row) for row in rows)
+            input_ids = torch.full((len(rows), width), pad, dtype=torch.long)
+            mask = torch.zeros((len(rows), width), dtype=torch.long)
+            for number, row in enumerate(rows):  # left padding: every prompt ends at the last column
+                input_ids[number, width - len(row) :] = torch.tensor(row)
+                mask[number, width - len(row) :] = 1
+            output = self.model.generate(
+                input_ids=input_ids.to(device),
+                attention_mask=mask.to(device),
+                max_new_tokens=max_new_tokens,
+                do_sample=False,
+                pad_token_id=pad,
+            )
+            texts = self.tokenizer.batch_decode(output[:, width:], skip_special_tokens=True)
+            return [cut_at_stop(text, stop) for text in texts]
+
+        return self._batcher().run([len(ids) for ids in encoded], process, self._on_batch)
+
+
+def _activation_bytes_per_token(model: Any) -> int:
+    """A rough upper bound of the memory one token needs during a forward pass (for auto batch sizes)."""
+    config = model.config.get_text_config() if hasattr(model.config, "get_text_config") else model.config
+    hidden = getattr(config, "hidden_size", 1024)
+    layers = getattr(config, "num_hidden_layers", 24)
+    intermediate = getattr(config, "intermediate_size", 4 * hidden)
+    element = next(model.parameters()).element_size()
+    return element * (2 * layers * hidden + 4 * intermediate + 8 * hidden) + 4 * getattr(config, "vocab_size", 32000)

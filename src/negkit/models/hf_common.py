@@ -1,0 +1,109 @@
+"""What the transformers backends share: loading, dtypes, tokenization rules, chat templates, fingerprints."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from negkit.errors import NegkitError
+from negkit.models.base import ModelFingerprint
+from negkit.models.fingerprints import weights_sha256
+
+DTYPES: dict[str, torch.dtype] = {
+    "float32": torch.float32,
+    "bfloat16": torch.bfloat16,
+    "float16": torch.float16,
+}
+
+
+def resolve_dtype(name: str) -> torch.dtype:
+    """The torch dtype for ``name`` (float32, bfloat16, float16); a clear error otherwise."""
+    if name not in DTYPES:
+        raise NegkitError(f"unknown dtype {name!r}; choose one of {', '.join(DTYPES)}")
+    return DTYPES[name]
+
+
+def default_device() -> str:
+    """``cuda`` when a GPU is visible, else ``cpu``."""
+    return "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def parameters_sha256(model: Any) -> str:
+    """Hash of a model's parameters (for models built in memory, e.g. in tests)."""
+    digest = hashlib.sha256()
+    for name, tensor in sorted(model.state_dict().items()):
+        digest.update(name.encode())
+        digest.update(tensor.detach().float().cpu().numpy().tobytes())
+    return digest.hexdigest()
+
+
+def fingerprint_for(backend: str, model: Any, name: str, dtype: str, revision: str | None = None) -> ModelFingerprint:
+    """The fingerprint of a transformers model: the folder's weight hash when local, else its parameters' hash
+    when no revision pins it."""
+    sha = None
+    if Path(name).is_dir():
+        sha = weights_sha256(name)
+    elif revision is None:
+        sha = parameters_sha256(model)
+    return ModelFingerprint(backend=backend, name=name, dtype=dtype, revision=revision, sha256=sha)
+
+
+class HFTokenizerRules:
+    """negkit's tokenization contract for transformers tokenizers (see :mod:`negkit.models.base`)."""
+
+    def __init__(self, tokenizer: Any) -> None:
+        self.tokenizer = tokenizer
+
+    @property
+    def has_chat_template(self) -> bool:
+        return bool(getattr(self.tokenizer, "chat_template", None))
+
+    def apply_chat_template(self, messages: Sequence[dict[str, str]]) -> str:
+        if not self.has_chat_template:
+            raise NegkitError("this model's tokenizer has no chat template")
+        return self.tokenizer.apply_chat_template(list(messages), tokenize=False, add_generation_prompt=True)
+
+    def encode_context(self, text: str) -> tuple[list[int], list[int]]:
+        """Token ids of a context (special tokens added, a final EOS dropped) and each token's end offset."""
+        encoding = self.tokenizer(text, add_special_tokens=True, return_offsets_mapping=True)
+        ids = list(encoding["input_ids"])
+        ends = [end for _start, end in encoding["offset_mapping"]]
+        eos = self.tokenizer.eos_token_id
+        if len(ids) > 1 and eos is not None and ids[-1] == eos:
+            ids, ends = ids[:-1], ends[:-1]
+        return ids, ends
+
+    def encode(self, text: str, special: bool) -> list[int]:
+        """Ids of ``text``: as a context when ``special``, else plain (no special tokens)."""
+        if special:
+            return self.encode_context(text)[0]
+        return list(self.tokenizer(text, add_special_tokens=False)["input_ids"])
+
+    def first_token_id(self, candidate: str) -> int:
+        """The first sub-token of ``candidate`` encoded without special tokens and without a leading space."""
+        ids = self.encode(candidate, special=False)
+        if not ids:
+            raise NegkitError(f"candidate {candidate!r} encodes to no tokens")
+        return ids[0]
+
+    @property
+    def pad_id(self) -> int:
+        for token_id in (self.tokenizer.pad_token_id, self.tokenizer.eos_token_id, 0):
+            if token_id is not None:
+                return int(token_id)
+        return 0
+
+
+def cut_at_stop(text: str, stop: Sequence[str]) -> str:
+    """``text`` up to the first occurrence of any stop string."""
+    cut = len(text)
+    for marker in stop:
+        if marker:
+            position = text.find(marker)
+            if position != -1:
+                cut = min(cut, position)
+    return text[:cut]
