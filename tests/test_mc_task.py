@@ -129,3 +129,24 @@ def test_loglikelihoods_equal_a_plain_forward_pass():
         )
         assert answer.logprob == pytest.approx(expected, abs=1e-4)
         assert answer.n_tokens == len(continuation_ids)
+
+
+def test_shared_context_runs_once_and_one_token_answers_match():
+    torch = pytest.importorskip("torch")
+    from negkit.models.base import LoglikelihoodRequest
+    from tiny_models import tiny_causal_lm
+
+    lm = tiny_causal_lm(chat_template=False, prefix_reuse=True, batch_size=8)
+    contexts = ["A dog is an animal.\nAnswer:", "Birds can fly, fish cannot walk.\nIs it true?\nAnswer:", "Iron is a metal."]
+    requests = [LoglikelihoodRequest(c, answer) for c in contexts for answer in (" True", " False", " true or false")]
+    calls = []
+    handle = lm.model.register_forward_hook(lambda module, args, output: calls.append(1))
+    try:
+        grouped = lm.loglikelihood(requests)
+    finally:
+        handle.remove()
+    assert len(calls) == 2  # one pass over the three contexts, one over all continuations
+    plain = tiny_causal_lm(chat_template=False, prefix_reuse=False, batch_size=1).loglikelihood(requests)
+    for mine, reference in zip(grouped, plain):
+        assert mine.logprob == pytest.approx(reference.logprob, abs=1e-4)
+        assert (mine.is_greedy, mine.n_tokens) == (reference.is_greedy, reference.n_tokens)
