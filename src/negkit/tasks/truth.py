@@ -1,0 +1,244 @@
+"""The TIND task: is each sentence True or False? (benchmarks spec, section 1, "Protocol").
+
+Default ("first-token", the authors' protocol): the prompt is rendered with the model's chat template
+when it has one; the answer is the next-token distribution after the prompt, and
+``p = P(True) / (P(True) + P(False))`` over the FIRST sub-tokens of ``True`` and ``False`` encoded
+without special tokens and without a leading space; the prediction is ``p > 0.5``. The backend adds
+the tokenizer's special tokens and drops a final EOS (see :mod:`negkit.models.base`); encoder-decoder
+models answer with one decoder step from the decoder start token.
+
+Variants, each registered under its own name:
+
+- ``tind-fewshot``: 4 examples per pattern (one per cell: input affirmative, input negative, distractor
+  negative, distractor affirmative, from one training group drawn with the seed), 44 in all, with the
+  authors' exact prompt strings;
+- ``tind-generate``: greedy decoding of a few tokens; True iff the text contains "true" (any case);
+- ``tind-continuation``: NOT the authors' protocol, the LM-Evaluation-Harness style: the
+  log-likelihood of the continuation ``" True"`` vs ``" False"`` (no space after a chat template's
+  generation prompt), compared the same way.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from negkit.data.locate import locate_dataset
+from negkit.data.tind import item_record, read_tind
+from negkit.data.tind_types import TruthItem
+from negkit.errors import NegkitError
+from negkit.models.base import GenerateRequest, LoglikelihoodRequest, NextTokenRequest, Request, Response
+from negkit.tasks.base import TaskData, register_task
+
+QUESTION = "Is the following statement True or False?"
+CHAT_QUESTION = "Is the following statement True or False? Answer only True or False."
+CANDIDATES = ("True", "False")
+STYLES = ("first-token", "continuation", "generate")
+#: Tokens decoded in generate mode.
+GENERATE_TOKENS = 5
+#: Cells of a few-shot block, in the authors' order: (is_distractor, is_negated).
+FEWSHOT_CELLS = ((False, False), (False, True), (True, True), (True, False))
+
+
+class TruthTask:
+    """TIND probing; ``style`` is one of :data:`STYLES`; ``fewshot`` adds 44 training examples;
+    ``chat`` forces the chat template on or off (``None``: use it when the model has one)."""
+
+    dataset = "tind"
+    model_kind = "language_model"
+
+    def __init__(self, style: str = "first-token", fewshot: bool = False, chat: bool | None = None, name: str = "tind") -> None:
+        if style not in STYLES:
+            raise NegkitError(f"unknown TIND prompt style {style!r}; choose one of {', '.join(STYLES)}")
+        self.name = name
+        self.style = style
+        self.fewshot = fewshot
+        self.chat = chat
+        self.examples: list[TruthItem] = []
+
+    def config(self) -> dict[str, Any]:
+        return {
+            "task": self.name,
+            "style": self.style,
+            "fewshot": self.fewshot,
+            "chat": "auto" if self.chat is None else self.chat,
+            "prompt_id": self.prompt_id(),
+            "fewshot_examples": [example.item_id for example in self.examples],
+        }
+
+    def prompt_id(self) -> str:
+        """A short name of the prompt family (the chat/plain choice is made per model and recorded apart)."""
+        return f"tind/{'fewshot-44' if self.fewshot else 'zeroshot'}/{self.style}"
+
+    # -- data ----------------------------------------------------------------------------------------
+    def load(self, data: str | Path | None, split: str, limit: int | None, seed: int) -> TaskData:
+        source = tind_source(data)
+        items = read_tind(source, split, seed)
+        if not items:
+            raise NegkitError(f"no TIND items in split {split!r} of {source}")
+        total = len(items)
+        if limit is not None:
+            items = sample_groups(items, limit, seed)
+        if self.fewshot:
+            self.examples = choose_fewshot_examples(read_tind(source, "train", seed), seed)
+        files = [source] if Path(source).is_file() else sorted(Path(source).rglob("*.txt"))
+        selection = {"split": split, "limit": limit, "seed": seed, "items": len(items), "items_in_split": total,
+                     "groups": len({item.group_key for item in items})}
+        return TaskData(items=items, files=files, selection=selection)
+
+    # -- prompts -------------------------------------------------------------------------------------
+    def uses_chat(self, model: Any) -> bool:
+        if self.chat is None:
+            return bool(model.has_chat_template)
+        if self.chat and not model.has_chat_template:
+            raise NegkitError("the chat prompt was asked for but the model has no chat template")
+        return self.chat
+
+    def prompt(self, sentence: str, model: Any) -> str:
+        """The exact prompt string the model sees for ``sentence``."""
+        sentence = sentence.strip()
+        chat = self.uses_chat(model)
+        examples = "\n".join(f"{item.sentence.strip()} {item.label}" for item in self.examples)
+        if chat:
+            if self.fewshot:
+                message = f"{CHAT_QUESTION}\nHere are some examples:\n{examples}\n\n{sentence}"
+            else:
+                message = f"{CHAT_QUESTION} {sentence}"
+            return model.apply_chat_template([{"role": "user", "content": message}])
+        if self.fewshot:
+            text = f"{QUESTION}{examples}\n\n{sentence}"
+            return text if model.is_encoder_decoder else f"{text} "
+        return f"{QUESTION} {sentence}"
+
+    def requests(self, items: Sequence[TruthItem], model: Any) -> list[tuple[Request, ...]]:
+        delimiter = "" if self.uses_chat(model) else " "
+        requests: list[tuple[Request, ...]] = []
+        for item in items:
+            prompt = self.prompt(item.sentence, model)
+            if self.style == "first-token":
+                requests.append((NextTokenRequest(prompt, CANDIDATES),))
+            elif self.style == "generate":
+                requests.append((GenerateRequest(prompt, GENERATE_TOKENS),))
+            else:
+                context = prompt.rstrip(" ") if delimiter else prompt
+                requests.append(tuple(LoglikelihoodRequest(context, f"{delimiter}{c}") for c in CANDIDATES))
+        return requests
+
+    # -- answers -------------------------------------------------------------------------------------
+    def records(self, items: Sequence[TruthItem], responses: Sequence[tuple[Response, ...]]) -> list[dict[str, Any]]:
+        records = []
+        for item, answer in zip(items, responses):
+            record: dict[str, Any] = {"item_id": item.item_id, **item_record(item, extended=True)}
+            if self.style == "generate":
+                record["output"] = answer[0]
+                record["prediction"] = "true" in str(answer[0]).lower()
+            else:
+                if self.style == "first-token":
+                    logprob_true, logprob_false = answer[0]["True"], answer[0]["False"]
+                else:
+                    logprob_true, logprob_false = answer[0].logprob, answer[1].logprob
+                p_true = true_probability(logprob_true, logprob_false)
+                record.update(logprob_true=logprob_true, logprob_false=logprob_false, p_true=p_true)
+                record["prediction"] = p_true > 0.5
+            records.append(record)
+        return records
+
+    def metrics(self, items: Sequence[TruthItem], records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+        from negkit.metrics.tind import tind_metrics
+
+        return tind_metrics(list(items), [bool(record["prediction"]) for record in records])
+
+    def tables(self, metrics: dict[str, Any]) -> str:
+        from negkit.report.tind import tind_markdown
+
+        return tind_markdown(metrics)
+
+
+def true_probability(logprob_true: float, logprob_false: float) -> float:
+    """``P(True) / (P(True) + P(False))`` from two log-probabilities, computed stably."""
+    top = max(logprob_true, logprob_false)
+    if top == -math.inf:
+        return 0.5
+    true, false = math.exp(logprob_true - top), math.exp(logprob_false - top)
+    return true / (true + false)
+
+
+def tind_source(data: str | Path | None) -> Path | str:
+    """What to read for ``--data``: a file or hub name as given; a data root's ``tind`` folder or a folder
+    itself; within a folder, its pattern files, else its zip (the authors' release), else its HF files.
+    Without ``data`` the ``tind`` folder is found by :func:`negkit.data.locate.locate_dataset`."""
+    if data is None:
+        folder = locate_dataset("tind")
+    else:
+        path = Path(data)
+        if not path.exists():
+            return str(data)  # a hub name
+        if path.is_file():
+            return path
+        folder = path / "tind" if (path / "tind").is_dir() else path
+    if any(folder.rglob("#*.Pattern.txt")):
+        return folder
+    zips = sorted(folder.glob("*.zip"))
+    return zips[0] if zips else folder
+
+
+def sample_groups(items: Sequence[TruthItem], limit: int, seed: int) -> list[TruthItem]:
+    """A deterministic sample of whole groups holding about ``limit`` sentences, stratified by pattern.
+
+    Each pattern gets the same fraction of its groups (at least one), drawn with ``seed``, so that the
+    accuracy buckets and the group-level coherence stay meaningful. Items keep their input order.
+    """
+    if limit < 1:
+        raise NegkitError(f"--limit must be at least 1, got {limit}")
+    if limit >= len(items):
+        return list(items)
+    groups_by_pattern: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for key in dict.fromkeys(item.group_key for item in items):
+        groups_by_pattern[key[0]].append(key)
+    fraction = limit / len(items)
+    rng = random.Random(seed)
+    chosen: set[tuple[int, int]] = set()
+    for pattern in sorted(groups_by_pattern):
+        keys = groups_by_pattern[pattern]
+        rng.shuffle(keys)
+        chosen.update(keys[: max(1, round(fraction * len(keys)))])
+    return [item for item in items if item.group_key in chosen]
+
+
+def choose_fewshot_examples(train: Sequence[TruthItem], seed: int) -> list[TruthItem]:
+    """Four examples per pattern from one training group drawn with ``seed``: one sentence of each cell
+    (input affirmative, input negative, distractor negative, distractor affirmative), like the authors'."""
+    rng = random.Random(seed)
+    by_group: dict[tuple[int, int], list[TruthItem]] = defaultdict(list)
+    for item in train:
+        by_group[item.group_key].append(item)
+    examples: list[TruthItem] = []
+    for pattern in sorted({key[0] for key in by_group}):
+        keys = sorted(key for key in by_group if key[0] == pattern)
+        rng.shuffle(keys)
+        for key in keys:
+            cells = {cell: [item for item in by_group[key] if (item.is_distractor, item.is_negated) == cell] for cell in FEWSHOT_CELLS}
+            if all(cells.values()):
+                examples += [rng.choice(cells[cell]) for cell in FEWSHOT_CELLS]
+                break
+    if not examples:
+        raise NegkitError("no training group with all four cells for the few-shot examples")
+    return examples
+
+
+register_task("tind", "TIND true/false probing, zero-shot, the authors' first-token protocol")(
+    lambda **options: TruthTask(name="tind", **options)
+)
+register_task("tind-fewshot", "TIND with 4 training examples per pattern (44), the authors' prompts")(
+    lambda **options: TruthTask(name="tind-fewshot", fewshot=True, **options)
+)
+register_task("tind-generate", "TIND, greedy generation; True iff the output contains 'true'")(
+    lambda **options: TruthTask(name="tind-generate", style="generate", **options)
+)
+register_task("tind-continuation", "TIND, LM-harness style: log-likelihood of ' True' vs ' False' (not the authors' protocol)")(
+    lambda **options: TruthTask(name="tind-continuation", style="continuation", **options)
+)
