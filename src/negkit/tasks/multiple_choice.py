@@ -101,6 +101,7 @@ class NubenchTask:
 
     def config(self) -> dict[str, Any]:
         return {
+            "task": self.name,
             "prompt_id": self.prompt,
             "prompt": prompt_file()["prompts"][self.prompt],
             "num_fewshot": self.num_fewshot,
@@ -108,6 +109,10 @@ class NubenchTask:
             "target_delimiter": TARGET_DELIMITER,
             "fewshot_delimiter": FEWSHOT_DELIMITER,
         }
+
+    def locate(self, data: str | Path | None) -> Path | None:
+        """The local data root (``ROOT/multiple-choice/...``) negkit would read, or None (then the hub is tried)."""
+        return _data_root(data)
 
     def load(self, data: str | Path | None, split: str, limit: int | None, seed: int) -> TaskData:
         """Read ``split`` (and the validation split for few-shot); ``limit`` keeps the first items, as lm-eval's."""

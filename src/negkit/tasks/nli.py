@@ -79,8 +79,14 @@ class _NLITask:
 
     def config(self) -> dict[str, Any]:
         if self.model_kind == "classifier":
-            return {"model_kind": self.model_kind, "input": "(premise, hypothesis)"}
-        return {"model_kind": self.model_kind, "prompt": self.prompt, "answers": self.answers, "target_delimiter": " "}
+            return {"task": self.name, "model_kind": self.model_kind, "input": "(premise, hypothesis)"}
+        return {
+            "task": self.name,
+            "model_kind": self.model_kind,
+            "prompt": self.prompt,
+            "answers": self.answers,
+            "target_delimiter": " ",
+        }
 
     def read(self, folder: Path, split: str) -> list[NLIItem]:
         raise NotImplementedError
