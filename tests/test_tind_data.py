@@ -323,3 +323,31 @@ def test_source_lists_members_of_the_zip():
     source = TindSource(public_zip())
     assert sorted(source.pattern_files()) == list(range(1, 12))
     assert source.find("example_count.txt") == "raw-public/example_count.txt"
+
+
+def test_aes_and_zipcrypto_zips_of_invented_data(tmp_path):
+    pyzipper = pytest.importorskip("pyzipper")
+    aes = tmp_path / "aes.zip"
+    with pyzipper.AESZipFile(aes, "w", compression=pyzipper.ZIP_DEFLATED, encryption=pyzipper.WZ_AES) as archive:
+        archive.setpassword(b"secret")
+        archive.writestr("release/en/#03.Pattern.txt", INVENTED_PATTERN_03)
+        archive.writestr("release/en/example_count.txt", "03 - 14 | 6 2 6")
+    (group,) = read_tind_raw(aes, password="secret")
+    assert group.header == INVENTED_PATTERN_03.split("\n")[0]
+    assert read_example_counts(aes, password="secret") == {3: SplitCounts(14, 6, 2, 6)}
+    with pytest.raises(NegkitError, match="cannot decrypt"):
+        read_tind_raw(aes, password="hitz")
+    plain = tmp_path / "plain.zip"  # an unencrypted zip reads the same way
+    with zipfile.ZipFile(plain, "w") as archive:
+        archive.writestr("#03.Pattern.txt", INVENTED_PATTERN_03)
+    assert read_tind_raw(plain)[0].items == group.items
+
+
+def test_hub_parquet_shard_layout(tmp_path):
+    items = parse_pattern_text(INVENTED_PATTERN_03, 3)[0].items
+    (tmp_path / "data").mkdir()
+    write_tind_parquet(items[:2], tmp_path / "data" / "test-00000-of-00002.parquet")
+    write_tind_parquet(items[2:], tmp_path / "data" / "test-00001-of-00002.parquet")
+    read_back = read_tind_hf(tmp_path, split="test")
+    assert [i.sentence for i in read_back] == [i.sentence for i in items]
+    assert [i.item_id for i in read_back] == [i.item_id for i in items]  # numbered across shards

@@ -187,8 +187,9 @@ def read_tind_hf(path_or_name: str | Path, split: str | None = None) -> list[Tru
 
 def _read_files(files: Sequence[Path]) -> list[TruthItem]:
     items: list[TruthItem] = []
+    reader = RecordReader(str(files[0]))  # one numbering of sentences within groups across shards
     for file in files:
-        reader = RecordReader(str(file))
+        reader.location = str(file)
         items += [reader.item(record, line) for line, record in iter_records(file)]
     return items
 
@@ -273,6 +274,8 @@ def read_tind_predictions(path: str | Path) -> tuple[list[TruthItem], list[bool]
 
     A malformed line raises :class:`InputFormatError` naming the file, the line and the field.
     """
+    if not Path(path).is_file():
+        raise DataNotFoundError(f"predictions file not found: {path}")
     reader = RecordReader(str(path))
     items: list[TruthItem] = []
     predictions: list[bool] = []

@@ -1,0 +1,81 @@
+"""``negkit score SUITE PREDICTIONS``: a suite's metrics for predictions made elsewhere.
+
+How to add a suite (one entry, no other change): write a function ``score_x(path: Path) -> SuiteScore``
+that reads a predictions file in that suite's layout (raising :class:`negkit.errors.InputFormatError`
+naming file, line and field on bad input), computes the metrics with the suite's metric function and
+renders them with its report module; then add ``"x": "package.module:score_x"`` to
+:data:`SUITE_SCORERS` (and, optionally, a one-line help to :data:`SUITE_HELP`).
+``negkit score x FILE [--json] [--out FILE] [--name NAME]`` then exists. The scorer's module is imported
+only when that suite is scored, so adding a suite costs nothing at start-up.
+
+``--json`` prints the metrics dictionary (the suite's own metric names, e.g. the TIND authors' keys);
+otherwise the Markdown tables are printed. ``--out`` also writes the JSON to a file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+#: Suite name -> "module:function" of its scorer (see the module docstring).
+SUITE_SCORERS: dict[str, str] = {
+    "tind": "negkit.cli.score:score_tind",
+}
+
+#: One-line help per suite, shown in ``negkit score --help`` (optional).
+SUITE_HELP: dict[str, str] = {
+    "tind": "TIND: the authors' accuracy buckets, negation analysis and coherence from HF fields + 'prediction'",
+}
+
+
+@dataclass
+class SuiteScore:
+    """What a suite scorer returns: the metrics dictionary and its Markdown rendering."""
+
+    metrics: dict[str, Any]
+    markdown: str
+
+
+def score_tind(path: Path, name: str = "predictions") -> SuiteScore:
+    """Score TIND predictions in the authors' layout: the HF fields plus a boolean ``prediction`` per line."""
+    from negkit.data.tind_hf import read_tind_predictions
+    from negkit.metrics.tind import tind_metrics
+    from negkit.report.tind import tind_report
+
+    items, predictions = read_tind_predictions(path)
+    metrics = tind_metrics(items, predictions)
+    return SuiteScore(metrics, tind_report(metrics, name=name, title=f"TIND: {Path(path).name}"))
+
+
+def load_scorer(suite: str) -> Callable[..., SuiteScore]:
+    """The scorer function registered for ``suite``."""
+    module_name, _, function_name = SUITE_SCORERS[suite].partition(":")
+    return getattr(importlib.import_module(module_name), function_name)
+
+
+def register(groups) -> None:
+    for suite in SUITE_SCORERS:
+        parser = groups["score"].add_parser(
+            suite,
+            help=SUITE_HELP.get(suite, f"score {suite} predictions"),
+            description=SUITE_HELP.get(suite, f"Score {suite} predictions."),
+        )
+        parser.add_argument("predictions", metavar="PREDICTIONS", type=Path, help="the predictions file")
+        parser.add_argument("--json", action="store_true", help="print the metrics as JSON instead of Markdown tables")
+        parser.add_argument("--out", type=Path, help="also write the metrics as JSON to this file")
+        parser.add_argument("--name", default="predictions", help="the run's name in the tables")
+        parser.set_defaults(handler=run_score, suite=suite)
+
+
+def run_score(args: argparse.Namespace) -> int:
+    result = load_scorer(args.suite)(args.predictions, name=args.name)
+    text = json.dumps(result.metrics, indent=2, ensure_ascii=False)
+    if args.out:
+        args.out.write_text(text + "\n", encoding="utf-8")
+    print(text if args.json else result.markdown, end="\n" if args.json else "")
+    return 0
