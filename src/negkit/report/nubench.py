@@ -14,12 +14,13 @@ def nubench_tables(metrics: dict[str, Any]) -> str:
     setting = f"{shots}-shot" if shots else "zero-shot"
     summary = metrics["summary"]
     runs = metrics["runs"]
-    title = f"### Thunder-NUBench multiple choice — prompt {metrics.get('prompt_id', '?')}, {setting}, {metrics['count']} items"
+    source = metrics.get("source") or f"prompt {metrics.get('prompt_id', '?')}, {setting}"
+    title = f"### Thunder-NUBench multiple choice — {source}, {metrics['count']} items"
     if len(runs) > 1:
         accuracy = markdown_table(
             ["setting", "acc (mean ± SD)", "acc_norm (mean ± SD)", "runs"],
-            [[setting, f"{number(summary['acc']['mean'])} ± {number(summary['acc']['sd'])}",
-              f"{number(summary['acc_norm']['mean'])} ± {number(summary['acc_norm']['sd'])}", len(runs)]],
+            [[setting] + [f"{number(summary[m]['mean'])} ± {number(summary[m]['sd'])}" for m in ("acc", "acc_norm")]
+             + [len(runs)]],
         )
     else:
         accuracy = markdown_table(

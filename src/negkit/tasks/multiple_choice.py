@@ -190,17 +190,20 @@ class NubenchTask:
 def nubench_metrics(records: Sequence[dict[str, Any]], runs: Sequence[str]) -> dict[str, Any]:
     """acc, acc_norm and the error analysis per run, plus mean and SD over runs.
 
-    Records need ``choice2_type`` and, per run, ``prediction`` and ``prediction_norm`` (choice names).
+    Records need ``choice2_type`` and, per run they take part in, ``prediction`` and ``prediction_norm`` (choice
+    names; ``prediction_norm`` may be None, and acc_norm is then None). A run counts the records that have it.
     """
-    types = [record["choice2_type"] for record in records]
     per_run: dict[str, Any] = {}
     for run in runs:
-        names = [record["runs"][run]["prediction"] for record in records]
-        names_norm = [record["runs"][run]["prediction_norm"] for record in records]
+        chosen = [record for record in records if run in record["runs"]]
+        types = [record["choice2_type"] for record in chosen]
+        names = [record["runs"][run]["prediction"] for record in chosen]
+        names_norm = [record["runs"][run].get("prediction_norm") for record in chosen]
         analysis = error_analysis(names, types)
         per_run[run] = {
+            "count": len(chosen),
             "acc": 1.0 - analysis.error_rate,
-            "acc_norm": 1.0 - error_analysis(names_norm, types).error_rate,
+            "acc_norm": None if None in names_norm else 1.0 - error_analysis(names_norm, types).error_rate,
             "error_analysis": {
                 "error_rate": analysis.error_rate,
                 "errors": analysis.errors,
@@ -208,10 +211,14 @@ def nubench_metrics(records: Sequence[dict[str, Any]], runs: Sequence[str]) -> d
                 "confusion_rate": analysis.confusion_rate,
             },
         }
-    summary = {}
+    summary: dict[str, Any] = {}
     for metric in ("acc", "acc_norm"):
-        mean, sd = mean_and_sd([per_run[run][metric] for run in runs])
-        summary[metric] = {"mean": mean, "sd": sd}
+        values = [per_run[run][metric] for run in runs]
+        if None in values:
+            summary[metric] = {"mean": None, "sd": None}
+        else:
+            mean, sd = mean_and_sd(values)
+            summary[metric] = {"mean": mean, "sd": sd}
     return {"count": len(records), "runs": per_run, "summary": summary}
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from negkit.data.locate import locate_dataset
-from negkit.data.nli import NLI_LABELS, NLIItem, read_nan_nli, read_scone
+from negkit.data.nli import NLI_LABELS, SCONE_CONDITIONS, NLIItem, read_nan_nli, read_scone
 from negkit.errors import NegkitError
 from negkit.metrics.multiple_choice import argmax
 from negkit.metrics.nli import nan_nli_report, scone_accuracy
@@ -92,12 +92,16 @@ class _NLITask:
         raise NotImplementedError
 
     def load(self, data: str | Path | None, split: str, limit: int | None, seed: int) -> TaskData:
-        """Read ``split``; ``limit`` keeps the first items."""
+        """Read ``split``; ``limit`` keeps about that many items (see :meth:`limit_items`)."""
         folder = locate_dataset(self.dataset, data)
         items = self.read(folder, split)
         if limit is not None:
-            items = items[:limit]
+            items = self.limit_items(items, limit)
         return TaskData(items, sorted(folder.rglob("*.csv")), {"split": split, "limit": limit, "count": len(items)})
+
+    def limit_items(self, items: list[NLIItem], limit: int) -> list[NLIItem]:
+        """The first ``limit`` items."""
+        return items[:limit]
 
     def requests(self, items: Sequence[NLIItem], model: Any = None) -> list[tuple[Any, ...]]:
         if self.model_kind == "classifier":
@@ -168,6 +172,11 @@ class SconeTask(_NLITask):
 
     def read(self, folder: Path, split: str) -> list[NLIItem]:
         return read_scone(folder, split)
+
+    def limit_items(self, items: list[NLIItem], limit: int) -> list[NLIItem]:
+        """The first ``ceil(limit / 6)`` rows of every condition (the same base pairs in each)."""
+        rows = -(-limit // len(SCONE_CONDITIONS))
+        return [item for item in items if item.row < rows]
 
     def _fit_label(self, label: str) -> str:
         return "neutral" if label == "contradiction" else label
