@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from negkit.data.tind_hf import iter_jsonl
 from negkit.errors import DataNotFoundError, InputFormatError
 
 HUB_ID = "thunder-research-group/SNU_Thunder-NUBench"
@@ -94,22 +95,20 @@ def find_split_file(root: str | Path, config: str, split: str) -> Path:
     )
 
 
+def json_objects(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``(line, object)`` for each non-blank line of a JSON Lines file; anything but an object is an error."""
+    for line_number, record in iter_jsonl(path):
+        if not isinstance(record, dict):
+            raise InputFormatError(path, line_number, "expected a JSON object")
+        yield line_number, record
+
+
 def read_records(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """Yield ``(line, record)`` from a jsonl, parquet or csv file (line is the row's 1-based file line for jsonl
     and csv, the 1-based row number for parquet)."""
     path = Path(path)
     if path.suffix == ".jsonl":
-        with open(path, encoding="utf-8") as handle:
-            for line_number, line in enumerate(handle, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    record = json.loads(line)
-                except json.JSONDecodeError as error:
-                    raise InputFormatError(path, line_number, f"invalid JSON: {error.msg}") from None
-                if not isinstance(record, dict):
-                    raise InputFormatError(path, line_number, "expected a JSON object")
-                yield line_number, record
+        yield from json_objects(path)
     elif path.suffix == ".csv":
         with open(path, encoding="utf-8", newline="") as handle:
             reader = csv.DictReader(handle)

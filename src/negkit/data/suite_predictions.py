@@ -18,14 +18,13 @@ checked; a bad one raises :class:`~negkit.errors.InputFormatError` with its line
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from negkit.data.nli import NLI_LABELS
-from negkit.data.nubench import ChoiceItem
+from negkit.data.nubench import ChoiceItem, json_objects
 from negkit.errors import InputFormatError
 
 DEFAULT_RUN = "predictions"
@@ -45,17 +44,7 @@ class ChoicePrediction:
 def _json_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     if not path.is_file():
         raise InputFormatError(path, None, "no such file")
-    with open(path, encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise InputFormatError(path, number, f"invalid JSON: {error.msg}") from None
-            if not isinstance(record, dict):
-                raise InputFormatError(path, number, "expected a JSON object")
-            yield number, record
+    yield from json_objects(path)
 
 
 def _field(path: Path, line: int, record: Mapping[str, Any], name: str) -> Any:
