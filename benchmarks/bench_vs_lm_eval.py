@@ -45,12 +45,18 @@ def write_scaled_fixture(folder: Path, count: int) -> None:
     (out / "validation.jsonl").write_text((FIXTURE / "multiple-choice" / "validation.jsonl").read_text())
 
 
-def lm_eval_task(name: str, docs_file: Path) -> dict[str, Any]:
+def lm_eval_task(name: str, docs_file: Path, fewshot_file: Path | None = None, num_fewshot: int = 0) -> dict[str, Any]:
     """An lm-eval multiple-choice task over pre-rendered prompts: fields ``prompt``, ``choices``, ``gold``."""
+    files = {"test": str(docs_file)}
+    fewshot: dict[str, Any] = {}
+    if fewshot_file is not None:
+        files["validation"] = str(fewshot_file)
+        fewshot = {"fewshot_split": "validation", "num_fewshot": num_fewshot, "fewshot_delimiter": "\n\n"}
     return {
         "task": name,
         "dataset_path": "json",
-        "dataset_kwargs": {"data_files": {"test": str(docs_file)}},
+        "dataset_kwargs": {"data_files": files},
+        **fewshot,
         "test_split": "test",
         "output_type": "multiple_choice",
         "doc_to_text": "prompt",
@@ -72,12 +78,13 @@ def write_docs(path: Path, items: list[Any], requests: list[tuple[Any, ...]], go
             }, ensure_ascii=False) + "\n")
 
 
-def lm_eval_scores(model: Any, task: dict[str, Any], limit: int) -> tuple[list[list[float]], dict[str, float], float]:
+def lm_eval_scores(model: Any, task: dict[str, Any], limit: int, seed: int = 42) -> tuple[list[list[float]], dict[str, float], float]:
     """Per-document choice log-likelihoods, lm-eval's acc/acc_norm, and the seconds the evaluation took."""
     from lm_eval import simple_evaluate
 
     started = time.perf_counter()
-    output = simple_evaluate(model=model, tasks=[task], limit=limit, bootstrap_iters=0, log_samples=True)
+    output = simple_evaluate(model=model, tasks=[task], limit=limit, bootstrap_iters=0, log_samples=True,
+                             fewshot_random_seed=seed)
     seconds = time.perf_counter() - started
     samples = sorted(output["samples"][task["task"]], key=lambda sample: sample["doc_id"])
     scores = [[float(response[0]) for response in sample["filtered_resps"]] for sample in samples]
@@ -114,11 +121,18 @@ def run_workload(name: str, task_name: str, data: Path | None, limit: int, negki
 
     task = get_task(task_name, **task_options)
     items = task.load(data, "test", limit, 0).items
-    requests = task.requests(items)
-    choices = [[request.continuation[1:] for request in item_requests] for item_requests in requests]
+    shots = task_options.get("num_fewshot", 0)
+    # lm-eval builds few-shot contexts itself: its documents carry the zero-shot prompt of each item
+    zero_shot = get_task(task_name, prompt=task_options["prompt"]) if shots else task
+    plain_requests = zero_shot.requests(items)
+    choices = [[request.continuation[1:] for request in item_requests] for item_requests in plain_requests]
     gold = [0 if task_name == "nubench" else (0 if item.label == "entailment" else 1) for item in items]
     docs = work / f"{name}.jsonl"
-    write_docs(docs, items, requests, gold)
+    write_docs(docs, items, plain_requests, gold)
+    fewshot_docs = None
+    if shots:
+        fewshot_docs = work / f"{name}-validation.jsonl"
+        write_docs(fewshot_docs, task.pool, zero_shot.requests(task.pool), [0] * len(task.pool))
 
     started = time.perf_counter()
     (result,) = evaluate(negkit_model, [task_name], EvalOptions(data=str(data) if data else None, limit=limit,
@@ -127,10 +141,13 @@ def run_workload(name: str, task_name: str, data: Path | None, limit: int, negki
     negkit_seconds = time.perf_counter() - started
     samples = [json.loads(line) for line in Path(result["files"]["samples"]).read_text().splitlines()]
     if task_name == "nubench":
-        negkit_scores = [sample["runs"]["zero-shot"]["loglikelihoods"] for sample in samples]
+        run = task.runs[0]
+        negkit_scores = [sample["runs"][run]["loglikelihoods"] for sample in samples]
     else:
         negkit_scores = [list(sample["scores"].values()) for sample in samples]
-    harness_scores, harness_metrics, harness_seconds = lm_eval_scores(harness_model, lm_eval_task(f"negkit_bench_{name}", docs), len(items))
+    seed = task.seeds[0] if shots else 42
+    harness_task = lm_eval_task(f"negkit_bench_{name}", docs, fewshot_docs, shots)
+    harness_scores, harness_metrics, harness_seconds = lm_eval_scores(harness_model, harness_task, len(items), seed)
     return compare(name, negkit_scores, harness_scores, choices, gold, negkit_seconds, harness_seconds, harness_metrics)
 
 
@@ -140,6 +157,8 @@ def main() -> None:
     parser.add_argument("--items", type=int, default=1000, help="size of the scaled multiple-choice fixture")
     parser.add_argument("--limit", type=int, default=1000, help="multiple-choice items actually scored")
     parser.add_argument("--scone-rows", type=int, default=200, help="ScoNe test rows per condition (200 = all)")
+    parser.add_argument("--fewshot-items", type=int, default=0,
+                        help="also compare 5-shot (seed 42) on this many fixture items (0: skip)")
     parser.add_argument("--lm-eval-batch-size", type=int, default=1)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--json", type=Path, help="also write the rows as JSON here")
@@ -163,6 +182,9 @@ def main() -> None:
         write_scaled_fixture(work / "nubench", args.items)
         rows.append(run_workload("nubench", "nubench", work / "nubench", min(args.limit, args.items), negkit_model,
                                  harness_model, work, {"prompt": "7"}))
+        if args.fewshot_items:
+            rows.append(run_workload("nubench-5shot", "nubench", FIXTURE, args.fewshot_items, negkit_model, harness_model,
+                                     work, {"prompt": "7", "num_fewshot": 5, "seeds": (42,)}))
         rows.append(run_workload("scone", "scone", None, 6 * args.scone_rows, negkit_model, harness_model, work, {}))
     print(f"model: {args.model}; torch threads: {args.threads}; lm-eval batch size: {args.lm_eval_batch_size}")
     for row in rows:

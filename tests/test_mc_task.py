@@ -114,8 +114,8 @@ def test_loglikelihoods_equal_a_plain_forward_pass():
     from tiny_models import tiny_causal_lm
 
     lm = tiny_causal_lm(chat_template=False, prefix_reuse=True, batch_size=8)
-    task = get_task("nubench", num_fewshot=2, seeds=(42,))
-    data = task.load(FIXTURE, "test", 6, 0)
+    task = get_task("nubench", num_fewshot=1, seeds=(42,))
+    data = task.load(FIXTURE, "test", 3, 0)
     requests = [request for item in task.requests(data.items) for request in item]
     answers = lm.loglikelihood(requests)
     for request, answer in zip(requests, answers):
