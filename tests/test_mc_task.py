@@ -150,3 +150,17 @@ def test_shared_context_runs_once_and_one_token_answers_match():
     for mine, reference in zip(grouped, plain):
         assert mine.logprob == pytest.approx(reference.logprob, abs=1e-4)
         assert (mine.is_greedy, mine.n_tokens) == (reference.is_greedy, reference.n_tokens)
+
+
+def test_context_group_statistics_count_reused_context_tokens():
+    pytest.importorskip("torch")
+    from negkit.models.base import LoglikelihoodRequest
+    from tiny_models import tiny_causal_lm
+
+    lm = tiny_causal_lm(chat_template=False, prefix_reuse=True, batch_size=8)
+    context = "A dog is an animal."
+    context_tokens = len(lm.rules.encode_context(context)[0])
+    lm.loglikelihood([LoglikelihoodRequest(context, " True"), LoglikelihoodRequest(context, " False")])
+    # two continuations of one context: the context runs once, so its tokens are reused once
+    assert lm.scorer.stats.tokens_skipped == context_tokens
+    assert lm.scorer.stats.batches == 1

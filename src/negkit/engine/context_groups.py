@@ -20,6 +20,7 @@ from typing import Any
 import torch
 
 from negkit.engine.batching import LengthSortedBatcher
+from negkit.engine.causal import PrefixStats
 
 
 @dataclass(frozen=True)
@@ -45,10 +46,12 @@ def group_by_context(keys: Sequence[Any]) -> dict[Any, list[int]]:
 class ContextGroupScorer:
     """Runs :class:`ContextGroup` objects through a transformers causal LM in length-sorted batches."""
 
-    def __init__(self, model: Any, batcher: LengthSortedBatcher, pad_id: int = 0) -> None:
+    def __init__(self, model: Any, batcher: LengthSortedBatcher, pad_id: int = 0, stats: PrefixStats | None = None) -> None:
         self.model = model
         self.batcher = batcher
         self.pad_id = pad_id
+        #: Shared with the backend's :class:`CausalScorer`: context tokens not recomputed count as reused.
+        self.stats = stats if stats is not None else PrefixStats()
         self._keeps_logits = "logits_to_keep" in inspect.signature(model.forward).parameters
 
     @property
@@ -87,6 +90,10 @@ class ContextGroupScorer:
         last_logprobs = torch.log_softmax(logits.float(), dim=-1).cpu()
         first_rows = [last_logprobs[row, column[length - 1]] for row, length in enumerate(context_lengths)]
 
+        self.stats.batches += 1
+        self.stats.batches_with_prefix += 1
+        self.stats.tokens_total += sum(len(g.context) * len(g.continuations) + sum(map(len, g.continuations)) for g in groups)
+        self.stats.tokens_skipped += sum(len(g.context) * (len(g.continuations) - 1) for g in groups)
         owners = [row for row, group in enumerate(groups) for _ in group.continuations]
         continuations = [c for group in groups for c in group.continuations]
         rest_logprobs = self._continuation_pass(output.past_key_values, context_mask, context_lengths, owners, continuations)

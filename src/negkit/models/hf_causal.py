@@ -134,7 +134,7 @@ class HFCausalLM:
             )
             for members in groups
         ]
-        scorer = ContextGroupScorer(self.model, self._batcher(), pad_id=self.rules.pad_id)
+        scorer = ContextGroupScorer(self.model, self._batcher(), pad_id=self.rules.pad_id, stats=self.scorer.stats)
 
         def on_batch(indices: list[int], _outputs: Sequence[Any]) -> None:
             if self.progress is not None:
