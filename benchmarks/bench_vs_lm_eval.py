@@ -159,6 +159,8 @@ def main() -> None:
     parser.add_argument("--scone-rows", type=int, default=200, help="ScoNe test rows per condition (200 = all)")
     parser.add_argument("--fewshot-items", type=int, default=0,
                         help="also compare 5-shot (seed 42) on this many fixture items (0: skip)")
+    parser.add_argument("--only", choices=("nubench", "nubench-5shot", "scone"), action="append",
+                        help="run only these workloads (repeatable; default: all that are enabled)")
     parser.add_argument("--lm-eval-batch-size", type=int, default=1)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--json", type=Path, help="also write the rows as JSON here")
@@ -179,13 +181,16 @@ def main() -> None:
     rows = []
     with tempfile.TemporaryDirectory() as temporary:
         work = Path(temporary)
-        write_scaled_fixture(work / "nubench", args.items)
-        rows.append(run_workload("nubench", "nubench", work / "nubench", min(args.limit, args.items), negkit_model,
-                                 harness_model, work, {"prompt": "7"}))
-        if args.fewshot_items:
+        wanted = set(args.only or ("nubench", "nubench-5shot", "scone"))
+        if "nubench" in wanted:
+            write_scaled_fixture(work / "nubench", args.items)
+            rows.append(run_workload("nubench", "nubench", work / "nubench", min(args.limit, args.items), negkit_model,
+                                     harness_model, work, {"prompt": "7"}))
+        if "nubench-5shot" in wanted and args.fewshot_items:
             rows.append(run_workload("nubench-5shot", "nubench", FIXTURE, args.fewshot_items, negkit_model, harness_model,
                                      work, {"prompt": "7", "num_fewshot": 5, "seeds": (42,)}))
-        rows.append(run_workload("scone", "scone", None, 6 * args.scone_rows, negkit_model, harness_model, work, {}))
+        if "scone" in wanted:
+            rows.append(run_workload("scone", "scone", None, 6 * args.scone_rows, negkit_model, harness_model, work, {}))
     print(f"model: {args.model}; torch threads: {args.threads}; lm-eval batch size: {args.lm_eval_batch_size}")
     for row in rows:
         print(json.dumps(row))
