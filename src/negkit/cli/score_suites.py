@@ -12,18 +12,18 @@ from pathlib import Path
 from negkit.cli.score import SuiteScore
 from negkit.data.locate import locate_dataset
 from negkit.data.nli import read_nan_nli, read_scone
-from negkit.data.nubench import SPLITS, MULTIPLE_CHOICE, load_choice_items
+from negkit.data.nubench import MULTIPLE_CHOICE, SPLITS, load_choice_items
 from negkit.data.suite_predictions import read_choice_predictions, read_label_predictions
 from negkit.errors import DataNotFoundError
 from negkit.metrics.nli import nan_nli_report, scone_accuracy
 from negkit.report.nli import nan_nli_tables, scone_tables
 from negkit.report.nubench import nubench_tables
-from negkit.tasks.multiple_choice import nubench_metrics, _data_root
+from negkit.tasks.multiple_choice import locate_nubench_root, nubench_metrics
 
 
 def score_nubench(path: Path, name: str = "predictions", data: str | None = None) -> SuiteScore:
     """Thunder-NUBench acc, acc_norm and error analysis per run (mean and SD over runs)."""
-    root = _data_root(data)
+    root = locate_nubench_root(data)
     if root is None:
         raise DataNotFoundError("Thunder-NUBench data not found: pass --data ROOT (ROOT/multiple-choice/test.jsonl)")
     items = {}

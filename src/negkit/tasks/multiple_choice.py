@@ -112,11 +112,11 @@ class NubenchTask:
 
     def locate(self, data: str | Path | None) -> Path | None:
         """The local data root (``ROOT/multiple-choice/...``) negkit would read, or None (then the hub is tried)."""
-        return _data_root(data)
+        return locate_nubench_root(data)
 
     def load(self, data: str | Path | None, split: str, limit: int | None, seed: int) -> TaskData:
         """Read ``split`` (and the validation split for few-shot); ``limit`` keeps the first items, as lm-eval's."""
-        root = _data_root(data)
+        root = locate_nubench_root(data)
         items = load_choice_items(split, root)
         files = [find_split_file(root, "multiple-choice", split)] if root else []
         if self.num_fewshot:
@@ -222,7 +222,7 @@ def nubench_metrics(records: Sequence[dict[str, Any]], runs: Sequence[str]) -> d
     return {"count": len(records), "runs": per_run, "summary": summary}
 
 
-def _data_root(data: str | Path | None) -> Path | None:
+def locate_nubench_root(data: str | Path | None) -> Path | None:
     """The local Thunder-NUBench root (``ROOT/multiple-choice/...``), or None to use the hub."""
     if data is not None and (Path(data) / "multiple-choice").is_dir():
         return Path(data)
