@@ -9,7 +9,6 @@ from negkit.data.nli import NLIItem
 from negkit.errors import NegkitError
 from negkit.models.base import ClassifyRequest, LoglikelihoodResult
 from negkit.tasks.base import get_task
-from negkit.tasks.nli import map_classifier_labels
 
 
 def _item(item_id, label, condition=""):
@@ -44,16 +43,17 @@ def test_nan_nli_label_words():
     assert record["prediction"] == "contradiction" and record["gold"] == "contradiction"
 
 
-def test_classifier_labels_come_from_the_config():
-    assert map_classifier_labels(["CONTRADICTION", "NEUTRAL", "ENTAILMENT"]) == {
-        "CONTRADICTION": "contradiction", "NEUTRAL": "neutral", "ENTAILMENT": "entailment"}
+def test_classifier_labels_that_cannot_be_mapped_are_an_error():
+    pytest.importorskip("torch")
+    task = get_task("nan-nli", model_kind="classifier")
     with pytest.raises(NegkitError, match="LABEL_0"):
-        map_classifier_labels(["LABEL_0", "LABEL_1", "LABEL_2"])
-    with pytest.raises(NegkitError, match="do not cover"):
-        map_classifier_labels(["entailment", "neutral"])
+        task.records([_item("c", "neutral")], [({"LABEL_0": 0.2, "LABEL_1": 0.3, "LABEL_2": 0.5},)])
+    with pytest.raises(NegkitError, match="contradiction"):
+        task.records([_item("c", "neutral")], [({"entailment": 0.6, "neutral": 0.4},)])
 
 
 def test_classifier_path_maps_and_scone_merges_contradiction():
+    pytest.importorskip("torch")
     task = get_task("scone", model_kind="classifier")
     items = [_item("a", "neutral", "one_scoped"), _item("b", "entailment", "one_scoped")]
     assert task.requests(items)[0] == (ClassifyRequest("the man owns a dog", "the man owns a mammal"),)

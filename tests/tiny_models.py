@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import copy
+import functools
 from pathlib import Path
 
 import torch
+
+# Tiny models run fastest on one thread; more threads only contend on a shared machine.
+torch.set_num_threads(1)
 
 CORPUS = [
     "Is the following statement True or False? Answer only True or False.",
@@ -20,8 +25,10 @@ CHAT_TEMPLATE = (
 SPECIAL = ["<pad>", "<s>", "</s>", "<|im_start|>", "<|im_end|>"]
 
 
-def tiny_tokenizer(chat_template: bool = True, add_bos: bool = True):
-    """A byte-level BPE tokenizer trained on a few sentences, wrapped for transformers."""
+def tiny_tokenizer(chat_template: bool = True, add_bos: bool = True, append_eos: bool = False):
+    """A byte-level BPE tokenizer trained on a few sentences, wrapped for transformers.
+
+    ``add_bos`` puts ``<s>`` first (Llama style); ``append_eos`` puts ``</s>`` last (T5 style)."""
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors, trainers
     from transformers import PreTrainedTokenizerFast
 
@@ -30,7 +37,10 @@ def tiny_tokenizer(chat_template: bool = True, add_bos: bool = True):
     tokenizer.decoder = decoders.ByteLevel()
     trainer = trainers.BpeTrainer(vocab_size=400, special_tokens=SPECIAL, initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
     tokenizer.train_from_iterator(CORPUS * 3, trainer)
-    if add_bos:
+    if append_eos:
+        eos = tokenizer.token_to_id("</s>")
+        tokenizer.post_processor = processors.TemplateProcessing(single="$A </s>", special_tokens=[("</s>", eos)])
+    elif add_bos:
         bos = tokenizer.token_to_id("<s>")
         tokenizer.post_processor = processors.TemplateProcessing(single="<s> $A", special_tokens=[("<s>", bos)])
     else:
@@ -45,7 +55,12 @@ def tiny_tokenizer(chat_template: bool = True, add_bos: bool = True):
 
 
 def tiny_llama(vocab_size: int, seed: int = 0):
-    """A 2-layer Llama with hidden size 32 and random weights."""
+    """A 2-layer Llama with hidden size 32 and random weights (built once per process, then copied)."""
+    return copy.deepcopy(_tiny_llama(vocab_size, seed))
+
+
+@functools.cache
+def _tiny_llama(vocab_size: int, seed: int):
     from transformers import LlamaConfig, LlamaForCausalLM
 
     torch.manual_seed(seed)
@@ -87,3 +102,44 @@ def plain_next_token_logprobs(lm, context: str, candidates: list[str]) -> dict[s
         logits = lm.model(input_ids=torch.tensor([ids])).logits[0, -1]
     logprobs = torch.log_softmax(logits.float(), dim=-1)
     return {candidate: float(logprobs[lm.rules.first_token_id(candidate)]) for candidate in candidates}
+
+
+def synthetic_truth_items(groups_per_pattern: int = 3, patterns: tuple[int, ...] = (1, 2, 5)):
+    """Invented TIND-like items (not TIND sentences): every group has the four cells, twice."""
+    from negkit.data.tind_types import PATTERN_NAMES, TruthItem, expected_label, make_item_id
+
+    nouns = ["dog", "cat", "rose", "car", "sun", "snow", "iron", "glass", "water", "bird", "fish", "triangle"]
+    items = []
+    for pattern in patterns:
+        for group in range(groups_per_pattern):
+            noun = nouns[(pattern * 7 + group) % len(nouns)]
+            other = nouns[(pattern * 3 + group + 5) % len(nouns)]
+            sentences = [
+                (False, False, f"A {noun} is an animal."), (False, True, f"A {noun} is not an animal."),
+                (True, True, f"A {other} is not a plant."), (True, False, f"A {other} is a plant."),
+                (False, False, f"The {noun} is hot."), (False, True, f"The {noun} is never hot."),
+                (True, True, f"The {other} is not cold."), (True, False, f"The {other} is cold."),
+            ]
+            for index, (distractor, negated, sentence) in enumerate(sentences):
+                items.append(TruthItem(
+                    item_id=make_item_id(pattern, group, index), group_id=group, pattern_id=pattern,
+                    pattern=PATTERN_NAMES[pattern], template_id=f"{index + 1}-1",
+                    negation_type="verbal" if negated else "affirmation",
+                    semantic_type="analytic" if negated else "none", syntactic_scope="clausal" if negated else "none",
+                    kind="Distractor" if distractor else "Input", is_distractor=distractor,
+                    label=expected_label(pattern, distractor, negated), sentence=sentence,
+                ))
+    return items
+
+
+def tiny_t5(vocab_size: int, seed: int = 0):
+    """A 2-layer T5 with d_model 32 and random weights."""
+    from transformers import T5Config, T5ForConditionalGeneration
+
+    torch.manual_seed(seed)
+    config = T5Config(vocab_size=vocab_size, d_model=32, d_kv=8, d_ff=64, num_layers=2, num_heads=4,
+                      decoder_start_token_id=0, pad_token_id=0, eos_token_id=2)
+    model = T5ForConditionalGeneration(config).eval()
+    with torch.no_grad():
+        model.lm_head.weight.mul_(20)
+    return model

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from negkit import __version__
-from negkit.engine.runner import answer_requests
+from negkit.engine.runner import DEFAULT_CHUNK_SIZE, answer_requests
 from negkit.engine.store import RunStore
 from negkit.errors import NegkitError
 from negkit.models.fingerprints import file_sha256
@@ -46,6 +46,8 @@ class EvalOptions:
     out: str | Path | None = None
     progress: bool = True
     command: Sequence[str] | None = None
+    #: Requests per durable write to the run store (at most this much work is redone after a kill).
+    chunk_size: int = DEFAULT_CHUNK_SIZE
     #: Constructor options per task name, e.g. ``{"nubench": {"prompt": "7", "num_fewshot": 5}}``.
     task_options: dict[str, dict[str, Any]] = field(default_factory=dict)
 
@@ -101,7 +103,7 @@ def _evaluate_task(model: Any, task_name: str, options: EvalOptions, store: RunS
     started = time.perf_counter()
     bar = _progress_bar(len(flat), task_name, options.progress)
     try:
-        answers = answer_requests(model, flat, store, options.mode, progress=bar.update if bar else None)
+        answers = answer_requests(model, flat, store, options.mode, options.chunk_size, bar.update if bar else None)
     finally:
         if bar is not None:
             bar.close()

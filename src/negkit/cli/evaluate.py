@@ -54,7 +54,7 @@ def run_eval(args: argparse.Namespace) -> int:
     options = EvalOptions(
         data=args.data, split=args.split, limit=args.limit, seed=args.seed,
         batch_size=parse_batch_size(args.batch_size), dtype=args.dtype, mode=args.mode, out=args.out,
-        progress=not args.no_progress, task_options=task_options,
+        progress=not args.no_progress, command=reproducing_command(args, tasks), task_options=task_options,
     )
     results = evaluate(args.model, tasks, options)
     for result in results:
@@ -64,6 +64,17 @@ def run_eval(args: argparse.Namespace) -> int:
         print(f"report: {report}\n")
         print(report.read_text(encoding="utf-8"))
     return 0
+
+
+def reproducing_command(args: argparse.Namespace, tasks: list[str]) -> list[str]:
+    """The ``negkit eval`` command with every option spelled out (defaults included; the tasks actually run)."""
+    command = ["negkit", "eval", "--model", args.model, "--tasks", ",".join(tasks), "--split", args.split,
+               "--mode", args.mode, "--seed", str(args.seed), "--batch-size", str(args.batch_size),
+               "--prompt", args.prompt, "--num-fewshot", str(args.num_fewshot)]
+    for flag, value in (("--data", args.data), ("--limit", args.limit), ("--dtype", args.dtype), ("--out", args.out)):
+        if value is not None:
+            command += [flag, str(value)]
+    return command
 
 
 def parse_batch_size(text: str) -> int | None:

@@ -2,9 +2,9 @@
 
 Format (one group after another)::
 
-    % Test 000001<TAB>Source: variant(00021265-n food_1)<TAB>Distractor: 08388074-n [(few,1)]
+    % Test 000001<TAB>Source: hyp(00000001-n kite_1,00000002-n toy_1)<TAB>Distractor: spoon [00000003-n]
     <blank>
-    1-1<TAB>affirmation<TAB>none<TAB>none<TAB>Input     <TAB>T<TAB>A food is ...
+    1-1<TAB>affirmation<TAB>none<TAB>none<TAB>Input     <TAB>T<TAB>A kite is a toy.
     ...
     <blank>
 

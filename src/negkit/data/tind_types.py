@@ -104,7 +104,7 @@ def make_item_id(pattern_id: int, group_id: int, index_in_group: int) -> str:
 
 
 class SynsetId(NamedTuple):
-    """A WordNet 3.0 synset as the raw headers write it: ``00021265-n``."""
+    """A WordNet 3.0 synset as the raw headers write it: ``00000001-n`` (8-digit offset, part of speech)."""
 
     offset: int
     pos: str
@@ -114,9 +114,9 @@ class SynsetId(NamedTuple):
 
 
 class SourceSynset(NamedTuple):
-    """A synset of a source triple with the sense that instantiates it: ``00021265-n food_1``.
+    """A synset of a source triple with the sense that instantiates it: ``00000001-n glass jar_1``.
 
-    ``lemma_sense`` is the lemma (spaces kept, e.g. ``blue jean``) joined to the WordNet sense number by ``_``.
+    ``lemma_sense`` is the lemma (spaces kept, e.g. ``glass jar``) joined to the WordNet sense number by ``_``.
     """
 
     offset: int
@@ -159,10 +159,10 @@ class SourceTriple:
 class DistractorRef:
     """One distractor of a group, in one of the two forms of the raw headers.
 
-    * word form (a word replaces a word): ``whale [02062744-n,10129133-n]`` -> ``word="whale"`` and
+    * word form (a word replaces a word): ``kite [00000002-n,00000003-n]`` -> ``word="kite"`` and
       ``synsets`` = every synset of the word; ``lemmas`` is empty.
     * synset form (patterns #01 and #02's ``Distractor-2``, whose gloss is used):
-      ``08388074-n [(few,1)]`` -> ``word=None``, ``synsets`` = that one synset, ``lemmas`` = its
+      ``00000004-n [(cap,1),(lid,3)]`` -> ``word=None``, ``synsets`` = that one synset, ``lemmas`` = its
       ``(lemma, sense number)`` pairs.
 
     ``label`` is the header label: ``Distractor``, ``Distractor-1`` or ``Distractor-2``.

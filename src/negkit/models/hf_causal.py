@@ -12,13 +12,13 @@ from negkit.engine.causal import CausalScorer, EncodedPrompt
 from negkit.engine.context_groups import ContextGroup, ContextGroupScorer, group_by_context
 from negkit.engine.prefix import PrefixChecker
 from negkit.models.base import LoglikelihoodRequest, LoglikelihoodResult, ModelFingerprint
-from negkit.models.hf_common import HFTokenizerRules, cut_at_stop, default_device, fingerprint_for, resolve_dtype
+from negkit.models.hf_common import HFTokenizerRules, TokenizerBackedModel, cut_at_stop, load_pretrained
 
 #: Callback after each batch: (number of requests done in it).
 ProgressCallback = Callable[[int], None]
 
 
-class HFCausalLM:
+class HFCausalLM(TokenizerBackedModel):
     """A transformers causal LM behind the :class:`negkit.models.base.LanguageModel` protocol.
 
     ``batch_size`` is a fixed maximum (``None``: as many as ``token_budget`` padded tokens allow);
@@ -61,26 +61,10 @@ class HFCausalLM:
         **options: Any,
     ) -> HFCausalLM:
         """Load a folder or hub name with ``AutoModelForCausalLM`` in ``dtype`` on ``device``."""
-        from transformers import AutoModelForCausalLM, AutoTokenizer
-
-        tokenizer = AutoTokenizer.from_pretrained(name, revision=revision)
-        model = AutoModelForCausalLM.from_pretrained(name, revision=revision, dtype=resolve_dtype(dtype))
-        model.to(device or default_device())
-        fingerprint = fingerprint_for(backend, model, name, dtype, revision)
-        return cls(model, tokenizer, fingerprint, **options)
-
-    def _device(self) -> torch.device:
-        return next(self.model.parameters()).device
+        return cls(*load_pretrained("AutoModelForCausalLM", name, dtype, revision, device, backend), **options)
 
     def _batcher(self) -> LengthSortedBatcher:
         return LengthSortedBatcher(self.batch_size, self.token_budget or DEFAULT_TOKEN_BUDGET)
-
-    @property
-    def has_chat_template(self) -> bool:
-        return self.rules.has_chat_template
-
-    def apply_chat_template(self, messages: Sequence[dict[str, str]]) -> str:
-        return self.rules.apply_chat_template(messages)
 
     def _on_batch(self, indices: list[int], _outputs: Sequence[Any]) -> None:
         if self.progress is not None:

@@ -32,6 +32,19 @@ def default_device() -> str:
     return "cuda" if torch.cuda.is_available() else "cpu"
 
 
+def load_pretrained(auto_class_name: str, name: str, dtype: str, revision: str | None, device: str | None,
+                    backend: str) -> tuple[Any, Any, ModelFingerprint]:
+    """Model (``transformers.<auto_class_name>``) and tokenizer of a folder or hub name, in ``dtype`` on
+    ``device`` (default: a GPU when there is one), with the model's fingerprint."""
+    import transformers
+
+    tokenizer = transformers.AutoTokenizer.from_pretrained(name, revision=revision)
+    auto_class = getattr(transformers, auto_class_name)
+    model = auto_class.from_pretrained(name, revision=revision, dtype=resolve_dtype(dtype))
+    model.to(device or default_device())
+    return model, tokenizer, fingerprint_for(backend, model, name, dtype, revision)
+
+
 def parameters_sha256(model: Any) -> str:
     """Hash of a model's parameters (for models built in memory, e.g. in tests)."""
     digest = hashlib.sha256()
@@ -96,6 +109,23 @@ class HFTokenizerRules:
             if token_id is not None:
                 return int(token_id)
         return 0
+
+
+class TokenizerBackedModel:
+    """Chat template and device access shared by the transformers language-model backends."""
+
+    model: Any
+    rules: HFTokenizerRules
+
+    @property
+    def has_chat_template(self) -> bool:
+        return self.rules.has_chat_template
+
+    def apply_chat_template(self, messages: Sequence[dict[str, str]]) -> str:
+        return self.rules.apply_chat_template(messages)
+
+    def _device(self) -> torch.device:
+        return next(self.model.parameters()).device
 
 
 def cut_at_stop(text: str, stop: Sequence[str]) -> str:

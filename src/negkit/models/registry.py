@@ -47,7 +47,7 @@ def load_model(spec: str, dtype: str = "float32", **options: Any) -> Any:
         return HFClassifier.from_pretrained(rest, dtype=dtype, **options)
     if scheme == "hf":
         return _load_transformers(rest, dtype, **options)
-    if scheme in SCHEMES or (scheme and "/" not in scheme and len(scheme) > 1 and not Path(spec).exists()):
+    if ":" in spec and not Path(spec).exists():
         raise NegkitError(f"unknown model spec {spec!r}; use one of: default, hf:PATH, gguf:FILE, openai:URL#MODEL, nli:PATH")
     return _load_transformers(spec, dtype, **options)
 

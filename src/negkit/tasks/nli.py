@@ -9,8 +9,8 @@ of the prompt, and the arg-max of the log-likelihoods is the prediction):
   ``neutral`` (the label words themselves).
 
 Classifier: each pair goes to the model as ``(premise, hypothesis)``; the label names come from the model's own
-configuration (``id2label``) and are mapped onto entailment / neutral / contradiction by name (a clear error names
-any label that cannot be mapped). ScoNe has only entailment and neutral gold labels; a contradiction
+configuration (``id2label``) and are mapped onto entailment / neutral / contradiction by name with the backend's
+:func:`negkit.models.hf_nli.map_labels` (a clear error names any label that cannot be mapped). ScoNe has only entailment and neutral gold labels; a contradiction
 prediction counts as neutral (not entailed), as in the ScoNe paper's use of MNLI models.
 """
 
@@ -36,33 +36,6 @@ NAN_NLI_PROMPT = (
     "Answer entailment, contradiction or neutral.\nAnswer:"
 )
 NAN_NLI_ANSWERS: dict[str, str] = {"entailment": "entailment", "contradiction": "contradiction", "neutral": "neutral"}
-
-_LABEL_ALIASES: dict[str, str] = {
-    "entailment": "entailment",
-    "entails": "entailment",
-    "entailed": "entailment",
-    "contradiction": "contradiction",
-    "contradicts": "contradiction",
-    "contradictory": "contradiction",
-    "neutral": "neutral",
-}
-
-
-def map_classifier_labels(labels: Sequence[str]) -> dict[str, str]:
-    """Map a classifier's label names (from its config) onto NLI labels, or raise a :class:`NegkitError`."""
-    mapping = {}
-    for label in labels:
-        key = label.strip().lower().replace("-", "_")
-        if key not in _LABEL_ALIASES:
-            raise NegkitError(
-                f"cannot map the classifier's label {label!r} (labels from its config: {list(labels)}) onto "
-                f"{'/'.join(NLI_LABELS)}; the model's config.json id2label must name the NLI labels"
-            )
-        mapping[label] = _LABEL_ALIASES[key]
-    if set(mapping.values()) != set(NLI_LABELS):
-        raise NegkitError(f"the classifier's labels {list(labels)} do not cover {'/'.join(NLI_LABELS)}")
-    return mapping
-
 
 class _NLITask:
     """Shared machinery: reading items, building requests, turning answers into labelled records."""
@@ -130,8 +103,11 @@ class _NLITask:
         return records
 
     def _classifier_scores(self, probabilities: dict[str, float]) -> dict[str, float]:
-        mapping = map_classifier_labels(list(probabilities))
-        return {mapping[label]: probability for label, probability in probabilities.items()}
+        """The classifier's probabilities under NLI label names (its labels are mapped by name)."""
+        from negkit.models.hf_nli import map_labels  # only a classifier's answers come here
+
+        mapping = map_labels(list(probabilities), NLI_LABELS)
+        return {label: probabilities[model_label] for label, model_label in mapping.items()}
 
     def _fit_label(self, label: str) -> str:
         return label

@@ -85,7 +85,7 @@ class TruthTask:
             items = sample_groups(items, limit, seed)
         if self.fewshot:
             self.examples = choose_fewshot_examples(read_tind(source, "train", seed), seed)
-        files = [source] if Path(source).is_file() else sorted(Path(source).rglob("*.txt"))
+        files = data_files(source)
         selection = {"split": split, "limit": limit, "seed": seed, "items": len(items), "items_in_split": total,
                      "groups": len({item.group_key for item in items})}
         return TaskData(items=items, files=files, selection=selection)
@@ -153,9 +153,9 @@ class TruthTask:
         return tind_metrics(list(items), [bool(record["prediction"]) for record in records])
 
     def tables(self, metrics: dict[str, Any]) -> str:
-        from negkit.report.tind import tind_markdown
+        from negkit.report.tind import tind_report
 
-        return tind_markdown(metrics)
+        return tind_report(metrics, name=self.name, title=f"TIND results ({self.prompt_id()})")
 
 
 def true_probability(logprob_true: float, logprob_false: float) -> float:
@@ -186,26 +186,49 @@ def tind_source(data: str | Path | None) -> Path | str:
     return zips[0] if zips else folder
 
 
+def data_files(source: Path | str) -> list[Path]:
+    """The files a TIND source consists of (for their hashes in result files); none for a hub name."""
+    path = Path(source)
+    if path.is_file():
+        return [path]
+    if path.is_dir():
+        return sorted(file for file in path.rglob("*") if file.suffix in (".txt", ".jsonl", ".json", ".parquet", ".zip"))
+    return []
+
+
 def sample_groups(items: Sequence[TruthItem], limit: int, seed: int) -> list[TruthItem]:
     """A deterministic sample of whole groups holding about ``limit`` sentences, stratified by pattern.
 
-    Each pattern gets the same fraction of its groups (at least one), drawn with ``seed``, so that the
-    accuracy buckets and the group-level coherence stay meaningful. Items keep their input order.
+    Groups are added one at a time, each time to the pattern with the smallest share of its groups chosen
+    so far (ties: the pattern with more groups, then the lower pattern number), until the sample holds at
+    least ``limit`` sentences; which group of a pattern comes next is drawn with ``seed``. Every pattern's
+    share of groups thus stays as equal as whole groups allow, and whole groups keep the group-level
+    coherence measures meaningful. Items keep their input order.
     """
     if limit < 1:
         raise NegkitError(f"--limit must be at least 1, got {limit}")
     if limit >= len(items):
         return list(items)
-    groups_by_pattern: dict[int, list[tuple[int, int]]] = defaultdict(list)
-    for key in dict.fromkeys(item.group_key for item in items):
-        groups_by_pattern[key[0]].append(key)
-    fraction = limit / len(items)
+    sizes: dict[tuple[int, int], int] = defaultdict(int)
+    for item in items:
+        sizes[item.group_key] += 1
+    queues: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for key in sizes:
+        queues[key[0]].append(key)
     rng = random.Random(seed)
+    for pattern in sorted(queues):
+        rng.shuffle(queues[pattern])
+    totals = {pattern: len(queue) for pattern, queue in queues.items()}
+    taken = dict.fromkeys(queues, 0)
     chosen: set[tuple[int, int]] = set()
-    for pattern in sorted(groups_by_pattern):
-        keys = groups_by_pattern[pattern]
-        rng.shuffle(keys)
-        chosen.update(keys[: max(1, round(fraction * len(keys)))])
+    count = 0
+    while count < limit:
+        open_patterns = [pattern for pattern in queues if taken[pattern] < totals[pattern]]
+        pattern = min(open_patterns, key=lambda p: (taken[p] / totals[p], -totals[p], p))
+        key = queues[pattern][taken[pattern]]
+        taken[pattern] += 1
+        chosen.add(key)
+        count += sizes[key]
     return [item for item in items if item.group_key in chosen]
 
 

@@ -1,0 +1,190 @@
+"""An OpenAI-compatible HTTP server (vLLM, llama.cpp's server, TGI, ...) as a language model.
+
+Spec: ``openai:http://HOST:PORT/v1#MODEL`` (append ``?chat`` to the model to send chat prompts to
+``/v1/chat/completions``). Standard library only (urllib).
+
+- ``loglikelihood``: ``/v1/completions`` with ``echo`` and ``logprobs``, ``max_tokens=0``; the
+  continuation's tokens are those whose ``text_offset`` lies at or after the end of the context.
+- ``next_token_logprobs``: one generated token with ``top_logprobs`` (completions ``logprobs=K``, or chat
+  ``logprobs=true, top_logprobs=K``); a candidate absent from the top K gets ``-inf`` (the server does not
+  expose the whole vocabulary, which the result records through the fingerprint's ``top_k``).
+- ``generate``: greedy (``temperature=0``) completions.
+
+Requests time out, and failures that may pass (connection errors, HTTP 429 and 5xx) are retried with
+exponential backoff; a server that cannot return what a task needs (no logprobs, no echo) raises a
+:class:`NegkitError` that says so.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Sequence
+from typing import Any
+
+from negkit.errors import NegkitError
+from negkit.models.base import LoglikelihoodRequest, LoglikelihoodResult, ModelFingerprint
+
+#: Marks a context that holds chat messages (JSON) rather than text; made by ``apply_chat_template``.
+CHAT_MARKER = "\x00chat:"
+RETRY_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
+
+
+class OpenAICompatibleLM:
+    """A language model served over the OpenAI completions / chat completions API."""
+
+    is_encoder_decoder = False
+
+    def __init__(self, base_url: str, model: str, chat: bool = False, timeout: float = 60.0, retries: int = 4,
+                 backoff: float = 0.5, top_k: int = 20, api_key: str | None = None, batch_size: int | None = None,
+                 **_ignored: Any) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.model = model
+        self.chat = chat
+        self.timeout = timeout
+        self.retries = retries
+        self.backoff = backoff
+        self.top_k = top_k
+        self.api_key = api_key
+        self.batch_size = batch_size or 16
+        extra = (("model", model), ("top_k", str(top_k)), ("chat", str(chat)))
+        self.fingerprint = ModelFingerprint(backend="openai", name=f"{self.base_url}#{model}", dtype="server", extra=extra)
+
+    @classmethod
+    def from_spec(cls, spec: str, **options: Any) -> OpenAICompatibleLM:
+        """Build from ``URL#MODEL`` or ``URL#MODEL?chat``."""
+        url, _, model = spec.partition("#")
+        if not url.startswith(("http://", "https://")):
+            raise NegkitError(f"openai model spec needs a URL: openai:http://HOST:PORT/v1#MODEL, got {spec!r}")
+        model, _, flags = model.partition("?")
+        options.pop("dtype", None)
+        return cls(url, model or "default", chat="chat" in flags.split("&"), **options)
+
+    # -- chat ---------------------------------------------------------------------------------------
+    @property
+    def has_chat_template(self) -> bool:
+        return self.chat
+
+    def apply_chat_template(self, messages: Sequence[dict[str, str]]) -> str:
+        """Chat messages travel to the server as messages; the server applies its own template."""
+        return CHAT_MARKER + json.dumps(list(messages), ensure_ascii=False, sort_keys=True)
+
+    # -- HTTP ---------------------------------------------------------------------------------------
+    def _post(self, path: str, payload: dict[str, Any]) -> dict[str, Any]:
+        body = json.dumps({"model": self.model, **payload}).encode("utf-8")
+        headers = {"Content-Type": "application/json"}
+        if self.api_key:
+            headers["Authorization"] = f"Bearer {self.api_key}"
+        last_problem = ""
+        for attempt in range(self.retries + 1):
+            if attempt:
+                time.sleep(self.backoff * 2 ** (attempt - 1))
+            request = urllib.request.Request(f"{self.base_url}{path}", data=body, headers=headers, method="POST")
+            try:
+                with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                    return json.loads(response.read().decode("utf-8"))
+            except urllib.error.HTTPError as error:
+                detail = error.read().decode("utf-8", "replace")[:300]
+                if error.code not in RETRY_STATUSES:
+                    raise NegkitError(f"server {self.base_url}{path} answered HTTP {error.code}: {detail}") from None
+                last_problem = f"HTTP {error.code}: {detail}"
+            except (urllib.error.URLError, TimeoutError, ConnectionError) as error:
+                last_problem = str(getattr(error, "reason", error))
+            except ValueError as error:
+                raise NegkitError(f"server {self.base_url}{path} did not answer JSON: {error}") from None
+        raise NegkitError(f"server {self.base_url}{path} failed after {self.retries + 1} tries: {last_problem}")
+
+    def _completions(self, prompts: Sequence[str], **payload: Any) -> list[dict[str, Any]]:
+        answer = self._post("/completions", {"prompt": list(prompts), "temperature": 0, **payload})
+        choices = sorted(answer.get("choices", []), key=lambda choice: choice.get("index", 0))
+        if len(choices) != len(prompts):
+            raise NegkitError(f"server returned {len(choices)} completions for {len(prompts)} prompts")
+        return choices
+
+    def _batches(self, items: Sequence[Any]) -> list[Sequence[Any]]:
+        return [items[start : start + self.batch_size] for start in range(0, len(items), self.batch_size)]
+
+    # -- protocol -----------------------------------------------------------------------------------
+    def loglikelihood(self, requests: Sequence[LoglikelihoodRequest]) -> list[LoglikelihoodResult]:
+        results: list[LoglikelihoodResult] = []
+        for batch in self._batches(list(requests)):
+            if any(request.context.startswith(CHAT_MARKER) for request in batch):
+                raise NegkitError("log-likelihoods of chat prompts need the server's template text; use a text prompt")
+            choices = self._completions([r.context + r.continuation for r in batch], max_tokens=0, echo=True, logprobs=1)
+            results += [_continuation_score(choice, len(r.context)) for r, choice in zip(batch, choices)]
+        return results
+
+    def next_token_logprobs(self, contexts: Sequence[str], candidates: Sequence[str]) -> list[dict[str, float]]:
+        answers: list[dict[str, float]] = []
+        for context in contexts:
+            if context.startswith(CHAT_MARKER):
+                answers.append(self._chat_next_token(json.loads(context[len(CHAT_MARKER):]), candidates))
+        text_contexts = [context for context in contexts if not context.startswith(CHAT_MARKER)]
+        text_answers: list[dict[str, float]] = []
+        for batch in self._batches(text_contexts):
+            for choice in self._completions(batch, max_tokens=1, logprobs=self.top_k):
+                top = _require_logprobs(choice).get("top_logprobs") or []
+                if not top or not isinstance(top[0], dict):
+                    raise NegkitError("the server returned no top_logprobs for the next token; this task needs them")
+                text_answers.append(_pick(top[0], candidates))
+        chat_iter, text_iter = iter(answers), iter(text_answers)
+        return [next(chat_iter) if c.startswith(CHAT_MARKER) else next(text_iter) for c in contexts]
+
+    def _chat_next_token(self, messages: list[dict[str, str]], candidates: Sequence[str]) -> dict[str, float]:
+        answer = self._post("/chat/completions", {"messages": messages, "max_tokens": 1, "temperature": 0,
+                                                  "logprobs": True, "top_logprobs": self.top_k})
+        try:
+            content = answer["choices"][0]["logprobs"]["content"]
+            top = {entry["token"]: entry["logprob"] for entry in content[0]["top_logprobs"]}
+        except (KeyError, IndexError, TypeError):
+            raise NegkitError("the server's chat completion has no top_logprobs; this task needs them") from None
+        return _pick(top, candidates)
+
+    def generate(self, contexts: Sequence[str], max_new_tokens: int = 8, stop: Sequence[str] = ()) -> list[str]:
+        outputs = []
+        for context in contexts:
+            if context.startswith(CHAT_MARKER):
+                payload = {"messages": json.loads(context[len(CHAT_MARKER):]), "max_tokens": max_new_tokens, "temperature": 0}
+                if stop:
+                    payload["stop"] = list(stop)
+                outputs.append(self._post("/chat/completions", payload)["choices"][0]["message"]["content"] or "")
+            else:
+                payload = {"max_tokens": max_new_tokens, **({"stop": list(stop)} if stop else {})}
+                outputs.append(self._completions([context], **payload)[0].get("text", ""))
+        return outputs
+
+
+def _require_logprobs(choice: dict[str, Any]) -> dict[str, Any]:
+    logprobs = choice.get("logprobs")
+    if not logprobs:
+        raise NegkitError("the server returned no logprobs; this task needs a server that supports logprobs")
+    return logprobs
+
+
+def _pick(top: dict[str, float], candidates: Sequence[str]) -> dict[str, float]:
+    """Each candidate's log-probability among the top tokens (-inf when absent)."""
+    return {candidate: float(top.get(candidate, -math.inf)) for candidate in candidates}
+
+
+def _continuation_score(choice: dict[str, Any], context_chars: int) -> LoglikelihoodResult:
+    logprobs = _require_logprobs(choice)
+    offsets = logprobs.get("text_offset")
+    values = logprobs.get("token_logprobs")
+    tokens = logprobs.get("tokens")
+    if not offsets or values is None or tokens is None:
+        raise NegkitError("the server did not echo the prompt's token logprobs (echo=true); log-likelihood tasks need them")
+    top = logprobs.get("top_logprobs") or [None] * len(tokens)
+    total, greedy, count = 0.0, True, 0
+    for offset, token, value, alternatives in zip(offsets, tokens, values, top):
+        if offset + len(token) <= context_chars:
+            continue
+        if value is None:
+            raise NegkitError("the server returned no logprob for a continuation token")
+        total += float(value)
+        count += 1
+        if alternatives:
+            greedy = greedy and max(alternatives, key=alternatives.get) == token
+    return LoglikelihoodResult(total, greedy, count)

@@ -1,0 +1,127 @@
+"""A small OpenAI-compatible server for the tests, backed by a transformers model folder.
+
+Usage: python openai_test_server.py MODEL_FOLDER [--fail-first N] [--no-logprobs]
+Serves /v1/completions (echo + logprobs, top_logprobs, max_tokens 0 or 1) and /v1/chat/completions
+(top_logprobs of the first generated token) on 127.0.0.1 at a free port, printed as "PORT <n>" once ready.
+``--fail-first N`` answers HTTP 503 to the first N requests; ``--no-logprobs`` never returns logprobs.
+POST /control {"fail_next": N, "logprobs": bool} changes both while the server runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import torch
+from transformers import AutoModelForCausalLM, AutoTokenizer
+
+
+class Backend:
+    def __init__(self, folder: str) -> None:
+        self.tokenizer = AutoTokenizer.from_pretrained(folder)
+        self.model = AutoModelForCausalLM.from_pretrained(folder, dtype=torch.float32).eval()
+        self.lock = threading.Lock()
+
+    def logprobs(self, text: str) -> tuple[list[int], list[tuple[int, int]], torch.Tensor]:
+        encoding = self.tokenizer(text, add_special_tokens=True, return_offsets_mapping=True)
+        ids = encoding["input_ids"]
+        with self.lock, torch.no_grad():
+            logits = self.model(input_ids=torch.tensor([ids])).logits[0]
+        return ids, encoding["offset_mapping"], torch.log_softmax(logits, dim=-1)
+
+    def top(self, row: torch.Tensor, k: int) -> dict[str, float]:
+        values, indices = row.topk(min(k, row.numel()))
+        return {self.tokenizer.decode([int(i)]): float(v) for v, i in zip(values, indices)}
+
+    def completion(self, prompt: str, max_tokens: int, echo: bool, k: int | None) -> dict:
+        ids, offsets, logprobs = self.logprobs(prompt)
+        result: dict = {"text": "", "logprobs": None}
+        if k is None:
+            return result
+        tokens, values, text_offsets, tops = [], [], [], []
+        if echo:
+            for position, (token_id, (start, end)) in enumerate(zip(ids, offsets)):
+                if start == end:  # a special token added by the tokenizer: not part of the prompt text
+                    continue
+                tokens.append(prompt[start:end])
+                text_offsets.append(start)
+                values.append(float(logprobs[position - 1, token_id]) if position else None)
+                tops.append(self.top(logprobs[position - 1], max(1, k)) if position else None)
+        if max_tokens >= 1:
+            row = logprobs[-1]
+            best = int(row.argmax())
+            word = self.tokenizer.decode([best])
+            tokens.append(word)
+            values.append(float(row[best]))
+            text_offsets.append(len(prompt))
+            tops.append(self.top(row, max(1, k)))
+            result["text"] = word
+        result["logprobs"] = {"tokens": tokens, "token_logprobs": values, "text_offset": text_offsets, "top_logprobs": tops}
+        return result
+
+
+def make_handler(backend: Backend, fail_first: int, no_logprobs: bool):
+    state = {"failures_left": fail_first, "no_logprobs": no_logprobs}
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args) -> None:  # quiet
+            pass
+
+        def reply(self, status: int, payload: dict) -> None:
+            body = json.dumps(payload).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def do_POST(self) -> None:  # noqa: N802 - http.server naming
+            request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            if self.path == "/control":
+                state["failures_left"] = int(request.get("fail_next", 0))
+                state["no_logprobs"] = not request.get("logprobs", True)
+                return self.reply(200, {"ok": True})
+            no_logprobs = state["no_logprobs"]
+            if state["failures_left"] > 0:
+                state["failures_left"] -= 1
+                return self.reply(503, {"error": "warming up"})
+            if self.path == "/v1/completions":
+                prompts = request["prompt"] if isinstance(request["prompt"], list) else [request["prompt"]]
+                k = None if no_logprobs or request.get("logprobs") is None else int(request["logprobs"])
+                choices = []
+                for index, prompt in enumerate(prompts):
+                    choice = backend.completion(prompt, int(request.get("max_tokens", 16)), bool(request.get("echo")), k)
+                    choices.append({"index": index, "finish_reason": "length", **choice})
+                return self.reply(200, {"object": "text_completion", "choices": choices})
+            if self.path == "/v1/chat/completions":
+                prompt = backend.tokenizer.apply_chat_template(request["messages"], tokenize=False, add_generation_prompt=True)
+                k = int(request.get("top_logprobs", 1))
+                choice = backend.completion(prompt, 1, False, k)
+                content = None
+                if request.get("logprobs") and not no_logprobs:
+                    lp = choice["logprobs"]
+                    content = [{"token": lp["tokens"][0], "logprob": lp["token_logprobs"][0],
+                                "top_logprobs": [{"token": t, "logprob": v} for t, v in lp["top_logprobs"][0].items()]}]
+                return self.reply(200, {"choices": [{"index": 0, "message": {"role": "assistant", "content": choice["text"]},
+                                                      "logprobs": {"content": content} if content else None}]})
+            return self.reply(404, {"error": f"no route {self.path}"})
+
+    return Handler
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("folder")
+    parser.add_argument("--fail-first", type=int, default=0)
+    parser.add_argument("--no-logprobs", action="store_true")
+    args = parser.parse_args()
+    torch.set_num_threads(1)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(Backend(args.folder), args.fail_first, args.no_logprobs))
+    print(f"PORT {server.server_address[1]}", flush=True)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
