@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import torch
 
 from negkit.data.tind import read_tind
-from negkit.tasks.truth import sample_groups, tind_source
+from negkit.tasks.truth import tind_source
 
 REPO = Path(__file__).resolve().parents[1]
 
 
 def tind_sample(sentences: int, seed: int = 0, data: str | None = None) -> list:
-    """About ``sentences`` TIND test items: whole groups, every pattern (``--limit``'s sampling)."""
+    """``sentences`` TIND test items drawn at random with ``seed`` (varied prompts; no group structure needed)."""
     source = tind_source(data or (REPO.parent / "shared" / "data"))
-    return sample_groups(read_tind(source, "test", seed), sentences, seed)
+    items = read_tind(source, "test", seed)
+    return random.Random(seed).sample(items, min(sentences, len(items)))
 
 
 def plain_p_true(model, tokenizer, prompt: str, true_id: int, false_id: int) -> float:

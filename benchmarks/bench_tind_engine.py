@@ -1,6 +1,6 @@
 """Speed of TIND scoring with SmolLM2-135M-Instruct on this machine's CPU.
 
-Three ways over the same N TIND test sentences (whole groups of every pattern, seed 0), chat prompt:
+Three ways over the same N TIND test sentences (drawn at random, seed 0), chat prompt:
 1. naive: one full forward pass per sentence, fp32 (what the authors' code and the harness do per prompt);
 2. negkit exact mode: fp32, length-sorted batches, verified shared-prefix reuse;
 3. negkit fast mode: the same engine in bfloat16 (or --fast-dtype).
