@@ -25,6 +25,7 @@ from negkit.engine.runner import DEFAULT_CHUNK_SIZE, answer_requests
 from negkit.engine.store import RunStore
 from negkit.errors import NegkitError
 from negkit.models.fingerprints import file_sha256
+from negkit.report.combined import write_combined_report
 from negkit.tasks.base import get_task
 
 MODES = ("exact", "fast")
@@ -47,7 +48,8 @@ class EvalOptions:
     command: Sequence[str] | None = None
     #: Requests per durable write to the run store (at most this much work is redone after a kill).
     chunk_size: int = DEFAULT_CHUNK_SIZE
-    task_options: dict[str, Any] = field(default_factory=dict)
+    #: Constructor options per task name, e.g. ``{"nubench": {"prompt": "7", "num_fewshot": 5}}``.
+    task_options: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 def resolve_dtype_for_mode(mode: str, dtype: str | None) -> str:
@@ -81,11 +83,12 @@ def evaluate(model: str | Any, tasks: Sequence[str], options: EvalOptions | None
     with RunStore(out / STORE_FILE) as store:
         for task_name in tasks:
             results.append(_evaluate_task(model, task_name, options, store, out, load_seconds))
+    write_combined_report(results, out)
     return results
 
 
 def _evaluate_task(model: Any, task_name: str, options: EvalOptions, store: RunStore, out: Path, load_seconds: float) -> dict[str, Any]:
-    task = get_task(task_name, **options.task_options)
+    task = get_task(task_name, **options.task_options.get(task_name, {}))
     if task.model_kind == "classifier" and not hasattr(model, "classify"):
         raise NegkitError(f"task {task_name} needs a classifier model (nli:PATH)")
     if task.model_kind == "language_model" and not hasattr(model, "next_token_logprobs"):

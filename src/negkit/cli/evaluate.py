@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from negkit.errors import NegkitError
 
@@ -16,7 +17,7 @@ def register(groups) -> None:
         "already in OUT/requests.jsonl are not recomputed.",
     )
     parser.add_argument("--model", default="default", help="default | hf:PATH_OR_NAME | gguf:FILE | openai:URL#MODEL | nli:PATH")
-    parser.add_argument("--tasks", help="comma-separated task names (see --list)")
+    parser.add_argument("--tasks", help="comma-separated task names (see --list); default: every suite whose data is found")
     parser.add_argument("--list", action="store_true", help="list the registered tasks and where their data was found")
     parser.add_argument("--data", help="data root, data set folder or file (default: NEGKIT_DATA, ./data, ../shared/data)")
     parser.add_argument("--split", default="test", help="split to evaluate (default: test)")
@@ -27,32 +28,49 @@ def register(groups) -> None:
     parser.add_argument("--out", help="output folder (default: negkit-runs/MODEL-HASH)")
     parser.add_argument("--seed", type=int, default=0, help="seed for splits, samples and few-shot examples")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument("--prompt", default="7", help="Thunder-NUBench prompt id: 1..12 or 7-1..7-5 (default: 7)")
+    parser.add_argument("--num-fewshot", type=int, default=0,
+                        help="Thunder-NUBench: k validation examples, averaged over seeds 42 1234 3000 5000 7000")
     parser.set_defaults(handler=run_eval)
 
 
 def run_eval(args: argparse.Namespace) -> int:
     if args.list:
         return list_tasks(args.data)
-    if not args.tasks:
-        raise NegkitError("--tasks is required (see negkit eval --list)")
     from negkit.evaluate import EvalOptions, evaluate
+    from negkit.report.combined import REPORT_FILE
+    from negkit.suites import CLASSIFIER_TASKS, default_tasks
 
+    classifier = args.model.startswith("nli:")
+    if args.tasks:
+        tasks = [name.strip() for name in args.tasks.split(",") if name.strip()]
+    else:
+        tasks = default_tasks(args.data, classifier=classifier)
+        if not tasks:
+            raise NegkitError("no suite's data was found (see negkit eval --list; pass --data PATH or set NEGKIT_DATA)")
+    task_options: dict = {"nubench": {"prompt": args.prompt, "num_fewshot": args.num_fewshot}}
+    if classifier:
+        task_options.update({name: {"model_kind": "classifier"} for name in CLASSIFIER_TASKS})
     options = EvalOptions(
         data=args.data, split=args.split, limit=args.limit, seed=args.seed,
         batch_size=parse_batch_size(args.batch_size), dtype=args.dtype, mode=args.mode, out=args.out,
-        progress=not args.no_progress, command=reproducing_command(args),
+        progress=not args.no_progress, command=reproducing_command(args, tasks), task_options=task_options,
     )
-    results = evaluate(args.model, [name.strip() for name in args.tasks.split(",") if name.strip()], options)
+    results = evaluate(args.model, tasks, options)
     for result in results:
         print(f"{result['task']['task']}: {result['files']['results']}")
-        print(open(result["files"]["tables"], encoding="utf-8").read())
+    if results:
+        report = Path(results[0]["files"]["results"]).parent / REPORT_FILE
+        print(f"report: {report}\n")
+        print(report.read_text(encoding="utf-8"))
     return 0
 
 
-def reproducing_command(args: argparse.Namespace) -> list[str]:
-    """The ``negkit eval`` command with every option spelled out (defaults included)."""
-    command = ["negkit", "eval", "--model", args.model, "--tasks", args.tasks, "--split", args.split,
-               "--mode", args.mode, "--seed", str(args.seed), "--batch-size", str(args.batch_size)]
+def reproducing_command(args: argparse.Namespace, tasks: list[str]) -> list[str]:
+    """The ``negkit eval`` command with every option spelled out (defaults included; the tasks actually run)."""
+    command = ["negkit", "eval", "--model", args.model, "--tasks", ",".join(tasks), "--split", args.split,
+               "--mode", args.mode, "--seed", str(args.seed), "--batch-size", str(args.batch_size),
+               "--prompt", args.prompt, "--num-fewshot", str(args.num_fewshot)]
     for flag, value in (("--data", args.data), ("--limit", args.limit), ("--dtype", args.dtype), ("--out", args.out)):
         if value is not None:
             command += [flag, str(value)]
@@ -73,15 +91,16 @@ def parse_batch_size(text: str) -> int | None:
 
 
 def list_tasks(data: str | None) -> int:
-    from negkit.data.locate import locate_dataset
-    from negkit.errors import DataNotFoundError
-    from negkit.tasks.base import get_task, registered_tasks
+    from negkit.suites import locate_task_data, suite_status
+    from negkit.tasks.base import registered_tasks
 
+    print("Suites (run by `negkit eval` without --tasks when their data is found):")
+    for status in suite_status(data):
+        where = f"data: {status.location}" if status.location else f"data not found; get it: {status.hint}"
+        print(f"  {status.suite}\t[{status.task}]\t{where}")
+    print("Tasks:")
     for name, description in registered_tasks().items():
-        task = get_task(name)
-        try:
-            where = str(locate_dataset(task.dataset, data))
-        except DataNotFoundError:
-            where = "data not found (pass --data or set NEGKIT_DATA)"
-        print(f"{name}\t{description}\t[{where}]", file=sys.stdout)
+        location = locate_task_data(name, data)
+        where = str(location) if location else "data not found (pass --data or set NEGKIT_DATA)"
+        print(f"  {name}\t{description}\t[{where}]", file=sys.stdout)
     return 0

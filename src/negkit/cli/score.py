@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import inspect
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -25,11 +26,17 @@ from typing import Any
 #: Suite name -> "module:function" of its scorer (see the module docstring).
 SUITE_SCORERS: dict[str, str] = {
     "tind": "negkit.cli.score:score_tind",
+    "nubench": "negkit.cli.score_suites:score_nubench",
+    "nan-nli": "negkit.cli.score_suites:score_nan_nli",
+    "scone": "negkit.cli.score_suites:score_scone",
 }
 
 #: One-line help per suite, shown in ``negkit score --help`` (optional).
 SUITE_HELP: dict[str, str] = {
     "tind": "TIND: the authors' accuracy buckets, negation analysis and coherence from HF fields + 'prediction'",
+    "nubench": "Thunder-NUBench: acc, acc_norm, error analysis from {item_id, prediction[, prediction_norm, run]} lines",
+    "nan-nli": "NaN-NLI: standard/binary/strict, breakdowns, NaN-Quant, confusion from {item_id, prediction} lines",
+    "scone": "ScoNe-NLI: accuracy per condition and overall from {item_id, prediction} lines",
 }
 
 
@@ -69,11 +76,14 @@ def register(groups) -> None:
         parser.add_argument("--json", action="store_true", help="print the metrics as JSON instead of Markdown tables")
         parser.add_argument("--out", type=Path, help="also write the metrics as JSON to this file")
         parser.add_argument("--name", default="predictions", help="the run's name in the tables")
+        parser.add_argument("--data", help="gold data for suites that need it: a data root or data set folder")
         parser.set_defaults(handler=run_score, suite=suite)
 
 
 def run_score(args: argparse.Namespace) -> int:
-    result = load_scorer(args.suite)(args.predictions, name=args.name)
+    scorer = load_scorer(args.suite)
+    extra = {"data": args.data} if "data" in inspect.signature(scorer).parameters else {}
+    result = scorer(args.predictions, name=args.name, **extra)
     text = json.dumps(result.metrics, indent=2, ensure_ascii=False)
     if args.out:
         args.out.write_text(text + "\n", encoding="utf-8")

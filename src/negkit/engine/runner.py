@@ -50,7 +50,7 @@ def answer_requests(
     if progress is not None:
         progress(len(requests) - _count_uses(requests, missing))
     uses = _use_counts(requests)
-    missing.sort(key=_request_length, reverse=True)
+    missing.sort(key=_sort_key, reverse=True)
     # Backends with a per-batch ``progress`` hook report as each batch finishes, not only per chunk.
     per_batch = progress is not None and hasattr(model, "progress")
     if per_batch:
@@ -91,6 +91,13 @@ def _request_length(request: Request) -> int:
     if isinstance(request, ClassifyRequest):
         return len(request.first) + len(request.second)
     return len(request.context)
+
+
+def _sort_key(request: Request) -> tuple[int, str]:
+    """Longest first; the continuations of one context stay together (so that it runs once per chunk)."""
+    if isinstance(request, LoglikelihoodRequest):
+        return len(request.context), request.context
+    return _request_length(request), ""
 
 
 def _group_by_call(requests: Sequence[Request]) -> list[list[Request]]:

@@ -9,6 +9,7 @@ import torch
 
 from negkit.engine.batching import DEFAULT_TOKEN_BUDGET, LengthSortedBatcher, auto_token_budget
 from negkit.engine.causal import CausalScorer, EncodedPrompt
+from negkit.engine.context_groups import ContextGroup, ContextGroupScorer, group_by_context
 from negkit.engine.prefix import PrefixChecker
 from negkit.models.base import LoglikelihoodRequest, LoglikelihoodResult, ModelFingerprint
 from negkit.models.hf_common import HFTokenizerRules, TokenizerBackedModel, cut_at_stop, load_pretrained
@@ -84,6 +85,9 @@ class HFCausalLM(TokenizerBackedModel):
         return self.scorer.score(prompts, reduce, self._on_batch)
 
     def loglikelihood(self, requests: Sequence[LoglikelihoodRequest]) -> list[LoglikelihoodResult]:
+        groups = group_by_context([request.context for request in requests])
+        if self.prefix_reuse and len(groups) < len(requests):
+            return self._grouped_loglikelihood(requests, list(groups.values()))
         prompts = []
         for request in requests:
             ids, ends = self.rules.encode_context(request.context)
@@ -102,6 +106,29 @@ class HFCausalLM(TokenizerBackedModel):
             return LoglikelihoodResult(float(picked.sum()), greedy, len(targets))
 
         return self.scorer.score(prompts, reduce, self._on_batch)
+
+    def _grouped_loglikelihood(
+        self, requests: Sequence[LoglikelihoodRequest], groups: list[list[int]]
+    ) -> list[LoglikelihoodResult]:
+        """Each distinct context runs once; its continuations are scored from its key/value cache."""
+        encoded = [
+            ContextGroup(
+                tuple(self.rules.encode_context(requests[members[0]].context)[0]),
+                tuple(tuple(self.rules.encode(requests[m].continuation, special=False)) for m in members),
+            )
+            for members in groups
+        ]
+        scorer = ContextGroupScorer(self.model, self._batcher(), pad_id=self.rules.pad_id, stats=self.scorer.stats)
+
+        def on_batch(indices: list[int], _outputs: Sequence[Any]) -> None:
+            if self.progress is not None:
+                self.progress(sum(len(groups[index]) for index in indices))
+
+        results: list[LoglikelihoodResult | None] = [None] * len(requests)
+        for members, answers in zip(groups, scorer.score(encoded, on_batch)):
+            for member, (logprob, greedy, count) in zip(members, answers):
+                results[member] = LoglikelihoodResult(logprob, greedy, count)
+        return results  # type: ignore[return-value]
 
     def generate(self, contexts: Sequence[str], max_new_tokens: int = 8, stop: Sequence[str] = ()) -> list[str]:
         encoded = [self.rules.encode_context(text)[0] for text in contexts]

@@ -1,0 +1,65 @@
+"""Scorers for ``negkit score nubench|nan-nli|scone`` (registered in :data:`negkit.cli.score.SUITE_SCORERS`).
+
+Each reads the gold data (``--data``, else the usual data roots), reads the predictions file (layout in
+:mod:`negkit.data.suite_predictions`), and scores the predicted items with the suite's metrics. Items without a
+prediction are left out; the metrics say how many were scored and how many the data set has.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from negkit.cli.score import SuiteScore
+from negkit.data.locate import locate_dataset
+from negkit.data.nli import read_nan_nli, read_scone
+from negkit.data.nubench import MULTIPLE_CHOICE, SPLITS, load_choice_items
+from negkit.data.suite_predictions import read_choice_predictions, read_label_predictions
+from negkit.errors import DataNotFoundError
+from negkit.metrics.nli import nan_nli_report, scone_accuracy
+from negkit.report.nli import nan_nli_tables, scone_tables
+from negkit.report.nubench import nubench_tables
+from negkit.tasks.multiple_choice import locate_nubench_root, nubench_metrics
+
+
+def score_nubench(path: Path, name: str = "predictions", data: str | None = None) -> SuiteScore:
+    """Thunder-NUBench acc, acc_norm and error analysis per run (mean and SD over runs)."""
+    root = locate_nubench_root(data)
+    if root is None:
+        raise DataNotFoundError("Thunder-NUBench data not found: pass --data ROOT (ROOT/multiple-choice/test.jsonl)")
+    items = {}
+    for split in SPLITS[MULTIPLE_CHOICE]:
+        try:
+            items.update({item.item_id: item for item in load_choice_items(split, root)})
+        except DataNotFoundError:
+            continue
+    predictions = read_choice_predictions(path, items)
+    runs = list(dict.fromkeys(prediction.run for prediction in predictions))
+    records: dict[str, dict] = {}
+    for prediction in predictions:
+        item = items[prediction.item_id]
+        record = records.setdefault(item.item_id, {"item_id": item.item_id, "choice2_type": item.choice2_type, "runs": {}})
+        record["runs"][prediction.run] = {"prediction": prediction.prediction, "prediction_norm": prediction.prediction_norm}
+    metrics = nubench_metrics(list(records.values()), runs) | {"source": f"{name} ({', '.join(runs)})"}
+    return SuiteScore(metrics, nubench_tables(metrics))
+
+
+def score_nan_nli(path: Path, name: str = "predictions", data: str | None = None) -> SuiteScore:
+    """Every NaN-NLI setting and breakdown for the predicted pairs."""
+    items = read_nan_nli(locate_dataset("nan-nli", data) / "nan.csv")
+    predicted = read_label_predictions(path, "nan-nli", {item.item_id for item in items})
+    chosen = [item for item in items if item.item_id in predicted]
+    metrics = nan_nli_report(chosen, [predicted[item.item_id] for item in chosen]) | {"data_count": len(items)}
+    return SuiteScore(metrics, nan_nli_tables(metrics))
+
+
+def score_scone(path: Path, name: str = "predictions", data: str | None = None) -> SuiteScore:
+    """ScoNe accuracy per condition and overall for the predicted pairs (test split)."""
+    items = read_scone(locate_dataset("scone", data), "test")
+    predicted = read_label_predictions(path, "scone", {item.item_id for item in items})
+    chosen = [item for item in items if item.item_id in predicted]
+    metrics = {
+        "count": len(chosen),
+        "data_count": len(items),
+        "accuracy": scone_accuracy(chosen, [predicted[item.item_id] for item in chosen]),
+    }
+    return SuiteScore(metrics, scone_tables(metrics))

@@ -1,0 +1,133 @@
+"""Predictions files made elsewhere, for ``negkit score nubench|nan-nli|scone``.
+
+JSON Lines, one object per predicted item:
+
+- Thunder-NUBench: ``{"item_id": "nubench-test-12", "prediction": 0}``. ``item_id`` is ``nubench-SPLIT-INDEX``
+  (``INDEX`` is the data set's ``index`` field; ``{"index": 12}`` alone means the test split). ``prediction`` is the
+  0-based position among the candidates offered (choice1, choice2, choice3, choice4; for ``non-applicable`` items
+  choice1, choice3, choice4) or a choice name ``"choice1"``..``"choice4"``. Optional: ``prediction_norm`` (the
+  ``acc_norm`` prediction, same forms) and ``run`` (e.g. ``"seed-42"``; several runs are reported as mean and SD).
+- NaN-NLI: ``{"item_id": "nan-017", "prediction": "entailment"}`` (or ``{"index": 17}``, the 0-based data row).
+- ScoNe: ``{"item_id": "scone-test-one_scoped-0003", "prediction": "neutral"}`` (or ``{"condition": "one_scoped",
+  "row": 3}``). ``yes``/``no`` are read as entailment/neutral and ``contradiction`` counts as neutral.
+
+NLI predictions are label names (``entailment``, ``neutral``, ``contradiction``, case-insensitive). Every line is
+checked; a bad one raises :class:`~negkit.errors.InputFormatError` with its line number. An item predicted twice
+(in the same run) is an error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from negkit.data.nli import NLI_LABELS
+from negkit.data.nubench import ChoiceItem, json_objects
+from negkit.errors import InputFormatError
+
+DEFAULT_RUN = "predictions"
+_SCONE_WORDS = {"yes": "entailment", "no": "neutral", "contradiction": "neutral"}
+
+
+@dataclass(frozen=True)
+class ChoicePrediction:
+    """One multiple-choice prediction: the predicted choice names for acc and acc_norm (None when absent)."""
+
+    item_id: str
+    run: str
+    prediction: str
+    prediction_norm: str | None
+
+
+def _json_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    if not path.is_file():
+        raise InputFormatError(path, None, "no such file")
+    yield from json_objects(path)
+
+
+def _field(path: Path, line: int, record: Mapping[str, Any], name: str) -> Any:
+    if name not in record:
+        raise InputFormatError(path, line, f"missing field {name!r}")
+    return record[name]
+
+
+def _choice_name(path: Path, line: int, item: ChoiceItem, value: Any, field: str) -> str:
+    if isinstance(value, bool):
+        raise InputFormatError(path, line, f"field {field!r}: {value!r} is not a choice")
+    if isinstance(value, int):
+        if not 0 <= value < len(item.candidate_names):
+            raise InputFormatError(path, line, f"field {field!r}: {value} is out of range for {len(item.candidate_names)} candidates")
+        return item.candidate_names[value]
+    if isinstance(value, str) and value in item.candidate_names:
+        return value
+    raise InputFormatError(path, line, f"field {field!r}: {value!r} is not one of {list(item.candidate_names)} or an index")
+
+
+def _expand_runs(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Lines as given, or one line per run for ``negkit eval`` sample records (``{"item_id", "runs": {...}}``)."""
+    for line, record in _json_lines(path):
+        runs = record.get("runs")
+        if isinstance(runs, dict) and "prediction" not in record:
+            for run, values in runs.items():
+                yield line, {"item_id": record.get("item_id"), "run": run, **values}
+        else:
+            yield line, record
+
+
+def read_choice_predictions(path: str | Path, items: Mapping[str, ChoiceItem]) -> list[ChoicePrediction]:
+    """Read Thunder-NUBench predictions; ``items`` maps item ids to items (to check and name the choices).
+
+    ``negkit eval``'s own ``nubench.samples.jsonl`` is read too (its ``runs`` are expanded)."""
+    path = Path(path)
+    predictions: list[ChoicePrediction] = []
+    seen: set[tuple[str, str]] = set()
+    for line, record in _expand_runs(path):
+        item_id = record.get("item_id")
+        if item_id is None and "index" in record:
+            item_id = f"nubench-test-{record['index']}"
+        if item_id is None:
+            raise InputFormatError(path, line, "missing field 'item_id' (or 'index')")
+        item = items.get(str(item_id))
+        if item is None:
+            raise InputFormatError(path, line, f"unknown item {item_id!r}")
+        run = str(record.get("run", DEFAULT_RUN))
+        if (item.item_id, run) in seen:
+            raise InputFormatError(path, line, f"item {item.item_id!r} predicted twice in run {run!r}")
+        seen.add((item.item_id, run))
+        name = _choice_name(path, line, item, _field(path, line, record, "prediction"), "prediction")
+        norm = record.get("prediction_norm")
+        norm_name = None if norm is None else _choice_name(path, line, item, norm, "prediction_norm")
+        predictions.append(ChoicePrediction(item.item_id, run, name, norm_name))
+    if not predictions:
+        raise InputFormatError(path, None, "no predictions")
+    return predictions
+
+
+def read_label_predictions(path: str | Path, suite: str, item_ids: set[str]) -> dict[str, str]:
+    """Read NaN-NLI (``suite="nan-nli"``) or ScoNe (``"scone"``) predictions: item id -> predicted label."""
+    path = Path(path)
+    predictions: dict[str, str] = {}
+    for line, record in _json_lines(path):
+        item_id = record.get("item_id")
+        if item_id is None and suite == "nan-nli" and "index" in record:
+            item_id = f"nan-{int(record['index']):03d}"
+        if item_id is None and suite == "scone" and "condition" in record and "row" in record:
+            item_id = f"scone-test-{record['condition']}-{int(record['row']):04d}"
+        if item_id is None:
+            raise InputFormatError(path, line, "missing field 'item_id'")
+        if item_id not in item_ids:
+            raise InputFormatError(path, line, f"unknown item {item_id!r}")
+        if item_id in predictions:
+            raise InputFormatError(path, line, f"item {item_id!r} predicted twice")
+        value = _field(path, line, record, "prediction")
+        label = str(value).strip().lower()
+        if suite == "scone":
+            label = _SCONE_WORDS.get(label, label)
+        if label not in NLI_LABELS:
+            raise InputFormatError(path, line, f"field 'prediction': {value!r} is not an NLI label {NLI_LABELS}")
+        predictions[item_id] = label
+    if not predictions:
+        raise InputFormatError(path, None, "no predictions")
+    return predictions

@@ -1,0 +1,84 @@
+"""Multiple-choice metrics as the LM Evaluation Harness computes them, and Thunder-NUBench's error analysis.
+
+- ``acc``: the prediction is the arg-max of the choices' log-likelihoods (the first one on ties);
+- ``acc_norm``: the arg-max of log-likelihood divided by the choice's length in characters (the choice text
+  without the target delimiter), as lm-eval's ``acc_norm``;
+- error analysis (So et al., 2025, Table 6): error rate = 1 - acc; among wrong answers, the share (percent) that
+  picked choice2, choice3, choice4; confusion rate of a local-negation type T = items of type T predicted as
+  choice2 / items of type T;
+- several few-shot seeds: mean and sample standard deviation (n - 1 in the denominator; 0.0 for one value).
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+#: Local-negation types for which a confusion rate is reported (``non-applicable`` items have no choice2).
+LOCAL_NEGATION_TYPES: tuple[str, ...] = ("relative_part", "pp_part", "compound_part", "adverb_part")
+WRONG_CHOICES: tuple[str, ...] = ("choice2", "choice3", "choice4")
+
+
+def argmax(values: Sequence[float]) -> int:
+    """Index of the largest value; the first one on ties (as ``numpy.argmax``)."""
+    if not values:
+        raise ValueError("no values")
+    best = 0
+    for position, value in enumerate(values):
+        if value > values[best]:
+            best = position
+    return best
+
+
+def predict(loglikelihoods: Sequence[float]) -> int:
+    """``acc`` prediction: the choice with the highest log-likelihood."""
+    return argmax(loglikelihoods)
+
+
+def predict_normalised(loglikelihoods: Sequence[float], choices: Sequence[str]) -> int:
+    """``acc_norm`` prediction: the highest log-likelihood per character of the choice text."""
+    if len(loglikelihoods) != len(choices):
+        raise ValueError(f"{len(loglikelihoods)} log-likelihoods for {len(choices)} choices")
+    return argmax([score / len(choice) if choice else -math.inf for score, choice in zip(loglikelihoods, choices)])
+
+
+def mean_and_sd(values: Sequence[float]) -> tuple[float, float]:
+    """Mean and sample standard deviation (0.0 for a single value)."""
+    if not values:
+        raise ValueError("no values")
+    return statistics.fmean(values), statistics.stdev(values) if len(values) > 1 else 0.0
+
+
+@dataclass(frozen=True)
+class ErrorAnalysis:
+    """Thunder-NUBench's error analysis of one run.
+
+    ``error_share`` maps choice2/choice3/choice4 to the percentage of wrong answers that picked it;
+    ``confusion_rate`` maps each local-negation type present to the share of its items predicted as choice2.
+    """
+
+    error_rate: float
+    errors: int
+    total: int
+    error_share: dict[str, float]
+    confusion_rate: dict[str, float]
+
+
+def error_analysis(predicted_names: Sequence[str], choice2_types: Sequence[str]) -> ErrorAnalysis:
+    """Error analysis from each item's predicted choice name (``choice1``..``choice4``) and its ``choice2_type``.
+
+    The gold answer is always ``choice1``.
+    """
+    if len(predicted_names) != len(choice2_types):
+        raise ValueError(f"{len(predicted_names)} predictions for {len(choice2_types)} items")
+    wrong = [name for name in predicted_names if name != "choice1"]
+    total = len(predicted_names)
+    share = {name: (100.0 * wrong.count(name) / len(wrong) if wrong else 0.0) for name in WRONG_CHOICES}
+    confusion: dict[str, float] = {}
+    for kind in LOCAL_NEGATION_TYPES:
+        of_kind = [name for name, item_kind in zip(predicted_names, choice2_types) if item_kind == kind]
+        if of_kind:
+            confusion[kind] = of_kind.count("choice2") / len(of_kind)
+    return ErrorAnalysis(len(wrong) / total if total else 0.0, len(wrong), total, share, confusion)

@@ -1,0 +1,45 @@
+"""One report for a ``negkit eval`` run over several tasks: every task's tables in one Markdown file and every
+task's results in one JSON file."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from negkit.report.markdown import markdown_table
+
+REPORT_FILE = "report.md"
+RESULTS_FILE = "results.json"
+
+
+def combined_markdown(results: Sequence[dict[str, Any]]) -> str:
+    """The model, a summary row per task, then each task's own tables."""
+    if not results:
+        return "# negkit report\n\nNo task was run.\n"
+    model = results[0]["model"]
+    rows = [
+        [result["task"].get("task", "?"), result["data"].get("count", "–"), result["timings"].get("score_s", "–")]
+        for result in results
+    ]
+    parts = [
+        "# negkit report",
+        f"Model: `{model.get('name')}` ({model.get('backend')}, {model.get('dtype')}); negkit {results[0].get('negkit_version')}",
+        markdown_table(["task", "items", "scoring time (s)"], rows),
+    ]
+    for result in results:
+        tables_file = result.get("files", {}).get("tables")
+        if tables_file and Path(tables_file).is_file():
+            parts.append(Path(tables_file).read_text(encoding="utf-8").strip())
+    return "\n\n".join(parts) + "\n"
+
+
+def write_combined_report(results: Sequence[dict[str, Any]], out: str | Path) -> dict[str, str]:
+    """Write ``report.md`` and ``results.json`` into ``out``; return their paths."""
+    out = Path(out)
+    report = out / REPORT_FILE
+    report.write_text(combined_markdown(results), encoding="utf-8")
+    combined = out / RESULTS_FILE
+    combined.write_text(json.dumps(list(results), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return {"report": str(report), "results": str(combined)}

@@ -1,0 +1,76 @@
+"""NaN-NLI tables (Truong et al., 2022: Tables 5, 6, 8, 9, 10, 13 and Figure 1) and the ScoNe accuracy table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from negkit.data.nli import NLI_LABELS, SCONE_CONDITIONS
+from negkit.metrics.nli import BINARY_LABELS
+from negkit.report.markdown import markdown_table, number
+
+
+def _setting_row(name: str, setting: dict[str, Any], labels: tuple[str, ...]) -> list[str]:
+    return [name] + [number(setting["per_class"][label]["f1"]) for label in labels] + [number(setting["all_f1"])]
+
+
+def _settings_table(metrics: dict[str, Any]) -> str:
+    standard = markdown_table(
+        ["setting", "F1 contradiction", "F1 entailment", "F1 neutral", "All (support-weighted F1)"],
+        [_setting_row("standard", metrics["standard"], NLI_LABELS)],
+    )
+    binary = markdown_table(
+        ["setting", "F1 entailment", "F1 not-entailment", "All (support-weighted F1)"],
+        [_setting_row("binary", metrics["binary"], BINARY_LABELS)],
+    )
+    strict = metrics["strict"]
+    strict_table = markdown_table(
+        ["setting", "premises all correct", "premises", "strict accuracy"],
+        [["strict", strict["correct"], strict["total"], number(strict["accuracy"])]],
+    )
+    return f"{standard}\n\n{binary}\n\n{strict_table}"
+
+
+def _macro_table(title: str, rows: dict[str, Any]) -> str:
+    body = [[kind, values["count"], number(values["precision"]), number(values["recall"]), number(values["f1"])] for kind, values in rows.items()]
+    return markdown_table([title, "pairs", "macro P", "macro R", "macro F1"], body)
+
+
+def _error_table(title: str, rows: dict[str, Any]) -> str:
+    body = [[key, values["wrong"], values["total"], number(values["rate"])] for key, values in rows.items()]
+    return markdown_table([title, "wrong", "pairs", "error rate"], body)
+
+
+def nan_nli_tables(metrics: dict[str, Any]) -> str:
+    """Markdown for :func:`negkit.metrics.nli.nan_nli_report`."""
+    quant = metrics["nan_quant"]
+    confusion = metrics["confusion_matrix"]
+    confusion_table = markdown_table(
+        ["true \\ predicted", *NLI_LABELS],
+        [[true] + [number(confusion[true][pred]) for pred in NLI_LABELS] for true in NLI_LABELS],
+    )
+    parts = [
+        f"### NaN-NLI — {metrics['count']} pairs",
+        "Settings (Tables 5 and 6):",
+        _settings_table(metrics),
+        "By premise negation type (Table 13):",
+        _macro_table("premise negation", metrics["premise_negation_type"]),
+        "By hypothesis negation type (Table 13):",
+        _macro_table("hypothesis negation", metrics["hypothesis_negation_type"]),
+        "Error rate per construction (Table 8):",
+        _error_table("construction", metrics["construction_error_rate"]),
+        "Error rate per operation (Table 9; a pair with several operations counts for each):",
+        _error_table("operation", metrics["operation_error_rate"]),
+        f"NaN-Quant subset, {quant['count']} pairs (Table 10):",
+        _settings_table(quant),
+        "Confusion matrix normalised by the true label (Figure 1):",
+        confusion_table,
+    ]
+    return "\n\n".join(parts) + "\n"
+
+
+def scone_tables(metrics: dict[str, Any]) -> str:
+    """Markdown for the ScoNe accuracies (conditions as columns, as in the ScoNe paper)."""
+    accuracy = metrics["accuracy"]
+    conditions = [c for c in SCONE_CONDITIONS if c in accuracy]
+    table = markdown_table([*conditions, "overall"], [[number(accuracy[c]) for c in [*conditions, "overall"]]])
+    return f"### ScoNe-NLI — {metrics['count']} pairs\n\nAccuracy per condition:\n\n{table}\n"

@@ -1,0 +1,232 @@
+"""Thunder-NUBench multiple choice by log-likelihood, as the authors ran it with the LM Evaluation Harness.
+
+Each candidate is scored as the continuation ``" " + candidate`` (target delimiter: one space) of the prompt; the
+prediction is the arg-max (``acc``) or the arg-max per character (``acc_norm``). ``non-applicable`` items offer
+three candidates (choice1, choice3, choice4); the others four; the gold candidate is always choice1.
+
+Prompts are data (``nubench_prompts.json``, printed exactly as in the paper's Tables 10 and 13, including the
+prompts that glue the sentence to the next word such as ``{s}Answer:``).
+
+Few-shot follows lm-eval's default sampler: one ``random.Random(seed)`` per run draws ``k`` validation items with
+``rnd.sample(pool, k)`` for each test item in order; the context is the examples, each ``prompt + " " + gold
+choice``, joined and followed by the few-shot delimiter ``"\\n\\n"``, then the item's prompt. Few-shot runs are
+repeated for every seed (default 42, 1234, 3000, 5000, 7000) and reported as mean and sample SD.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Sequence
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from negkit.data.locate import locate_dataset
+from negkit.data.nubench import ChoiceItem, find_split_file, load_choice_items
+from negkit.errors import DataNotFoundError, NegkitError
+from negkit.metrics.multiple_choice import error_analysis, mean_and_sd, predict, predict_normalised
+from negkit.models.base import LoglikelihoodRequest, LoglikelihoodResult
+from negkit.tasks.base import TaskData, register_task
+
+TARGET_DELIMITER = " "
+FEWSHOT_DELIMITER = "\n\n"
+FEWSHOT_SEEDS: tuple[int, ...] = (42, 1234, 3000, 5000, 7000)
+FEWSHOT_SPLIT = "validation"
+
+
+@lru_cache(maxsize=1)
+def prompt_file() -> dict[str, Any]:
+    """The prompt file: ``instruction_block``, ``main`` (the main prompt id) and ``prompts`` (id -> template)."""
+    text = resources.files("negkit.tasks").joinpath("nubench_prompts.json").read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+def prompt_ids() -> list[str]:
+    """The prompt ids: ``1``..``12`` and the wording variants ``7-1``..``7-5``."""
+    return list(prompt_file()["prompts"])
+
+
+def instruction_block() -> str:
+    """Prompt 7's instruction sentences (the ``{I}`` of the wording variants; the Alpaca instruction)."""
+    return prompt_file()["instruction_block"]
+
+
+def render_prompt(prompt_id: str, sentence: str) -> str:
+    """The prompt ``prompt_id`` with the sentence in place of ``{s}``."""
+    prompts = prompt_file()["prompts"]
+    if prompt_id not in prompts:
+        raise NegkitError(f"unknown Thunder-NUBench prompt {prompt_id!r}; known: {', '.join(prompts)}")
+    return prompts[prompt_id].replace("{s}", sentence)
+
+
+def fewshot_prefix(examples: Sequence[ChoiceItem], prompt_id: str) -> str:
+    """The few-shot block put before an item's prompt (empty for zero-shot)."""
+    if not examples:
+        return ""
+    shots = [render_prompt(prompt_id, ex.sentence) + TARGET_DELIMITER + ex.candidates[ex.gold] for ex in examples]
+    return FEWSHOT_DELIMITER.join(shots) + FEWSHOT_DELIMITER
+
+
+def sample_fewshot(pool: Sequence[ChoiceItem], k: int, seed: int, count: int) -> list[list[ChoiceItem]]:
+    """The examples for ``count`` items in order: one generator seeded once, ``k`` draws per item (lm-eval's way)."""
+    if k > len(pool):
+        raise NegkitError(f"{k}-shot needs at least {k} few-shot items; the {FEWSHOT_SPLIT} split has {len(pool)}")
+    generator = random.Random(seed)
+    return [generator.sample(list(pool), k) for _ in range(count)]
+
+
+@register_task("nubench", "Thunder-NUBench: standard negation as multiple choice by log-likelihood")
+class NubenchTask:
+    """Thunder-NUBench multiple choice with one prompt, zero-shot (``num_fewshot=0``) or k-shot over seeds."""
+
+    name = "nubench"
+    dataset = "thunder-nubench"
+    model_kind = "language_model"
+
+    def __init__(self, prompt: str = "7", num_fewshot: int = 0, seeds: Sequence[int] = FEWSHOT_SEEDS) -> None:
+        render_prompt(prompt, "")  # validates the id
+        if num_fewshot < 0:
+            raise NegkitError("num_fewshot must be >= 0")
+        self.prompt = str(prompt)
+        self.num_fewshot = num_fewshot
+        self.seeds: tuple[int, ...] = tuple(seeds) if num_fewshot else ()
+        self.pool: list[ChoiceItem] = []
+
+    @property
+    def runs(self) -> list[str]:
+        """Names of the runs each item takes part in: ``zero-shot`` or ``seed-N`` per few-shot seed."""
+        return [f"seed-{seed}" for seed in self.seeds] if self.num_fewshot else ["zero-shot"]
+
+    def config(self) -> dict[str, Any]:
+        return {
+            "task": self.name,
+            "prompt_id": self.prompt,
+            "prompt": prompt_file()["prompts"][self.prompt],
+            "num_fewshot": self.num_fewshot,
+            "seeds": list(self.seeds),
+            "target_delimiter": TARGET_DELIMITER,
+            "fewshot_delimiter": FEWSHOT_DELIMITER,
+        }
+
+    def locate(self, data: str | Path | None) -> Path | None:
+        """The local data root (``ROOT/multiple-choice/...``) negkit would read, or None (then the hub is tried)."""
+        return locate_nubench_root(data)
+
+    def load(self, data: str | Path | None, split: str, limit: int | None, seed: int) -> TaskData:
+        """Read ``split`` (and the validation split for few-shot); ``limit`` keeps the first items, as lm-eval's."""
+        root = locate_nubench_root(data)
+        items = load_choice_items(split, root)
+        files = [find_split_file(root, "multiple-choice", split)] if root else []
+        if self.num_fewshot:
+            self.pool = load_choice_items(FEWSHOT_SPLIT, root)
+            files += [find_split_file(root, "multiple-choice", FEWSHOT_SPLIT)] if root else []
+        if limit is not None:
+            items = items[:limit]
+        source = str(root) if root else "hub"
+        return TaskData(items, files, {"split": split, "limit": limit, "count": len(items), "source": source})
+
+    def requests(self, items: Sequence[ChoiceItem], model: Any = None) -> list[tuple[LoglikelihoodRequest, ...]]:
+        """Per item: every candidate as a continuation, for each run in :attr:`runs` order."""
+        prefixes_per_run = self._prefixes(len(items))
+        per_item: list[tuple[LoglikelihoodRequest, ...]] = []
+        for position, item in enumerate(items):
+            prompt = render_prompt(self.prompt, item.sentence)
+            per_item.append(
+                tuple(
+                    LoglikelihoodRequest(prefixes[position] + prompt, TARGET_DELIMITER + candidate)
+                    for prefixes in prefixes_per_run
+                    for candidate in item.candidates
+                )
+            )
+        return per_item
+
+    def _prefixes(self, count: int) -> list[list[str]]:
+        if not self.num_fewshot:
+            return [[""] * count]
+        if not self.pool:
+            raise NegkitError("few-shot needs the validation split: call load() first")
+        return [
+            [fewshot_prefix(examples, self.prompt) for examples in sample_fewshot(self.pool, self.num_fewshot, seed, count)]
+            for seed in self.seeds
+        ]
+
+    def records(self, items: Sequence[ChoiceItem], responses: Sequence[Sequence[LoglikelihoodResult]]) -> list[dict[str, Any]]:
+        """Per item: the log-likelihoods of each run, the ``acc`` and ``acc_norm`` predictions (choice names)."""
+        records = []
+        for item, answers in zip(items, responses):
+            size = len(item.candidates)
+            if len(answers) != size * len(self.runs):
+                raise NegkitError(f"item {item.item_id}: expected {size * len(self.runs)} answers, got {len(answers)}")
+            runs = {}
+            for run_index, run in enumerate(self.runs):
+                scores = [answer.logprob for answer in answers[run_index * size : (run_index + 1) * size]]
+                runs[run] = {
+                    "loglikelihoods": scores,
+                    "prediction": item.candidate_names[predict(scores)],
+                    "prediction_norm": item.candidate_names[predict_normalised(scores, item.candidates)],
+                }
+            records.append(
+                {
+                    "item_id": item.item_id,
+                    "choice2_type": item.choice2_type,
+                    "candidates": list(item.candidate_names),
+                    "gold": "choice1",
+                    "runs": runs,
+                }
+            )
+        return records
+
+    def metrics(self, items: Sequence[ChoiceItem], records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+        return nubench_metrics(records, self.runs) | {"prompt_id": self.prompt, "num_fewshot": self.num_fewshot}
+
+    def tables(self, metrics: dict[str, Any]) -> str:
+        from negkit.report.nubench import nubench_tables
+
+        return nubench_tables(metrics)
+
+
+def nubench_metrics(records: Sequence[dict[str, Any]], runs: Sequence[str]) -> dict[str, Any]:
+    """acc, acc_norm and the error analysis per run, plus mean and SD over runs.
+
+    Records need ``choice2_type`` and, per run they take part in, ``prediction`` and ``prediction_norm`` (choice
+    names; ``prediction_norm`` may be None, and acc_norm is then None). A run counts the records that have it.
+    """
+    per_run: dict[str, Any] = {}
+    for run in runs:
+        chosen = [record for record in records if run in record["runs"]]
+        types = [record["choice2_type"] for record in chosen]
+        names = [record["runs"][run]["prediction"] for record in chosen]
+        names_norm = [record["runs"][run].get("prediction_norm") for record in chosen]
+        analysis = error_analysis(names, types)
+        per_run[run] = {
+            "count": len(chosen),
+            "acc": 1.0 - analysis.error_rate,
+            "acc_norm": None if None in names_norm else 1.0 - error_analysis(names_norm, types).error_rate,
+            "error_analysis": {
+                "error_rate": analysis.error_rate,
+                "errors": analysis.errors,
+                "error_share_percent": analysis.error_share,
+                "confusion_rate": analysis.confusion_rate,
+            },
+        }
+    summary: dict[str, Any] = {}
+    for metric in ("acc", "acc_norm"):
+        values = [per_run[run][metric] for run in runs]
+        if None in values:
+            summary[metric] = {"mean": None, "sd": None}
+        else:
+            mean, sd = mean_and_sd(values)
+            summary[metric] = {"mean": mean, "sd": sd}
+    return {"count": len(records), "runs": per_run, "summary": summary}
+
+
+def locate_nubench_root(data: str | Path | None) -> Path | None:
+    """The local Thunder-NUBench root (``ROOT/multiple-choice/...``), or None to use the hub."""
+    if data is not None and (Path(data) / "multiple-choice").is_dir():
+        return Path(data)
+    try:
+        return locate_dataset("thunder-nubench", data)
+    except DataNotFoundError:
+        return None

@@ -1,0 +1,166 @@
+"""NaN-NLI and ScoNe asked two ways: a language model scored on label words, or an NLI sequence classifier.
+
+Language model (lm-eval's multiple-choice style: each answer word is scored as the continuation ``" " + word``
+of the prompt, and the arg-max of the log-likelihoods is the prediction):
+
+- ScoNe, the prompt Thunder-NUBench used: ``Assume that {premise}\\nIs it then definitely true that
+  {hypothesis}?\\nAnswer yes or no.\\nAnswer:`` with the answers ``Yes`` (entailment) and ``No`` (neutral).
+- NaN-NLI, negkit's 3-way prompt (:data:`NAN_NLI_PROMPT`) with the answers ``entailment``, ``contradiction`` and
+  ``neutral`` (the label words themselves).
+
+Classifier: each pair goes to the model as ``(premise, hypothesis)``; the label names come from the model's own
+configuration (``id2label``) and are mapped onto entailment / neutral / contradiction by name with the backend's
+:func:`negkit.models.hf_nli.map_labels` (a clear error names any label that cannot be mapped). ScoNe has only entailment and neutral gold labels; a contradiction
+prediction counts as neutral (not entailed), as in the ScoNe paper's use of MNLI models.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from negkit.data.locate import locate_dataset
+from negkit.data.nli import NLI_LABELS, SCONE_CONDITIONS, NLIItem, read_nan_nli, read_scone
+from negkit.errors import NegkitError
+from negkit.metrics.multiple_choice import argmax
+from negkit.metrics.nli import nan_nli_report, scone_accuracy
+from negkit.models.base import ClassifyRequest, LoglikelihoodRequest
+from negkit.tasks.base import TaskData, register_task
+
+SCONE_PROMPT = "Assume that {premise}\nIs it then definitely true that {hypothesis}?\nAnswer yes or no.\nAnswer:"
+SCONE_ANSWERS: dict[str, str] = {"Yes": "entailment", "No": "neutral"}
+NAN_NLI_PROMPT = (
+    "Premise: {premise}\nHypothesis: {hypothesis}\n"
+    "Does the premise entail the hypothesis, contradict it, or neither? "
+    "Answer entailment, contradiction or neutral.\nAnswer:"
+)
+NAN_NLI_ANSWERS: dict[str, str] = {"entailment": "entailment", "contradiction": "contradiction", "neutral": "neutral"}
+
+class _NLITask:
+    """Shared machinery: reading items, building requests, turning answers into labelled records."""
+
+    name = ""
+    dataset = ""
+    prompt = ""
+    answers: dict[str, str] = {}
+
+    def __init__(self, model_kind: str = "language_model") -> None:
+        if model_kind not in ("language_model", "classifier"):
+            raise NegkitError(f"model_kind must be 'language_model' or 'classifier', not {model_kind!r}")
+        self.model_kind = model_kind
+
+    def config(self) -> dict[str, Any]:
+        if self.model_kind == "classifier":
+            return {"task": self.name, "model_kind": self.model_kind, "input": "(premise, hypothesis)"}
+        return {
+            "task": self.name,
+            "model_kind": self.model_kind,
+            "prompt": self.prompt,
+            "answers": self.answers,
+            "target_delimiter": " ",
+        }
+
+    def read(self, folder: Path, split: str) -> list[NLIItem]:
+        raise NotImplementedError
+
+    def load(self, data: str | Path | None, split: str, limit: int | None, seed: int) -> TaskData:
+        """Read ``split``; ``limit`` keeps about that many items (see :meth:`limit_items`)."""
+        folder = locate_dataset(self.dataset, data)
+        items = self.read(folder, split)
+        if limit is not None:
+            items = self.limit_items(items, limit)
+        return TaskData(items, sorted(folder.rglob("*.csv")), {"split": split, "limit": limit, "count": len(items)})
+
+    def limit_items(self, items: list[NLIItem], limit: int) -> list[NLIItem]:
+        """The first ``limit`` items."""
+        return items[:limit]
+
+    def requests(self, items: Sequence[NLIItem], model: Any = None) -> list[tuple[Any, ...]]:
+        if self.model_kind == "classifier":
+            return [(ClassifyRequest(item.premise, item.hypothesis),) for item in items]
+        return [
+            tuple(
+                LoglikelihoodRequest(self.prompt.format(premise=item.premise, hypothesis=item.hypothesis), " " + answer)
+                for answer in self.answers
+            )
+            for item in items
+        ]
+
+    def records(self, items: Sequence[NLIItem], responses: Sequence[Sequence[Any]]) -> list[dict[str, Any]]:
+        records = []
+        for item, answers in zip(items, responses):
+            if self.model_kind == "classifier":
+                scores = self._classifier_scores(answers[0])
+            else:
+                scores = {word: answer.logprob for word, answer in zip(self.answers, answers)}
+            words = list(scores)
+            best = words[argmax([scores[word] for word in words])]
+            label = best if self.model_kind == "classifier" else self.answers[best]
+            records.append(
+                {"item_id": item.item_id, "scores": scores, "prediction": self._fit_label(label), "gold": item.label}
+            )
+        return records
+
+    def _classifier_scores(self, probabilities: dict[str, float]) -> dict[str, float]:
+        """The classifier's probabilities under NLI label names (its labels are mapped by name)."""
+        from negkit.models.hf_nli import map_labels  # only a classifier's answers come here
+
+        mapping = map_labels(list(probabilities), NLI_LABELS)
+        return {label: probabilities[model_label] for label, model_label in mapping.items()}
+
+    def _fit_label(self, label: str) -> str:
+        return label
+
+    def predictions(self, records: Sequence[dict[str, Any]]) -> list[str]:
+        return [record["prediction"] for record in records]
+
+
+@register_task("nan-nli", "NaN-NLI: sub-clausal negation NLI (3-way prompt, or --classifier)")
+class NanNLITask(_NLITask):
+    """NaN-NLI (all 258 pairs; the split argument is ignored: the suite is a single test set)."""
+
+    name = "nan-nli"
+    dataset = "nan-nli"
+    prompt = NAN_NLI_PROMPT
+    answers = NAN_NLI_ANSWERS
+
+    def read(self, folder: Path, split: str) -> list[NLIItem]:
+        return read_nan_nli(folder / "nan.csv")
+
+    def metrics(self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+        return nan_nli_report(items, self.predictions(records))
+
+    def tables(self, metrics: dict[str, Any]) -> str:
+        from negkit.report.nli import nan_nli_tables
+
+        return nan_nli_tables(metrics)
+
+
+@register_task("scone", "ScoNe-NLI: scoped negation, six conditions (yes/no prompt, or --classifier)")
+class SconeTask(_NLITask):
+    """ScoNe-NLI, all six conditions of ``split`` (``test`` by default, or ``train``)."""
+
+    name = "scone"
+    dataset = "scone"
+    prompt = SCONE_PROMPT
+    answers = SCONE_ANSWERS
+
+    def read(self, folder: Path, split: str) -> list[NLIItem]:
+        return read_scone(folder, split)
+
+    def limit_items(self, items: list[NLIItem], limit: int) -> list[NLIItem]:
+        """The first ``ceil(limit / 6)`` rows of every condition (the same base pairs in each)."""
+        rows = -(-limit // len(SCONE_CONDITIONS))
+        return [item for item in items if item.row < rows]
+
+    def _fit_label(self, label: str) -> str:
+        return "neutral" if label == "contradiction" else label
+
+    def metrics(self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+        return {"count": len(items), "accuracy": scone_accuracy(items, self.predictions(records))}
+
+    def tables(self, metrics: dict[str, Any]) -> str:
+        from negkit.report.nli import scone_tables
+
+        return scone_tables(metrics)

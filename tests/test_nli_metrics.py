@@ -1,0 +1,159 @@
+"""NaN-NLI and ScoNe metrics against hand-computed cases."""
+
+from __future__ import annotations
+
+import pytest
+
+from negkit.data.nli import NLIItem
+from negkit.metrics.classification import ClassScores, class_scores, macro_scores, support_weighted_f1
+from negkit.metrics.nli import (
+    NO_NEGATION,
+    binary_scores,
+    confusion_matrix,
+    construction_error_rates,
+    hypothesis_type_breakdown,
+    nan_nli_report,
+    operation_error_rates,
+    premise_type_breakdown,
+    quantification_subset,
+    scone_accuracy,
+    standard_scores,
+    strict_score,
+)
+
+C, E, N = "contradiction", "entailment", "neutral"
+
+
+def test_spec_check_roberta_mnli_all_is_support_weighted():
+    # Truong et al. Table 5: C 0.664 (117), E 0.648 (97), N 0.207 (44) -> All 0.580.
+    scores = {C: ClassScores(0, 0, 0.664, 117), E: ClassScores(0, 0, 0.648, 97), N: ClassScores(0, 0, 0.207, 44)}
+    assert round(support_weighted_f1(scores), 3) == 0.580
+
+
+def test_class_scores_hand_computed():
+    gold = [C, C, E, N]
+    pred = [C, E, E, C]
+    # class C: TP 1, predicted 2, gold 2 -> P 0.5, R 0.5, F1 0.5
+    assert class_scores(gold, pred, C) == ClassScores(0.5, 0.5, 0.5, 2)
+    # class E: TP 1, predicted 2, gold 1 -> P 0.5, R 1, F1 2/3
+    assert class_scores(gold, pred, E).f1 == pytest.approx(2 / 3)
+    # class N: TP 0 -> all zero
+    assert class_scores(gold, pred, N) == ClassScores(0.0, 0.0, 0.0, 1)
+    # macro over present labels {C, E, N}: P (0.5 + 0.5 + 0) / 3, R (0.5 + 1 + 0) / 3, F1 (0.5 + 2/3 + 0) / 3
+    assert macro_scores(gold, pred) == pytest.approx((1 / 3, 0.5, (0.5 + 2 / 3) / 3))
+
+
+def _item(index, label, premise_id="p0", premise_neg=("Non-verbal",), hypothesis_neg=(), construction="c1",
+          operations=(), quantification=False, condition=""):
+    return NLIItem(f"i{index}", "premise", "hypothesis", label, "nan-nli", premise_id, frozenset(premise_neg),
+                   frozenset(hypothesis_neg), construction, "", tuple(operations), quantification, condition)
+
+
+@pytest.fixture
+def six_items():
+    return [
+        _item(0, C, "p0", ("Non-verbal", "Analytic"), ("Verbal",), "quant", ("A", "B"), True),
+        _item(1, E, "p0", ("Non-verbal", "Analytic"), (), "quant", ("A",), True),
+        _item(2, N, "p0", ("Non-verbal", "Analytic"), ("Verbal",), "quant", ("B",), False),
+        _item(3, C, "p1", ("Verbal",), (), "coord", ("B",), False),
+        _item(4, E, "p1", ("Verbal",), ("Non-verbal",), "coord", (), False),
+        _item(5, C, "p2", ("Verbal", "Synthetic"), (), "coord", ("A",), True),
+    ]
+
+
+PRED = [C, E, C, C, E, E]  # wrong: item 2 (N->C) and item 5 (C->E)
+
+
+def test_standard_and_binary(six_items):
+    standard = standard_scores(six_items, PRED)
+    # C: gold {0,3,5}, predicted {0,2,3}: TP 2 -> P 2/3, R 2/3, F1 2/3
+    assert standard.per_class[C].f1 == pytest.approx(2 / 3)
+    # E: gold {1,4}, predicted {1,4,5}: TP 2 -> P 2/3, R 1, F1 0.8
+    assert standard.per_class[E].f1 == pytest.approx(0.8)
+    # N: gold {2}, never predicted -> 0
+    assert standard.per_class[N].f1 == 0.0
+    # All = (3 * 2/3 + 2 * 0.8 + 1 * 0) / 6 = 3.6 / 6 = 0.6
+    assert standard.all_f1 == pytest.approx(0.6)
+    assert standard.accuracy == pytest.approx(4 / 6)
+    binary = binary_scores(six_items, PRED)
+    # not_entailment: gold {0,2,3,5}, predicted {0,2,3}: TP 3 -> P 1, R 3/4, F1 6/7
+    assert binary.per_class["not_entailment"].f1 == pytest.approx(6 / 7)
+    assert binary.per_class["entailment"].f1 == pytest.approx(0.8)
+    # All = (2 * 0.8 + 4 * 6/7) / 6
+    assert binary.all_f1 == pytest.approx((1.6 + 24 / 7) / 6)
+    assert binary.accuracy == pytest.approx(5 / 6)
+
+
+def test_strict_per_premise(six_items):
+    # p0 has item 2 wrong, p1 all right, p2 wrong -> 1 of 3
+    score = strict_score(six_items, PRED)
+    assert (score.correct, score.total) == (1, 3)
+    assert score.accuracy == pytest.approx(1 / 3)
+
+
+def test_negation_type_breakdowns(six_items):
+    premise = premise_type_breakdown(six_items, PRED)
+    # Verbal premises: items 3,4,5 gold C,E,C pred C,E,E. Labels {C,E}: C P 1 R 1/2 F1 2/3; E P 1/2 R 1 F1 2/3
+    verbal = premise["Verbal"]
+    assert verbal.count == 3
+    assert (verbal.precision, verbal.recall, verbal.f1) == pytest.approx((0.75, 0.75, 2 / 3))
+    assert set(premise) == {"Verbal", "Non-verbal", "Analytic", "Synthetic"}
+    # Synthetic premise: item 5 only, gold C pred E: C P 0 R 0; E P 0 R 0 -> all zero
+    assert (premise["Synthetic"].precision, premise["Synthetic"].f1) == (0.0, 0.0)
+    hypothesis = hypothesis_type_breakdown(six_items, PRED)
+    # No negation: items 1,3,5 gold E,C,C pred E,C,E: E P 1/2 R 1 F1 2/3; C P 1 R 1/2 F1 2/3
+    assert hypothesis[NO_NEGATION].count == 3
+    assert hypothesis[NO_NEGATION].f1 == pytest.approx(2 / 3)
+    # Verbal hypothesis: items 0,2 gold C,N pred C,C: C P 1/2 R 1 F1 2/3; N 0 -> macro P 1/4 R 1/2 F1 1/3
+    assert (hypothesis["Verbal"].precision, hypothesis["Verbal"].recall, hypothesis["Verbal"].f1) == pytest.approx(
+        (0.25, 0.5, 1 / 3)
+    )
+
+
+def test_construction_and_operation_error_rates(six_items):
+    constructions = construction_error_rates(six_items, PRED)
+    assert (constructions["quant"].wrong, constructions["quant"].total) == (1, 3)
+    assert constructions["coord"].rate == pytest.approx(1 / 3)
+    # operations outside NaN-NLI's ten columns are not reported
+    assert operation_error_rates(six_items, PRED) == {}
+
+
+def test_operation_error_rates_use_known_operation_names():
+    items = [
+        _item(0, C, operations=("Lexical change", "Negator position change")),
+        _item(1, E, operations=("Lexical change",)),
+        _item(2, N, operations=()),
+    ]
+    rates = operation_error_rates(items, [E, E, N])
+    assert (rates["Lexical change"].wrong, rates["Lexical change"].total) == (1, 2)
+    assert (rates["Negator position change"].wrong, rates["Negator position change"].total) == (1, 1)
+    assert list(rates) == ["Negator position change", "Lexical change"]  # the paper's column order
+
+
+def test_quantification_subset_and_confusion(six_items):
+    items, predicted = quantification_subset(six_items, PRED)
+    assert [item.item_id for item in items] == ["i0", "i1", "i5"]
+    assert predicted == [C, E, E]
+    matrix = confusion_matrix(six_items, PRED)
+    # true C: items 0,3,5 predicted C,C,E
+    assert matrix[C] == pytest.approx({C: 2 / 3, E: 1 / 3, N: 0.0})
+    assert matrix[N] == pytest.approx({C: 1.0, E: 0.0, N: 0.0})
+    report = nan_nli_report(six_items, PRED)
+    assert report["nan_quant"]["count"] == 3
+    assert report["strict"] == {"correct": 1, "total": 3, "accuracy": pytest.approx(1 / 3)}
+
+
+def test_scone_accuracy_per_condition():
+    items = [
+        _item(0, E, condition="no_negation"),
+        _item(1, N, condition="no_negation"),
+        _item(2, E, condition="two_scoped"),
+        _item(3, N, condition="two_scoped"),
+    ]
+    result = scone_accuracy(items, [E, E, E, N])
+    assert result == {"no_negation": 0.5, "two_scoped": 1.0, "overall": 0.75}
+
+
+def test_length_mismatch_is_an_error(six_items):
+    with pytest.raises(ValueError):
+        standard_scores(six_items, PRED[:-1])
