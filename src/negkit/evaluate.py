@@ -38,7 +38,8 @@ class EvalOptions:
 
     data: str | None = None
     split: str = "test"
-    limit: int | None = None
+    #: About this many items per task; a mapping gives per-task limits (tasks not named run in full).
+    limit: int | dict[str, int] | None = None
     seed: int = 0
     batch_size: int | None = None
     dtype: str | None = None
@@ -50,6 +51,13 @@ class EvalOptions:
     chunk_size: int = DEFAULT_CHUNK_SIZE
     #: Constructor options per task name, e.g. ``{"nubench": {"prompt": "7", "num_fewshot": 5}}``.
     task_options: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+def task_limit(limit: int | dict[str, int] | None, task_name: str) -> int | None:
+    """The item limit of ``task_name``: one number for every task, or a per-task mapping."""
+    if isinstance(limit, dict):
+        return limit.get(task_name)
+    return limit
 
 
 def resolve_dtype_for_mode(mode: str, dtype: str | None) -> str:
@@ -95,7 +103,7 @@ def _evaluate_task(model: Any, task_name: str, options: EvalOptions, store: RunS
         raise NegkitError(f"task {task_name} needs a language model, not a classifier")
     timings = {"load_model_s": round(load_seconds, 3)}
     started = time.perf_counter()
-    data = task.load(options.data, options.split, options.limit, options.seed)
+    data = task.load(options.data, options.split, task_limit(options.limit, task_name), options.seed)
     per_item = task.requests(data.items, model)
     flat = [request for requests in per_item for request in requests]
     timings["prepare_s"] = round(time.perf_counter() - started, 3)

@@ -21,7 +21,9 @@ def register(groups) -> None:
     parser.add_argument("--list", action="store_true", help="list the registered tasks and where their data was found")
     parser.add_argument("--data", help="data root, data set folder or file (default: NEGKIT_DATA, ./data, ../shared/data)")
     parser.add_argument("--split", default="test", help="split to evaluate (default: test)")
-    parser.add_argument("--limit", type=int, help="about N items, a deterministic sample of whole groups stratified by pattern")
+    parser.add_argument("--limit", type=parse_limit, metavar="N|TASK=N,...",
+                        help="about N items per task (TIND: a deterministic sample of whole groups stratified by "
+                        "pattern); TASK=N,... sets per-task limits and runs the other tasks in full")
     parser.add_argument("--batch-size", default="auto", help="N, or auto (a memory-safe size; halved on out-of-memory)")
     parser.add_argument("--dtype", choices=("float32", "bfloat16", "float16"), help="exact mode: float32; fast mode default bfloat16")
     parser.add_argument("--mode", choices=("exact", "fast"), default="exact", help="exact reproduces plain forward passes (fp32)")
@@ -48,6 +50,9 @@ def run_eval(args: argparse.Namespace) -> int:
         tasks = default_tasks(args.data, classifier=classifier)
         if not tasks:
             raise NegkitError("no suite's data was found (see negkit eval --list; pass --data PATH or set NEGKIT_DATA)")
+    if isinstance(args.limit, dict) and set(args.limit) - set(tasks):
+        unknown = ", ".join(sorted(set(args.limit) - set(tasks)))
+        raise NegkitError(f"--limit names tasks that are not run: {unknown} (tasks run: {', '.join(tasks)})")
     task_options: dict = {"nubench": {"prompt": args.prompt, "num_fewshot": args.num_fewshot}}
     if classifier:
         task_options.update({name: {"model_kind": "classifier"} for name in CLASSIFIER_TASKS})
@@ -71,10 +76,41 @@ def reproducing_command(args: argparse.Namespace, tasks: list[str]) -> list[str]
     command = ["negkit", "eval", "--model", args.model, "--tasks", ",".join(tasks), "--split", args.split,
                "--mode", args.mode, "--seed", str(args.seed), "--batch-size", str(args.batch_size),
                "--prompt", args.prompt, "--num-fewshot", str(args.num_fewshot)]
-    for flag, value in (("--data", args.data), ("--limit", args.limit), ("--dtype", args.dtype), ("--out", args.out)):
+    limit = format_limit(args.limit) if args.limit is not None else None
+    for flag, value in (("--data", args.data), ("--limit", limit), ("--dtype", args.dtype), ("--out", args.out)):
         if value is not None:
             command += [flag, str(value)]
     return command
+
+
+def parse_limit(text: str) -> int | dict[str, int]:
+    """``500`` -> 500 for every task; ``tind=1500,scone=600`` -> per-task limits."""
+
+    def positive(value: str, what: str) -> int:
+        try:
+            number = int(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what} must be a whole number, got {value!r}") from None
+        if number < 1:
+            raise argparse.ArgumentTypeError(f"{what} must be at least 1, got {number}")
+        return number
+
+    if "=" not in text:
+        return positive(text, "--limit")
+    limits: dict[str, int] = {}
+    for part in text.split(","):
+        task, separator, value = part.partition("=")
+        if not separator or not task.strip():
+            raise argparse.ArgumentTypeError(f"--limit entries are TASK=N, got {part!r}")
+        limits[task.strip()] = positive(value.strip(), f"--limit for {task.strip()}")
+    return limits
+
+
+def format_limit(limit: int | dict[str, int]) -> str:
+    """Inverse of :func:`parse_limit`."""
+    if isinstance(limit, dict):
+        return ",".join(f"{task}={number}" for task, number in limit.items())
+    return str(limit)
 
 
 def parse_batch_size(text: str) -> int | None:

