@@ -1,11 +1,13 @@
 """Read any negation-resolution corpus into :class:`~negkit.data.resolution.ResolutionSentence` objects.
 
 The format is chosen from the file: CD-SCO CoNLL (``.txt``/``.conll`` with tab-separated token lines),
-BioScope XML (a ``<Annotation>``/``<DocumentSet>`` root) or an SFU Review folder or XML file.
+BioScope XML (an ``<Annotation>`` root element) or an SFU Review folder or XML file (a ``<DOCUMENT>``
+root).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,12 +37,22 @@ def detect_format(path: str | Path) -> str:
         raise InputFormatError(path, None, "no such file")
     with open(path, "rb") as handle:
         head = handle.read(4096)
-    if head.lstrip().startswith(b"<"):
-        text = head.decode("utf-8", errors="replace")
-        if "<Annotation" in text or "<DocumentSet" in text or "<Document" in text and "<sentence" in text.lower():
+    if head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):
+        root = _xml_root_name(head.decode("utf-8", errors="replace"))
+        if root == "Annotation":
             return "bioscope"
-        return "sfu"
+        if root == "DOCUMENT":
+            return "sfu"
+        raise InputFormatError(
+            path, None, f"XML root element <{root}> is neither BioScope's <Annotation> nor SFU's <DOCUMENT>"
+        )
     return "cdsco"
+
+
+def _xml_root_name(head: str) -> str:
+    """Name of the first element in ``head`` (after the XML declaration, comments and DOCTYPE)."""
+    match = re.search(r"<([A-Za-z_][\w.:-]*)", re.sub(r"<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^>]*>", "", head, flags=re.S))
+    return match.group(1) if match else "?"
 
 
 def read_corpus(path: str | Path, format: str | None = None) -> Corpus:
