@@ -51,6 +51,8 @@ class NegationResolver:
         self.scope_resolver = ScopeResolver(self.settings.scope_variant, self.settings.encoder,
                                             self.settings.scope, self.settings.max_length)
         self.metadata: dict[str, object] = {}
+        #: How results of this system are labelled (the model folder once loaded).
+        self.name = f"negkit resolver ({self.settings.encoder}, {self.settings.scope_variant} scope)"
 
     def fit(self, train: Sequence[ResolutionSentence], dev: Sequence[ResolutionSentence],
             log: Callable[[str], None] = lambda message: None, corpus: str = "") -> NegationResolver:
@@ -108,4 +110,5 @@ class NegationResolver:
         resolver.cue_tagger = CueTagger.load(folder / "cue")
         resolver.scope_resolver = ScopeResolver.load(folder / "scope")
         resolver.metadata = {k: v for k, v in config.items() if k not in ("settings", "negkit_version")}
+        resolver.name = str(folder)
         return resolver
