@@ -43,8 +43,8 @@ class XmlElement:
         return "".join(child if isinstance(child, str) else child.text() for child in self.children)
 
     def where(self) -> str:
-        """``"line L, column C"``: where the element's start tag begins (for messages)."""
-        return f"line {self.line}, column {self.column + 1}"
+        """``"column C"`` (1-based) of the start tag, for messages that already name the line."""
+        return f"column {self.column + 1}"
 
 
 def read_utf8(path: str | Path) -> str:
