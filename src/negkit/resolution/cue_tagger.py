@@ -8,6 +8,7 @@ keeps "possible" for the scope; "neither" and "nor" labelled ``MULTI`` become on
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -25,6 +26,7 @@ from negkit.resolution.neural import (
     TaggingExample,
     TrainingReport,
     TrainingSettings,
+    seed_everything,
     train_network,
 )
 
@@ -35,8 +37,11 @@ class CueTagger:
     """Finds negation cues in tokenised sentences; ``fit`` on annotated sentences, ``predict`` on any."""
 
     def __init__(self, encoder: str = "all-MiniLM-L6-v2", settings: TrainingSettings | None = None,
-                 max_length: int = 128) -> None:
+                 max_length: int = 128, negatives_per_negated: float | None = 1.0) -> None:
         self.encoder = encoder
+        #: Sentences without negation used for training, per sentence with negation (a seeded sample;
+        #: ``None``: all of them). Cue detection is mostly lexical, so a sample keeps CPU training short.
+        self.negatives_per_negated = negatives_per_negated
         self.settings = settings or TrainingSettings()
         self.max_length = max_length
         self.tagger: Tagger | None = None
@@ -60,14 +65,24 @@ class CueTagger:
         """Learn the lexicons from ``train`` and fine-tune the encoder; the best epoch on ``dev`` is kept."""
         self.affixes = AffixLexicon.learn(train)
         self.multiwords = MultiwordLexicon.learn(train)
+        seed_everything(self.settings.seed)  # the new layers' initial weights
         self.tagger = Tagger.create(self.encoder, NetworkConfig(len(CUE_LABELS), max_length=self.max_length))
 
         def dev_score() -> float:
             return cue_f1(dev, self.predict(dev))
 
-        self.report = train_network(self.tagger, self.examples(train), dev_score, self.settings,
+        self.report = train_network(self.tagger, self.examples(self.training_sample(train)), dev_score, self.settings,
                                     lambda message: log(f"cue tagger {message}"))
         return self
+
+    def training_sample(self, train: Sequence[ResolutionSentence]) -> list[ResolutionSentence]:
+        """Every negated sentence plus a seeded sample of the others (see ``negatives_per_negated``)."""
+        negated = [sentence for sentence in train if sentence.instances]
+        plain = [sentence for sentence in train if not sentence.instances]
+        if self.negatives_per_negated is None or len(plain) <= self.negatives_per_negated * len(negated):
+            return list(train)
+        wanted = round(self.negatives_per_negated * len(negated))
+        return negated + random.Random(self.settings.seed).sample(plain, wanted)
 
     def predict(self, sentences: Sequence[ResolutionSentence]) -> list[list[NegationInstance]]:
         """Cue instances (without scope) for each sentence."""

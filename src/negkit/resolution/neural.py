@@ -84,18 +84,30 @@ class NetworkConfig:
     max_length: int = 128
     extra_tokens: list[str] = field(default_factory=list)
     #: Fine-tune the word embedding matrix too; it is half of a small encoder's parameters and dominates the
-    #: cost of a CPU training step, so it is frozen unless new tokens (cue markers) need training.
+    #: cost of a CPU training step, so it is frozen by default (extra tokens have their own embeddings).
     train_word_embeddings: bool = False
 
 
 class TaggerNetwork(nn.Module):
-    """Encoder -> [cue embedding ++ BiLSTM] -> linear, one label per subword."""
+    """Encoder -> [cue embedding ++ BiLSTM] -> linear, one label per subword.
 
-    def __init__(self, encoder: nn.Module, config: NetworkConfig) -> None:
+    Tokens added for the task (``config.extra_tokens``, e.g. cue markers) get their own trainable
+    embeddings here instead of growing the encoder's word embedding matrix, which stays frozen unless
+    ``config.train_word_embeddings``.
+    """
+
+    def __init__(self, encoder: nn.Module, config: NetworkConfig, extra_token_ids: Sequence[int] = ()) -> None:
         super().__init__()
         self.encoder = encoder
         self.config = config
         hidden = int(encoder.config.hidden_size)
+        word_embeddings = encoder.get_input_embeddings()
+        word_embeddings.weight.requires_grad_(config.train_word_embeddings)
+        self.register_buffer("extra_token_ids", torch.tensor(list(extra_token_ids), dtype=torch.long), persistent=False)
+        self.extra_embedding = nn.Embedding(len(extra_token_ids), hidden) if len(extra_token_ids) else None
+        if self.extra_embedding is not None:
+            with torch.no_grad():
+                self.extra_embedding.weight.copy_(word_embeddings.weight.mean(dim=0).expand(len(extra_token_ids), -1))
         self.dropout = nn.Dropout(config.dropout)
         self.cue_embedding = nn.Embedding(3, config.cue_embedding_dim) if config.cue_embedding_dim else None
         width = hidden + config.cue_embedding_dim
@@ -104,10 +116,24 @@ class TaggerNetwork(nn.Module):
         )
         self.classifier = nn.Linear(2 * config.lstm_hidden if self.lstm else width, config.num_labels)
 
+    def _input_embeddings(self, input_ids: torch.Tensor) -> torch.Tensor:
+        """Word embeddings, with the task's extra tokens looked up in :attr:`extra_embedding`."""
+        extra_index = torch.full_like(input_ids, -1)
+        for position, token_id in enumerate(self.extra_token_ids.tolist()):
+            extra_index[input_ids == token_id] = position
+        is_extra = extra_index >= 0
+        word_embeddings = self.encoder.get_input_embeddings()
+        base = word_embeddings(input_ids.masked_fill(is_extra, 0).clamp(max=word_embeddings.num_embeddings - 1))
+        return torch.where(is_extra.unsqueeze(-1), self.extra_embedding(extra_index.clamp(min=0)), base)
+
     def forward(
         self, input_ids: torch.Tensor, attention_mask: torch.Tensor, cue_ids: torch.Tensor | None = None
     ) -> torch.Tensor:
-        states = self.encoder(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
+        if self.extra_embedding is not None:
+            inputs = {"inputs_embeds": self._input_embeddings(input_ids)}
+        else:
+            inputs = {"input_ids": input_ids}
+        states = self.encoder(attention_mask=attention_mask, **inputs).last_hidden_state
         if self.cue_embedding is not None:
             if cue_ids is None:
                 cue_ids = torch.zeros_like(input_ids)
@@ -143,9 +169,7 @@ class Tagger:
             raise NegkitError(f"cannot load encoder {encoder_name!r}: {error}") from error
         if config.extra_tokens:
             tokenizer.add_special_tokens({"additional_special_tokens": list(config.extra_tokens)})
-            encoder.resize_token_embeddings(len(tokenizer))
-        encoder.get_input_embeddings().weight.requires_grad_(config.train_word_embeddings)
-        return cls(TaggerNetwork(encoder, config), tokenizer)
+        return cls(TaggerNetwork(encoder, config, tokenizer.convert_tokens_to_ids(config.extra_tokens)), tokenizer)
 
     def save(self, folder: str | Path) -> None:
         """Write ``folder/encoder`` (save_pretrained), the head weights and ``tagger.json``."""
@@ -168,7 +192,8 @@ class Tagger:
             raise NegkitError(f"{folder} is not a saved negkit tagger (no {_NETWORK_CONFIG})")
         config = NetworkConfig(**json.loads((folder / _NETWORK_CONFIG).read_text()))
         tokenizer = AutoTokenizer.from_pretrained(folder / "encoder")
-        network = TaggerNetwork(AutoModel.from_pretrained(folder / "encoder"), config)
+        extra_ids = tokenizer.convert_tokens_to_ids(config.extra_tokens)
+        network = TaggerNetwork(AutoModel.from_pretrained(folder / "encoder"), config, extra_ids)
         network.load_state_dict(torch.load(folder / _HEAD_WEIGHTS, weights_only=True), strict=False)
         network.eval()
         return cls(network, tokenizer)
@@ -259,7 +284,8 @@ class TrainingSettings:
     batch_size: int = 16
     seed: int = 13
     time_limit_s: float | None = None
-    threads: int | None = 2
+    #: torch CPU threads; 1 is fastest on a machine whose cores are busy with other work.
+    threads: int | None = 1
 
 
 @dataclass

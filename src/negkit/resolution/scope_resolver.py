@@ -28,6 +28,7 @@ from negkit.resolution.neural import (
     TaggingExample,
     TrainingReport,
     TrainingSettings,
+    seed_everything,
     train_network,
 )
 
@@ -64,8 +65,7 @@ class ScopeResolver:
 
     def network_config(self) -> NetworkConfig:
         if self.variant == "marker":
-            return NetworkConfig(2, max_length=self.max_length, extra_tokens=[CUE_MARKER, AFFIX_MARKER],
-                                 train_word_embeddings=True)
+            return NetworkConfig(2, max_length=self.max_length, extra_tokens=[CUE_MARKER, AFFIX_MARKER])
         return NetworkConfig(2, cue_embedding_dim=self.cue_embedding_dim, lstm_hidden=self.lstm_hidden,
                              max_length=self.max_length)
 
@@ -98,6 +98,7 @@ class ScopeResolver:
     def fit(self, train: Sequence[ResolutionSentence], dev: Sequence[ResolutionSentence],
             log: Callable[[str], None] = lambda message: None) -> ScopeResolver:
         """Fine-tune on every gold instance of ``train``; keep the best epoch by scope-token F1 on ``dev``."""
+        seed_everything(self.settings.seed)  # the new layers' initial weights
         self.tagger = Tagger.create(self.encoder, self.network_config())
         examples = [self.example(s, i, True).example for s in train for i in s.instances]
 
