@@ -74,6 +74,18 @@ def test_corpus_statistics(names, expected):
     assert stats.instances == expected[2]
 
 
+def test_cue_kinds_of_the_test_set():
+    # spec section 1: 36 affix cues, 9 multiword, 4 discontinuous, 15 empty scopes among the 264 instances
+    pairs = [
+        (s, i) for name in GOLD_FILES[2:] for s in read_cdsco(shared_data_path("cd-sco", name)) for i in s.instances
+    ]
+    assert len(pairs) == 264
+    assert sum(i.is_affixal(s.tokens) for s, i in pairs) == 36
+    assert sum(i.is_multiword() for _, i in pairs) == 9
+    assert sum(i.is_discontinuous() for _, i in pairs) == 4
+    assert sum(not i.scope for _, i in pairs) == 15
+
+
 def test_tokens_and_affix_parts(tmp_path):
     [sentence] = read_cdsco(write(tmp_path, AFFIX_SENTENCE))
     assert sentence.tokens[2] == Token(text="uninteresting", lemma="uninteresting", pos="JJ", syntax="*")
@@ -138,6 +150,11 @@ def test_blind_layout_written_back(tmp_path):
     assert format_cdsco(document) == text
     # predictions written for a blind file get negation columns
     assert format_cdsco(list(document)).splitlines()[0].endswith("\t***")
+    assert format_cdsco(document, annotated=True).splitlines()[0].endswith("\t***")
+    document[0].instances.append(NegationInstance(cue=(TokenPart(0, "Yes"),)))
+    with pytest.raises(ValueError, match="pass annotated=True"):
+        format_cdsco(document)
+    assert format_cdsco(document, annotated=True, final_newlines=0).endswith("\t*S)\t_\t_\t_")
 
 
 @pytest.mark.parametrize(

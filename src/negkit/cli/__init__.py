@@ -29,7 +29,7 @@ GROUPS: dict[str, str] = {
 }
 
 #: Modules of this package that register commands, in the order their commands are listed.
-COMMAND_MODULES: tuple[str, ...] = ("resolution_systems",)
+COMMAND_MODULES: tuple[str, ...] = ("resolution", "resolution_systems")
 
 CommandGroups = dict[str, "argparse._SubParsersAction[argparse.ArgumentParser]"]
 

@@ -19,7 +19,6 @@ structural validation both the reader and the scorers' strict mode apply.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from os import PathLike
@@ -124,30 +123,12 @@ def check_sentence_fields(
     0, 1, 2, ... With ``allow_unannotated=False`` a 7-field sentence is an error too.
     """
     field_count = len(rows[0])
+    chapter, number = rows[0][0], rows[0][1]
     for offset, fields in enumerate(rows):
-        line = first_line + offset
-        if len(fields) < BASE_FIELDS:
-            hint = " (the line ends with a carriage return)" if fields[-1].endswith("\r") else ""
-            raise InputFormatError(path, line, f"expected at least 7 tab-separated fields, found {len(fields)}{hint}")
-        if "" in fields:
-            raise InputFormatError(path, line, f"field {fields.index('') + 1} is empty (stray tab?)")
-        if len(fields) != field_count:
-            raise InputFormatError(
-                path,
-                line,
-                f"inconsistent fields within a sentence: {len(fields)} fields, "
-                f"the sentence's first line (line {first_line}) has {field_count}",
-            )
-        if require_ids:
-            if fields[0] != rows[0][0] or fields[1] != rows[0][1]:
-                raise InputFormatError(
-                    path,
-                    line,
-                    f"inconsistent fields within a sentence: chapter/sentence {fields[0]}/{fields[1]}, "
-                    f"the sentence started as {rows[0][0]}/{rows[0][1]} (missing empty line?)",
-                )
-            if fields[2] != str(offset):
-                raise InputFormatError(path, line, f"token number {fields[2]!r}, expected {offset}")
+        if len(fields) == field_count >= BASE_FIELDS and "" not in fields:
+            if not require_ids or (fields[0] == chapter and fields[1] == number and fields[2] == str(offset)):
+                continue
+        _raise_line_problem(rows, offset, path, first_line, field_count)
     try:
         triples = negation_triples(field_count)
     except ValueError as error:
@@ -167,15 +148,18 @@ def check_sentence_fields(
         return 0
     has_cue = [False] * triples
     for offset, fields in enumerate(rows):
-        for column in range(BASE_FIELDS, field_count):
-            cell = fields[column]
-            if cell == NO_NEGATION or " " in cell:
-                what = "***" if cell == NO_NEGATION else "a space"
-                raise InputFormatError(
-                    path, first_line + offset, f"field {column + 1} ({cell!r}) holds {what} inside a negation column"
-                )
-        for k in range(triples):
-            if fields[BASE_FIELDS + 3 * k] != EMPTY_CELL:
+        cells = fields[BASE_FIELDS:]
+        if NO_NEGATION in cells or " " in "\t".join(cells):
+            column = next(i for i, cell in enumerate(cells) if cell == NO_NEGATION or " " in cell)
+            cell = cells[column]
+            what = "***" if cell == NO_NEGATION else "a space"
+            raise InputFormatError(
+                path,
+                first_line + offset,
+                f"field {BASE_FIELDS + column + 1} ({cell!r}) holds {what} inside a negation column",
+            )
+        for k, cue in enumerate(cells[::3]):
+            if cue != EMPTY_CELL:
                 has_cue[k] = True
     for k, present in enumerate(has_cue):
         if not present:
@@ -184,6 +168,34 @@ def check_sentence_fields(
                 path, first_line, f"negation instance {k + 1} (fields {first}-{first + 2}) has no cue cell on any token"
             )
     return triples
+
+
+def _raise_line_problem(
+    rows: Sequence[Sequence[str]], offset: int, path: str, first_line: int, field_count: int
+) -> None:
+    """Raise the error for line ``offset`` of a sentence that failed the quick checks."""
+    fields = rows[offset]
+    line = first_line + offset
+    if len(fields) < BASE_FIELDS:
+        hint = " (the line ends with a carriage return)" if fields[-1].endswith("\r") else ""
+        raise InputFormatError(path, line, f"expected at least 7 tab-separated fields, found {len(fields)}{hint}")
+    if "" in fields:
+        raise InputFormatError(path, line, f"field {fields.index('') + 1} is empty (stray tab?)")
+    if len(fields) != field_count:
+        raise InputFormatError(
+            path,
+            line,
+            f"inconsistent fields within a sentence: {len(fields)} fields, "
+            f"the sentence's first line (line {first_line}) has {field_count}",
+        )
+    if fields[0] != rows[0][0] or fields[1] != rows[0][1]:
+        raise InputFormatError(
+            path,
+            line,
+            f"inconsistent fields within a sentence: chapter/sentence {fields[0]}/{fields[1]}, "
+            f"the sentence started as {rows[0][0]}/{rows[0][1]} (missing empty line?)",
+        )
+    raise InputFormatError(path, line, f"token number {fields[2]!r}, expected {offset}")
 
 
 class CdscoDocument(list[ResolutionSentence]):
@@ -328,7 +340,10 @@ def format_sentence(sentence: ResolutionSentence, position: int = 0, *, annotate
     chapter = sentence.chapter if sentence.chapter is not None else (sentence.sentence_id or EMPTY_CELL)
     number = sentence.number if sentence.number is not None else str(position)
     if not annotated and sentence.instances:
-        raise ValueError(f"sentence {sentence.sentence_id}: has negation instances but annotated=False")
+        raise ValueError(
+            f"sentence {sentence.sentence_id}: has negation instances but annotated=False (a document read "
+            "from a blind file is unannotated: pass annotated=True to write negation columns)"
+        )
     columns = [
         (
             _cells(instance.cue, "cue", sentence),
@@ -382,7 +397,7 @@ def write_cdsco(
     annotated: bool | None = None,
     final_newlines: int | None = None,
 ) -> None:
-    """Write sentences as a CD-SCO file (a path, or a text stream opened with ``newline=""`` or binary-safe).
+    """Write sentences as a CD-SCO file (to a path, or to a text stream opened with ``newline=""``).
 
     Sentences without instances get ``***``; each instance gets a cue, scope and event column with
     its parts' texts (``_`` where it has none). ``annotated=False`` writes only the seven base fields
@@ -396,7 +411,5 @@ def write_cdsco(
     if isinstance(path_or_stream, (str, PathLike)):
         with open(path_or_stream, "w", encoding="utf-8", newline="") as handle:
             handle.write(text)
-    elif isinstance(path_or_stream, io.TextIOBase) or hasattr(path_or_stream, "write"):
+    else:
         path_or_stream.write(text)
-    else:  # pragma: no cover - defensive
-        raise TypeError(f"cannot write to {path_or_stream!r}")

@@ -8,24 +8,16 @@ token gets no scope cell. No events are predicted.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import replace
 
 from negkit.data.resolution import NegationInstance, ResolutionSentence, Token, TokenPart
-
-_WORD_CHARACTER = re.compile(r"[A-Za-z0-9_]")
-
-
-def is_punctuation_tag(pos: str | None) -> bool:
-    """True for a punctuation POS tag in the *SEM sense (spec 3.2): no ASCII word character, or a bracket tag."""
-    if pos is None:
-        return False
-    return pos in ("-LRB-", "-RRB-") or not _WORD_CHARACTER.search(pos)
+from negkit.metrics.starsem import is_punctuation_tag
 
 
 def is_punctuation_token(token: Token) -> bool:
-    """Punctuation by the POS tag when the token has one, otherwise by the word (no word character at all)."""
+    """Punctuation by the *SEM POS rule (spec 3.2) when the token has a tag, otherwise by the word
+    (no letter, digit or underscore at all), which is how NIS decides (spec 8.2)."""
     if token.pos is not None:
         return is_punctuation_tag(token.pos)
     return not any(character.isalnum() or character == "_" for character in token.text)
