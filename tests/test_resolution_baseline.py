@@ -56,3 +56,39 @@ def test_cue_followed_by_punctuation_has_empty_scope_and_each_instance_is_separa
 def test_tokens_without_pos_tags_use_the_word_to_decide_punctuation():
     tokens = [Token("not"), Token("here"), Token(";"), Token("there")]
     assert punctuation_scope(tokens, (TokenPart(0, "not"),)) == (TokenPart(1, "here"),)
+
+
+def test_baseline_cli_on_the_cdsco_test_set_scores_as_documented(tmp_path):
+    from conftest import shared_data_path
+
+    from negkit.cli import main
+    from negkit.data.cdsco import read_cdsco, read_lines
+    from negkit.metrics.nis import score_nis
+    from negkit.metrics.starsem import score_starsem
+    from negkit.resolution.evaluate import score_sentences
+
+    folder = shared_data_path("cd-sco")
+    gold = [folder / "SEM-2012-SharedTask-CD-SCO-test-cardboard-GOLD.txt",
+            folder / "SEM-2012-SharedTask-CD-SCO-test-circle-GOLD.txt"]
+    concatenated_gold = tmp_path / "test-gold.txt"
+    concatenated_gold.write_bytes(gold[0].read_bytes() + gold[1].read_bytes())
+    system = tmp_path / "test-system.txt"
+    assert main(["resolution", "baseline", str(concatenated_gold), "--out", str(system)]) == 0
+
+    starsem = score_starsem(read_lines(concatenated_gold), read_lines(system))
+    cues_b, scm, scm_b, tokens = (starsem.row(name) for name in
+                                  ("Cues B", "Scopes(cue match)", "Scopes B (cue match)", "Scope tokens(no cue match)"))
+    assert (cues_b.tp, cues_b.f1) == (264, "100.00")
+    assert (scm.tp, scm.fn, scm.system, scm.f1) == (25, 224, 223, "18.25")
+    assert scm_b.f1 == "10.59"
+    assert (tokens.gold, tokens.system, tokens.tp) == (1805, 1222, 1134)
+    assert (tokens.precision, tokens.recall, tokens.f1) == ("92.80", "62.83", "74.93")
+    nis = score_nis(read_lines(concatenated_gold), read_lines(system)).scores.nis_tok
+    assert (round(nis.precision * 100, 1), round(nis.recall * 100, 1), round(nis.f1 * 100, 1)) == (95.3, 59.3, 73.1)
+
+    # the library path (sentences scored in memory) gives the same numbers
+    sentences = [s for path in gold for s in read_cdsco(path)]
+    from negkit.resolution.baseline import PunctuationBaseline
+
+    in_memory = score_sentences(sentences, PunctuationBaseline().predict(sentences)).headline()
+    assert in_memory["scm_f1"] == 18.25 and in_memory["scope_tokens_f1"] == 74.93
