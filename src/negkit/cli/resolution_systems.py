@@ -38,8 +38,8 @@ def register(groups) -> None:
     train.add_argument("--cue-epochs", type=int, default=5)
     train.add_argument("--scope-epochs", type=int, default=10)
     train.add_argument("--minutes", type=float, default=27.0,
-                       help="time budget for both stages together (split 12/15; default 27)")
-    train.add_argument("--threads", type=int, default=2, help="torch CPU threads (default 2)")
+                       help="time budget for both stages together (cue 12/27, scope 15/27; default 27)")
+    train.add_argument("--threads", type=int, default=1, help="torch CPU threads (default 1: fastest on busy cores)")
     train.add_argument("--data", help="data root holding the corpus folders")
     train.set_defaults(handler=run_train)
 
@@ -87,18 +87,12 @@ def run_baseline(args: argparse.Namespace) -> int:
 
 
 def run_train(args: argparse.Namespace) -> int:
-    from negkit.resolution.neural import TrainingSettings
     from negkit.resolution.splits import load_split
     from negkit.resolution.train import NegationResolver, ResolverSettings
 
-    seconds = args.minutes * 60
-    settings = ResolverSettings(
-        encoder=args.encoder,
-        scope_variant=args.scope_variant,
-        cue=TrainingSettings(epochs=args.cue_epochs, learning_rate=1e-4, seed=args.seed,
-                             time_limit_s=seconds * 12 / 27, threads=args.threads),
-        scope=TrainingSettings(epochs=args.scope_epochs, patience=3, learning_rate=1e-4, seed=args.seed,
-                               time_limit_s=seconds * 15 / 27, threads=args.threads),
+    settings = ResolverSettings.for_budget(
+        args.minutes, encoder=args.encoder, scope_variant=args.scope_variant, seed=args.seed,
+        threads=args.threads, cue_epochs=args.cue_epochs, scope_epochs=args.scope_epochs,
     )
     train = load_split(args.corpus, "train", args.data)
     dev = load_split(args.corpus, "dev", args.data)

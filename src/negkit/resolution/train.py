@@ -27,6 +27,10 @@ from negkit.resolution.scope_resolver import ScopeResolver
 CONFIG_FILE = "negkit_resolution.json"
 
 
+#: Share of the training time budget given to the cue tagger (the scope resolver gets the rest).
+CUE_SHARE_OF_BUDGET = 12 / 27
+
+
 @dataclass
 class ResolverSettings:
     """Hyper-parameters of both stages (the scope stage trains on far fewer examples, so more epochs)."""
@@ -40,6 +44,20 @@ class ResolverSettings:
         default_factory=lambda: TrainingSettings(epochs=10, patience=3, learning_rate=1e-4, time_limit_s=15 * 60)
     )
     max_length: int = 128
+
+    @classmethod
+    def for_budget(cls, minutes: float = 27.0, *, encoder: str = "all-MiniLM-L6-v2", scope_variant: str = "marker",
+                   seed: int = 13, threads: int | None = 1, cue_epochs: int = 5, scope_epochs: int = 10) -> ResolverSettings:
+        """Default settings whose two stages share a time budget of ``minutes``."""
+        defaults = cls()
+        cue_seconds = minutes * 60 * CUE_SHARE_OF_BUDGET
+        return cls(
+            encoder=encoder,
+            scope_variant=scope_variant,
+            cue=replace(defaults.cue, epochs=cue_epochs, seed=seed, threads=threads, time_limit_s=cue_seconds),
+            scope=replace(defaults.scope, epochs=scope_epochs, seed=seed, threads=threads,
+                          time_limit_s=minutes * 60 - cue_seconds),
+        )
 
 
 class NegationResolver:
