@@ -124,3 +124,24 @@ def test_minilm_alias_resolves_to_the_offline_package_or_stays_a_hub_name():
     resolved = resolve_encoder("all-MiniLM-L6-v2")
     assert resolved == "sentence-transformers/all-MiniLM-L6-v2" or (Path(resolved) / "config.json").exists()
     assert resolve_encoder("org/name") == "org/name"
+
+
+def test_train_and_evaluate_cli_on_a_small_cdsco_data_root(tiny_encoder, tmp_path, capsys):
+    from negkit.resolution.splits import CDSCO_FILES
+
+    folder = tmp_path / "data" / "cd-sco"
+    folder.mkdir(parents=True)
+    contents = {"train": TRAIN, "dev": NEGATED + PLAIN}
+    for split, names in CDSCO_FILES.items():
+        for name in names:
+            (folder / name).write_text(format_cdsco(contents.get(split, NEGATED)))
+    model = tmp_path / "model"
+    assert main(["resolution", "train", "--corpus", "cd-sco", "--data", str(tmp_path / "data"), "--encoder",
+                 str(tiny_encoder), "--out", str(model), "--cue-epochs", "1", "--scope-epochs", "1"]) == 0
+    config = json.loads((model / "negkit_resolution.json").read_text())
+    assert config["corpus"] == "cd-sco" and config["train_sentences"] == len(TRAIN)
+    assert config["cue_report"]["best_epoch"] == 1
+    capsys.readouterr()
+    assert main(["resolution", "evaluate", str(model), "--corpus", "cd-sco", "--data", str(tmp_path / "data")]) == 0
+    table = capsys.readouterr().out
+    assert table.startswith("| system | corpus | split | Cues-B F1") and "| cd-sco | test |" in table
