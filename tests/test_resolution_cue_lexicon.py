@@ -59,8 +59,20 @@ def test_multiword_lexicon_groups_known_cues_and_leftovers():
     assert set(lexicon.cues) == {("neither", "nor"), ("by", "no", "means")}
     words = "neither by he nor no she means at".split()
     # neither..nor and by..no..means interleave; "at" is left over and becomes its own instance
-    assert lexicon.group([0, 1, 3, 4, 6, 7], words) == [[0, 3], [1, 4, 6], [7]]
+    assert lexicon.group([0, 1, 3, 4, 6, 7], [], words) == ([[0, 3], [1, 4, 6]], [7])
+    assert lexicon.single_words == {"not": 1}
     assert MultiwordLexicon.from_json(lexicon.to_json()) == lexicon
+
+
+def test_words_only_seen_in_multiword_cues_pull_single_labelled_partners_into_one_instance():
+    lexicon = MultiwordLexicon.learn(TRAINING)
+    assert lexicon.only_in_multiword_cues("Neither") and not lexicon.only_in_multiword_cues("not")
+    words = "neither he nor she , not he nor".split()
+    # "neither" and the first "nor" were labelled single cues: known cue "neither nor" with an anchor
+    assert lexicon.group([], [0, 2, 5, 7], words) == ([[0, 2]], [5, 7])
+    # without "neither" nothing is grouped: "no" and "means" labelled single stay single
+    assert lexicon.group([], [1, 2], "by no means".split()) == ([], [1, 2])
+    assert lexicon.group([1, 2], [], "by no means".split()) == ([[1, 2]], [])
 
 
 def test_decode_cues_builds_single_affix_and_discontinuous_instances():

@@ -89,45 +89,62 @@ class AffixLexicon:
 
 @dataclass
 class MultiwordLexicon:
-    """Multiword cues seen in training, as lower-cased word sequences ("by no means", "neither nor")."""
+    """Multiword cues seen in training, as lower-cased word sequences ("by no means", "neither nor"), and
+    how often each word was a single-word cue on its own ("nor" is, "neither" never is in CD-SCO)."""
 
     cues: Counter[tuple[str, ...]] = field(default_factory=Counter)
+    single_words: Counter[str] = field(default_factory=Counter)
 
     @classmethod
     def learn(cls, sentences: Iterable[ResolutionSentence]) -> MultiwordLexicon:
         lexicon = cls()
         for sentence in sentences:
             for instance in sentence.instances:
+                words = tuple(sentence.tokens[p.index].text.lower() for p in instance.cue)
                 if instance.is_multiword():
-                    lexicon.cues[tuple(sentence.tokens[p.index].text.lower() for p in instance.cue)] += 1
+                    lexicon.cues[words] += 1
+                elif not instance.is_affixal(sentence.tokens):
+                    lexicon.single_words[words[0]] += 1
         return lexicon
 
-    def group(self, positions: Sequence[int], words: Sequence[str]) -> list[list[int]]:
-        """Group the positions labelled as multiword-cue parts into instances.
+    def only_in_multiword_cues(self, word: str) -> bool:
+        """True for a word seen in training only as part of multiword cues ("neither")."""
+        lowered = word.lower()
+        return self.single_words[lowered] == 0 and any(lowered in cue for cue in self.cues)
 
-        Known multiword cues are matched first (longest, then most frequent), each as an in-order
-        subsequence of the positions still free; what is left forms one more instance (a lone leftover
-        word becomes a single-word cue).
+    def group(self, multiword: Sequence[int], single: Sequence[int], words: Sequence[str]
+              ) -> tuple[list[list[int]], list[int]]:
+        """Group whole-word cue positions into instances: ``(multiword groups, single-word positions)``.
+
+        ``multiword`` holds the positions labelled as multiword-cue parts, ``single`` those labelled as
+        single-word cues. Known multiword cues are matched first (longest, then most frequent) as in-order
+        subsequences of all free positions that include a multiword-labelled word or a word only ever seen
+        in multiword cues (so "neither" ... "nor" labelled as two single cues still become one instance).
+        Multiword-labelled positions left over form one more group; other leftovers stay single cues.
         """
-        free = list(positions)
+        free = sorted(set(multiword) | set(single))
+        anchors = set(multiword) | {p for p in single if self.only_in_multiword_cues(words[p])}
         groups: list[list[int]] = []
         for entry in sorted(self.cues, key=lambda cue: (-len(cue), -self.cues[cue], cue)):
-            while True:
-                match = _subsequence(entry, free, words)
-                if match is None:
-                    break
+            while (match := _subsequence(entry, free, words)) is not None and anchors.intersection(match):
                 groups.append(match)
                 free = [p for p in free if p not in match]
-        if free:
-            groups.append(free)
-        return sorted(groups)
+        leftover_multiword = [p for p in free if p in set(multiword)]
+        if len(leftover_multiword) > 1:
+            groups.append(leftover_multiword)
+        singles = [p for p in free if p not in set(multiword) or len(leftover_multiword) == 1]
+        return sorted(groups), singles
 
-    def to_json(self) -> list[dict[str, object]]:
-        return [{"words": list(cue), "count": count} for cue, count in sorted(self.cues.items())]
+    def to_json(self) -> dict[str, object]:
+        return {
+            "cues": [{"words": list(cue), "count": count} for cue, count in sorted(self.cues.items())],
+            "single_words": dict(sorted(self.single_words.items())),
+        }
 
     @classmethod
-    def from_json(cls, data: list[dict[str, object]]) -> MultiwordLexicon:
-        return cls(Counter({tuple(item["words"]): int(item["count"]) for item in data}))  # type: ignore[arg-type]
+    def from_json(cls, data: dict[str, object]) -> MultiwordLexicon:
+        cues = Counter({tuple(item["words"]): int(item["count"]) for item in data["cues"]})  # type: ignore[index,union-attr]
+        return cls(cues, Counter(data.get("single_words", {})))  # type: ignore[arg-type]
 
 
 def _subsequence(entry: tuple[str, ...], free: list[int], words: Sequence[str]) -> list[int] | None:
@@ -144,17 +161,15 @@ def decode_cues(
 ) -> list[NegationInstance]:
     """Cue instances (no scope yet) from word labels, ordered by their first cue position."""
     cues: list[tuple[TokenPart, ...]] = []
-    multi_positions: list[int] = []
     for index, (word, label) in enumerate(zip(words, labels)):
         if label == AFFIX_CUE:
             affix = affixes.split(index, word)
             cues.append((affix or TokenPart(index, word, 0),))
-        elif label == WHOLE_CUE:
-            cues.append((TokenPart(index, word, 0),))
-        elif label == MULTIWORD_CUE:
-            multi_positions.append(index)
-    for group in multiwords.group(multi_positions, words):
-        cues.append(tuple(TokenPart(p, words[p], 0) for p in group))
+    multiword = [i for i, label in enumerate(labels) if label == MULTIWORD_CUE]
+    single = [i for i, label in enumerate(labels) if label == WHOLE_CUE]
+    groups, singles = multiwords.group(multiword, single, words)
+    cues += [tuple(TokenPart(p, words[p], 0) for p in group) for group in groups]
+    cues += [(TokenPart(p, words[p], 0),) for p in singles]
     cues.sort(key=lambda cue: cue[0].index)
     return [NegationInstance(cue=cue) for cue in cues]
 
