@@ -194,7 +194,11 @@ class Tagger:
         tokenizer = AutoTokenizer.from_pretrained(folder / "encoder")
         extra_ids = tokenizer.convert_tokens_to_ids(config.extra_tokens)
         network = TaggerNetwork(AutoModel.from_pretrained(folder / "encoder"), config, extra_ids)
-        network.load_state_dict(torch.load(folder / _HEAD_WEIGHTS, weights_only=True), strict=False)
+        result = network.load_state_dict(torch.load(folder / _HEAD_WEIGHTS, weights_only=True), strict=False)
+        missing = [key for key in result.missing_keys if not key.startswith("encoder.")]
+        if missing or result.unexpected_keys:
+            raise NegkitError(f"{folder / _HEAD_WEIGHTS} does not fit {_NETWORK_CONFIG}: missing {missing}, "
+                              f"unexpected {result.unexpected_keys}")
         network.eval()
         return cls(network, tokenizer)
 
