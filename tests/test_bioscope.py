@@ -120,6 +120,23 @@ def test_multiword_cues(hand_corpus) -> None:
     assert rather_than.scope == parts((8, "die"))
 
 
+def test_suffix_and_hyphenated_prefix_affixes(tmp_path: Path) -> None:
+    # Hand-written: "less" of "careless" and "non" of "non-specific" are cues inside one token each.
+    sentences = (
+        '<sentence id="S1.1">A <xcope id="X1.1.1">care<cue type="negation" ref="X1.1.1">less</cue> '
+        "handling</xcope>.</sentence>",
+        '<sentence id="S1.2">A <xcope id="X1.2.1"><cue type="negation" ref="X1.2.1">non</cue>-specific '
+        "band</xcope>.</sentence>",
+    )
+    corpus = read_bioscope(write(tmp_path, HEADER + document("1", *sentences) + FOOTER))
+    careless, nonspecific = (sentence.instances[0] for sentence in corpus.sentences)
+    assert careless.cue == (TokenPart(1, "less", 4),)
+    assert careless.scope == (TokenPart(1, "care", 0), TokenPart(2, "handling"))
+    assert nonspecific.cue == (TokenPart(1, "non", 0),)
+    assert nonspecific.scope == (TokenPart(1, "-specific", 3), TokenPart(2, "band"))
+    assert corpus.unmapped == 0
+
+
 def test_cue_in_scope_keeps_bioscope_scopes(tmp_path: Path) -> None:
     corpus = read_bioscope(write(tmp_path, HEADER + document("1", NESTED, AFFIX) + FOOTER), cue_in_scope=True)
     assert corpus.sentences[0].instances[0].scope_indices == (7, 8, 9, 10)
@@ -189,6 +206,13 @@ def test_wrong_root_and_missing_attributes(tmp_path: Path) -> None:
         read_bioscope(write(tmp_path, xml))
 
 
+def test_empty_sentence_is_kept_and_noted(tmp_path: Path) -> None:
+    corpus = read_bioscope(write(tmp_path, HEADER + document("7", '<sentence id="S7.1"> </sentence>', PLAIN) + FOOTER))
+    assert [len(s.tokens) for s in corpus.sentences] == [0, 5]
+    assert corpus.notes == ["1 sentences without tokens (kept; they cannot be written as CD-SCO lines): 7/S7.1"]
+    assert corpus.unmapped == 0
+
+
 def test_detect_format_and_read_corpus(tmp_path: Path) -> None:
     path = write(tmp_path, HEADER + document("1", PLAIN) + FOOTER)
     assert detect_format(path) == "bioscope"
@@ -203,19 +227,28 @@ def abstracts():
 
 def test_abstracts_statistics(abstracts) -> None:
     stats = corpus_statistics(abstracts.sentences, abstracts.unmapped)
-    assert stats.sentences == 11_871
-    assert stats.negated_sentences == 1_597
-    assert stats.instances == 1_719
-    assert stats.events == 0
-    assert stats.unmapped == abstracts.unmapped < 20
+    assert (stats.sentences, stats.negated_sentences) == (11_871, 1_597)
+    counts = (stats.instances, stats.cues, stats.scopes, stats.events, stats.unmapped)
+    assert counts == (1_719, 1_719, 1_691, 0, 9)
+    assert sum(len(s.speculation) for s in abstracts.sentences) == 2_659
+
+
+def test_abstract_tokens_cover_the_text(abstracts) -> None:
+    for sentence in abstracts.sentences:
+        assert "".join(sentence.words) == "".join(sentence.text.split())
+        assert all(sentence.text[t.char_start : t.char_end] == t.text for t in sentence.tokens)
 
 
 @pytest.mark.parametrize(
-    ("name", "sentences", "negated", "instances"),
-    [("full_papers.xml", 2_670, 339, 376), ("clinical_records_anon.xml", 6_383, 865, 870)],
+    ("name", "expected"),
+    [
+        ("full_papers.xml", (2_670, 339, 376, 374, 0, 5)),
+        ("clinical_records_anon.xml", (6_383, 865, 870, 849, 0, 4)),
+    ],
 )
-def test_full_papers_and_clinical_statistics(name: str, sentences: int, negated: int, instances: int) -> None:
+def test_full_papers_and_clinical_statistics(name: str, expected: tuple[int, ...]) -> None:
     corpus = read_bioscope(shared_data_path("bioscope", name))
-    stats = corpus_statistics(corpus.sentences)
-    assert (stats.sentences, stats.negated_sentences, stats.instances) == (sentences, negated, instances)
+    stats = corpus_statistics(corpus.sentences, corpus.unmapped)
+    counts = (stats.sentences, stats.negated_sentences, stats.instances, stats.scopes, stats.events, stats.unmapped)
+    assert counts == expected
     assert detect_format(shared_data_path("bioscope", name)) == "bioscope"

@@ -92,6 +92,24 @@ def test_unknown_cue_id_is_counted_or_raised(tmp_path: Path, review) -> None:
         read_sfu(write(tmp_path, REVIEW), strict=True)
 
 
+def test_duplicate_cue_ids_and_stray_references(tmp_path: Path) -> None:
+    # Hand-written: cue ID 1 is used in both sentences; the first <ref> sits in a <cue>, not an <xcope>.
+    xml = (
+        '<DOCUMENT><P><SENTENCE><cue ID="1" type="negation"><ref ID="2" SRC="1"/><W>No</W></cue><W>way</W></SENTENCE>\n'
+        '<SENTENCE><cue ID="1" type="negation"><W>not</W></cue><xcope ID="3"><ref ID="4" SRC="1"/><W>here</W></xcope>'
+        "</SENTENCE></P></DOCUMENT>"
+    )
+    path = write(tmp_path, xml, "dup.xml")
+    corpus = read_sfu(path)
+    assert corpus.unmapped == 2
+    assert corpus.sentences[0].instances[0].scope == ()
+    assert corpus.sentences[1].instances[0].scope == parts((1, "here"))
+    kinds = " ".join(corpus.notes)
+    assert "cue id used twice in a review" in kinds and "reference outside a scope" in kinds
+    with pytest.raises(InputFormatError, match=r"dup\.xml:2: cue id used twice in a review: cue ID='1'"):
+        read_sfu(path, strict=True)
+
+
 def test_statistics_and_speculation_switch(tmp_path: Path, review) -> None:
     stats = corpus_statistics(review.sentences, review.unmapped)
     assert (stats.sentences, stats.negated_sentences, stats.instances, stats.scopes, stats.events) == (5, 4, 5, 5, 0)
@@ -140,3 +158,4 @@ def test_sfu_statistics(sfu_corpus) -> None:
     assert stats.events == 0
     assert sum(len(s.speculation) for s in sfu_corpus.sentences) == 5_363
     assert stats.unmapped == 103
+    assert any(note.startswith("1 sentences without tokens") and "COOKWARE/no8done/10" in note for note in sfu_corpus.notes)

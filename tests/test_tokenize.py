@@ -56,7 +56,8 @@ def _detokenize(words: list[str]) -> str:
     attach_right = {"(", "[", "``", "`"}
     text = ""
     for i, word in enumerate(words):
-        joined = word in attach_left or (i and words[i - 1] in attach_right) or (word == "not" and words[i - 1] == "can")
+        after_opening = i > 0 and words[i - 1] in attach_right
+        joined = word in attach_left or after_opening or (word == "not" and words[i - 1] == "can")
         text += ("" if i == 0 or joined else " ") + word
     return text
 

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from negkit.data.corpora import Corpus
 from negkit.data.resolution import NegationInstance, ResolutionSentence, Token, TokenPart
-from negkit.data.spans import UnmappedLog, build_instance, is_affix, tokens_in_span
+from negkit.data.spans import UnmappedLog, build_instance, empty_sentence_notes, is_affix, tokens_in_span
 from negkit.data.tokenize import tokenize
 from negkit.data.xmltree import XmlElement, parse_xml_file
 from negkit.errors import InputFormatError
@@ -65,7 +65,8 @@ def read_bioscope(
     reader = _BioScopeReader(str(path), keep_speculation, cue_in_scope, strict)
     for number, document in enumerate(root.iter("Document")):
         reader.read_document(document, number)
-    return Corpus(str(path), "bioscope", reader.sentences, reader.log.total, reader.log.notes())
+    notes = reader.log.notes() + empty_sentence_notes(reader.sentences)
+    return Corpus(str(path), "bioscope", reader.sentences, reader.log.total, notes)
 
 
 class _BioScopeReader:
@@ -128,23 +129,26 @@ class _BioScopeReader:
         cue_parts: list[TokenPart] = []
         for cue in cues:
             parts = tokens_in_span(tokens, cue.start, cue.end)
-            self.check_span("cue", parts, tokens, cue.element, sentence.sentence_id)
+            self.check_span("cue", f"cue in {sentence.sentence_id}", parts, tokens, cue.element)
             cue_parts += parts
         if not cue_parts:
             return None
         scope_parts: list[TokenPart] = []
         if ref in marked.scopes:
             scope_parts = tokens_in_span(tokens, *marked.scopes[ref])
-            self.check_span(f"scope {ref}", scope_parts, tokens, cues[0].element, sentence.sentence_id)
+            self.check_span("scope", f"scope {ref} in {sentence.sentence_id}", scope_parts, tokens, cues[0].element)
         else:
-            self.report(cues[0].element, "cue referring to an unknown scope id", f"ref={ref!r} in {sentence.sentence_id}")
+            detail = f"ref={ref!r} in {sentence.sentence_id}"
+            self.report(cues[0].element, "cue referring to an unknown scope id", detail)
         return build_instance(tokens, cue_parts, scope_parts, cue_in_scope=self.cue_in_scope)
 
-    def check_span(self, what: str, parts: list[TokenPart], tokens: list[Token], element: XmlElement, sid: str) -> None:
-        """Count the span as unmapped when it covers no token or part of a word that is not an affix cue."""
-        label = "cue" if what == "cue" else "scope"
+    def check_span(
+        self, label: str, name: str, parts: list[TokenPart], tokens: list[Token], element: XmlElement
+    ) -> None:
+        """Count the ``label`` ("cue"/"scope") span as unmapped when it covers no token, or part of a
+        word without being an affix cue; ``name`` says which span it is in the note."""
         if not parts:
-            self.log.add(f"{label} covering no token", self.where(element), f"{what} in {sid}")
+            self.log.add(f"{label} covering no token", self.where(element), name)
             return
         for part in parts:
             token = tokens[part.index]
@@ -153,7 +157,7 @@ class _BioScopeReader:
                 self.log.add(
                     f"{label} that {edge} inside a token",
                     self.where(element),
-                    f"{what} in {sid} covers {part.text!r} of {token.text!r}",
+                    f"{name} covers {part.text!r} of {token.text!r}",
                 )
                 return
 
@@ -193,7 +197,9 @@ class _BioScopeReader:
         full = "".join(pieces)
         lead = len(full) - len(full.lstrip())
         marked.text = full.strip()
-        marked.scopes = {key: self.trim(marked.text, start - lead, end - lead) for key, (start, end) in marked.scopes.items()}
+        marked.scopes = {
+            key: self.trim(marked.text, start - lead, end - lead) for key, (start, end) in marked.scopes.items()
+        }
         for cue in marked.cues:
             cue.start, cue.end = self.trim(marked.text, cue.start - lead, cue.end - lead)
         return marked

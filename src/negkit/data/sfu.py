@@ -28,7 +28,7 @@ from pathlib import Path
 
 from negkit.data.corpora import Corpus
 from negkit.data.resolution import ResolutionSentence, Token, TokenPart
-from negkit.data.spans import UnmappedLog, build_instance
+from negkit.data.spans import UnmappedLog, build_instance, empty_sentence_notes
 from negkit.data.xmltree import XmlElement, parse_xml_file
 from negkit.errors import InputFormatError
 
@@ -50,7 +50,6 @@ class _Scope:
     element: XmlElement
     sentence: int
     cue_ids: list[str] = field(default_factory=list)
-    has_ref: bool = False
     tokens: list[int] = field(default_factory=list)
 
 
@@ -78,7 +77,7 @@ def read_sfu(
         review = _ReviewReader(file, log, strict)
         sentences += review.read(keep_speculation, cue_in_scope)
         empty_words += review.empty_words
-    notes = log.notes()
+    notes = log.notes() + empty_sentence_notes(sentences)
     if empty_words:
         notes.append(f"{empty_words} empty <W> elements skipped (they hold no text)")
     return Corpus(str(path), "sfu", sentences, log.total, notes)
@@ -111,15 +110,19 @@ class _ReviewReader:
                 continue
             sentence = sentences[cue.sentence]
             if not cue.tokens:
-                self.log.add("cue covering no token", self.where(cue.element), f"cue {cue.cue_id} in {sentence.sentence_id}")
+                detail = f"cue {cue.cue_id} in {sentence.sentence_id}"
+                self.log.add("cue covering no token", self.where(cue.element), detail)
                 continue
+            tokens = sentence.tokens
             instance = build_instance(
-                sentence.tokens, _parts(sentence.tokens, cue.tokens), _parts(sentence.tokens, cue.scope), cue_in_scope=cue_in_scope
+                tokens, _parts(tokens, cue.tokens), _parts(tokens, cue.scope), cue_in_scope=cue_in_scope
             )
             (sentence.instances if cue.kind == "negation" else sentence.speculation).append(instance)
         return sentences
 
-    def walk(self, element: XmlElement, sentence: int, words: list[str], cues: list[_Cue], scopes: list[_Scope]) -> None:
+    def walk(
+        self, element: XmlElement, sentence: int, words: list[str], cues: list[_Cue], scopes: list[_Scope]
+    ) -> None:
         """Collect the words under ``element`` and record which cues and scopes cover each."""
         for child in element.elements():
             if child.tag == "W":
@@ -133,7 +136,8 @@ class _ReviewReader:
             elif child.tag == "cue":
                 cue = _Cue(self.attribute(child, "ID"), self.attribute(child, "type"), child, sentence)
                 if cue.kind not in CUE_TYPES:
-                    raise InputFormatError(self.path, child.line, f"<cue> type {cue.kind!r} is neither 'negation' nor 'speculation'")
+                    problem = f"<cue> type {cue.kind!r} is neither 'negation' nor 'speculation'"
+                    raise InputFormatError(self.path, child.line, problem)
                 self.cues.append(cue)
                 self.walk(child, sentence, words, [*cues, cue], scopes)
             elif child.tag == "xcope":
@@ -141,18 +145,18 @@ class _ReviewReader:
                 self.scopes.append(scope)
                 self.walk(child, sentence, words, cues, [*scopes, scope])
             elif child.tag == "ref":
-                self.attach_ref(child, scopes)
+                self.attach_ref(child, scopes[-1] if element.tag == "xcope" else None)
             elif child.tag == "C":
                 self.walk(child, sentence, words, cues, scopes)
             else:
                 raise InputFormatError(self.path, child.line, f"unexpected <{child.tag}> inside <SENTENCE>")
 
-    def attach_ref(self, ref: XmlElement, scopes: list[_Scope]) -> None:
-        if not scopes:
-            self.log.add("reference outside any scope", self.where(ref), f"<ref SRC={ref.attributes.get('SRC')!r}>")
+    def attach_ref(self, ref: XmlElement, scope: _Scope | None) -> None:
+        """Add the cue ids of ``ref`` to ``scope``, the ``<xcope>`` it sits in directly."""
+        if scope is None:
+            self.log.add("reference outside a scope", self.where(ref), f"<ref SRC={ref.attributes.get('SRC')!r}>")
             return
-        scopes[-1].cue_ids += self.attribute(ref, "SRC").split()
-        scopes[-1].has_ref = True
+        scope.cue_ids += self.attribute(ref, "SRC").split()
 
     def resolve_scopes(self) -> None:
         """Give each scope's words to the cues its ``ref`` names (a cue in the same sentence)."""
@@ -163,7 +167,8 @@ class _ReviewReader:
             by_id.setdefault(cue.cue_id, []).append(cue)
         for scope in self.scopes:
             if not scope.cue_ids:
-                self.log.add("scope with no cue", self.where(scope.element), f"<xcope ID={scope.element.attributes.get('ID')!r}>")
+                scope_id = scope.element.attributes.get("ID")
+                self.log.add("scope with no cue", self.where(scope.element), f"<xcope ID={scope_id!r}>")
             for cue_id in scope.cue_ids:
                 candidates = by_id.get(cue_id, [])
                 same_sentence = [cue for cue in candidates if cue.sentence == scope.sentence]
@@ -189,11 +194,14 @@ class _ReviewReader:
     def attribute(self, element: XmlElement, name: str) -> str:
         value = element.attributes.get(name)
         if not value:
-            raise InputFormatError(self.path, element.line, f"<{element.tag}> has no {name} attribute ({element.where()})")
+            problem = f"<{element.tag}> has no {name} attribute ({element.where()})"
+            raise InputFormatError(self.path, element.line, problem)
         return value
 
 
-def _sentence(words: list[str], sentence_id: str, chapter: str, number: int, source: str, line: int) -> ResolutionSentence:
+def _sentence(
+    words: list[str], sentence_id: str, chapter: str, number: int, source: str, line: int
+) -> ResolutionSentence:
     """A sentence whose text is ``words`` joined by single spaces, with token offsets into it."""
     tokens = []
     offset = 0

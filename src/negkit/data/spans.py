@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from negkit.data.resolution import NegationInstance, Token, TokenPart
+from negkit.data.resolution import NegationInstance, ResolutionSentence, Token, TokenPart
 
 #: Negation prefixes and suffixes that may be annotated as a cue inside a word (lower case).
 NEGATION_PREFIXES: frozenset[str] = frozenset({"un", "in", "im", "il", "ir", "dis", "non", "a", "an"})
@@ -56,6 +56,15 @@ class UnmappedLog:
         for kind, count in sorted(self.counts.items(), key=lambda item: (-item[1], item[0])):
             lines.append(f"{count} x {kind}; e.g. " + " | ".join(self.examples[kind]))
         return lines
+
+
+def empty_sentence_notes(sentences: Iterable[ResolutionSentence]) -> list[str]:
+    """A note naming the sentences without any token (kept, but no CD-SCO line can hold them)."""
+    empty = [sentence.sentence_id for sentence in sentences if not sentence.tokens]
+    if not empty:
+        return []
+    shown = ", ".join(empty[:EXAMPLES_PER_KIND]) + (", ..." if len(empty) > EXAMPLES_PER_KIND else "")
+    return [f"{len(empty)} sentences without tokens (kept; they cannot be written as CD-SCO lines): {shown}"]
 
 
 def tokens_in_span(tokens: list[Token], start: int, end: int) -> list[TokenPart]:

@@ -47,7 +47,9 @@ def tokenize(text: str) -> list[Token]:
     chunks = list(_CHUNK.finditer(text))
     words = [chunk.group() for chunk in chunks]
     for number, chunk in enumerate(chunks):
-        context = _Context(words[number - 1] if number else None, words[number + 1] if number + 1 < len(words) else None)
+        previous = words[number - 1] if number else None
+        following = words[number + 1] if number + 1 < len(words) else None
+        context = _Context(previous, following)
         for start, end in _split_chunk(chunk.group(), context):
             offset = chunk.start()
             tokens.append(Token(text[offset + start : offset + end], char_start=offset + start, char_end=offset + end))
