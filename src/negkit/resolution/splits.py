@@ -72,7 +72,9 @@ def load_split(corpus: str, split: str, data: str | Path | None = None) -> list[
         folder = locate_dataset("cd-sco", data)
         return [sentence for name in CDSCO_FILES[split] for sentence in read_cdsco(folder / name)]
     wanted = set(documents_of_split(corpus, split))
-    return [s for s in read_document_corpus(corpus, data) if document_id(s) in wanted]
+    # a sentence without tokens (one SFU sentence holds only empty W elements) can be neither tagged nor
+    # written as CD-SCO, so it is left out
+    return [s for s in read_document_corpus(corpus, data) if document_id(s) in wanted and s.tokens]
 
 
 def read_document_corpus(corpus: str, data: str | Path | None = None) -> list[ResolutionSentence]:
