@@ -1,0 +1,132 @@
+"""The two-stage negation resolution system: a cue tagger followed by a scope resolver.
+
+:class:`NegationResolver` trains both stages (the scope resolver on gold cues, only on negated
+instances), predicts into :class:`~negkit.data.resolution.ResolutionSentence` objects, and is saved as a
+folder in the ``save_pretrained`` spirit::
+
+    MODEL_DIR/negkit_resolution.json   what was trained, how, on what, and the training report
+    MODEL_DIR/cue/                     cue tagger (encoder/, head.pt, tagger.json, cue_lexicon.json)
+    MODEL_DIR/scope/                   scope resolver (encoder/, head.pt, tagger.json, scope_resolver.json)
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+
+from negkit import __version__
+from negkit.data.resolution import ResolutionSentence
+from negkit.errors import NegkitError
+from negkit.resolution.cue_tagger import CueTagger
+from negkit.resolution.neural import TrainingSettings, resolve_encoder
+from negkit.resolution.scope_resolver import ScopeResolver
+
+CONFIG_FILE = "negkit_resolution.json"
+
+
+#: Share of the training time budget given to the cue tagger (the scope resolver gets the rest).
+CUE_SHARE_OF_BUDGET = 12 / 27
+
+
+@dataclass
+class ResolverSettings:
+    """Hyper-parameters of both stages (the scope stage trains on far fewer examples, so more epochs)."""
+
+    encoder: str = "all-MiniLM-L6-v2"
+    scope_variant: str = "marker"
+    cue: TrainingSettings = field(
+        default_factory=lambda: TrainingSettings(epochs=5, learning_rate=1e-4, time_limit_s=12 * 60)
+    )
+    scope: TrainingSettings = field(
+        default_factory=lambda: TrainingSettings(epochs=10, patience=3, learning_rate=1e-4, time_limit_s=15 * 60)
+    )
+    max_length: int = 128
+
+    @classmethod
+    def for_budget(cls, minutes: float = 27.0, *, encoder: str = "all-MiniLM-L6-v2", scope_variant: str = "marker",
+                   seed: int = 13, threads: int | None = 1, cue_epochs: int = 5, scope_epochs: int = 10) -> ResolverSettings:
+        """Default settings whose two stages share a time budget of ``minutes``."""
+        defaults = cls()
+        cue_seconds = minutes * 60 * CUE_SHARE_OF_BUDGET
+        return cls(
+            encoder=encoder,
+            scope_variant=scope_variant,
+            cue=replace(defaults.cue, epochs=cue_epochs, seed=seed, threads=threads, time_limit_s=cue_seconds),
+            scope=replace(defaults.scope, epochs=scope_epochs, seed=seed, threads=threads,
+                          time_limit_s=minutes * 60 - cue_seconds),
+        )
+
+
+class NegationResolver:
+    """Cue tagger + scope resolver with ``fit``/``predict``/``save``/``load``."""
+
+    def __init__(self, settings: ResolverSettings | None = None) -> None:
+        self.settings = settings or ResolverSettings()
+        self.cue_tagger = CueTagger(self.settings.encoder, self.settings.cue, self.settings.max_length)
+        self.scope_resolver = ScopeResolver(self.settings.scope_variant, self.settings.encoder,
+                                            self.settings.scope, self.settings.max_length)
+        self.metadata: dict[str, object] = {}
+        #: How results of this system are labelled (the model folder once loaded).
+        self.name = f"negkit resolver ({self.settings.encoder}, {self.settings.scope_variant} scope)"
+
+    def fit(self, train: Sequence[ResolutionSentence], dev: Sequence[ResolutionSentence],
+            log: Callable[[str], None] = lambda message: None, corpus: str = "") -> NegationResolver:
+        """Train the cue tagger on every sentence and the scope resolver on the negated ones."""
+        started = time.monotonic()
+        self.cue_tagger.fit(train, dev, log)
+        negated_train = [s for s in train if s.instances]
+        negated_dev = [s for s in dev if s.instances]
+        self.scope_resolver.fit(negated_train, negated_dev, log)
+        self.metadata = {
+            "corpus": corpus,
+            "train_sentences": len(train),
+            "dev_sentences": len(dev),
+            "training_seconds": round(time.monotonic() - started, 1),
+            "cue_report": asdict(self.cue_tagger.report) if self.cue_tagger.report else None,
+            "scope_report": asdict(self.scope_resolver.report) if self.scope_resolver.report else None,
+        }
+        return self
+
+    def predict(self, sentences: Sequence[ResolutionSentence]) -> list[ResolutionSentence]:
+        """Copies of ``sentences`` with predicted cues and scopes (no events, no speculation)."""
+        cues = self.cue_tagger.predict(sentences)
+        with_cues = [replace(s, instances=found, speculation=[]) for s, found in zip(sentences, cues)]
+        return self.scope_resolver.predict(with_cues)
+
+    def save(self, folder: str | Path) -> None:
+        folder = Path(folder)
+        self.cue_tagger.save(folder / "cue")
+        self.scope_resolver.save(folder / "scope")
+        config = {
+            "negkit_version": __version__,
+            "settings": asdict(self.settings),
+            "resolved_encoder": resolve_encoder(self.settings.encoder),
+            **self.metadata,
+        }
+        (folder / CONFIG_FILE).write_text(json.dumps(config, indent=2) + "\n")
+
+    @classmethod
+    def load(cls, folder: str | Path) -> NegationResolver:
+        folder = Path(folder)
+        if not (folder / CONFIG_FILE).exists():
+            raise NegkitError(
+                f"{folder} is not a trained negkit resolution model (no {CONFIG_FILE}); "
+                "train one with `negkit resolution train --corpus cd-sco --out DIR`"
+            )
+        config = json.loads((folder / CONFIG_FILE).read_text())
+        settings = config["settings"]
+        resolver = cls(ResolverSettings(
+            encoder=settings["encoder"],
+            scope_variant=settings["scope_variant"],
+            cue=TrainingSettings(**settings["cue"]),
+            scope=TrainingSettings(**settings["scope"]),
+            max_length=settings["max_length"],
+        ))
+        resolver.cue_tagger = CueTagger.load(folder / "cue")
+        resolver.scope_resolver = ScopeResolver.load(folder / "scope")
+        resolver.metadata = {k: v for k, v in config.items() if k not in ("settings", "negkit_version")}
+        resolver.name = str(folder)
+        return resolver
