@@ -86,7 +86,7 @@ class TruthTask:
         if self.fewshot:
             self.examples = choose_fewshot_examples(read_tind(source, "train", seed), seed)
         files = data_files(source)
-        selection = {"split": split, "limit": limit, "seed": seed, "items": len(items), "items_in_split": total,
+        selection = {"split": split, "limit": limit, "seed": seed, "count": len(items), "items_in_split": total,
                      "groups": len({item.group_key for item in items})}
         return TaskData(items=items, files=files, selection=selection)
 
