@@ -87,7 +87,7 @@ def run_convert(args: argparse.Namespace) -> int:
             groups = split_groups(groups, args.seed)[normalize_split(args.split)]
         if to_raw:
             written = write_tind_raw(groups, destination)
-            _copy_example_counts(args.source, args.password, destination)
+            copy_example_counts(args.source, args.password, destination)
             print(f"wrote {len(groups)} groups in {len(written)} pattern files to {destination}")
             return 0
         items = [item for group in groups for item in group.items]
@@ -106,7 +106,8 @@ def run_convert(args: argparse.Namespace) -> int:
     return 0
 
 
-def _copy_example_counts(source: str, password: str, destination: Path) -> None:
+def copy_example_counts(source: str, password: str, destination: Path) -> None:
+    """Copy ``example_count.txt`` of a raw source into ``destination`` (used by convert and realise)."""
     try:
         counts = read_example_counts(source, password)
     except InputFormatError:  # a source without example_count.txt: nothing to copy

@@ -12,7 +12,7 @@ import argparse
 import time
 from pathlib import Path
 
-from negkit.cli.tind import _copy_example_counts, inside_git_worktree
+from negkit.cli.tind import copy_example_counts, inside_git_worktree
 from negkit.data.locate import locate_dataset
 from negkit.data.tind import DEFAULT_PASSWORD, read_tind_hf, read_tind_raw, write_tind_raw
 from negkit.errors import DataNotFoundError, NegkitError
@@ -121,7 +121,7 @@ def run_realise(args: argparse.Namespace) -> int:
         rebuilt.header = group.header
         realised.append(rebuilt)
     write_tind_raw(realised, out)
-    _copy_example_counts(args.source, args.password, out)
+    copy_example_counts(args.source, args.password, out)
     lines = sum(len(g.items) for g in groups)
     same = sum(1 for old, new in zip(groups, realised) for a, b in zip(old.items, new.items) if a == b)
     print(f"realised {len(groups)} groups to {out}: {same}/{lines} sentence lines identical ({same / max(lines, 1):.4%})")
