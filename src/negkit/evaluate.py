@@ -10,7 +10,6 @@ nothing already answered is recomputed.
 
 from __future__ import annotations
 
-import json
 import re
 import shlex
 import sys
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from negkit import __version__
+from negkit.atomic_io import atomic_write_json, atomic_write_jsonl, atomic_write_text
 from negkit.engine.runner import DEFAULT_CHUNK_SIZE, answer_requests
 from negkit.engine.store import RunStore
 from negkit.errors import NegkitError
@@ -51,6 +51,8 @@ class EvalOptions:
     chunk_size: int = DEFAULT_CHUNK_SIZE
     #: Constructor options per task name, e.g. ``{"nubench": {"prompt": "7", "num_fewshot": 5}}``.
     task_options: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: Options for the model loader (``--model-args``, see :mod:`negkit.models.model_args`).
+    model_args: dict[str, Any] = field(default_factory=dict)
 
 
 def task_limit(limit: int | dict[str, int] | None, task_name: str) -> int | None:
@@ -81,7 +83,7 @@ def evaluate(model: str | Any, tasks: Sequence[str], options: EvalOptions | None
         from negkit.models.registry import load_model
 
         spec = model
-        model = load_model(model, dtype=dtype, batch_size=options.batch_size)
+        model = load_model(model, dtype=dtype, batch_size=options.batch_size, **options.model_args)
     else:
         spec = model.fingerprint.name
     load_seconds = time.perf_counter() - started
@@ -126,7 +128,9 @@ def _evaluate_task(model: Any, task_name: str, options: EvalOptions, store: RunS
     result = {
         "negkit_version": __version__,
         "task": task.config(),
-        "model": {**model.fingerprint.as_dict(), "key": model.fingerprint.key()},
+        "model": {**model.fingerprint.as_dict(), "key": model.fingerprint.key(),
+                  # how the backend was loaded (device, quantization, adapter, resolved loader options, ...)
+                  "load": dict(getattr(model, "load_info", {}) or {}), "model_args": dict(options.model_args)},
         "mode": options.mode,
         "chat_template": bool(getattr(model, "has_chat_template", False)),
         "data": {"files": [_file_entry(path) for path in data.files], **data.selection},
@@ -139,9 +143,9 @@ def _evaluate_task(model: Any, task_name: str, options: EvalOptions, store: RunS
         "metrics": metrics,
     }
     base = out / task_name
-    _write_jsonl(base.with_suffix(".samples.jsonl"), records)
-    base.with_suffix(".results.json").write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
-    base.with_suffix(".md").write_text(task.tables(metrics))
+    atomic_write_jsonl(base.with_suffix(".samples.jsonl"), records)
+    atomic_write_json(base.with_suffix(".results.json"), result)
+    atomic_write_text(base.with_suffix(".md"), task.tables(metrics))
     result["files"] = {kind: str(base.with_suffix(suffix)) for kind, suffix in
                        (("results", ".results.json"), ("samples", ".samples.jsonl"), ("tables", ".md"))}
     return result
@@ -174,12 +178,6 @@ def _engine_stats(model: Any) -> dict[str, Any]:
 def _command_line(command: Sequence[str] | None) -> str:
     arguments = list(command) if command is not None else ["negkit", *sys.argv[1:]]
     return shlex.join(arguments)
-
-
-def _write_jsonl(path: Path, records: Sequence[dict[str, Any]]) -> None:
-    with open(path, "w", encoding="utf-8") as handle:
-        for record in records:
-            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
 
 
 def _slug(text: str) -> str:

@@ -17,6 +17,9 @@ def register(groups) -> None:
         "already in OUT/requests.jsonl are not recomputed.",
     )
     parser.add_argument("--model", default="default", help="default | hf:PATH_OR_NAME | gguf:FILE | openai:URL#MODEL | nli:PATH")
+    parser.add_argument("--model-args", metavar="KEY=VALUE,...",
+                        help="options for the model loader, e.g. revision=main,attn_implementation=sdpa "
+                        "(lists in [brackets], values with commas in quotes); recorded in the results")
     parser.add_argument("--tasks", help="comma-separated task names (see --list); default: every suite whose data is found")
     parser.add_argument("--list", action="store_true", help="list the registered tasks and where their data was found")
     parser.add_argument("--data", help="data root, data set folder or file (default: NEGKIT_DATA, ./data, ../shared/data)")
@@ -40,6 +43,7 @@ def run_eval(args: argparse.Namespace) -> int:
     if args.list:
         return list_tasks(args.data)
     from negkit.evaluate import EvalOptions, evaluate
+    from negkit.models.model_args import parse_model_args
     from negkit.report.combined import REPORT_FILE
     from negkit.suites import CLASSIFIER_TASKS, default_tasks
 
@@ -60,6 +64,7 @@ def run_eval(args: argparse.Namespace) -> int:
         data=args.data, split=args.split, limit=args.limit, seed=args.seed,
         batch_size=parse_batch_size(args.batch_size), dtype=args.dtype, mode=args.mode, out=args.out,
         progress=not args.no_progress, command=reproducing_command(args, tasks), task_options=task_options,
+        model_args=parse_model_args(args.model_args),
     )
     results = evaluate(args.model, tasks, options)
     for result in results:
@@ -77,7 +82,8 @@ def reproducing_command(args: argparse.Namespace, tasks: list[str]) -> list[str]
                "--mode", args.mode, "--seed", str(args.seed), "--batch-size", str(args.batch_size),
                "--prompt", args.prompt, "--num-fewshot", str(args.num_fewshot)]
     limit = format_limit(args.limit) if args.limit is not None else None
-    for flag, value in (("--data", args.data), ("--limit", limit), ("--dtype", args.dtype), ("--out", args.out)):
+    for flag, value in (("--model-args", args.model_args), ("--data", args.data), ("--limit", limit),
+                        ("--dtype", args.dtype), ("--out", args.out)):
         if value is not None:
             command += [flag, str(value)]
     return command

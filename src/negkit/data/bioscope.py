@@ -23,8 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from negkit.data.corpora import Corpus
-from negkit.data.resolution import NegationInstance, ResolutionSentence, Token, TokenPart
+from negkit.data.resolution import Corpus, NegationInstance, ResolutionSentence, Token, TokenPart
 from negkit.data.spans import UnmappedLog, build_instance, empty_sentence_notes, is_affix, tokens_in_span
 from negkit.data.tokenize import tokenize
 from negkit.data.xmltree import XmlElement, parse_xml_file

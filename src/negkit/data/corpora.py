@@ -8,22 +8,10 @@ root).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from negkit.data.resolution import ResolutionSentence
+from negkit.data.resolution import Corpus
 from negkit.errors import InputFormatError
-
-
-@dataclass
-class Corpus:
-    """Sentences read from one file or folder, plus what could not be mapped onto tokens."""
-
-    path: str
-    format: str
-    sentences: list[ResolutionSentence]
-    unmapped: int = 0
-    notes: list[str] = field(default_factory=list)
 
 
 def detect_format(path: str | Path) -> str:

@@ -119,6 +119,17 @@ class ResolutionSentence:
         return bool(self.instances)
 
 
+@dataclass
+class Corpus:
+    """Sentences read from one file or folder, plus what could not be mapped onto tokens."""
+
+    path: str
+    format: str
+    sentences: list[ResolutionSentence]
+    unmapped: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
 @dataclass(frozen=True)
 class CorpusStatistics:
     """Counts printed by ``negkit resolution stats``.

@@ -26,8 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from negkit.data.corpora import Corpus
-from negkit.data.resolution import ResolutionSentence, Token, TokenPart
+from negkit.data.resolution import Corpus, ResolutionSentence, Token, TokenPart
 from negkit.data.spans import UnmappedLog, build_instance, empty_sentence_notes
 from negkit.data.xmltree import XmlElement, parse_xml_file
 from negkit.errors import InputFormatError

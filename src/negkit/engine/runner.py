@@ -12,7 +12,7 @@ from typing import Any
 
 from negkit.errors import NegkitError
 from negkit.engine.store import RunStore, request_key
-from negkit.models.base import (
+from negkit.engine.requests import (
     ClassifyRequest,
     GenerateRequest,
     LoglikelihoodRequest,

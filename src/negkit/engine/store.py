@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from negkit.errors import InputFormatError
-from negkit.models.base import LoglikelihoodResult, ModelFingerprint, Request, Response, request_payload
+from negkit.engine.requests import LoglikelihoodResult, ModelFingerprint, Request, Response, request_payload
 
 
 def request_key(fingerprint: ModelFingerprint, mode: str, request: Request) -> str:

@@ -3,11 +3,11 @@ task's results in one JSON file."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from negkit.atomic_io import atomic_write_json, atomic_write_text
 from negkit.report.markdown import markdown_table
 
 REPORT_FILE = "report.md"
@@ -39,7 +39,7 @@ def write_combined_report(results: Sequence[dict[str, Any]], out: str | Path) ->
     """Write ``report.md`` and ``results.json`` into ``out``; return their paths."""
     out = Path(out)
     report = out / REPORT_FILE
-    report.write_text(combined_markdown(results), encoding="utf-8")
+    atomic_write_text(report, combined_markdown(results))
     combined = out / RESULTS_FILE
-    combined.write_text(json.dumps(list(results), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    atomic_write_json(combined, list(results))
     return {"report": str(report), "results": str(combined)}

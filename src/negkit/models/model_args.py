@@ -1,0 +1,111 @@
+"""``--model-args key=value,...``: options passed to a model loader, parsed strictly.
+
+The syntax is the LM Evaluation Harness's (``pretrained=...,revision=...``) with two additions for values
+that contain commas: a value in brackets is a list (``labels=[entailment,neutral,contradiction]``) and a
+value in single or double quotes is taken verbatim (``system="Be brief, please."``).
+
+Values are typed: ``true``/``false`` (any case) are booleans, ``none``/``null`` is ``None``, whole numbers
+are ints, other numbers floats, anything else a string. A malformed pair (no ``=``, an empty key, a key given
+twice, an unclosed quote or bracket) is an error that quotes the pair: nothing is ever silently dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from negkit.errors import NegkitError
+
+_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$")
+
+
+def split_top_level(text: str, separator: str = ",", what: str = "--model-args") -> list[str]:
+    """Split ``text`` on ``separator`` outside quotes and brackets."""
+    parts, current, depth, quote = [], [], 0, ""
+    for character in text:
+        if quote:
+            current.append(character)
+            if character == quote:
+                quote = ""
+            continue
+        if character in "\"'":
+            quote = character
+        elif character == "[":
+            depth += 1
+        elif character == "]":
+            depth -= 1
+            if depth < 0:
+                raise NegkitError(f"{what}: unbalanced ']' in {text!r}")
+        elif character == separator and depth == 0:
+            parts.append("".join(current))
+            current = []
+            continue
+        current.append(character)
+    if quote:
+        raise NegkitError(f"{what}: unclosed quote {quote} in {text!r}")
+    if depth:
+        raise NegkitError(f"{what}: unclosed '[' in {text!r}")
+    parts.append("".join(current))
+    return parts
+
+
+def parse_value(text: str, what: str = "--model-args") -> Any:
+    """A typed value (see the module documentation)."""
+    text = text.strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
+        return text[1:-1]
+    if text.startswith("[") and text.endswith("]"):
+        inner = text[1:-1].strip()
+        return [parse_value(part, what) for part in split_top_level(inner, ",", what)] if inner else []
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    if lowered in ("none", "null"):
+        return None
+    if re.fullmatch(r"[+-]?\d+", text):
+        return int(text)
+    if re.fullmatch(r"[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?", text):
+        return float(text)
+    return text
+
+
+def parse_model_args(text: str | None, what: str = "--model-args") -> dict[str, Any]:
+    """``"key=value,key2=value2"`` -> ``{"key": value, ...}`` (typed values); ``None`` or ``""`` -> ``{}``.
+
+    Raises :class:`~negkit.errors.NegkitError` naming the malformed pair.
+    """
+    if text is None or not text.strip():
+        return {}
+    parsed: dict[str, Any] = {}
+    for pair in split_top_level(text, ",", what):
+        key, separator, value = pair.partition("=")
+        key = key.strip()
+        if not separator:
+            hint = " (a value with commas goes in [brackets] or quotes)" if parsed else ""
+            raise NegkitError(f"{what}: {pair.strip()!r} is not KEY=VALUE{hint}")
+        if not _KEY.match(key):
+            raise NegkitError(f"{what}: {pair.strip()!r} has no valid key (letters, digits, _ . -)")
+        if key in parsed:
+            raise NegkitError(f"{what}: {key!r} is given twice")
+        parsed[key] = parse_value(value, what)
+    return parsed
+
+
+def format_model_args(args: dict[str, Any]) -> str:
+    """Inverse of :func:`parse_model_args` (for reproducing commands)."""
+
+    def render(value: Any) -> str:
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        if value is None:
+            return "none"
+        if isinstance(value, (list, tuple)):
+            return "[" + ",".join(render(item) for item in value) + "]"
+        if not isinstance(value, str):
+            return str(value)
+        text = value
+        if any(character in text for character in ",[]\"'=") or text != text.strip() or parse_value(text) != text:
+            return '"' + text + '"' if '"' not in text else "'" + text + "'"
+        return text
+
+    return ",".join(f"{key}={render(value)}" for key, value in args.items())
