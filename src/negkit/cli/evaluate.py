@@ -16,10 +16,25 @@ def register(groups) -> None:
         description="Evaluate a model on benchmark tasks. Rerunning the same command resumes: answers "
         "already in OUT/requests.jsonl are not recomputed.",
     )
+    add_model_arguments(parser.add_argument_group("model"))
+    add_task_arguments(parser.add_argument_group("tasks and data"))
+    add_run_arguments(parser.add_argument_group("run and output"))
+    parser.set_defaults(handler=run_eval)
+
+
+def add_model_arguments(parser: argparse._ActionsContainer) -> None:
+    """Which model, how it is loaded, and how it computes (backend options, batching, precision)."""
     parser.add_argument("--model", default="default", help="default | hf:PATH_OR_NAME | gguf:FILE | openai:URL#MODEL | nli:PATH")
     parser.add_argument("--model-args", metavar="KEY=VALUE,...",
                         help="options for the model loader, e.g. revision=main,attn_implementation=sdpa "
                         "(lists in [brackets], values with commas in quotes); recorded in the results")
+    parser.add_argument("--batch-size", default="auto", help="N, or auto (a memory-safe size; halved on out-of-memory)")
+    parser.add_argument("--dtype", choices=("float32", "bfloat16", "float16"), help="exact mode: float32; fast mode default bfloat16")
+    parser.add_argument("--mode", choices=("exact", "fast"), default="exact", help="exact reproduces plain forward passes (fp32)")
+
+
+def add_task_arguments(parser: argparse._ActionsContainer) -> None:
+    """Which tasks, on which data, asked how (prompts, few-shot, limits, seeds)."""
     parser.add_argument("--tasks", help="comma-separated task names (see --list); default: every suite whose data is found")
     parser.add_argument("--list", action="store_true", help="list the registered tasks and where their data was found")
     parser.add_argument("--data", help="data root, data set folder or file (default: NEGKIT_DATA, ./data, ../shared/data)")
@@ -27,16 +42,16 @@ def register(groups) -> None:
     parser.add_argument("--limit", type=parse_limit, metavar="N|TASK=N,...",
                         help="about N items per task (TIND: a deterministic sample of whole groups stratified by "
                         "pattern); TASK=N,... sets per-task limits and runs the other tasks in full")
-    parser.add_argument("--batch-size", default="auto", help="N, or auto (a memory-safe size; halved on out-of-memory)")
-    parser.add_argument("--dtype", choices=("float32", "bfloat16", "float16"), help="exact mode: float32; fast mode default bfloat16")
-    parser.add_argument("--mode", choices=("exact", "fast"), default="exact", help="exact reproduces plain forward passes (fp32)")
-    parser.add_argument("--out", help="output folder (default: negkit-runs/MODEL-HASH)")
     parser.add_argument("--seed", type=int, default=0, help="seed for splits, samples and few-shot examples")
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--prompt", default="7", help="Thunder-NUBench prompt id: 1..12 or 7-1..7-5 (default: 7)")
     parser.add_argument("--num-fewshot", type=int, default=0,
                         help="Thunder-NUBench: k validation examples, averaged over seeds 42 1234 3000 5000 7000")
-    parser.set_defaults(handler=run_eval)
+
+
+def add_run_arguments(parser: argparse._ActionsContainer) -> None:
+    """Where results go and how the run behaves (progress, durability, locking)."""
+    parser.add_argument("--out", help="output folder (default: negkit-runs/MODEL-HASH)")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
 def run_eval(args: argparse.Namespace) -> int:
