@@ -27,8 +27,8 @@ from negkit.engine.runner import DEFAULT_CHUNK_SIZE, DEFAULT_COMMIT_SECONDS, ans
 from negkit.engine.store import RunStore
 from negkit.errors import NegkitError
 from negkit.models.fingerprints import file_sha256
+from negkit.preflight import PreparedTask, prepare_run
 from negkit.report.combined import write_combined_report
-from negkit.tasks.base import get_task
 
 MODES = ("exact", "fast")
 STORE_FILE = "requests.jsonl"
@@ -81,9 +81,14 @@ def resolve_dtype_for_mode(mode: str, dtype: str | None) -> str:
 
 def evaluate(model: str | Any, tasks: Sequence[str], options: EvalOptions | None = None) -> list[dict[str, Any]]:
     """Evaluate ``model`` (a spec for :func:`negkit.models.registry.load_model`, or a model object) on
-    ``tasks``; return one results dictionary per task (also written under ``options.out``)."""
+    ``tasks``; return one results dictionary per task (also written under ``options.out``).
+
+    Everything is checked, and every task's data read, before the model loads
+    (:func:`negkit.preflight.prepare_run`); the output folder is locked for the whole run
+    (:class:`negkit.engine.run_lock.RunLock`)."""
     options = options or EvalOptions()
     dtype = resolve_dtype_for_mode(options.mode, options.dtype)
+    plan = prepare_run(model, tasks, options)
     with ExitStack() as stack:
         # one writer per output folder: a named folder is locked before the model loads
         if options.out:
@@ -102,8 +107,8 @@ def evaluate(model: str | Any, tasks: Sequence[str], options: EvalOptions | None
             stack.enter_context(_run_lock(out, options))
         results = []
         with RunStore(out / STORE_FILE) as store:
-            for task_name in tasks:
-                results.append(_evaluate_task(model, task_name, options, store, out, load_seconds))
+            for prepared in plan.tasks:
+                results.append(_evaluate_task(model, prepared, options, store, out, load_seconds))
         write_combined_report(results, out)
     return results
 
@@ -112,18 +117,14 @@ def _run_lock(out: Path, options: EvalOptions) -> RunLock:
     return RunLock(out, wait=options.wait_lock, info={"command": _command_line(options.command)[:500]})
 
 
-def _evaluate_task(model: Any, task_name: str, options: EvalOptions, store: RunStore, out: Path, load_seconds: float) -> dict[str, Any]:
-    task = get_task(task_name, **options.task_options.get(task_name, {}))
-    if task.model_kind == "classifier" and not hasattr(model, "classify"):
-        raise NegkitError(f"task {task_name} needs a classifier model (nli:PATH)")
-    if task.model_kind == "language_model" and not hasattr(model, "next_token_logprobs"):
-        raise NegkitError(f"task {task_name} needs a language model, not a classifier")
+def _evaluate_task(model: Any, prepared: PreparedTask, options: EvalOptions, store: RunStore, out: Path,
+                   load_seconds: float) -> dict[str, Any]:
+    task, data, task_name = prepared.task, prepared.data, prepared.name
     timings = {"load_model_s": round(load_seconds, 3)}
     started = time.perf_counter()
-    data = task.load(options.data, options.split, task_limit(options.limit, task_name), options.seed)
     per_item = task.requests(data.items, model)
     flat = [request for requests in per_item for request in requests]
-    timings["prepare_s"] = round(time.perf_counter() - started, 3)
+    timings["prepare_s"] = round(prepared.load_seconds + time.perf_counter() - started, 3)
     stored_before = len(store)
     started = time.perf_counter()
     bar = _progress_bar(len(flat), task_name, options.progress)

@@ -73,15 +73,20 @@ def run_eval(args: argparse.Namespace) -> int:
     from negkit.suites import CLASSIFIER_TASKS, default_tasks
 
     classifier = args.model.startswith("nli:")
-    if args.tasks:
-        tasks = [name.strip() for name in args.tasks.split(",") if name.strip()]
+    if args.tasks is not None:
+        tasks = [name.strip() for name in args.tasks.split(",")]
+        if not any(tasks):
+            raise NegkitError(f"--tasks {args.tasks!r} names no task (see negkit eval --list)")
+        if not all(tasks):
+            raise NegkitError(f"--tasks {args.tasks[:200]!r} has an empty task name (TASK,TASK,...)")
     else:
+        if args.data is not None:
+            from negkit.preflight import check_data_argument
+
+            check_data_argument(args.data)
         tasks = default_tasks(args.data, classifier=classifier)
         if not tasks:
             raise NegkitError("no suite's data was found (see negkit eval --list; pass --data PATH or set NEGKIT_DATA)")
-    if isinstance(args.limit, dict) and set(args.limit) - set(tasks):
-        unknown = ", ".join(sorted(set(args.limit) - set(tasks)))
-        raise NegkitError(f"--limit names tasks that are not run: {unknown} (tasks run: {', '.join(tasks)})")
     task_options: dict = {"nubench": {"prompt": args.prompt, "num_fewshot": args.num_fewshot}}
     if classifier:
         task_options.update({name: {"model_kind": "classifier"} for name in CLASSIFIER_TASKS})

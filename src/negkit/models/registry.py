@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from negkit.errors import NegkitError
+from negkit.models.checks import check_pretrained
 from negkit.models.fingerprints import file_sha256
 
 SCHEMES = ("default", "hf", "gguf", "openai", "nli")
@@ -55,10 +56,11 @@ def load_model(spec: str, dtype: str = "float32", **options: Any) -> Any:
 def _load_transformers(name: str, dtype: str, revision: str | None = None, **options: Any) -> Any:
     from transformers import AutoConfig
 
+    check_pretrained(name, revision)  # a missing path, a broken folder, or the hub offline: fail at once
     try:
         config = AutoConfig.from_pretrained(name, revision=revision)
-    except OSError as error:
-        raise NegkitError(f"cannot load model {name!r}: {error}") from None
+    except (OSError, ValueError, KeyError) as error:
+        raise NegkitError(f"{name}: cannot load the model configuration: {_first_line(error)}") from None
     if getattr(config, "is_encoder_decoder", False):
         from negkit.models.hf_seq2seq import HFSeq2SeqLM
 
@@ -75,3 +77,9 @@ def _load_gguf(path: Path, dtype: str, name: str, **options: Any) -> Any:
     model = HFCausalLM.from_pretrained(str(converted_folder(path)), dtype=dtype, backend="gguf", **options)
     model.fingerprint = replace(model.fingerprint, name=name, sha256=file_sha256(path))
     return model
+
+
+def _first_line(error: BaseException, limit: int = 300) -> str:
+    """The first line of an error's message, cut to ``limit`` characters."""
+    text = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    return text if len(text) <= limit else text[: limit - 3] + "..."
