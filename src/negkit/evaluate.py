@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import sys
 import time
 from collections.abc import Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -23,7 +25,8 @@ from typing import Any
 from negkit import __version__
 from negkit.atomic_io import atomic_write_json, atomic_write_jsonl, atomic_write_text
 from negkit.data.locate import find_data_root
-from negkit.engine.runner import DEFAULT_CHUNK_SIZE, answer_requests
+from negkit.engine.run_lock import RunLock
+from negkit.engine.runner import DEFAULT_CHUNK_SIZE, DEFAULT_COMMIT_SECONDS, answer_requests
 from negkit.engine.store import RunStore
 from negkit.errors import NegkitError
 from negkit.eval_flags import eval_command, task_options_for
@@ -54,8 +57,12 @@ class EvalOptions:
     out: str | Path | None = None
     progress: bool = True
     command: Sequence[str] | None = None
-    #: Requests per durable write to the run store (at most this much work is redone after a kill).
+    #: Requests per durable write to the run store at most (at most this much work is redone after a kill).
     chunk_size: int = DEFAULT_CHUNK_SIZE
+    #: Seconds of model work per durable write to the run store, about (whichever of the two comes first).
+    commit_seconds: float = DEFAULT_COMMIT_SECONDS
+    #: Seconds to wait for another run that holds the output folder's lock (0: refuse at once).
+    wait_lock: float = 0.0
     #: Constructor options per task name, e.g. ``{"nubench": {"prompt": "7", "num_fewshot": 5}}``.
     task_options: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: Options for the model loader (``--model-args``, see :mod:`negkit.models.model_args`).
@@ -100,29 +107,39 @@ def evaluate(model: str | Any, tasks: Sequence[str], options: EvalOptions | None
     classifier = model.startswith("nli:") if isinstance(model, str) else hasattr(model, "classify")
     per_task = task_options_for(tasks, options, classifier)  # every flag checked before the model loads
     started_at = time.time()
-    started = time.perf_counter()
-    if isinstance(model, str):
-        from negkit.models.registry import load_model
+    with ExitStack() as stack:
+        # one writer per output folder: a named folder is locked before the model loads
+        if options.out:
+            stack.enter_context(_run_lock(Path(options.out), options))
+        started = time.perf_counter()
+        if isinstance(model, str):
+            from negkit.models.registry import load_model
 
-        spec = model
-        model = load_model(model, dtype=dtype, batch_size=options.batch_size, **options.model_args)
-    else:
-        spec = model.fingerprint.name
-    load_seconds = time.perf_counter() - started
-    out = Path(options.out) if options.out else Path("negkit-runs") / f"{_slug(spec)}-{model.fingerprint.key()[:8]}"
-    out.mkdir(parents=True, exist_ok=True)
-    root = find_data_root(options.data)
-    resolved = replace(options, out=out)
-    command = list(options.command) if options.command is not None else \
-        eval_command(spec, tasks, resolved, dtype, root.resolve() if root else None)
-    record = run_record(spec, tasks, resolved, command, model, dtype, started_at)
-    results = []
-    with RunStore(out / STORE_FILE) as store:
-        for task_name in tasks:
-            task = get_task(task_name, **per_task[task_name])
-            results.append(_evaluate_task(model, task_name, task, options, store, out, load_seconds, record))
-    write_combined_report(results, out, record, options.skipped, time.time() - started_at)
+            spec = model
+            model = load_model(model, dtype=dtype, batch_size=options.batch_size, **options.model_args)
+        else:
+            spec = model.fingerprint.name
+        load_seconds = time.perf_counter() - started
+        out = Path(options.out) if options.out else Path("negkit-runs") / f"{_slug(spec)}-{model.fingerprint.key()[:8]}"
+        if not options.out:
+            stack.enter_context(_run_lock(out, options))
+        root = find_data_root(options.data)
+        resolved = replace(options, out=out)
+        command = list(options.command) if options.command is not None else \
+            eval_command(spec, tasks, resolved, dtype, root.resolve() if root else None)
+        record = run_record(spec, tasks, resolved, command, model, dtype, started_at)
+        results = []
+        with RunStore(out / STORE_FILE) as store:
+            for task_name in tasks:
+                task = get_task(task_name, **per_task[task_name])
+                results.append(_evaluate_task(model, task_name, task, options, store, out, load_seconds, record))
+        write_combined_report(results, out, record, options.skipped, time.time() - started_at)
     return results
+
+
+def _run_lock(out: Path, options: EvalOptions) -> RunLock:
+    command = shlex.join(options.command) if options.command is not None else shlex.join(["negkit", *sys.argv[1:]])
+    return RunLock(out, wait=options.wait_lock, info={"command": command[:500]})
 
 
 def _evaluate_task(model: Any, task_name: str, task: Any, options: EvalOptions, store: RunStore, out: Path,
@@ -142,7 +159,8 @@ def _evaluate_task(model: Any, task_name: str, task: Any, options: EvalOptions, 
     started = time.perf_counter()
     bar = _progress_bar(len(flat), task_name, options.progress)
     try:
-        answers = answer_requests(model, flat, store, options.mode, options.chunk_size, bar.update if bar else None)
+        answers = answer_requests(model, flat, store, options.mode, options.chunk_size, bar.update if bar else None,
+                                  options.commit_seconds)
     finally:
         if bar is not None:
             bar.close()

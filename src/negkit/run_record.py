@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.metadata
+import math
 import platform
 import shlex
 import subprocess
@@ -209,6 +210,8 @@ def _jsonable(value: Any) -> Any:
         return {str(key): _jsonable(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
         return [_jsonable(item) for item in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)  # e.g. --wait-lock without a limit: strict JSON has no Infinity
     return value
 
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import math
 import re
 import sys
 from pathlib import Path
 
+from negkit.engine.runner import DEFAULT_CHUNK_SIZE, DEFAULT_COMMIT_SECONDS
 from negkit.errors import NegkitError
 
 
@@ -69,6 +71,14 @@ def add_run_arguments(parser: argparse._ActionsContainer) -> None:
                         help="accepted for the Harness's command lines: negkit always writes TASK.samples.jsonl "
                         "(each item's inputs, exact prompt, scores and prediction)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument("--chunk-size", type=positive_int, default=DEFAULT_CHUNK_SIZE, metavar="N",
+                        help=f"requests per durable write to the run store, at most (default: {DEFAULT_CHUNK_SIZE})")
+    parser.add_argument("--commit-seconds", type=positive_float, default=DEFAULT_COMMIT_SECONDS, metavar="S",
+                        help="seconds of model work per durable write to the run store, about (default: "
+                        f"{DEFAULT_COMMIT_SECONDS:g}); a kill loses at most this much work")
+    parser.add_argument("--wait-lock", type=wait_seconds, nargs="?", const=math.inf, default=0.0, metavar="SECONDS",
+                        help="when another run writes to the same output folder, wait for it (for at most SECONDS) "
+                        "instead of refusing")
 
 
 def run_eval(args: argparse.Namespace) -> int:
@@ -88,6 +98,7 @@ def run_eval(args: argparse.Namespace) -> int:
         batch_size=parse_batch_size(args.batch_size), dtype=args.dtype, mode=args.mode, out=args.out,
         progress=not args.no_progress, model_args=parse_model_args(args.model_args), num_fewshot=args.num_fewshot,
         prompt=args.prompt, chat=args.chat, system_instruction=args.system_instruction, skipped=skipped,
+        chunk_size=args.chunk_size, commit_seconds=args.commit_seconds, wait_lock=args.wait_lock,
     )
     results = evaluate(args.model, tasks, options)
     for result in results:
@@ -138,24 +149,21 @@ def per_task_value(convert):
     return parse
 
 
-def whole_number(text: str, minimum: int) -> int:
+def non_negative(text: str) -> int:
+    """An argparse type: a whole number >= 0."""
     try:
         number = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if number < minimum:
-        raise argparse.ArgumentTypeError(f"expected a number >= {minimum}, got {number}")
+        raise argparse.ArgumentTypeError(f"must be a whole number, got {text[:40]!r}") from None
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"must be at least 0, got {number}")
     return number
-
-
-def non_negative(text: str) -> int:
-    return whole_number(text, 0)
 
 
 def limit_value(text: str) -> int | float:
     """A count (>= 1) or a fraction in (0, 1), as the Harness's ``--limit``."""
-    if re.fullmatch(r"\s*\d+\s*", text):
-        return whole_number(text.strip(), 1)
+    if re.fullmatch(r"\s*-?\d+\s*", text):
+        return positive_int(text.strip())
     try:
         fraction = float(text)
     except ValueError:
@@ -174,6 +182,39 @@ def format_limit(limit: int | float | dict[str, int | float]) -> str:
     from negkit.eval_flags import format_per_task
 
     return format_per_task(limit)
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number >= 1."""
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, got {text[:40]!r}") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {number}")
+    return number
+
+
+def positive_float(text: str) -> float:
+    """An argparse type: a finite number > 0."""
+    try:
+        number = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number, got {text[:40]!r}") from None
+    if not (number > 0 and math.isfinite(number)):
+        raise argparse.ArgumentTypeError(f"must be a finite number above 0, got {text[:40]!r}")
+    return number
+
+
+def wait_seconds(text: str) -> float:
+    """An argparse type: seconds to wait (>= 0), or ``inf``."""
+    try:
+        number = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, got {text[:40]!r}") from None
+    if not number >= 0:
+        raise argparse.ArgumentTypeError(f"must be at least 0, got {text[:40]!r}")
+    return number
 
 
 def parse_batch_size(text: str) -> int | None:
