@@ -54,6 +54,8 @@ class PreparedTask:
     data: TaskData
     #: Seconds spent reading the data.
     load_seconds: float
+    #: The seed the data was drawn with.
+    seed: int = 0
 
 
 @dataclass
@@ -78,6 +80,7 @@ def check_task_names(request: RunRequest) -> None:
 
 
 def check_limits(request: RunRequest) -> None:
+    """Limits name tasks that run, and are counts of at least 1 or fractions in (0, 1)."""
     limit = request.options.limit
     if isinstance(limit, dict):
         unknown = sorted(set(limit) - set(request.task_names))
@@ -88,15 +91,17 @@ def check_limits(request: RunRequest) -> None:
     else:
         values = [] if limit is None else [limit]
     for value in values:
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise NegkitError(f"--limit must be a whole number of at least 1, got {quoted(value)}")
+        count = isinstance(value, int) and not isinstance(value, bool) and value >= 1
+        fraction = isinstance(value, float) and 0 < value < 1
+        if not (count or fraction):
+            raise NegkitError(f"--limit must be a count of at least 1 or a fraction between 0 and 1, got {quoted(value)}")
 
 
 def check_run_options(request: RunRequest) -> None:
     from negkit.evaluate import resolve_dtype_for_mode
 
     options = request.options
-    resolve_dtype_for_mode(options.mode, options.dtype)
+    resolve_dtype_for_mode(options.mode, options.dtype, options.quantize or options.model_args.get("quantize"))
     if not isinstance(options.split, str) or not options.split.strip():
         raise NegkitError("--split is empty")
     if options.batch_size is not None and (not isinstance(options.batch_size, int) or options.batch_size < 1):
@@ -178,9 +183,16 @@ def prepare_run(model: str | Any, task_names: Sequence[str], options: EvalOption
         from negkit.models.checks import check_model_spec
 
         check_model_spec(spec, options.model_args.get("revision"))
+    from negkit.eval_flags import task_options_for
+
+    if request.model is not None:
+        classifier = hasattr(request.model, "classify")
+    else:
+        classifier = spec.startswith("nli:")
+    per_task = task_options_for(request.task_names, options, classifier)  # which flag applies to which task
     built = []
     for name in request.task_names:
-        task = get_task(name, **options.task_options.get(name, {}))
+        task = get_task(name, **per_task[name])
         for task_check in TASK_CHECKS:
             task_check(request, name, task)
         own_check = getattr(task, "check", None)
@@ -190,8 +202,9 @@ def prepare_run(model: str | Any, task_names: Sequence[str], options: EvalOption
     from negkit.evaluate import task_limit
 
     plan = RunPlan(request)
+    seed = 0 if options.seed is None else options.seed
     for name, task in built:
         started = time.perf_counter()
-        data = task.load(options.data, options.split, task_limit(options.limit, name), options.seed)
-        plan.tasks.append(PreparedTask(name, task, data, time.perf_counter() - started))
+        data = task.load(options.data, options.split, task_limit(options.limit, name), seed)
+        plan.tasks.append(PreparedTask(name, task, data, time.perf_counter() - started, seed))
     return plan
