@@ -25,6 +25,7 @@ from negkit.engine.runner import DEFAULT_CHUNK_SIZE, answer_requests
 from negkit.engine.store import RunStore
 from negkit.errors import NegkitError
 from negkit.models.fingerprints import file_sha256
+from negkit.models.model_args import redact_model_args
 from negkit.report.combined import write_combined_report
 from negkit.tasks.base import get_task
 
@@ -42,8 +43,13 @@ class EvalOptions:
     limit: int | dict[str, int] | None = None
     seed: int = 0
     batch_size: int | None = None
+    #: ``float32``, ``bfloat16``, ``float16`` or ``auto`` (exact mode: float32 only; fast mode: auto by default).
     dtype: str | None = None
     mode: str = "exact"
+    #: ``cpu``, ``cuda``, ``cuda:N``, ``mps`` or ``auto`` (None: auto; under a launcher: each rank's own GPU).
+    device: str | None = None
+    #: ``8bit`` or ``4bit`` (bitsandbytes; fast mode, CUDA GPU).
+    quantize: str | None = None
     out: str | Path | None = None
     progress: bool = True
     command: Sequence[str] | None = None
@@ -62,28 +68,43 @@ def task_limit(limit: int | dict[str, int] | None, task_name: str) -> int | None
     return limit
 
 
-def resolve_dtype_for_mode(mode: str, dtype: str | None) -> str:
-    """Exact mode runs in float32 (another dtype is an error); fast mode defaults to bfloat16."""
+def resolve_dtype_for_mode(mode: str, dtype: str | None, quantize: str | None = None) -> str:
+    """Exact mode runs in float32 (another dtype, or quantized weights, is an error); fast mode defaults to
+    ``auto`` (bfloat16, or float16 on GPUs without bfloat16)."""
     if mode not in MODES:
         raise NegkitError(f"unknown mode {mode!r}; choose exact or fast")
     if mode == "exact":
-        if dtype not in (None, "float32"):
+        if dtype not in (None, "auto", "float32"):
             raise NegkitError(f"exact mode runs in float32; use --mode fast for --dtype {dtype}")
+        if quantize is not None:
+            raise NegkitError(f"--quantize {quantize} computes in 16 bits; add --mode fast (exact mode runs in float32)")
         return "float32"
-    return dtype or "bfloat16"
+    return dtype or "auto"
+
+
+def model_options(options: EvalOptions) -> dict[str, Any]:
+    """What ``load_model`` gets: the flags (batch size, device, quantization) and ``--model-args``; a key given
+    both ways is an error."""
+    flags = {"batch_size": options.batch_size, "device": options.device, "quantize": options.quantize}
+    both = sorted(key for key, value in flags.items() if value is not None and key in options.model_args)
+    if both:
+        raise NegkitError(f"{', '.join(both)} given both as a flag and in --model-args; give it once")
+    merged = {key: value for key, value in flags.items() if value is not None or key == "batch_size"}
+    merged.update(options.model_args)
+    return merged
 
 
 def evaluate(model: str | Any, tasks: Sequence[str], options: EvalOptions | None = None) -> list[dict[str, Any]]:
     """Evaluate ``model`` (a spec for :func:`negkit.models.registry.load_model`, or a model object) on
     ``tasks``; return one results dictionary per task (also written under ``options.out``)."""
     options = options or EvalOptions()
-    dtype = resolve_dtype_for_mode(options.mode, options.dtype)
+    dtype = resolve_dtype_for_mode(options.mode, options.dtype, options.quantize or options.model_args.get("quantize"))
     started = time.perf_counter()
     if isinstance(model, str):
         from negkit.models.registry import load_model
 
         spec = model
-        model = load_model(model, dtype=dtype, batch_size=options.batch_size, **options.model_args)
+        model = load_model(model, dtype=dtype, **model_options(options))
     else:
         spec = model.fingerprint.name
     load_seconds = time.perf_counter() - started
@@ -130,7 +151,8 @@ def _evaluate_task(model: Any, task_name: str, options: EvalOptions, store: RunS
         "task": task.config(),
         "model": {**model.fingerprint.as_dict(), "key": model.fingerprint.key(),
                   # how the backend was loaded (device, quantization, adapter, resolved loader options, ...)
-                  "load": dict(getattr(model, "load_info", {}) or {}), "model_args": dict(options.model_args)},
+                  "load": dict(getattr(model, "load_info", {}) or {}),
+                  "model_args": redact_model_args(options.model_args)},
         "mode": options.mode,
         "chat_template": bool(getattr(model, "has_chat_template", False)),
         "data": {"files": [_file_entry(path) for path in data.files], **data.selection},

@@ -20,6 +20,7 @@ from typing import Any
 import torch
 
 from negkit.engine.batching import LengthSortedBatcher
+from negkit.engine.placement import input_device
 from negkit.engine.causal import PrefixStats
 
 
@@ -56,7 +57,8 @@ class ContextGroupScorer:
 
     @property
     def device(self) -> torch.device:
-        return next(self.model.parameters()).device
+        """Where inputs go: the input embedding's (execution) device, also for sharded models."""
+        return input_device(self.model)
 
     def score(
         self,
