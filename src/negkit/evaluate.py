@@ -189,12 +189,16 @@ def _file_entry(path: Path | str) -> dict[str, Any]:
 
 
 def _engine_stats(model: Any) -> dict[str, Any]:
-    scorer = getattr(model, "scorer", None)
-    stats = getattr(scorer, "stats", None)
-    if stats is None:
-        return {}
-    return {"batches": stats.batches, "batches_with_prefix": stats.batches_with_prefix,
-            "tokens": stats.tokens_total, "prefix_tokens_reused": stats.tokens_skipped}
+    """Prefix reuse counts and the batch sizes used per length bucket (for backends that have them)."""
+    engine: dict[str, Any] = {}
+    stats = getattr(getattr(model, "scorer", None), "stats", None)
+    if stats is not None:
+        engine.update(batches=stats.batches, batches_with_prefix=stats.batches_with_prefix,
+                      tokens=stats.tokens_total, prefix_tokens_reused=stats.tokens_skipped)
+    batcher = getattr(model, "batcher", None)
+    if hasattr(batcher, "report"):
+        engine["batching"] = batcher.report()
+    return engine
 
 
 def _command_line(command: Sequence[str] | None) -> str:

@@ -130,7 +130,9 @@ class ContextGroupScorer:
         device = self.device
         index = torch.tensor(owners, dtype=torch.long, device=device)
         expanded = DynamicCache(
-            ddp_cache_data=[(layer.keys.index_select(0, index), layer.values.index_select(0, index)) for layer in cache.layers],
+            # a sharded model keeps each layer's cache on that layer's device
+            ddp_cache_data=[(layer.keys.index_select(0, index.to(layer.keys.device)),
+                             layer.values.index_select(0, index.to(layer.values.device))) for layer in cache.layers],
             config=self.model.config,
         )
         input_ids = torch.full((len(continuations), width), self.pad_id, dtype=torch.long)

@@ -71,7 +71,10 @@ class HFCausalLM(TokenizerBackedModel):
         return lm
 
     def _batcher(self) -> LengthSortedBatcher:
-        return LengthSortedBatcher(self.batch_size, self.token_budget or DEFAULT_TOKEN_BUDGET)
+        """The model's one batcher: batch sizes learnt per length bucket carry over between calls."""
+        if getattr(self, "batcher", None) is None:
+            self.batcher = LengthSortedBatcher(self.batch_size, self.token_budget or DEFAULT_TOKEN_BUDGET)
+        return self.batcher
 
     def _on_batch(self, indices: list[int], _outputs: Sequence[Any]) -> None:
         if self.progress is not None:

@@ -108,4 +108,7 @@ class HFSeq2SeqLM(TokenizerBackedModel):
         return self._batcher().run([len(ids) for ids in encoded], process)
 
     def _batcher(self) -> LengthSortedBatcher:
-        return LengthSortedBatcher(self.batch_size, self.token_budget)
+        """The model's one batcher: batch sizes learnt per length bucket carry over between calls."""
+        if getattr(self, "batcher", None) is None:
+            self.batcher = LengthSortedBatcher(self.batch_size, self.token_budget)
+        return self.batcher
