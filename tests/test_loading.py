@@ -141,3 +141,13 @@ def test_sharded_loading_with_offload_matches_one_device(folder, tmp_path):
     requests = [LoglikelihoodRequest(context, ending) for context in contexts[:3] for ending in (" True", " False is it")]
     for a, b in zip(sharded.loglikelihood(requests), single.loglikelihood(requests)):
         assert abs(a.logprob - b.logprob) < 1e-4 and a.is_greedy == b.is_greedy
+
+
+def test_secrets_stay_out_of_the_reproduction_record():
+    from negkit.eval_flags import eval_command
+    from negkit.run_record import resolved_options
+
+    options = EvalOptions(model_args={"api_key": "sk-secret", "timeout": 5}, device="cpu")
+    assert "sk-secret" not in json.dumps(resolved_options(options))
+    command = eval_command("openai:http://127.0.0.1:1/v1#m", ["tind"], options, "float32")
+    assert "sk-secret" not in " ".join(command) and command[command.index("--device") + 1] == "cpu"
