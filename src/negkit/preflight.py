@@ -182,7 +182,7 @@ def prepare_run(model: str | Any, task_names: Sequence[str], options: EvalOption
     if spec is not None:
         from negkit.models.checks import check_model_spec
 
-        check_model_spec(spec, options.model_args.get("revision"))
+        check_model_spec(spec, options.model_args)
     from negkit.eval_flags import task_options_for
 
     if request.model is not None:

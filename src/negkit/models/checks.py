@@ -21,12 +21,17 @@ GGUF_MAGIC = b"GGUF"
 #: Files any one of which makes a folder's tokenizer loadable.
 TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "vocab.json", "vocab.txt", "tokenizer.model",
                    "spiece.model", "sentencepiece.bpe.model")
-#: Weight files (or shard indexes) transformers loads.
+#: Weight files (or shard indexes) transformers loads; variants (``model.fp16.safetensors``) end the same way.
 WEIGHT_FILES = ("model.safetensors", "model.safetensors.index.json", "pytorch_model.bin", "pytorch_model.bin.index.json")
+WEIGHT_SUFFIXES = (".safetensors", ".bin", ".index.json", ".h5", ".msgpack", ".pt", ".pth")
 
 
-def check_model_spec(spec: str, revision: str | None = None) -> None:
-    """Raise a :class:`NegkitError` naming the file (or spec) when ``spec`` cannot be a loadable model."""
+def check_model_spec(spec: str, model_args: dict | None = None) -> None:
+    """Raise a :class:`NegkitError` naming the file (or spec) when ``spec`` cannot be a loadable model
+    (``model_args``: the loader options that change where files are: revision, subfolder, tokenizer)."""
+    args = model_args or {}
+    revision, subfolder = args.get("revision"), args.get("subfolder")
+    tokenizer = not args.get("tokenizer")
     scheme, _, rest = spec.partition(":")
     if not spec.strip():
         raise NegkitError("--model is empty; use default, hf:PATH_OR_NAME, gguf:FILE, openai:URL#MODEL or nli:PATH")
@@ -39,14 +44,14 @@ def check_model_spec(spec: str, revision: str | None = None) -> None:
     elif scheme == "openai":
         check_server_spec(rest)
     elif scheme in ("hf", "nli"):
-        check_pretrained(rest, revision, tokenizer=True)
+        check_pretrained(rest, revision, subfolder, tokenizer)
     elif ":" in spec and not Path(spec).exists() and "/" not in scheme:
         from negkit.models.registry import SCHEMES
 
         raise NegkitError(f"unknown model spec {quoted(spec)}; use one of: {', '.join(SCHEMES)} "
                           "(default, hf:PATH, gguf:FILE, openai:URL#MODEL, nli:PATH)")
-    else:
-        check_pretrained(spec, revision, tokenizer=True)
+    elif scheme != "vllm":  # vLLM loads and checks its own models
+        check_pretrained(spec, revision, subfolder, tokenizer)
 
 
 def check_gguf_file(path: Path) -> None:
@@ -96,18 +101,21 @@ def check_server_spec(rest: str) -> None:
                           "(expected openai:http://HOST:PORT/v1#MODEL)")
 
 
-def check_pretrained(name: str, revision: str | None = None, tokenizer: bool = True) -> None:
-    """A transformers model folder that has what loading needs, or a hub id that can be fetched."""
+def check_pretrained(name: str, revision: str | None = None, subfolder: str | None = None,
+                     tokenizer: bool = True) -> None:
+    """A transformers model folder (or its ``subfolder``) that has what loading needs (``tokenizer``: its
+    tokenizer files too), or a hub id that can be fetched."""
     if not name.strip():
         raise NegkitError("empty model name (expected a folder or a hub name after the scheme)")
     path = Path(name).expanduser()
     if not path.exists():
         if looks_like_path(name):
             raise InputFormatError(name, None, "no such model folder")
-        if not in_hub_cache(name, "config.json", revision):
+        cached = f"{subfolder}/config.json" if subfolder else "config.json"
+        if not in_hub_cache(name, cached, revision):
             require_hub("model", name)
         return
-    check_model_folder(path, tokenizer)
+    check_model_folder(path / subfolder if subfolder else path, tokenizer)
 
 
 def check_model_folder(path: Path, tokenizer: bool = True) -> None:
@@ -128,7 +136,7 @@ def check_model_folder(path: Path, tokenizer: bool = True) -> None:
     data = read_json_object(config, "model configuration")
     if not isinstance(data.get("model_type"), str) and not isinstance(data.get("architectures"), list):
         raise InputFormatError(config, None, "no 'model_type' (not a transformers model configuration)")
-    if not any(name in names for name in WEIGHT_FILES) and not any(n.endswith(".safetensors") for n in names):
+    if not any(name.endswith(WEIGHT_SUFFIXES) and name != "training_args.bin" for name in names):
         raise InputFormatError(path, None, f"no weight files (expected one of {', '.join(WEIGHT_FILES)})")
     for weights in sorted(path.glob("*.safetensors")):
         check_safetensors_header(weights)
