@@ -32,6 +32,7 @@ from negkit.errors import NegkitError
 from negkit.eval_flags import eval_command
 from negkit.models.model_args import redact_model_args
 from negkit.preflight import PreparedTask, prepare_run
+from negkit.privacy import private_fields_to_redact, redact_record
 from negkit.report.combined import write_combined_report
 from negkit.report.harness import harness_metrics
 from negkit.run_record import attach_prompts, data_record, merge_timings, prompt_record, run_record, utc_now
@@ -69,6 +70,8 @@ class EvalOptions:
     commit_seconds: float = DEFAULT_COMMIT_SECONDS
     #: Seconds to wait for another run that holds the output folder's lock (0: refuse at once).
     wait_lock: float = 0.0
+    #: Write TIND sentences into per-sample files even inside a git working tree (default: their SHA-256 there).
+    allow_in_git: bool = False
     #: Constructor options per task name, e.g. ``{"nubench": {"prompt": "7", "num_fewshot": 5}}``.
     task_options: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: Options for the model loader (``--model-args``, see :mod:`negkit.models.model_args`).
@@ -215,6 +218,14 @@ def _evaluate_task(model: Any, prepared: PreparedTask, options: EvalOptions, sto
         "metrics": metrics,
         "harness": harness_metrics(records),
     }
+    redacted, repository = private_fields_to_redact(task, out, options.allow_in_git)
+    if redacted:
+        result["privacy"] = {"redacted_fields": list(redacted), "replaced_by": [f + "_sha256" for f in redacted],
+                             "reason": "the output folder is inside a git working tree; --allow-in-git writes them"}
+        print(f"negkit: note: {task_name}: {base.with_suffix('.samples.jsonl')} is inside the git working tree "
+              f"{repository}: its {' and '.join(redacted)} fields are written as SHA-256 hashes (TIND stays private; "
+              "--allow-in-git writes them as they are)", file=sys.stderr)
+        records = [redact_record(record, redacted) for record in records]
     atomic_write_jsonl(base.with_suffix(".samples.jsonl"), records)
     atomic_write_json(base.with_suffix(".results.json"), result)
     atomic_write_text(base.with_suffix(".md"), task.tables(metrics))

@@ -83,6 +83,9 @@ def add_run_arguments(parser: argparse._ActionsContainer) -> None:
     parser.add_argument("--commit-seconds", type=positive_float, default=DEFAULT_COMMIT_SECONDS, metavar="S",
                         help="seconds of model work per durable write to the run store, about (default: "
                         f"{DEFAULT_COMMIT_SECONDS:g}); a kill loses at most this much work")
+    parser.add_argument("--allow-in-git", action="store_true",
+                        help="write TIND sentences into the per-sample files even when --out is inside a git working "
+                        "tree (there they are written as SHA-256 hashes by default)")
     parser.add_argument("--wait-lock", type=wait_seconds, nargs="?", const=math.inf, default=0.0, metavar="SECONDS",
                         help="when another run writes to the same output folder, wait for it (for at most SECONDS) "
                         "instead of refusing")
@@ -115,6 +118,7 @@ def run_eval(args: argparse.Namespace) -> int:
         progress=not args.no_progress, model_args=parse_model_args(args.model_args), num_fewshot=args.num_fewshot,
         prompt=args.prompt, chat=args.chat, system_instruction=args.system_instruction, skipped=skipped,
         chunk_size=args.chunk_size, commit_seconds=args.commit_seconds, wait_lock=args.wait_lock,
+        allow_in_git=args.allow_in_git,
     )
     results = evaluate(args.model, tasks, options)
     for result in results:

@@ -28,6 +28,7 @@ from negkit.data.tind import (
 )
 from negkit.data.tind_stats import tind_statistics
 from negkit.errors import InputFormatError, NegkitError
+from negkit.privacy import refuse_inside_git
 from negkit.report.tind import statistics_table
 
 _HF_SUFFIXES = (".jsonl", ".json", ".parquet")
@@ -64,22 +65,9 @@ def _add_source_arguments(parser: argparse.ArgumentParser, split_help: str) -> N
     parser.add_argument("--password", default=DEFAULT_PASSWORD, help="zip password (default: the authors' 'hitz')")
 
 
-def inside_git_worktree(path: Path) -> Path | None:
-    """The root of the git working tree that would contain ``path``, or ``None``."""
-    for folder in [path.resolve(), *path.resolve().parents]:
-        if (folder / ".git").exists():
-            return folder
-    return None
-
-
 def run_convert(args: argparse.Namespace) -> int:
     destination = Path(args.destination)
-    repository = inside_git_worktree(destination)
-    if repository is not None and not args.allow_in_git:
-        raise NegkitError(
-            f"{destination} is inside the git working tree {repository}; the TIND authors ask that decrypted data "
-            "stay out of repositories and web crawls. Write elsewhere or pass --allow-in-git."
-        )
+    refuse_inside_git(destination, args.allow_in_git, "decrypted data")
     to_raw = destination.suffix not in _HF_SUFFIXES
     if is_raw_source(args.source):
         groups = read_tind_raw(args.source, args.password)

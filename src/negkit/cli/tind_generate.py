@@ -12,13 +12,14 @@ import argparse
 import time
 from pathlib import Path
 
-from negkit.cli.tind import copy_example_counts, inside_git_worktree
+from negkit.cli.tind import copy_example_counts
 from negkit.data.locate import locate_dataset
 from negkit.data.tind import DEFAULT_PASSWORD, read_tind_hf, read_tind_raw, write_tind_raw
 from negkit.errors import DataNotFoundError, NegkitError
 from negkit.generate.check import check_groups, check_splits, format_report
 from negkit.generate.generate import Generator, write_generation
 from negkit.generate.report import comparison_table
+from negkit.privacy import refuse_inside_git
 
 
 def register(groups) -> None:
@@ -70,22 +71,13 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--allow-in-git", action="store_true", help="allow writing sentences inside a git working tree")
 
 
-def _refuse_git(destination: Path, allow: bool) -> None:
-    repository = inside_git_worktree(destination)
-    if repository is not None and not allow:
-        raise NegkitError(
-            f"{destination} is inside the git working tree {repository}; TIND sentences must stay out of "
-            "repositories. Write elsewhere or pass --allow-in-git."
-        )
-
-
 def _generator(args: argparse.Namespace) -> Generator:
     return Generator.load(locate_dataset("wordnet", args.data), args.wordnet)
 
 
 def run_generate(args: argparse.Namespace) -> int:
     out = Path(args.out)
-    _refuse_git(out, args.allow_in_git)
+    refuse_inside_git(out, args.allow_in_git, "TIND sentences")
     patterns = [int(p) for p in args.patterns.split(",")] if args.patterns else list(range(1, 12))
     if any(p not in range(1, 12) for p in patterns):
         raise NegkitError(f"--patterns takes numbers from 1 to 11, got {args.patterns!r}")
@@ -112,7 +104,7 @@ def _public_groups(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 def run_realise(args: argparse.Namespace) -> int:
     out = Path(args.out)
-    _refuse_git(out, args.allow_in_git)
+    refuse_inside_git(out, args.allow_in_git, "TIND sentences")
     groups = read_tind_raw(args.source, args.password)
     generator = _generator(args)
     realised = []

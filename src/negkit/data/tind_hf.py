@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from negkit.data.tind_types import KINDS, PATTERN_NAMES, TruthItem, make_item_id
-from negkit.errors import DataNotFoundError, InputFormatError, NegkitError
+from negkit.errors import DataNotFoundError, InputFormatError, NegkitError, quoted
 from negkit.hub import hub_offline, in_hub_cache, offline_reason
 
 #: The hub name of the authors' release.
@@ -81,13 +81,13 @@ class RecordReader:
         if kind is bool:
             parsed = parse_bool(value)
             if parsed is None:
-                raise InputFormatError(self.location, line, f"field {name!r}: expected a boolean, found {value!r}")
+                raise InputFormatError(self.location, line, f"field {name!r}: expected a boolean, found {quoted(value)}")
             return parsed
         if kind is int and isinstance(value, float) and value.is_integer():
             value = int(value)
         if not isinstance(value, kind) or isinstance(value, bool):
             raise InputFormatError(
-                self.location, line, f"field {name!r}: expected {kind.__name__}, found {type(value).__name__} {value!r}"
+                self.location, line, f"field {name!r}: expected {kind.__name__}, found {type(value).__name__} {quoted(value)}"
             )
         return value
 
@@ -122,8 +122,18 @@ class RecordReader:
             kind=kind,
             is_distractor=is_distractor,
             label=self.field(record, "label", line, bool),
-            sentence=self.field(record, "sentence", line, str),
+            sentence=self._sentence(record, line),
         )
+
+    def _sentence(self, record: Mapping[str, Any], line: int) -> str:
+        """The sentence; per-sample files written inside a git working tree hold its SHA-256 instead
+        (``sentence_sha256``, see :mod:`negkit.privacy`), read as ``sha256:HEX``."""
+        if "sentence" not in record and "sentence_sha256" in record:
+            digest = self.field(record, "sentence_sha256", line, str)
+            if not re.fullmatch(r"[0-9a-f]{64}", digest):
+                raise InputFormatError(self.location, line, f"field 'sentence_sha256': not a SHA-256, found {quoted(digest)}")
+            return f"sha256:{digest}"
+        return self.field(record, "sentence", line, str)
 
 
 def iter_jsonl(path: str | Path) -> Iterator[tuple[int, Any]]:

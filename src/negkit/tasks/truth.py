@@ -52,6 +52,8 @@ class TruthTask:
     dataset = "tind"
     model_kind = "language_model"
     splits: tuple[str, ...] = SPLITS
+    #: Record fields that hold decrypted TIND text (hashed in outputs inside a git working tree, see negkit.privacy).
+    private_fields: tuple[str, ...] = ("sentence", "prompt")
 
     @staticmethod
     def normalize_split(split: str) -> str:
