@@ -8,9 +8,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 from negkit.errors import NegkitError
+from negkit.textfiles import read_text
 
 
 def register(groups) -> None:
@@ -67,14 +67,14 @@ def register(groups) -> None:
 
 
 def _write_system(sentences, reference, out: str) -> None:
+    from negkit.atomic_io import atomic_write_bytes
     from negkit.data.cdsco import format_cdsco
 
     text = format_cdsco(sentences, final_newlines=getattr(reference, "final_newlines", None))
     if out == "-":
         sys.stdout.write(text)
     else:
-        with open(out, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
+        atomic_write_bytes(out, text.encode("utf-8"))  # exact bytes, on every platform
 
 
 def run_baseline(args: argparse.Namespace) -> int:
@@ -129,7 +129,7 @@ def run_tag(args: argparse.Namespace) -> int:
     from negkit.resolution.tagging import load_tagging_system, raw_sentences, sentence_to_json
 
     if args.file is not None:
-        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+        text = sys.stdin.read() if args.file == "-" else read_text(args.file, "text file (--file)")
     elif args.text is not None:
         text = args.text
     else:

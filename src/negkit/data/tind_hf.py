@@ -22,6 +22,7 @@ from typing import Any
 from negkit.data.tind_types import KINDS, PATTERN_NAMES, TruthItem, make_item_id
 from negkit.errors import DataNotFoundError, InputFormatError, NegkitError, quoted
 from negkit.hub import hub_offline, in_hub_cache, offline_reason
+from negkit.textfiles import iter_jsonl
 
 #: The hub name of the authors' release.
 HUB_NAME = "HiTZ/This-is-not-a-dataset"
@@ -134,18 +135,6 @@ class RecordReader:
                 raise InputFormatError(self.location, line, f"field 'sentence_sha256': not a SHA-256, found {quoted(digest)}")
             return f"sha256:{digest}"
         return self.field(record, "sentence", line, str)
-
-
-def iter_jsonl(path: str | Path) -> Iterator[tuple[int, Any]]:
-    """``(line number, decoded value)`` for every non-blank line of a JSON Lines file."""
-    with open(path, encoding="utf-8") as handle:
-        for line_number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                yield line_number, json.loads(line)
-            except json.JSONDecodeError as error:
-                raise InputFormatError(path, line_number, f"not valid JSON ({error.msg})") from error
 
 
 def _iter_parquet(path: Path) -> Iterator[tuple[int, Any]]:
