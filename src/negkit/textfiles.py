@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from negkit.errors import InputFormatError
+from negkit.errors import InputFormatError, NegkitError
 
 
 def read_bytes(path: str | os.PathLike[str], what: str = "file") -> bytes:
@@ -90,3 +90,22 @@ def iter_jsonl(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
             except RecursionError:
                 raise InputFormatError(path, line_number, "JSON nested too deeply") from None
             yield line_number, value
+
+
+def iter_parquet(path: str | os.PathLike[str]) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``(row number, record)`` of a parquet file (rows numbered from 1); a file that is not parquet, is cut
+    short or damaged is an :class:`InputFormatError`."""
+    try:
+        import pyarrow
+        import pyarrow.parquet as parquet
+    except ImportError:
+        raise NegkitError(f"{path}: reading parquet needs pyarrow (pip install 'negkit[hub]')") from None
+    if not Path(path).is_file():
+        read_bytes(path, "parquet file")  # raises the right error for a missing file or a folder
+    try:
+        rows = parquet.read_table(path).to_pylist()
+    except (pyarrow.ArrowException, OSError, ValueError) as error:
+        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        first = first.replace(f"'{path}'", "").replace(str(path), "FILE")
+        raise InputFormatError(path, None, f"not a readable parquet file ({first[:200]})") from None
+    yield from enumerate(rows, start=1)

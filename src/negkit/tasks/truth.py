@@ -31,7 +31,7 @@ from negkit.data.locate import locate_dataset
 from negkit.data.tind import item_record, read_tind
 from negkit.data.tind_hf import SPLIT_ALIASES, SPLITS
 from negkit.data.tind_types import TruthItem
-from negkit.errors import NegkitError
+from negkit.errors import InputFormatError, NegkitError
 from negkit.models.base import GenerateRequest, LoglikelihoodRequest, NextTokenRequest, Request, Response
 from negkit.tasks.base import TaskData, register_task, resolve_limit, wrap_prompt
 
@@ -94,7 +94,7 @@ class TruthTask:
         source = tind_source(data)
         items = read_tind(source, split, seed)
         if not items:
-            raise NegkitError(f"no TIND items in split {split!r} of {source}")
+            raise InputFormatError(source, None, f"no TIND items in split {split!r}")
         total = len(items)
         limit = resolve_limit(limit, total)
         if limit is not None:
