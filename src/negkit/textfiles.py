@@ -7,6 +7,8 @@ JSON value; never a Python exception. Values quoted in messages are cut short (:
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 from collections.abc import Iterator
@@ -109,3 +111,19 @@ def iter_parquet(path: str | os.PathLike[str]) -> Iterator[tuple[int, dict[str, 
         first = first.replace(f"'{path}'", "").replace(str(path), "FILE")
         raise InputFormatError(path, None, f"not a readable parquet file ({first[:200]})") from None
     yield from enumerate(rows, start=1)
+
+
+def iter_csv(path: str | os.PathLike[str]) -> Iterator[tuple[int, list[str]]]:
+    """``(line number, fields)`` of every row of a CSV file, the header row included (line numbers of the file,
+    so a quoted field spanning lines is numbered by its last line); bad bytes or a malformed row (an unclosed
+    quote, a field over the csv module's size limit) are an :class:`InputFormatError` naming the line."""
+    text = read_text(path, "CSV file")
+    reader = csv.reader(io.StringIO(text, newline=""))
+    while True:
+        try:
+            fields = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as error:
+            raise InputFormatError(path, reader.line_num, f"malformed CSV ({error})") from None
+        yield reader.line_num, fields

@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from negkit.atomic_io import atomic_write_text
+
 #: Suite name -> "module:function" of its scorer (see the module docstring).
 SUITE_SCORERS: dict[str, str] = {
     "tind": "negkit.cli.score:score_tind",
@@ -86,6 +88,6 @@ def run_score(args: argparse.Namespace) -> int:
     result = scorer(args.predictions, name=args.name, **extra)
     text = json.dumps(result.metrics, indent=2, ensure_ascii=False)
     if args.out:
-        args.out.write_text(text + "\n", encoding="utf-8")
+        atomic_write_text(args.out, text + "\n")
     print(text if args.json else result.markdown, end="\n" if args.json else "")
     return 0
