@@ -154,6 +154,9 @@ def evaluate(model: str | Any, tasks: Sequence[str], options: EvalOptions | None
             for task_name in tasks:
                 task = get_task(task_name, **per_task[task_name])
                 results.append(_evaluate_task(model, task_name, task, options, store, out, load_seconds, record))
+        batching = _engine_stats(model).get("batching")
+        if batching:  # the batch sizes used over the whole run (each task's own are in its results' engine)
+            record["model"]["batching"] = batching
         write_combined_report(results, out, record, options.skipped, time.time() - started_at)
     return results
 

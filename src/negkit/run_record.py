@@ -142,8 +142,10 @@ def prompt_record(task: Any, model: Any) -> dict[str, Any]:
     record: dict[str, Any] = {"template": template, "chat_template_applied": uses_chat,
                               "system_instruction": getattr(task, "system_instruction", None)}
     if uses_chat:
-        record["inserted_system_text"] = (None if record["system_instruction"] else inserted_system_text(model))
+        # None when a system instruction replaces it, or when the template is applied out of sight (a server)
         source = chat_template_text(model)
+        record["inserted_system_text"] = (inserted_system_text(model) if source and not record["system_instruction"]
+                                          else None)
         record["chat_template_sha256"] = _sha256(source) if source else None
     return record
 

@@ -113,7 +113,7 @@ def harness_layout(results: Sequence[dict[str, Any]], record: dict[str, Any] | N
         "model_revision": model.get("revision"),
         "model_sha": model.get("sha256"),
         "batch_size": str(loaded.get("batch_size", "auto")),
-        "batch_sizes": loaded.get("batch_sizes", []),
+        "batch_sizes": sorted(set((loaded.get("batching") or {}).get("sizes_used", {}).values())),
         "device": loaded.get("device"),
         "use_cache": None,
         "limit": options.get("limit"),
