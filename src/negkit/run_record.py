@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.metadata
+import json
 import math
 import platform
 import shlex
@@ -197,6 +198,53 @@ def merge_timings(previous: dict[str, Any] | None, current: dict[str, Any]) -> d
     runs.append(dict(current))
     return {**current, "runs": runs,
             "total_score_s": round(sum(float(run.get("score_s") or 0) for run in runs), 3)}
+
+
+class TimingLog:
+    """The timings of one task in one output folder, kept across invocations.
+
+    While a task scores, its timings so far are saved every few seconds in ``TASK.timings.json`` (atomically);
+    the next invocation in the same folder finds them (a killed run's time is kept, marked ``interrupted``),
+    adds them to the runs recorded in ``TASK.results.json``, and removes the file once its results are written.
+    """
+
+    def __init__(self, base: Path, every_seconds: float = 2.0) -> None:
+        self.results = base.with_suffix(".results.json")
+        self.partial = base.with_suffix(".timings.json")
+        self.every_seconds = every_seconds
+        self._last = 0.0
+
+    def previous(self) -> dict[str, Any] | None:
+        """Earlier invocations: the runs of the last results file, then an interrupted run's timings, if any."""
+        previous = _read_json(self.results)
+        timings = previous.get("timings") if isinstance(previous, dict) else None
+        interrupted = _read_json(self.partial)
+        if not isinstance(interrupted, dict):
+            return timings if isinstance(timings, dict) else None
+        runs = merge_timings(timings if isinstance(timings, dict) else None, interrupted)["runs"]
+        return {"runs": runs}
+
+    def progress(self, timings: dict[str, Any], started: float, done: int, force: bool = False) -> None:
+        """Save this invocation's timings so far (at most every few seconds unless ``force``)."""
+        now = time.perf_counter()
+        if not force and now - self._last < self.every_seconds:
+            return
+        self._last = now
+        from negkit.atomic_io import atomic_write_json
+
+        atomic_write_json(self.partial, {**timings, "score_s": round(now - started, 3), "requests_done": done,
+                                         "interrupted": True})
+
+    def finish(self) -> None:
+        """The results file now holds this invocation's timings: the interim file goes."""
+        self.partial.unlink(missing_ok=True)
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
 
 
 def resolved_options(options: Any) -> dict[str, Any]:
