@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from negkit import __version__
+from negkit.atomic_io import atomic_write_json
 from negkit.data.locate import candidate_roots
 from negkit.models.fingerprints import file_sha256
 
@@ -230,8 +231,6 @@ class TimingLog:
         if not force and now - self._last < self.every_seconds:
             return
         self._last = now
-        from negkit.atomic_io import atomic_write_json
-
         atomic_write_json(self.partial, {**timings, "score_s": round(now - started, 3), "requests_done": done,
                                          "interrupted": True})
 
