@@ -25,7 +25,8 @@ from typing import Any
 from negkit import __version__
 from negkit.atomic_io import atomic_write_json, atomic_write_jsonl, atomic_write_text
 from negkit.data.locate import find_data_root
-from negkit.engine.run_lock import RunLock
+from negkit.engine.distributed import STORE_PATTERN, ProcessGroup, answer_share, launcher_group, rank_device, store_file
+from negkit.engine.run_lock import run_lock_for_rank
 from negkit.engine.runner import DEFAULT_CHUNK_SIZE, DEFAULT_COMMIT_SECONDS, answer_requests
 from negkit.engine.store import RunStore
 from negkit.errors import NegkitError
@@ -128,43 +129,70 @@ def evaluate(model: str | Any, tasks: Sequence[str], options: EvalOptions | None
     classifier = model.startswith("nli:") if isinstance(model, str) else hasattr(model, "classify")
     per_task = task_options_for(tasks, options, classifier)  # every flag checked before the model loads
     started_at = time.time()
+    group = launcher_group()  # torchrun / accelerate launch: one rank of a data-parallel group
+    try:
+        return _evaluate(model, tasks, options, dtype, per_task, started_at, group)
+    finally:
+        group.close()
+
+
+def _evaluate(model: str | Any, tasks: list[str], options: EvalOptions, dtype: str, per_task: dict[str, Any],
+              started_at: float, group: ProcessGroup) -> list[dict[str, Any]]:
     with ExitStack() as stack:
-        # one writer per output folder: a named folder is locked before the model loads
+        # one writer per output folder (rank 0 holds it for a group): a named folder is locked before the model loads
         if options.out:
-            stack.enter_context(_run_lock(Path(options.out), options))
+            _hold_lock(stack, Path(options.out), options, group)
         started = time.perf_counter()
         if isinstance(model, str):
             from negkit.models.registry import load_model
 
             spec = model
-            model = load_model(model, dtype=dtype, **model_options(options))
+            placed = replace(options, device=rank_device(group, options.device, options.model_args))
+            model = load_model(model, dtype=dtype, **model_options(placed))
         else:
             spec = model.fingerprint.name
         load_seconds = time.perf_counter() - started
         out = Path(options.out) if options.out else Path("negkit-runs") / f"{_slug(spec)}-{model.fingerprint.key()[:8]}"
         if not options.out:
-            stack.enter_context(_run_lock(out, options))
+            _hold_lock(stack, out, options, group)
         root = find_data_root(options.data)
         resolved = replace(options, out=out)
         command = list(options.command) if options.command is not None else \
             eval_command(spec, tasks, resolved, dtype, root.resolve() if root else None)
         record = run_record(spec, tasks, resolved, command, model, dtype, started_at)
         results = []
-        with RunStore(out / STORE_FILE) as store:
+        # each process appends to its own store file and reads every other one of the folder
+        with RunStore(store_file(out, group), siblings=STORE_PATTERN) as store:
             for task_name in tasks:
                 task = get_task(task_name, **per_task[task_name])
-                results.append(_evaluate_task(model, task_name, task, options, store, out, load_seconds, record))
-        write_combined_report(results, out, record, options.skipped, time.time() - started_at)
+                result = _evaluate_task(model, task_name, task, options, store, out, load_seconds, record, group)
+                if result is not None:
+                    results.append(result)
+        if group.is_main:
+            write_combined_report(results, out, record, options.skipped, time.time() - started_at)
+        group.barrier()  # the lock is released only when every rank is done
     return results
 
 
-def _run_lock(out: Path, options: EvalOptions) -> RunLock:
+def _hold_lock(stack: ExitStack, out: Path, options: EvalOptions, group: ProcessGroup) -> None:
+    """Rank 0 (or a single process) takes the folder's run lock; every rank learns whether it succeeded."""
     command = shlex.join(options.command) if options.command is not None else shlex.join(["negkit", *sys.argv[1:]])
-    return RunLock(out, wait=options.wait_lock, info={"command": command[:500]})
+    problem: Exception | None = None
+    try:
+        stack.enter_context(run_lock_for_rank(out, group.rank, group.world_size, wait=options.wait_lock,
+                                              info={"command": command[:500]}))
+    except NegkitError as error:
+        problem = error
+    refused = group.broadcast(str(problem) if problem is not None else None)
+    if problem is not None:
+        raise problem
+    if refused is not None:
+        raise NegkitError(refused)
 
 
 def _evaluate_task(model: Any, task_name: str, task: Any, options: EvalOptions, store: RunStore, out: Path,
-                   load_seconds: float, record: dict[str, Any]) -> dict[str, Any]:
+                   load_seconds: float, record: dict[str, Any], group: ProcessGroup) -> dict[str, Any] | None:
+    """Answer one task's requests (this rank's share of them in a group) and, on rank 0, write its files."""
     if task.model_kind == "classifier" and not hasattr(model, "classify"):
         raise NegkitError(f"task {task_name} needs a classifier model (nli:PATH)")
     if task.model_kind == "language_model" and not hasattr(model, "next_token_logprobs"):
@@ -178,15 +206,25 @@ def _evaluate_task(model: Any, task_name: str, task: Any, options: EvalOptions, 
     timings["prepare_s"] = round(time.perf_counter() - started, 3)
     stored_before = len(store)
     started = time.perf_counter()
-    bar = _progress_bar(len(flat), task_name, options.progress)
-    try:
-        answers = answer_requests(model, flat, store, options.mode, options.chunk_size, bar.update if bar else None,
-                                  options.commit_seconds)
-    finally:
-        if bar is not None:
-            bar.close()
+
+    def answer(requests: list[Any], show: bool = True) -> list[Any]:
+        bar = _progress_bar(len(requests), task_name, options.progress and show and group.is_main)
+        try:
+            return answer_requests(model, requests, store, options.mode, options.chunk_size,
+                                   bar.update if bar else None, options.commit_seconds)
+        finally:
+            if bar is not None:
+                bar.close()
+
+    # in a group each rank answers its share, then reads the others' answers; alone this does nothing
+    share = answer_share(group, model, flat, store, options.mode, answer)
+    ranks = group.gather({**share, "device": str((getattr(model, "load_info", None) or {}).get("device")),
+                          "score_s": round(time.perf_counter() - started, 3)})
+    if not group.is_main:
+        return None
+    answers = answer(flat, show=not group.active)  # alone: the work; in a group: read from the store files
     timings["score_s"] = round(time.perf_counter() - started, 3)
-    computed = len(store) - stored_before
+    computed = share["missing_before"] if group.active else len(store) - stored_before
     responses, position = [], 0
     for requests in per_item:
         responses.append(tuple(answers[position : position + len(requests)]))
@@ -212,6 +250,7 @@ def _evaluate_task(model: Any, task_name: str, task: Any, options: EvalOptions, 
                      "from_store": len(set(flat)) - computed},
         "timings": merge_timings(_previous_timings(base.with_suffix(".results.json")), timings),
         "engine": _engine_stats(model),
+        **({"distributed": {"world_size": group.world_size, "ranks": ranks}} if group.active else {}),
         "command": record["command"],
         "record": record,
         "metrics": metrics,
