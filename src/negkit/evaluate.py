@@ -53,6 +53,10 @@ class EvalOptions:
     task_options: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: Options for the model loader (``--model-args``, see :mod:`negkit.models.model_args`).
     model_args: dict[str, Any] = field(default_factory=dict)
+    #: A LoRA adapter folder (``negkit finetune`` output or any PEFT adapter) put on the model before any task.
+    adapter: str | Path | None = None
+    #: Merge the adapter into the weights in memory (same answers, faster); False keeps separate LoRA layers.
+    merge_adapter: bool = True
 
 
 def task_limit(limit: int | dict[str, int] | None, task_name: str) -> int | None:
@@ -86,6 +90,10 @@ def evaluate(model: str | Any, tasks: Sequence[str], options: EvalOptions | None
         model = load_model(model, dtype=dtype, batch_size=options.batch_size, **options.model_args)
     else:
         spec = model.fingerprint.name
+    if options.adapter is not None:
+        from negkit.models.adapter import apply_adapter
+
+        apply_adapter(model, options.adapter, merge=options.merge_adapter)
     load_seconds = time.perf_counter() - started
     out = Path(options.out) if options.out else Path("negkit-runs") / f"{_slug(spec)}-{model.fingerprint.key()[:8]}"
     out.mkdir(parents=True, exist_ok=True)
@@ -106,6 +114,7 @@ def _evaluate_task(model: Any, task_name: str, options: EvalOptions, store: RunS
     timings = {"load_model_s": round(load_seconds, 3)}
     started = time.perf_counter()
     data = task.load(options.data, options.split, task_limit(options.limit, task_name), options.seed)
+    _check_not_trained_on(model, task_name, data)
     per_item = task.requests(data.items, model)
     flat = [request for requests in per_item for request in requests]
     timings["prepare_s"] = round(time.perf_counter() - started, 3)
@@ -149,6 +158,19 @@ def _evaluate_task(model: Any, task_name: str, options: EvalOptions, store: RunS
     result["files"] = {kind: str(base.with_suffix(suffix)) for kind, suffix in
                        (("results", ".results.json"), ("samples", ".samples.jsonl"), ("tables", ".md"))}
     return result
+
+
+def _check_not_trained_on(model: Any, task_name: str, data: Any) -> None:
+    """Refuse to score an adapter on TIND groups it was trained on (a different split seed draws other groups)."""
+    if getattr(model, "adapter", None) is None:
+        return
+    from negkit.models.adapter import overlapping_groups
+
+    overlap = overlapping_groups(model, data.items, data.files)
+    if overlap:
+        seed = ((model.adapter.trained_on or {}).get("description") or {}).get("split_seed")
+        raise NegkitError(f"{overlap} of the {task_name} groups to evaluate were in the adapter's training data "
+                          f"(it was trained on the split drawn with seed {seed}; evaluate with --seed {seed})")
 
 
 def _progress_bar(total: int, name: str, enabled: bool) -> Any:

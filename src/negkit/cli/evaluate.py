@@ -28,6 +28,9 @@ def add_model_arguments(parser: argparse._ActionsContainer) -> None:
     parser.add_argument("--model-args", metavar="KEY=VALUE,...",
                         help="options for the model loader, e.g. revision=main,attn_implementation=sdpa "
                         "(lists in [brackets], values with commas in quotes); recorded in the results")
+    parser.add_argument("--adapter", metavar="DIR",
+                        help="a LoRA adapter folder (negkit finetune's output, or any PEFT adapter) merged into the "
+                        "model's weights in memory; recorded with its weights and training config hashes")
     parser.add_argument("--batch-size", default="auto", help="N, or auto (a memory-safe size; halved on out-of-memory)")
     parser.add_argument("--dtype", choices=("float32", "bfloat16", "float16"), help="exact mode: float32; fast mode default bfloat16")
     parser.add_argument("--mode", choices=("exact", "fast"), default="exact", help="exact reproduces plain forward passes (fp32)")
@@ -79,7 +82,7 @@ def run_eval(args: argparse.Namespace) -> int:
         data=args.data, split=args.split, limit=args.limit, seed=args.seed,
         batch_size=parse_batch_size(args.batch_size), dtype=args.dtype, mode=args.mode, out=args.out,
         progress=not args.no_progress, command=reproducing_command(args, tasks), task_options=task_options,
-        model_args=parse_model_args(args.model_args),
+        model_args=parse_model_args(args.model_args), adapter=args.adapter,
     )
     results = evaluate(args.model, tasks, options)
     for result in results:
@@ -97,7 +100,7 @@ def reproducing_command(args: argparse.Namespace, tasks: list[str]) -> list[str]
                "--mode", args.mode, "--seed", str(args.seed), "--batch-size", str(args.batch_size),
                "--prompt", args.prompt, "--num-fewshot", str(args.num_fewshot)]
     limit = format_limit(args.limit) if args.limit is not None else None
-    for flag, value in (("--model-args", args.model_args), ("--data", args.data), ("--limit", limit),
+    for flag, value in (("--model-args", args.model_args), ("--adapter", args.adapter), ("--data", args.data), ("--limit", limit),
                         ("--dtype", args.dtype), ("--out", args.out)):
         if value is not None:
             command += [flag, str(value)]
