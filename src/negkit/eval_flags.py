@@ -102,7 +102,7 @@ def format_per_task(value: Any) -> str:
 def eval_command(spec: str, tasks: Sequence[str], options: Any, dtype: str, data_root: Path | None = None) -> list[str]:
     """The ``negkit eval`` command that reruns this evaluation, every option spelled out with its effective
     value (the data root and the output folder as absolute paths)."""
-    from negkit.models.model_args import format_model_args
+    from negkit.models.model_args import format_model_args, redact_model_args
 
     command = ["negkit", "eval", "--model", spec, "--tasks", ",".join(tasks), "--split", options.split,
                "--mode", options.mode, "--dtype", dtype, "--batch-size", str(options.batch_size or "auto")]
@@ -121,8 +121,11 @@ def eval_command(spec: str, tasks: Sequence[str], options: Any, dtype: str, data
         command.append("--apply-chat-template" if options.chat else "--no-chat-template")
     if options.system_instruction is not None:
         command += ["--system-instruction", options.system_instruction]
+    for flag, value in (("--device", getattr(options, "device", None)), ("--quantize", getattr(options, "quantize", None))):
+        if value is not None:
+            command += [flag, value]
     if options.model_args:
-        command += ["--model-args", format_model_args(options.model_args)]
+        command += ["--model-args", format_model_args(redact_model_args(options.model_args))]
     if getattr(options, "adapter", None) is not None:
         command += ["--adapter", str(Path(options.adapter).resolve())]
     if options.out is not None:
