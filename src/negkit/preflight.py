@@ -173,8 +173,8 @@ def check_adapter(request: RunRequest) -> None:
     adapter = getattr(request.options, "adapter", None)
     if adapter is None:
         return
-    if request.spec is not None and request.spec.split(":", 1)[0] in ("openai", "vllm"):
-        raise NegkitError(f"--adapter needs a local transformers model (default, hf:, gguf:, nli:), not {request.spec}")
+    if request.model_spec is not None and request.model_spec.split(":", 1)[0] in ("openai", "vllm"):
+        raise NegkitError(f"--adapter needs a local transformers model (default, hf:, gguf:, nli:), not {request.model_spec}")
     from negkit.models.adapter import describe_adapter
 
     describe_adapter(adapter)
