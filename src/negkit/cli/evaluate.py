@@ -38,7 +38,8 @@ def add_task_arguments(parser: argparse._ActionsContainer) -> None:
     parser.add_argument("--tasks", help="comma-separated task names (see --list); default: every suite whose data is found")
     parser.add_argument("--list", action="store_true", help="list the registered tasks and where their data was found")
     parser.add_argument("--data", help="data root, data set folder or file (default: NEGKIT_DATA, ./data, ../shared/data)")
-    parser.add_argument("--split", default="test", help="split to evaluate (default: test)")
+    parser.add_argument("--split", default="test",
+                        help="split to evaluate (default: test); TIND also takes 'all', the whole data set (paper Table 4)")
     parser.add_argument("--limit", type=parse_limit, metavar="N|TASK=N,...",
                         help="about N items per task (TIND: a deterministic sample of whole groups stratified by "
                         "pattern); TASK=N,... sets per-task limits and runs the other tasks in full")
@@ -46,6 +47,9 @@ def add_task_arguments(parser: argparse._ActionsContainer) -> None:
     parser.add_argument("--prompt", default="7", help="Thunder-NUBench prompt id: 1..12 or 7-1..7-5 (default: 7)")
     parser.add_argument("--num-fewshot", type=int, default=0,
                         help="Thunder-NUBench: k validation examples, averaged over seeds 42 1234 3000 5000 7000")
+    parser.add_argument("--fewshot-examples", choices=("authors", "seeded"), default="authors",
+                        help="tind-fewshot: the authors' fixed 44 examples (default) or 4 per pattern drawn with --seed "
+                        "from the training split")
 
 
 def add_run_arguments(parser: argparse._ActionsContainer) -> None:
@@ -72,7 +76,8 @@ def run_eval(args: argparse.Namespace) -> int:
     if isinstance(args.limit, dict) and set(args.limit) - set(tasks):
         unknown = ", ".join(sorted(set(args.limit) - set(tasks)))
         raise NegkitError(f"--limit names tasks that are not run: {unknown} (tasks run: {', '.join(tasks)})")
-    task_options: dict = {"nubench": {"prompt": args.prompt, "num_fewshot": args.num_fewshot}}
+    task_options: dict = {"nubench": {"prompt": args.prompt, "num_fewshot": args.num_fewshot},
+                          "tind-fewshot": {"fewshot_examples": args.fewshot_examples}}
     if classifier:
         task_options.update({name: {"model_kind": "classifier"} for name in CLASSIFIER_TASKS})
     options = EvalOptions(
@@ -96,6 +101,8 @@ def reproducing_command(args: argparse.Namespace, tasks: list[str]) -> list[str]
     command = ["negkit", "eval", "--model", args.model, "--tasks", ",".join(tasks), "--split", args.split,
                "--mode", args.mode, "--seed", str(args.seed), "--batch-size", str(args.batch_size),
                "--prompt", args.prompt, "--num-fewshot", str(args.num_fewshot)]
+    if "tind-fewshot" in tasks:
+        command += ["--fewshot-examples", args.fewshot_examples]
     limit = format_limit(args.limit) if args.limit is not None else None
     for flag, value in (("--model-args", args.model_args), ("--data", args.data), ("--limit", limit),
                         ("--dtype", args.dtype), ("--out", args.out)):
