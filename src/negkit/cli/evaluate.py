@@ -49,6 +49,9 @@ def add_task_arguments(parser: argparse._ActionsContainer) -> None:
     parser.add_argument("--prompt", default="7", help="Thunder-NUBench prompt id: 1..12 or 7-1..7-5 (default: 7)")
     parser.add_argument("--num-fewshot", type=int, default=0,
                         help="Thunder-NUBench: k validation examples, averaged over seeds 42 1234 3000 5000 7000")
+    parser.add_argument("--bos", choices=("tokenizer", "none", "always"), default="tokenizer",
+                        help="Thunder-NUBench: BOS token before the context: the tokenizer's choice (default, as "
+                        "lm-eval 0.4.13), none (as the older lm-eval the paper used), or always")
     parser.add_argument("--fewshot-examples", choices=("authors", "seeded"), default="authors",
                         help="tind-fewshot: the authors' fixed 44 examples (default) or 4 per pattern drawn with --seed "
                         "from the training split")
@@ -86,7 +89,7 @@ def run_eval(args: argparse.Namespace) -> int:
     if isinstance(args.limit, dict) and set(args.limit) - set(tasks):
         unknown = ", ".join(sorted(set(args.limit) - set(tasks)))
         raise NegkitError(f"--limit names tasks that are not run: {unknown} (tasks run: {', '.join(tasks)})")
-    task_options: dict = {"nubench": {"prompt": args.prompt, "num_fewshot": args.num_fewshot},
+    task_options: dict = {"nubench": {"prompt": args.prompt, "num_fewshot": args.num_fewshot, "bos": args.bos},
                           "tind-fewshot": {"fewshot_examples": args.fewshot_examples}}
     if classifier:
         task_options.update({name: {"model_kind": "classifier"} for name in CLASSIFIER_TASKS})
@@ -112,6 +115,8 @@ def reproducing_command(args: argparse.Namespace, tasks: list[str]) -> list[str]
     command = ["negkit", "eval", "--model", args.model, "--tasks", ",".join(tasks), "--split", args.split,
                "--mode", args.mode, "--seed", str(args.seed), "--batch-size", str(args.batch_size),
                "--prompt", args.prompt, "--num-fewshot", str(args.num_fewshot)]
+    if "nubench" in tasks:
+        command += ["--bos", args.bos]
     if "tind-fewshot" in tasks:
         command += ["--fewshot-examples", args.fewshot_examples]
     limit = format_limit(args.limit) if args.limit is not None else None
