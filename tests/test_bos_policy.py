@@ -78,3 +78,20 @@ def test_bos_policy_errors():
     t5 = HFSeq2SeqLM(model, tokenizer, fingerprint_for("hf", model, "tiny-t5", "float32"), batch_size=3)
     with pytest.raises(NegkitError, match="BOS policy"):
         t5.loglikelihood([LoglikelihoodRequest("A dog", " is", False)])
+
+
+def test_negkit_eval_bos_flag(tmp_path):
+    import json
+
+    from negkit.cli import main
+    from tiny_models import save_tiny_causal
+
+    model = save_tiny_causal(tmp_path / "model", chat_template=False)
+    out = tmp_path / "run"
+    argv = ["eval", "--model", f"hf:{model}", "--tasks", "nubench", "--data", str(FIXTURE), "--limit", "2",
+            "--no-progress", "--out", str(out), "--bos", "none"]
+    assert main(argv) == 0
+    result = json.loads((out / "nubench.results.json").read_text())
+    assert result["task"]["bos"] == "none" and "--bos none" in json.dumps(result)
+    assert main(["eval", "--model", f"hf:{model}", "--tasks", "tind", "--bos", "none", "--no-progress",
+                 "--out", str(tmp_path / "other")]) == 2  # the flag does not apply to TIND

@@ -37,7 +37,7 @@ from negkit.data.nubench import ChoiceItem, find_split_file, load_choice_items
 from negkit.errors import DataNotFoundError, NegkitError
 from negkit.metrics.multiple_choice import error_analysis, mean_and_sd, predict, predict_normalised
 from negkit.models.base import LoglikelihoodRequest, LoglikelihoodResult
-from negkit.tasks.base import TaskData, register_task
+from negkit.tasks.base import TaskData, register_task, resolve_limit, wrap_prompt
 
 TARGET_DELIMITER = " "
 FEWSHOT_DELIMITER = "\n\n"
@@ -119,9 +119,10 @@ class NubenchTask:
     name = "nubench"
     dataset = "thunder-nubench"
     model_kind = "language_model"
+    accepts = frozenset({"prompt", "num_fewshot", "chat", "system_instruction", "bos"})
 
     def __init__(self, prompt: str = "7", num_fewshot: int = 0, seeds: Sequence[int] = FEWSHOT_SEEDS,
-                 bos: str = "tokenizer") -> None:
+                 chat: bool = False, system_instruction: str | None = None, bos: str = "tokenizer") -> None:
         render_prompt(prompt, "")  # validates the id
         if num_fewshot < 0:
             raise NegkitError("num_fewshot must be >= 0")
@@ -131,9 +132,20 @@ class NubenchTask:
         self.prompt = str(prompt)
         self.num_fewshot = num_fewshot
         self.seeds: tuple[int, ...] = tuple(seeds) if num_fewshot else ()
+        #: With the chat template the prompt is the user message and choices follow the generation prompt
+        #: directly (no target delimiter), as the LM Evaluation Harness does with --apply_chat_template.
+        self.chat = bool(chat)
+        self.system_instruction = system_instruction
         self.pool: list[ChoiceItem] = []
         #: True when the items asked come from the few-shot split (then an item is never its own example).
         self.exclude_item = False
+        #: Per run, per item: the ids of the few-shot examples drawn (filled by :meth:`requests`).
+        self.fewshot_ids: list[list[list[str]]] = []
+
+    @property
+    def uses_seed(self) -> bool:
+        """Few-shot draws depend on the seeds; zero-shot asks the same whatever the seed."""
+        return bool(self.num_fewshot)
 
     @property
     def runs(self) -> list[str]:
@@ -147,11 +159,28 @@ class NubenchTask:
             "prompt": prompt_file()["prompts"][self.prompt],
             "num_fewshot": self.num_fewshot,
             "seeds": list(self.seeds),
-            "target_delimiter": TARGET_DELIMITER,
+            "target_delimiter": self.target_delimiter,
             "fewshot_delimiter": FEWSHOT_DELIMITER,
+            "chat": self.chat,
+            "system_instruction": self.system_instruction,
+            "fewshot_split": FEWSHOT_SPLIT if self.num_fewshot else None,
             "fewshot_excludes_item": self.exclude_item,
             "bos": self.bos,
         }
+
+    @property
+    def target_delimiter(self) -> str:
+        return "" if self.chat else TARGET_DELIMITER
+
+    def prompt_template(self, model: Any) -> str:
+        """The context with ``{s}`` for the sentence (and ``{fewshot_examples}`` for the k-shot block)."""
+        prefix = "{fewshot_examples}" if self.num_fewshot else ""
+        return self._context(prefix + prompt_file()["prompts"][self.prompt], model)
+
+    def _context(self, text: str, model: Any) -> str:
+        if self.chat and model is None:
+            raise NegkitError("the chat template needs the model")
+        return wrap_prompt(text, model, self.chat, self.system_instruction)
 
     def locate(self, data: str | Path | None) -> Path | None:
         """The local data root (``ROOT/multiple-choice/...``) negkit would read, or None (then the hub is tried)."""
@@ -165,22 +194,27 @@ class NubenchTask:
         if self.num_fewshot:
             self.pool = load_choice_items(FEWSHOT_SPLIT, root)
             files += [find_split_file(root, "multiple-choice", FEWSHOT_SPLIT)] if root else []
+        total = len(items)
+        limit = resolve_limit(limit, total)
         if limit is not None:
             items = items[:limit]
         self.exclude_item = split == FEWSHOT_SPLIT
         source = str(root) if root else "hub"
-        return TaskData(items, files, {"split": split, "limit": limit, "count": len(items), "source": source})
+        return TaskData(items, files, {"split": split, "limit": limit, "count": len(items), "items_in_split": total,
+                                       "source": source})
 
     def requests(self, items: Sequence[ChoiceItem], model: Any = None) -> list[tuple[LoglikelihoodRequest, ...]]:
         """Per item: every candidate as a continuation, for each run in :attr:`runs` order."""
         prefixes_per_run = self._prefixes(items)
+        delimiter = self.target_delimiter
         per_item: list[tuple[LoglikelihoodRequest, ...]] = []
         for position, item in enumerate(items):
             prompt = render_prompt(self.prompt, item.sentence)
+            contexts = [self._context(prefixes[position] + prompt, model) for prefixes in prefixes_per_run]
             per_item.append(
                 tuple(
-                    LoglikelihoodRequest(prefixes[position] + prompt, TARGET_DELIMITER + candidate, BOS_POLICIES[self.bos])
-                    for prefixes in prefixes_per_run
+                    LoglikelihoodRequest(context, delimiter + candidate, BOS_POLICIES[self.bos])
+                    for context in contexts
                     for candidate in item.candidates
                 )
             )
@@ -188,19 +222,18 @@ class NubenchTask:
 
     def _prefixes(self, items: Sequence[ChoiceItem]) -> list[list[str]]:
         if not self.num_fewshot:
+            self.fewshot_ids = []
             return [[""] * len(items)]
         if not self.pool:
             raise NegkitError("few-shot needs the validation split: call load() first")
-        return [
-            [fewshot_prefix(examples, self.prompt)
-             for examples in sample_fewshot(self.pool, self.num_fewshot, seed, items, self.exclude_item)]
-            for seed in self.seeds
-        ]
+        draws = [sample_fewshot(self.pool, self.num_fewshot, seed, items, self.exclude_item) for seed in self.seeds]
+        self.fewshot_ids = [[[example.item_id for example in examples] for examples in run] for run in draws]
+        return [[fewshot_prefix(examples, self.prompt) for examples in run] for run in draws]
 
     def records(self, items: Sequence[ChoiceItem], responses: Sequence[Sequence[LoglikelihoodResult]]) -> list[dict[str, Any]]:
         """Per item: the log-likelihoods of each run, the ``acc`` and ``acc_norm`` predictions (choice names)."""
         records = []
-        for item, answers in zip(items, responses):
+        for position, (item, answers) in enumerate(zip(items, responses)):
             size = len(item.candidates)
             if len(answers) != size * len(self.runs):
                 raise NegkitError(f"item {item.item_id}: expected {size * len(self.runs)} answers, got {len(answers)}")
@@ -212,11 +245,15 @@ class NubenchTask:
                     "prediction": item.candidate_names[predict(scores)],
                     "prediction_norm": item.candidate_names[predict_normalised(scores, item.candidates)],
                 }
+                if len(self.fewshot_ids) > run_index:
+                    runs[run]["fewshot_ids"] = self.fewshot_ids[run_index][position]
             records.append(
                 {
                     "item_id": item.item_id,
+                    "sentence": item.sentence,
                     "choice2_type": item.choice2_type,
                     "candidates": list(item.candidate_names),
+                    "choices": list(item.candidates),
                     "gold": "choice1",
                     "runs": runs,
                 }

@@ -32,7 +32,7 @@ from negkit.data.tind import item_record, read_tind
 from negkit.data.tind_types import TruthItem
 from negkit.errors import NegkitError
 from negkit.models.base import GenerateRequest, LoglikelihoodRequest, NextTokenRequest, Request, Response
-from negkit.tasks.base import TaskData, register_task
+from negkit.tasks.base import TaskData, register_task, resolve_limit, wrap_prompt
 from negkit.tasks.tind_fewshot import FEWSHOT_SOURCES, authors_fewshot_examples, draw_fewshot_examples, fewshot_block
 
 QUESTION = "Is the following statement True or False?"
@@ -54,8 +54,11 @@ class TruthTask:
     dataset = "tind"
     model_kind = "language_model"
 
+    accepts = frozenset({"chat", "system_instruction"})
+    uses_seed = True
+
     def __init__(self, style: str = "first-token", fewshot: bool = False, chat: bool | None = None, name: str = "tind",
-                 fewshot_examples: str = "authors") -> None:
+                 system_instruction: str | None = None, fewshot_examples: str = "authors") -> None:
         if style not in STYLES:
             raise NegkitError(f"unknown TIND prompt style {style!r}; choose one of {', '.join(STYLES)}")
         if fewshot_examples not in FEWSHOT_SOURCES:
@@ -64,7 +67,10 @@ class TruthTask:
         self.style = style
         self.fewshot = fewshot
         self.fewshot_source = fewshot_examples
+        if fewshot:  # the few-shot variant also takes --fewshot-examples
+            self.accepts = TruthTask.accepts | {"fewshot_examples"}
         self.chat = chat
+        self.system_instruction = system_instruction
         self.examples: list[TruthItem] = []
         #: What a ``--limit`` sample is a sample of (None: the whole split was evaluated).
         self.sample: dict[str, Any] | None = None
@@ -76,6 +82,7 @@ class TruthTask:
             "fewshot": self.fewshot,
             "fewshot_source": self.fewshot_source if self.fewshot else None,
             "chat": "auto" if self.chat is None else self.chat,
+            "system_instruction": self.system_instruction,
             "prompt_id": self.prompt_id(),
             "fewshot_examples": [example.item_id for example in self.examples],
         }
@@ -92,6 +99,7 @@ class TruthTask:
         if not items:
             raise NegkitError(f"no TIND items in split {split!r} of {source}")
         total, total_groups = len(items), len({item.group_key for item in items})
+        limit = resolve_limit(limit, total)
         self.sample = None
         if limit is not None and limit < total:
             items = sample_groups(items, limit, seed)
@@ -118,19 +126,26 @@ class TruthTask:
 
     def prompt(self, sentence: str, model: Any) -> str:
         """The exact prompt string the model sees for ``sentence``."""
-        sentence = sentence.strip()
-        chat = self.uses_chat(model)
         examples = fewshot_block(self.examples)
-        if chat:
+        return self._render(sentence.strip(), examples, model)
+
+    def prompt_template(self, model: Any) -> str:
+        """The prompt with ``{sentence}`` (and ``{examples}``: the few-shot lines) in place of the data."""
+        return self._render("{sentence}", "{examples}", model)
+
+    def _render(self, sentence: str, examples: str, model: Any) -> str:
+        if self.uses_chat(model):
             if self.fewshot:
                 message = f"{CHAT_QUESTION}\nHere are some examples:\n{examples}\n\n{sentence}"
             else:
                 message = f"{CHAT_QUESTION} {sentence}"
-            return model.apply_chat_template([{"role": "user", "content": message}])
+            return wrap_prompt(message, model, True, self.system_instruction)
         if self.fewshot:
             text = f"{QUESTION}{examples}\n\n{sentence}"
-            return text if model.is_encoder_decoder else f"{text} "
-        return f"{QUESTION} {sentence}"
+            text = text if model.is_encoder_decoder else f"{text} "
+        else:
+            text = f"{QUESTION} {sentence}"
+        return wrap_prompt(text, model, False, self.system_instruction)
 
     def requests(self, items: Sequence[TruthItem], model: Any) -> list[tuple[Request, ...]]:
         delimiter = "" if self.uses_chat(model) else " "
