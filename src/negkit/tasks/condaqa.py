@@ -44,6 +44,13 @@ class CondaQATask:
 
     dataset = "condaqa"
     model_kind = "language_model"
+    #: The splits ``load`` takes: the dev split, also under negkit's default ``test`` (the only data here).
+    splits: tuple[str, ...] = ("dev", "test")
+
+    @staticmethod
+    def normalize_split(split: str) -> str:
+        """``validation`` means ``dev``."""
+        return "dev" if split == "validation" else split
     accepts = frozenset({"chat", "system_instruction"})
     uses_seed = False
 
