@@ -104,7 +104,7 @@ def format_per_task(value: Any) -> str:
 def eval_command(spec: str, tasks: Sequence[str], options: Any, dtype: str, data_root: Path | None = None) -> list[str]:
     """The ``negkit eval`` command that reruns this evaluation, every option spelled out with its effective
     value (the data root and the output folder as absolute paths)."""
-    from negkit.models.model_args import format_model_args
+    from negkit.models.model_args import format_model_args, redact_model_args
 
     command = ["negkit", "eval", "--model", spec, "--tasks", ",".join(tasks), "--split", options.split,
                "--mode", options.mode, "--dtype", dtype, "--batch-size", str(options.batch_size or "auto")]
@@ -127,8 +127,11 @@ def eval_command(spec: str, tasks: Sequence[str], options: Any, dtype: str, data
         value = getattr(options, option, None)
         if value is not None:
             command += [FLAGS[option], value]
+    for flag, value in (("--device", getattr(options, "device", None)), ("--quantize", getattr(options, "quantize", None))):
+        if value is not None:
+            command += [flag, value]
     if options.model_args:
-        command += ["--model-args", format_model_args(options.model_args)]
+        command += ["--model-args", format_model_args(redact_model_args(options.model_args))]
     if options.out is not None:
         command += ["--out", str(Path(options.out).resolve())]
     return command

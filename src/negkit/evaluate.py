@@ -30,6 +30,7 @@ from negkit.engine.runner import DEFAULT_CHUNK_SIZE, DEFAULT_COMMIT_SECONDS, ans
 from negkit.engine.store import RunStore
 from negkit.errors import NegkitError
 from negkit.eval_flags import eval_command, task_options_for
+from negkit.models.model_args import redact_model_args
 from negkit.report.combined import write_combined_report
 from negkit.report.harness import harness_metrics
 from negkit.run_record import attach_prompts, data_record, merge_timings, prompt_record, run_record, utc_now
@@ -52,8 +53,13 @@ class EvalOptions:
     #: few-shot; a seed given replaces those by itself).
     seed: int | None = None
     batch_size: int | None = None
+    #: ``float32``, ``bfloat16``, ``float16`` or ``auto`` (exact mode: float32 only; fast mode: auto by default).
     dtype: str | None = None
     mode: str = "exact"
+    #: ``cpu``, ``cuda``, ``cuda:N``, ``mps`` or ``auto`` (None: auto; under a launcher: each rank's own GPU).
+    device: str | None = None
+    #: ``8bit`` or ``4bit`` (bitsandbytes; fast mode, CUDA GPU).
+    quantize: str | None = None
     out: str | Path | None = None
     progress: bool = True
     command: Sequence[str] | None = None
@@ -91,15 +97,30 @@ def task_limit(limit: int | float | dict[str, int | float] | None, task_name: st
     return limit
 
 
-def resolve_dtype_for_mode(mode: str, dtype: str | None) -> str:
-    """Exact mode runs in float32 (another dtype is an error); fast mode defaults to bfloat16."""
+def resolve_dtype_for_mode(mode: str, dtype: str | None, quantize: str | None = None) -> str:
+    """Exact mode runs in float32 (another dtype, or quantized weights, is an error); fast mode defaults to
+    ``auto`` (bfloat16, or float16 on GPUs without bfloat16)."""
     if mode not in MODES:
         raise NegkitError(f"unknown mode {mode!r}; choose exact or fast")
     if mode == "exact":
-        if dtype not in (None, "float32"):
+        if dtype not in (None, "auto", "float32"):
             raise NegkitError(f"exact mode runs in float32; use --mode fast for --dtype {dtype}")
+        if quantize is not None:
+            raise NegkitError(f"--quantize {quantize} computes in 16 bits; add --mode fast (exact mode runs in float32)")
         return "float32"
-    return dtype or "bfloat16"
+    return dtype or "auto"
+
+
+def model_options(options: EvalOptions) -> dict[str, Any]:
+    """What ``load_model`` gets: the flags (batch size, device, quantization) and ``--model-args``; a key given
+    both ways is an error."""
+    flags = {"batch_size": options.batch_size, "device": options.device, "quantize": options.quantize}
+    both = sorted(key for key, value in flags.items() if value is not None and key in options.model_args)
+    if both:
+        raise NegkitError(f"{', '.join(both)} given both as a flag and in --model-args; give it once")
+    merged = {key: value for key, value in flags.items() if value is not None or key == "batch_size"}
+    merged.update(options.model_args)
+    return merged
 
 
 def evaluate(model: str | Any, tasks: Sequence[str], options: EvalOptions | None = None) -> list[dict[str, Any]]:
@@ -107,7 +128,7 @@ def evaluate(model: str | Any, tasks: Sequence[str], options: EvalOptions | None
     ``tasks``; return one results dictionary per task (also written under ``options.out``)."""
     options = options or EvalOptions()
     tasks = list(tasks)
-    dtype = resolve_dtype_for_mode(options.mode, options.dtype)
+    dtype = resolve_dtype_for_mode(options.mode, options.dtype, options.quantize or options.model_args.get("quantize"))
     classifier = model.startswith("nli:") if isinstance(model, str) else hasattr(model, "classify")
     per_task = task_options_for(tasks, options, classifier)  # every flag checked before the model loads
     started_at = time.time()
@@ -120,7 +141,7 @@ def evaluate(model: str | Any, tasks: Sequence[str], options: EvalOptions | None
             from negkit.models.registry import load_model
 
             spec = model
-            model = load_model(model, dtype=dtype, batch_size=options.batch_size, **options.model_args)
+            model = load_model(model, dtype=dtype, **model_options(options))
         else:
             spec = model.fingerprint.name
         load_seconds = time.perf_counter() - started
@@ -184,7 +205,8 @@ def _evaluate_task(model: Any, task_name: str, task: Any, options: EvalOptions, 
         "task": task.config(),
         "model": {**model.fingerprint.as_dict(), "key": model.fingerprint.key(),
                   # how the backend was loaded (device, quantization, adapter, resolved loader options, ...)
-                  "load": dict(getattr(model, "load_info", {}) or {}), "model_args": dict(options.model_args)},
+                  "load": dict(getattr(model, "load_info", {}) or {}),
+                  "model_args": redact_model_args(options.model_args)},
         "mode": options.mode,
         "chat_template": bool(getattr(model, "has_chat_template", False)),
         "prompt": prompt_record(task, model),
@@ -224,12 +246,16 @@ def _previous_timings(path: Path) -> dict[str, Any] | None:
 
 
 def _engine_stats(model: Any) -> dict[str, Any]:
-    scorer = getattr(model, "scorer", None)
-    stats = getattr(scorer, "stats", None)
-    if stats is None:
-        return {}
-    return {"batches": stats.batches, "batches_with_prefix": stats.batches_with_prefix,
-            "tokens": stats.tokens_total, "prefix_tokens_reused": stats.tokens_skipped}
+    """Prefix reuse counts and the batch sizes used per length bucket (for backends that have them)."""
+    engine: dict[str, Any] = {}
+    stats = getattr(getattr(model, "scorer", None), "stats", None)
+    if stats is not None:
+        engine.update(batches=stats.batches, batches_with_prefix=stats.batches_with_prefix,
+                      tokens=stats.tokens_total, prefix_tokens_reused=stats.tokens_skipped)
+    batcher = getattr(model, "batcher", None)
+    if hasattr(batcher, "report"):
+        engine["batching"] = batcher.report()
+    return engine
 
 
 def _slug(text: str) -> str:

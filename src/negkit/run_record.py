@@ -199,7 +199,11 @@ def merge_timings(previous: dict[str, Any] | None, current: dict[str, Any]) -> d
 
 def resolved_options(options: Any) -> dict[str, Any]:
     """Every field of an options dataclass with its effective value, JSON-ready."""
+    from negkit.models.model_args import redact_model_args
+
     values = asdict(options) if is_dataclass(options) else dict(vars(options))
+    if isinstance(values.get("model_args"), dict):
+        values["model_args"] = redact_model_args(values["model_args"])  # no secret is ever written
     return {key: _jsonable(value) for key, value in values.items() if key not in ("command", "progress")}
 
 

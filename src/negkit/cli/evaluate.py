@@ -27,12 +27,19 @@ def register(groups) -> None:
 
 def add_model_arguments(parser: argparse._ActionsContainer) -> None:
     """Which model, how it is loaded, and how it computes (backend options, batching, precision)."""
-    parser.add_argument("--model", default="default", help="default | hf:PATH_OR_NAME | gguf:FILE | openai:URL#MODEL | nli:PATH")
+    parser.add_argument("--model", default="default",
+                        help="default | hf:PATH_OR_NAME | gguf:FILE | openai:URL#MODEL | vllm:PATH_OR_NAME | nli:PATH")
     parser.add_argument("--model-args", metavar="KEY=VALUE,...",
                         help="options for the model loader, e.g. revision=main,attn_implementation=sdpa "
                         "(lists in [brackets], values with commas in quotes); recorded in the results")
-    parser.add_argument("--batch-size", default="auto", help="N, or auto (a memory-safe size; halved on out-of-memory)")
-    parser.add_argument("--dtype", choices=("float32", "bfloat16", "float16"), help="exact mode: float32; fast mode default bfloat16")
+    parser.add_argument("--batch-size", default="auto",
+                        help="N, or auto (the largest batch that fits, found per length bucket, halved on out-of-memory)")
+    parser.add_argument("--device", help="cpu | cuda | cuda:N | mps | auto (default: a GPU when one is visible; "
+                        "under torchrun/accelerate each rank takes cuda:LOCAL_RANK)")
+    parser.add_argument("--dtype", choices=("auto", "float32", "bfloat16", "float16"),
+                        help="exact mode: float32; fast mode default auto (bfloat16, float16 on GPUs without bf16)")
+    parser.add_argument("--quantize", choices=("8bit", "4bit"),
+                        help="load the weights quantized with bitsandbytes (needs a CUDA GPU and --mode fast)")
     parser.add_argument("--mode", choices=("exact", "fast"), default="exact", help="exact reproduces plain forward passes (fp32)")
 
 
@@ -103,6 +110,7 @@ def run_eval(args: argparse.Namespace) -> int:
     options = EvalOptions(
         data=args.data, split=args.split, limit=args.limit, seed=args.seed,
         batch_size=parse_batch_size(args.batch_size), dtype=args.dtype, mode=args.mode, out=args.out,
+        device=args.device, quantize=args.quantize,
         progress=not args.no_progress, model_args=parse_model_args(args.model_args), num_fewshot=args.num_fewshot,
         prompt=args.prompt, chat=args.chat, system_instruction=args.system_instruction, skipped=skipped,
         bos=args.bos, fewshot_examples=args.fewshot_examples,

@@ -31,9 +31,10 @@ from typing import Any
 import torch
 
 from negkit.engine.batching import LengthSortedBatcher, auto_token_budget
+from negkit.engine.placement import input_device
 from negkit.errors import NegkitError
 from negkit.models.base import ModelFingerprint
-from negkit.models.hf_common import load_pretrained
+from negkit.models.loading import load_pretrained
 
 _GENERIC_LABEL = re.compile(r"LABEL_\d+", re.IGNORECASE)
 #: The NaN-NLI authors' output order for their checkpoints (``LABEL_0``, ``LABEL_1``, ``LABEL_2``).
@@ -120,7 +121,7 @@ class HFClassifier:
 
     def __init__(self, model: Any, tokenizer: Any, fingerprint: ModelFingerprint,
                  batch_size: int | None = None, token_budget: int | None = None,
-                 labels: Sequence[str] | str | None = None, pair_encoding: str = "pair", **_ignored: Any) -> None:
+                 labels: Sequence[str] | str | None = None, pair_encoding: str = "pair") -> None:
         if pair_encoding not in PAIR_ENCODINGS:
             raise NegkitError(f"--model-args pair_encoding: expected one of {', '.join(PAIR_ENCODINGS)}, got {pair_encoding!r}")
         self.model = model.eval()
@@ -133,17 +134,29 @@ class HFClassifier:
         if pair_encoding != "pair":
             extra["pair_encoding"] = pair_encoding
         self.fingerprint = replace(fingerprint, extra=tuple(sorted(extra.items())))
-        self.load_info = {"labels": list(self.labels), "labels_from": self.labels_source, "pair_encoding": pair_encoding}
-        self.batcher = LengthSortedBatcher(batch_size, token_budget or auto_token_budget(65536, str(next(model.parameters()).device)))
+        self.batcher = LengthSortedBatcher(batch_size, token_budget or auto_token_budget(65536, str(input_device(model))))
+        self.load_info: dict[str, Any] = {"batch_size": batch_size or "auto", "token_budget": self.batcher.token_budget,
+                                          "labels": list(self.labels), "labels_from": self.labels_source,
+                                          "pair_encoding": pair_encoding}
+
+    #: ``--model-args`` keys of this backend besides the loader's.
+    ENGINE_ARGS = {
+        "token_budget": "padded tokens per batch",
+        "labels": "the label of each output in order, e.g. [entailment,neutral,contradiction], or authors",
+        "pair_encoding": "pair (the tokenizer's text-pair encoding, default) or authors (NaN-NLI's nli_infer.py string)",
+    }
 
     @classmethod
-    def from_pretrained(cls, name: str, dtype: str = "float32", revision: str | None = None,
-                        device: str | None = None, **options: Any) -> HFClassifier:
-        options.pop("prefix_reuse", None)
-        return cls(*load_pretrained("AutoModelForSequenceClassification", name, dtype, revision, device, "nli"), **options)
+    def from_pretrained(cls, name: str, dtype: str | None = "float32", batch_size: int | None = None,
+                        token_budget: int | None = None, labels: Sequence[str] | str | None = None,
+                        pair_encoding: str = "pair", **loader: Any) -> HFClassifier:
+        model, tokenizer, fingerprint, info = load_pretrained("AutoModelForSequenceClassification", name, dtype, "nli", **loader)
+        classifier = cls(model, tokenizer, fingerprint, batch_size, token_budget, labels, pair_encoding)
+        classifier.load_info = {**info, **classifier.load_info}
+        return classifier
 
     def classify(self, pairs: Sequence[tuple[str, str]]) -> list[dict[str, float]]:
-        device = next(self.model.parameters()).device
+        device = input_device(self.model)
 
         def process(indices: list[int]) -> list[dict[str, float]]:
             batch = [pairs[index] for index in indices]
