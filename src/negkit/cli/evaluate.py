@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from negkit.engine.runner import DEFAULT_CHUNK_SIZE, DEFAULT_COMMIT_SECONDS
-from negkit.errors import NegkitError
+from negkit.errors import NegkitError, quoted
 
 
 def register(groups) -> None:
@@ -103,9 +103,17 @@ def run_eval(args: argparse.Namespace) -> int:
     from negkit.report.combined import REPORT_FILE
 
     skipped: dict[str, str] = {}
-    if args.tasks:
-        tasks = [name.strip() for name in args.tasks.split(",") if name.strip()]
+    if args.tasks is not None:
+        tasks = [name.strip() for name in args.tasks.split(",")]
+        if not any(tasks):
+            raise NegkitError(f"--tasks {quoted(args.tasks)} names no task (see negkit eval --list)")
+        if not all(tasks):
+            raise NegkitError(f"--tasks {quoted(args.tasks)} has an empty task name (TASK,TASK,...)")
     else:
+        if args.data is not None:
+            from negkit.preflight import check_data_argument
+
+            check_data_argument(args.data)
         tasks, skipped = suites_to_run(args.data, classifier=args.model.startswith("nli:"))
     options = EvalOptions(
         data=args.data, split=args.split, limit=args.limit, seed=args.seed,
@@ -167,13 +175,7 @@ def per_task_value(convert):
 
 def non_negative(text: str) -> int:
     """An argparse type: a whole number >= 0."""
-    try:
-        number = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number, got {text[:40]!r}") from None
-    if number < 0:
-        raise argparse.ArgumentTypeError(f"must be at least 0, got {number}")
-    return number
+    return whole_number(text, 0)
 
 
 def limit_value(text: str) -> int | float:
@@ -202,12 +204,17 @@ def format_limit(limit: int | float | dict[str, int | float]) -> str:
 
 def positive_int(text: str) -> int:
     """An argparse type: a whole number >= 1."""
+    return whole_number(text, 1)
+
+
+def whole_number(text: str, minimum: int) -> int:
+    """``text`` as a whole number of at least ``minimum`` (an argparse error otherwise)."""
     try:
         number = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"must be a whole number, got {text[:40]!r}") from None
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {number}")
+    if number < minimum:
+        raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {number}")
     return number
 
 
