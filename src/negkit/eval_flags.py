@@ -132,6 +132,8 @@ def eval_command(spec: str, tasks: Sequence[str], options: Any, dtype: str, data
             command += [flag, value]
     if options.model_args:
         command += ["--model-args", format_model_args(redact_model_args(options.model_args))]
+    if getattr(options, "adapter", None) is not None:
+        command += ["--adapter", str(Path(options.adapter).resolve())]
     if options.out is not None:
         command += ["--out", str(Path(options.out).resolve())]
     return command
