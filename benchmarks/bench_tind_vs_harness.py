@@ -190,7 +190,7 @@ def main() -> int:
     work = args.work or Path(tempfile.mkdtemp(prefix="negkit-bench-"))
     work.mkdir(parents=True, exist_ok=True)
     folder = str(converted_folder(default_model_file()))
-    spec, gpu = "default", args.device.startswith("cuda")
+    spec = "default"
     if args.random_model:
         folder = random_model(work / "random-1b", folder)
         spec = f"hf:{folder}"
