@@ -61,6 +61,9 @@ class EvalOptions:
     device: str | None = None
     #: ``8bit`` or ``4bit`` (bitsandbytes; fast mode, CUDA GPU).
     quantize: str | None = None
+    #: OpenAI-compatible servers: seconds to wait for an answer, and tries after a failure (None: the backend's).
+    timeout: float | None = None
+    retries: int | None = None
     out: str | Path | None = None
     progress: bool = True
     command: Sequence[str] | None = None
@@ -121,11 +124,13 @@ def resolve_dtype_for_mode(mode: str, dtype: str | None, quantize: str | None = 
 def model_options(options: EvalOptions) -> dict[str, Any]:
     """What ``load_model`` gets: the flags (batch size, device, quantization) and ``--model-args``; a key given
     both ways is an error."""
-    flags = {"batch_size": options.batch_size, "device": options.device, "quantize": options.quantize}
+    flags = {"batch_size": options.batch_size, "device": options.device, "quantize": options.quantize,
+             "timeout": options.timeout, "retries": options.retries}
     both = sorted(key for key, value in flags.items() if value is not None and key in options.model_args)
     if both:
         raise NegkitError(f"{', '.join(both)} given both as a flag and in --model-args; give it once")
     merged = {key: value for key, value in flags.items() if value is not None or key == "batch_size"}
+    # a server's own defaults are recorded in its load_info; other backends never see the server options
     merged.update(options.model_args)
     return merged
 
@@ -153,8 +158,10 @@ def _evaluate(model: str | Any, tasks: list[str], options: EvalOptions, dtype: s
               started_at: float, group: ProcessGroup) -> list[dict[str, Any]]:
     with ExitStack() as stack:
         # one writer per output folder (rank 0 holds it for a group): a named folder is locked before the model loads
+        store: RunStore | None = None
         if options.out:
             _hold_lock(stack, Path(options.out), options, group)
+            store = _open_store(stack, Path(options.out), group)  # a damaged store fails before the model loads
         started = time.perf_counter()
         if isinstance(model, str):
             from negkit.models.registry import load_model
@@ -172,18 +179,17 @@ def _evaluate(model: str | Any, tasks: list[str], options: EvalOptions, dtype: s
         out = Path(options.out) if options.out else Path("negkit-runs") / f"{_slug(spec)}-{model.fingerprint.key()[:8]}"
         if not options.out:
             _hold_lock(stack, out, options, group)
+            store = _open_store(stack, out, group)
         root = find_data_root(options.data)
         resolved = replace(options, out=out)
         command = list(options.command) if options.command is not None else \
             eval_command(spec, tasks, resolved, dtype, root.resolve() if root else None)
         record = run_record(spec, tasks, resolved, command, model, dtype, started_at)
         results = []
-        # each process appends to its own store file and reads every other one of the folder
-        with RunStore(store_file(out, group), siblings=STORE_PATTERN) as store:
-            for prepared in plan.tasks:
-                result = _evaluate_task(model, prepared, options, store, out, load_seconds, record, group)
-                if result is not None:
-                    results.append(result)
+        for prepared in plan.tasks:
+            result = _evaluate_task(model, prepared, options, store, out, load_seconds, record, group)
+            if result is not None:
+                results.append(result)
         batching = _engine_stats(model).get("batching")
         if batching:  # the batch sizes used over the whole run (each task's own are in its results' engine)
             record["model"]["batching"] = batching
@@ -191,6 +197,11 @@ def _evaluate(model: str | Any, tasks: list[str], options: EvalOptions, dtype: s
             write_combined_report(results, out, record, options.skipped, time.time() - started_at)
         group.barrier()  # the lock is released only when every rank is done
     return results
+
+
+def _open_store(stack: ExitStack, out: Path, group: ProcessGroup) -> RunStore:
+    """This process's run store: its own file, reading every other store file of the folder."""
+    return stack.enter_context(RunStore(store_file(out, group), siblings=STORE_PATTERN))
 
 
 def _hold_lock(stack: ExitStack, out: Path, options: EvalOptions, group: ProcessGroup) -> None:

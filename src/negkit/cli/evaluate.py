@@ -44,6 +44,11 @@ def add_model_arguments(parser: argparse._ActionsContainer) -> None:
     parser.add_argument("--quantize", choices=("8bit", "4bit"),
                         help="load the weights quantized with bitsandbytes (needs a CUDA GPU and --mode fast)")
     parser.add_argument("--mode", choices=("exact", "fast"), default="exact", help="exact reproduces plain forward passes (fp32)")
+    parser.add_argument("--timeout", type=positive_float, metavar="SECONDS",
+                        help="openai: servers: seconds to wait for an answer (default 30; a request that times out is "
+                        "tried twice at most)")
+    parser.add_argument("--retries", type=non_negative, metavar="N",
+                        help="openai: servers: tries after a connection error or HTTP 408/429/5xx (default 3)")
 
 
 def add_task_arguments(parser: argparse._ActionsContainer) -> None:
@@ -129,7 +134,7 @@ def run_eval(args: argparse.Namespace) -> int:
         prompt=args.prompt, chat=args.chat, system_instruction=args.system_instruction, skipped=skipped,
         bos=args.bos, fewshot_examples=args.fewshot_examples,
         chunk_size=args.chunk_size, commit_seconds=args.commit_seconds, wait_lock=args.wait_lock,
-        allow_in_git=args.allow_in_git, adapter=args.adapter,
+        allow_in_git=args.allow_in_git, adapter=args.adapter, timeout=args.timeout, retries=args.retries,
     )
     results = evaluate(args.model, tasks, options)
     for result in results:
@@ -192,9 +197,9 @@ def limit_value(text: str) -> int | float:
     try:
         fraction = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a count or a fraction, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected a count or a fraction, got {text[:40]!r}") from None
     if not 0 < fraction < 1:
-        raise argparse.ArgumentTypeError(f"a fraction must be between 0 and 1 (exclusive), got {text!r}")
+        raise argparse.ArgumentTypeError(f"a fraction must be between 0 and 1 (exclusive), got {text[:40]!r}")
     return fraction
 
 

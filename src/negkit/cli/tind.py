@@ -12,6 +12,7 @@ import argparse
 import json
 from pathlib import Path
 
+from negkit.atomic_io import atomic_write_text
 from negkit.data.tind import (
     DEFAULT_PASSWORD,
     assign_splits,
@@ -100,7 +101,7 @@ def copy_example_counts(source: str, password: str, destination: Path) -> None:
         counts = read_example_counts(source, password)
     except InputFormatError:  # a source without example_count.txt: nothing to copy
         return
-    (destination / "example_count.txt").write_text(format_example_counts(counts), encoding="utf-8")
+    atomic_write_text(destination / "example_count.txt", format_example_counts(counts))
 
 
 def run_stats(args: argparse.Namespace) -> int:

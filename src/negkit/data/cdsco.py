@@ -25,6 +25,7 @@ from os import PathLike
 from pathlib import Path
 from typing import TextIO
 
+from negkit.atomic_io import atomic_write_bytes
 from negkit.data.resolution import NegationInstance, ResolutionSentence, Token, TokenPart
 from negkit.errors import InputFormatError, quoted, shortened
 
@@ -415,7 +416,6 @@ def write_cdsco(
     """
     text = format_cdsco(sentences, annotated=annotated, final_newlines=final_newlines)
     if isinstance(path_or_stream, (str, PathLike)):
-        with open(path_or_stream, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
+        atomic_write_bytes(path_or_stream, text.encode("utf-8"))
     else:
         path_or_stream.write(text)

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from negkit.atomic_io import atomic_write_text
 from negkit.errors import DataNotFoundError, InputFormatError, quoted
 from negkit.hub import hub_offline, in_hub_cache, offline_reason
 from negkit.textfiles import iter_csv, iter_jsonl, iter_parquet
@@ -196,7 +197,7 @@ def alpaca_records(pairs: Iterable[NegationPair], instruction: str) -> list[dict
 
 def write_alpaca_json(records: list[dict[str, str]], path: str | Path) -> None:
     """Write Alpaca records as one JSON list (the format LLaMA-Factory and most SFT tools read)."""
-    Path(path).write_text(json.dumps(records, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    atomic_write_text(path, json.dumps(records, ensure_ascii=False, indent=1) + "\n")
 
 
 def _hub_records(config: str, split: str) -> Iterator[tuple[int, dict[str, Any]]]:

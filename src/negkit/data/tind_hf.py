@@ -19,6 +19,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from negkit.atomic_io import atomic_writer
 from negkit.data.tind_types import KINDS, PATTERN_NAMES, TruthItem, make_item_id
 from negkit.errors import DataNotFoundError, InputFormatError, NegkitError, quoted
 from negkit.hub import hub_offline, in_hub_cache, looks_like_path, offline_reason
@@ -242,14 +243,14 @@ def write_tind_jsonl(
     field of the authors' prediction files.
     """
     count = 0
-    with open(path, "w", encoding="utf-8") as handle:
+    with atomic_writer(path) as handle:
         for count, item in enumerate(items, start=1):
             record = item_record(item, extended)
             if predictions is not None:
                 record["prediction"] = bool(predictions[count - 1])
             handle.write(json.dumps(record, ensure_ascii=False) + "\n")
-    if predictions is not None and len(predictions) != count:
-        raise NegkitError(f"{len(predictions)} predictions for {count} items")
+        if predictions is not None and len(predictions) != count:
+            raise NegkitError(f"{len(predictions)} predictions for {count} items")
     return count
 
 
@@ -263,7 +264,8 @@ def write_tind_parquet(items: Iterable[TruthItem], path: str | Path, extended: b
     records = [item_record(item, extended) for item in items]
     names = HF_FIELDS + (EXTENDED_FIELDS if extended else ())
     table = pyarrow.table({name: [record[name] for record in records] for name in names})
-    parquet.write_table(table, path)
+    with atomic_writer(path, "wb") as handle:
+        parquet.write_table(table, handle)
     return len(records)
 
 

@@ -26,6 +26,7 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
+from negkit.atomic_io import atomic_write_bytes
 from negkit.data.tind_types import (
     KINDS,
     PATTERN_NAMES,
@@ -303,6 +304,6 @@ def write_tind_raw(groups: Iterable[TindGroup], folder: str | Path) -> list[Path
     written = []
     for pattern_id in sorted(by_pattern):
         path = folder / f"#{pattern_id:02d}.Pattern.txt"
-        path.write_bytes(format_pattern_text(by_pattern[pattern_id]).encode("utf-8"))
+        atomic_write_bytes(path, format_pattern_text(by_pattern[pattern_id]).encode("utf-8"))
         written.append(path)
     return written

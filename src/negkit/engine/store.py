@@ -54,7 +54,6 @@ class RunStore:
 
     def __init__(self, path: str | os.PathLike[str], siblings: str | None = None) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._answers: dict[str, Any] = {}
         self.truncated_bytes = 0
         #: A glob pattern, in the same folder, of other processes' store files that are read (never written):
@@ -63,9 +62,9 @@ class RunStore:
         self._read_to: dict[Path, tuple[int, int]] = {}  # sibling -> (bytes read, lines read)
         if self.path.is_dir():
             raise NegkitError(f"{self.path}: is a folder, not a run store file")
+        self._handle: Any = None  # opened at the first write: a run that fails before answering leaves no file
         try:
             self._load()
-            self._handle = open(self.path, "ab")
             self.refresh()
         except OSError as error:
             raise NegkitError(f"{self.path}: cannot open the run store: {describe_os_error(error)}") from None
@@ -140,6 +139,12 @@ class RunStore:
             lines.append(json.dumps({"key": key, "response": encoded}, ensure_ascii=False) + "\n")
         if not lines:
             return
+        if self._handle is None:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._handle = open(self.path, "ab")
+            except OSError as error:
+                raise NegkitError(f"{self.path}: cannot write the run store: {describe_os_error(error)}") from None
         start = self._handle.tell()
         try:
             self._handle.write("".join(lines).encode("utf-8"))
@@ -163,10 +168,12 @@ class RunStore:
                 handle.truncate(size)
         except OSError:
             pass  # a torn last line is cut off when the store is opened next
-        self._handle = open(self.path, "ab")
+        self._handle = None  # opened again at the next write
 
     def close(self) -> None:
-        self._handle.close()
+        if self._handle is not None:
+            self._handle.close()
+            self._handle = None
 
     def __enter__(self) -> RunStore:
         return self
