@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from negkit import __version__
-from negkit.atomic_io import atomic_write_json, atomic_write_jsonl, atomic_write_text
+from negkit.atomic_io import atomic_write_json, atomic_write_jsonl, atomic_write_text, remove_temporaries
 from negkit.data.locate import find_data_root
 from negkit.engine.distributed import STORE_PATTERN, ProcessGroup, answer_share, launcher_group, rank_device, store_file
 from negkit.engine.run_lock import run_lock_for_rank
@@ -35,6 +35,7 @@ from negkit.preflight import PreparedTask, prepare_run
 from negkit.privacy import private_fields_to_redact, redact_record
 from negkit.report.combined import write_combined_report
 from negkit.report.harness import harness_metrics
+from negkit.run_files import samples_record
 from negkit.run_record import TimingLog, attach_prompts, data_record, merge_timings, prompt_record, run_record, utc_now
 
 MODES = ("exact", "fast")
@@ -218,6 +219,8 @@ def _hold_lock(stack: ExitStack, out: Path, options: EvalOptions, group: Process
         raise problem
     if refused is not None:
         raise NegkitError(refused)
+    if group.is_main:
+        remove_temporaries(out)  # left by a killed run; the lock says no live writer owns them
 
 
 def _evaluate_task(model: Any, prepared: PreparedTask, options: EvalOptions, store: RunStore, out: Path,
@@ -303,7 +306,8 @@ def _evaluate_task(model: Any, prepared: PreparedTask, options: EvalOptions, sto
               f"{repository}: its {' and '.join(redacted)} fields are written as SHA-256 hashes (TIND stays private; "
               "--allow-in-git writes them as they are)", file=sys.stderr)
         records = [redact_record(record, redacted) for record in records]
-    atomic_write_jsonl(base.with_suffix(".samples.jsonl"), records)
+    count = atomic_write_jsonl(base.with_suffix(".samples.jsonl"), records)
+    result["samples"] = samples_record(base.with_suffix(".samples.jsonl"), count)  # readers check the file whole
     atomic_write_json(base.with_suffix(".results.json"), result)
     atomic_write_text(base.with_suffix(".md"), task.tables(metrics))
     if log:

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from negkit.atomic_io import atomic_write_text
+from negkit.run_files import verify_samples
 
 #: Suite name -> "module:function" of its scorer (see the module docstring).
 SUITE_SCORERS: dict[str, str] = {
@@ -85,6 +86,7 @@ def register(groups) -> None:
 
 
 def run_score(args: argparse.Namespace) -> int:
+    verify_samples(args.predictions)  # negkit eval's samples file: as long as its results file says
     scorer = load_scorer(args.suite)
     extra = {"data": args.data} if "data" in inspect.signature(scorer).parameters else {}
     result = scorer(args.predictions, name=args.name, **extra)
