@@ -184,3 +184,16 @@ def test_broken_resolution_model_folder(command, breakage, tmp_path, gold, capsy
             "tag": ["resolution", "tag", "--model", folder, "I did not go."],
             "evaluate": ["resolution", "evaluate", folder, "--data", tmp_path]}[command]
     assert_input_error(argv, capsys, where=folder)
+
+
+@pytest.mark.parametrize("flags", [["--minutes", "-1"], ["--threads", "0"], ["--cue-epochs", "0"],
+                                   ["--encoder", "./no-such-encoder"]], ids=lambda flags: flags[0])
+def test_bad_train_arguments_fail_before_training(flags, tmp_path, capsys):
+    assert_input_error(["resolution", "train", "--out", tmp_path / "m", *flags], capsys)
+    assert not (tmp_path / "m").exists()
+
+
+def test_empty_text_to_tag(tmp_path, capsys):
+    assert_input_error(["resolution", "tag", ""], capsys, contains="no text to tag")
+    empty = write(tmp_path / "empty.txt", "  \n")
+    assert_input_error(["resolution", "tag", "--file", empty], capsys, where=empty, contains="no text to tag")

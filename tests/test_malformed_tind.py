@@ -5,6 +5,7 @@ problem` line, exit 2, nothing on stdout, no traceback; silent acceptances of th
 from __future__ import annotations
 
 import json
+import time
 import zipfile
 from pathlib import Path
 
@@ -187,3 +188,26 @@ def test_missing_source_path(tmp_path, capsys):
     for command in ("stats", "convert", "check", "realise"):
         missing = tmp_path / "nowhere" / "raw"
         assert_input_error(_argv(command, missing, tmp_path), capsys, where=missing)
+
+
+def test_bad_tind_command_arguments(tmp_path, capsys):
+    from tind_support import public_zip
+
+    blocker = tmp_path / "file.txt"
+    blocker.write_text("x")
+    cases = [
+        (["tind", "stats", public_zip(), "--split", "bogus"], "unknown split"),
+        (["tind", "generate", "--out", tmp_path / "g", "--patterns", "a,b"], "--patterns"),
+        (["tind", "generate", "--out", tmp_path / "g", "--patterns", "12"], "--patterns"),
+        (["tind", "generate", "--out", tmp_path / "g", "--limit", "0"], "--limit"),
+        (["tind", "generate", "--out", blocker], "not a folder"),
+        (["tind", "realise", public_zip(), "--out", blocker], "not a folder"),
+        (["tind", "convert", public_zip(), blocker / "raw"], "not a folder"),
+        (["tind", "convert", public_zip(), "/dev/null/x.jsonl"], "cannot write"),
+        (["tind", "stats", public_zip(), "--seed", "x"], "--seed"),
+    ]
+    for argv, fragment in cases:
+        started = time.monotonic()
+        assert_input_error(argv, capsys, contains=fragment)
+        if "generate" in argv or "realise" in argv:
+            assert time.monotonic() - started < 1  # refused before any work

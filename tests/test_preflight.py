@@ -127,3 +127,7 @@ def test_checks_are_extensible(shared_data, no_model_load, monkeypatch):
     with pytest.raises(NegkitError, match="--prompt does not apply to task nan-nli"):
         prepare_run("default", ["nan-nli"], EvalOptions(data=str(shared_data)))
     assert calls == ["run"]
+
+
+def test_list_with_a_missing_data_path(tmp_path, capsys):
+    assert _error(["eval", "--list", "--data", str(tmp_path / "nowhere")], capsys).endswith("no such file or folder (--data)")

@@ -132,11 +132,11 @@ def check_data_argument(data: str | Path) -> None:
 def check_output_folder(out: Path) -> None:
     """``--out`` is a folder or can become one (not a file, not under a file such as /dev/null)."""
     if out.exists() and not out.is_dir():
-        raise NegkitError(f"{out}: exists and is not a folder (--out names the output folder)")
+        raise NegkitError(f"{out}: exists and is not a folder (the output goes into a folder)")
     for parent in out.parents:
         if parent.exists():
             if not parent.is_dir():
-                raise NegkitError(f"{out}: cannot be created: {parent} is not a folder (--out)")
+                raise NegkitError(f"{out}: cannot be created: {parent} is not a folder")
             break
 
 

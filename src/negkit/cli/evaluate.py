@@ -269,6 +269,11 @@ def list_tasks(data: str | None) -> int:
     from negkit.suites import locate_task_data, suite_status
     from negkit.tasks.base import registered_tasks
 
+    if data is not None:
+        from negkit.preflight import check_data_argument
+
+        check_data_argument(data)
+
     print("Suites (run by `negkit eval` without --tasks when their data is found):")
     for status in suite_status(data):
         where = f"data: {status.location}" if status.location else f"data not found; get it: {status.hint}"

@@ -29,6 +29,7 @@ from negkit.data.tind import (
 )
 from negkit.data.tind_stats import tind_statistics
 from negkit.errors import InputFormatError, NegkitError
+from negkit.preflight import check_output_folder
 from negkit.privacy import refuse_inside_git
 from negkit.report.tind import statistics_table
 
@@ -54,7 +55,7 @@ def register(groups) -> None:
         description="Describe a TIND data set: per pattern groups, sentences, True/False, kinds, negated "
         "sentences, and (raw sources) the group-level split sizes.",
     )
-    _add_source_arguments(stats, split_help="HF sources: read one split only")
+    _add_source_arguments(stats, split_help="one split only (raw sources: of the group-level split drawn with --seed)")
     stats.add_argument("--json", action="store_true", help="print JSON instead of a Markdown table")
     stats.set_defaults(handler=run_stats)
 
@@ -70,6 +71,8 @@ def run_convert(args: argparse.Namespace) -> int:
     destination = Path(args.destination)
     refuse_inside_git(destination, args.allow_in_git, "decrypted data")
     to_raw = destination.suffix not in _HF_SUFFIXES
+    if to_raw:
+        check_output_folder(destination)
     if is_raw_source(args.source):
         groups = read_tind_raw(args.source, args.password)
         if args.split:
@@ -107,6 +110,8 @@ def copy_example_counts(source: str, password: str, destination: Path) -> None:
 def run_stats(args: argparse.Namespace) -> int:
     if is_raw_source(args.source):
         groups = read_tind_raw(args.source, args.password)
+        if args.split:  # the groups of one split of the group-level split (seeded)
+            groups = split_groups(groups, args.seed)[normalize_split(args.split)]
         items = [item for group in groups for item in group.items]
         stats = tind_statistics(items, assign_splits([group.key for group in groups], args.seed))
     else:

@@ -275,7 +275,7 @@ def read_tind_predictions(path: str | Path) -> tuple[list[TruthItem], list[bool]
     A malformed line raises :class:`InputFormatError` naming the file, the line and the field.
     """
     if not Path(path).is_file():
-        raise DataNotFoundError(f"predictions file not found: {path}")
+        raise InputFormatError(path, None, "no such file" if not Path(path).exists() else "not a file")
     reader = RecordReader(str(path))
     items: list[TruthItem] = []
     predictions: list[bool] = []

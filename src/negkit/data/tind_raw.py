@@ -300,7 +300,12 @@ def write_tind_raw(groups: Iterable[TindGroup], folder: str | Path) -> list[Path
     for group in groups:
         by_pattern.setdefault(group.pattern_id, []).append(group)
     folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
+    if folder.exists() and not folder.is_dir():
+        raise NegkitError(f"{folder}: exists and is not a folder (raw TIND files are written into a folder)")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise NegkitError(f"{folder}: cannot create the folder: {error.strerror or error}") from None
     written = []
     for pattern_id in sorted(by_pattern):
         path = folder / f"#{pattern_id:02d}.Pattern.txt"
