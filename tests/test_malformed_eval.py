@@ -76,6 +76,14 @@ def test_broken_model_folder(scheme, case, model, data, tmp_path, capsys):
     assert not (tmp_path / "run").exists()
 
 
+def test_weights_of_another_shape(model, data, tmp_path, capsys):
+    folder = _copy_model(model, tmp_path / "model")
+    config = json.loads((folder / "config.json").read_text())
+    (folder / "config.json").write_text(json.dumps({**config, "hidden_size": 2 * config["hidden_size"]}))
+    line = assert_input_error(_eval(f"hf:{folder}", data, tmp_path), capsys, where=folder, allow_notes=True)
+    assert "size mismatch" in line and "above report" not in line
+
+
 def _gguf_header(tensors: int = 1, metadata: int = 0, version: int = 3) -> bytes:
     return b"GGUF" + struct.pack("<IQQ", version, tensors, metadata)
 

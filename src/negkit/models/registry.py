@@ -15,7 +15,10 @@ anything else          treated as ``hf:``
 
 from __future__ import annotations
 
+import logging
 import pickle
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -39,13 +42,50 @@ def load_model(spec: str, dtype: str | None = "float32", **options: Any) -> Any:
     refuses) is a :class:`NegkitError` naming it, never a traceback.
     """
     check_model_options(spec, options)
+    with held_transformers_logs() as records:
+        try:
+            return _load(spec, dtype, **options)
+        except NegkitError:
+            raise
+        except LOAD_ERRORS as error:
+            detail = next((line for record in records for line in record.getMessage().splitlines()
+                           if "size mismatch" in line), "")
+            detail = f"; {' '.join(detail.replace('|', ' ').split())[:200]}" if detail else ""
+            message = _first_line(error).replace(" For details look at the above report!", "")
+            raise NegkitError(f"{_location(spec)}: cannot load the model ({type(error).__name__}: "
+                              f"{message}{detail})") from None
+
+
+@contextmanager
+def held_transformers_logs() -> Iterator[list[logging.LogRecord]]:
+    """Hold what transformers logs while a model loads: printed as usual when the load succeeds, left out when it
+    fails (the failure is then one error line, which quotes the report's first mismatch)."""
     try:
-        return _load(spec, dtype, **options)
-    except NegkitError:
-        raise
-    except LOAD_ERRORS as error:
-        raise NegkitError(f"{_location(spec)}: cannot load the model ({type(error).__name__}: "
-                          f"{_first_line(error)})") from None
+        from transformers.utils import logging as hf_logging
+    except ImportError:
+        yield []
+        return
+    logger = hf_logging.get_logger()
+    records: list[logging.LogRecord] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            records.append(record)
+
+    handlers, keep, succeeded = list(logger.handlers), Keep(), False
+    for handler in handlers:
+        logger.removeHandler(handler)
+    logger.addHandler(keep)
+    try:
+        yield records
+        succeeded = True
+    finally:
+        logger.removeHandler(keep)
+        for handler in handlers:
+            logger.addHandler(handler)
+        if succeeded:
+            for record in records:
+                logger.handle(record)
 
 
 #: What loaders raise for model files they cannot use (turned into one clear error by :func:`load_model`).
