@@ -234,3 +234,18 @@ def test_bad_flags(flags, model, data, tmp_path, capsys):
         argv = argv[:3] + argv[5:]
     assert_input_error(argv + flags, capsys)
     assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize("response", ['"oops"', '{"True": "high", "False": -1.0}', '{"loglikelihood": [1, 2]}', '[]'])
+def test_run_store_answer_of_the_wrong_form(response, model, data, tmp_path, capsys):
+    from negkit.cli import main
+
+    argv = _eval(f"hf:{model}", data, tmp_path)
+    capsys.readouterr()
+    assert main([str(a) for a in argv]) == 0
+    store = tmp_path / "run" / "requests.jsonl"
+    lines = store.read_text().splitlines()
+    first = json.loads(lines[0])
+    lines[0] = json.dumps({"key": first["key"], "response": json.loads(response)})
+    store.write_text("\n".join(lines) + "\n")
+    assert_input_error(argv, capsys, where=store, line=1, contains="damaged run store line", allow_notes=True)

@@ -55,6 +55,7 @@ class RunStore:
     def __init__(self, path: str | os.PathLike[str], siblings: str | None = None) -> None:
         self.path = Path(path)
         self._answers: dict[str, Any] = {}
+        self._where: dict[str, tuple[Path, int]] = {}  # key -> (file, line) of its stored answer
         self.truncated_bytes = 0
         #: A glob pattern, in the same folder, of other processes' store files that are read (never written):
         #: the rank files of a data-parallel run, or a single process's file seen from a rank.
@@ -94,6 +95,7 @@ class RunStore:
                 try:
                     record = json.loads(text)
                     self._answers[record["key"]] = record["response"]
+                    self._where[record["key"]] = (path, lines_before + lines_seen)
                 except (ValueError, KeyError, TypeError) as error:
                     if end == len(data):  # the last line is complete but damaged: same as torn
                         break
@@ -128,7 +130,15 @@ class RunStore:
         """The stored response for ``key``, or ``None``."""
         if key not in self._answers:
             return None
-        return decode_response(self._answers[key])
+        try:
+            return decode_response(self._answers[key])
+        except (TypeError, ValueError) as error:
+            raise self.damaged(key, f"a stored answer that cannot be read ({error})") from None
+
+    def damaged(self, key: str, problem: str) -> InputFormatError:
+        """The error for the stored answer of ``key`` (naming the file and line it was read from)."""
+        path, line = self._where.get(key, (self.path, None))
+        return InputFormatError(path, line, f"damaged run store line: {problem}")
 
     def put_many(self, entries: Iterable[tuple[str, Response]]) -> None:
         """Append answers and make them durable (one write and one fsync for the lot)."""
