@@ -232,23 +232,21 @@ def whole_number(text: str, minimum: int) -> int:
 
 def positive_float(text: str) -> float:
     """An argparse type: a finite number > 0."""
-    try:
-        number = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number, got {text[:40]!r}") from None
-    if not (number > 0 and math.isfinite(number)):
-        raise argparse.ArgumentTypeError(f"must be a finite number above 0, got {text[:40]!r}")
-    return number
+    return _number(text, lambda number: number > 0 and math.isfinite(number), "a finite number above 0")
 
 
 def wait_seconds(text: str) -> float:
     """An argparse type: seconds to wait (>= 0), or ``inf``."""
+    return _number(text, lambda number: number >= 0, "a number of seconds of at least 0")
+
+
+def _number(text: str, accept, what: str) -> float:
     try:
         number = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number of seconds, got {text[:40]!r}") from None
-    if not number >= 0:
-        raise argparse.ArgumentTypeError(f"must be at least 0, got {text[:40]!r}")
+        number = math.nan
+    if not accept(number):
+        raise argparse.ArgumentTypeError(f"must be {what}, got {text[:40]!r}")
     return number
 
 

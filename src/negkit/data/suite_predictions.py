@@ -139,16 +139,27 @@ def read_choice_predictions(path: str | Path, items: Mapping[str, ChoiceItem]) -
     return predictions
 
 
-def read_label_predictions(path: str | Path, suite: str, item_ids: set[str]) -> dict[str, str]:
-    """Read NaN-NLI (``suite="nan-nli"``) or ScoNe (``"scone"``) predictions: item id -> predicted label."""
-    path = Path(path)
-    predictions: dict[str, str] = {}
+def _predictions(path: Path, item_ids: set[str], item_id_of: Any, value_of: Any) -> dict[str, Any]:
+    """item id -> value for each line (``item_id_of(line, record)``, ``value_of(line, record)``); an unknown item, an
+    item predicted twice and an empty file are errors."""
+    predictions: dict[str, Any] = {}
     for line, record in _json_lines(path):
-        item_id = _item_id(path, line, record, suite)
+        item_id = item_id_of(line, record)
         if item_id not in item_ids:
             raise InputFormatError(path, line, f"unknown item {quoted(item_id)}")
         if item_id in predictions:
             raise InputFormatError(path, line, f"item {item_id!r} predicted twice")
+        predictions[item_id] = value_of(line, record)
+    if not predictions:
+        raise InputFormatError(path, None, "no predictions")
+    return predictions
+
+
+def read_label_predictions(path: str | Path, suite: str, item_ids: set[str]) -> dict[str, str]:
+    """Read NaN-NLI (``suite="nan-nli"``) or ScoNe (``"scone"``) predictions: item id -> predicted label."""
+    path = Path(path)
+
+    def label_of(line: int, record: Mapping[str, Any]) -> str:
         value = _field(path, line, record, "prediction")
         if not isinstance(value, str):
             raise InputFormatError(path, line, f"field 'prediction': expected a label name, found {quoted(value)}")
@@ -157,33 +168,29 @@ def read_label_predictions(path: str | Path, suite: str, item_ids: set[str]) -> 
             label = _SCONE_WORDS.get(label, label)
         if label not in NLI_LABELS:
             raise InputFormatError(path, line, f"field 'prediction': {quoted(value)} is not an NLI label {NLI_LABELS}")
-        predictions[item_id] = label
-    if not predictions:
-        raise InputFormatError(path, None, "no predictions")
-    return predictions
+        return label
+
+    return _predictions(path, item_ids, lambda line, record: _item_id(path, line, record, suite), label_of)
 
 
 def read_answer_predictions(path: str | Path, item_ids: set[str]) -> dict[str, str]:
     """Read CondaQA predictions: item id -> the answer text as given (scoring normalises it)."""
     path = Path(path)
-    predictions: dict[str, str] = {}
-    for line, record in _json_lines(path):
-        item_id = record.get("item_id")
-        if item_id is None and "SampleID" in record:
+
+    def item_id_of(line: int, record: Mapping[str, Any]) -> str:
+        if "item_id" not in record and "SampleID" in record:
             sample = record["SampleID"]
             if isinstance(sample, bool) or not isinstance(sample, (int, str)) or not str(sample).strip().isdigit():
-                raise InputFormatError(path, line, f"field 'SampleID': expected an integer, found {str(sample)[:40]!r}")
-            item_id = f"condaqa-{int(sample)}"
-        if item_id is None:
+                raise InputFormatError(path, line, f"field 'SampleID': expected an integer, found {quoted(sample, 40)}")
+            return f"condaqa-{int(sample)}"
+        if "item_id" not in record:
             raise InputFormatError(path, line, "missing field 'item_id' (or 'SampleID')")
-        if not isinstance(item_id, str) or item_id not in item_ids:
-            raise InputFormatError(path, line, f"unknown item {str(item_id)[:60]!r}")
-        if item_id in predictions:
-            raise InputFormatError(path, line, f"item {item_id!r} predicted twice")
+        return _string(path, line, record, "item_id")
+
+    def answer_of(line: int, record: Mapping[str, Any]) -> str:
         value = _field(path, line, record, "prediction")
         if not isinstance(value, str):
-            raise InputFormatError(path, line, f"field 'prediction': expected the answer as text, found {str(value)[:40]!r}")
-        predictions[item_id] = value
-    if not predictions:
-        raise InputFormatError(path, None, "no predictions")
-    return predictions
+            raise InputFormatError(path, line, f"field 'prediction': expected the answer as text, found {quoted(value, 40)}")
+        return value
+
+    return _predictions(path, item_ids, item_id_of, answer_of)
