@@ -24,6 +24,7 @@ from negkit.atomic_io import atomic_write_json, atomic_write_jsonl, atomic_write
 from negkit.engine.runner import DEFAULT_CHUNK_SIZE, answer_requests
 from negkit.engine.store import RunStore
 from negkit.errors import NegkitError
+from negkit.metrics.intervals import DEFAULT_RESAMPLES, IntervalSettings
 from negkit.models.fingerprints import file_sha256
 from negkit.report.combined import write_combined_report
 from negkit.tasks.base import get_task
@@ -53,6 +54,8 @@ class EvalOptions:
     task_options: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: Options for the model loader (``--model-args``, see :mod:`negkit.models.model_args`).
     model_args: dict[str, Any] = field(default_factory=dict)
+    #: Bootstrap resamples for the 95% confidence intervals of every metric (0: no intervals); seeded by ``seed``.
+    bootstrap: int = DEFAULT_RESAMPLES
 
 
 def task_limit(limit: int | dict[str, int] | None, task_name: str) -> int | None:
@@ -106,6 +109,10 @@ def _evaluate_task(model: Any, task_name: str, options: EvalOptions, store: RunS
     timings = {"load_model_s": round(load_seconds, 3)}
     started = time.perf_counter()
     data = task.load(options.data, options.split, task_limit(options.limit, task_name), options.seed)
+    bind_answers = getattr(model, "bind_answers", None)  # baseline pseudo-models answer within the task's answers
+    if bind_answers is not None:
+        answer_space = getattr(task, "answer_space", None)
+        bind_answers(answer_space(data.items) if answer_space else None, task_name)
     per_item = task.requests(data.items, model)
     flat = [request for requests in per_item for request in requests]
     timings["prepare_s"] = round(time.perf_counter() - started, 3)
@@ -125,6 +132,8 @@ def _evaluate_task(model: Any, task_name: str, options: EvalOptions, store: RunS
         position += len(requests)
     records = task.records(data.items, responses)
     metrics = task.metrics(data.items, records)
+    if options.bootstrap and hasattr(task, "intervals"):
+        metrics["intervals"] = task.intervals(data.items, records, IntervalSettings(options.bootstrap, options.seed))
     result = {
         "negkit_version": __version__,
         "task": task.config(),

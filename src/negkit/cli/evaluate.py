@@ -24,7 +24,8 @@ def register(groups) -> None:
 
 def add_model_arguments(parser: argparse._ActionsContainer) -> None:
     """Which model, how it is loaded, and how it computes (backend options, batching, precision)."""
-    parser.add_argument("--model", default="default", help="default | hf:PATH_OR_NAME | gguf:FILE | openai:URL#MODEL | nli:PATH")
+    parser.add_argument("--model", default="default", help="default | hf:PATH_OR_NAME | gguf:FILE | openai:URL#MODEL | nli:PATH; "
+                        "baselines: random | constant:ANSWER | majority")
     parser.add_argument("--model-args", metavar="KEY=VALUE,...",
                         help="options for the model loader, e.g. revision=main,attn_implementation=sdpa "
                         "(lists in [brackets], values with commas in quotes); recorded in the results")
@@ -52,6 +53,9 @@ def add_run_arguments(parser: argparse._ActionsContainer) -> None:
     """Where results go and how the run behaves (progress, durability, locking)."""
     parser.add_argument("--out", help="output folder (default: negkit-runs/MODEL-HASH)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument("--bootstrap", type=int, default=1000, metavar="N",
+                        help="bootstrap resamples for the 95%% confidence interval of every metric, clustered by "
+                        "each benchmark's unit and seeded by --seed (default: 1000; 0: no intervals)")
 
 
 def run_eval(args: argparse.Namespace) -> int:
@@ -62,6 +66,8 @@ def run_eval(args: argparse.Namespace) -> int:
     from negkit.report.combined import REPORT_FILE
     from negkit.suites import CLASSIFIER_TASKS, default_tasks
 
+    if args.bootstrap < 0:
+        raise NegkitError(f"--bootstrap must be 0 (no intervals) or a number of resamples, got {args.bootstrap}")
     classifier = args.model.startswith("nli:")
     if args.tasks:
         tasks = [name.strip() for name in args.tasks.split(",") if name.strip()]
@@ -79,7 +85,7 @@ def run_eval(args: argparse.Namespace) -> int:
         data=args.data, split=args.split, limit=args.limit, seed=args.seed,
         batch_size=parse_batch_size(args.batch_size), dtype=args.dtype, mode=args.mode, out=args.out,
         progress=not args.no_progress, command=reproducing_command(args, tasks), task_options=task_options,
-        model_args=parse_model_args(args.model_args),
+        model_args=parse_model_args(args.model_args), bootstrap=args.bootstrap,
     )
     results = evaluate(args.model, tasks, options)
     for result in results:
@@ -95,7 +101,7 @@ def reproducing_command(args: argparse.Namespace, tasks: list[str]) -> list[str]
     """The ``negkit eval`` command with every option spelled out (defaults included; the tasks actually run)."""
     command = ["negkit", "eval", "--model", args.model, "--tasks", ",".join(tasks), "--split", args.split,
                "--mode", args.mode, "--seed", str(args.seed), "--batch-size", str(args.batch_size),
-               "--prompt", args.prompt, "--num-fewshot", str(args.num_fewshot)]
+               "--prompt", args.prompt, "--num-fewshot", str(args.num_fewshot), "--bootstrap", str(args.bootstrap)]
     limit = format_limit(args.limit) if args.limit is not None else None
     for flag, value in (("--model-args", args.model_args), ("--data", args.data), ("--limit", limit),
                         ("--dtype", args.dtype), ("--out", args.out)):

@@ -8,6 +8,9 @@ spec                   backend
 ``gguf:FILE``          a GGUF file, dequantized and converted once into the negkit cache
 ``openai:URL#MODEL``   an OpenAI-compatible server, e.g. ``openai:http://127.0.0.1:8000/v1#smollm2``
 ``nli:PATH_OR_NAME``   a transformers sequence-classification (NLI) model
+``random``             baseline pseudo-model: seeded random answers (``--model-args seed=N``)
+``constant:ANSWER``    baseline pseudo-model: always ANSWER (``true``, ``false``, ``entailment``, ...)
+``majority``           baseline pseudo-model: always the most frequent gold label of the items evaluated
 anything else          treated as ``hf:``
 =====================  ==========================================================================
 """
@@ -21,7 +24,7 @@ from typing import Any
 from negkit.errors import NegkitError
 from negkit.models.fingerprints import file_sha256
 
-SCHEMES = ("default", "hf", "gguf", "openai", "nli")
+SCHEMES = ("default", "hf", "gguf", "openai", "nli", "random", "constant", "majority")
 
 
 def load_model(spec: str, dtype: str = "float32", **options: Any) -> Any:
@@ -31,6 +34,12 @@ def load_model(spec: str, dtype: str = "float32", **options: Any) -> Any:
     ``revision`` for transformers backends; ``timeout``, ``retries``, ``api_key`` for servers.
     """
     scheme, _, rest = spec.partition(":")
+    from negkit.models.baselines import is_baseline_spec
+
+    if is_baseline_spec(spec):
+        from negkit.models.baselines import load_baseline
+
+        return load_baseline(spec, dtype, **options)
     if spec == "default":
         from negkit.models.gguf import default_model_file
 
@@ -48,7 +57,7 @@ def load_model(spec: str, dtype: str = "float32", **options: Any) -> Any:
     if scheme == "hf":
         return _load_transformers(rest, dtype, **options)
     if ":" in spec and not Path(spec).exists():
-        raise NegkitError(f"unknown model spec {spec!r}; use one of: default, hf:PATH, gguf:FILE, openai:URL#MODEL, nli:PATH")
+        raise NegkitError(f"unknown model spec {spec!r}; use one of: default, hf:PATH, gguf:FILE, openai:URL#MODEL, nli:PATH, random, constant:ANSWER, majority")
     return _load_transformers(spec, dtype, **options)
 
 

@@ -181,6 +181,13 @@ class NubenchTask:
     def metrics(self, items: Sequence[ChoiceItem], records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         return nubench_metrics(records, self.runs) | {"prompt_id": self.prompt, "num_fewshot": self.num_fewshot}
 
+    def intervals(self, items: Sequence[ChoiceItem], records: Sequence[dict[str, Any]], settings: Any = None) -> dict[str, Any]:
+        """95% intervals of acc, acc_norm and the error analysis, resampling items (:mod:`negkit.metrics.mc_intervals`)."""
+        from negkit.metrics.intervals import intervals_json
+        from negkit.metrics.mc_intervals import nubench_estimands
+
+        return intervals_json(nubench_estimands(records, self.runs), settings)
+
     def tables(self, metrics: dict[str, Any]) -> str:
         from negkit.report.nubench import nubench_tables
 
