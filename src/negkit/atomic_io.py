@@ -28,7 +28,8 @@ from negkit.errors import NegkitError
 TEMP_PREFIX = ".tmp-"
 
 
-def _describe(error: OSError) -> str:
+def describe_os_error(error: OSError) -> str:
+    """A short description of an I/O error (``no space left on the device``, ``Permission denied``, ...)."""
     if error.errno == errno.ENOSPC:
         return "no space left on the device"
     if error.errno == errno.EDQUOT:
@@ -66,7 +67,7 @@ def atomic_writer(path: str | os.PathLike[str], mode: str = "w", encoding: str =
     try:
         descriptor, temporary = tempfile.mkstemp(prefix=TEMP_PREFIX + target.name + ".", dir=folder)
     except OSError as error:
-        raise NegkitError(f"{target}: cannot write: {_describe(error)}") from None
+        raise NegkitError(f"{target}: cannot write: {describe_os_error(error)}") from None
     try:
         with os.fdopen(descriptor, mode, **({} if "b" in mode else {"encoding": encoding})) as handle:
             yield handle
@@ -75,7 +76,7 @@ def atomic_writer(path: str | os.PathLike[str], mode: str = "w", encoding: str =
         os.replace(temporary, target)
     except OSError as error:
         _remove_quietly(temporary)
-        raise NegkitError(f"{target}: cannot write: {_describe(error)} (the previous file, if any, is unchanged)") from None
+        raise NegkitError(f"{target}: cannot write: {describe_os_error(error)} (the previous file, if any, is unchanged)") from None
     except BaseException:
         _remove_quietly(temporary)
         raise

@@ -15,13 +15,15 @@ import shlex
 import sys
 import time
 from collections.abc import Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from negkit import __version__
 from negkit.atomic_io import atomic_write_json, atomic_write_jsonl, atomic_write_text
-from negkit.engine.runner import DEFAULT_CHUNK_SIZE, answer_requests
+from negkit.engine.run_lock import RunLock
+from negkit.engine.runner import DEFAULT_CHUNK_SIZE, DEFAULT_COMMIT_SECONDS, answer_requests
 from negkit.engine.store import RunStore
 from negkit.errors import NegkitError
 from negkit.metrics.intervals import DEFAULT_RESAMPLES, IntervalSettings
@@ -48,8 +50,12 @@ class EvalOptions:
     out: str | Path | None = None
     progress: bool = True
     command: Sequence[str] | None = None
-    #: Requests per durable write to the run store (at most this much work is redone after a kill).
+    #: Requests per durable write to the run store at most (at most this much work is redone after a kill).
     chunk_size: int = DEFAULT_CHUNK_SIZE
+    #: Seconds of model work per durable write to the run store, about (whichever of the two comes first).
+    commit_seconds: float = DEFAULT_COMMIT_SECONDS
+    #: Seconds to wait for another run that holds the output folder's lock (0: refuse at once).
+    wait_lock: float = 0.0
     #: Constructor options per task name, e.g. ``{"nubench": {"prompt": "7", "num_fewshot": 5}}``.
     task_options: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: Options for the model loader (``--model-args``, see :mod:`negkit.models.model_args`).
@@ -81,23 +87,32 @@ def evaluate(model: str | Any, tasks: Sequence[str], options: EvalOptions | None
     ``tasks``; return one results dictionary per task (also written under ``options.out``)."""
     options = options or EvalOptions()
     dtype = resolve_dtype_for_mode(options.mode, options.dtype)
-    started = time.perf_counter()
-    if isinstance(model, str):
-        from negkit.models.registry import load_model
+    with ExitStack() as stack:
+        # one writer per output folder: a named folder is locked before the model loads
+        if options.out:
+            stack.enter_context(_run_lock(Path(options.out), options))
+        started = time.perf_counter()
+        if isinstance(model, str):
+            from negkit.models.registry import load_model
 
-        spec = model
-        model = load_model(model, dtype=dtype, batch_size=options.batch_size, **options.model_args)
-    else:
-        spec = model.fingerprint.name
-    load_seconds = time.perf_counter() - started
-    out = Path(options.out) if options.out else Path("negkit-runs") / f"{_slug(spec)}-{model.fingerprint.key()[:8]}"
-    out.mkdir(parents=True, exist_ok=True)
-    results = []
-    with RunStore(out / STORE_FILE) as store:
-        for task_name in tasks:
-            results.append(_evaluate_task(model, task_name, options, store, out, load_seconds))
-    write_combined_report(results, out)
+            spec = model
+            model = load_model(model, dtype=dtype, batch_size=options.batch_size, **options.model_args)
+        else:
+            spec = model.fingerprint.name
+        load_seconds = time.perf_counter() - started
+        out = Path(options.out) if options.out else Path("negkit-runs") / f"{_slug(spec)}-{model.fingerprint.key()[:8]}"
+        if not options.out:
+            stack.enter_context(_run_lock(out, options))
+        results = []
+        with RunStore(out / STORE_FILE) as store:
+            for task_name in tasks:
+                results.append(_evaluate_task(model, task_name, options, store, out, load_seconds))
+        write_combined_report(results, out)
     return results
+
+
+def _run_lock(out: Path, options: EvalOptions) -> RunLock:
+    return RunLock(out, wait=options.wait_lock, info={"command": _command_line(options.command)[:500]})
 
 
 def _evaluate_task(model: Any, task_name: str, options: EvalOptions, store: RunStore, out: Path, load_seconds: float) -> dict[str, Any]:
@@ -120,7 +135,8 @@ def _evaluate_task(model: Any, task_name: str, options: EvalOptions, store: RunS
     started = time.perf_counter()
     bar = _progress_bar(len(flat), task_name, options.progress)
     try:
-        answers = answer_requests(model, flat, store, options.mode, options.chunk_size, bar.update if bar else None)
+        answers = answer_requests(model, flat, store, options.mode, options.chunk_size, bar.update if bar else None,
+                                  options.commit_seconds)
     finally:
         if bar is not None:
             bar.close()

@@ -34,9 +34,20 @@ COMMAND_MODULES: tuple[str, ...] = ("evaluate", "resolution", "resolution_system
 CommandGroups = dict[str, "argparse._SubParsersAction[argparse.ArgumentParser]"]
 
 
+class UsageError(NegkitError):
+    """A command line that does not parse (an unknown flag, a bad value, a missing argument)."""
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line, ``negkit: error: problem (see PROG --help)``, exit 2."""
+
+    def error(self, message: str):  # type: ignore[override]
+        raise UsageError(f"{message} (see {self.prog} --help)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Return the full argument parser with every registered command."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="negkit",
         description="Measure how language models handle negation.",
     )
@@ -64,12 +75,12 @@ def _group_usage(group_parser: argparse.ArgumentParser):
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return its exit status."""
     parser = build_parser()
-    args = parser.parse_args(argv)
-    handler = getattr(args, "handler", None)
-    if handler is None:
-        parser.print_help(sys.stderr)
-        return 2
     try:
+        args = parser.parse_args(argv)
+        handler = getattr(args, "handler", None)
+        if handler is None:
+            parser.print_help(sys.stderr)
+            return 2
         return int(handler(args) or 0)
     except NegkitError as error:
         print(f"negkit: error: {error}", file=sys.stderr)

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
 
+from negkit.engine.runner import DEFAULT_CHUNK_SIZE, DEFAULT_COMMIT_SECONDS
 from negkit.errors import NegkitError
 
 
@@ -56,6 +58,14 @@ def add_run_arguments(parser: argparse._ActionsContainer) -> None:
     parser.add_argument("--bootstrap", type=int, default=1000, metavar="N",
                         help="bootstrap resamples for the 95%% confidence interval of every metric, clustered by "
                         "each benchmark's unit and seeded by --seed (default: 1000; 0: no intervals)")
+    parser.add_argument("--chunk-size", type=positive_int, default=DEFAULT_CHUNK_SIZE, metavar="N",
+                        help=f"requests per durable write to the run store, at most (default: {DEFAULT_CHUNK_SIZE})")
+    parser.add_argument("--commit-seconds", type=positive_float, default=DEFAULT_COMMIT_SECONDS, metavar="S",
+                        help="seconds of model work per durable write to the run store, about (default: "
+                        f"{DEFAULT_COMMIT_SECONDS:g}); a kill loses at most this much work")
+    parser.add_argument("--wait-lock", type=wait_seconds, nargs="?", const=math.inf, default=0.0, metavar="SECONDS",
+                        help="when another run writes to the same output folder, wait for it (for at most SECONDS) "
+                        "instead of refusing")
 
 
 def run_eval(args: argparse.Namespace) -> int:
@@ -85,7 +95,8 @@ def run_eval(args: argparse.Namespace) -> int:
         data=args.data, split=args.split, limit=args.limit, seed=args.seed,
         batch_size=parse_batch_size(args.batch_size), dtype=args.dtype, mode=args.mode, out=args.out,
         progress=not args.no_progress, command=reproducing_command(args, tasks), task_options=task_options,
-        model_args=parse_model_args(args.model_args), bootstrap=args.bootstrap,
+        model_args=parse_model_args(args.model_args), chunk_size=args.chunk_size, commit_seconds=args.commit_seconds,
+        wait_lock=args.wait_lock, bootstrap=args.bootstrap,
     )
     results = evaluate(args.model, tasks, options)
     for result in results:
@@ -138,6 +149,39 @@ def format_limit(limit: int | dict[str, int]) -> str:
     if isinstance(limit, dict):
         return ",".join(f"{task}={number}" for task, number in limit.items())
     return str(limit)
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number >= 1."""
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, got {text[:40]!r}") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {number}")
+    return number
+
+
+def positive_float(text: str) -> float:
+    """An argparse type: a finite number > 0."""
+    try:
+        number = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number, got {text[:40]!r}") from None
+    if not (number > 0 and math.isfinite(number)):
+        raise argparse.ArgumentTypeError(f"must be a finite number above 0, got {text[:40]!r}")
+    return number
+
+
+def wait_seconds(text: str) -> float:
+    """An argparse type: seconds to wait (>= 0), or ``inf``."""
+    try:
+        number = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, got {text[:40]!r}") from None
+    if not number >= 0:
+        raise argparse.ArgumentTypeError(f"must be at least 0, got {text[:40]!r}")
+    return number
 
 
 def parse_batch_size(text: str) -> int | None:

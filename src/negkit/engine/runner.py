@@ -3,10 +3,16 @@
 :func:`answer_requests` deduplicates requests, takes every answer the store already holds, and asks
 the model for the rest in chunks (longest prompts first); each chunk's answers are stored durably before
 the next chunk starts. It dispatches each request kind to the matching protocol method.
+
+Durability is bounded by time as well as by count: a chunk holds at most ``chunk_size`` requests and is
+sized from the rate measured on the previous chunks so that it takes about ``commit_seconds`` (10 s by
+default); the first chunk is small. A kill therefore loses at most about ``commit_seconds`` of work (or
+one model batch, when a single batch takes longer than that).
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -21,8 +27,12 @@ from negkit.engine.requests import (
     Response,
 )
 
-#: Requests per durable chunk: at most this much work is redone after a kill.
+#: Requests per durable chunk at most: at most this much work is redone after a kill.
 DEFAULT_CHUNK_SIZE = 256
+#: Seconds of model work per durable chunk at most (about): chunks are sized from the measured rate.
+DEFAULT_COMMIT_SECONDS = 10.0
+#: Requests in the first chunk of a run (before any rate is known), at most.
+FIRST_CHUNK_SIZE = 16
 
 
 def answer_requests(
@@ -32,11 +42,18 @@ def answer_requests(
     mode: str = "exact",
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     progress: Callable[[int], None] | None = None,
+    commit_seconds: float = DEFAULT_COMMIT_SECONDS,
 ) -> list[Response]:
     """The answer to each request, in order, reusing and filling ``store``.
 
-    ``progress(n)`` is called as ``n`` more requests are answered (stored ones count at once).
+    Answers are stored durably after every chunk of at most ``chunk_size`` requests and about
+    ``commit_seconds`` of model time, whichever is smaller. ``progress(n)`` is called as ``n`` more
+    requests are answered (stored ones count at once).
     """
+    if chunk_size < 1:
+        raise NegkitError(f"the chunk size must be at least 1, got {chunk_size}")
+    if not commit_seconds > 0:
+        raise NegkitError(f"the commit interval must be more than 0 seconds, got {commit_seconds}")
     unique = list(dict.fromkeys(requests))
     keys = {request: request_key(model.fingerprint, mode, request) for request in unique}
     answers: dict[Request, Response] = {}
@@ -55,11 +72,16 @@ def answer_requests(
     per_batch = progress is not None and hasattr(model, "progress")
     if per_batch:
         model.progress = progress
+    sizer = _ChunkSizer(chunk_size, commit_seconds, getattr(model, "batch_size", None))
     try:
         for group in _group_by_call(missing):
-            for start in range(0, len(group), chunk_size):
-                chunk = group[start : start + chunk_size]
+            start = 0
+            while start < len(group):
+                chunk = group[start : start + sizer.next_size()]
+                start += len(chunk)
+                began = time.perf_counter()
                 responses = _call_model(model, chunk)
+                sizer.measured(len(chunk), time.perf_counter() - began)
                 if len(responses) != len(chunk):
                     raise NegkitError(f"model returned {len(responses)} answers for {len(chunk)} requests")
                 answers.update(zip(chunk, responses))
@@ -71,6 +93,31 @@ def answer_requests(
         if per_batch:
             model.progress = None
     return [answers[request] for request in requests]
+
+
+class _ChunkSizer:
+    """Chunk sizes that keep each durable chunk to about ``seconds`` of model work and ``cap`` requests.
+
+    The first chunk is small; later ones follow the rate of the last chunk (prompts are sorted longest
+    first, so later ones are no slower). A fixed model batch size is the smallest chunk (one batch is the
+    unit of work; splitting it would only slow the run down).
+    """
+
+    def __init__(self, cap: int, seconds: float, batch_size: Any = None) -> None:
+        self.cap, self.seconds = cap, seconds
+        self.floor = min(cap, batch_size) if isinstance(batch_size, int) and batch_size > 0 else 1
+        self.size = max(self.floor, min(cap, FIRST_CHUNK_SIZE))
+
+    def next_size(self) -> int:
+        return self.size
+
+    def measured(self, count: int, elapsed: float) -> None:
+        if elapsed <= 0:
+            self.size = self.cap
+            return
+        fitting = int(count / elapsed * self.seconds)
+        # grow at most fourfold per chunk, so that one fast chunk does not make the next one huge
+        self.size = max(self.floor, min(self.cap, fitting, 4 * max(count, 1)))
 
 
 def _use_counts(requests: Sequence[Request]) -> dict[Request, int]:

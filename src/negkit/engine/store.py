@@ -18,7 +18,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from negkit.errors import InputFormatError
+from negkit.atomic_io import describe_os_error
+from negkit.errors import InputFormatError, NegkitError
 from negkit.engine.requests import LoglikelihoodResult, ModelFingerprint, Request, Response, request_payload
 
 
@@ -51,8 +52,13 @@ class RunStore:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._answers: dict[str, Any] = {}
         self.truncated_bytes = 0
-        self._load()
-        self._handle = open(self.path, "ab")
+        if self.path.is_dir():
+            raise NegkitError(f"{self.path}: is a folder, not a run store file")
+        try:
+            self._load()
+            self._handle = open(self.path, "ab")
+        except OSError as error:
+            raise NegkitError(f"{self.path}: cannot open the run store: {describe_os_error(error)}") from None
 
     def _load(self) -> None:
         if not self.path.exists():
@@ -100,10 +106,32 @@ class RunStore:
             encoded = encode_response(response)
             self._answers[key] = encoded
             lines.append(json.dumps({"key": key, "response": encoded}, ensure_ascii=False) + "\n")
-        if lines:
+        if not lines:
+            return
+        start = self._handle.tell()
+        try:
             self._handle.write("".join(lines).encode("utf-8"))
             self._handle.flush()
             os.fsync(self._handle.fileno())
+        except OSError as error:
+            self._undo_append(start)
+            raise NegkitError(
+                f"{self.path}: cannot write the run store: {describe_os_error(error)} (answers stored before are "
+                "kept; free some space and rerun the same command to resume)"
+            ) from None
+
+    def _undo_append(self, size: int) -> None:
+        """Cut a failed append back to ``size`` bytes, so that no partial line is left behind."""
+        try:
+            self._handle.close()
+        except OSError:
+            pass  # the buffered bytes could not be flushed: they are dropped
+        try:
+            with open(self.path, "r+b") as handle:
+                handle.truncate(size)
+        except OSError:
+            pass  # a torn last line is cut off when the store is opened next
+        self._handle = open(self.path, "ab")
 
     def close(self) -> None:
         self._handle.close()
