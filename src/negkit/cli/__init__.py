@@ -29,7 +29,8 @@ GROUPS: dict[str, str] = {
 }
 
 #: Modules of this package that register commands, in the order their commands are listed.
-COMMAND_MODULES: tuple[str, ...] = ("evaluate", "resolution", "resolution_systems", "tind", "tind_generate", "score")
+COMMAND_MODULES: tuple[str, ...] = ("evaluate", "compare", "resolution", "resolution_systems", "tind", "tind_generate",
+                                    "score")
 
 CommandGroups = dict[str, "argparse._SubParsersAction[argparse.ArgumentParser]"]
 

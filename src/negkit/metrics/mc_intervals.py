@@ -4,7 +4,7 @@ answers in every run are resampled together).
 
 Paths are those of :func:`negkit.tasks.multiple_choice.nubench_metrics`: ``summary.acc.mean`` and
 ``summary.acc_norm.mean`` (the mean over runs of each run's accuracy), and per run ``runs.RUN.acc``,
-``runs.RUN.acc_norm``, ``runs.RUN.error_analysis.error_rate``, ``...error_share_percent.choiceK`` (percent of
+``runs.RUN.acc_norm``, ``runs.RUN.choice_share.choiceK`` (share of all answers), ``runs.RUN.error_analysis.error_rate``, ``...error_share_percent.choiceK`` (percent of
 the wrong answers) and ``...confusion_rate.TYPE``. The input is the task's per-item records.
 """
 
@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from negkit.metrics.intervals import Estimand, ratio_estimand
-from negkit.metrics.multiple_choice import LOCAL_NEGATION_TYPES, WRONG_CHOICES
+from negkit.metrics.multiple_choice import CHOICE_NAMES, LOCAL_NEGATION_TYPES, WRONG_CHOICES
 
 UNIT = "Thunder-NUBench item"
 GOLD = "choice1"
@@ -59,6 +59,10 @@ def _error_analysis(records: Sequence[Mapping[str, Any]], run: str, units: list[
     wrong = np.array([answer is not None and answer != GOLD for answer in answers], dtype=float)
     prefix = f"runs.{run}.error_analysis"
     estimands = [ratio_estimand(f"{prefix}.error_rate", wrong, present, units, UNIT, label=f"error rate ({run})")]
+    for choice in CHOICE_NAMES:
+        picked = np.array([answer == choice for answer in answers], dtype=float)
+        estimands.append(ratio_estimand(f"runs.{run}.choice_share.{choice}", picked, present, units, UNIT,
+                                        label=f"share {choice} ({run})"))
     for choice in WRONG_CHOICES:
         picked = np.array([answer == choice for answer in answers], dtype=float)
         estimands.append(ratio_estimand(f"{prefix}.error_share_percent.{choice}", picked, wrong, units, UNIT, 100.0,

@@ -103,13 +103,16 @@ def _settings(prefix: str, items: Sequence[NLIItem], predicted: Sequence[str], m
             + [_strict(prefix, [i for i, _ in chosen], [p for _, p in chosen], headline)])
 
 
-def nan_nli_estimands(items: Sequence[NLIItem], predicted: Sequence[str]) -> list[Estimand]:
-    """Every interval of a NaN-NLI run, clustered by premise (see the module doc)."""
+def nan_nli_estimands(items: Sequence[NLIItem], predicted: Sequence[str], headline_only: bool = False) -> list[Estimand]:
+    """Every interval of a NaN-NLI run, clustered by premise (see the module doc); ``headline_only``: the
+    standard, binary and strict settings only (they need no annotation but the gold label and the premise)."""
     if len(items) != len(predicted):
         raise ValueError(f"{len(items)} items but {len(predicted)} predictions")
     units = [nli_unit(item) for item in items]
     every = np.ones(len(items))
     estimands = _settings("", items, predicted, every, headline=True)
+    if headline_only:
+        return estimands
     counts = _label_counts([item.label for item in items], predicted, NLI_LABELS)
     for side, field in (("premise_negation_type", "premise_negation"), ("hypothesis_negation_type", "hypothesis_negation")):
         kinds: list[tuple[str, np.ndarray]] = [

@@ -36,10 +36,13 @@ def combined_markdown(results: Sequence[dict[str, Any]]) -> str:
 
 
 def write_combined_report(results: Sequence[dict[str, Any]], out: str | Path) -> dict[str, str]:
-    """Write ``report.md`` and ``results.json`` into ``out``; return their paths."""
+    """Write ``report.md``, ``report.html`` and ``results.json`` into ``out``; return their paths."""
+    from negkit.report.html import write_html_report
+
     out = Path(out)
     report = out / REPORT_FILE
     atomic_write_text(report, combined_markdown(results))
     combined = out / RESULTS_FILE
     atomic_write_json(combined, list(results))
-    return {"report": str(report), "results": str(combined)}
+    page = write_html_report(results, out)
+    return {"report": str(report), "html": str(page), "results": str(combined)}

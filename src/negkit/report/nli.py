@@ -6,7 +6,7 @@ from typing import Any
 
 from negkit.data.nli import NLI_LABELS, SCONE_CONDITIONS
 from negkit.metrics.nli import BINARY_LABELS
-from negkit.report.markdown import markdown_table, number
+from negkit.report.markdown import interval_note, markdown_table, number, with_interval
 
 
 def _setting_row(name: str, setting: dict[str, Any], labels: tuple[str, ...]) -> list[str]:
@@ -69,8 +69,11 @@ def nan_nli_tables(metrics: dict[str, Any]) -> str:
 
 
 def scone_tables(metrics: dict[str, Any]) -> str:
-    """Markdown for the ScoNe accuracies (conditions as columns, as in the ScoNe paper)."""
+    """Markdown for the ScoNe accuracies (conditions as columns, as in the ScoNe paper), with 95% intervals."""
     accuracy = metrics["accuracy"]
+    intervals = metrics.get("intervals")
     conditions = [c for c in SCONE_CONDITIONS if c in accuracy]
-    table = markdown_table([*conditions, "overall"], [[number(accuracy[c]) for c in [*conditions, "overall"]]])
-    return f"### ScoNe-NLI — {metrics['count']} pairs\n\nAccuracy per condition:\n\n{table}\n"
+    cells = [with_interval(accuracy[c], intervals, f"accuracy.{c}") for c in [*conditions, "overall"]]
+    table = markdown_table([*conditions, "overall"], [cells])
+    note = interval_note(intervals)
+    return f"### ScoNe-NLI — {metrics['count']} pairs\n\nAccuracy per condition:\n\n{table}\n" + (f"\n{note}\n" if note else "")
