@@ -131,7 +131,7 @@ def test_out_of_memory_halves_the_batch_and_keeps_order():
     batcher = LengthSortedBatcher(max_batch_size=8)
     lengths = [3, 9, 1, 7, 5, 2, 8]
     assert batcher.run(lengths, process) == [index * 10 for index in range(len(lengths))]
-    assert sizes[:3] == [7, 3, 1] and batcher.max_batch_size == 1  # 7 -> 3 -> 1
+    assert sizes[:3] == [7, 3, 1] and batcher.bucket_limits == {16: 1}  # 7 -> 3 -> 1, remembered for the bucket
 
 
 def test_other_errors_are_not_swallowed():
@@ -140,3 +140,47 @@ def test_other_errors_are_not_swallowed():
 
     with pytest.raises(ValueError):
         LengthSortedBatcher(4).run([1, 2], process)
+
+
+def test_scores_do_not_depend_on_the_batch_size():
+    """Batch 1, 7 and auto (token budget) give the same exact-mode answers to 1e-4 (fp32)."""
+    task = TruthTask()
+    models = {size: tiny_causal_lm(batch_size=size) for size in (1, 7, None)}
+    contexts = [task.prompt(item.sentence, models[1]) for item in synthetic_truth_items(groups_per_pattern=2)]
+    requests = [LoglikelihoodRequest(context, ending) for context in contexts[:9] for ending in (" True", " False", " no")]
+    answers = {size: lm.next_token_logprobs(contexts, ["True", "False"]) for size, lm in models.items()}
+    scores = {size: lm.loglikelihood(requests) for size, lm in models.items()}
+    for size in (7, None):
+        for a, b in zip(answers[1], answers[size]):
+            assert abs(a["True"] - b["True"]) < TOLERANCE and abs(a["False"] - b["False"]) < TOLERANCE
+        for a, b in zip(scores[1], scores[size]):
+            assert abs(a.logprob - b.logprob) < TOLERANCE and a.is_greedy == b.is_greedy
+    assert set(models[7].batcher.sizes_used.values()) == {7}
+    assert max(models[None].batcher.sizes_used.values()) > 7  # auto: as many as the token budget allows
+    assert models[None].batcher.report()["max_batch_size"] == "auto"
+
+
+def test_out_of_memory_halves_the_batch_and_remembers_it_per_length_bucket():
+    """A fake memory limit of 600 padded tokens: the longest bucket learns a smaller size, shorter buckets
+    keep larger ones, nothing is lost or reordered, and every batch that ran fitted."""
+    lengths = [100] * 10 + [40] * 20 + [10] * 40
+    ran: list[int] = []
+
+    def process(indices):
+        tokens = len(indices) * max(lengths[i] for i in indices)
+        if tokens > 600:
+            raise torch.OutOfMemoryError("CUDA out of memory (fake)")
+        ran.append(len(indices))
+        return [f"answer {i}" for i in indices]
+
+    batcher = LengthSortedBatcher(max_batch_size=None, token_budget=4000)
+    assert batcher.run(lengths, process) == [f"answer {i}" for i in range(len(lengths))]
+    assert batcher.sizes_used == {128: 5, 64: 15, 16: 30}  # 60 -> 30 -> 15 for the 40s (and the 10s after them)
+    assert batcher.bucket_limits[128] == 5 and batcher.halvings >= 3
+    # remembered: a second run of long prompts starts at the learnt size (no more halvings)
+    halvings = batcher.halvings
+    batcher.run([100] * 6, process)
+    assert batcher.halvings == halvings
+    lengths[:] = [700]
+    with pytest.raises(torch.OutOfMemoryError):  # one sequence that does not fit is not hidden
+        LengthSortedBatcher(None, 4000).run(lengths, process)

@@ -41,10 +41,13 @@ def test_default_model_file_is_found_without_importing_the_package():
 
 def test_modes_and_dtypes():
     assert resolve_dtype_for_mode("exact", None) == "float32"
-    assert resolve_dtype_for_mode("fast", None) == "bfloat16"
+    assert resolve_dtype_for_mode("exact", "auto") == "float32"
+    assert resolve_dtype_for_mode("fast", None) == "auto"  # bfloat16, or float16 on GPUs without bf16
     assert resolve_dtype_for_mode("fast", "float16") == "float16"
     with pytest.raises(NegkitError):
         resolve_dtype_for_mode("exact", "bfloat16")
+    with pytest.raises(NegkitError, match="--mode fast"):
+        resolve_dtype_for_mode("exact", None, quantize="4bit")
     with pytest.raises(NegkitError):
         resolve_dtype_for_mode("quick", None)
 

@@ -132,7 +132,8 @@ def test_negkit_eval_end_to_end(tiny_setup, tmp_path, capsys):
     result = json.loads((out / "tind.results.json").read_text())
     assert result["model"]["sha256"] and result["model"]["dtype"] == "float32" and result["mode"] == "exact"
     assert result["task"]["prompt_id"] == "tind/zeroshot/first-token" and result["chat_template"] is True
-    assert result["data"]["files"][0]["sha256"] and result["seed"] == 1
+    assert result["data"]["files"]["test.jsonl"]["sha256"] and result["seed"] == 1
+    assert result["data"]["root"] == str(data.resolve())
     assert result["requests"]["computed"] == result["requests"]["unique"]
     assert result["command"].startswith(f"negkit eval --model hf:{model} --tasks tind,tind-fewshot --split test")
     assert "all" in result["metrics"]
@@ -145,6 +146,10 @@ def test_negkit_eval_end_to_end(tiny_setup, tmp_path, capsys):
     assert main(argv) == 0
     again = json.loads((out / "tind.results.json").read_text())
     assert again["requests"]["computed"] == 0 and again["metrics"] == result["metrics"]
+    # the resumed run keeps the first run's timings beside its own
+    assert [run["requests_computed"] for run in again["timings"]["runs"]] == [result["requests"]["computed"], 0]
+    assert again["timings"]["runs"][0] == {key: value for key, value in result["timings"].items()
+                                           if key not in ("runs", "total_score_s")}
     # negkit score tind re-scores the per-sample file to the same metrics
     capsys.readouterr()
     assert main(["score", "tind", str(out / "tind.samples.jsonl"), "--json"]) == 0

@@ -1,34 +1,40 @@
 """``negkit eval`` as a library function: load a model, run tasks through the engine and the run store,
 write results.
 
-For each task, the output folder receives ``TASK.results.json`` (everything needed to reproduce the run:
-model fingerprint, dtype, mode, negkit version, task and prompt ids, data file hashes, seeds, timings,
-the command line, and the metrics), ``TASK.samples.jsonl`` (one record per item) and ``TASK.md``
-(Markdown tables). Answers go to ``requests.jsonl``, the run store: run the same command again and
-nothing already answered is recomputed.
+For each task, the output folder receives ``TASK.results.json`` (the metrics and the reproduction record of
+:mod:`negkit.run_record`: the resolved command, versions, git commit, device, dtype, batch sizes, date, the
+exact prompt template, few-shot ids, data hashes, timings of every invocation), ``TASK.samples.jsonl`` (one
+record per item, with its inputs and the exact prompt) and ``TASK.md`` (Markdown tables); ``results.json``
+holds every task in the LM Evaluation Harness's layout as well. Answers go to ``requests.jsonl``, the run
+store: run the same command again and nothing already answered is recomputed.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 import sys
 import time
 from collections.abc import Sequence
 from contextlib import ExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from negkit import __version__
 from negkit.atomic_io import atomic_write_json, atomic_write_jsonl, atomic_write_text
+from negkit.data.locate import find_data_root
 from negkit.engine.run_lock import RunLock
 from negkit.engine.runner import DEFAULT_CHUNK_SIZE, DEFAULT_COMMIT_SECONDS, answer_requests
 from negkit.engine.store import RunStore
 from negkit.errors import NegkitError
+from negkit.eval_flags import eval_command, task_options_for
 from negkit.metrics.intervals import DEFAULT_RESAMPLES, IntervalSettings
-from negkit.models.fingerprints import file_sha256
+from negkit.models.model_args import redact_model_args
 from negkit.report.combined import write_combined_report
+from negkit.report.harness import harness_metrics
+from negkit.run_record import attach_prompts, data_record, merge_timings, prompt_record, run_record, utc_now
 from negkit.tasks.base import get_task
 
 MODES = ("exact", "fast")
@@ -41,12 +47,20 @@ class EvalOptions:
 
     data: str | None = None
     split: str = "test"
-    #: About this many items per task; a mapping gives per-task limits (tasks not named run in full).
-    limit: int | dict[str, int] | None = None
-    seed: int = 0
+    #: About this many items per task (a float in (0, 1): that share of the items); a mapping gives per-task
+    #: limits (tasks not named run in full).
+    limit: int | float | dict[str, int | float] | None = None
+    #: Seed of splits, samples and few-shot draws (None: 0, and the paper's five seeds for Thunder-NUBench
+    #: few-shot; a seed given replaces those by itself).
+    seed: int | None = None
     batch_size: int | None = None
+    #: ``float32``, ``bfloat16``, ``float16`` or ``auto`` (exact mode: float32 only; fast mode: auto by default).
     dtype: str | None = None
     mode: str = "exact"
+    #: ``cpu``, ``cuda``, ``cuda:N``, ``mps`` or ``auto`` (None: auto; under a launcher: each rank's own GPU).
+    device: str | None = None
+    #: ``8bit`` or ``4bit`` (bitsandbytes; fast mode, CUDA GPU).
+    quantize: str | None = None
     out: str | Path | None = None
     progress: bool = True
     command: Sequence[str] | None = None
@@ -60,33 +74,64 @@ class EvalOptions:
     task_options: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: Options for the model loader (``--model-args``, see :mod:`negkit.models.model_args`).
     model_args: dict[str, Any] = field(default_factory=dict)
-    #: Bootstrap resamples for the 95% confidence intervals of every metric (0: no intervals); seeded by ``seed``.
+    # The LM Evaluation Harness's task flags (see :mod:`negkit.eval_flags`); None: each task's default.
+    #: Few-shot examples: one count for every task, or per task.
+    num_fewshot: int | dict[str, int] | None = None
+    #: Prompt id: one for every task, or per task.
+    prompt: str | dict[str, str] | None = None
+    #: True: apply the model's chat template; False: never; None: each task's default (TIND: when the model has one).
+    chat: bool | None = None
+    #: A system message (chat), or text put before the prompt and a blank line (plain prompts).
+    system_instruction: str | None = None
+    #: Suites left out because their data was not found (suite -> how to get it), recorded in results.json.
+    skipped: dict[str, str] = field(default_factory=dict)
+    #: Bootstrap resamples for the 95% confidence intervals of every metric (0: no intervals), and their seed.
     bootstrap: int = DEFAULT_RESAMPLES
+    bootstrap_seed: int = 0
 
 
-def task_limit(limit: int | dict[str, int] | None, task_name: str) -> int | None:
+def task_limit(limit: int | float | dict[str, int | float] | None, task_name: str) -> int | float | None:
     """The item limit of ``task_name``: one number for every task, or a per-task mapping."""
     if isinstance(limit, dict):
         return limit.get(task_name)
     return limit
 
 
-def resolve_dtype_for_mode(mode: str, dtype: str | None) -> str:
-    """Exact mode runs in float32 (another dtype is an error); fast mode defaults to bfloat16."""
+def resolve_dtype_for_mode(mode: str, dtype: str | None, quantize: str | None = None) -> str:
+    """Exact mode runs in float32 (another dtype, or quantized weights, is an error); fast mode defaults to
+    ``auto`` (bfloat16, or float16 on GPUs without bfloat16)."""
     if mode not in MODES:
         raise NegkitError(f"unknown mode {mode!r}; choose exact or fast")
     if mode == "exact":
-        if dtype not in (None, "float32"):
+        if dtype not in (None, "auto", "float32"):
             raise NegkitError(f"exact mode runs in float32; use --mode fast for --dtype {dtype}")
+        if quantize is not None:
+            raise NegkitError(f"--quantize {quantize} computes in 16 bits; add --mode fast (exact mode runs in float32)")
         return "float32"
-    return dtype or "bfloat16"
+    return dtype or "auto"
+
+
+def model_options(options: EvalOptions) -> dict[str, Any]:
+    """What ``load_model`` gets: the flags (batch size, device, quantization) and ``--model-args``; a key given
+    both ways is an error."""
+    flags = {"batch_size": options.batch_size, "device": options.device, "quantize": options.quantize}
+    both = sorted(key for key, value in flags.items() if value is not None and key in options.model_args)
+    if both:
+        raise NegkitError(f"{', '.join(both)} given both as a flag and in --model-args; give it once")
+    merged = {key: value for key, value in flags.items() if value is not None or key == "batch_size"}
+    merged.update(options.model_args)
+    return merged
 
 
 def evaluate(model: str | Any, tasks: Sequence[str], options: EvalOptions | None = None) -> list[dict[str, Any]]:
     """Evaluate ``model`` (a spec for :func:`negkit.models.registry.load_model`, or a model object) on
     ``tasks``; return one results dictionary per task (also written under ``options.out``)."""
     options = options or EvalOptions()
-    dtype = resolve_dtype_for_mode(options.mode, options.dtype)
+    tasks = list(tasks)
+    dtype = resolve_dtype_for_mode(options.mode, options.dtype, options.quantize or options.model_args.get("quantize"))
+    classifier = model.startswith("nli:") if isinstance(model, str) else hasattr(model, "classify")
+    per_task = task_options_for(tasks, options, classifier)  # every flag checked before the model loads
+    started_at = time.time()
     with ExitStack() as stack:
         # one writer per output folder: a named folder is locked before the model loads
         if options.out:
@@ -96,34 +141,42 @@ def evaluate(model: str | Any, tasks: Sequence[str], options: EvalOptions | None
             from negkit.models.registry import load_model
 
             spec = model
-            model = load_model(model, dtype=dtype, batch_size=options.batch_size, **options.model_args)
+            model = load_model(model, dtype=dtype, **model_options(options))
         else:
             spec = model.fingerprint.name
         load_seconds = time.perf_counter() - started
         out = Path(options.out) if options.out else Path("negkit-runs") / f"{_slug(spec)}-{model.fingerprint.key()[:8]}"
         if not options.out:
             stack.enter_context(_run_lock(out, options))
+        root = find_data_root(options.data)
+        resolved = replace(options, out=out)
+        command = list(options.command) if options.command is not None else \
+            eval_command(spec, tasks, resolved, dtype, root.resolve() if root else None)
+        record = run_record(spec, tasks, resolved, command, model, dtype, started_at)
         results = []
         with RunStore(out / STORE_FILE) as store:
             for task_name in tasks:
-                results.append(_evaluate_task(model, task_name, options, store, out, load_seconds))
-        write_combined_report(results, out)
+                task = get_task(task_name, **per_task[task_name])
+                results.append(_evaluate_task(model, task_name, task, options, store, out, load_seconds, record))
+        write_combined_report(results, out, record, options.skipped, time.time() - started_at)
     return results
 
 
 def _run_lock(out: Path, options: EvalOptions) -> RunLock:
-    return RunLock(out, wait=options.wait_lock, info={"command": _command_line(options.command)[:500]})
+    command = shlex.join(options.command) if options.command is not None else shlex.join(["negkit", *sys.argv[1:]])
+    return RunLock(out, wait=options.wait_lock, info={"command": command[:500]})
 
 
-def _evaluate_task(model: Any, task_name: str, options: EvalOptions, store: RunStore, out: Path, load_seconds: float) -> dict[str, Any]:
-    task = get_task(task_name, **options.task_options.get(task_name, {}))
+def _evaluate_task(model: Any, task_name: str, task: Any, options: EvalOptions, store: RunStore, out: Path,
+                   load_seconds: float, record: dict[str, Any]) -> dict[str, Any]:
     if task.model_kind == "classifier" and not hasattr(model, "classify"):
         raise NegkitError(f"task {task_name} needs a classifier model (nli:PATH)")
     if task.model_kind == "language_model" and not hasattr(model, "next_token_logprobs"):
         raise NegkitError(f"task {task_name} needs a language model, not a classifier")
-    timings = {"load_model_s": round(load_seconds, 3)}
+    timings: dict[str, Any] = {"date_utc": utc_now(), "load_model_s": round(load_seconds, 3)}
     started = time.perf_counter()
-    data = task.load(options.data, options.split, task_limit(options.limit, task_name), options.seed)
+    seed = 0 if options.seed is None else options.seed
+    data = task.load(options.data, options.split, task_limit(options.limit, task_name), seed)
     bind_answers = getattr(model, "bind_answers", None)  # baseline pseudo-models answer within the task's answers
     if bind_answers is not None:
         answer_space = getattr(task, "answer_space", None)
@@ -147,27 +200,33 @@ def _evaluate_task(model: Any, task_name: str, options: EvalOptions, store: RunS
         responses.append(tuple(answers[position : position + len(requests)]))
         position += len(requests)
     records = task.records(data.items, responses)
+    attach_prompts(records, per_item)
     metrics = task.metrics(data.items, records)
     if options.bootstrap and hasattr(task, "intervals"):
-        metrics["intervals"] = task.intervals(data.items, records, IntervalSettings(options.bootstrap, options.seed))
+        metrics["intervals"] = task.intervals(data.items, records, IntervalSettings(options.bootstrap, options.bootstrap_seed))
+    timings.update(requests_computed=computed, requests_from_store=len(set(flat)) - computed)
+    base = out / task_name
     result = {
         "negkit_version": __version__,
         "task": task.config(),
         "model": {**model.fingerprint.as_dict(), "key": model.fingerprint.key(),
                   # how the backend was loaded (device, quantization, adapter, resolved loader options, ...)
-                  "load": dict(getattr(model, "load_info", {}) or {}), "model_args": dict(options.model_args)},
+                  "load": dict(getattr(model, "load_info", {}) or {}),
+                  "model_args": redact_model_args(options.model_args)},
         "mode": options.mode,
         "chat_template": bool(getattr(model, "has_chat_template", False)),
-        "data": {"files": [_file_entry(path) for path in data.files], **data.selection},
-        "seed": options.seed,
+        "prompt": prompt_record(task, model),
+        "data": {**data_record(options.data, data.files), **data.selection},
+        "seed": seed,
         "requests": {"total": len(flat), "unique": len(set(flat)), "computed": computed,
                      "from_store": len(set(flat)) - computed},
-        "timings": timings,
+        "timings": merge_timings(_previous_timings(base.with_suffix(".results.json")), timings),
         "engine": _engine_stats(model),
-        "command": _command_line(options.command),
+        "command": record["command"],
+        "record": record,
         "metrics": metrics,
+        "harness": harness_metrics(records),
     }
-    base = out / task_name
     atomic_write_jsonl(base.with_suffix(".samples.jsonl"), records)
     atomic_write_json(base.with_suffix(".results.json"), result)
     atomic_write_text(base.with_suffix(".md"), task.tables(metrics))
@@ -184,25 +243,25 @@ def _progress_bar(total: int, name: str, enabled: bool) -> Any:
     return tqdm(total=total, desc=name, unit="req", file=sys.stderr, dynamic_ncols=True)
 
 
-def _file_entry(path: Path | str) -> dict[str, Any]:
-    path = Path(path)
-    if path.is_file():
-        return {"path": path.name, "sha256": file_sha256(path), "bytes": path.stat().st_size}
-    return {"path": str(path), "sha256": None}
+def _previous_timings(path: Path) -> dict[str, Any] | None:
+    """The timings of an earlier invocation of the same task in this output folder (kept on resume)."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8")).get("timings")
+    except (OSError, ValueError, AttributeError):
+        return None
 
 
 def _engine_stats(model: Any) -> dict[str, Any]:
-    scorer = getattr(model, "scorer", None)
-    stats = getattr(scorer, "stats", None)
-    if stats is None:
-        return {}
-    return {"batches": stats.batches, "batches_with_prefix": stats.batches_with_prefix,
-            "tokens": stats.tokens_total, "prefix_tokens_reused": stats.tokens_skipped}
-
-
-def _command_line(command: Sequence[str] | None) -> str:
-    arguments = list(command) if command is not None else ["negkit", *sys.argv[1:]]
-    return shlex.join(arguments)
+    """Prefix reuse counts and the batch sizes used per length bucket (for backends that have them)."""
+    engine: dict[str, Any] = {}
+    stats = getattr(getattr(model, "scorer", None), "stats", None)
+    if stats is not None:
+        engine.update(batches=stats.batches, batches_with_prefix=stats.batches_with_prefix,
+                      tokens=stats.tokens_total, prefix_tokens_reused=stats.tokens_skipped)
+    batcher = getattr(model, "batcher", None)
+    if hasattr(batcher, "report"):
+        engine["batching"] = batcher.report()
+    return engine
 
 
 def _slug(text: str) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 import sys
 from pathlib import Path
 
@@ -26,13 +27,20 @@ def register(groups) -> None:
 
 def add_model_arguments(parser: argparse._ActionsContainer) -> None:
     """Which model, how it is loaded, and how it computes (backend options, batching, precision)."""
-    parser.add_argument("--model", default="default", help="default | hf:PATH_OR_NAME | gguf:FILE | openai:URL#MODEL | nli:PATH; "
+    parser.add_argument("--model", default="default",
+                        help="default | hf:PATH_OR_NAME | gguf:FILE | openai:URL#MODEL | vllm:PATH_OR_NAME | nli:PATH; "
                         "baselines: random | constant:ANSWER | majority")
     parser.add_argument("--model-args", metavar="KEY=VALUE,...",
                         help="options for the model loader, e.g. revision=main,attn_implementation=sdpa "
                         "(lists in [brackets], values with commas in quotes); recorded in the results")
-    parser.add_argument("--batch-size", default="auto", help="N, or auto (a memory-safe size; halved on out-of-memory)")
-    parser.add_argument("--dtype", choices=("float32", "bfloat16", "float16"), help="exact mode: float32; fast mode default bfloat16")
+    parser.add_argument("--batch-size", default="auto",
+                        help="N, or auto (the largest batch that fits, found per length bucket, halved on out-of-memory)")
+    parser.add_argument("--device", help="cpu | cuda | cuda:N | mps | auto (default: a GPU when one is visible; "
+                        "under torchrun/accelerate each rank takes cuda:LOCAL_RANK)")
+    parser.add_argument("--dtype", choices=("auto", "float32", "bfloat16", "float16"),
+                        help="exact mode: float32; fast mode default auto (bfloat16, float16 on GPUs without bf16)")
+    parser.add_argument("--quantize", choices=("8bit", "4bit"),
+                        help="load the weights quantized with bitsandbytes (needs a CUDA GPU and --mode fast)")
     parser.add_argument("--mode", choices=("exact", "fast"), default="exact", help="exact reproduces plain forward passes (fp32)")
 
 
@@ -42,22 +50,40 @@ def add_task_arguments(parser: argparse._ActionsContainer) -> None:
     parser.add_argument("--list", action="store_true", help="list the registered tasks and where their data was found")
     parser.add_argument("--data", help="data root, data set folder or file (default: NEGKIT_DATA, ./data, ../shared/data)")
     parser.add_argument("--split", default="test", help="split to evaluate (default: test)")
-    parser.add_argument("--limit", type=parse_limit, metavar="N|TASK=N,...",
-                        help="about N items per task (TIND: a deterministic sample of whole groups stratified by "
-                        "pattern); TASK=N,... sets per-task limits and runs the other tasks in full")
-    parser.add_argument("--seed", type=int, default=0, help="seed for splits, samples and few-shot examples")
-    parser.add_argument("--prompt", default="7", help="Thunder-NUBench prompt id: 1..12 or 7-1..7-5 (default: 7)")
-    parser.add_argument("--num-fewshot", type=int, default=0,
-                        help="Thunder-NUBench: k validation examples, averaged over seeds 42 1234 3000 5000 7000")
+    parser.add_argument("--limit", type=parse_limit, metavar="N|F|TASK=N,...",
+                        help="about N items per task, or a fraction F in (0, 1) of each task's items (TIND: a "
+                        "deterministic sample of whole groups stratified by pattern); TASK=N,... sets per-task limits "
+                        "and runs the other tasks in full")
+    parser.add_argument("--seed", type=int, help="seed for splits, samples and few-shot draws (default 0; "
+                        "Thunder-NUBench few-shot: the paper's seeds 42 1234 3000 5000 7000, or this one seed)")
+    parser.add_argument("--prompt", type=per_task_value(str), metavar="ID|TASK=ID,...",
+                        help="prompt id of the tasks that have several (Thunder-NUBench: 1..12 or 7-1..7-5; default 7)")
+    parser.add_argument("--num-fewshot", "--num_fewshot", type=per_task_value(non_negative), metavar="K|TASK=K,...",
+                        help="few-shot examples for the tasks that take them (Thunder-NUBench: K validation examples, "
+                        "averaged over the seeds); an error for a task that does not")
+    chat = parser.add_mutually_exclusive_group()
+    chat.add_argument("--apply-chat-template", "--apply_chat_template", dest="chat", action="store_const", const=True,
+                      help="render every prompt with the model's chat template (default: TIND when the model has one, "
+                      "the other tasks never)")
+    chat.add_argument("--no-chat-template", dest="chat", action="store_const", const=False,
+                      help="never use the chat template (TIND's plain prompt)")
+    parser.add_argument("--system-instruction", "--system_instruction", metavar="TEXT",
+                        help="a system message (with the chat template), else text put before each prompt and a blank line")
 
 
 def add_run_arguments(parser: argparse._ActionsContainer) -> None:
     """Where results go and how the run behaves (progress, durability, locking)."""
-    parser.add_argument("--out", help="output folder (default: negkit-runs/MODEL-HASH)")
+    parser.add_argument("--out", "--output-path", "--output_path", dest="out",
+                        help="output folder (default: negkit-runs/MODEL-HASH)")
+    parser.add_argument("--log-samples", "--log_samples", action="store_true",
+                        help="accepted for the Harness's command lines: negkit always writes TASK.samples.jsonl "
+                        "(each item's inputs, exact prompt, scores and prediction)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--bootstrap", type=int, default=1000, metavar="N",
                         help="bootstrap resamples for the 95%% confidence interval of every metric, clustered by "
-                        "each benchmark's unit and seeded by --seed (default: 1000; 0: no intervals)")
+                        "each benchmark's unit (default: 1000; 0: no intervals)")
+    parser.add_argument("--bootstrap-seed", type=int, default=0, metavar="S",
+                        help="seed of the bootstrap draws (default: 0)")
     parser.add_argument("--chunk-size", type=positive_int, default=DEFAULT_CHUNK_SIZE, metavar="N",
                         help=f"requests per durable write to the run store, at most (default: {DEFAULT_CHUNK_SIZE})")
     parser.add_argument("--commit-seconds", type=positive_float, default=DEFAULT_COMMIT_SECONDS, metavar="S",
@@ -74,29 +100,22 @@ def run_eval(args: argparse.Namespace) -> int:
     from negkit.evaluate import EvalOptions, evaluate
     from negkit.models.model_args import parse_model_args
     from negkit.report.combined import REPORT_FILE
-    from negkit.suites import CLASSIFIER_TASKS, default_tasks
 
     if args.bootstrap < 0:
         raise NegkitError(f"--bootstrap must be 0 (no intervals) or a number of resamples, got {args.bootstrap}")
-    classifier = args.model.startswith("nli:")
+    skipped: dict[str, str] = {}
     if args.tasks:
         tasks = [name.strip() for name in args.tasks.split(",") if name.strip()]
     else:
-        tasks = default_tasks(args.data, classifier=classifier)
-        if not tasks:
-            raise NegkitError("no suite's data was found (see negkit eval --list; pass --data PATH or set NEGKIT_DATA)")
-    if isinstance(args.limit, dict) and set(args.limit) - set(tasks):
-        unknown = ", ".join(sorted(set(args.limit) - set(tasks)))
-        raise NegkitError(f"--limit names tasks that are not run: {unknown} (tasks run: {', '.join(tasks)})")
-    task_options: dict = {"nubench": {"prompt": args.prompt, "num_fewshot": args.num_fewshot}}
-    if classifier:
-        task_options.update({name: {"model_kind": "classifier"} for name in CLASSIFIER_TASKS})
+        tasks, skipped = suites_to_run(args.data, classifier=args.model.startswith("nli:"))
     options = EvalOptions(
         data=args.data, split=args.split, limit=args.limit, seed=args.seed,
         batch_size=parse_batch_size(args.batch_size), dtype=args.dtype, mode=args.mode, out=args.out,
-        progress=not args.no_progress, command=reproducing_command(args, tasks), task_options=task_options,
-        model_args=parse_model_args(args.model_args), chunk_size=args.chunk_size, commit_seconds=args.commit_seconds,
-        wait_lock=args.wait_lock, bootstrap=args.bootstrap,
+        device=args.device, quantize=args.quantize,
+        progress=not args.no_progress, model_args=parse_model_args(args.model_args), num_fewshot=args.num_fewshot,
+        prompt=args.prompt, chat=args.chat, system_instruction=args.system_instruction, skipped=skipped,
+        chunk_size=args.chunk_size, commit_seconds=args.commit_seconds, wait_lock=args.wait_lock,
+        bootstrap=args.bootstrap, bootstrap_seed=args.bootstrap_seed,
     )
     results = evaluate(args.model, tasks, options)
     for result in results:
@@ -108,47 +127,78 @@ def run_eval(args: argparse.Namespace) -> int:
     return 0
 
 
-def reproducing_command(args: argparse.Namespace, tasks: list[str]) -> list[str]:
-    """The ``negkit eval`` command with every option spelled out (defaults included; the tasks actually run)."""
-    command = ["negkit", "eval", "--model", args.model, "--tasks", ",".join(tasks), "--split", args.split,
-               "--mode", args.mode, "--seed", str(args.seed), "--batch-size", str(args.batch_size),
-               "--prompt", args.prompt, "--num-fewshot", str(args.num_fewshot), "--bootstrap", str(args.bootstrap)]
-    limit = format_limit(args.limit) if args.limit is not None else None
-    for flag, value in (("--model-args", args.model_args), ("--data", args.data), ("--limit", limit),
-                        ("--dtype", args.dtype), ("--out", args.out)):
-        if value is not None:
-            command += [flag, str(value)]
-    return command
+def suites_to_run(data: str | None, classifier: bool = False) -> tuple[list[str], dict[str, str]]:
+    """The main task of every suite whose data is found, and the suites left out (suite -> how to get its data),
+    each said on standard error: a suite is never skipped without a word."""
+    from negkit.suites import CLASSIFIER_TASKS, suite_status
+
+    tasks, skipped = [], {}
+    for status in suite_status(data):
+        if classifier and status.task not in CLASSIFIER_TASKS:
+            continue
+        if status.location is None:
+            skipped[status.suite] = status.hint
+            print(f"negkit: note: {status.suite} is not run: its data was not found (get it: {status.hint})",
+                  file=sys.stderr)
+        else:
+            tasks.append(status.task)
+    if not tasks:
+        raise NegkitError("no suite's data was found (see negkit eval --list; pass --data PATH or set NEGKIT_DATA)")
+    return tasks, skipped
 
 
-def parse_limit(text: str) -> int | dict[str, int]:
-    """``500`` -> 500 for every task; ``tind=1500,scone=600`` -> per-task limits."""
+def per_task_value(convert):
+    """An argparse type for ``VALUE`` (every task) or ``TASK=VALUE,...`` (per task), each converted."""
 
-    def positive(value: str, what: str) -> int:
-        try:
-            number = int(value)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{what} must be a whole number, got {value!r}") from None
-        if number < 1:
-            raise argparse.ArgumentTypeError(f"{what} must be at least 1, got {number}")
-        return number
+    def parse(text: str):
+        if "=" not in text:
+            return convert(text)
+        values = {}
+        for part in text.split(","):
+            task, separator, value = part.partition("=")
+            if not separator or not task.strip() or not value.strip():
+                raise argparse.ArgumentTypeError(f"per-task entries are TASK=VALUE, got {part!r}")
+            if task.strip() in values:
+                raise argparse.ArgumentTypeError(f"task {task.strip()!r} is given twice")
+            values[task.strip()] = convert(value.strip())
+        return values
 
-    if "=" not in text:
-        return positive(text, "--limit")
-    limits: dict[str, int] = {}
-    for part in text.split(","):
-        task, separator, value = part.partition("=")
-        if not separator or not task.strip():
-            raise argparse.ArgumentTypeError(f"--limit entries are TASK=N, got {part!r}")
-        limits[task.strip()] = positive(value.strip(), f"--limit for {task.strip()}")
-    return limits
+    return parse
 
 
-def format_limit(limit: int | dict[str, int]) -> str:
+def non_negative(text: str) -> int:
+    """An argparse type: a whole number >= 0."""
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, got {text[:40]!r}") from None
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"must be at least 0, got {number}")
+    return number
+
+
+def limit_value(text: str) -> int | float:
+    """A count (>= 1) or a fraction in (0, 1), as the Harness's ``--limit``."""
+    if re.fullmatch(r"\s*-?\d+\s*", text):
+        return positive_int(text.strip())
+    try:
+        fraction = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a count or a fraction, got {text!r}") from None
+    if not 0 < fraction < 1:
+        raise argparse.ArgumentTypeError(f"a fraction must be between 0 and 1 (exclusive), got {text!r}")
+    return fraction
+
+
+#: ``500`` -> 500 for every task; ``0.1`` -> a tenth of each task; ``tind=1500,scone=0.5`` -> per task.
+parse_limit = per_task_value(limit_value)
+
+
+def format_limit(limit: int | float | dict[str, int | float]) -> str:
     """Inverse of :func:`parse_limit`."""
-    if isinstance(limit, dict):
-        return ",".join(f"{task}={number}" for task, number in limit.items())
-    return str(limit)
+    from negkit.eval_flags import format_per_task
+
+    return format_per_task(limit)
 
 
 def positive_int(text: str) -> int:

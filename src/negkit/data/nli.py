@@ -221,12 +221,8 @@ def read_scone_condition(path: str | Path, condition: str | None = None, split: 
     return items
 
 
-def read_scone(folder: str | Path, split: str = "test") -> list[NLIItem]:
-    """Read every ScoNe-NLI condition of ``split`` from ``folder`` (the ``scone`` or ``scone_nli`` folder).
-
-    ``one_scoped.csv`` has no ``group_index``; its items take the group index of the same row in the
-    other conditions (rows line up across the six files). Files must all have the same number of rows.
-    """
+def scone_split_folder(folder: str | Path, split: str = "test") -> Path:
+    """The folder holding the six condition files of ``split`` (``scone_nli/SPLIT``, ``SPLIT`` or ``folder``)."""
     folder = Path(folder)
     split_folder = next(
         (candidate for candidate in (folder / "scone_nli" / split, folder / split, folder) if (candidate / "no_negation.csv").is_file()),
@@ -234,6 +230,16 @@ def read_scone(folder: str | Path, split: str = "test") -> list[NLIItem]:
     )
     if split_folder is None:
         raise InputFormatError(folder, None, f"no ScoNe-NLI {split!r} split found (expected scone_nli/{split}/no_negation.csv)")
+    return split_folder
+
+
+def read_scone(folder: str | Path, split: str = "test") -> list[NLIItem]:
+    """Read every ScoNe-NLI condition of ``split`` from ``folder`` (the ``scone`` or ``scone_nli`` folder).
+
+    ``one_scoped.csv`` has no ``group_index``; its items take the group index of the same row in the
+    other conditions (rows line up across the six files). Files must all have the same number of rows.
+    """
+    split_folder = scone_split_folder(folder, split)
     per_condition = {c: read_scone_condition(split_folder / f"{c}.csv", c, split) for c in SCONE_CONDITIONS}
     sizes = {condition: len(items) for condition, items in per_condition.items()}
     if len(set(sizes.values())) != 1:

@@ -1,10 +1,14 @@
-"""Length-sorted dynamic batching with a memory-safe batch size.
+"""Length-sorted dynamic batching with a memory-safe batch size, learnt per length bucket.
 
 Requests are processed longest first (lm-evaluation-harness's habit): the largest batch comes first,
 so a batch size that does not fit in memory fails at once rather than after an hour. A batch holds
-at most ``max_batch_size`` sequences and at most ``token_budget`` padded tokens; when a batch runs out
-of memory the batch size is halved and the same batch is tried again, and later batches keep the
-smaller size.
+at most ``max_batch_size`` sequences and at most ``token_budget`` padded tokens (``--batch-size auto``:
+no fixed maximum; the budget is 8192 tokens on a CPU, where larger batches are not faster, and comes from
+the free memory on a GPU). Lengths fall into power-of-two buckets; when a batch runs out of memory its
+size is halved and the same batch is tried again, and the smaller size is remembered for its bucket and
+every longer one (a long prompt never gets a size that failed for a shorter one), while shorter buckets
+keep theirs. The sizes used per bucket are reported (:meth:`LengthSortedBatcher.report`), so the results
+say how the run was batched; answers do not depend on the batch size (padding is masked).
 """
 
 from __future__ import annotations
@@ -48,8 +52,17 @@ def auto_token_budget(bytes_per_token: int, device: str = "cpu") -> int:
     return max(256, int(free * 0.6) // max(1, bytes_per_token))
 
 
+def length_bucket(length: int) -> int:
+    """The power-of-two bucket (at least 16) that a padded length falls in."""
+    bucket = 16
+    while bucket < length:
+        bucket *= 2
+    return bucket
+
+
 class LengthSortedBatcher:
-    """Runs a function over length-sorted batches of indices, halving the batch size on out-of-memory.
+    """Runs a function over length-sorted batches of indices, halving the batch size on out-of-memory and
+    remembering the size per length bucket.
 
     ``max_batch_size`` is the largest batch (``None``: limited by the token budget only).
     """
@@ -59,6 +72,26 @@ class LengthSortedBatcher:
             raise NegkitError(f"batch size must be at least 1, got {max_batch_size}")
         self.max_batch_size = max_batch_size
         self.token_budget = token_budget
+        #: Largest size known to be allowed per bucket (learnt from out-of-memory errors).
+        self.bucket_limits: dict[int, int] = {}
+        #: Largest batch that ran per bucket, and how many out-of-memory halvings happened.
+        self.sizes_used: dict[int, int] = {}
+        self.halvings = 0
+
+    def batch_size_for(self, longest: int) -> int:
+        """How many sequences of padded length ``longest`` go in one batch."""
+        size = max(1, self.token_budget // max(1, longest))
+        if self.max_batch_size is not None:
+            size = min(size, self.max_batch_size)
+        bucket = length_bucket(longest)
+        limits = [limit for other, limit in self.bucket_limits.items() if other <= bucket]
+        return min(size, *limits) if limits else size
+
+    def report(self) -> dict[str, object]:
+        """What the results record: the batch size asked for, the token budget, the sizes used per bucket."""
+        return {"max_batch_size": self.max_batch_size or "auto", "token_budget": self.token_budget,
+                "sizes_used": {f"<={bucket}": size for bucket, size in sorted(self.sizes_used.items())},
+                "oom_halvings": self.halvings}
 
     def run(
         self,
@@ -76,19 +109,17 @@ class LengthSortedBatcher:
         position = 0
         while position < len(order):
             longest = max(1, lengths[order[position]])
-            size = max(1, self.token_budget // longest)
-            if self.max_batch_size is not None:
-                size = min(size, self.max_batch_size)
-            batch = order[position : position + size]
+            batch = order[position : position + self.batch_size_for(longest)]
             try:
                 outputs = process(batch)
             except Exception as error:  # noqa: BLE001 - only out-of-memory errors are handled here
                 if not is_out_of_memory(error) or len(batch) == 1:
                     raise
-                self.max_batch_size = max(1, len(batch) // 2)
-                self.token_budget = max(longest, self.token_budget // 2)
+                self._shrink(length_bucket(longest), max(1, len(batch) // 2))
                 _release_cached_memory()
                 continue
+            bucket = length_bucket(longest)
+            self.sizes_used[bucket] = max(self.sizes_used.get(bucket, 0), len(batch))
             for index, output in zip(batch, outputs):
                 results[index] = output
             if on_batch_done is not None:
@@ -96,6 +127,10 @@ class LengthSortedBatcher:
             position += len(batch)
         return results  # type: ignore[return-value]
 
+    def _shrink(self, bucket: int, size: int) -> None:
+        """After an out-of-memory error: at most ``size`` in ``bucket`` (and so in every longer one)."""
+        self.halvings += 1
+        self.bucket_limits[bucket] = min(size, self.bucket_limits.get(bucket, size))
 
 def _release_cached_memory() -> None:
     try:

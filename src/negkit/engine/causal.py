@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 import torch
 
 from negkit.engine.batching import LengthSortedBatcher
+from negkit.engine.placement import input_device
 from negkit.engine.prefix import PrefixChecker, common_prefix_length
 
 T = TypeVar("T")
@@ -71,7 +72,8 @@ class CausalScorer:
 
     @property
     def device(self) -> torch.device:
-        return next(self.model.parameters()).device
+        """Where inputs go: the input embedding's (execution) device, also for sharded models."""
+        return input_device(self.model)
 
     def score(
         self,

@@ -20,6 +20,7 @@ from typing import Any
 import torch
 
 from negkit.engine.batching import LengthSortedBatcher
+from negkit.engine.placement import input_device
 from negkit.engine.causal import PrefixStats
 
 
@@ -56,7 +57,8 @@ class ContextGroupScorer:
 
     @property
     def device(self) -> torch.device:
-        return next(self.model.parameters()).device
+        """Where inputs go: the input embedding's (execution) device, also for sharded models."""
+        return input_device(self.model)
 
     def score(
         self,
@@ -128,7 +130,9 @@ class ContextGroupScorer:
         device = self.device
         index = torch.tensor(owners, dtype=torch.long, device=device)
         expanded = DynamicCache(
-            ddp_cache_data=[(layer.keys.index_select(0, index), layer.values.index_select(0, index)) for layer in cache.layers],
+            # a sharded model keeps each layer's cache on that layer's device
+            ddp_cache_data=[(layer.keys.index_select(0, index.to(layer.keys.device)),
+                             layer.values.index_select(0, index.to(layer.values.device))) for layer in cache.layers],
             config=self.model.config,
         )
         input_ids = torch.full((len(continuations), width), self.pad_id, dtype=torch.long)

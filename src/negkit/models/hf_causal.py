@@ -12,7 +12,8 @@ from negkit.engine.causal import CausalScorer, EncodedPrompt
 from negkit.engine.context_groups import ContextGroup, ContextGroupScorer, group_by_context
 from negkit.engine.prefix import PrefixChecker
 from negkit.models.base import LoglikelihoodRequest, LoglikelihoodResult, ModelFingerprint
-from negkit.models.hf_common import HFTokenizerRules, TokenizerBackedModel, cut_at_stop, load_pretrained
+from negkit.models.hf_common import HFTokenizerRules, TokenizerBackedModel, cut_at_stop
+from negkit.models.loading import load_pretrained
 
 #: Callback after each batch: (number of requests done in it).
 ProgressCallback = Callable[[int], None]
@@ -49,22 +50,31 @@ class HFCausalLM(TokenizerBackedModel):
         self.scorer = CausalScorer(
             model, self._batcher(), PrefixChecker(self.rules.encode), prefix_reuse=prefix_reuse
         )
+        #: How the model was loaded (device, dtype, quantization, loader options); results record it.
+        self.load_info: dict[str, Any] = {"batch_size": batch_size or "auto", "token_budget": self.token_budget,
+                                          "prefix_reuse": prefix_reuse}
+
+    #: ``--model-args`` keys of this backend besides the loader's (:data:`negkit.models.loading.LOADER_ARGS`).
+    ENGINE_ARGS = {
+        "prefix_reuse": "true/false: run a verified common prompt prefix once per batch (default true)",
+        "token_budget": "padded tokens per batch (default: 8192 on CPU, from free memory on a GPU)",
+    }
 
     @classmethod
-    def from_pretrained(
-        cls,
-        name: str,
-        dtype: str = "float32",
-        revision: str | None = None,
-        device: str | None = None,
-        backend: str = "hf",
-        **options: Any,
-    ) -> HFCausalLM:
-        """Load a folder or hub name with ``AutoModelForCausalLM`` in ``dtype`` on ``device``."""
-        return cls(*load_pretrained("AutoModelForCausalLM", name, dtype, revision, device, backend), **options)
+    def from_pretrained(cls, name: str, dtype: str | None = "float32", backend: str = "hf", batch_size: int | None = None,
+                        token_budget: int | None = None, prefix_reuse: bool = True, **loader: Any) -> HFCausalLM:
+        """Load a folder or hub name with ``AutoModelForCausalLM``; ``loader`` holds ``device``, ``quantize`` and
+        the loader options of :func:`negkit.models.loading.load_pretrained`."""
+        model, tokenizer, fingerprint, info = load_pretrained("AutoModelForCausalLM", name, dtype, backend, **loader)
+        lm = cls(model, tokenizer, fingerprint, batch_size, token_budget, prefix_reuse)
+        lm.load_info = {**info, **lm.load_info}
+        return lm
 
     def _batcher(self) -> LengthSortedBatcher:
-        return LengthSortedBatcher(self.batch_size, self.token_budget or DEFAULT_TOKEN_BUDGET)
+        """The model's one batcher: batch sizes learnt per length bucket carry over between calls."""
+        if getattr(self, "batcher", None) is None:
+            self.batcher = LengthSortedBatcher(self.batch_size, self.token_budget or DEFAULT_TOKEN_BUDGET)
+        return self.batcher
 
     def _on_batch(self, indices: list[int], _outputs: Sequence[Any]) -> None:
         if self.progress is not None:

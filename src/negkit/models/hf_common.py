@@ -1,4 +1,5 @@
-"""What the transformers backends share: loading, dtypes, tokenization rules, chat templates, fingerprints."""
+"""What the transformers backends share: tokenization rules, chat templates, fingerprints, the input device
+(loading itself lives in :mod:`negkit.models.loading`)."""
 
 from __future__ import annotations
 
@@ -9,40 +10,10 @@ from typing import Any
 
 import torch
 
+from negkit.engine.placement import input_device
 from negkit.errors import NegkitError
 from negkit.models.base import ModelFingerprint
 from negkit.models.fingerprints import weights_sha256
-
-DTYPES: dict[str, torch.dtype] = {
-    "float32": torch.float32,
-    "bfloat16": torch.bfloat16,
-    "float16": torch.float16,
-}
-
-
-def resolve_dtype(name: str) -> torch.dtype:
-    """The torch dtype for ``name`` (float32, bfloat16, float16); a clear error otherwise."""
-    if name not in DTYPES:
-        raise NegkitError(f"unknown dtype {name!r}; choose one of {', '.join(DTYPES)}")
-    return DTYPES[name]
-
-
-def default_device() -> str:
-    """``cuda`` when a GPU is visible, else ``cpu``."""
-    return "cuda" if torch.cuda.is_available() else "cpu"
-
-
-def load_pretrained(auto_class_name: str, name: str, dtype: str, revision: str | None, device: str | None,
-                    backend: str) -> tuple[Any, Any, ModelFingerprint]:
-    """Model (``transformers.<auto_class_name>``) and tokenizer of a folder or hub name, in ``dtype`` on
-    ``device`` (default: a GPU when there is one), with the model's fingerprint."""
-    import transformers
-
-    tokenizer = transformers.AutoTokenizer.from_pretrained(name, revision=revision)
-    auto_class = getattr(transformers, auto_class_name)
-    model = auto_class.from_pretrained(name, revision=revision, dtype=resolve_dtype(dtype))
-    model.to(device or default_device())
-    return model, tokenizer, fingerprint_for(backend, model, name, dtype, revision)
 
 
 def parameters_sha256(model: Any) -> str:
@@ -125,7 +96,7 @@ class TokenizerBackedModel:
         return self.rules.apply_chat_template(messages)
 
     def _device(self) -> torch.device:
-        return next(self.model.parameters()).device
+        return input_device(self.model)
 
 
 def cut_at_stop(text: str, stop: Sequence[str]) -> str:

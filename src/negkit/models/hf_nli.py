@@ -11,7 +11,8 @@ import torch
 from negkit.engine.batching import LengthSortedBatcher, auto_token_budget
 from negkit.errors import NegkitError
 from negkit.models.base import ModelFingerprint
-from negkit.models.hf_common import load_pretrained
+from negkit.engine.placement import input_device
+from negkit.models.loading import load_pretrained
 
 _GENERIC_LABEL = re.compile(r"LABEL_\d+", re.IGNORECASE)
 
@@ -45,21 +46,27 @@ class HFClassifier:
     """A sequence-pair classifier behind the :class:`negkit.models.base.Classifier` protocol."""
 
     def __init__(self, model: Any, tokenizer: Any, fingerprint: ModelFingerprint,
-                 batch_size: int | None = None, token_budget: int | None = None, **_ignored: Any) -> None:
+                 batch_size: int | None = None, token_budget: int | None = None) -> None:
         self.model = model.eval()
         self.tokenizer = tokenizer
         self.fingerprint = fingerprint
         self.labels = config_labels(model.config)
-        self.batcher = LengthSortedBatcher(batch_size, token_budget or auto_token_budget(65536, str(next(model.parameters()).device)))
+        self.batcher = LengthSortedBatcher(batch_size, token_budget or auto_token_budget(65536, str(input_device(model))))
+        self.load_info: dict[str, Any] = {"batch_size": batch_size or "auto", "token_budget": self.batcher.token_budget}
+
+    #: ``--model-args`` keys of this backend besides the loader's.
+    ENGINE_ARGS = {"token_budget": "padded tokens per batch"}
 
     @classmethod
-    def from_pretrained(cls, name: str, dtype: str = "float32", revision: str | None = None,
-                        device: str | None = None, **options: Any) -> HFClassifier:
-        options.pop("prefix_reuse", None)
-        return cls(*load_pretrained("AutoModelForSequenceClassification", name, dtype, revision, device, "nli"), **options)
+    def from_pretrained(cls, name: str, dtype: str | None = "float32", batch_size: int | None = None,
+                        token_budget: int | None = None, **loader: Any) -> HFClassifier:
+        model, tokenizer, fingerprint, info = load_pretrained("AutoModelForSequenceClassification", name, dtype, "nli", **loader)
+        classifier = cls(model, tokenizer, fingerprint, batch_size, token_budget)
+        classifier.load_info = {**info, **classifier.load_info}
+        return classifier
 
     def classify(self, pairs: Sequence[tuple[str, str]]) -> list[dict[str, float]]:
-        device = next(self.model.parameters()).device
+        device = input_device(self.model)
 
         def process(indices: list[int]) -> list[dict[str, float]]:
             batch = [pairs[index] for index in indices]

@@ -10,7 +10,8 @@ import torch
 
 from negkit.engine.batching import LengthSortedBatcher, auto_token_budget
 from negkit.models.base import LoglikelihoodRequest, LoglikelihoodResult, ModelFingerprint
-from negkit.models.hf_common import HFTokenizerRules, TokenizerBackedModel, cut_at_stop, load_pretrained
+from negkit.models.hf_common import HFTokenizerRules, TokenizerBackedModel, cut_at_stop
+from negkit.models.loading import load_pretrained
 
 
 class HFSeq2SeqLM(TokenizerBackedModel):
@@ -19,20 +20,27 @@ class HFSeq2SeqLM(TokenizerBackedModel):
     is_encoder_decoder = True
 
     def __init__(self, model: Any, tokenizer: Any, fingerprint: ModelFingerprint,
-                 batch_size: int | None = None, token_budget: int | None = None, **_ignored: Any) -> None:
+                 batch_size: int | None = None, token_budget: int | None = None) -> None:
         self.model = model.eval()
         self.tokenizer = tokenizer
         self.rules = HFTokenizerRules(tokenizer)
         self.fingerprint = fingerprint
         self.batch_size = batch_size
-        device = str(next(model.parameters()).device)
+        device = str(self._device())
         self.token_budget = token_budget or auto_token_budget(4 * 4 * model.config.d_model if hasattr(model.config, "d_model") else 65536, device)
+        self.load_info: dict[str, Any] = {"batch_size": batch_size or "auto", "token_budget": self.token_budget}
+
+    #: ``--model-args`` keys of this backend besides the loader's (an encoder sees the whole prompt at once:
+    #: there is no prefix to reuse, so ``prefix_reuse`` is accepted and has no effect).
+    ENGINE_ARGS = {"token_budget": "padded tokens per batch", "prefix_reuse": "accepted; no effect for encoder-decoders"}
 
     @classmethod
-    def from_pretrained(cls, name: str, dtype: str = "float32", revision: str | None = None,
-                        device: str | None = None, **options: Any) -> HFSeq2SeqLM:
-        options.pop("prefix_reuse", None)  # an encoder sees the whole prompt at once: no prefix to reuse
-        return cls(*load_pretrained("AutoModelForSeq2SeqLM", name, dtype, revision, device, "hf"), **options)
+    def from_pretrained(cls, name: str, dtype: str | None = "float32", backend: str = "hf", batch_size: int | None = None,
+                        token_budget: int | None = None, prefix_reuse: bool = True, **loader: Any) -> HFSeq2SeqLM:
+        model, tokenizer, fingerprint, info = load_pretrained("AutoModelForSeq2SeqLM", name, dtype, backend, **loader)
+        lm = cls(model, tokenizer, fingerprint, batch_size, token_budget)
+        lm.load_info = {**info, **lm.load_info}
+        return lm
 
     def _start_id(self) -> int:
         start = self.model.config.decoder_start_token_id
@@ -100,4 +108,7 @@ class HFSeq2SeqLM(TokenizerBackedModel):
         return self._batcher().run([len(ids) for ids in encoded], process)
 
     def _batcher(self) -> LengthSortedBatcher:
-        return LengthSortedBatcher(self.batch_size, self.token_budget)
+        """The model's one batcher: batch sizes learnt per length bucket carry over between calls."""
+        if getattr(self, "batcher", None) is None:
+            self.batcher = LengthSortedBatcher(self.batch_size, self.token_budget)
+        return self.batcher

@@ -109,3 +109,12 @@ def format_model_args(args: dict[str, Any]) -> str:
         return text
 
     return ",".join(f"{key}={render(value)}" for key, value in args.items())
+
+
+#: Keys whose values are secrets: never written to results or reproducing commands.
+SECRET_KEYS = frozenset({"api_key", "token", "hf_token"})
+
+
+def redact_model_args(args: dict[str, Any]) -> dict[str, Any]:
+    """``args`` with secret values (:data:`SECRET_KEYS`) replaced by ``"***"``."""
+    return {key: ("***" if key in SECRET_KEYS and value is not None else value) for key, value in args.items()}

@@ -37,10 +37,18 @@ class OpenAICompatibleLM:
     """A language model served over the OpenAI completions / chat completions API."""
 
     is_encoder_decoder = False
+    #: ``--model-args`` keys (and Python options) this backend knows.
+    MODEL_ARGS = {
+        "timeout": "seconds to wait for an answer (default 60)",
+        "retries": "tries after a connection error, HTTP 408/429/5xx (default 4)",
+        "backoff": "first wait between tries in seconds, doubled each time (default 0.5)",
+        "top_k": "top logprobs asked per next token (default 20)",
+        "api_key": "bearer token (default: none; never recorded)",
+        "batch_size": "prompts per completions request (default 16)",
+    }
 
     def __init__(self, base_url: str, model: str, chat: bool = False, timeout: float = 60.0, retries: int = 4,
-                 backoff: float = 0.5, top_k: int = 20, api_key: str | None = None, batch_size: int | None = None,
-                 **_ignored: Any) -> None:
+                 backoff: float = 0.5, top_k: int = 20, api_key: str | None = None, batch_size: int | None = None) -> None:
         self.base_url = base_url.rstrip("/")
         self.model = model
         self.chat = chat
@@ -52,6 +60,9 @@ class OpenAICompatibleLM:
         self.batch_size = batch_size or 16
         extra = (("model", model), ("top_k", str(top_k)), ("chat", str(chat)))
         self.fingerprint = ModelFingerprint(backend="openai", name=f"{self.base_url}#{model}", dtype="server", extra=extra)
+        self.load_info: dict[str, Any] = {"backend": "openai", "url": self.base_url, "model": model, "chat": chat,
+                                          "timeout": timeout, "retries": retries, "top_k": top_k,
+                                          "batch_size": self.batch_size}
 
     @classmethod
     def from_spec(cls, spec: str, **options: Any) -> OpenAICompatibleLM:
@@ -60,7 +71,6 @@ class OpenAICompatibleLM:
         if not url.startswith(("http://", "https://")):
             raise NegkitError(f"openai model spec needs a URL: openai:http://HOST:PORT/v1#MODEL, got {spec!r}")
         model, _, flags = model.partition("?")
-        options.pop("dtype", None)
         return cls(url, model or "default", chat="chat" in flags.split("&"), **options)
 
     # -- chat ---------------------------------------------------------------------------------------

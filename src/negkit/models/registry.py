@@ -8,6 +8,7 @@ spec                   backend
 ``gguf:FILE``          a GGUF file, dequantized and converted once into the negkit cache
 ``openai:URL#MODEL``   an OpenAI-compatible server, e.g. ``openai:http://127.0.0.1:8000/v1#smollm2``
 ``nli:PATH_OR_NAME``   a transformers sequence-classification (NLI) model
+``vllm:PATH_OR_NAME``  vLLM's offline engine (tensor parallel with ``tensor_parallel_size=N``)
 ``random``             baseline pseudo-model: seeded random answers (``--model-args seed=N``)
 ``constant:ANSWER``    baseline pseudo-model: always ANSWER (``true``, ``false``, ``entailment``, ...)
 ``majority``           baseline pseudo-model: always the most frequent gold label of the items evaluated
@@ -23,15 +24,19 @@ from typing import Any
 
 from negkit.errors import NegkitError
 from negkit.models.fingerprints import file_sha256
+from negkit.models.loading import FLAG_ARGS, LOADER_ARGS, check_options
 
-SCHEMES = ("default", "hf", "gguf", "openai", "nli", "random", "constant", "majority")
+SCHEMES = ("default", "hf", "gguf", "openai", "nli", "vllm", "random", "constant", "majority")
 
 
-def load_model(spec: str, dtype: str = "float32", **options: Any) -> Any:
-    """Build the model named by ``spec`` (see the module doc) in ``dtype``.
+def load_model(spec: str, dtype: str | None = "float32", **options: Any) -> Any:
+    """Build the model named by ``spec`` (see the module doc) in ``dtype`` (``auto``: per device).
 
-    ``options`` go to the backend: ``batch_size``, ``token_budget``, ``prefix_reuse``, ``device``,
-    ``revision`` for transformers backends; ``timeout``, ``retries``, ``api_key`` for servers.
+    ``options`` go to the backend and are checked against the keys it knows (an unknown key is a
+    :class:`NegkitError` that lists them): ``batch_size``, ``device``, ``quantize``, the loader options of
+    :data:`negkit.models.loading.LOADER_ARGS` and the backend's own (``prefix_reuse``, ``token_budget``) for
+    transformers backends; ``timeout``, ``retries``, ``api_key``, ... for servers; ``tensor_parallel_size``,
+    ... for vLLM.
     """
     scheme, _, rest = spec.partition(":")
     from negkit.models.baselines import is_baseline_spec
@@ -49,38 +54,58 @@ def load_model(spec: str, dtype: str = "float32", **options: Any) -> Any:
     if scheme == "openai":
         from negkit.models.openai_server import OpenAICompatibleLM
 
+        check_options("openai", options, OpenAICompatibleLM.MODEL_ARGS)
         return OpenAICompatibleLM.from_spec(rest, **options)
+    if scheme == "vllm":
+        from negkit.models.vllm_backend import VLLMModel
+
+        check_options("vllm", options, VLLMModel.MODEL_ARGS)
+        return VLLMModel.from_pretrained(rest, dtype=dtype, **options)
     if scheme == "nli":
         from negkit.models.hf_nli import HFClassifier
 
+        check_options("nli", options, {**FLAG_ARGS, **LOADER_ARGS, **HFClassifier.ENGINE_ARGS})
         return HFClassifier.from_pretrained(rest, dtype=dtype, **options)
     if scheme == "hf":
         return _load_transformers(rest, dtype, **options)
     if ":" in spec and not Path(spec).exists():
-        raise NegkitError(f"unknown model spec {spec!r}; use one of: default, hf:PATH, gguf:FILE, openai:URL#MODEL, nli:PATH, random, constant:ANSWER, majority")
+        raise NegkitError(f"unknown model spec {spec!r}; use one of: default, hf:PATH, gguf:FILE, openai:URL#MODEL, "
+                          "vllm:PATH, nli:PATH, random, constant:ANSWER, majority")
     return _load_transformers(spec, dtype, **options)
 
 
-def _load_transformers(name: str, dtype: str, revision: str | None = None, **options: Any) -> Any:
+def _check_language_model_options(backend: str, options: dict[str, Any]) -> None:
+    from negkit.models.hf_causal import HFCausalLM
+
+    check_options(backend, options, {**FLAG_ARGS, **LOADER_ARGS, **HFCausalLM.ENGINE_ARGS})
+
+
+def _load_transformers(name: str, dtype: str | None, **options: Any) -> Any:
     from transformers import AutoConfig
 
+    _check_language_model_options("hf", options)
+    config_options = {key: options[key] for key in ("revision", "subfolder") if options.get(key) is not None}
+    if options.get("trust_remote_code") is True:
+        config_options["trust_remote_code"] = True
     try:
-        config = AutoConfig.from_pretrained(name, revision=revision)
-    except OSError as error:
+        config = AutoConfig.from_pretrained(name, **config_options)
+    except (OSError, ValueError) as error:
         raise NegkitError(f"cannot load model {name!r}: {error}") from None
     if getattr(config, "is_encoder_decoder", False):
         from negkit.models.hf_seq2seq import HFSeq2SeqLM
 
-        return HFSeq2SeqLM.from_pretrained(name, dtype=dtype, revision=revision, **options)
+        return HFSeq2SeqLM.from_pretrained(name, dtype=dtype, **options)
     from negkit.models.hf_causal import HFCausalLM
 
-    return HFCausalLM.from_pretrained(name, dtype=dtype, revision=revision, **options)
+    return HFCausalLM.from_pretrained(name, dtype=dtype, **options)
 
 
-def _load_gguf(path: Path, dtype: str, name: str, **options: Any) -> Any:
+def _load_gguf(path: Path, dtype: str | None, name: str, **options: Any) -> Any:
     from negkit.models.gguf import converted_folder
     from negkit.models.hf_causal import HFCausalLM
 
+    _check_language_model_options("gguf", options)
     model = HFCausalLM.from_pretrained(str(converted_folder(path)), dtype=dtype, backend="gguf", **options)
     model.fingerprint = replace(model.fingerprint, name=name, sha256=file_sha256(path))
+    model.load_info["source"] = name
     return model

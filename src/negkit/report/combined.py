@@ -1,5 +1,5 @@
 """One report for a ``negkit eval`` run over several tasks: every task's tables in one Markdown file and every
-task's results in one JSON file."""
+task's results in one JSON file (in the LM Evaluation Harness's layout, see :mod:`negkit.report.harness`)."""
 
 from __future__ import annotations
 
@@ -8,14 +8,15 @@ from pathlib import Path
 from typing import Any
 
 from negkit.atomic_io import atomic_write_json, atomic_write_text
+from negkit.report.harness import harness_layout
 from negkit.report.markdown import markdown_table
 
 REPORT_FILE = "report.md"
 RESULTS_FILE = "results.json"
 
 
-def combined_markdown(results: Sequence[dict[str, Any]]) -> str:
-    """The model, a summary row per task, then each task's own tables."""
+def combined_markdown(results: Sequence[dict[str, Any]], skipped: dict[str, str] | None = None) -> str:
+    """The model, a summary row per task, the suites skipped for want of data, then each task's own tables."""
     if not results:
         return "# negkit report\n\nNo task was run.\n"
     model = results[0]["model"]
@@ -28,6 +29,8 @@ def combined_markdown(results: Sequence[dict[str, Any]]) -> str:
         f"Model: `{model.get('name')}` ({model.get('backend')}, {model.get('dtype')}); negkit {results[0].get('negkit_version')}",
         markdown_table(["task", "items", "scoring time (s)"], rows),
     ]
+    if skipped:
+        parts.append("Not run (data not found): " + "; ".join(f"{suite} (get it: {hint})" for suite, hint in skipped.items()))
     for result in results:
         tables_file = result.get("files", {}).get("tables")
         if tables_file and Path(tables_file).is_file():
@@ -35,14 +38,16 @@ def combined_markdown(results: Sequence[dict[str, Any]]) -> str:
     return "\n\n".join(parts) + "\n"
 
 
-def write_combined_report(results: Sequence[dict[str, Any]], out: str | Path) -> dict[str, str]:
-    """Write ``report.md``, ``report.html`` and ``results.json`` into ``out``; return their paths."""
+def write_combined_report(results: Sequence[dict[str, Any]], out: str | Path, record: dict[str, Any] | None = None,
+                          skipped: dict[str, str] | None = None, seconds: float | None = None) -> dict[str, str]:
+    """Write ``report.md``, ``report.html`` and ``results.json`` (the run's ``record``, every task's results, the
+    suites ``skipped`` for want of data, the wall time in ``seconds``) into ``out``; return their paths."""
     from negkit.report.html import write_html_report
 
     out = Path(out)
     report = out / REPORT_FILE
-    atomic_write_text(report, combined_markdown(results))
+    atomic_write_text(report, combined_markdown(results, skipped))
     combined = out / RESULTS_FILE
-    atomic_write_json(combined, list(results))
+    atomic_write_json(combined, harness_layout(results, record, seconds, skipped))
     page = write_html_report(results, out)
     return {"report": str(report), "html": str(page), "results": str(combined)}

@@ -13,6 +13,7 @@ variants that people ask for by name are registered under their own names.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +44,10 @@ class Task(Protocol):
     dataset: str
     #: ``"language_model"`` or ``"classifier"``: which model protocol the task needs.
     model_kind: str
+    #: Which of :data:`TASK_OPTIONS` this task takes (a flag for any other is an error, never ignored).
+    accepts: frozenset[str]
+    #: Whether the run's seed changes what this task asks (samples, splits, few-shot draws).
+    uses_seed: bool
 
     def config(self) -> dict[str, Any]:
         """Everything that defines how the task asks (prompt ids, options, seeds), for result files."""
@@ -54,6 +59,11 @@ class Task(Protocol):
 
     def requests(self, items: Sequence[Any], model: Any) -> list[tuple[Request, ...]]:
         """The requests for each item (one tuple per item, in item order)."""
+        ...
+
+    def prompt_template(self, model: Any) -> str | None:
+        """The exact context ``model`` sees, with ``{placeholders}`` for the item's fields (the chat template,
+        with any system text it inserts, rendered); None for a classifier."""
         ...
 
     def records(self, items: Sequence[Any], responses: Sequence[tuple[Response, ...]]) -> list[dict[str, Any]]:
@@ -71,6 +81,37 @@ class Task(Protocol):
     # Optional: ``intervals(items, records, settings) -> {metric path: interval entry}`` (see
     # :func:`negkit.metrics.intervals.intervals_json`); ``negkit eval`` stores it as ``metrics["intervals"]``.
     # Optional: ``answer_space(items) -> AnswerSpace | None``, for the constant and majority baselines.
+
+
+#: The harness-style options a task may accept (``Task.accepts``); :mod:`negkit.task_options` maps the command
+#: line's flags onto them and refuses a flag that a requested task does not accept.
+TASK_OPTIONS: tuple[str, ...] = ("prompt", "num_fewshot", "chat", "system_instruction")
+
+
+def resolve_limit(limit: int | float | None, total: int) -> int | None:
+    """An item limit as a count: a whole number stays as it is; a fraction in (0, 1) is that share of
+    ``total``, rounded up (the LM Evaluation Harness's ``--limit 0.1``)."""
+    if limit is None or isinstance(limit, int):
+        return limit
+    if not 0 < limit < 1:
+        raise NegkitError(f"a fractional limit must be between 0 and 1, got {limit}")
+    return max(1, math.ceil(total * limit))
+
+
+def wrap_prompt(text: str, model: Any, chat: bool, system_instruction: str | None = None) -> str:
+    """The context a model sees for the user text ``text``.
+
+    With ``chat`` the text is the user message of the model's chat template (after a system message holding
+    ``system_instruction`` when one is given), ending with the generation prompt. Without it a system
+    instruction goes before the text, separated by a blank line unless it already ends with whitespace.
+    """
+    if chat:
+        messages = [{"role": "system", "content": system_instruction}] if system_instruction else []
+        return model.apply_chat_template([*messages, {"role": "user", "content": text}])
+    if system_instruction:
+        separator = "" if system_instruction[-1].isspace() else "\n\n"
+        return f"{system_instruction}{separator}{text}"
+    return text
 
 
 TaskFactory = Callable[..., Task]
@@ -112,7 +153,12 @@ def get_task(name: str, **options: Any) -> Task:
         known = ", ".join(sorted(_REGISTRY)) or "none"
         raise NegkitError(f"unknown task {name!r}; known tasks: {known}")
     factory, _description = _REGISTRY[name]
-    return factory(**options)
+    try:
+        return factory(**options)
+    except TypeError as error:
+        if "unexpected keyword argument" not in str(error):
+            raise
+        raise NegkitError(f"task {name} does not take that option ({error})") from None
 
 
 def registered_tasks() -> dict[str, str]:

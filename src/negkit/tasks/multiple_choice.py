@@ -28,7 +28,7 @@ from negkit.data.nubench import ChoiceItem, find_split_file, load_choice_items
 from negkit.errors import DataNotFoundError, NegkitError
 from negkit.metrics.multiple_choice import CHOICE_NAMES, error_analysis, mean_and_sd, predict, predict_normalised
 from negkit.models.base import LoglikelihoodRequest, LoglikelihoodResult
-from negkit.tasks.base import TaskData, register_task
+from negkit.tasks.base import TaskData, register_task, resolve_limit, wrap_prompt
 
 TARGET_DELIMITER = " "
 FEWSHOT_DELIMITER = "\n\n"
@@ -84,15 +84,28 @@ class NubenchTask:
     name = "nubench"
     dataset = "thunder-nubench"
     model_kind = "language_model"
+    accepts = frozenset({"prompt", "num_fewshot", "chat", "system_instruction"})
 
-    def __init__(self, prompt: str = "7", num_fewshot: int = 0, seeds: Sequence[int] = FEWSHOT_SEEDS) -> None:
+    def __init__(self, prompt: str = "7", num_fewshot: int = 0, seeds: Sequence[int] = FEWSHOT_SEEDS,
+                 chat: bool = False, system_instruction: str | None = None) -> None:
         render_prompt(prompt, "")  # validates the id
         if num_fewshot < 0:
             raise NegkitError("num_fewshot must be >= 0")
         self.prompt = str(prompt)
         self.num_fewshot = num_fewshot
         self.seeds: tuple[int, ...] = tuple(seeds) if num_fewshot else ()
+        #: With the chat template the prompt is the user message and choices follow the generation prompt
+        #: directly (no target delimiter), as the LM Evaluation Harness does with --apply_chat_template.
+        self.chat = bool(chat)
+        self.system_instruction = system_instruction
         self.pool: list[ChoiceItem] = []
+        #: Per run, per item: the ids of the few-shot examples drawn (filled by :meth:`requests`).
+        self.fewshot_ids: list[list[list[str]]] = []
+
+    @property
+    def uses_seed(self) -> bool:
+        """Few-shot draws depend on the seeds; zero-shot asks the same whatever the seed."""
+        return bool(self.num_fewshot)
 
     @property
     def runs(self) -> list[str]:
@@ -106,9 +119,26 @@ class NubenchTask:
             "prompt": prompt_file()["prompts"][self.prompt],
             "num_fewshot": self.num_fewshot,
             "seeds": list(self.seeds),
-            "target_delimiter": TARGET_DELIMITER,
+            "target_delimiter": self.target_delimiter,
             "fewshot_delimiter": FEWSHOT_DELIMITER,
+            "chat": self.chat,
+            "system_instruction": self.system_instruction,
+            "fewshot_split": FEWSHOT_SPLIT if self.num_fewshot else None,
         }
+
+    @property
+    def target_delimiter(self) -> str:
+        return "" if self.chat else TARGET_DELIMITER
+
+    def prompt_template(self, model: Any) -> str:
+        """The context with ``{s}`` for the sentence (and ``{fewshot_examples}`` for the k-shot block)."""
+        prefix = "{fewshot_examples}" if self.num_fewshot else ""
+        return self._context(prefix + prompt_file()["prompts"][self.prompt], model)
+
+    def _context(self, text: str, model: Any) -> str:
+        if self.chat and model is None:
+            raise NegkitError("the chat template needs the model")
+        return wrap_prompt(text, model, self.chat, self.system_instruction)
 
     def locate(self, data: str | Path | None) -> Path | None:
         """The local data root (``ROOT/multiple-choice/...``) negkit would read, or None (then the hub is tried)."""
@@ -122,21 +152,26 @@ class NubenchTask:
         if self.num_fewshot:
             self.pool = load_choice_items(FEWSHOT_SPLIT, root)
             files += [find_split_file(root, "multiple-choice", FEWSHOT_SPLIT)] if root else []
+        total = len(items)
+        limit = resolve_limit(limit, total)
         if limit is not None:
             items = items[:limit]
         source = str(root) if root else "hub"
-        return TaskData(items, files, {"split": split, "limit": limit, "count": len(items), "source": source})
+        return TaskData(items, files, {"split": split, "limit": limit, "count": len(items), "items_in_split": total,
+                                       "source": source})
 
     def requests(self, items: Sequence[ChoiceItem], model: Any = None) -> list[tuple[LoglikelihoodRequest, ...]]:
         """Per item: every candidate as a continuation, for each run in :attr:`runs` order."""
         prefixes_per_run = self._prefixes(len(items))
+        delimiter = self.target_delimiter
         per_item: list[tuple[LoglikelihoodRequest, ...]] = []
         for position, item in enumerate(items):
             prompt = render_prompt(self.prompt, item.sentence)
+            contexts = [self._context(prefixes[position] + prompt, model) for prefixes in prefixes_per_run]
             per_item.append(
                 tuple(
-                    LoglikelihoodRequest(prefixes[position] + prompt, TARGET_DELIMITER + candidate)
-                    for prefixes in prefixes_per_run
+                    LoglikelihoodRequest(context, delimiter + candidate)
+                    for context in contexts
                     for candidate in item.candidates
                 )
             )
@@ -144,18 +179,18 @@ class NubenchTask:
 
     def _prefixes(self, count: int) -> list[list[str]]:
         if not self.num_fewshot:
+            self.fewshot_ids = []
             return [[""] * count]
         if not self.pool:
             raise NegkitError("few-shot needs the validation split: call load() first")
-        return [
-            [fewshot_prefix(examples, self.prompt) for examples in sample_fewshot(self.pool, self.num_fewshot, seed, count)]
-            for seed in self.seeds
-        ]
+        draws = [sample_fewshot(self.pool, self.num_fewshot, seed, count) for seed in self.seeds]
+        self.fewshot_ids = [[[example.item_id for example in examples] for examples in run] for run in draws]
+        return [[fewshot_prefix(examples, self.prompt) for examples in run] for run in draws]
 
     def records(self, items: Sequence[ChoiceItem], responses: Sequence[Sequence[LoglikelihoodResult]]) -> list[dict[str, Any]]:
         """Per item: the log-likelihoods of each run, the ``acc`` and ``acc_norm`` predictions (choice names)."""
         records = []
-        for item, answers in zip(items, responses):
+        for position, (item, answers) in enumerate(zip(items, responses)):
             size = len(item.candidates)
             if len(answers) != size * len(self.runs):
                 raise NegkitError(f"item {item.item_id}: expected {size * len(self.runs)} answers, got {len(answers)}")
@@ -167,11 +202,15 @@ class NubenchTask:
                     "prediction": item.candidate_names[predict(scores)],
                     "prediction_norm": item.candidate_names[predict_normalised(scores, item.candidates)],
                 }
+                if len(self.fewshot_ids) > run_index:
+                    runs[run]["fewshot_ids"] = self.fewshot_ids[run_index][position]
             records.append(
                 {
                     "item_id": item.item_id,
+                    "sentence": item.sentence,
                     "choice2_type": item.choice2_type,
                     "candidates": list(item.candidate_names),
+                    "choices": list(item.candidates),
                     "gold": "choice1",
                     "runs": runs,
                 }

@@ -21,12 +21,12 @@ from pathlib import Path
 from typing import Any
 
 from negkit.data.locate import locate_dataset
-from negkit.data.nli import NLI_LABELS, SCONE_CONDITIONS, NLIItem, read_nan_nli, read_scone
+from negkit.data.nli import NLI_LABELS, SCONE_CONDITIONS, NLIItem, read_nan_nli, read_scone, scone_split_folder
 from negkit.errors import NegkitError
 from negkit.metrics.multiple_choice import argmax
 from negkit.metrics.nli import nan_nli_report, scone_accuracy
 from negkit.models.base import AnswerSpace, ClassifyRequest, LoglikelihoodRequest
-from negkit.tasks.base import TaskData, register_task
+from negkit.tasks.base import TaskData, register_task, resolve_limit, wrap_prompt
 
 SCONE_PROMPT = "Assume that {premise}\nIs it then definitely true that {hypothesis}?\nAnswer yes or no.\nAnswer:"
 SCONE_ANSWERS: dict[str, str] = {"Yes": "entailment", "No": "neutral"}
@@ -44,11 +44,28 @@ class _NLITask:
     dataset = ""
     prompt = ""
     answers: dict[str, str] = {}
+    uses_seed = False
 
-    def __init__(self, model_kind: str = "language_model") -> None:
+    def __init__(self, model_kind: str = "language_model", chat: bool = False,
+                 system_instruction: str | None = None) -> None:
         if model_kind not in ("language_model", "classifier"):
             raise NegkitError(f"model_kind must be 'language_model' or 'classifier', not {model_kind!r}")
+        if model_kind == "classifier" and (chat or system_instruction):
+            raise NegkitError(f"{self.name}: a classifier reads (premise, hypothesis) pairs; there is no prompt to "
+                              "put a chat template or a system instruction on")
         self.model_kind = model_kind
+        #: With the chat template the prompt is the user message and the answer words follow the generation
+        #: prompt directly (no target delimiter), as the LM Evaluation Harness does with --apply_chat_template.
+        self.chat = bool(chat)
+        self.system_instruction = system_instruction
+
+    @property
+    def accepts(self) -> frozenset[str]:
+        return frozenset() if self.model_kind == "classifier" else frozenset({"chat", "system_instruction"})
+
+    @property
+    def target_delimiter(self) -> str:
+        return "" if self.chat else " "
 
     def config(self) -> dict[str, Any]:
         if self.model_kind == "classifier":
@@ -58,8 +75,16 @@ class _NLITask:
             "model_kind": self.model_kind,
             "prompt": self.prompt,
             "answers": self.answers,
-            "target_delimiter": " ",
+            "target_delimiter": self.target_delimiter,
+            "chat": self.chat,
+            "system_instruction": self.system_instruction,
         }
+
+    def prompt_template(self, model: Any) -> str | None:
+        """The context with ``{premise}`` and ``{hypothesis}`` in place of the pair (None for a classifier)."""
+        if self.model_kind == "classifier":
+            return None
+        return wrap_prompt(self.prompt, model, self.chat, self.system_instruction)
 
     def read(self, folder: Path, split: str) -> list[NLIItem]:
         raise NotImplementedError
@@ -68,9 +93,16 @@ class _NLITask:
         """Read ``split``; ``limit`` keeps about that many items (see :meth:`limit_items`)."""
         folder = locate_dataset(self.dataset, data)
         items = self.read(folder, split)
+        total = len(items)
+        limit = resolve_limit(limit, total)
         if limit is not None:
             items = self.limit_items(items, limit)
-        return TaskData(items, sorted(folder.rglob("*.csv")), {"split": split, "limit": limit, "count": len(items)})
+        selection = {"split": split, "limit": limit, "count": len(items), "items_in_split": total}
+        return TaskData(items, self.files(folder, split), selection)
+
+    def files(self, folder: Path, split: str) -> list[Path]:
+        """The data files :meth:`read` reads (hashed into the results)."""
+        raise NotImplementedError
 
     def limit_items(self, items: list[NLIItem], limit: int) -> list[NLIItem]:
         """The first ``limit`` items."""
@@ -79,13 +111,14 @@ class _NLITask:
     def requests(self, items: Sequence[NLIItem], model: Any = None) -> list[tuple[Any, ...]]:
         if self.model_kind == "classifier":
             return [(ClassifyRequest(item.premise, item.hypothesis),) for item in items]
-        return [
-            tuple(
-                LoglikelihoodRequest(self.prompt.format(premise=item.premise, hypothesis=item.hypothesis), " " + answer)
-                for answer in self.answers
-            )
-            for item in items
-        ]
+        if self.chat and model is None:
+            raise NegkitError("the chat template needs the model")
+        requests = []
+        for item in items:
+            text = self.prompt.format(premise=item.premise, hypothesis=item.hypothesis)
+            context = wrap_prompt(text, model, self.chat, self.system_instruction)
+            requests.append(tuple(LoglikelihoodRequest(context, self.target_delimiter + answer) for answer in self.answers))
+        return requests
 
     def records(self, items: Sequence[NLIItem], responses: Sequence[Sequence[Any]]) -> list[dict[str, Any]]:
         records = []
@@ -97,7 +130,9 @@ class _NLITask:
             words = list(scores)
             best = words[argmax([scores[word] for word in words])]
             label = best if self.model_kind == "classifier" else self.answers[best]
-            record = {"item_id": item.item_id, "scores": scores, "prediction": self._fit_label(label), "gold": item.label}
+            record = {"item_id": item.item_id, "premise": item.premise, "hypothesis": item.hypothesis,
+                      **({} if self.model_kind == "classifier" else {"choices": list(self.answers)}),
+                      "scores": scores, "prediction": self._fit_label(label), "gold": item.label}
             # the unit intervals resample (premise; ScoNe base pair), so that runs can be compared from samples alone
             record.update({"premise_id": item.premise_id} if item.premise_id else {})
             record.update({"condition": item.condition, "row": item.row} if item.condition else {})
@@ -136,6 +171,9 @@ class NanNLITask(_NLITask):
     def read(self, folder: Path, split: str) -> list[NLIItem]:
         return read_nan_nli(folder / "nan.csv")
 
+    def files(self, folder: Path, split: str) -> list[Path]:
+        return [folder / "nan.csv"]
+
     def metrics(self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         return nan_nli_report(items, self.predictions(records))
 
@@ -163,6 +201,9 @@ class SconeTask(_NLITask):
 
     def read(self, folder: Path, split: str) -> list[NLIItem]:
         return read_scone(folder, split)
+
+    def files(self, folder: Path, split: str) -> list[Path]:
+        return [scone_split_folder(folder, split) / f"{condition}.csv" for condition in SCONE_CONDITIONS]
 
     def limit_items(self, items: list[NLIItem], limit: int) -> list[NLIItem]:
         """The first ``ceil(limit / 6)`` rows of every condition (the same base pairs in each)."""

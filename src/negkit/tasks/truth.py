@@ -32,7 +32,7 @@ from negkit.data.tind import item_record, read_tind
 from negkit.data.tind_types import TruthItem
 from negkit.errors import NegkitError
 from negkit.models.base import AnswerSpace, GenerateRequest, LoglikelihoodRequest, NextTokenRequest, Request, Response
-from negkit.tasks.base import TaskData, register_task
+from negkit.tasks.base import TaskData, register_task, resolve_limit, wrap_prompt
 
 QUESTION = "Is the following statement True or False?"
 CHAT_QUESTION = "Is the following statement True or False? Answer only True or False."
@@ -51,13 +51,18 @@ class TruthTask:
     dataset = "tind"
     model_kind = "language_model"
 
-    def __init__(self, style: str = "first-token", fewshot: bool = False, chat: bool | None = None, name: str = "tind") -> None:
+    accepts = frozenset({"chat", "system_instruction"})
+    uses_seed = True
+
+    def __init__(self, style: str = "first-token", fewshot: bool = False, chat: bool | None = None, name: str = "tind",
+                 system_instruction: str | None = None) -> None:
         if style not in STYLES:
             raise NegkitError(f"unknown TIND prompt style {style!r}; choose one of {', '.join(STYLES)}")
         self.name = name
         self.style = style
         self.fewshot = fewshot
         self.chat = chat
+        self.system_instruction = system_instruction
         self.examples: list[TruthItem] = []
 
     def config(self) -> dict[str, Any]:
@@ -66,6 +71,7 @@ class TruthTask:
             "style": self.style,
             "fewshot": self.fewshot,
             "chat": "auto" if self.chat is None else self.chat,
+            "system_instruction": self.system_instruction,
             "prompt_id": self.prompt_id(),
             "fewshot_examples": [example.item_id for example in self.examples],
         }
@@ -81,6 +87,7 @@ class TruthTask:
         if not items:
             raise NegkitError(f"no TIND items in split {split!r} of {source}")
         total = len(items)
+        limit = resolve_limit(limit, total)
         if limit is not None:
             items = sample_groups(items, limit, seed)
         if self.fewshot:
@@ -100,19 +107,26 @@ class TruthTask:
 
     def prompt(self, sentence: str, model: Any) -> str:
         """The exact prompt string the model sees for ``sentence``."""
-        sentence = sentence.strip()
-        chat = self.uses_chat(model)
         examples = "\n".join(f"{item.sentence.strip()} {item.label}" for item in self.examples)
-        if chat:
+        return self._render(sentence.strip(), examples, model)
+
+    def prompt_template(self, model: Any) -> str:
+        """The prompt with ``{sentence}`` (and ``{examples}``: the few-shot lines) in place of the data."""
+        return self._render("{sentence}", "{examples}", model)
+
+    def _render(self, sentence: str, examples: str, model: Any) -> str:
+        if self.uses_chat(model):
             if self.fewshot:
                 message = f"{CHAT_QUESTION}\nHere are some examples:\n{examples}\n\n{sentence}"
             else:
                 message = f"{CHAT_QUESTION} {sentence}"
-            return model.apply_chat_template([{"role": "user", "content": message}])
+            return wrap_prompt(message, model, True, self.system_instruction)
         if self.fewshot:
             text = f"{QUESTION}{examples}\n\n{sentence}"
-            return text if model.is_encoder_decoder else f"{text} "
-        return f"{QUESTION} {sentence}"
+            text = text if model.is_encoder_decoder else f"{text} "
+        else:
+            text = f"{QUESTION} {sentence}"
+        return wrap_prompt(text, model, False, self.system_instruction)
 
     def requests(self, items: Sequence[TruthItem], model: Any) -> list[tuple[Request, ...]]:
         delimiter = "" if self.uses_chat(model) else " "
