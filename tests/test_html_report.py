@@ -41,6 +41,7 @@ def report_folder(tmp_path_factory) -> Path:
     scored = subprocess.run([*run, "score", str(gold), str(system), "--json"], check=True, capture_output=True,
                             text=True).stdout
     (out / "resolution-dev.json").write_text(scored, encoding="utf-8")
+    assert "Scopes(cue match).f1" in json.loads(scored)["systems"][0]["intervals"]
     write_html_report(results, out)
     return out
 

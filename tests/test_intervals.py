@@ -144,3 +144,25 @@ def test_known_coverage_on_binomial_data():
         interval = bootstrap_intervals([ratio_estimand("p", sample, None, range(size), "item")], 1000, simulation)["p"]
         covered += interval.low <= truth <= interval.high
     assert abs(covered / simulations - 0.95) <= 0.02
+
+
+def test_starsem_intervals_resample_sentences():
+    from conftest import shared_data_path
+
+    from negkit.cli.resolution import score_files
+    from negkit.data.cdsco import read_lines
+    from negkit.metrics.starsem import StarsemCounts, count_starsem, count_starsem_by_sentence
+
+    gold_path = shared_data_path("cd-sco", "SEM-2012-SharedTask-CD-SCO-dev-09032012.txt")
+    gold = read_lines(gold_path)
+    sentences = count_starsem_by_sentence(gold, gold)
+    total = count_starsem(gold, gold)
+    summed = {name: sum(getattr(s, name) for s in sentences) for name in vars(StarsemCounts())}
+    assert summed == vars(total)
+    report = score_files(str(gold_path), [str(gold_path)], bootstrap=200)
+    intervals = report["intervals"][str(gold_path)]
+    assert intervals["Cues.f1"]["unit"] == "sentence" and intervals["Cues.f1"]["rows"] > 100
+    for row in report["systems"][0][1].rows:
+        label = row.label.rstrip(":")
+        assert intervals[f"{label}.precision"]["estimate"] == pytest.approx(float(row.precision), abs=0.006)
+        assert intervals[f"{label}.recall"]["estimate"] == pytest.approx(float(row.recall), abs=0.006)

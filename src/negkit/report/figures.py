@@ -147,15 +147,20 @@ def nubench_figures(metrics: dict[str, Any], records: Sequence[dict[str, Any]] |
 
 def resolution_figures(score: dict[str, Any]) -> list[Figure]:
     """F1 of each *SEM 2012 measure per system, from ``negkit resolution score --json``'s output."""
-    systems = [(Path(str(entry.get("system", "?"))).name, entry.get("starsem", {}).get("rows", []))
-               for entry in score.get("systems", [])]
-    measures = list(dict.fromkeys(row["row"] for _, rows in systems for row in rows if row.get("f1") is not None))
+    systems = [(Path(str(entry.get("system", "?"))).name, entry.get("starsem", {}).get("rows", []),
+                entry.get("intervals", {})) for entry in score.get("systems", [])]
+    measures = list(dict.fromkeys(row["row"] for _, rows, _ in systems for row in rows if row.get("f1") is not None))
     if not measures:
         return []
-    series = {name: [(next((r["f1"] for r in rows if r["row"] == m), None), None, None) for m in measures]
-              for name, rows in systems}
+
+    def f1(rows: list[dict[str, Any]], intervals: dict[str, Any], measure: str) -> Triple:
+        value = next((float(r["f1"]) for r in rows if r["row"] == measure), None)
+        low, high = (intervals.get(f"{measure}.f1") or {}).get("ci", (None, None))
+        return value, low, high
+
+    series = {name: [f1(rows, intervals, m) for m in measures] for name, rows, intervals in systems}
     bars = plots.interval_bars(measures, series, "negation resolution (*SEM 2012 scorer)", "F1 (%)", (0, 100), width=8.0)
-    return [("*SEM 2012 measures, F1 per system", bars)]
+    return [("*SEM 2012 measures, F1 per system (95% intervals over sentences)", bars)]
 
 
 #: Suite -> figure builder (metrics, records) -> figures.

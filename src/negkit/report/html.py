@@ -169,11 +169,15 @@ def run_html(results: Sequence[dict[str, Any]], resolution_scores: Sequence[dict
 
 
 def _resolution_table(score: dict[str, Any]) -> str:
-    from negkit.report.markdown import markdown_table, number
+    from negkit.report.markdown import markdown_table, with_interval
 
-    rows = [[Path(str(entry.get("system", "?"))).name, row["row"], number(row.get("precision"), 2),
-             number(row.get("recall"), 2), number(row.get("f1"), 2)]
-            for entry in score.get("systems", []) for row in entry.get("starsem", {}).get("rows", [])]
+    rows = []
+    for entry in score.get("systems", []):
+        intervals = entry.get("intervals", {})
+        for row in entry.get("starsem", {}).get("rows", []):
+            rows.append([Path(str(entry.get("system", "?"))).name, row["row"]] + [
+                with_interval(float(row[name]) if row.get(name) is not None else None, intervals, f"{row['row']}.{name}", 2)
+                for name in ("precision", "recall", "f1")])
     return markdown_to_html(markdown_table(["system", "measure", "P", "R", "F1"], rows))
 
 
