@@ -21,7 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
-from negkit.metrics.intervals import bootstrap_intervals, ratio_estimand, wilson_interval
+from negkit.metrics.intervals import bootstrap_intervals, ratio_estimand
+from negkit.metrics.standard_errors import wilson_interval
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -19,9 +19,8 @@ from negkit.metrics.intervals import (
     percentile_interval,
     ratio,
     ratio_estimand,
-    ratio_standard_errors,
-    wilson_interval,
 )
+from negkit.metrics.standard_errors import ratio_standard_errors, wilson_interval
 
 
 def _replicate_values(estimand: Estimand, resamples: int, seed: int) -> np.ndarray:

@@ -19,9 +19,8 @@ result does not depend on the order of the rows; ``seed`` fixes every draw.
   estimand is the same (0 of 17 groups coherent), every resample repeats it and the percentile interval
   collapses to a point, which would print a sample as if it were exact; such an estimand gets the Wilson
   score interval with the number of units as ``n`` instead (its ``method`` says so);
-- closed-form standard errors for ratio (mean) estimands: ``se`` treats every row as independent
-  (``sd / sqrt(n)`` for a mean, the LM Evaluation Harness's ``stderr``); ``se_clustered`` is the
-  cluster-robust standard error of a ratio estimator, ``sqrt(C / (C - 1) * sum_c (y_c - r x_c)^2) / X``;
+- closed-form standard errors for ratio (mean) estimands, ``se`` and ``se_clustered``
+  (:mod:`negkit.metrics.standard_errors`);
 - :func:`paired_bootstrap`: the difference ``run - baseline`` of every estimand both runs have, its percentile
   interval and a two-sided bootstrap p-value ``min(1, 2 * (min(#{d* <= 0}, #{d* >= 0}) + 1) / (B + 1))``.
 """
@@ -32,10 +31,9 @@ from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import math
-from statistics import NormalDist
-
 import numpy as np
+
+from negkit.metrics.standard_errors import active_rows, all_outcomes_equal, ratio_se, sum_rows, wilson_interval
 
 #: Resamples used unless a caller asks for another number (the issue asks for at least 1,000).
 DEFAULT_RESAMPLES = 1000
@@ -200,16 +198,9 @@ def _positions(estimands: Sequence[Estimand], index: dict[Hashable, int]) -> lis
     return result
 
 
-def _sum_rows(counts: np.ndarray, positions: np.ndarray, size: int) -> np.ndarray:
-    """Sum the rows of ``counts`` (N, K) into ``size`` units by position."""
-    if counts.ndim != 2 or counts.shape[0] == 0:
-        return np.zeros((size, counts.shape[1] if counts.ndim == 2 else 0))
-    return np.column_stack([np.bincount(positions, weights=counts[:, k], minlength=size) for k in range(counts.shape[1])])
-
-
 def _totals(estimands: Sequence[Estimand], positions: Sequence[np.ndarray], size: int) -> tuple[np.ndarray, list[slice]]:
     """Per-unit sums of every estimand's counts side by side: ``(C, sum K)`` and each estimand's columns."""
-    blocks = [_sum_rows(estimand.counts, rows, size) for estimand, rows in zip(estimands, positions)]
+    blocks = [sum_rows(estimand.counts, rows, size) for estimand, rows in zip(estimands, positions)]
     slices, start = [], 0
     for block in blocks:
         slices.append(slice(start, start + block.shape[1]))
@@ -261,31 +252,6 @@ def percentile_interval(replicates: np.ndarray, level: float = DEFAULT_LEVEL) ->
     return float(low), float(high), undefined
 
 
-def ratio_standard_errors(counts: np.ndarray, units: Sequence[Hashable], scale: float = 1.0) -> tuple[float | None, float | None]:
-    """Closed-form standard errors of ``scale * sum(y) / sum(x)`` for rows ``counts = [y, x]``.
-
-    Returns ``(se, se_clustered)``: the first treats every row as independent (for ``x = 1``: the sample
-    standard deviation over ``sqrt(n)``), the second is the cluster-robust error over ``units``. Rows of
-    zeros are left out (see :func:`active_rows`). Each is None without two rows (units) and a positive ``sum(x)``.
-    """
-    counts = np.asarray(counts, dtype=float)
-    keep = active_rows(counts)
-    counts, units = counts[keep], [unit for unit, kept in zip(units, keep) if kept]
-    index = {unit: position for position, unit in enumerate(dict.fromkeys(units))}
-    positions = np.fromiter((index[unit] for unit in units), dtype=np.int64, count=len(units))
-    return _ratio_se(counts, scale), _ratio_se(_sum_rows(counts, positions, len(index)), scale)
-
-
-def _ratio_se(rows: np.ndarray, scale: float) -> float | None:
-    count = rows.shape[0]
-    total = rows[:, 1].sum() if count else 0.0
-    if count < 2 or total <= 0:
-        return None
-    estimate = rows[:, 0].sum() / total
-    residuals = rows[:, 0] - estimate * rows[:, 1]
-    return float(scale * np.sqrt(count / (count - 1) * np.sum(residuals**2)) / total)
-
-
 def bootstrap_intervals(estimands: Sequence[Estimand], resamples: int = DEFAULT_RESAMPLES, seed: int = 0,
                         level: float = DEFAULT_LEVEL) -> dict[str, Interval]:
     """The percentile bootstrap interval of every estimand, all from the same draws of units, by path."""
@@ -302,10 +268,10 @@ def bootstrap_intervals(estimands: Sequence[Estimand], resamples: int = DEFAULT_
         used_units = np.unique(rows[active])
         se = se_clustered = None
         if estimand.ratio_scale is not None:
-            se = _ratio_se(estimand.counts[active], estimand.ratio_scale)
-            se_clustered = _ratio_se(totals[used_units][:, columns], estimand.ratio_scale)
+            se = ratio_se(estimand.counts[active], estimand.ratio_scale)
+            se_clustered = ratio_se(totals[used_units][:, columns], estimand.ratio_scale)
         method = "percentile bootstrap"
-        if estimand.ratio_scale is not None and _all_outcomes_equal(estimand.counts[active]):
+        if estimand.ratio_scale is not None and all_outcomes_equal(estimand.counts[active]):
             low, high = wilson_interval(float(estimand.counts[active, 0].sum() > 0), int(used_units.size), level)
             low, high, method = low * estimand.ratio_scale, high * estimand.ratio_scale, WILSON
         result[estimand.path] = Interval(
@@ -316,31 +282,6 @@ def bootstrap_intervals(estimands: Sequence[Estimand], resamples: int = DEFAULT_
             se=se, se_clustered=se_clustered,
         )
     return result
-
-
-def _all_outcomes_equal(rows: np.ndarray) -> bool:
-    """True when every row of a ratio estimand is 0 of x or x of x: every resample then gives the same value."""
-    return rows.shape[0] > 0 and (bool(np.all(rows[:, 0] == 0)) or bool(np.all(rows[:, 0] == rows[:, 1])))
-
-
-def wilson_interval(proportion: float, count: int, level: float = DEFAULT_LEVEL) -> tuple[float | None, float | None]:
-    """The Wilson score interval of a proportion observed on ``count`` independent units."""
-    if count <= 0:
-        return None, None
-    z = NormalDist().inv_cdf((1 + level) / 2)
-    denominator = 1 + z * z / count
-    centre = (proportion + z * z / (2 * count)) / denominator
-    half = z / denominator * math.sqrt(proportion * (1 - proportion) / count + z * z / (4 * count * count))
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def active_rows(counts: np.ndarray) -> np.ndarray:
-    """Rows with a non-zero count: the observations an estimand is about (all-zero rows contribute nothing,
-    so estimands of a subset may keep every row of a suite and zero the others)."""
-    counts = np.asarray(counts)
-    if counts.ndim != 2 or counts.shape[0] == 0:
-        return np.zeros(counts.shape[0] if counts.ndim else 0, dtype=bool)
-    return (counts != 0).any(axis=1)
 
 
 def paired_bootstrap(runs: Sequence[Estimand], baselines: Sequence[Estimand], resamples: int = DEFAULT_RESAMPLES,
