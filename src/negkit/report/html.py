@@ -126,7 +126,7 @@ def _suite(task_name: str) -> str:
 
 
 def summary_table(results: Sequence[dict[str, Any]]) -> str:
-    """Markdown: every task's headline metrics with their intervals."""
+    """Markdown: per task its items and main metric with the interval (every headline metric is in its section)."""
     from negkit.report.markdown import markdown_table, with_interval
     from negkit.report.run_records import PRIMARY
 
@@ -134,12 +134,13 @@ def summary_table(results: Sequence[dict[str, Any]]) -> str:
     for result in results:
         task = result["task"].get("task", "?")
         intervals = result.get("metrics", {}).get("intervals", {})
-        digits = 2 if _suite(task) == "tind" else 3
-        headline = [(path, entry) for path, entry in intervals.items() if entry.get("headline")]
-        headline.sort(key=lambda item: item[0] != PRIMARY.get(_suite(task)))
-        for path, entry in headline:
-            rows.append([task, entry.get("label", path), with_interval(entry["estimate"], intervals, path, digits)])
-    return markdown_table(["task", "metric", "value [95% interval]"], rows) if rows else ""
+        path = PRIMARY.get(_suite(task))
+        entry = intervals.get(path) if path else None
+        if entry:
+            digits = 2 if _suite(task) == "tind" else 3
+            rows.append([task, result.get("data", {}).get("count", "–"), entry.get("label", path),
+                         with_interval(entry["estimate"], intervals, path, digits)])
+    return markdown_table(["task", "items", "main metric", "value [95% interval]"], rows) if rows else ""
 
 
 def run_html(results: Sequence[dict[str, Any]], resolution_scores: Sequence[dict[str, Any]] = ()) -> str:
