@@ -121,6 +121,7 @@ def test_hub_records_are_read_through_datasets(monkeypatch):
         return [record]
 
     monkeypatch.setitem(sys.modules, "datasets", types.SimpleNamespace(load_dataset=fake_load))
+    monkeypatch.setattr("negkit.data.nubench.hub_offline", lambda: False)  # as if the hub were reachable
     (item,) = load_choice_items("validation", None)
     assert calls == [("thunder-research-group/SNU_Thunder-NUBench", "multiple-choice", "validation")]
     assert item.item_id == "nubench-validation-7" and item.wikipedia_index == 3

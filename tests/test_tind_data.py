@@ -310,12 +310,17 @@ def test_hub_name_offline_is_a_clear_error(monkeypatch):
         raise ConnectionError("no network")
 
     monkeypatch.setitem(sys.modules, "datasets", types.SimpleNamespace(load_dataset=unreachable))
+    monkeypatch.setattr("negkit.data.tind_hf.hub_offline", lambda: False)  # the probe passes, the load fails
     with pytest.raises(DataNotFoundError, match="Offline\\? Pass a local"):
+        read_tind_hf("HiTZ/This-is-not-a-dataset", split="test")
+    monkeypatch.setattr("negkit.data.tind_hf.hub_offline", lambda: True)  # known offline: fails before loading
+    with pytest.raises(DataNotFoundError, match="the Hugging Face hub cannot be used"):
         read_tind_hf("HiTZ/This-is-not-a-dataset", split="test")
 
 
 def test_hub_rows_are_read(monkeypatch):
     monkeypatch.setitem(sys.modules, "datasets", types.SimpleNamespace(load_dataset=lambda name, split: HF_LINES))
+    monkeypatch.setattr("negkit.data.tind_hf.hub_offline", lambda: False)
     assert len(read_tind_hf("HiTZ/This-is-not-a-dataset", split="dev")) == 3
 
 

@@ -31,3 +31,11 @@ class InputFormatError(NegkitError):
 
 class DataNotFoundError(NegkitError):
     """A benchmark or corpus could not be found where negkit looked for it."""
+
+
+def quoted(value: object, limit: int = 80) -> str:
+    """``repr(value)`` cut to about ``limit`` characters, so that an error never echoes a huge field."""
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    return f"{text[: limit - 3]}... ({len(text)} characters)"

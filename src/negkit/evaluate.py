@@ -29,13 +29,13 @@ from negkit.engine.run_lock import RunLock
 from negkit.engine.runner import DEFAULT_CHUNK_SIZE, DEFAULT_COMMIT_SECONDS, answer_requests
 from negkit.engine.store import RunStore
 from negkit.errors import NegkitError
-from negkit.eval_flags import eval_command, task_options_for
+from negkit.eval_flags import eval_command
 from negkit.metrics.intervals import DEFAULT_RESAMPLES, IntervalSettings
 from negkit.models.model_args import redact_model_args
+from negkit.preflight import PreparedTask, prepare_run
 from negkit.report.combined import write_combined_report
 from negkit.report.harness import harness_metrics
 from negkit.run_record import attach_prompts, data_record, merge_timings, prompt_record, run_record, utc_now
-from negkit.tasks.base import get_task
 
 MODES = ("exact", "fast")
 STORE_FILE = "requests.jsonl"
@@ -125,13 +125,16 @@ def model_options(options: EvalOptions) -> dict[str, Any]:
 
 def evaluate(model: str | Any, tasks: Sequence[str], options: EvalOptions | None = None) -> list[dict[str, Any]]:
     """Evaluate ``model`` (a spec for :func:`negkit.models.registry.load_model`, or a model object) on
-    ``tasks``; return one results dictionary per task (also written under ``options.out``)."""
+    ``tasks``; return one results dictionary per task (also written under ``options.out``).
+
+    Everything is checked, and every task's data read, before the model loads
+    (:func:`negkit.preflight.prepare_run`); the output folder is locked for the whole run
+    (:class:`negkit.engine.run_lock.RunLock`)."""
     options = options or EvalOptions()
     tasks = list(tasks)
     dtype = resolve_dtype_for_mode(options.mode, options.dtype, options.quantize or options.model_args.get("quantize"))
-    classifier = model.startswith("nli:") if isinstance(model, str) else hasattr(model, "classify")
-    per_task = task_options_for(tasks, options, classifier)  # every flag checked before the model loads
     started_at = time.time()
+    plan = prepare_run(model, tasks, options)  # every flag, data set and the model spec, before the model loads
     with ExitStack() as stack:
         # one writer per output folder: a named folder is locked before the model loads
         if options.out:
@@ -155,9 +158,8 @@ def evaluate(model: str | Any, tasks: Sequence[str], options: EvalOptions | None
         record = run_record(spec, tasks, resolved, command, model, dtype, started_at)
         results = []
         with RunStore(out / STORE_FILE) as store:
-            for task_name in tasks:
-                task = get_task(task_name, **per_task[task_name])
-                results.append(_evaluate_task(model, task_name, task, options, store, out, load_seconds, record))
+            for prepared in plan.tasks:
+                results.append(_evaluate_task(model, prepared, options, store, out, load_seconds, record))
         write_combined_report(results, out, record, options.skipped, time.time() - started_at)
     return results
 
@@ -167,23 +169,19 @@ def _run_lock(out: Path, options: EvalOptions) -> RunLock:
     return RunLock(out, wait=options.wait_lock, info={"command": command[:500]})
 
 
-def _evaluate_task(model: Any, task_name: str, task: Any, options: EvalOptions, store: RunStore, out: Path,
+def _evaluate_task(model: Any, prepared: PreparedTask, options: EvalOptions, store: RunStore, out: Path,
                    load_seconds: float, record: dict[str, Any]) -> dict[str, Any]:
-    if task.model_kind == "classifier" and not hasattr(model, "classify"):
-        raise NegkitError(f"task {task_name} needs a classifier model (nli:PATH)")
-    if task.model_kind == "language_model" and not hasattr(model, "next_token_logprobs"):
-        raise NegkitError(f"task {task_name} needs a language model, not a classifier")
+    task, data, task_name = prepared.task, prepared.data, prepared.name
     timings: dict[str, Any] = {"date_utc": utc_now(), "load_model_s": round(load_seconds, 3)}
     started = time.perf_counter()
-    seed = 0 if options.seed is None else options.seed
-    data = task.load(options.data, options.split, task_limit(options.limit, task_name), seed)
+    seed = prepared.seed
     bind_answers = getattr(model, "bind_answers", None)  # baseline pseudo-models answer within the task's answers
     if bind_answers is not None:
         answer_space = getattr(task, "answer_space", None)
         bind_answers(answer_space(data.items) if answer_space else None, task_name)
     per_item = task.requests(data.items, model)
     flat = [request for requests in per_item for request in requests]
-    timings["prepare_s"] = round(time.perf_counter() - started, 3)
+    timings["prepare_s"] = round(prepared.load_seconds + time.perf_counter() - started, 3)
     stored_before = len(store)
     started = time.perf_counter()
     bar = _progress_bar(len(flat), task_name, options.progress)

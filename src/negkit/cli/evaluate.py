@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from negkit.engine.runner import DEFAULT_CHUNK_SIZE, DEFAULT_COMMIT_SECONDS
-from negkit.errors import NegkitError
+from negkit.errors import NegkitError, quoted
 
 
 def register(groups) -> None:
@@ -104,9 +104,17 @@ def run_eval(args: argparse.Namespace) -> int:
     if args.bootstrap < 0:
         raise NegkitError(f"--bootstrap must be 0 (no intervals) or a number of resamples, got {args.bootstrap}")
     skipped: dict[str, str] = {}
-    if args.tasks:
-        tasks = [name.strip() for name in args.tasks.split(",") if name.strip()]
+    if args.tasks is not None:
+        tasks = [name.strip() for name in args.tasks.split(",")]
+        if not any(tasks):
+            raise NegkitError(f"--tasks {quoted(args.tasks)} names no task (see negkit eval --list)")
+        if not all(tasks):
+            raise NegkitError(f"--tasks {quoted(args.tasks)} has an empty task name (TASK,TASK,...)")
     else:
+        if args.data is not None:
+            from negkit.preflight import check_data_argument
+
+            check_data_argument(args.data)
         tasks, skipped = suites_to_run(args.data, classifier=args.model.startswith("nli:"))
     options = EvalOptions(
         data=args.data, split=args.split, limit=args.limit, seed=args.seed,

@@ -2,7 +2,9 @@
 
 Search order for a data root: an explicit path (``--data``), the ``NEGKIT_DATA`` environment variable,
 then ``./data`` and ``../shared/data`` relative to the working directory. Each benchmark lives in a
-sub-folder of the root named as in :data:`DATASET_FOLDERS`.
+sub-folder of the root named as in :data:`DATASET_FOLDERS`. An explicit path is the only place looked at:
+when it does not exist, or does not hold the data set, that is an error (never a silent fall-back to another
+folder, which would record the wrong data in the results).
 """
 
 from __future__ import annotations
@@ -49,8 +51,17 @@ def find_data_root(explicit: str | Path | None = None) -> Path | None:
 def locate_dataset(name: str, explicit: str | Path | None = None) -> Path:
     """Return the folder of data set ``name`` or raise :class:`DataNotFoundError` naming where it looked."""
     folder = DATASET_FOLDERS.get(name, name)
-    if explicit and Path(explicit).exists() and Path(explicit).name == folder:
-        return Path(explicit)
+    if explicit:
+        given = Path(explicit).expanduser()
+        if not given.exists():
+            raise DataNotFoundError(f"{explicit}: no such file or folder (--data)")
+        if given.name == folder:
+            return given
+        if (given / folder).exists():
+            return given / folder
+        raise DataNotFoundError(
+            f"data set {name!r} not found in {explicit} (expected {given / folder}, or --data naming that folder)"
+        )
     tried = []
     for root in candidate_roots(explicit):
         path = root / folder

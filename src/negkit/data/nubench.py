@@ -24,6 +24,7 @@ from typing import Any
 
 from negkit.data.tind_hf import iter_jsonl
 from negkit.errors import DataNotFoundError, InputFormatError
+from negkit.hub import hub_offline, in_hub_cache, offline_reason
 
 HUB_ID = "thunder-research-group/SNU_Thunder-NUBench"
 MULTIPLE_CHOICE = "multiple-choice"
@@ -196,6 +197,12 @@ def write_alpaca_json(records: list[dict[str, str]], path: str | Path) -> None:
 
 def _hub_records(config: str, split: str) -> Iterator[tuple[int, dict[str, Any]]]:
     _check_config_split(config, split)
+    if hub_offline() and not in_hub_cache(HUB_ID, "README.md", repo_type="dataset"):
+        raise DataNotFoundError(
+            f"Thunder-NUBench was not found locally and the Hugging Face hub cannot be used ({offline_reason()}): "
+            f"put a copy in DATA/thunder-nubench/{config}/{split}.jsonl (the gated hub data set {HUB_ID}), or leave "
+            "the task out"
+        )
     try:
         import datasets
     except ImportError:

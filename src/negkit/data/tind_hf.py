@@ -21,6 +21,7 @@ from typing import Any
 
 from negkit.data.tind_types import KINDS, PATTERN_NAMES, TruthItem, make_item_id
 from negkit.errors import DataNotFoundError, InputFormatError, NegkitError
+from negkit.hub import hub_offline, in_hub_cache, offline_reason
 
 #: The hub name of the authors' release.
 HUB_NAME = "HiTZ/This-is-not-a-dataset"
@@ -199,6 +200,9 @@ def _read_hub(name: str, splits: Sequence[str]) -> list[TruthItem]:
         import datasets
     except ImportError as error:
         raise NegkitError(f"loading {name} from the hub needs the datasets package (pip install 'negkit[hub]')") from error
+    if hub_offline() and not in_hub_cache(name, "README.md", repo_type="dataset"):
+        raise DataNotFoundError(f"{name} is not a local file or folder and the Hugging Face hub cannot be used "
+                                f"({offline_reason()}); pass a local .jsonl/.parquet file or folder, or the raw zip")
     items: list[TruthItem] = []
     for split in splits:
         try:

@@ -46,8 +46,10 @@ def is_baseline_spec(spec: str) -> bool:
     return spec in ("random", "majority") or spec.startswith("constant:")
 
 
-def load_baseline(spec: str, dtype: str = "none", batch_size: int | None = None, seed: int = 0, **options: Any) -> "BaselineModel":
-    """The pseudo-model named by ``spec``; its only option is ``seed`` (``random``)."""
+def load_baseline(spec: str, dtype: str = "none", batch_size: int | None = None, seed: int = 0,
+                  device: str | None = None, **options: Any) -> "BaselineModel":
+    """The pseudo-model named by ``spec``; its only option is ``seed`` (``random``). ``dtype``, ``batch_size``
+    and ``device`` are accepted (they come with every model) and mean nothing here."""
     if options:
         raise NegkitError(f"unknown --model-args for {spec}: {', '.join(sorted(options))}; known: seed")
     if not isinstance(seed, int) or isinstance(seed, bool):
@@ -56,6 +58,16 @@ def load_baseline(spec: str, dtype: str = "none", batch_size: int | None = None,
     if kind not in KINDS or (kind == "constant") != bool(value.strip()):
         raise NegkitError(f"unknown baseline {spec!r}; use random, majority or constant:ANSWER (e.g. constant:true)")
     return BaselineModel(kind, value.strip(), seed)
+
+
+def check_baseline_task(spec: str, task_name: str, task: Any) -> None:
+    """Before any work: ``constant:ANSWER`` and ``majority`` need ``task`` to have fixed answers, and ANSWER must
+    be one of them (checked on the task's answer space without items)."""
+    if spec == "random":
+        return
+    answer_space = getattr(task, "answer_space", None)
+    model = load_baseline(spec)
+    model.bind_answers(answer_space([]) if answer_space else None, task_name, check_only=True)
 
 
 def _uniform(*parts: object) -> float:
@@ -85,8 +97,9 @@ class BaselineModel:
         raise NegkitError("baseline pseudo-models have no chat template")
 
     # -- binding to a task -------------------------------------------------------------------------------
-    def bind_answers(self, space: AnswerSpace | None, task: str) -> None:
-        """Take ``task``'s answer space; resolve the constant or majority answer (recorded in the fingerprint)."""
+    def bind_answers(self, space: AnswerSpace | None, task: str, check_only: bool = False) -> None:
+        """Take ``task``'s answer space; resolve the constant or majority answer (recorded in the fingerprint).
+        ``check_only``: only check that the baseline applies to the task (no gold labels needed)."""
         self.space = space
         if space is not None:
             self.labels = tuple(space.answers)
@@ -95,6 +108,10 @@ class BaselineModel:
         if space is None:
             raise NegkitError(f"the {self.fingerprint.name} baseline needs a task with a fixed set of answers; "
                               f"{task}'s candidates differ per item (use --model random)")
+        if check_only:
+            if self.kind == "constant":
+                self._resolve(space, task)
+            return
         if self.kind == "majority":
             counts = Counter(space.gold)
             if not counts:

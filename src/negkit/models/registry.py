@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from negkit.errors import NegkitError
+from negkit.models.checks import check_pretrained
 from negkit.models.fingerprints import file_sha256
 from negkit.models.loading import FLAG_ARGS, LOADER_ARGS, check_options
 
@@ -84,13 +85,15 @@ def _load_transformers(name: str, dtype: str | None, **options: Any) -> Any:
     from transformers import AutoConfig
 
     _check_language_model_options("hf", options)
+    # a missing path, a broken folder, or the hub offline: fail at once
+    check_pretrained(name, options.get("revision"), options.get("subfolder"), tokenizer=not options.get("tokenizer"))
     config_options = {key: options[key] for key in ("revision", "subfolder") if options.get(key) is not None}
     if options.get("trust_remote_code") is True:
         config_options["trust_remote_code"] = True
     try:
         config = AutoConfig.from_pretrained(name, **config_options)
-    except (OSError, ValueError) as error:
-        raise NegkitError(f"cannot load model {name!r}: {error}") from None
+    except (OSError, ValueError, KeyError) as error:
+        raise NegkitError(f"{name}: cannot load the model configuration: {_first_line(error)}") from None
     if getattr(config, "is_encoder_decoder", False):
         from negkit.models.hf_seq2seq import HFSeq2SeqLM
 
@@ -109,3 +112,9 @@ def _load_gguf(path: Path, dtype: str | None, name: str, **options: Any) -> Any:
     model.fingerprint = replace(model.fingerprint, name=name, sha256=file_sha256(path))
     model.load_info["source"] = name
     return model
+
+
+def _first_line(error: BaseException, limit: int = 300) -> str:
+    """The first line of an error's message, cut to ``limit`` characters."""
+    text = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    return text if len(text) <= limit else text[: limit - 3] + "..."

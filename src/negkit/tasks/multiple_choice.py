@@ -85,6 +85,7 @@ class NubenchTask:
     dataset = "thunder-nubench"
     model_kind = "language_model"
     accepts = frozenset({"prompt", "num_fewshot", "chat", "system_instruction"})
+    splits: tuple[str, ...] = ("validation", "test")
 
     def __init__(self, prompt: str = "7", num_fewshot: int = 0, seeds: Sequence[int] = FEWSHOT_SEEDS,
                  chat: bool = False, system_instruction: str | None = None) -> None:
@@ -147,6 +148,9 @@ class NubenchTask:
     def load(self, data: str | Path | None, split: str, limit: int | None, seed: int) -> TaskData:
         """Read ``split`` (and the validation split for few-shot); ``limit`` keeps the first items, as lm-eval's."""
         root = locate_nubench_root(data)
+        if root is None and data is not None:
+            raise DataNotFoundError(f"Thunder-NUBench not found in {data} (expected {Path(data)}/multiple-choice/ or "
+                                    f"{Path(data)}/thunder-nubench/multiple-choice/ holding {split}.jsonl)")
         items = load_choice_items(split, root)
         files = [find_split_file(root, "multiple-choice", split)] if root else []
         if self.num_fewshot:

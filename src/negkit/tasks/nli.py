@@ -165,6 +165,7 @@ class NanNLITask(_NLITask):
 
     name = "nan-nli"
     dataset = "nan-nli"
+    splits: tuple[str, ...] = ("test",)
     prompt = NAN_NLI_PROMPT
     answers = NAN_NLI_ANSWERS
 
@@ -196,6 +197,7 @@ class SconeTask(_NLITask):
 
     name = "scone"
     dataset = "scone"
+    splits: tuple[str, ...] = ("train", "test")
     prompt = SCONE_PROMPT
     answers = SCONE_ANSWERS
 

@@ -29,6 +29,7 @@ from typing import Any
 
 from negkit.data.locate import locate_dataset
 from negkit.data.tind import item_record, read_tind
+from negkit.data.tind_hf import SPLIT_ALIASES, SPLITS
 from negkit.data.tind_types import TruthItem
 from negkit.errors import NegkitError
 from negkit.models.base import AnswerSpace, GenerateRequest, LoglikelihoodRequest, NextTokenRequest, Request, Response
@@ -50,6 +51,12 @@ class TruthTask:
 
     dataset = "tind"
     model_kind = "language_model"
+    splits: tuple[str, ...] = SPLITS
+
+    @staticmethod
+    def normalize_split(split: str) -> str:
+        """``dev`` and ``val`` mean ``validation``."""
+        return SPLIT_ALIASES.get(split, split)
 
     accepts = frozenset({"chat", "system_instruction"})
     uses_seed = True

@@ -1,0 +1,200 @@
+"""Model specs checked before anything loads: cheap tests that turn a broken model input into one clear error.
+
+:func:`check_model_spec` looks at what a spec names without loading it: a GGUF file's header, a model folder's
+``config.json``, tokenizer and weight files, an OpenAI-compatible server's URL, and whether a hub name can be
+fetched at all (offline, a name that is not in the local cache fails at once, see :mod:`negkit.hub`). A path
+that does not exist is reported as a missing path, never looked up on the hub. The loaders still catch what
+only loading can show (:func:`negkit.models.registry.load_model` turns it into a :class:`NegkitError`).
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+from pathlib import Path
+from urllib.parse import urlparse
+
+from negkit.errors import InputFormatError, NegkitError, quoted
+from negkit.hub import in_hub_cache, looks_like_path, require_hub
+
+GGUF_MAGIC = b"GGUF"
+#: Files any one of which makes a folder's tokenizer loadable.
+TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "vocab.json", "vocab.txt", "tokenizer.model",
+                   "spiece.model", "sentencepiece.bpe.model")
+#: Weight files (or shard indexes) transformers loads; variants (``model.fp16.safetensors``) end the same way.
+WEIGHT_FILES = ("model.safetensors", "model.safetensors.index.json", "pytorch_model.bin", "pytorch_model.bin.index.json")
+WEIGHT_SUFFIXES = (".safetensors", ".bin", ".index.json", ".h5", ".msgpack", ".pt", ".pth")
+
+
+def check_model_spec(spec: str, model_args: dict | None = None) -> None:
+    """Raise a :class:`NegkitError` naming the file (or spec) when ``spec`` cannot be a loadable model
+    (``model_args``: the loader options that change where files are: revision, subfolder, tokenizer)."""
+    args = model_args or {}
+    revision, subfolder = args.get("revision"), args.get("subfolder")
+    tokenizer = not args.get("tokenizer")
+    scheme, _, rest = spec.partition(":")
+    if not spec.strip():
+        raise NegkitError("--model is empty; use default, hf:PATH_OR_NAME, gguf:FILE, openai:URL#MODEL or nli:PATH")
+    from negkit.models.baselines import is_baseline_spec, load_baseline
+
+    if is_baseline_spec(spec):
+        load_baseline(spec, **args)  # nothing to load: the spec and its options are checked by building it
+    elif spec == "default":
+        from negkit.models.gguf import default_model_file
+
+        check_gguf_file(default_model_file())
+    elif scheme == "gguf":
+        check_gguf_file(Path(rest).expanduser())
+    elif scheme == "openai":
+        check_server_spec(rest)
+    elif scheme in ("hf", "nli"):
+        check_pretrained(rest, revision, subfolder, tokenizer)
+    elif ":" in spec and not Path(spec).exists() and "/" not in scheme:
+        from negkit.models.registry import SCHEMES
+
+        raise NegkitError(f"unknown model spec {quoted(spec)}; use one of: {', '.join(SCHEMES)} "
+                          "(default, hf:PATH, gguf:FILE, openai:URL#MODEL, nli:PATH)")
+    elif scheme != "vllm":  # vLLM loads and checks its own models
+        check_pretrained(spec, revision, subfolder, tokenizer)
+
+
+def check_gguf_file(path: Path) -> None:
+    """A GGUF file exists and starts with a GGUF header (magic, version 1-3, tensor and metadata counts)."""
+    if not path.exists():
+        raise InputFormatError(path, None, "no such GGUF file")
+    if path.is_dir():
+        raise InputFormatError(path, None, "is a folder, not a GGUF file (use hf:FOLDER for a transformers folder)")
+    try:
+        with open(path, "rb") as handle:
+            header = handle.read(24)
+    except OSError as error:
+        raise InputFormatError(path, None, f"cannot read: {error.strerror or error}") from None
+    if not header:
+        raise InputFormatError(path, None, "empty file (not a GGUF file)")
+    if header[:4] != GGUF_MAGIC:
+        raise InputFormatError(path, None, "not a GGUF file (it does not start with the bytes 'GGUF')")
+    if len(header) < 24:
+        raise InputFormatError(path, None, f"truncated GGUF file ({len(header)} bytes: the header alone takes 24)")
+    version, tensors, metadata = struct.unpack("<IQQ", header[4:24])
+    if version not in (1, 2, 3):
+        raise InputFormatError(path, None, f"unsupported GGUF version {version} (expected 1, 2 or 3)")
+    if tensors == 0:
+        raise InputFormatError(path, None, "the GGUF file holds no tensors (a header without weights)")
+    if tensors > 1_000_000 or metadata > 1_000_000:
+        raise InputFormatError(path, None, f"damaged GGUF header ({tensors} tensors, {metadata} metadata entries)")
+
+
+def check_server_spec(rest: str) -> None:
+    """``URL#MODEL[?chat]`` with an http(s) URL that has a host (and a numeric port if any)."""
+    url, _, model = rest.partition("#")
+    parsed = urlparse(url)
+    problem = None
+    if parsed.scheme not in ("http", "https"):
+        problem = "needs an http:// or https:// URL"
+    elif not parsed.hostname:
+        problem = "the URL has no host"
+    else:
+        try:
+            parsed.port  # noqa: B018 - raises on a non-numeric or out-of-range port
+        except ValueError:
+            problem = "the URL's port is not a number from 0 to 65535"
+    if problem is None and not model.partition("?")[0].strip():
+        problem = "no model name after '#'"
+    if problem:
+        raise NegkitError(f"openai model spec {quoted('openai:' + rest)}: {problem} "
+                          "(expected openai:http://HOST:PORT/v1#MODEL)")
+
+
+def check_pretrained(name: str, revision: str | None = None, subfolder: str | None = None,
+                     tokenizer: bool = True) -> None:
+    """A transformers model folder (or its ``subfolder``) that has what loading needs (``tokenizer``: its
+    tokenizer files too), or a hub id that can be fetched."""
+    if not name.strip():
+        raise NegkitError("empty model name (expected a folder or a hub name after the scheme)")
+    path = Path(name).expanduser()
+    if not path.exists():
+        if looks_like_path(name):
+            raise InputFormatError(name, None, "no such model folder")
+        cached = f"{subfolder}/config.json" if subfolder else "config.json"
+        if not in_hub_cache(name, cached, revision):
+            require_hub("model", name)
+        return
+    check_model_folder(path / subfolder if subfolder else path, tokenizer)
+
+
+def check_model_folder(path: Path, tokenizer: bool = True) -> None:
+    """``config.json`` (a JSON object naming a model type), weights and, for ``tokenizer``, tokenizer files."""
+    if path.is_file():
+        if _starts_with(path, GGUF_MAGIC):
+            raise InputFormatError(path, None, "a GGUF file; load it with --model gguf:FILE")
+        raise InputFormatError(path, None, "a file, not a model folder (config.json, weights and tokenizer files)")
+    try:
+        names = {child.name for child in path.iterdir()}
+    except OSError as error:
+        raise InputFormatError(path, None, f"cannot read the model folder: {error.strerror or error}") from None
+    if not names:
+        raise InputFormatError(path, None, "empty folder (a model folder holds config.json, weights and tokenizer files)")
+    config = path / "config.json"
+    if "config.json" not in names:
+        raise InputFormatError(path, None, "no config.json: not a transformers model folder")
+    data = read_json_object(config, "model configuration")
+    if not isinstance(data.get("model_type"), str) and not isinstance(data.get("architectures"), list):
+        raise InputFormatError(config, None, "no 'model_type' (not a transformers model configuration)")
+    if not any(name.endswith(WEIGHT_SUFFIXES) and name != "training_args.bin" for name in names):
+        raise InputFormatError(path, None, f"no weight files (expected one of {', '.join(WEIGHT_FILES)})")
+    for weights in sorted(path.glob("*.safetensors")):
+        check_safetensors_header(weights)
+    if tokenizer and not any(name in names for name in TOKENIZER_FILES):
+        raise InputFormatError(path, None, f"no tokenizer files (expected one of {', '.join(TOKENIZER_FILES[:4])}, ...)")
+
+
+def check_safetensors_header(path: Path) -> None:
+    """A safetensors file's 8-byte header length and JSON header are whole, and its data is as long as it says."""
+    try:
+        size = path.stat().st_size
+        with open(path, "rb") as handle:
+            start = handle.read(8)
+            if len(start) < 8:
+                raise InputFormatError(path, None, f"truncated safetensors file ({size} bytes)")
+            (length,) = struct.unpack("<Q", start)
+            if length > min(size - 8, 100_000_000):
+                raise InputFormatError(path, None, "not a safetensors file, or truncated (its header length is "
+                                       f"{length} bytes, the file {size})")
+            header = json.loads(handle.read(length).decode("utf-8"))
+    except OSError as error:
+        raise InputFormatError(path, None, f"cannot read: {error.strerror or error}") from None
+    except (ValueError, UnicodeDecodeError):
+        raise InputFormatError(path, None, "damaged safetensors header (not JSON)") from None
+    if not isinstance(header, dict):
+        raise InputFormatError(path, None, "damaged safetensors header (not a JSON object)")
+    ends = [entry.get("data_offsets", [0, 0])[1] for key, entry in header.items()
+            if key != "__metadata__" and isinstance(entry, dict) and isinstance(entry.get("data_offsets"), list)
+            and len(entry["data_offsets"]) == 2 and isinstance(entry["data_offsets"][1], int)]
+    if ends and 8 + length + max(ends) > size:
+        raise InputFormatError(path, None, f"truncated safetensors file ({size} bytes; its header says "
+                               f"{8 + length + max(ends)})")
+
+
+def read_json_object(path: Path, what: str) -> dict:
+    """A JSON file holding one object; a clear error (with the line of a syntax error) otherwise."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise InputFormatError(path, None, f"not UTF-8 text (expected a JSON {what})") from None
+    except OSError as error:
+        raise InputFormatError(path, None, f"cannot read: {error.strerror or error}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InputFormatError(path, error.lineno, f"not valid JSON ({error.msg}; expected a {what})") from None
+    if not isinstance(data, dict):
+        raise InputFormatError(path, None, f"expected a JSON object (a {what}), found {type(data).__name__}")
+    return data
+
+
+def _starts_with(path: Path, magic: bytes) -> bool:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(len(magic)) == magic
+    except OSError:
+        return False
