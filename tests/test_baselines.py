@@ -100,3 +100,20 @@ def test_random_baseline_on_multiple_choice(tmp_path):
     assert 0.0 <= acc <= 1.0 and math.isfinite(acc)
     again = evaluate("random", ["nubench"], EvalOptions(data=str(FIXTURE), out=tmp_path / "again", progress=False))
     assert again[0]["metrics"]["summary"] == results[0]["metrics"]["summary"]
+
+
+def test_baselines_are_checked_before_any_work(tmp_path, capsys):
+    data = str(shared_data_path())
+    for argv, message in (
+        (["--model", "constant:maybe", "--tasks", "tind,scone"], "constant:maybe is not an answer of tind"),
+        (["--model", "majority", "--tasks", "scone,nubench", "--data", str(FIXTURE)], "nubench's candidates differ per item"),
+        (["--model", "random", "--model-args", "temperature=2", "--tasks", "scone"], "unknown --model-args for random"),
+    ):
+        out = tmp_path / "never"
+        full = ["eval", *argv, "--out", str(out), "--no-progress"]
+        if "--data" not in argv:
+            full += ["--data", data]
+        assert main(full) == 2
+        captured = capsys.readouterr()
+        assert captured.out == "" and message in captured.err
+        assert not (out / "requests.jsonl").exists()

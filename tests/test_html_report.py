@@ -106,3 +106,15 @@ def test_without_matplotlib_the_page_keeps_its_tables(report_folder, monkeypatch
     results[0]["files"] = {"tables": str(report_folder / "scone.md")}
     page = run_html(results)
     assert "<svg" not in page and "pip install negkit[report]" in page and "<table>" in page
+
+
+def test_report_command_rewrites_the_page_of_a_run_folder(report_folder, capsys):
+    from negkit.cli import main
+
+    page = report_folder / HTML_FILE
+    page.unlink()
+    assert main(["report", str(report_folder)]) == 0
+    assert capsys.readouterr().out.strip() == str(page)
+    text = page.read_text(encoding="utf-8")
+    assert text.index("<h2>tind</h2>") < text.index("<h2>nan-nli</h2>") < text.index("<h2>scone</h2>")
+    assert text.count("<svg") >= EXPECTED_FIGURES

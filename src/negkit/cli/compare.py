@@ -32,6 +32,16 @@ def register(groups) -> None:
     parser.add_argument("--out", metavar="DIR", help="also write compare.md, compare.json and compare.html into DIR")
     parser.set_defaults(handler=run_compare)
 
+    report = groups[""].add_parser(
+        "report",
+        help="(re)write report.html of a run folder",
+        description="Write RUN_DIR/report.html (the self-contained page with every task's figures and tables) from "
+        "the run folder's TASK.results.json, TASK.samples.jsonl and TASK.md files, e.g. for a folder written by an "
+        "older negkit, or after adding a resolution*.json score.",
+    )
+    report.add_argument("run", metavar="RUN_DIR", help="an output folder of `negkit eval`")
+    report.set_defaults(handler=run_report)
+
 
 def run_compare(args: argparse.Namespace) -> int:
     from negkit.report.compare import CompareOptions, compare, compare_markdown, write_comparison
@@ -47,4 +57,11 @@ def run_compare(args: argparse.Namespace) -> int:
     if args.out:
         write_comparison(comparison, Path(args.out))
     print(json.dumps(comparison, indent=2, ensure_ascii=False) if args.json else compare_markdown(comparison), end="\n" if args.json else "")
+    return 0
+
+
+def run_report(args: argparse.Namespace) -> int:
+    from negkit.report.html import write_run_folder_html
+
+    print(write_run_folder_html(Path(args.run)))
     return 0

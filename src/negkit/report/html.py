@@ -216,3 +216,18 @@ def comparison_html(comparison: dict[str, Any]) -> str:
         body.append(markdown_to_html(task_markdown(task_name, task, comparison["baseline"])).replace(
             "</h3>", "</h3>\n" + (figures_html(figures) if figures else _no_plots()), 1))
     return page(title, body)
+
+
+def write_run_folder_html(folder: Path) -> Path:
+    """Write ``report.html`` of an existing run folder from its task files (see ``negkit report``)."""
+    from negkit.report.run_records import read_run
+
+    run = read_run(folder)
+    order = ("tind", "nubench", "nan-nli", "scone")  # the suites' order in `negkit eval`
+    results = []
+    for name, task in sorted(run.tasks.items(), key=lambda item: (order.index(_suite(item[0])) if _suite(item[0]) in order
+                                                                  else len(order), item[0])):
+        tables = folder / f"{name}.md"
+        results.append({**task.results, "files": {"samples": str(task.samples_file),
+                                                   **({"tables": str(tables)} if tables.is_file() else {})}})
+    return write_html_report(results, folder)
