@@ -156,6 +156,7 @@ def test_record_samples_and_harness_layout(tmp_path):
     assert harness["acc,none"] == pytest.approx(result["metrics"]["summary"]["acc"]["mean"])
     assert isinstance(harness["acc_stderr,none"], float)
     assert combined["config"]["model"] == "tiny-llama" and combined["config"]["device"] == "cpu"
+    assert combined["config"]["batch_sizes"] and combined["record"]["model"]["batching"]["sizes_used"]  # sizes used
     assert combined["chat_template"] == SYSTEM_TEMPLATE and combined["tasks"][0]["task"]["task"] == "nubench"
 
 

@@ -153,6 +153,10 @@ def test_kill_9_loses_nothing_and_resume_recomputes_nothing(tmp_path, tiny_model
     asked_again = second_log.read_text().splitlines()
     assert len(asked_again) == total - len(stored)  # only what was not stored
     assert len(set(_stored_keys(store))) == total
+    # the killed run's time is kept beside the resumed run's
+    runs = json.loads((out / "tind.results.json").read_text())["timings"]["runs"]
+    assert [run.get("interrupted", False) for run in runs] == [True, False] and runs[0]["score_s"] >= 0
+    assert runs[1]["requests_computed"] == total - len(stored) and not (out / "tind.timings.json").exists()
 
     # an uninterrupted run of the same evaluation gives identical per-sample results
     model = HFCausalLM.from_pretrained(str(tiny_model_folder), batch_size=2)

@@ -35,7 +35,7 @@ from negkit.models.model_args import redact_model_args
 from negkit.preflight import PreparedTask, prepare_run
 from negkit.report.combined import write_combined_report
 from negkit.report.harness import harness_metrics
-from negkit.run_record import attach_prompts, data_record, merge_timings, prompt_record, run_record, utc_now
+from negkit.run_record import TimingLog, attach_prompts, data_record, merge_timings, prompt_record, run_record, utc_now
 
 MODES = ("exact", "fast")
 STORE_FILE = "requests.jsonl"
@@ -160,6 +160,9 @@ def evaluate(model: str | Any, tasks: Sequence[str], options: EvalOptions | None
         with RunStore(out / STORE_FILE) as store:
             for prepared in plan.tasks:
                 results.append(_evaluate_task(model, prepared, options, store, out, load_seconds, record))
+        batching = _engine_stats(model).get("batching")
+        if batching:  # the batch sizes used over the whole run (each task's own are in its results' engine)
+            record["model"]["batching"] = batching
         write_combined_report(results, out, record, options.skipped, time.time() - started_at)
     return results
 
@@ -185,8 +188,18 @@ def _evaluate_task(model: Any, prepared: PreparedTask, options: EvalOptions, sto
     stored_before = len(store)
     started = time.perf_counter()
     bar = _progress_bar(len(flat), task_name, options.progress)
+    log = TimingLog(out / task_name)  # a killed run's time survives for the next invocation
+    previous, done = log.previous(), [0]
+    log.progress(timings, started, 0, force=True)
+
+    def progress(count: int) -> None:
+        done[0] += count
+        log.progress(timings, started, done[0])
+        if bar is not None:
+            bar.update(count)
+
     try:
-        answers = answer_requests(model, flat, store, options.mode, options.chunk_size, bar.update if bar else None,
+        answers = answer_requests(model, flat, store, options.mode, options.chunk_size, progress,
                                   options.commit_seconds)
     finally:
         if bar is not None:
@@ -218,7 +231,7 @@ def _evaluate_task(model: Any, prepared: PreparedTask, options: EvalOptions, sto
         "seed": seed,
         "requests": {"total": len(flat), "unique": len(set(flat)), "computed": computed,
                      "from_store": len(set(flat)) - computed},
-        "timings": merge_timings(_previous_timings(base.with_suffix(".results.json")), timings),
+        "timings": merge_timings(previous, timings),
         "engine": _engine_stats(model),
         "command": record["command"],
         "record": record,
@@ -228,6 +241,7 @@ def _evaluate_task(model: Any, prepared: PreparedTask, options: EvalOptions, sto
     atomic_write_jsonl(base.with_suffix(".samples.jsonl"), records)
     atomic_write_json(base.with_suffix(".results.json"), result)
     atomic_write_text(base.with_suffix(".md"), task.tables(metrics))
+    log.finish()
     result["files"] = {kind: str(base.with_suffix(suffix)) for kind, suffix in
                        (("results", ".results.json"), ("samples", ".samples.jsonl"), ("tables", ".md"))}
     return result
@@ -239,14 +253,6 @@ def _progress_bar(total: int, name: str, enabled: bool) -> Any:
     from tqdm import tqdm
 
     return tqdm(total=total, desc=name, unit="req", file=sys.stderr, dynamic_ncols=True)
-
-
-def _previous_timings(path: Path) -> dict[str, Any] | None:
-    """The timings of an earlier invocation of the same task in this output folder (kept on resume)."""
-    try:
-        return json.loads(path.read_text(encoding="utf-8")).get("timings")
-    except (OSError, ValueError, AttributeError):
-        return None
 
 
 def _engine_stats(model: Any) -> dict[str, Any]:

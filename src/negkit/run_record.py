@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.metadata
+import json
 import math
 import platform
 import shlex
@@ -25,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from negkit import __version__
+from negkit.atomic_io import atomic_write_json
 from negkit.data.locate import candidate_roots
 from negkit.models.fingerprints import file_sha256
 
@@ -142,8 +144,10 @@ def prompt_record(task: Any, model: Any) -> dict[str, Any]:
     record: dict[str, Any] = {"template": template, "chat_template_applied": uses_chat,
                               "system_instruction": getattr(task, "system_instruction", None)}
     if uses_chat:
-        record["inserted_system_text"] = (None if record["system_instruction"] else inserted_system_text(model))
+        # None when a system instruction replaces it, or when the template is applied out of sight (a server)
         source = chat_template_text(model)
+        record["inserted_system_text"] = (inserted_system_text(model) if source and not record["system_instruction"]
+                                          else None)
         record["chat_template_sha256"] = _sha256(source) if source else None
     return record
 
@@ -195,6 +199,51 @@ def merge_timings(previous: dict[str, Any] | None, current: dict[str, Any]) -> d
     runs.append(dict(current))
     return {**current, "runs": runs,
             "total_score_s": round(sum(float(run.get("score_s") or 0) for run in runs), 3)}
+
+
+class TimingLog:
+    """The timings of one task in one output folder, kept across invocations.
+
+    While a task scores, its timings so far are saved every few seconds in ``TASK.timings.json`` (atomically);
+    the next invocation in the same folder finds them (a killed run's time is kept, marked ``interrupted``),
+    adds them to the runs recorded in ``TASK.results.json``, and removes the file once its results are written.
+    """
+
+    def __init__(self, base: Path, every_seconds: float = 2.0) -> None:
+        self.results = base.with_suffix(".results.json")
+        self.partial = base.with_suffix(".timings.json")
+        self.every_seconds = every_seconds
+        self._last = 0.0
+
+    def previous(self) -> dict[str, Any] | None:
+        """Earlier invocations: the runs of the last results file, then an interrupted run's timings, if any."""
+        previous = _read_json(self.results)
+        timings = previous.get("timings") if isinstance(previous, dict) else None
+        interrupted = _read_json(self.partial)
+        if not isinstance(interrupted, dict):
+            return timings if isinstance(timings, dict) else None
+        runs = merge_timings(timings if isinstance(timings, dict) else None, interrupted)["runs"]
+        return {"runs": runs}
+
+    def progress(self, timings: dict[str, Any], started: float, done: int, force: bool = False) -> None:
+        """Save this invocation's timings so far (at most every few seconds unless ``force``)."""
+        now = time.perf_counter()
+        if not force and now - self._last < self.every_seconds:
+            return
+        self._last = now
+        atomic_write_json(self.partial, {**timings, "score_s": round(now - started, 3), "requests_done": done,
+                                         "interrupted": True})
+
+    def finish(self) -> None:
+        """The results file now holds this invocation's timings: the interim file goes."""
+        self.partial.unlink(missing_ok=True)
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
 
 
 def resolved_options(options: Any) -> dict[str, Any]:

@@ -26,11 +26,13 @@ GROUPS: dict[str, str] = {
     "resolution": "negation cue/scope resolution: corpora, scorer, systems",
     "tind": "This is not a Dataset: load, convert, generate, check",
     "score": "compute a suite's metrics from a predictions file made elsewhere",
+    "export": "write negkit's tasks for other tools (the LM Evaluation Harness)",
 }
 
 #: Modules of this package that register commands, in the order their commands are listed.
-COMMAND_MODULES: tuple[str, ...] = ("evaluate", "compare", "resolution", "resolution_systems", "tind", "tind_generate",
-                                    "score")
+COMMAND_MODULES: tuple[str, ...] = (
+    "evaluate", "compare", "resolution", "resolution_systems", "tind", "tind_generate", "score", "export",
+)
 
 CommandGroups = dict[str, "argparse._SubParsersAction[argparse.ArgumentParser]"]
 

@@ -176,13 +176,7 @@ def per_task_value(convert):
 
 def non_negative(text: str) -> int:
     """An argparse type: a whole number >= 0."""
-    try:
-        number = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number, got {text[:40]!r}") from None
-    if number < 0:
-        raise argparse.ArgumentTypeError(f"must be at least 0, got {number}")
-    return number
+    return whole_number(text, 0)
 
 
 def limit_value(text: str) -> int | float:
@@ -211,12 +205,17 @@ def format_limit(limit: int | float | dict[str, int | float]) -> str:
 
 def positive_int(text: str) -> int:
     """An argparse type: a whole number >= 1."""
+    return whole_number(text, 1)
+
+
+def whole_number(text: str, minimum: int) -> int:
+    """``text`` as a whole number of at least ``minimum`` (an argparse error otherwise)."""
     try:
         number = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"must be a whole number, got {text[:40]!r}") from None
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {number}")
+    if number < minimum:
+        raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {number}")
     return number
 
 

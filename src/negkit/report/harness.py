@@ -67,12 +67,14 @@ def harness_layout(results: Sequence[dict[str, Any]], record: dict[str, Any] | N
     ``skipped`` (suites left out because their data was not found)."""
     record = record or {}
     tasks = [result.get("task", {}).get("task", "?") for result in results]
-    layout: dict[str, Any] = {"results": {}, "configs": {}, "versions": {}, "n-shot": {}, "higher_is_better": {},
-                              "n-samples": {}}
+    layout: dict[str, Any] = {"results": {}, "group_subtasks": {}, "configs": {}, "versions": {}, "n-shot": {},
+                              "higher_is_better": {}, "n-samples": {}}
     chat_templates, system_instructions = set(), set()
     for name, result in zip(tasks, results):
         metrics = result.get("harness", {})
-        layout["results"][name] = {"alias": name, **metrics}
+        layout["results"][name] = {"name": name, "alias": name, "sample_len": result.get("data", {}).get("count"),
+                                   **metrics}
+        layout["group_subtasks"][name] = []
         config = result.get("task", {})
         prompt = result.get("prompt", {})
         shots = config.get("num_fewshot") or len(config.get("fewshot_examples") or [])
@@ -111,7 +113,7 @@ def harness_layout(results: Sequence[dict[str, Any]], record: dict[str, Any] | N
         "model_revision": model.get("revision"),
         "model_sha": model.get("sha256"),
         "batch_size": str(loaded.get("batch_size", "auto")),
-        "batch_sizes": loaded.get("batch_sizes", []),
+        "batch_sizes": sorted(set((loaded.get("batching") or {}).get("sizes_used", {}).values())),
         "device": loaded.get("device"),
         "use_cache": None,
         "limit": options.get("limit"),
