@@ -99,3 +99,21 @@ def test_nubench_intervals_per_run_and_over_seeds():
     assert intervals["summary.acc.mean"]["headline"] and intervals["summary.acc.mean"]["units"] == 40
     assert "runs.seed-2.error_analysis.error_share_percent.choice2" in intervals
     assert "runs.seed-1.error_analysis.confusion_rate.pp_part" in intervals
+
+
+def test_negkit_score_gives_intervals_and_tables_print_them(tmp_path, capsys):
+    from negkit.cli import main
+
+    items = read_scone(shared_data_path("scone"), "test")
+    path = tmp_path / "scone.jsonl"
+    path.write_text("".join(json.dumps({"item_id": item.item_id, "prediction": "yes" if item.row % 3 else "no"}) + "\n"
+                            for item in items))
+    assert main(["score", "scone", str(path), "--json", "--bootstrap", "300", "--seed", "4"]) == 0
+    metrics = json.loads(capsys.readouterr().out)
+    entry = metrics["intervals"]["accuracy.overall"]
+    assert (entry["resamples"], entry["seed"], entry["units"]) == (300, 4, 200)
+    assert main(["score", "scone", str(path)]) == 0
+    table = capsys.readouterr().out
+    assert f"{metrics['accuracy']['overall']:.3f} [" in table and "Brackets: 95% confidence interval" in table
+    assert main(["score", "scone", str(path), "--json", "--bootstrap", "0"]) == 0
+    assert "intervals" not in json.loads(capsys.readouterr().out)
