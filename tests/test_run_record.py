@@ -171,3 +171,22 @@ def test_nli_samples_carry_inputs_and_prompt(tmp_path):
         assert sample["prompt"] == f"Premise: {sample['premise']}\nHypothesis: {sample['hypothesis']}\n" \
             "Does the premise entail the hypothesis, contradict it, or neither? Answer entailment, contradiction or neutral.\nAnswer:"
     assert list(result["data"]["files"]) == ["nan-nli/nan.csv"]
+
+
+def test_the_recorded_command_reproduces_the_run(tmp_path):
+    from tiny_models import save_tiny_causal
+
+    model = save_tiny_causal(tmp_path / "model")
+    first = tmp_path / "first"
+    assert main(["eval", "--model", f"hf:{model}", "--tasks", "nubench", "--data", str(FIXTURE), "--limit", "0.25",
+                 "--num-fewshot", "1", "--seed", "3", "--apply-chat-template", "--system-instruction", "Be exact.",
+                 "--output-path", str(first), "--no-progress", "--log-samples"]) == 0
+    recorded = json.loads((first / "results.json").read_text())["record"]["command"]
+    command = shlex.split(recorded)
+    assert command[:2] == ["negkit", "eval"] and "--log-samples" not in command  # only what changes results
+    command[command.index("--out") + 1] = str(tmp_path / "again")  # from the file alone, into a new folder
+    assert main([*command[1:], "--no-progress"]) == 0
+    again = json.loads((tmp_path / "again" / "results.json").read_text())
+    assert again["record"]["command"].replace(str(tmp_path / "again"), str(first)) == recorded
+    samples = [(tmp_path / name / "nubench.samples.jsonl").read_text() for name in ("first", "again")]
+    assert samples[0] == samples[1] and again["results"] == json.loads((first / "results.json").read_text())["results"]

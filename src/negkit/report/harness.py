@@ -119,7 +119,7 @@ def harness_layout(results: Sequence[dict[str, Any]], record: dict[str, Any] | N
         "limit": options.get("limit"),
         "bootstrap_iters": 0,
         "gen_kwargs": None,
-        "random_seed": options.get("seed"),
+        "random_seed": 0 if options.get("seed") is None else options["seed"],  # the seed in effect
         "numpy_seed": None,
         "torch_seed": None,
         "fewshot_seed": options.get("seed"),
