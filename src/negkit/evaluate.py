@@ -25,7 +25,8 @@ from typing import Any
 from negkit import __version__
 from negkit.atomic_io import atomic_write_json, atomic_write_jsonl, atomic_write_text
 from negkit.data.locate import find_data_root
-from negkit.engine.run_lock import RunLock
+from negkit.engine.distributed import STORE_PATTERN, ProcessGroup, answer_share, launcher_group, rank_device, store_file
+from negkit.engine.run_lock import run_lock_for_rank
 from negkit.engine.runner import DEFAULT_CHUNK_SIZE, DEFAULT_COMMIT_SECONDS, answer_requests
 from negkit.engine.store import RunStore
 from negkit.errors import NegkitError
@@ -135,45 +136,72 @@ def evaluate(model: str | Any, tasks: Sequence[str], options: EvalOptions | None
     dtype = resolve_dtype_for_mode(options.mode, options.dtype, options.quantize or options.model_args.get("quantize"))
     started_at = time.time()
     plan = prepare_run(model, tasks, options)  # every flag, data set and the model spec, before the model loads
+    group = launcher_group()  # torchrun / accelerate launch: one rank of a data-parallel group
+    try:
+        return _evaluate(model, tasks, options, dtype, plan, started_at, group)
+    finally:
+        group.close()
+
+
+def _evaluate(model: str | Any, tasks: list[str], options: EvalOptions, dtype: str, plan: Any,
+              started_at: float, group: ProcessGroup) -> list[dict[str, Any]]:
     with ExitStack() as stack:
-        # one writer per output folder: a named folder is locked before the model loads
+        # one writer per output folder (rank 0 holds it for a group): a named folder is locked before the model loads
         if options.out:
-            stack.enter_context(_run_lock(Path(options.out), options))
+            _hold_lock(stack, Path(options.out), options, group)
         started = time.perf_counter()
         if isinstance(model, str):
             from negkit.models.registry import load_model
 
             spec = model
-            model = load_model(model, dtype=dtype, **model_options(options))
+            placed = replace(options, device=rank_device(group, options.device, options.model_args))
+            model = load_model(model, dtype=dtype, **model_options(placed))
         else:
             spec = model.fingerprint.name
         load_seconds = time.perf_counter() - started
         out = Path(options.out) if options.out else Path("negkit-runs") / f"{_slug(spec)}-{model.fingerprint.key()[:8]}"
         if not options.out:
-            stack.enter_context(_run_lock(out, options))
+            _hold_lock(stack, out, options, group)
         root = find_data_root(options.data)
         resolved = replace(options, out=out)
         command = list(options.command) if options.command is not None else \
             eval_command(spec, tasks, resolved, dtype, root.resolve() if root else None)
         record = run_record(spec, tasks, resolved, command, model, dtype, started_at)
         results = []
-        with RunStore(out / STORE_FILE) as store:
+        # each process appends to its own store file and reads every other one of the folder
+        with RunStore(store_file(out, group), siblings=STORE_PATTERN) as store:
             for prepared in plan.tasks:
-                results.append(_evaluate_task(model, prepared, options, store, out, load_seconds, record))
+                result = _evaluate_task(model, prepared, options, store, out, load_seconds, record, group)
+                if result is not None:
+                    results.append(result)
         batching = _engine_stats(model).get("batching")
         if batching:  # the batch sizes used over the whole run (each task's own are in its results' engine)
             record["model"]["batching"] = batching
-        write_combined_report(results, out, record, options.skipped, time.time() - started_at)
+        if group.is_main:
+            write_combined_report(results, out, record, options.skipped, time.time() - started_at)
+        group.barrier()  # the lock is released only when every rank is done
     return results
 
 
-def _run_lock(out: Path, options: EvalOptions) -> RunLock:
+def _hold_lock(stack: ExitStack, out: Path, options: EvalOptions, group: ProcessGroup) -> None:
+    """Rank 0 (or a single process) takes the folder's run lock; every rank learns whether it succeeded."""
     command = shlex.join(options.command) if options.command is not None else shlex.join(["negkit", *sys.argv[1:]])
-    return RunLock(out, wait=options.wait_lock, info={"command": command[:500]})
+    problem: Exception | None = None
+    try:
+        stack.enter_context(run_lock_for_rank(out, group.rank, group.world_size, wait=options.wait_lock,
+                                              info={"command": command[:500]}))
+    except NegkitError as error:
+        problem = error
+    refused = group.broadcast(str(problem) if problem is not None else None)
+    if problem is not None:
+        raise problem
+    if refused is not None:
+        raise NegkitError(refused)
 
 
 def _evaluate_task(model: Any, prepared: PreparedTask, options: EvalOptions, store: RunStore, out: Path,
-                   load_seconds: float, record: dict[str, Any]) -> dict[str, Any]:
+                   load_seconds: float, record: dict[str, Any], group: ProcessGroup) -> dict[str, Any] | None:
+    """Answer one task's requests (this rank's share of them in a group) and, on rank 0, write its files."""
     task, data, task_name = prepared.task, prepared.data, prepared.name
     timings: dict[str, Any] = {"date_utc": utc_now(), "load_model_s": round(load_seconds, 3)}
     started = time.perf_counter()
@@ -187,25 +215,37 @@ def _evaluate_task(model: Any, prepared: PreparedTask, options: EvalOptions, sto
     timings["prepare_s"] = round(prepared.load_seconds + time.perf_counter() - started, 3)
     stored_before = len(store)
     started = time.perf_counter()
-    bar = _progress_bar(len(flat), task_name, options.progress)
-    log = TimingLog(out / task_name)  # a killed run's time survives for the next invocation
-    previous, done = log.previous(), [0]
-    log.progress(timings, started, 0, force=True)
+    log = TimingLog(out / task_name) if group.is_main else None  # a killed run's time survives for the next one
+    previous, done = (log.previous() if log else None), [0]
+    if log:
+        log.progress(timings, started, 0, force=True)
 
-    def progress(count: int) -> None:
-        done[0] += count
-        log.progress(timings, started, done[0])
-        if bar is not None:
-            bar.update(count)
+    def answer(requests: list[Any], show: bool = True) -> list[Any]:
+        bar = _progress_bar(len(requests), task_name, options.progress and show and group.is_main)
 
-    try:
-        answers = answer_requests(model, flat, store, options.mode, options.chunk_size, progress,
-                                  options.commit_seconds)
-    finally:
-        if bar is not None:
-            bar.close()
+        def progress(count: int) -> None:
+            done[0] += count
+            if log:
+                log.progress(timings, started, done[0])
+            if bar is not None:
+                bar.update(count)
+
+        try:
+            return answer_requests(model, requests, store, options.mode, options.chunk_size, progress,
+                                   options.commit_seconds)
+        finally:
+            if bar is not None:
+                bar.close()
+
+    # in a group each rank answers its share, then reads the others' answers; alone this does nothing
+    share = answer_share(group, model, flat, store, options.mode, answer)
+    ranks = group.gather({**share, "device": str((getattr(model, "load_info", None) or {}).get("device")),
+                          "score_s": round(time.perf_counter() - started, 3)})
+    if not group.is_main:
+        return None
+    answers = answer(flat, show=not group.active)  # alone: the work; in a group: read from the store files
     timings["score_s"] = round(time.perf_counter() - started, 3)
-    computed = len(store) - stored_before
+    computed = share["missing_before"] if group.active else len(store) - stored_before
     responses, position = [], 0
     for requests in per_item:
         responses.append(tuple(answers[position : position + len(requests)]))
@@ -233,6 +273,7 @@ def _evaluate_task(model: Any, prepared: PreparedTask, options: EvalOptions, sto
                      "from_store": len(set(flat)) - computed},
         "timings": merge_timings(previous, timings),
         "engine": _engine_stats(model),
+        **({"distributed": {"world_size": group.world_size, "ranks": ranks}} if group.active else {}),
         "command": record["command"],
         "record": record,
         "metrics": metrics,
@@ -241,7 +282,8 @@ def _evaluate_task(model: Any, prepared: PreparedTask, options: EvalOptions, sto
     atomic_write_jsonl(base.with_suffix(".samples.jsonl"), records)
     atomic_write_json(base.with_suffix(".results.json"), result)
     atomic_write_text(base.with_suffix(".md"), task.tables(metrics))
-    log.finish()
+    if log:
+        log.finish()
     result["files"] = {kind: str(base.with_suffix(suffix)) for kind, suffix in
                        (("results", ".results.json"), ("samples", ".samples.jsonl"), ("tables", ".md"))}
     return result

@@ -67,7 +67,7 @@ def answer_requests(
     if progress is not None:
         progress(len(requests) - _count_uses(requests, missing))
     uses = _use_counts(requests)
-    missing.sort(key=_sort_key, reverse=True)
+    missing.sort(key=request_sort_key, reverse=True)
     # Backends with a per-batch ``progress`` hook report as each batch finishes, not only per chunk.
     per_batch = progress is not None and hasattr(model, "progress")
     if per_batch:
@@ -140,7 +140,7 @@ def _request_length(request: Request) -> int:
     return len(request.context)
 
 
-def _sort_key(request: Request) -> tuple[int, str]:
+def request_sort_key(request: Request) -> tuple[int, str]:
     """Longest first; the continuations of one context stay together (so that it runs once per chunk)."""
     if isinstance(request, LoglikelihoodRequest):
         return len(request.context), request.context

@@ -6,6 +6,11 @@ killed run (even ``kill -9``) loses nothing that was written; rerunning the same
 answers and recomputes nothing. A line torn by a kill in the middle of a write can only be the last one:
 it is detected when the store is opened and cut off. Any other damaged line is an error naming the
 file and line.
+
+Several processes of one data-parallel run (see :mod:`negkit.engine.distributed`) each append to their
+own file (``requests.rank-K.jsonl``) and read the others' (``siblings``) without ever writing them; the
+keys do not depend on the number of processes, so a run resumes with any number of them (or one) and
+recomputes nothing that any file holds.
 """
 
 from __future__ import annotations
@@ -47,16 +52,21 @@ def decode_response(data: Any) -> Response:
 class RunStore:
     """An append-only, crash-safe map from request keys to responses, kept in one JSONL file."""
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], siblings: str | None = None) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._answers: dict[str, Any] = {}
         self.truncated_bytes = 0
+        #: A glob pattern, in the same folder, of other processes' store files that are read (never written):
+        #: the rank files of a data-parallel run, or a single process's file seen from a rank.
+        self.siblings = siblings
+        self._read_to: dict[Path, tuple[int, int]] = {}  # sibling -> (bytes read, lines read)
         if self.path.is_dir():
             raise NegkitError(f"{self.path}: is a folder, not a run store file")
         try:
             self._load()
             self._handle = open(self.path, "ab")
+            self.refresh()
         except OSError as error:
             raise NegkitError(f"{self.path}: cannot open the run store: {describe_os_error(error)}") from None
 
@@ -64,12 +74,22 @@ class RunStore:
         if not self.path.exists():
             return
         data = self.path.read_bytes()
-        good_end = 0
-        line_number = 0
-        for line_number, line in enumerate(_lines_with_ends(data), start=1):
-            start, end, complete = line
+        good_end, _lines = self._parse(data, self.path, 0)
+        if good_end < len(data):
+            self.truncated_bytes = len(data) - good_end
+            with open(self.path, "r+b") as handle:
+                handle.truncate(good_end)
+                handle.flush()
+                os.fsync(handle.fileno())
+
+    def _parse(self, data: bytes, path: Path, lines_before: int) -> tuple[int, int]:
+        """Take the answers of the complete lines of ``data``; return the end of the last good line and the
+        number of lines taken. A torn or damaged last line stops the reading (it is being written, or was
+        cut by a kill); a damaged line before others is an error naming the file and line."""
+        good_end = lines = 0
+        for lines_seen, (start, end, complete) in enumerate(_lines_with_ends(data), start=1):
             if not complete:
-                break  # a torn last line: written partly when the run was killed
+                break  # a torn last line: written partly when the run was killed (or being written now)
             text = data[start:end].strip()
             if text:
                 try:
@@ -78,14 +98,26 @@ class RunStore:
                 except (ValueError, KeyError, TypeError) as error:
                     if end == len(data):  # the last line is complete but damaged: same as torn
                         break
-                    raise InputFormatError(self.path, line_number, f"damaged run store line ({error})") from None
-            good_end = end
-        if good_end < len(data):
-            self.truncated_bytes = len(data) - good_end
-            with open(self.path, "r+b") as handle:
-                handle.truncate(good_end)
-                handle.flush()
-                os.fsync(handle.fileno())
+                    raise InputFormatError(path, lines_before + lines_seen, f"damaged run store line ({error})") from None
+            good_end, lines = end, lines_seen
+        return good_end, lines
+
+    def refresh(self) -> int:
+        """Read what other processes appended to the sibling store files since the last look (their files are
+        never changed here); return how many answers were new."""
+        if not self.siblings:
+            return 0
+        before = len(self._answers)
+        for other in sorted(self.path.parent.glob(self.siblings)):
+            if other.resolve() == self.path.resolve() or not other.is_file():
+                continue
+            offset, lines = self._read_to.get(other, (0, 0))
+            with open(other, "rb") as handle:
+                handle.seek(offset)
+                data = handle.read()
+            good_end, taken = self._parse(data, other, lines)
+            self._read_to[other] = (offset + good_end, lines + taken)
+        return len(self._answers) - before
 
     def __len__(self) -> int:
         return len(self._answers)
