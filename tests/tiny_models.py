@@ -143,3 +143,24 @@ def tiny_t5(vocab_size: int, seed: int = 0):
     with torch.no_grad():
         model.lm_head.weight.mul_(20)
     return model
+
+
+def save_tiny_classifier(folder: Path, labels: tuple[str, ...] | None = None, seed: int = 0) -> Path:
+    """Write a 2-layer BERT sequence-pair classifier (hidden size 32, random weights) and a word-piece
+    tokenizer to ``folder``. ``labels`` names its outputs in ``config.id2label``; None leaves the generic
+    ``LABEL_0..2`` of a model without a trained head."""
+    import re
+
+    from transformers import BertConfig, BertForSequenceClassification, BertTokenizerFast
+
+    words = sorted({word for line in CORPUS for word in re.findall(r"[a-z]+", line.lower())})
+    folder.mkdir(parents=True, exist_ok=True)
+    tokens = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *words, ".", ",", "?"]
+    tokenizer = BertTokenizerFast(vocab={token: index for index, token in enumerate(tokens)})
+    torch.manual_seed(seed)
+    extra = {"id2label": dict(enumerate(labels)), "label2id": {name: i for i, name in enumerate(labels)}} if labels else {"num_labels": 3}
+    config = BertConfig(vocab_size=len(tokenizer), hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
+                        intermediate_size=64, max_position_embeddings=128, **extra)
+    BertForSequenceClassification(config).save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder

@@ -126,6 +126,8 @@ def eval_command(spec: str, tasks: Sequence[str], options: Any, dtype: str, data
             command += [flag, value]
     if options.model_args:
         command += ["--model-args", format_model_args(redact_model_args(options.model_args))]
+    if getattr(options, "adapter", None) is not None:
+        command += ["--adapter", str(Path(options.adapter).resolve())]
     command += ["--bootstrap", str(getattr(options, "bootstrap", 1000)),
                 "--bootstrap-seed", str(getattr(options, "bootstrap_seed", 0))]
     if options.out is not None:

@@ -75,6 +75,10 @@ class EvalOptions:
     task_options: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: Options for the model loader (``--model-args``, see :mod:`negkit.models.model_args`).
     model_args: dict[str, Any] = field(default_factory=dict)
+    #: A LoRA adapter folder (``negkit finetune`` output or any PEFT adapter) put on the model before any task.
+    adapter: str | Path | None = None
+    #: Merge the adapter into the weights in memory (same answers, faster); False keeps separate LoRA layers.
+    merge_adapter: bool = True
     # The LM Evaluation Harness's task flags (see :mod:`negkit.eval_flags`); None: each task's default.
     #: Few-shot examples: one count for every task, or per task.
     num_fewshot: int | dict[str, int] | None = None
@@ -158,6 +162,10 @@ def _evaluate(model: str | Any, tasks: list[str], options: EvalOptions, dtype: s
             model = load_model(model, dtype=dtype, **model_options(placed))
         else:
             spec = model.fingerprint.name
+        if options.adapter is not None:
+            from negkit.models.adapter import apply_adapter
+
+            apply_adapter(model, options.adapter, merge=options.merge_adapter)
         load_seconds = time.perf_counter() - started
         out = Path(options.out) if options.out else Path("negkit-runs") / f"{_slug(spec)}-{model.fingerprint.key()[:8]}"
         if not options.out:
@@ -206,6 +214,7 @@ def _evaluate_task(model: Any, prepared: PreparedTask, options: EvalOptions, sto
     timings: dict[str, Any] = {"date_utc": utc_now(), "load_model_s": round(load_seconds, 3)}
     started = time.perf_counter()
     seed = prepared.seed
+    _check_not_trained_on(model, task_name, data)
     bind_answers = getattr(model, "bind_answers", None)  # baseline pseudo-models answer within the task's answers
     if bind_answers is not None:
         answer_space = getattr(task, "answer_space", None)
@@ -287,6 +296,19 @@ def _evaluate_task(model: Any, prepared: PreparedTask, options: EvalOptions, sto
     result["files"] = {kind: str(base.with_suffix(suffix)) for kind, suffix in
                        (("results", ".results.json"), ("samples", ".samples.jsonl"), ("tables", ".md"))}
     return result
+
+
+def _check_not_trained_on(model: Any, task_name: str, data: Any) -> None:
+    """Refuse to score an adapter on TIND groups it was trained on (a different split seed draws other groups)."""
+    if getattr(model, "adapter", None) is None:
+        return
+    from negkit.models.adapter import overlapping_groups
+
+    overlap = overlapping_groups(model, data.items, data.files)
+    if overlap:
+        seed = ((model.adapter.trained_on or {}).get("description") or {}).get("split_seed")
+        raise NegkitError(f"{overlap} of the {task_name} groups to evaluate were in the adapter's training data "
+                          f"(it was trained on the split drawn with seed {seed}; evaluate with --seed {seed})")
 
 
 def _progress_bar(total: int, name: str, enabled: bool) -> Any:

@@ -176,7 +176,19 @@ def check_baseline_answers(request: RunRequest, name: str, task: Task) -> None:
 
 
 #: Whole-run checks, in order (append yours).
-RUN_CHECKS: list[RunCheck] = [check_task_names, check_limits, check_run_options]
+def check_adapter(request: RunRequest) -> None:
+    """``--adapter``: a PEFT adapter folder, on a model negkit can put it on."""
+    adapter = getattr(request.options, "adapter", None)
+    if adapter is None:
+        return
+    if request.model_spec is not None and request.model_spec.split(":", 1)[0] in ("openai", "vllm"):
+        raise NegkitError(f"--adapter needs a local transformers model (default, hf:, gguf:, nli:), not {request.model_spec}")
+    from negkit.models.adapter import describe_adapter
+
+    describe_adapter(adapter)
+
+
+RUN_CHECKS: list[RunCheck] = [check_task_names, check_limits, check_run_options, check_adapter]
 #: Per-task checks, run after the task is built and before its data is read (append yours).
 TASK_CHECKS: list[TaskCheck] = [check_model_kind, check_split, check_baseline_answers]
 

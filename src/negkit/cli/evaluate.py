@@ -33,6 +33,9 @@ def add_model_arguments(parser: argparse._ActionsContainer) -> None:
     parser.add_argument("--model-args", metavar="KEY=VALUE,...",
                         help="options for the model loader, e.g. revision=main,attn_implementation=sdpa "
                         "(lists in [brackets], values with commas in quotes); recorded in the results")
+    parser.add_argument("--adapter", metavar="DIR",
+                        help="a LoRA adapter folder (negkit finetune's output, or any PEFT adapter) merged into the "
+                        "model's weights in memory; recorded with its weights and training config hashes")
     parser.add_argument("--batch-size", default="auto",
                         help="N, or auto (the largest batch that fits, found per length bucket, halved on out-of-memory)")
     parser.add_argument("--device", help="cpu | cuda | cuda:N | mps | auto (default: a GPU when one is visible; "
@@ -123,6 +126,7 @@ def run_eval(args: argparse.Namespace) -> int:
         progress=not args.no_progress, model_args=parse_model_args(args.model_args), num_fewshot=args.num_fewshot,
         prompt=args.prompt, chat=args.chat, system_instruction=args.system_instruction, skipped=skipped,
         chunk_size=args.chunk_size, commit_seconds=args.commit_seconds, wait_lock=args.wait_lock,
+        adapter=args.adapter,
         bootstrap=args.bootstrap, bootstrap_seed=args.bootstrap_seed,
     )
     results = evaluate(args.model, tasks, options)

@@ -1,0 +1,176 @@
+"""``negkit finetune`` (LoRA on a causal LM, or a whole NLI classifier) and ``negkit merge-adapter``
+(see :mod:`negkit.train`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from negkit.errors import NegkitError
+
+
+def register(groups) -> None:
+    parser = groups[""].add_parser(
+        "finetune",
+        help="fine-tune a model on TIND, Thunder-NUBench pairs, prompt/completion JSONL (LoRA) or NLI data",
+        description="Fine-tune MODEL with LoRA on a negation training set (or an nli: classifier on NLI pairs). "
+        "Writes the adapter, negkit_training.json (the exact command, data hashes, versions), the training log and "
+        "checkpoints to --out. Rerunning the same command resumes from the last complete checkpoint.",
+    )
+    add_data_arguments(parser.add_argument_group("training data"))
+    add_training_arguments(parser.add_argument_group("training"))
+    add_lora_arguments(parser.add_argument_group("LoRA"))
+    add_output_arguments(parser.add_argument_group("model and output"))
+    parser.set_defaults(handler=run_finetune)
+
+    merge = groups[""].add_parser(
+        "merge-adapter", help="save a model with a LoRA adapter merged into its weights",
+        description="Load MODEL, merge the adapter of --adapter into its weights and save an ordinary transformers "
+        "folder (loadable with --model hf:OUT, without PEFT).",
+    )
+    merge.add_argument("--model", default="default", help="default | hf:PATH_OR_NAME | gguf:FILE")
+    merge.add_argument("--adapter", required=True, metavar="DIR", help="the adapter folder (negkit finetune --out)")
+    merge.add_argument("--out", required=True, help="a new folder for the merged model")
+    merge.add_argument("--dtype", choices=("float32", "bfloat16", "float16"), default="float32")
+    merge.set_defaults(handler=run_merge)
+
+
+def add_data_arguments(parser: argparse._ActionsContainer) -> None:
+    parser.add_argument("--train", default="tind", metavar="tind|nubench|FILE",
+                        help="tind (the TIND train split), nubench (Thunder-NUBench sentence-negation pairs), or a "
+                        "JSON Lines file of {\"prompt\", \"completion\"} (nli: models: premise, hypothesis, label "
+                        "as .jsonl/.csv/.tsv)")
+    parser.add_argument("--data", help="data root, data set folder or file (default: NEGKIT_DATA, ./data, ../shared/data)")
+    parser.add_argument("--split", default="train", help="TIND split to train on (default: train)")
+    parser.add_argument("--split-seed", type=int, default=0,
+                        help="seed of TIND's group-level split of the raw release; evaluate with --seed equal to it")
+    parser.add_argument("--patterns", type=pattern_list, help="TIND: only these patterns, e.g. 1,5,6")
+    parser.add_argument("--exclude-patterns", type=pattern_list, help="TIND: leave these patterns out (held out)")
+    parser.add_argument("--polarity", choices=("all", "affirmative", "negative"), default="all",
+                        help="TIND: only affirmative or only negative sentences")
+    parser.add_argument("--sentences", choices=("all", "inputs", "distractors"), default="all",
+                        help="TIND: only input sentences (no distractors) or only distractor sentences")
+    parser.add_argument("--limit", type=int, help="at most N training examples (TIND: about N sentences as whole "
+                        "groups stratified by pattern, drawn with --seed)")
+    chat = parser.add_mutually_exclusive_group()
+    chat.add_argument("--chat", dest="chat", action="store_const", const=True,
+                      help="render prompts with the model's chat template (TIND default when the model has one)")
+    chat.add_argument("--no-chat", dest="chat", action="store_const", const=False, help="never use the chat template")
+    parser.add_argument("--dev", metavar="split|FRACTION|FILE",
+                        help="development data for the loss during training and early stopping: TIND's validation "
+                        "split, a held-out fraction of the training examples (e.g. 0.05), or a file")
+    parser.add_argument("--dev-limit", type=int, help="at most N development examples")
+    parser.add_argument("--labels", type=label_list, help="nli: label names in output order (default: the model's "
+                        "own; else entailment,neutral,contradiction)")
+
+
+def add_training_arguments(parser: argparse._ActionsContainer) -> None:
+    parser.add_argument("--seed", type=int, default=0, help="seed of LoRA's initialisation, data order, dropout")
+    parser.add_argument("--learning-rate", type=float, help="default 2e-4 (LoRA), 2e-5 (nli: classifiers)")
+    parser.add_argument("--epochs", type=float, default=1.0)
+    parser.add_argument("--max-steps", type=int, help="stop after N optimizer steps (overrides --epochs)")
+    parser.add_argument("--batch-size", type=int, default=8, help="examples per device batch")
+    parser.add_argument("--gradient-accumulation", type=int, default=1, help="batches per optimizer step")
+    parser.add_argument("--scheduler", default="cosine", choices=("cosine", "linear", "constant", "constant_with_warmup"))
+    parser.add_argument("--warmup-ratio", type=float, default=0.03)
+    parser.add_argument("--weight-decay", type=float, default=0.0)
+    parser.add_argument("--max-grad-norm", type=float, default=1.0)
+    parser.add_argument("--max-length", type=int, default=512, help="longer examples are left out (and counted)")
+    parser.add_argument("--prompt-loss-weight", type=float, default=0.0,
+                        help="share of the loss on prompt tokens (TIND authors: 0.05; 0 = completion only)")
+    parser.add_argument("--eval-steps", type=int, help="evaluate on --dev every N steps (default: --save-steps)")
+    parser.add_argument("--early-stopping", dest="early_stopping_patience", type=int, metavar="PATIENCE",
+                        help="stop after PATIENCE evaluations without a lower development loss; keep the best")
+    parser.add_argument("--early-stopping-threshold", type=float, default=0.0)
+    parser.add_argument("--gradient-checkpointing", action="store_true", help="less memory, more compute")
+
+
+def add_lora_arguments(parser: argparse._ActionsContainer) -> None:
+    parser.add_argument("--lora-r", type=int, default=8, help="rank (default 8)")
+    parser.add_argument("--lora-alpha", type=float, default=16.0)
+    parser.add_argument("--lora-dropout", type=float, default=0.05)
+    parser.add_argument("--lora-targets", default="all-linear",
+                        help="all-linear, peft-default (e.g. q_proj,v_proj for Llama), or module names")
+
+
+def add_output_arguments(parser: argparse._ActionsContainer) -> None:
+    parser.add_argument("--model", default="default", help="default | hf:PATH_OR_NAME | gguf:FILE | nli:PATH_OR_NAME")
+    parser.add_argument("--model-args", metavar="KEY=VALUE,...", help="options for the model loader")
+    parser.add_argument("--dtype", choices=("float32", "bfloat16", "float16"), default="float32",
+                        help="weights and compute (bfloat16/float16: mixed precision on a GPU)")
+    parser.add_argument("--device", help="cpu, cuda, cuda:N (default: a GPU when there is one)")
+    parser.add_argument("--out", required=True, help="output folder (adapter, record, log, checkpoints)")
+    parser.add_argument("--merge-out", metavar="DIR", help="also save the model with the adapter merged into it here")
+    parser.add_argument("--save-steps", type=int, default=50, help="checkpoint every N optimizer steps")
+    parser.add_argument("--save-minutes", type=float, default=5.0, help="and at least every M minutes")
+    parser.add_argument("--keep-checkpoints", type=int, default=2, help="newest checkpoints kept (plus the best)")
+    parser.add_argument("--logging-steps", type=int, default=5)
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def pattern_list(text: str) -> tuple[int, ...]:
+    try:
+        numbers = tuple(int(part) for part in text.split(",") if part.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected pattern numbers such as 1,5,6, got {text!r}") from None
+    if not numbers:
+        raise argparse.ArgumentTypeError("expected at least one pattern number")
+    return numbers
+
+
+def label_list(text: str) -> tuple[str, ...]:
+    labels = tuple(part.strip() for part in text.split(",") if part.strip())
+    if len(labels) < 2 or len(set(labels)) != len(labels):
+        raise argparse.ArgumentTypeError(f"expected two or more distinct label names, got {text!r}")
+    return labels
+
+
+def options_from_args(args: argparse.Namespace):
+    from negkit.models.model_args import parse_model_args
+    from negkit.train import FinetuneOptions, TindFilter
+
+    return FinetuneOptions(
+        out=args.out, train=args.train, data=args.data, split=args.split, split_seed=args.split_seed,
+        tind=TindFilter(patterns=args.patterns, exclude_patterns=args.exclude_patterns or (), polarity=args.polarity,
+                        kind=args.sentences),
+        limit=args.limit, chat=args.chat, dev=args.dev, dev_limit=args.dev_limit, seed=args.seed,
+        learning_rate=args.learning_rate, epochs=args.epochs, max_steps=args.max_steps, batch_size=args.batch_size,
+        gradient_accumulation=args.gradient_accumulation, scheduler=args.scheduler, warmup_ratio=args.warmup_ratio,
+        weight_decay=args.weight_decay, max_grad_norm=args.max_grad_norm, max_length=args.max_length,
+        prompt_loss_weight=args.prompt_loss_weight, lora_r=args.lora_r, lora_alpha=args.lora_alpha,
+        lora_dropout=args.lora_dropout, lora_targets=args.lora_targets, eval_steps=args.eval_steps,
+        early_stopping_patience=args.early_stopping_patience, early_stopping_threshold=args.early_stopping_threshold,
+        save_steps=args.save_steps, save_minutes=args.save_minutes, keep_checkpoints=args.keep_checkpoints,
+        logging_steps=args.logging_steps, dtype=args.dtype, device=args.device,
+        gradient_checkpointing=args.gradient_checkpointing, merge_out=args.merge_out, progress=not args.no_progress,
+        model_args=parse_model_args(args.model_args), labels=args.labels,
+    )
+
+
+def run_finetune(args: argparse.Namespace) -> int:
+    from negkit.train import finetune
+
+    if args.model.startswith("openai:"):
+        raise NegkitError("a model behind an OpenAI-compatible server cannot be fine-tuned here")
+    run = finetune(args.model, options_from_args(args))
+    result = run["result"]
+    print(f"fine-tuned: {args.out} ({run['kind']}, step {result['saved_step']} of {result['global_step']}, "
+          f"train loss {_number(result['train_loss'])}, dev loss {_number(result['best_eval_loss'])})")
+    print(json.dumps({key: result[key] for key in ("tokens_seen", "session_tokens_per_second", "session_seconds")}))
+    if args.model.startswith("nli:"):
+        print(f"evaluate: negkit eval --model nli:{args.out} --tasks nan-nli,scone")
+    else:
+        print(f"evaluate: negkit eval --model {args.model} --adapter {args.out} --seed {args.split_seed}")
+    return 0
+
+
+def run_merge(args: argparse.Namespace) -> int:
+    from negkit.train import merge_adapter
+
+    merged = merge_adapter(args.model, args.adapter, args.out, dtype=args.dtype)
+    print(f"merged model: {merged['path']} (evaluate: negkit eval --model hf:{merged['path']})")
+    return 0
+
+
+def _number(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.4f}"

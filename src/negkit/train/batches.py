@@ -1,0 +1,135 @@
+"""Examples -> token ids, labels and loss weights; padding into batches; the weighted loss.
+
+The prompt is tokenized exactly as the evaluation tokenizes a context (the tokenizer's special tokens, a final
+EOS dropped: :meth:`negkit.models.hf_common.HFTokenizerRules.encode_context`) and the completion as the
+evaluation tokenizes a candidate (no special tokens), so the positions trained are the positions scored.
+
+Loss weights follow the TIND authors' ``prompt_loss_weight`` (``0.05`` in their runs): completion tokens weigh 1;
+each prompt token weighs ``w * C / ((1 - w) * P)`` for ``C`` completion and ``P`` prompt tokens, so that the prompt
+makes about ``w`` of the example's loss (exactly their formula: the first token, never predicted, is counted in
+``P``). ``w = 0`` (the default) masks the prompt: completion-only loss. The loss of a batch is
+``sum(weight * token loss) / sum(weight)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+
+from negkit.errors import NegkitError
+from negkit.train.examples import Example
+
+IGNORE = -100
+
+
+@dataclass(frozen=True)
+class Tokenized:
+    """One example as ids; ``weights[i]`` weighs the loss of predicting ``ids[i]`` (0 for the first token)."""
+
+    ids: tuple[int, ...]
+    weights: tuple[float, ...]
+    prompt_len: int
+
+    @property
+    def completion_len(self) -> int:
+        return len(self.ids) - self.prompt_len
+
+
+def tokenize_examples(rules: Any, tokenizer: Any, examples: Sequence[Example], max_length: int,
+                      prompt_loss_weight: float = 0.0) -> tuple[list[Tokenized], int]:
+    """Tokenize ``examples``; return them and how many were dropped for being longer than ``max_length``."""
+    if not 0 <= prompt_loss_weight < 1:
+        raise NegkitError(f"the prompt loss weight must be in [0, 1), got {prompt_loss_weight}")
+    eos = tokenizer.eos_token_id
+    kept: list[Tokenized] = []
+    dropped = 0
+    cache: dict[str, list[int]] = {}
+    for example in examples:
+        if example.prompt not in cache:
+            cache[example.prompt] = rules.encode_context(example.prompt)[0]
+        prompt = cache[example.prompt]
+        completion = rules.encode(example.completion, special=False)
+        if example.eos:
+            if eos is None:
+                raise NegkitError("the tokenizer has no end-of-sequence token; train with eos=false examples")
+            completion = [*completion, eos]
+        if not completion:
+            raise NegkitError(f"example {example.origin or '?'}: the completion encodes to no tokens")
+        if len(prompt) + len(completion) > max_length:
+            dropped += 1
+            continue
+        kept.append(Tokenized(tuple(prompt + completion), _weights(len(prompt), len(completion), prompt_loss_weight),
+                              len(prompt)))
+    return kept, dropped
+
+
+def _weights(prompt_len: int, completion_len: int, prompt_loss_weight: float) -> tuple[float, ...]:
+    per_prompt_token = 0.0
+    if prompt_loss_weight > 0 and prompt_len > 1:
+        # the authors' formula: divided by every prompt token, though the first one is never predicted
+        per_prompt_token = prompt_loss_weight * completion_len / ((1 - prompt_loss_weight) * prompt_len)
+    # position 0 is never predicted; prompt tokens 1..prompt_len-1; then the completion
+    return (0.0, *([per_prompt_token] * (prompt_len - 1)), *([1.0] * completion_len))
+
+
+class TokenizedDataset(torch.utils.data.Dataset):
+    """A list of :class:`Tokenized` as a torch data set of dicts (what the Trainer's data loader yields)."""
+
+    def __init__(self, rows: Sequence[Tokenized]) -> None:
+        self.rows = list(rows)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __getitem__(self, index: int) -> dict[str, Any]:
+        row = self.rows[index]
+        return {"input_ids": row.ids, "loss_weights": row.weights}
+
+    def token_count(self) -> int:
+        return sum(len(row.ids) for row in self.rows)
+
+
+class PaddingCollator:
+    """Pads ids with ``pad_id`` on the left, so that every row ends at the last column (a completion-only loss
+    then needs logits for only the last few positions); ``position_ids`` count the real tokens from 0, so padding
+    changes nothing. Labels are the ids, -100 at padding and zero-weight positions."""
+
+    def __init__(self, pad_id: int) -> None:
+        self.pad_id = pad_id
+
+    def __call__(self, features: Sequence[dict[str, Any]]) -> dict[str, torch.Tensor]:
+        width = max(len(feature["input_ids"]) for feature in features)
+        count = len(features)
+        input_ids = torch.full((count, width), self.pad_id, dtype=torch.long)
+        attention = torch.zeros((count, width), dtype=torch.long)
+        positions = torch.zeros((count, width), dtype=torch.long)
+        labels = torch.full((count, width), IGNORE, dtype=torch.long)
+        weights = torch.zeros((count, width), dtype=torch.float32)
+        for row, feature in enumerate(features):
+            ids = torch.tensor(feature["input_ids"], dtype=torch.long)
+            start = width - len(ids)
+            input_ids[row, start:] = ids
+            attention[row, start:] = 1
+            positions[row, start:] = torch.arange(len(ids))
+            weight = torch.tensor(feature["loss_weights"], dtype=torch.float32)
+            weights[row, start:] = weight
+            labels[row, start:] = torch.where(weight > 0, ids, torch.full_like(ids, IGNORE))
+        return {"input_ids": input_ids, "attention_mask": attention, "position_ids": positions, "labels": labels,
+                "loss_weights": weights}
+
+
+def weighted_loss(logits: torch.Tensor, labels: torch.Tensor, weights: torch.Tensor) -> torch.Tensor:
+    """``sum(w * cross-entropy) / sum(w)`` over the predicted positions (logits at t predict token t + 1)."""
+    shifted = logits[:, :-1, :].float()
+    targets = labels[:, 1:]
+    token_weights = weights[:, 1:].to(shifted.device)
+    losses = torch.nn.functional.cross_entropy(
+        shifted.reshape(-1, shifted.shape[-1]), targets.reshape(-1), ignore_index=IGNORE, reduction="none"
+    ).view_as(targets)
+    total = token_weights.sum()
+    if total <= 0:
+        return losses.sum() * 0.0
+    return (losses * token_weights).sum() / total

@@ -1,0 +1,230 @@
+"""LoRA supervised fine-tuning of a causal language model: ``negkit finetune`` as a library function.
+
+transformers' Trainer runs the optimisation (AdamW, warm-up and schedule, gradient accumulation, evaluation,
+checkpoints with optimizer, scheduler and RNG states); negkit adds the examples (rendered like the evaluation's
+prompts), the weighted loss, durable checkpoints, the training log and the run record. The output folder holds the
+PEFT adapter (``adapter_config.json``, ``adapter_model.safetensors``), ``negkit_training.json``,
+``train_log.jsonl``/``.csv`` and ``checkpoints/``. Running the same command again resumes from the last complete
+checkpoint (or does nothing when the run is complete); the result equals an uninterrupted run's.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from negkit.atomic_io import atomic_write_json
+from negkit.errors import NegkitError
+from negkit.train import record
+from negkit.train.batches import PaddingCollator, TokenizedDataset, tokenize_examples
+from negkit.train.examples import (
+    TrainingData,
+    check_source,
+    describe_counts,
+    jsonl_examples,
+    nubench_examples,
+    sample_examples,
+    split_dev,
+    tind_examples,
+)
+from negkit.train.options import FinetuneOptions, command_line
+from negkit.train.run import claim, output_folder, train_resumably
+
+#: LoRA's learning rate when none is given (classifiers, fully fine-tuned, default to 2e-5).
+DEFAULT_LEARNING_RATE = 2e-4
+
+
+def finetune(model: str, options: FinetuneOptions | None = None) -> dict[str, Any]:
+    """Fine-tune ``model`` (a spec: ``default``, ``hf:PATH``, ``gguf:FILE``; ``nli:PATH`` trains a classifier)
+    with LoRA on ``options.train``; return the run record (also written to ``OUT/negkit_training.json``)."""
+    options = options or FinetuneOptions()
+    if model.startswith("nli:"):
+        from negkit.train.classifier import finetune_classifier
+
+        return finetune_classifier(model, options)
+    options = replace(options, learning_rate=options.learning_rate or DEFAULT_LEARNING_RATE)
+    options.validate()
+    out = output_folder(options.out)
+    started = time.perf_counter()
+    check_source(options.train, options.data, options.split, options.split_seed)
+    if options.dev is not None and options.dev != "split" and not _is_number(options.dev):
+        check_source(options.dev, None)
+    lm = load_language_model(model, options)
+    train_data, dev_data = training_data(lm, options)
+    plan = {"base_model": lm.fingerprint.as_dict(), "train": data_plan(train_data),
+            "dev": data_plan(dev_data) if dev_data else None, "options": options.plan()}
+    finished = claim(out, plan)
+    if finished is not None:
+        return finished
+    trainer, counts = build_trainer(lm, train_data, dev_data, options, out)
+    summary = train_resumably(trainer, out, dev_data is not None, options.early_stopping_threshold, started)
+    if summary["best_step"] is not None and summary["best_step"] != summary["global_step"]:
+        restore_adapter(trainer.model, out / record.CHECKPOINTS / f"checkpoint-{summary['best_step']}")
+    weights_sha = save_adapter(trainer.model, out)
+    run = {
+        "negkit_training": 1, "status": "complete", "kind": "lora-causal-lm", "command": command_line(model, options),
+        "base_model": {"spec": model, **lm.fingerprint.as_dict(), "key": lm.fingerprint.key()},
+        "data": {"train": data_record(train_data, counts["train"]),
+                 "dev": data_record(dev_data, counts["dev"]) if dev_data else None},
+        "options": options.plan(), "lora": lora_record(trainer.model), "plan_sha256": record.canonical_sha256(plan),
+        "result": summary, "adapter": {"weights_sha256": weights_sha},
+        "versions": record.library_versions(), "environment": record.environment(),
+    }
+    if options.merge_out:
+        from negkit.train.merge import save_merged
+
+        run["merged"] = save_merged(trainer.model, lm, Path(options.merge_out), out)
+    run = record.jsonable(run)
+    atomic_write_json(out / record.TRAINING_RECORD, run)
+    return run
+
+
+def load_language_model(model: str, options: FinetuneOptions) -> Any:
+    """The negkit language model for ``model`` (its tokenizer rules and chat template are the evaluation's)."""
+    from negkit.models.registry import load_model
+
+    if model.startswith("openai:"):
+        raise NegkitError("a model behind an OpenAI-compatible server cannot be fine-tuned here; use default, hf: or gguf:")
+    extra = {"device": options.device} if options.device else {}
+    lm = load_model(model, dtype=options.dtype, **extra, **options.model_args)
+    if getattr(lm, "is_encoder_decoder", False) or not hasattr(lm, "rules"):
+        raise NegkitError(f"{model}: negkit fine-tunes causal language models (and nli: classifiers); "
+                          "this model is not one")
+    return lm
+
+
+def training_data(lm: Any, options: FinetuneOptions) -> tuple[TrainingData, TrainingData | None]:
+    """The training examples and the development examples (if asked for)."""
+    if options.train == "tind":
+        def tind(split: str, limit: int | None) -> TrainingData:
+            return tind_examples(lm, options.data, split, options.split_seed, options.tind, options.chat, limit,
+                                 options.seed)
+
+        train = tind(options.split, options.limit)
+        if options.dev == "split":
+            return train, tind("validation", options.dev_limit)
+    else:
+        if options.dev == "split":
+            raise NegkitError("--dev split is for TIND; give a fraction (e.g. 0.05) or a JSON Lines file")
+        if options.train == "nubench":
+            train = nubench_examples(lm, options.data, chat=bool(options.chat))
+        else:
+            train = jsonl_examples(options.train, lm, chat=bool(options.chat))
+        train = sample_examples(train, options.limit, options.seed)
+    if options.dev is None:
+        return train, None
+    if not _is_number(options.dev):
+        dev = sample_examples(jsonl_examples(options.dev, lm, chat=bool(options.chat)), options.dev_limit, options.seed)
+        return train, dev
+    train, dev = split_dev(train, float(options.dev), options.seed)
+    return train, sample_examples(dev, options.dev_limit, options.seed)
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def data_plan(data: TrainingData) -> dict[str, Any]:
+    return {"files": record.file_entries(data.files), "examples": len(data.examples),
+            "examples_sha256": data.content_sha256(),
+            "description": {k: v for k, v in data.description.items() if k not in ("source", "group_keys")}}
+
+
+def data_record(data: TrainingData, tokens: dict[str, int]) -> dict[str, Any]:
+    return {**data_plan(data), "source": data.description.get("source"), "tokens": tokens,
+            "completions": describe_counts(data.examples),
+            **({"group_keys": data.description["group_keys"]} if "group_keys" in data.description else {})}
+
+
+def build_trainer(lm: Any, train: TrainingData, dev: TrainingData | None, options: FinetuneOptions,
+                  out: Path) -> tuple[Any, dict[str, Any]]:
+    """The Trainer for this run: LoRA-wrapped model, tokenized data, arguments and negkit's callbacks."""
+    import torch
+
+    from negkit.train.trainer import WeightedLossTrainer, negkit_callbacks, quiet, training_arguments
+
+    torch.manual_seed(options.seed)  # LoRA's initial weights
+    model = apply_lora(lm.model, options)
+    rows, dropped = tokenize_examples(lm.rules, lm.tokenizer, train.examples, options.max_length, options.prompt_loss_weight)
+    if not rows:
+        raise NegkitError(f"every training example is longer than --max-length {options.max_length} tokens")
+    train_set = TokenizedDataset(rows)
+    counts: dict[str, Any] = {"train": {"tokens": train_set.token_count(), "dropped_too_long": dropped}, "dev": {}}
+    dev_set = None
+    if dev is not None:
+        dev_rows, dev_dropped = tokenize_examples(lm.rules, lm.tokenizer, dev.examples, options.max_length,
+                                                  options.prompt_loss_weight)
+        dev_set = TokenizedDataset(dev_rows)
+        counts["dev"] = {"tokens": dev_set.token_count(), "dropped_too_long": dev_dropped}
+    arguments = training_arguments(options, out, len(train_set), dev_set is not None, str(lm._device()))
+    trainer = WeightedLossTrainer(
+        model=model, args=arguments, train_dataset=train_set, eval_dataset=dev_set,
+        data_collator=PaddingCollator(lm.rules.pad_id), callbacks=negkit_callbacks(options, out),
+    )
+    quiet(trainer)
+    return trainer, counts
+
+
+def apply_lora(model: Any, options: FinetuneOptions) -> Any:
+    """``model`` with fresh LoRA layers (only they train)."""
+    from peft import LoraConfig, get_peft_model
+
+    targets: Any = options.lora_targets
+    if targets == "peft-default":
+        targets = None
+    elif targets != "all-linear":
+        targets = [name.strip() for name in targets.split(",") if name.strip()]
+    config = LoraConfig(r=options.lora_r, lora_alpha=options.lora_alpha, lora_dropout=options.lora_dropout,
+                        target_modules=targets, bias="none", task_type="CAUSAL_LM")
+    try:
+        return get_peft_model(model, config)
+    except ValueError as error:
+        raise NegkitError(f"cannot put LoRA on this model with --lora-targets {options.lora_targets}: {error}") from None
+
+
+def lora_record(model: Any) -> dict[str, Any]:
+    config = model.peft_config["default"].to_dict()
+    trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
+    total = sum(p.numel() for p in model.parameters())
+    keep = ("r", "lora_alpha", "lora_dropout", "target_modules", "bias", "task_type")
+    targets = config.get("target_modules")
+    config["target_modules"] = sorted(targets) if isinstance(targets, (set, list, tuple)) else targets
+    return {**{key: config.get(key) for key in keep}, "trainable_parameters": trainable, "parameters": total}
+
+
+def restore_adapter(model: Any, checkpoint: Path) -> None:
+    """Load the adapter weights of ``checkpoint`` (the best step by development loss) into ``model``."""
+    from peft import set_peft_model_state_dict
+    from safetensors.torch import load_file
+
+    weights = checkpoint / "adapter_model.safetensors"
+    if not weights.is_file():
+        raise NegkitError(f"the best checkpoint {checkpoint} has no adapter weights")
+    set_peft_model_state_dict(model, load_file(str(weights)))
+
+
+def save_adapter(model: Any, out: Path) -> str:
+    """Write the adapter into ``out`` file by file atomically (saved to a temporary folder, then renamed);
+    return its weights hash."""
+    from negkit.models.adapter import adapter_weights_sha256
+
+    temporary = Path(tempfile.mkdtemp(prefix=".adapter-", dir=out))
+    try:
+        model.save_pretrained(str(temporary), safe_serialization=True)
+        (temporary / "README.md").unlink(missing_ok=True)  # PEFT's model-card template
+        for file in sorted(temporary.iterdir()):
+            with open(file, "rb+") as handle:
+                os.fsync(handle.fileno())
+            os.replace(file, out / file.name)
+    finally:
+        shutil.rmtree(temporary, ignore_errors=True)
+    return adapter_weights_sha256(out)

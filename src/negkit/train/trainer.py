@@ -1,0 +1,106 @@
+"""transformers' Trainer, with negkit's loss and logits economy.
+
+:class:`WeightedLossTrainer` computes the loss of :func:`negkit.train.batches.weighted_loss` (completion-only, or
+the TIND authors' prompt-weighted loss) and asks the model for logits only at the positions that carry weight
+(``logits_to_keep``): with left padding and a completion-only loss that is a few positions per row instead of the
+whole sequence, which saves most of the language-model head's work.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+from pathlib import Path
+from typing import Any
+
+import torch
+from transformers import Trainer, TrainingArguments
+
+from negkit.train import record
+from negkit.train.batches import weighted_loss
+from negkit.train.callbacks import DurableCheckpoints, EarlyStopping, ProgressBar, Throughput, TrainingLog
+from negkit.train.options import FinetuneOptions
+
+
+class WeightedLossTrainer(Trainer):
+    """A Trainer whose batches carry ``loss_weights``; the loss is the weighted mean over predicted tokens."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # the loss is a per-batch weighted mean: the Trainer divides it by the accumulation steps itself
+        self.model_accepts_loss_kwargs = False
+        forward = getattr(self.model, "get_base_model", lambda: self.model)().forward
+        self._keeps_logits = "logits_to_keep" in inspect.signature(forward).parameters
+
+    def compute_loss(self, model: Any, inputs: dict[str, torch.Tensor], return_outputs: bool = False,
+                     num_items_in_batch: Any = None) -> Any:
+        weights = inputs.pop("loss_weights")
+        labels = inputs.pop("labels")
+        keep = logits_needed(weights) if self._keeps_logits else weights.shape[1]
+        extra = {"logits_to_keep": keep} if self._keeps_logits else {}
+        outputs = model(**inputs, use_cache=False, **extra)
+        loss = weighted_loss(outputs.logits, labels[:, -keep:], weights[:, -keep:])
+        return (loss, outputs) if return_outputs else loss
+
+    def prediction_step(self, model: Any, inputs: dict[str, torch.Tensor], prediction_loss_only: bool,
+                        ignore_keys: Any = None) -> tuple[torch.Tensor, None, None]:
+        inputs = self._prepare_inputs(inputs)
+        with torch.no_grad():
+            loss = self.compute_loss(model, dict(inputs))
+        return loss.detach(), None, None
+
+
+def logits_needed(weights: torch.Tensor) -> int:
+    """How many final positions need logits: from the one before the first weighted token to the end."""
+    weighted = (weights > 0).any(dim=0).nonzero()
+    if len(weighted) == 0:
+        return 1
+    return min(int(weights.shape[1]), int(weights.shape[1] - weighted[0].item() + 1))
+
+
+def training_arguments(options: FinetuneOptions, out: Path, examples: int, has_dev: bool, device: str,
+                       learning_rate: float | None = None) -> TrainingArguments:
+    """The Trainer's arguments for ``options`` (checkpoints under ``out/checkpoints``; nothing reported anywhere)."""
+    steps_per_epoch = math.ceil(examples / (options.batch_size * options.gradient_accumulation))
+    total = options.max_steps or math.ceil(options.epochs * steps_per_epoch)
+    on_gpu = device.startswith("cuda")
+    return TrainingArguments(
+        output_dir=str(out / record.CHECKPOINTS), seed=options.seed, data_seed=options.seed,
+        learning_rate=learning_rate or options.learning_rate, num_train_epochs=options.epochs,
+        max_steps=options.max_steps or -1, per_device_train_batch_size=options.batch_size,
+        per_device_eval_batch_size=options.batch_size, gradient_accumulation_steps=options.gradient_accumulation,
+        lr_scheduler_type=options.scheduler, warmup_steps=math.ceil(options.warmup_ratio * total),
+        weight_decay=options.weight_decay, max_grad_norm=options.max_grad_norm,
+        logging_strategy="steps", logging_steps=options.logging_steps, logging_first_step=True,
+        save_strategy="steps", save_steps=options.save_steps, save_total_limit=None,
+        eval_strategy="steps" if has_dev else "no", eval_steps=options.eval_steps or options.save_steps,
+        report_to="none", disable_tqdm=True, remove_unused_columns=False, label_names=["labels"],
+        include_num_input_tokens_seen="non_padding", use_cpu=not on_gpu,
+        bf16=options.dtype == "bfloat16" and on_gpu, fp16=options.dtype == "float16" and on_gpu,
+        dataloader_num_workers=0, **({"gradient_checkpointing": True} if options.gradient_checkpointing else {}),
+    )
+
+
+def negkit_callbacks(options: FinetuneOptions, out: Path) -> list[Any]:
+    """Durable checkpoints, early stopping, the training log and the progress bar."""
+    return [DurableCheckpoints(out / record.CHECKPOINTS, options.keep_checkpoints,
+                               options.save_minutes * 60 if options.save_minutes else None),
+            EarlyStopping(options.early_stopping_patience, options.early_stopping_threshold),
+            TrainingLog(out / record.TRAIN_LOG, out / record.TRAIN_LOG_CSV), ProgressBar(options.progress),
+            Throughput()]
+
+
+def throughput(trainer: Trainer) -> dict[str, Any]:
+    """This session's training tokens, seconds and tokens/s (from the :class:`Throughput` callback)."""
+    for callback in trainer.callback_handler.callbacks:
+        if isinstance(callback, Throughput):
+            return callback.summary()
+    return {}
+
+
+def quiet(trainer: Trainer) -> None:
+    """Remove the Trainer's own printers: they write logs on stdout; negkit's bar and log files replace them."""
+    from transformers.trainer_callback import PrinterCallback, ProgressCallback
+
+    for callback in (PrinterCallback, ProgressCallback):
+        trainer.remove_callback(callback)
