@@ -56,7 +56,8 @@ def test_leaderboard_and_differences(runs):
     assert scone["vs_baseline"]["accuracy.overall"]["units"] == 5
     assert [row["run"] for row in comparison["tasks"]["nubench"]["rows"]] == ["random"]
     markdown = compare_markdown(comparison)
-    assert "## tind" in markdown and "(baseline)" in markdown and "majority − random (391 shared items)" in markdown
+    assert "## tind" in markdown and "(baseline)" in markdown
+    assert f"majority − random ({other['items']} shared items)" in markdown
     assert "p=" in markdown and "[" in markdown
 
 

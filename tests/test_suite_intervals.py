@@ -67,8 +67,9 @@ def test_nan_nli_intervals_are_clustered_by_premise():
     assert intervals["strict.accuracy"]["rows"] == 48
     assert {"binary.per_class.not_entailment.f1", "nan_quant.standard.all_f1", "confusion_matrix.neutral.entailment",
             "premise_negation_type.Verbal.f1", "hypothesis_negation_type.No negation.recall"} <= set(intervals)
-    assert len([p for p in intervals if p.startswith("construction_error_rate.")]) == len(metrics["construction_error_rate"])
-    assert len([p for p in intervals if p.startswith("operation_error_rate.")]) == len(metrics["operation_error_rate"])
+    for table in ("construction_error_rate", "construction_error_rate_by_value", "operation_error_rate",
+                  "operation_error_rate_other"):
+        assert len([p for p in intervals if p.startswith(f"{table}.")]) == len(metrics[table]), table
     assert sorted(p for p, e in intervals.items() if e["headline"]) == [
         "binary.accuracy", "binary.all_f1", "standard.accuracy", "standard.all_f1", "strict.accuracy"]
 

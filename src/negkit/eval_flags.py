@@ -28,6 +28,8 @@ FLAGS: dict[str, str] = {
     "num_fewshot": "--num-fewshot",
     "chat": "--apply-chat-template / --no-chat-template",
     "system_instruction": "--system-instruction",
+    "bos": "--bos",
+    "fewshot_examples": "--fewshot-examples",
 }
 
 
@@ -118,6 +120,10 @@ def eval_command(spec: str, tasks: Sequence[str], options: Any, dtype: str, data
         command.append("--apply-chat-template" if options.chat else "--no-chat-template")
     if options.system_instruction is not None:
         command += ["--system-instruction", options.system_instruction]
+    for option in ("bos", "fewshot_examples"):
+        value = getattr(options, option, None)
+        if value is not None:
+            command += [FLAGS[option], value]
     for flag, value in (("--device", getattr(options, "device", None)), ("--quantize", getattr(options, "quantize", None))):
         if value is not None:
             command += [flag, value]

@@ -6,7 +6,7 @@ the row is the unit. Every metric of :func:`negkit.metrics.nli.nan_nli_report` a
 :func:`negkit.metrics.nli.scone_accuracy` gets an interval under its own path: per-class and support-weighted F1
 and accuracy of the standard and binary settings, strict accuracy (one row per premise), the macro P/R/F1 of
 each negation-type breakdown (macro over the labels present in the resample, as the metric), the error rates
-per construction and operation, the NaN-Quant settings and every cell of the normalised confusion matrix.
+per construction (the paper's rows and per value) and per operation (both countings), the NaN-Quant settings and every cell of the normalised confusion matrix.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import numpy as np
 
 from negkit.data.nli import NEGATION_TYPES, NLI_LABELS, SCONE_CONDITIONS, NLIItem
 from negkit.metrics.intervals import Estimand, ratio_estimand, safe_divide
-from negkit.metrics.nli import BINARY_LABELS, NO_NEGATION, to_binary
+from negkit.metrics.nli import BINARY_LABELS, NO_NEGATION, OPERATION_COUNTINGS, paper_construction_row, to_binary
 
 NAN_UNIT = "NaN-NLI premise"
 SCONE_UNIT = "ScoNe base pair"
@@ -103,9 +103,12 @@ def _settings(prefix: str, items: Sequence[NLIItem], predicted: Sequence[str], m
             + [_strict(prefix, [i for i, _ in chosen], [p for _, p in chosen], headline)])
 
 
-def nan_nli_estimands(items: Sequence[NLIItem], predicted: Sequence[str], headline_only: bool = False) -> list[Estimand]:
+def nan_nli_estimands(items: Sequence[NLIItem], predicted: Sequence[str], headline_only: bool = False,
+                      operation_counting: str = "exactly-one") -> list[Estimand]:
     """Every interval of a NaN-NLI run, clustered by premise (see the module doc); ``headline_only``: the
-    standard, binary and strict settings only (they need no annotation but the gold label and the premise)."""
+    standard, binary and strict settings only (they need no annotation but the gold label and the premise).
+    Tables 8 and 9 as :func:`negkit.metrics.nli.nan_nli_report` gives them: constructions grouped as the paper
+    and per value, operations counted as ``operation_counting`` says and the other way."""
     if len(items) != len(predicted):
         raise ValueError(f"{len(items)} items but {len(predicted)} predictions")
     units = [nli_unit(item) for item in items]
@@ -125,14 +128,24 @@ def nan_nli_estimands(items: Sequence[NLIItem], predicted: Sequence[str], headli
                 estimands.append(Estimand(f"{side}.{kind}.{name}", counts * mask[:, None], units, _macro(which), NAN_UNIT,
                                           f"macro {name} ({kind})"))
     wrong = np.array([label != item.label for item, label in zip(items, predicted)], dtype=float)
-    for construction in dict.fromkeys(item.construction for item in items):
-        mask = np.array([item.construction == construction for item in items], dtype=float)
-        estimands.append(ratio_estimand(f"construction_error_rate.{construction}.rate", wrong * mask, mask, units,
-                                        NAN_UNIT, label=f"error rate ({construction})"))
-    for operation in dict.fromkeys(op for item in items for op in item.operations):
-        mask = np.array([operation in item.operations for item in items], dtype=float)
-        estimands.append(ratio_estimand(f"operation_error_rate.{operation}.rate", wrong * mask, mask, units,
-                                        NAN_UNIT, label=f"error rate ({operation})"))
+
+    def error_rates(prefix: str, keys_of: Callable[[NLIItem], Sequence[str]]) -> None:
+        keys = [keys_of(item) for item in items]
+        for key in dict.fromkeys(key for item_keys in keys for key in item_keys):
+            mask = np.array([key in item_keys for item_keys in keys], dtype=float)
+            estimands.append(ratio_estimand(f"{prefix}.{key}.rate", wrong * mask, mask, units, NAN_UNIT,
+                                            label=f"error rate ({key})"))
+
+    def row_of(item: NLIItem) -> Sequence[str]:
+        row = paper_construction_row(item.construction)
+        return () if row is None else (row,)
+
+    error_rates("construction_error_rate", row_of)
+    error_rates("construction_error_rate_by_value", lambda item: (item.construction,))
+    other = next(counting for counting in OPERATION_COUNTINGS if counting != operation_counting)
+    for prefix, counting in (("operation_error_rate", operation_counting), ("operation_error_rate_other", other)):
+        keep: Callable[[int], bool] = (lambda count: count == 1) if counting == "exactly-one" else (lambda count: count > 0)
+        error_rates(prefix, lambda item, keep=keep: [op for op in item.operations if keep(item.operation_count(op))])
     quant = np.array([item.quantification for item in items], dtype=float)
     estimands += _settings("nan_quant.", items, predicted, quant, headline=False)
     for true in NLI_LABELS:
