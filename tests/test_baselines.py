@@ -117,3 +117,11 @@ def test_baselines_are_checked_before_any_work(tmp_path, capsys):
         captured = capsys.readouterr()
         assert captured.out == "" and message in captured.err
         assert not (out / "requests.jsonl").exists()
+
+
+def test_constant_baseline_on_condaqa_choice(tmp_path):
+    results = evaluate("constant:no", ["condaqa-choice"],
+                       EvalOptions(data=str(shared_data_path()), limit=40, out=tmp_path, progress=False, bootstrap=50))
+    samples = [json.loads(line) for line in (tmp_path / "condaqa-choice.samples.jsonl").read_text().splitlines()]
+    assert {sample["prediction"] for sample in samples} == {"no"}
+    assert results[0]["metrics"]["intervals"]["accuracy.accuracy"]["unit"] == "CondaQA passage"

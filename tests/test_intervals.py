@@ -103,6 +103,12 @@ def test_all_equal_outcomes_get_a_wilson_interval():
     assert wilson_interval(1.0, 17)[0] == pytest.approx(1 - 0.184318, abs=1e-5)
 
 
+def test_a_single_unit_gets_no_interval():
+    interval = bootstrap_intervals([ratio_estimand("m", [1, 0, 0, 1], None, ["p"] * 4, "premise")])["m"]
+    assert (interval.estimate, interval.low, interval.high, interval.units) == (0.5, None, None, 1)
+    assert interval.as_dict()["ci"] == [None, None] and interval.method.startswith("none")
+
+
 def test_order_of_rows_does_not_matter_and_seed_fixes_everything():
     rng = np.random.default_rng(7)
     values, units = rng.random(60) < 0.4, [f"u{i % 13}" for i in range(60)]

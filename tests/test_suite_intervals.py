@@ -35,7 +35,10 @@ def check_estimates(metrics: dict, intervals: dict, digits: int | None = None) -
         estimate = round(entry["estimate"], digits) if digits is not None else entry["estimate"]
         assert estimate == pytest.approx(expected, abs=1e-6), path
         low, high = entry["ci"]
-        assert low is not None and high is not None and low <= high, path
+        if entry["units"] < 2 and not entry["method"].startswith("wilson"):
+            assert low is None and high is None, path  # one unit: no interval
+        else:
+            assert low is not None and high is not None and low <= high, path
 
 
 def test_tind_intervals_cover_every_table_cell_clustered_by_group():
@@ -118,3 +121,21 @@ def test_negkit_score_gives_intervals_and_tables_print_them(tmp_path, capsys):
     assert f"{metrics['accuracy']['overall']:.3f} [" in table and "Brackets: 95% confidence interval" in table
     assert main(["score", "scone", str(path), "--json", "--bootstrap", "0"]) == 0
     assert "intervals" not in json.loads(capsys.readouterr().out)
+
+
+def test_condaqa_intervals_are_clustered_by_passage():
+    from negkit.data.condaqa import read_condaqa
+    from negkit.metrics.condaqa import condaqa_report, is_correct
+    from negkit.metrics.condaqa_intervals import condaqa_estimands
+
+    items = read_condaqa(shared_data_path("condaqa"))[:400]
+    rng = random.Random(5)
+    answers = [rng.choice(["yes", "no", "dont know"]) for _ in items]
+    metrics = condaqa_report(items, answers)
+    records = [{"passage_id": item.passage_id, "question_id": item.question_id, "edit": item.edit_name,
+                "correct": is_correct(item, answer)} for item, answer in zip(items, answers)]
+    intervals = intervals_json(condaqa_estimands(records))
+    check_estimates(metrics, intervals)
+    assert intervals["accuracy.accuracy"]["units"] == len({item.passage_id for item in items})
+    assert intervals["consistency.all.accuracy"]["rows"] == metrics["groups"]
+    assert sorted(p for p, e in intervals.items() if e["headline"]) == ["accuracy.accuracy", "consistency.all.accuracy"]

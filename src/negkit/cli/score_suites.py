@@ -75,15 +75,22 @@ def score_scone(path: Path, name: str = "predictions", data: str | None = None,
     return SuiteScore(metrics, scone_tables(metrics))
 
 
-def score_condaqa(path: Path, name: str = "predictions", data: str | None = None) -> SuiteScore:
+def score_condaqa(path: Path, name: str = "predictions", data: str | None = None,
+                  intervals: IntervalSettings | None = IntervalSettings()) -> SuiteScore:
     """CondaQA accuracy and group consistency for the predicted questions (dev split)."""
     from negkit.data.condaqa import read_condaqa
-    from negkit.metrics.condaqa import canonical_answer, condaqa_report
+    from negkit.metrics.condaqa import canonical_answer, condaqa_report, is_correct
+    from negkit.metrics.condaqa_intervals import condaqa_estimands
     from negkit.report.condaqa import condaqa_tables
 
     items = read_condaqa(locate_dataset("condaqa", data))
     predicted = read_answer_predictions(path, {item.item_id for item in items})
     chosen = [item for item in items if item.item_id in predicted]
-    metrics = condaqa_report(chosen, [canonical_answer(predicted[item.item_id]) for item in chosen])
+    answers = [canonical_answer(predicted[item.item_id]) for item in chosen]
+    metrics = condaqa_report(chosen, answers)
     metrics |= {"data_count": len(items), "source": name, "style": "predictions"}
+    if intervals is not None:
+        records = [{"passage_id": item.passage_id, "question_id": item.question_id, "edit": item.edit_name,
+                    "correct": is_correct(item, answer)} for item, answer in zip(chosen, answers)]
+        metrics["intervals"] = intervals_json(condaqa_estimands(records), intervals)
     return SuiteScore(metrics, condaqa_tables(metrics))

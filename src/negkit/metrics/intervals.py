@@ -18,7 +18,8 @@ result does not depend on the order of the rows; ``seed`` fixes every draw.
   undefined, e.g. a bucket left empty by the draw, is dropped and counted). When every outcome of a ratio
   estimand is the same (0 of 17 groups coherent), every resample repeats it and the percentile interval
   collapses to a point, which would print a sample as if it were exact; such an estimand gets the Wilson
-  score interval with the number of units as ``n`` instead (its ``method`` says so);
+  score interval with the number of units as ``n`` instead (its ``method`` says so); a metric observed on a single
+  unit gets no interval (``ci`` is ``[null, null]``: the spread between units cannot be estimated from one);
 - closed-form standard errors for ratio (mean) estimands, ``se`` and ``se_clustered``
   (:mod:`negkit.metrics.standard_errors`);
 - :func:`paired_bootstrap`: the difference ``run - baseline`` of every estimand both runs have, its percentile
@@ -44,6 +45,8 @@ _BLOCK_CELLS = 4_000_000
 Statistic = Callable[[np.ndarray], np.ndarray]
 #: The method of an interval whose outcomes are all equal (see :func:`bootstrap_intervals`).
 WILSON = "wilson score (all outcomes equal, n = units)"
+#: The method of a metric observed on a single unit: no interval can be estimated.
+ONE_UNIT = "none (a single unit: no interval)"
 
 
 @dataclass(frozen=True)
@@ -274,6 +277,8 @@ def bootstrap_intervals(estimands: Sequence[Estimand], resamples: int = DEFAULT_
         if estimand.ratio_scale is not None and all_outcomes_equal(estimand.counts[active]):
             low, high = wilson_interval(float(estimand.counts[active, 0].sum() > 0), int(used_units.size), level)
             low, high, method = low * estimand.ratio_scale, high * estimand.ratio_scale, WILSON
+        elif used_units.size < 2:
+            low, high, method = None, None, ONE_UNIT
         result[estimand.path] = Interval(
             estimate=_point(estimand, estimand.counts) if active.any() else None, method=method,
             low=low, high=high, level=level, unit=estimand.unit, units=int(used_units.size),

@@ -8,6 +8,7 @@ needs more than the metrics, its per-sample records. Each function returns ``[(c
 - ScoNe: accuracy per condition (chance at 0.5);
 - Thunder-NUBench: the distribution of the chosen answers per run and, per local-negation type, which choice
   was taken;
+- CondaQA: accuracy overall and per passage edit, group consistency;
 - negation resolution (a *SEM score in JSON): the F1 of each *SEM measure.
 """
 
@@ -163,12 +164,26 @@ def resolution_figures(score: dict[str, Any]) -> list[Figure]:
     return [("*SEM 2012 measures, F1 per system (95% intervals over sentences)", bars)]
 
 
+def condaqa_figures(metrics: dict[str, Any], records: Sequence[dict[str, Any]] | None = None) -> list[Figure]:
+    """Accuracy per passage edit and group consistency, with intervals."""
+    edits = list(metrics.get("accuracy_per_edit", {}))
+    accuracy = plots.interval_bars(["all", *edits], {"accuracy": [triple(metrics, "accuracy.accuracy")] + [
+        triple(metrics, f"accuracy_per_edit.{edit}.accuracy") for edit in edits]},
+        "CondaQA accuracy by passage edit", "accuracy", (0, 1))
+    kinds = list(metrics.get("consistency", {}))
+    consistency = plots.interval_bars(kinds, {"consistency": [triple(metrics, f"consistency.{k}.accuracy") for k in kinds]},
+                                      "CondaQA group consistency", "consistent groups", (0, 1))
+    return [("Accuracy overall and per passage edit (95% intervals)", accuracy),
+            ("Group consistency: all edits, and the original with each edit (95% intervals)", consistency)]
+
+
 #: Suite -> figure builder (metrics, records) -> figures.
 SUITE_FIGURES: dict[str, Callable[..., list[Figure]]] = {
     "tind": tind_figures,
     "nan-nli": nan_nli_figures,
     "scone": scone_figures,
     "nubench": nubench_figures,
+    "condaqa": condaqa_figures,
 }
 
 

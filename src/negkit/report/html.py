@@ -122,7 +122,9 @@ def _records(result: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _suite(task_name: str) -> str:
-    return "tind" if task_name.startswith("tind") else task_name
+    from negkit.report.run_records import suite_of
+
+    return suite_of(task_name) or task_name
 
 
 def summary_table(results: Sequence[dict[str, Any]]) -> str:
@@ -223,7 +225,7 @@ def write_run_folder_html(folder: Path) -> Path:
     from negkit.report.run_records import read_run
 
     run = read_run(folder)
-    order = ("tind", "nubench", "nan-nli", "scone")  # the suites' order in `negkit eval`
+    order = ("tind", "nubench", "nan-nli", "scone", "condaqa")  # the suites' order in `negkit eval`
     results = []
     for name, task in sorted(run.tasks.items(), key=lambda item: (order.index(_suite(item[0])) if _suite(item[0]) in order
                                                                   else len(order), item[0])):

@@ -11,7 +11,8 @@ Suites and the record fields they need (``negkit eval`` writes them all):
   ``syntactic_scope``, ``isDistractor``, ``label`` and the boolean ``prediction``; unit: the group;
 - NaN-NLI: ``gold``, ``prediction`` and ``premise_id`` (without it the item is its own unit and strict accuracy
   is left out); ScoNe: ``gold``, ``prediction``, ``row`` (or the row in the item id); unit: the base pair;
-- Thunder-NUBench: ``runs`` with each run's ``prediction`` / ``prediction_norm``; unit: the item.
+- Thunder-NUBench: ``runs`` with each run's ``prediction`` / ``prediction_norm``; unit: the item;
+- CondaQA (``condaqa``, ``condaqa-*``): ``passage_id``, ``question_id``, ``edit``, ``correct``; unit: the passage.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from typing import Any
 from negkit.data.nli import NLIItem
 from negkit.data.tind_types import PATTERN_NAMES, TruthItem
 from negkit.errors import InputFormatError, NegkitError
+from negkit.metrics.condaqa_intervals import condaqa_estimands
 from negkit.metrics.intervals import Estimand
 from negkit.metrics.mc_intervals import nubench_estimands
 from negkit.metrics.nli_intervals import nan_nli_estimands, scone_estimands
@@ -116,6 +118,8 @@ def suite_of(task_name: str) -> str | None:
         return "tind"
     if task_name in ("nan-nli", "scone", "nubench"):
         return task_name
+    if task_name == "condaqa" or task_name.startswith("condaqa-"):
+        return "condaqa"
     return None
 
 
@@ -158,6 +162,12 @@ def nli_items(records: Sequence[dict[str, Any]], suite: str, path: Path) -> tupl
     return items, predicted
 
 
+def _condaqa_records(records: Sequence[dict[str, Any]], path: Path) -> list[dict[str, Any]]:
+    """The fields the CondaQA intervals need, checked (a missing one names the file and line)."""
+    fields = ("passage_id", "question_id", "edit", "correct")
+    return [{name: _need(record, name, path, number) for name in fields} for number, record in enumerate(records, start=1)]
+
+
 def _nubench_runs(records: Sequence[dict[str, Any]]) -> list[str]:
     return list(dict.fromkeys(run for record in records for run in record.get("runs", {})))
 
@@ -168,6 +178,7 @@ _BUILDERS: dict[str, Callable[[Sequence[dict[str, Any]], Path], list[Estimand]]]
     "nan-nli": lambda records, path: nan_nli_estimands(*nli_items(records, "nan-nli", path), headline_only=True),
     "scone": lambda records, path: scone_estimands(*nli_items(records, "scone", path)),
     "nubench": lambda records, path: nubench_estimands(records, _nubench_runs(records)),
+    "condaqa": lambda records, path: condaqa_estimands(_condaqa_records(records, path)),
 }
 
 
@@ -189,4 +200,5 @@ PRIMARY: dict[str, str] = {
     "nan-nli": "standard.all_f1",
     "scone": "accuracy.overall",
     "nubench": "summary.acc.mean",
+    "condaqa": "accuracy.accuracy",
 }
