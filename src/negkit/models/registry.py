@@ -99,7 +99,12 @@ LOAD_ERRORS: tuple[type[BaseException], ...] = (OSError, ValueError, KeyError, T
 def check_model_options(spec: str, options: dict[str, Any]) -> None:
     """An unknown option key for ``spec``'s backend is an error listing the known ones; nothing is loaded."""
     scheme = spec.partition(":")[0]
-    if scheme == "openai":
+    from negkit.models.baselines import is_baseline_spec
+
+    if is_baseline_spec(spec):
+        known = {key: FLAG_ARGS[key] for key in ("device", "batch_size")}
+        check_options(spec, options, {**known, "seed": "seed of the random answers (random)"})
+    elif scheme == "openai":
         from negkit.models.openai_server import OpenAICompatibleLM
 
         check_options("openai", options, OpenAICompatibleLM.MODEL_ARGS)
