@@ -83,6 +83,8 @@ def add_training_arguments(parser: argparse._ActionsContainer) -> None:
                         help="stop after PATIENCE evaluations without a lower development loss; keep the best")
     parser.add_argument("--early-stopping-threshold", type=float, default=0.0)
     parser.add_argument("--gradient-checkpointing", action="store_true", help="less memory, more compute")
+    parser.add_argument("--no-share-prefix", dest="share_prefix", action="store_false",
+                        help="run every example whole (default: a batch's common prompt prefix runs once)")
 
 
 def add_lora_arguments(parser: argparse._ActionsContainer) -> None:
@@ -142,7 +144,8 @@ def options_from_args(args: argparse.Namespace):
         early_stopping_patience=args.early_stopping_patience, early_stopping_threshold=args.early_stopping_threshold,
         save_steps=args.save_steps, save_minutes=args.save_minutes, keep_checkpoints=args.keep_checkpoints,
         logging_steps=args.logging_steps, dtype=args.dtype, device=args.device,
-        gradient_checkpointing=args.gradient_checkpointing, merge_out=args.merge_out, progress=not args.no_progress,
+        gradient_checkpointing=args.gradient_checkpointing, share_prefix=args.share_prefix, merge_out=args.merge_out,
+        progress=not args.no_progress,
         model_args=parse_model_args(args.model_args), labels=args.labels,
     )
 

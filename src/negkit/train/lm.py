@@ -168,7 +168,7 @@ def build_trainer(lm: Any, train: TrainingData, dev: TrainingData | None, option
     arguments = training_arguments(options, out, len(train_set), dev_set is not None, str(lm._device()))
     trainer = WeightedLossTrainer(
         model=model, args=arguments, train_dataset=train_set, eval_dataset=dev_set,
-        data_collator=PaddingCollator(lm.rules.pad_id), callbacks=negkit_callbacks(options, out),
+        data_collator=PaddingCollator(lm.rules.pad_id, options.share_prefix and not options.gradient_checkpointing), callbacks=negkit_callbacks(options, out),
     )
     quiet(trainer)
     return trainer, counts

@@ -69,6 +69,9 @@ class FinetuneOptions:
     dtype: str = "float32"
     device: str | None = None
     gradient_checkpointing: bool = False
+    #: Run the prompt prefix common to a batch once (same loss; LoRA dropout then shares its mask over the
+    #: prefix within a batch); off with gradient checkpointing.
+    share_prefix: bool = True
     #: Also write the base model with the adapter merged into its weights here.
     merge_out: str | None = None
     #: NLI classifiers: the label names in output order (default: the model's own, else entailment, neutral,
