@@ -68,6 +68,9 @@ class FinetuneOptions:
     logging_steps: int = 5
     dtype: str = "float32"
     device: str | None = None
+    #: ``4bit`` or ``8bit``: the frozen base weights quantized with bitsandbytes (QLoRA, as TIND's authors trained;
+    #: needs a CUDA GPU).
+    quantize: str | None = None
     gradient_checkpointing: bool = False
     #: Run the prompt prefix common to a batch once (same loss; LoRA dropout then shares its mask over the
     #: prefix within a batch); off with gradient checkpointing.
@@ -150,6 +153,8 @@ def command_line(model: str, options: FinetuneOptions, adapter_out: str | None =
         words += ["--polarity", subset.polarity]
     if subset.kind != "all":
         words += ["--sentences", subset.kind]
+    if subset.negation:
+        words += ["--negation", ",".join(subset.negation)]
     if not options.progress:
         words.append("--no-progress")
     return shlex.join(words)
