@@ -48,6 +48,6 @@ def test_eval_without_tasks_writes_one_report(tmp_path, monkeypatch, capsys):
     results = combined["tasks"]
     assert [result["task"]["task"] for result in results] == ["nubench"]
     assert results[0]["task"]["seeds"] == [42, 1234, 3000, 5000, 7000]
-    assert set(combined["skipped"]) == {"tind", "nan-nli", "scone"}  # said, not silently left out
+    assert set(combined["skipped"]) == {"tind", "nan-nli", "scone", "condaqa"}  # said, not silently left out
     samples = (out / "nubench.samples.jsonl").read_text().splitlines()
     assert len(samples) == 3 and set(json.loads(samples[0])["runs"]) == {"seed-42", "seed-1234", "seed-3000", "seed-5000", "seed-7000"}

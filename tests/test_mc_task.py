@@ -99,6 +99,25 @@ def test_few_shot_follows_lm_eval_format_and_seeds():
     assert metrics["summary"]["acc"]["sd"] == pytest.approx((sum((a - mean) ** 2 for a in accs) / 4) ** 0.5)
 
 
+def test_few_shot_on_the_validation_split_never_shows_the_item_itself():
+    pool = load_choice_items("validation", FIXTURE)
+    drawn = sample_fewshot(pool, 5, 42, pool, exclude_item=True)
+    generator = random.Random(42)
+    for item, examples in zip(pool, drawn):
+        # the Harness: draw k + 1, remove the item being asked, keep the first k
+        expected = [example for example in generator.sample(pool, 6) if example != item][:5]
+        assert examples == expected and item not in examples and len(examples) == 5
+    task = get_task("nubench", num_fewshot=5)
+    data = task.load(FIXTURE, "validation", None, 0)
+    assert task.config()["fewshot_excludes_item"] is True
+    for item, requests in zip(data.items, task.requests(data.items)):
+        shots = requests[0].context.split(FEWSHOT_DELIMITER)[:-1]
+        assert render_prompt("7", item.sentence) + " " + item.choices[0] not in shots
+    test_task = get_task("nubench", num_fewshot=5)
+    test_task.load(FIXTURE, "test", None, 0)
+    assert test_task.config()["fewshot_excludes_item"] is False  # a test item cannot be in the validation pool
+
+
 def test_too_few_validation_items_is_an_error():
     from negkit.errors import NegkitError
 

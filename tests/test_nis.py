@@ -48,6 +48,10 @@ def test_per_instance_table_and_aggregates():
     assert s.nis_tok_tokens.f1 == pytest.approx(2 * 0.4 * (1 / 3) / (0.4 + 1 / 3))  # 0.3636
     # NIS_ex (instance-based reading): only the empty/empty pair is exact: 1/5, 1/5
     assert (s.nis_ex.precision, s.nis_ex.recall, s.nis_ex.f1) == pytest.approx((0.2, 0.2, 0.2))
+    # NIS_ex, the paper's column (non-empty scopes only): no non-empty gold scope is matched exactly;
+    # 3 system and 3 gold instances have a non-empty scope
+    assert (c.exact_nonempty_scopes, c.system_nonempty_scopes, c.gold_nonempty_scopes) == (0, 3, 3)
+    assert s.nis_ex_nonempty.f1 == 0
     assert s.format_script() == (
         "Cue precision: 80.0\nCue recall: 80.0\nCue F1: 80.0\n\n"
         "Scope precision: 53.3\nScope recall: 53.3\nScope F1: 53.3\n"
@@ -80,7 +84,7 @@ def test_no_system_instance_gives_zero_without_crash():
     gold = conll(S(1, "Not RB Not _ _", "now RB _ now _"))
     system = conll(S(1, "Not RB ***", "now RB ***"))
     scores = score_nis(lines(gold, "g"), lines(system, "s")).scores
-    assert scores == NisScores(PRF(0, 0, 0), PRF(0, 0, 0), PRF(0, 0, 0), PRF(0, 0, 0))
+    assert scores == NisScores(PRF(0, 0, 0), PRF(0, 0, 0), PRF(0, 0, 0), PRF(0, 0, 0), PRF(0, 0, 0))
 
 
 def test_reading_is_the_scripts_own():

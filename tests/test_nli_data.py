@@ -43,6 +43,8 @@ def test_nan_nli_row_parsing(tmp_path):
     assert second.hypothesis_negation == frozenset()
     # "Negator addition or deletion" = 2 counts as applied
     assert first.operations == ("Indefinite quantifier change", "Negator addition or deletion")
+    assert first.operation_counts == (("Indefinite quantifier change", 1), ("Negator addition or deletion", 2))
+    assert first.operation_count("Negator addition or deletion") == 2 and first.operation_count("Lexical change") == 0
     assert first.premise_id == second.premise_id == "nan-p00"
     assert first.quantification
 

@@ -157,3 +157,96 @@ def test_scone_accuracy_per_condition():
 def test_length_mismatch_is_an_error(six_items):
     with pytest.raises(ValueError):
         standard_scores(six_items, PRED[:-1])
+
+
+# -- Tables 8 and 9 on the real nan.csv ---------------------------------------------------------------------
+# The predictor "always entailment" is wrong exactly on the pairs whose gold label is not entailment, so every
+# row is (non-entailment pairs) / (pairs), counted by hand from nan.csv's label and Construction columns.
+
+
+@pytest.fixture(scope="module")
+def nan_items():
+    from conftest import shared_data_path
+    from negkit.data.nli import read_nan_nli
+
+    return read_nan_nli(shared_data_path("nan-nli", "nan.csv"))
+
+
+def test_table8_paper_grouping_always_entailment(nan_items):
+    rates = construction_error_rates(nan_items, [E] * len(nan_items))
+    got = {row: (rate.wrong, rate.total) for row, rate in rates.items()}
+    assert got == {
+        "not + quantifier": (61, 93),
+        "not + focus particle": (14, 23),
+        "not + degree expression": (11, 20),
+        # adjective 11 of 14 + adverb 10 of 12
+        "not + affixally negated adjective/adverb": (21, 26),
+        "not + PP": (8, 15),
+        "not in verbless clause": (9, 13),
+        "not in coordination": (16, 26),
+        # absolute (never) 5 of 11 + approximate (rarely) 8 of 16
+        "absolute/approximate negator": (13, 27),
+        "not + auxiliary": (4, 9),
+    }
+    # left out, as in the paper: "not that" (4 pairs) and "not common vs uncommon" (2 pairs)
+    assert sum(total for _, total in got.values()) == 258 - 6
+    by_value = construction_error_rates(nan_items, [E] * len(nan_items), grouping="value")
+    assert len(by_value) == 13
+    assert (by_value["not in implicit proposition"].wrong, by_value["not in implicit proposition"].total) == (3, 4)
+    assert (by_value["verbal vs affixal negation"].wrong, by_value["verbal vs affixal negation"].total) == (1, 2)
+    with pytest.raises(ValueError):
+        construction_error_rates(nan_items, [E] * len(nan_items), grouping="nope")
+
+
+def test_table9_both_countings_and_table1_counts(nan_items):
+    from negkit.metrics.nli import operation_applications
+
+    predicted = [E] * len(nan_items)
+    exactly_one = operation_error_rates(nan_items, predicted)  # the default
+    non_zero = operation_error_rates(nan_items, predicted, counting="non-zero")
+    negator = "Negator addition or deletion"
+    # 118 pairs have 1 in that cell, 6 more have 2 (1 contradiction, 2 entailment, 3 neutral)
+    assert (exactly_one[negator].wrong, exactly_one[negator].total) == (77, 118)
+    assert (non_zero[negator].wrong, non_zero[negator].total) == (81, 124)
+    # every other operation column holds only 0 and 1: both countings agree there
+    assert {op: r for op, r in exactly_one.items() if op != negator} == {op: r for op, r in non_zero.items() if op != negator}
+    assert (exactly_one["Negator position change"].wrong, exactly_one["Negator position change"].total) == (62, 101)
+    assert (exactly_one["Syntactical changes"].wrong, exactly_one["Syntactical changes"].total) == (0, 4)
+    # the paper's Table 1 "Count" column (printed: 74, 27, 130, 101, 6, 36, 20, 16, 13, 4) is the sum of the cells
+    assert operation_applications(nan_items) == {
+        "Indefinite quantifier change": 74, "Negator addition or deletion": 130, "Negator position change": 101,
+        "Clause or sub-clause deletion": 36, "Negator token change": 6, "Comparative quantifier change": 20,
+        "Focus particle change": 16, "Lexical change": 13, "Numerical quantifier change": 27, "Syntactical changes": 4,
+    }
+    with pytest.raises(ValueError):
+        operation_error_rates(nan_items, predicted, counting="sum")
+
+
+def test_operation_counting_hand_computed():
+    items = [
+        NLIItem("a", "p", "h", C, "nan-nli", operations=("Negator addition or deletion",),
+                operation_counts=(("Negator addition or deletion", 2),)),
+        NLIItem("b", "p", "h", E, "nan-nli", operations=("Negator addition or deletion", "Lexical change"),
+                operation_counts=(("Negator addition or deletion", 1), ("Lexical change", 1))),
+    ]
+    predicted = [E, E]  # a wrong, b right
+    one = operation_error_rates(items, predicted)
+    assert (one["Negator addition or deletion"].wrong, one["Negator addition or deletion"].total) == (0, 1)
+    any_ = operation_error_rates(items, predicted, counting="non-zero")
+    assert (any_["Negator addition or deletion"].wrong, any_["Negator addition or deletion"].total) == (1, 2)
+
+
+def test_nan_nli_report_tables_8_and_9(nan_items):
+    from negkit.report.nli import nan_nli_tables
+
+    report = nan_nli_report(nan_items, [E] * len(nan_items))
+    assert report["operation_counting"] == "exactly-one" and report["operation_counting_other"] == "non-zero"
+    assert report["constructions_left_out"] == {"not in implicit proposition": 4, "verbal vs affixal negation": 2}
+    text = nan_nli_tables(report)
+    assert "| absolute/approximate negator | 13 | 27 | 0.481 |" in text
+    assert "| approximate negator | absolute/approximate negator | 8 | 16 | 0.500 |" in text
+    assert "| not in implicit proposition | (left out) | 3 | 4 | 0.750 |" in text
+    assert "| Negator addition or deletion | 130 | 77 | 118 | 0.653 |" in text
+    assert "Counting `non-zero` instead: Negator addition or deletion: 81 wrong of 124 pairs, error rate 0.653." in text
+    other = nan_nli_report(nan_items, [E] * len(nan_items), operation_counting="non-zero")
+    assert other["operation_error_rate"]["Negator addition or deletion"]["total"] == 124

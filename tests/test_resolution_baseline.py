@@ -83,8 +83,18 @@ def test_baseline_cli_on_the_cdsco_test_set_scores_as_documented(tmp_path):
     assert scm_b.f1 == "10.59"
     assert (tokens.gold, tokens.system, tokens.tp) == (1805, 1222, 1134)
     assert (tokens.precision, tokens.recall, tokens.f1) == ("92.80", "62.83", "74.93")
-    nis = score_nis(read_lines(concatenated_gold), read_lines(system)).scores.nis_tok
+    nis_result = score_nis(read_lines(concatenated_gold), read_lines(system))
+    nis = nis_result.scores.nis_tok
     assert (round(nis.precision * 100, 1), round(nis.recall * 100, 1), round(nis.f1 * 100, 1)) == (95.3, 59.3, 73.1)
+    # NIS_ex two ways (docs/scorer.md): literally over all 264 instances, 40 exact (25 non-empty + 15 empty/empty)
+    counts, scores = nis_result.counts, nis_result.scores
+    assert (counts.exact_scopes, counts.exact_nonempty_scopes) == (40, 25)
+    assert round(scores.nis_ex.f1 * 100, 1) == 15.2
+    # the paper's column (= *SEM Scopes B, cue match): 25 of 223 system and of 249 gold non-empty scopes
+    assert (counts.system_nonempty_scopes, counts.gold_nonempty_scopes) == (223, 249)
+    ex = scores.nis_ex_nonempty
+    assert (f"{ex.precision * 100:.2f}", f"{ex.recall * 100:.2f}", f"{ex.f1 * 100:.2f}") == ("11.21", "10.04", "10.59")
+    assert f"{ex.f1 * 100:.2f}" == scm_b.f1
 
     # the library path (sentences scored in memory) gives the same numbers
     sentences = [s for path in gold for s in read_cdsco(path)]

@@ -59,6 +59,24 @@ def test_ing_form(verb: str, expected: str) -> None:
 def test_indefinite_article(phrase: str, article: str) -> None:
     assert indefinite_article(phrase) == article
     assert with_article(phrase) == f"{article} {phrase}"
+    assert indefinite_article(phrase, "corrected") == article
+
+
+def test_release_and_corrected_spellings_differ_only_where_argued() -> None:
+    # the public half shows the release's articles on every word where sound and first letter disagree
+    for word, article in [("hour", "an"), ("honour", "an"), ("unit", "a"), ("university", "a"), ("use", "a"),
+                          ("user", "a"), ("X-ray", "an"), ("AIDS", "an"), ("umbrella", "an"), ("urge", "an")]:
+        assert indefinite_article(word, "release") == indefinite_article(word, "corrected") == article
+    # British "a herb" in the release (its spelling is British: honour, harbour, organisation); "an herb" corrected
+    assert (indefinite_article("herb"), indefinite_article("herb", "corrected")) == ("a", "an")
+    assert (indefinite_article("unimportant"), indefinite_article("unimportant", "corrected")) == ("an", "a")
+    assert indefinite_article("yttrium") == "an"
+    # -o plurals: -es after o in the release (as after s, x, z, ch, sh); noun.exc comes first in both
+    assert (plural("radio", NOUN_EXCEPTIONS), plural("radio", NOUN_EXCEPTIONS, "corrected")) == ("radioes", "radios")
+    assert plural("piano", NOUN_EXCEPTIONS) == "pianoes"
+    assert plural("potato", {"potato": ["potatoes"]}, "corrected") == "potatoes"
+    with pytest.raises(ValueError):
+        plural("radio", NOUN_EXCEPTIONS, "american")
 
 
 # -- templates ---------------------------------------------------------------------------------------------

@@ -12,7 +12,8 @@ from negkit.data.tind import write_tind_jsonl
 from negkit.errors import NegkitError
 from negkit.models.base import GenerateRequest, LoglikelihoodRequest, LoglikelihoodResult, NextTokenRequest
 from negkit.tasks.base import get_task, registered_tasks
-from negkit.tasks.truth import TruthTask, choose_fewshot_examples, sample_groups, true_probability
+from negkit.tasks.tind_fewshot import authors_fewshot_examples, draw_fewshot_examples, fewshot_block
+from negkit.tasks.truth import TruthTask, sample_groups, true_probability
 from tiny_models import save_tiny_causal, synthetic_truth_items
 
 
@@ -52,14 +53,14 @@ def test_fewshot_prompts_are_the_authors_strings():
 
 def test_fewshot_examples_four_cells_per_pattern_seeded():
     train = synthetic_truth_items(groups_per_pattern=4, patterns=(1, 2, 5, 7))
-    examples = choose_fewshot_examples(train, seed=3)
+    examples = draw_fewshot_examples(train, seed=3)
     assert len(examples) == 16
     for start in range(0, 16, 4):
         block = examples[start : start + 4]
         assert len({item.group_key for item in block}) == 1
         assert [(item.is_distractor, item.is_negated) for item in block] == [(False, False), (False, True), (True, True), (True, False)]
-    assert examples == choose_fewshot_examples(train, seed=3)
-    assert examples != choose_fewshot_examples(train, seed=4)
+    assert examples == draw_fewshot_examples(train, seed=3)
+    assert examples != draw_fewshot_examples(train, seed=4)
 
 
 def test_requests_per_style():
@@ -93,6 +94,59 @@ def test_records_and_probability():
     assert continuation[0]["prediction"] is False
 
 
+def test_seeded_fewshot_option(tiny_setup, tmp_path):
+    model, data = tiny_setup
+    out = tmp_path / "run"
+    assert main(["eval", "--model", f"hf:{model}", "--tasks", "tind-fewshot", "--fewshot-examples", "seeded",
+                 "--data", str(data), "--out", str(out), "--limit", "8", "--no-progress", "--seed", "1"]) == 0
+    result = json.loads((out / "tind-fewshot.results.json").read_text())
+    assert len(result["task"]["fewshot_examples"]) == 12  # 4 per pattern, 3 patterns of the training file
+    assert result["task"]["fewshot_source"] == "seeded" and result["task"]["prompt_id"] == "tind/fewshot-seeded/first-token"
+    assert "--fewshot-examples seeded" in json.dumps(result)
+    # the flag does not apply to zero-shot TIND: an error before any model loads
+    assert main(["eval", "--model", f"hf:{model}", "--tasks", "tind", "--fewshot-examples", "seeded",
+                 "--data", str(data), "--out", str(tmp_path / "other"), "--no-progress"]) == 2
+    with pytest.raises(NegkitError, match="few-shot example source"):
+        TruthTask(fewshot=True, fewshot_examples="random")
+
+
+def test_authors_fewshot_list():
+    examples = authors_fewshot_examples()
+    assert len(examples) == 44
+    # four per pattern, patterns 1..11 in order
+    assert [item.pattern_id for item in examples] == [p for p in range(1, 12) for _ in range(4)]
+    # the authors' order per pattern: #01 input aff, input neg, distractor neg, distractor aff; #02 starts negative
+    cells = lambda p: [(i.is_distractor, i.is_negated, i.label) for i in examples if i.pattern_id == p]  # noqa: E731
+    assert cells(1) == [(False, False, True), (False, True, False), (True, True, True), (True, False, False)]
+    assert cells(2) == [(False, True, True), (False, False, False), (True, True, True), (True, False, False)]
+    # every example's label is the truth table's value for its cell
+    from negkit.data.tind_types import expected_label
+
+    assert all(i.label == expected_label(i.pattern_id, i.is_distractor, i.is_negated) for i in examples)
+    # the block equals the authors' get_few_shot() string (pinned by hash: the sentences stay encrypted here)
+    import hashlib
+
+    assert hashlib.sha256(fewshot_block(examples).encode()).hexdigest() == (
+        "aeb26b367bc3a1a40c2c1500e2f403d33aaa8b57a13b438d6786fcd94607a991"
+    )
+    # the encrypted file holds no readable sentence
+    from negkit.tasks.tind_fewshot import AUTHORS_FILE
+
+    assert examples[0].sentence.split()[1] not in AUTHORS_FILE.read_text()
+
+
+def test_authors_fewshot_examples_agree_with_the_public_half():
+    """23 of the 44 examples are sentences of raw-public.zip: same template, label and distractor flag there."""
+    from tind_support import public_groups
+
+    by_sentence = {item.sentence.strip(): item for group in public_groups() for item in group.items}
+    found = [(example, by_sentence[example.sentence]) for example in authors_fewshot_examples() if example.sentence in by_sentence]
+    assert len(found) == 23
+    for example, item in found:
+        assert (example.pattern_id, example.template_id, example.is_distractor, example.label) == (
+            item.pattern_id, item.template_id, item.is_distractor, item.label)
+
+
 def test_limit_takes_whole_groups_of_every_pattern_deterministically():
     items = synthetic_truth_items(groups_per_pattern=10, patterns=(1, 2, 5))  # 240 items, 30 groups
     sample = sample_groups(items, 48, seed=1)
@@ -104,6 +158,9 @@ def test_limit_takes_whole_groups_of_every_pattern_deterministically():
     assert sample == sample_groups(items, 48, seed=1)
     assert groups != {item.group_key for item in sample_groups(items, 48, seed=2)}
     assert sample_groups(items, 1000, seed=1) == items
+    # a limit smaller than one group per pattern still covers every pattern with a whole group
+    tiny = sample_groups(items, 1, seed=1)
+    assert {item.pattern_id for item in tiny} == {1, 2, 5} and len(tiny) == 24
 
 
 def test_registry():
@@ -141,7 +198,8 @@ def test_negkit_eval_end_to_end(tiny_setup, tmp_path, capsys):
     assert len(samples) == 48 and all(0 <= s["p_true"] <= 1 for s in samples)
     assert "Coherence and accuracy" in (out / "tind.md").read_text()
     fewshot = json.loads((out / "tind-fewshot.results.json").read_text())
-    assert len(fewshot["task"]["fewshot_examples"]) == 12  # 4 per pattern, 3 patterns
+    assert len(fewshot["task"]["fewshot_examples"]) == 44 and fewshot["task"]["fewshot_source"] == "authors"
+    assert fewshot["task"]["prompt_id"] == "tind/fewshot-44/first-token"
     # the same command again answers everything from the run store
     assert main(argv) == 0
     again = json.loads((out / "tind.results.json").read_text())

@@ -28,6 +28,8 @@ FLAGS: dict[str, str] = {
     "num_fewshot": "--num-fewshot",
     "chat": "--apply-chat-template / --no-chat-template",
     "system_instruction": "--system-instruction",
+    "bos": "--bos",
+    "fewshot_examples": "--fewshot-examples",
 }
 
 
@@ -74,21 +76,18 @@ def task_options_for(tasks: Sequence[str], options: Any, classifier: bool = Fals
             hint = f"; give it per task, e.g. {flag} TASK=VALUE" if option in ("prompt", "num_fewshot") and len(tasks) > 1 else ""
             kind = " with a classifier model" if base[task].model_kind == "classifier" else ""
             problems.append(f"{flag} does not apply to task {task}{kind} (it takes: {takes}){hint}")
-    built = {}
-    for task in tasks:
-        if not problems:
-            built[task] = get_task(task, **result[task])  # validates the values (prompt ids, counts, ...)
+    if problems:
+        raise NegkitError("; ".join(problems))
+    built = {task: get_task(task, **result[task]) for task in tasks}  # validates the values (prompt ids, counts)
     seed = getattr(options, "seed", None)
-    if seed is not None and not problems:
+    if seed is not None:
         users = [task for task in tasks if getattr(built[task], "uses_seed", False)]
         if not users:
-            problems.append(f"--seed changes nothing for {', '.join(tasks)}: none of them draws a sample, a split or "
-                            "few-shot examples")
+            raise NegkitError(f"--seed changes nothing for {', '.join(tasks)}: none of them draws a sample, a split "
+                              "or few-shot examples")
         for task in users:
             if hasattr(built[task], "seeds"):  # Thunder-NUBench few-shot: the one seed given, as the Harness
                 result[task]["seeds"] = (seed,)
-    if problems:
-        raise NegkitError("; ".join(problems))
     return result
 
 
@@ -121,6 +120,10 @@ def eval_command(spec: str, tasks: Sequence[str], options: Any, dtype: str, data
         command.append("--apply-chat-template" if options.chat else "--no-chat-template")
     if options.system_instruction is not None:
         command += ["--system-instruction", options.system_instruction]
+    for option in ("bos", "fewshot_examples"):
+        value = getattr(options, option, None)
+        if value is not None:
+            command += [FLAGS[option], value]
     for flag, value in (("--device", getattr(options, "device", None)), ("--quantize", getattr(options, "quantize", None))):
         if value is not None:
             command += [flag, value]

@@ -87,6 +87,10 @@ class EvalOptions:
     chat: bool | None = None
     #: A system message (chat), or text put before the prompt and a blank line (plain prompts).
     system_instruction: str | None = None
+    #: Thunder-NUBench's BOS policy (``tokenizer``, ``none``, ``always``); None: the task's default.
+    bos: str | None = None
+    #: TIND few-shot examples: ``authors`` (the fixed list) or ``seeded``; None: the task's default.
+    fewshot_examples: str | None = None
     #: Suites left out because their data was not found (suite -> how to get it), recorded in results.json.
     skipped: dict[str, str] = field(default_factory=dict)
 

@@ -24,6 +24,8 @@ SUITES: dict[str, tuple[str, str]] = {
     ),
     "nan-nli": ("nan-nli", "github joey234/nan-nli data/nan.csv into DATA/nan-nli/nan.csv"),
     "scone": ("scone", "github selenashe/ScoNe scone_nli/ into DATA/scone/scone_nli/"),
+    "condaqa": ("condaqa", "github AbhilashaRavichander/CondaQA data/condaqa_dev.json into DATA/condaqa/ "
+                "(or the hub data set lasha-nlp/CONDAQA)"),
 }
 #: Tasks that can also run with a sequence-classification NLI model (``nli:PATH``).
 CLASSIFIER_TASKS: tuple[str, ...] = ("nan-nli", "scone")

@@ -51,7 +51,8 @@ def add_task_arguments(parser: argparse._ActionsContainer) -> None:
     parser.add_argument("--tasks", help="comma-separated task names (see --list); default: every suite whose data is found")
     parser.add_argument("--list", action="store_true", help="list the registered tasks and where their data was found")
     parser.add_argument("--data", help="data root, data set folder or file (default: NEGKIT_DATA, ./data, ../shared/data)")
-    parser.add_argument("--split", default="test", help="split to evaluate (default: test)")
+    parser.add_argument("--split", default="test",
+                        help="split to evaluate (default: test); TIND also takes 'all', the whole data set (paper Table 4)")
     parser.add_argument("--limit", type=parse_limit, metavar="N|F|TASK=N,...",
                         help="about N items per task, or a fraction F in (0, 1) of each task's items (TIND: a "
                         "deterministic sample of whole groups stratified by pattern); TASK=N,... sets per-task limits "
@@ -71,6 +72,12 @@ def add_task_arguments(parser: argparse._ActionsContainer) -> None:
                       help="never use the chat template (TIND's plain prompt)")
     parser.add_argument("--system-instruction", "--system_instruction", metavar="TEXT",
                         help="a system message (with the chat template), else text put before each prompt and a blank line")
+    parser.add_argument("--bos", choices=("tokenizer", "none", "always"),
+                        help="Thunder-NUBench: a BOS token before the context: the tokenizer's choice (default, as "
+                        "lm-eval 0.4.13), none (as the older lm-eval the paper used), or always")
+    parser.add_argument("--fewshot-examples", choices=("authors", "seeded"),
+                        help="tind-fewshot: the authors' fixed 44 examples (default) or 4 per pattern drawn with "
+                        "--seed from the training split")
 
 
 def add_run_arguments(parser: argparse._ActionsContainer) -> None:
@@ -117,6 +124,7 @@ def run_eval(args: argparse.Namespace) -> int:
         device=args.device, quantize=args.quantize,
         progress=not args.no_progress, model_args=parse_model_args(args.model_args), num_fewshot=args.num_fewshot,
         prompt=args.prompt, chat=args.chat, system_instruction=args.system_instruction, skipped=skipped,
+        bos=args.bos, fewshot_examples=args.fewshot_examples,
         chunk_size=args.chunk_size, commit_seconds=args.commit_seconds, wait_lock=args.wait_lock,
         adapter=args.adapter,
     )

@@ -29,6 +29,7 @@ SUITE_SCORERS: dict[str, str] = {
     "nubench": "negkit.cli.score_suites:score_nubench",
     "nan-nli": "negkit.cli.score_suites:score_nan_nli",
     "scone": "negkit.cli.score_suites:score_scone",
+    "condaqa": "negkit.cli.score_suites:score_condaqa",
 }
 
 #: One-line help per suite, shown in ``negkit score --help`` (optional).
@@ -37,6 +38,7 @@ SUITE_HELP: dict[str, str] = {
     "nubench": "Thunder-NUBench: acc, acc_norm, error analysis from {item_id, prediction[, prediction_norm, run]} lines",
     "nan-nli": "NaN-NLI: standard/binary/strict, breakdowns, NaN-Quant, confusion from {item_id, prediction} lines",
     "scone": "ScoNe-NLI: accuracy per condition and overall from {item_id, prediction} lines",
+    "condaqa": "CondaQA: accuracy and group consistency from {item_id or SampleID, prediction (answer text)} lines",
 }
 
 

@@ -1,4 +1,4 @@
-"""Scorers for ``negkit score nubench|nan-nli|scone`` (registered in :data:`negkit.cli.score.SUITE_SCORERS`).
+"""Scorers for ``negkit score nubench|nan-nli|scone|condaqa`` (registered in :data:`negkit.cli.score.SUITE_SCORERS`).
 
 Each reads the gold data (``--data``, else the usual data roots), reads the predictions file (layout in
 :mod:`negkit.data.suite_predictions`), and scores the predicted items with the suite's metrics. Items without a
@@ -13,7 +13,7 @@ from negkit.cli.score import SuiteScore
 from negkit.data.locate import locate_dataset
 from negkit.data.nli import read_nan_nli, read_scone
 from negkit.data.nubench import MULTIPLE_CHOICE, SPLITS, load_choice_items
-from negkit.data.suite_predictions import read_choice_predictions, read_label_predictions
+from negkit.data.suite_predictions import read_answer_predictions, read_choice_predictions, read_label_predictions
 from negkit.errors import DataNotFoundError
 from negkit.metrics.nli import nan_nli_report, scone_accuracy
 from negkit.report.nli import nan_nli_tables, scone_tables
@@ -63,3 +63,17 @@ def score_scone(path: Path, name: str = "predictions", data: str | None = None) 
         "accuracy": scone_accuracy(chosen, [predicted[item.item_id] for item in chosen]),
     }
     return SuiteScore(metrics, scone_tables(metrics))
+
+
+def score_condaqa(path: Path, name: str = "predictions", data: str | None = None) -> SuiteScore:
+    """CondaQA accuracy and group consistency for the predicted questions (dev split)."""
+    from negkit.data.condaqa import read_condaqa
+    from negkit.metrics.condaqa import canonical_answer, condaqa_report
+    from negkit.report.condaqa import condaqa_tables
+
+    items = read_condaqa(locate_dataset("condaqa", data))
+    predicted = read_answer_predictions(path, {item.item_id for item in items})
+    chosen = [item for item in items if item.item_id in predicted]
+    metrics = condaqa_report(chosen, [canonical_answer(predicted[item.item_id]) for item in chosen])
+    metrics |= {"data_count": len(items), "source": name, "style": "predictions"}
+    return SuiteScore(metrics, condaqa_tables(metrics))

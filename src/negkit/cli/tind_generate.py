@@ -36,6 +36,9 @@ def register(groups) -> None:
     generate.add_argument("--patterns", help="comma-separated pattern numbers (default: all 11)")
     generate.add_argument("--limit", type=int, help="at most this many triples per pattern")
     generate.add_argument("--public", help="raw-public.zip (or any raw release) to measure source overlap with")
+    generate.add_argument("--english", choices=("release", "corrected"), default="release",
+                          help="articles and plurals as in the authors' release (default: 'a herb', 'radioes') or "
+                          "pronunciation-aware English ('an herb', 'radios'); realise always uses the release's")
     _add_common(generate)
     generate.set_defaults(handler=run_generate)
 
@@ -79,8 +82,8 @@ def _refuse_git(destination: Path, allow: bool) -> None:
         )
 
 
-def _generator(args: argparse.Namespace) -> Generator:
-    return Generator.load(locate_dataset("wordnet", args.data), args.wordnet)
+def _generator(args: argparse.Namespace, spelling: str = "release") -> Generator:
+    return Generator.load(locate_dataset("wordnet", args.data), args.wordnet, spelling)
 
 
 def run_generate(args: argparse.Namespace) -> int:
@@ -90,13 +93,13 @@ def run_generate(args: argparse.Namespace) -> int:
     if any(p not in range(1, 12) for p in patterns):
         raise NegkitError(f"--patterns takes numbers from 1 to 11, got {args.patterns!r}")
     start = time.perf_counter()
-    generator = _generator(args)
+    generator = _generator(args, args.english)
     groups = generator.generate_groups(args.seed, patterns, args.limit)
     write_generation(groups, out, args.split_seed)
     public = _public_groups(args)
     print(comparison_table(groups, public))
     print(f"wrote {len(groups)} groups, {sum(len(g.items) for g in groups)} sentences to {out} "
-          f"in {time.perf_counter() - start:.1f} s (seed {args.seed}, split seed {args.split_seed})")
+          f"in {time.perf_counter() - start:.1f} s (seed {args.seed}, split seed {args.split_seed}, english {args.english})")
     return 0
 
 

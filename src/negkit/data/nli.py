@@ -5,8 +5,8 @@ raises :class:`~negkit.errors.InputFormatError` naming the file, the line and th
 
 NaN-NLI (``nan.csv``): one row per premise/hypothesis pair; the ``P-*``/``H-*`` columns flag the negation
 types of premise and hypothesis (the ``H-*`` flags are blank when the hypothesis has no negation), then
-``Construction``, ``Construction Subtype``, ten operation columns (a count; any value above 0 means the
-operation was applied) and ``Quantification`` (membership of the NaN-Quant subset). Columns named
+``Construction``, ``Construction Subtype``, ten operation columns (how many times the operation was applied:
+0, 1, or 2 in six ``Negator addition or deletion`` cells) and ``Quantification`` (membership of the NaN-Quant subset). Columns named
 ``Unnamed: N`` are empty spreadsheet artefacts and are ignored.
 
 ScoNe-NLI (``scone_nli/{train,test}/CONDITION.csv``): the condition's premise, hypothesis and label are the
@@ -73,8 +73,9 @@ class NLIItem:
 
     ``premise_negation`` and ``hypothesis_negation`` hold the NaN-NLI negation-type flags that are set
     (e.g. ``{"Non-verbal", "Analytic"}``); ``hypothesis_negation`` is empty when the hypothesis has no
-    negation. ``operations`` lists the NaN-NLI operations applied to make the hypothesis. ``condition``,
-    ``row`` and ``group_index`` are ScoNe's.
+    negation. ``operations`` lists the NaN-NLI operations applied to make the hypothesis and
+    ``operation_counts`` how many times each was applied (the cell value, 1 or 2). ``condition``, ``row`` and
+    ``group_index`` are ScoNe's.
     """
 
     item_id: str
@@ -92,6 +93,14 @@ class NLIItem:
     condition: str = ""
     row: int = -1
     group_index: int | None = None
+    operation_counts: tuple[tuple[str, int], ...] = ()
+
+    def operation_count(self, operation: str) -> int:
+        """How many times ``operation`` was applied (the cell value; 1 for a listed operation without counts)."""
+        for name, count in self.operation_counts:
+            if name == operation:
+                return count
+        return 1 if operation in self.operations and not self.operation_counts else 0
 
 
 def _csv_rows(path: Path) -> Iterator[tuple[int, Mapping[str, str], list[str]]]:
@@ -126,12 +135,12 @@ def _label(path: Path, line: int, column: str, value: str) -> str:
     return label
 
 
-def _flag(path: Path, line: int, column: str, value: str, blank_allowed: bool) -> bool:
-    """Parse a 0/1 flag (``1.0`` and counts above 1 are accepted); blank is False when allowed."""
+def _count(path: Path, line: int, column: str, value: str, blank_allowed: bool) -> int:
+    """Parse a non-negative count (``1.0`` is accepted); blank is 0 when allowed."""
     text = value.strip()
     if not text:
         if blank_allowed:
-            return False
+            return 0
         raise InputFormatError(path, line, f"column {column!r}: empty value (expected 0 or 1)")
     try:
         number = float(text)
@@ -139,7 +148,12 @@ def _flag(path: Path, line: int, column: str, value: str, blank_allowed: bool) -
         raise InputFormatError(path, line, f"column {column!r}: {value!r} is not a number") from None
     if number < 0 or number != int(number):
         raise InputFormatError(path, line, f"column {column!r}: {value!r} is not a non-negative count")
-    return number > 0
+    return int(number)
+
+
+def _flag(path: Path, line: int, column: str, value: str, blank_allowed: bool) -> bool:
+    """Parse a 0/1 flag (counts above 1 are accepted as set); blank is False when allowed."""
+    return _count(path, line, column, value, blank_allowed) > 0
 
 
 def read_nan_nli(path: str | Path) -> list[NLIItem]:
@@ -162,7 +176,8 @@ def read_nan_nli(path: str | Path) -> list[NLIItem]:
         hypothesis_types = frozenset(
             kind for kind in NEGATION_TYPES if _flag(path, line, f"H-{kind}", row[f"H-{kind}"], blank_allowed=True)
         )
-        operations = tuple(op for op in NAN_OPERATIONS if _flag(path, line, op, row[op], blank_allowed=False))
+        counts = tuple((op, _count(path, line, op, row[op], blank_allowed=False)) for op in NAN_OPERATIONS)
+        operation_counts = tuple((op, count) for op, count in counts if count)
         items.append(
             NLIItem(
                 item_id=f"nan-{len(items):03d}",
@@ -175,7 +190,8 @@ def read_nan_nli(path: str | Path) -> list[NLIItem]:
                 hypothesis_negation=hypothesis_types,
                 construction=row["Construction"].strip(),
                 construction_subtype=row["Construction Subtype"].strip(),
-                operations=operations,
+                operations=tuple(op for op, _ in operation_counts),
+                operation_counts=operation_counts,
                 quantification=_flag(path, line, "Quantification", row["Quantification"], blank_allowed=False),
             )
         )

@@ -1,4 +1,4 @@
-"""Predictions files made elsewhere, for ``negkit score nubench|nan-nli|scone``.
+"""Predictions files made elsewhere, for ``negkit score nubench|nan-nli|scone|condaqa``.
 
 JSON Lines, one object per predicted item:
 
@@ -10,6 +10,10 @@ JSON Lines, one object per predicted item:
 - NaN-NLI: ``{"item_id": "nan-017", "prediction": "entailment"}`` (or ``{"index": 17}``, the 0-based data row).
 - ScoNe: ``{"item_id": "scone-test-one_scoped-0003", "prediction": "neutral"}`` (or ``{"condition": "one_scoped",
   "row": 3}``). ``yes``/``no`` are read as entailment/neutral and ``contradiction`` counts as neutral.
+
+- CondaQA: ``{"item_id": "condaqa-5294", "prediction": "yes"}`` (or ``{"SampleID": 5294}``); the prediction is the
+  model's answer as text (read like a written answer: its first line, normalised; a leading yes / no or a "don't
+  know" phrase counts as that answer). ``negkit eval``'s ``condaqa.samples.jsonl`` is read as well.
 
 NLI predictions are label names (``entailment``, ``neutral``, ``contradiction``, case-insensitive). Every line is
 checked; a bad one raises :class:`~negkit.errors.InputFormatError` with its line number. An item predicted twice
@@ -128,6 +132,32 @@ def read_label_predictions(path: str | Path, suite: str, item_ids: set[str]) -> 
         if label not in NLI_LABELS:
             raise InputFormatError(path, line, f"field 'prediction': {value!r} is not an NLI label {NLI_LABELS}")
         predictions[item_id] = label
+    if not predictions:
+        raise InputFormatError(path, None, "no predictions")
+    return predictions
+
+
+def read_answer_predictions(path: str | Path, item_ids: set[str]) -> dict[str, str]:
+    """Read CondaQA predictions: item id -> the answer text as given (scoring normalises it)."""
+    path = Path(path)
+    predictions: dict[str, str] = {}
+    for line, record in _json_lines(path):
+        item_id = record.get("item_id")
+        if item_id is None and "SampleID" in record:
+            sample = record["SampleID"]
+            if isinstance(sample, bool) or not isinstance(sample, (int, str)) or not str(sample).strip().isdigit():
+                raise InputFormatError(path, line, f"field 'SampleID': expected an integer, found {str(sample)[:40]!r}")
+            item_id = f"condaqa-{int(sample)}"
+        if item_id is None:
+            raise InputFormatError(path, line, "missing field 'item_id' (or 'SampleID')")
+        if not isinstance(item_id, str) or item_id not in item_ids:
+            raise InputFormatError(path, line, f"unknown item {str(item_id)[:60]!r}")
+        if item_id in predictions:
+            raise InputFormatError(path, line, f"item {item_id!r} predicted twice")
+        value = _field(path, line, record, "prediction")
+        if not isinstance(value, str):
+            raise InputFormatError(path, line, f"field 'prediction': expected the answer as text, found {str(value)[:40]!r}")
+        predictions[item_id] = value
     if not predictions:
         raise InputFormatError(path, None, "no predictions")
     return predictions

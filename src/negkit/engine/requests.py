@@ -19,10 +19,17 @@ from typing import Union
 
 @dataclass(frozen=True)
 class LoglikelihoodRequest:
-    """Log-probability of ``continuation`` right after ``context``."""
+    """Log-probability of ``continuation`` right after ``context``.
+
+    ``add_bos`` is the BOS policy for the context: ``None`` (default) tokenizes it with the tokenizer's own
+    special tokens (a BOS when the tokenizer adds one, as LM Evaluation Harness 0.4.13 does); ``False`` leaves
+    any BOS out (the Harness's causal-LM default before it switched to the tokenizer's); ``True`` always starts
+    with a BOS. A backend that cannot honour a policy other than ``None`` refuses the request.
+    """
 
     context: str
     continuation: str
+    add_bos: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -104,5 +111,10 @@ class ModelFingerprint:
 
 
 def request_payload(request: Request) -> dict:
-    """A JSON-ready description of a request, with its kind (used for run store keys and records)."""
-    return {"kind": type(request).__name__, **asdict(request)}
+    """A JSON-ready description of a request, with its kind (used for run store keys and records).
+
+    Fields left at ``None`` (optional settings such as ``add_bos``) are omitted, so adding an optional field
+    never changes the keys of requests that do not use it.
+    """
+    fields = {name: value for name, value in asdict(request).items() if value is not None}
+    return {"kind": type(request).__name__, **fields}

@@ -40,20 +40,22 @@ class Generator:
 
     wordnet: WordNet
     resources: SideResources
+    #: Article and plural rules of the realiser: "release" (the authors' data) or "corrected" English.
+    spelling: str = "release"
 
     @classmethod
-    def load(cls, resources_folder: str | Path, wordnet_folder: str | Path | None = None) -> Generator:
+    def load(cls, resources_folder: str | Path, wordnet_folder: str | Path | None = None, spelling: str = "release") -> Generator:
         """Load WordNet (aligned to Princeton offsets) and the side resources in ``resources_folder``."""
         wordnet = WordNet(wordnet_folder)
         resources = load_side_resources(resources_folder)
         align_wordnet(wordnet, resources)
-        return cls(wordnet, resources)
+        return cls(wordnet, resources, spelling)
 
     def __post_init__(self) -> None:
         self.selector = TripleSelector(self.wordnet, self.resources)
         self.rules = DistractorRules(self.wordnet, self.resources)
         self.sampler = DistractorSampler(self.rules, self.selector.core)
-        self.realiser = Realiser(self.wordnet)
+        self.realiser = Realiser(self.wordnet, self.spelling)
 
     def triples(self, pattern_id: int, limit: int | None = None) -> list[SourceTriple]:
         """The pattern's triples in group order (the first ``limit`` of them if given)."""

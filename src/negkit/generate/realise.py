@@ -21,16 +21,23 @@ from negkit.data.tind_types import (
     TruthItem,
     make_item_id,
 )
-from negkit.generate.morphology import ing_form, plural, with_article
+from negkit.generate.morphology import SPELLINGS, ing_form, plural, with_article
 from negkit.generate.templates import fill, load_pattern
 from negkit.generate.wordnet import WordNet
 
 
 class Realiser:
-    """Fills pattern templates from WordNet; one instance caches WordNet lookups for many groups."""
+    """Fills pattern templates from WordNet; one instance caches WordNet lookups for many groups.
 
-    def __init__(self, wordnet: WordNet | None = None) -> None:
+    ``spelling`` chooses the article and plural rules (:data:`negkit.generate.morphology.SPELLINGS`):
+    ``"release"`` (default) reproduces the authors' release, ``"corrected"`` is pronunciation-aware English.
+    """
+
+    def __init__(self, wordnet: WordNet | None = None, spelling: str = "release") -> None:
+        if spelling not in SPELLINGS:
+            raise ValueError(f"unknown spelling {spelling!r}; choose one of {SPELLINGS}")
         self.wordnet = wordnet or WordNet()
+        self.spelling = spelling
 
     @cached_property
     def _noun_exceptions(self) -> dict[str, list[str]]:
@@ -47,12 +54,12 @@ class Realiser:
 
     def word_slots(self, word: str, number: int) -> dict[str, str]:
         """Word, article, plural (also with article) and -ing slots of element ``number`` (1 or 2)."""
-        plural_form = plural(word, self._noun_exceptions)
+        plural_form = plural(word, self._noun_exceptions, self.spelling)
         return {
             f"w{number}": word,
-            f"a_w{number}": with_article(word),
+            f"a_w{number}": with_article(word, self.spelling),
             f"pl{number}": plural_form,
-            f"a_pl{number}": with_article(plural_form),
+            f"a_pl{number}": with_article(plural_form, self.spelling),
             f"ing{number}": ing_form(word, self._verb_exceptions),
         }
 

@@ -16,8 +16,12 @@ section 8:
   R = sum r / N_g;
 * the token-weighted ``-t`` variant: P = sum c / all system scope entries, R = sum c / all gold scope
   entries;
-* NIS_ex, which the published code does not compute, in the **instance-based reading**: e = 1 when the
-  two scope lists are identical (two empty scopes included), P = sum e / N_s, R = sum e / N_g.
+* NIS_ex, which the published code does not compute, in two readings, both reported:
+  ``nis_ex``, the **instance-based reading** (the formula taken literally): e = 1 when the two scope lists are
+  identical (two empty scopes included), P = sum e / N_s, R = sum e / N_g; and ``nis_ex_nonempty``, the reading
+  of the paper's table column (which it equates with *SEM's "Scopes B (cue match)"): only instances with a
+  non-empty scope count, e = 1 when a non-empty gold scope is matched exactly, P = sum e / system instances with
+  a non-empty scope, R = sum e / gold instances with a non-empty scope (docs/scorer.md says why they differ).
 
 F1 = 2PR / (P + R) from unrounded values. Where the script divides by zero (no system or gold
 instance, no scope entry at all) the value here is 0 and nothing crashes. Before scoring, the files
@@ -110,6 +114,9 @@ class NisCounts:
     precision_sum: float = 0.0  # NIS_tok: sum over pairs of per-instance precision
     recall_sum: float = 0.0  # NIS_tok: sum over pairs of per-instance recall
     exact_scopes: int = 0  # NIS_ex: pairs with identical scope lists
+    exact_nonempty_scopes: int = 0  # NIS_ex, non-empty reading: pairs with identical non-empty scope lists
+    gold_nonempty_scopes: int = 0  # instances with a non-empty scope
+    system_nonempty_scopes: int = 0
     shared_scope_tokens: int = 0  # -t: sum over pairs of shared scope entries
     gold_scope_tokens: int = 0
     system_scope_tokens: int = 0
@@ -136,6 +143,8 @@ def count_nis(gold: CdscoLines, system: CdscoLines) -> NisCounts:
         counts.system_instances += len(system_instances)
         counts.gold_scope_tokens += sum(len(g.scope) for g in gold_instances)
         counts.system_scope_tokens += sum(len(s.scope) for s in system_instances)
+        counts.gold_nonempty_scopes += sum(1 for g in gold_instances if g.scope)
+        counts.system_nonempty_scopes += sum(1 for s in system_instances if s.scope)
         used = [False] * len(gold_instances)
         for s in system_instances:
             for index, g in enumerate(gold_instances):
@@ -148,6 +157,7 @@ def count_nis(gold: CdscoLines, system: CdscoLines) -> NisCounts:
                 counts.recall_sum += recall
                 counts.shared_scope_tokens += shared
                 counts.exact_scopes += g.scope == s.scope
+                counts.exact_nonempty_scopes += bool(g.scope) and g.scope == s.scope
     return counts
 
 
@@ -174,12 +184,13 @@ def _ratio(numerator: float, denominator: float) -> float:
 
 @dataclass(frozen=True)
 class NisScores:
-    """Cue scores (exact cue match), NIS_tok, its token-weighted variant and NIS_ex."""
+    """Cue scores (exact cue match), NIS_tok, its token-weighted variant and NIS_ex in its two readings."""
 
     cue: PRF
     nis_tok: PRF
     nis_tok_tokens: PRF
     nis_ex: PRF
+    nis_ex_nonempty: PRF
 
     @classmethod
     def from_counts(cls, c: NisCounts) -> NisScores:
@@ -190,6 +201,8 @@ class NisScores:
                 _ratio(c.shared_scope_tokens, c.system_scope_tokens), _ratio(c.shared_scope_tokens, c.gold_scope_tokens)
             ),
             nis_ex=PRF.from_values(_ratio(c.exact_scopes, c.system_instances), _ratio(c.exact_scopes, c.gold_instances)),
+            nis_ex_nonempty=PRF.from_values(_ratio(c.exact_nonempty_scopes, c.system_nonempty_scopes),
+                                            _ratio(c.exact_nonempty_scopes, c.gold_nonempty_scopes)),
         )
 
     def format_script(self, *, token_weighted: bool = False) -> str:
@@ -212,7 +225,8 @@ class NisScores:
             ("Cues (exact match):", self.cue),
             ("NIS_tok:", self.nis_tok),
             ("NIS_tok token-weighted (-t):", self.nis_tok_tokens),
-            ("NIS_ex (instance-based):", self.nis_ex),
+            ("NIS_ex (literal, all instances):", self.nis_ex),
+            ("NIS_ex (paper's column, = SCM-B):", self.nis_ex_nonempty),
         ]
         lines = [f"{title:<34}| precision (%) | recall (%) | F1  (%)"]
         for label, prf in rows:

@@ -10,6 +10,13 @@ NaN-NLI settings:
 - breakdowns: macro P/R/F1 over the pairs whose premise (resp. hypothesis) carries each negation type, plus
   the hypotheses without negation; error rate per construction and per operation (a pair with several
   operations counts for each); the NaN-Quant subset; the confusion matrix normalised by the true label.
+
+Table 8 (error rate per construction) prints the constructions grouped as the paper groups them
+(:data:`PAPER_CONSTRUCTION_ROWS`): the affixally negated adjective and adverb rows merged, the absolute and
+approximate negators merged, and two rare constructions left out; the per-value breakdown is kept apart.
+Table 9 (error rate per operation) has two readings, because six ``Negator addition or deletion`` cells hold 2:
+``"exactly-one"`` (a pair counts for an operation whose cell is exactly 1; the only reading that reproduces the
+printed Table 9, the default) and ``"non-zero"`` (every pair with a non-zero cell, as the paper's text says).
 """
 
 from __future__ import annotations
@@ -33,6 +40,28 @@ NOT_ENTAILMENT = "not_entailment"
 BINARY_LABELS: tuple[str, str] = (ENTAILMENT, NOT_ENTAILMENT)
 #: Name of the hypothesis breakdown row for hypotheses that carry no negation.
 NO_NEGATION = "No negation"
+
+#: Table 8's rows: ``nan.csv`` Construction value -> the paper's row (None: left out of Table 8). The paper
+#: merges the two affixal rows and the two negator rows, and leaves out the two rarest constructions
+#: ("not that", 4 pairs; "not common vs uncommon", 2 pairs). Values not listed here keep a row of their own.
+PAPER_CONSTRUCTION_ROWS: dict[str, str | None] = {
+    "not + quantifier": "not + quantifier",
+    "not + focus particle": "not + focus particle",
+    "not + degree expression": "not + degree expression",
+    "not + affixially negated gradable adjective": "not + affixally negated adjective/adverb",
+    "not + affixially negated adverb": "not + affixally negated adjective/adverb",
+    "not + pp": "not + PP",
+    "not in verbless clause": "not in verbless clause",
+    "not in coordination": "not in coordination",
+    "absolute negator": "absolute/approximate negator",
+    "approximate negator": "absolute/approximate negator",
+    "not + auxillary": "not + auxiliary",
+    "not in implicit proposition": None,
+    "verbal vs affixal negation": None,
+}
+CONSTRUCTION_GROUPINGS = ("paper", "value")
+#: How Table 9 counts a pair for an operation: its cell is exactly 1 (default, the printed numbers), or non-zero.
+OPERATION_COUNTINGS = ("exactly-one", "non-zero")
 
 
 @dataclass(frozen=True)
@@ -147,18 +176,56 @@ def _error_rates(pairs: list[tuple[str, bool]]) -> dict[str, ErrorRate]:
     return {key: ErrorRate(wrong, total) for key, (wrong, total) in counts.items()}
 
 
-def construction_error_rates(items: Sequence[NLIItem], predicted: Sequence[str]) -> dict[str, ErrorRate]:
-    """Error rate per construction (Truong et al., Table 8)."""
-    _check(items, predicted)
-    return _error_rates([(item.construction, label != item.label) for item, label in zip(items, predicted)])
+def paper_construction_row(construction: str) -> str | None:
+    """The Table 8 row of a ``Construction`` value (None: the paper leaves it out)."""
+    return PAPER_CONSTRUCTION_ROWS.get(construction, construction)
 
 
-def operation_error_rates(items: Sequence[NLIItem], predicted: Sequence[str]) -> dict[str, ErrorRate]:
-    """Error rate per operation type (Table 9); a pair with several operations counts once for each."""
+def construction_error_rates(items: Sequence[NLIItem], predicted: Sequence[str], grouping: str = "paper") -> dict[str, ErrorRate]:
+    """Error rate per construction (Truong et al., Table 8).
+
+    ``grouping="paper"``: the paper's rows (:data:`PAPER_CONSTRUCTION_ROWS`, in that order; left-out
+    constructions are not counted); ``"value"``: one row per ``Construction`` value, in first-seen order.
+    """
     _check(items, predicted)
-    pairs = [(op, label != item.label) for item, label in zip(items, predicted) for op in item.operations]
+    if grouping not in CONSTRUCTION_GROUPINGS:
+        raise ValueError(f"unknown construction grouping {grouping!r}; choose one of {CONSTRUCTION_GROUPINGS}")
+    if grouping == "value":
+        return _error_rates([(item.construction, label != item.label) for item, label in zip(items, predicted)])
+    pairs = [(paper_construction_row(item.construction), label != item.label) for item, label in zip(items, predicted)]
+    rates = _error_rates([(row, wrong) for row, wrong in pairs if row is not None])
+    order = [row for row in dict.fromkeys(PAPER_CONSTRUCTION_ROWS.values()) if row in rates]
+    return {row: rates[row] for row in order + [row for row in rates if row not in order]}
+
+
+def left_out_constructions(items: Sequence[NLIItem]) -> dict[str, int]:
+    """Pairs per ``Construction`` value that the paper's Table 8 leaves out."""
+    counts: dict[str, int] = {}
+    for item in items:
+        if paper_construction_row(item.construction) is None:
+            counts[item.construction] = counts.get(item.construction, 0) + 1
+    return counts
+
+
+def operation_error_rates(items: Sequence[NLIItem], predicted: Sequence[str], counting: str = "exactly-one") -> dict[str, ErrorRate]:
+    """Error rate per operation type (Table 9); a pair with several operations counts once for each.
+
+    ``counting="exactly-one"`` (default) counts a pair for an operation whose cell is exactly 1, which is what
+    reproduces the printed Table 9; ``"non-zero"`` counts every pair whose cell is above 0 (the paper's text).
+    """
+    _check(items, predicted)
+    if counting not in OPERATION_COUNTINGS:
+        raise ValueError(f"unknown operation counting {counting!r}; choose one of {OPERATION_COUNTINGS}")
+    keep = (lambda count: count == 1) if counting == "exactly-one" else (lambda count: count > 0)
+    pairs = [(op, label != item.label) for item, label in zip(items, predicted) for op in item.operations if keep(item.operation_count(op))]
     rates = _error_rates(pairs)
     return {op: rates[op] for op in NAN_OPERATIONS if op in rates}
+
+
+def operation_applications(items: Sequence[NLIItem]) -> dict[str, int]:
+    """How many times each operation was applied: the sum of its cells (the paper's Table 1 counts)."""
+    totals = {op: sum(item.operation_count(op) for item in items) for op in NAN_OPERATIONS}
+    return {op: total for op, total in totals.items() if total}
 
 
 def quantification_subset(items: Sequence[NLIItem], predicted: Sequence[str]) -> tuple[list[NLIItem], list[str]]:
@@ -174,9 +241,19 @@ def confusion_matrix(items: Sequence[NLIItem], predicted: Sequence[str]) -> dict
     return normalised_confusion([item.label for item in items], predicted, NLI_LABELS)
 
 
-def nan_nli_report(items: Sequence[NLIItem], predicted: Sequence[str]) -> dict[str, Any]:
-    """Every NaN-NLI setting and breakdown, as plain JSON-ready data."""
+def _rates_dict(rates: dict[str, ErrorRate]) -> dict[str, dict[str, Any]]:
+    return {key: {**asdict(value), "rate": value.rate} for key, value in rates.items()}
+
+
+def nan_nli_report(items: Sequence[NLIItem], predicted: Sequence[str], operation_counting: str = "exactly-one") -> dict[str, Any]:
+    """Every NaN-NLI setting and breakdown, as plain JSON-ready data.
+
+    ``construction_error_rate`` is Table 8 as the paper groups it, ``construction_error_rate_by_value`` the
+    breakdown per ``Construction`` value; ``operation_error_rate`` is Table 9 counted as ``operation_counting``
+    says and ``operation_error_rate_other`` the other reading (``operation_counting_other``).
+    """
     quant_items, quant_predicted = quantification_subset(items, predicted)
+    other = next(counting for counting in OPERATION_COUNTINGS if counting != operation_counting)
     return {
         "count": len(items),
         "standard": asdict(standard_scores(items, predicted)),
@@ -184,8 +261,14 @@ def nan_nli_report(items: Sequence[NLIItem], predicted: Sequence[str]) -> dict[s
         "strict": _strict_dict(strict_score(items, predicted)),
         "premise_negation_type": {k: asdict(v) for k, v in premise_type_breakdown(items, predicted).items()},
         "hypothesis_negation_type": {k: asdict(v) for k, v in hypothesis_type_breakdown(items, predicted).items()},
-        "construction_error_rate": {k: {**asdict(v), "rate": v.rate} for k, v in construction_error_rates(items, predicted).items()},
-        "operation_error_rate": {k: {**asdict(v), "rate": v.rate} for k, v in operation_error_rates(items, predicted).items()},
+        "construction_error_rate": _rates_dict(construction_error_rates(items, predicted, "paper")),
+        "construction_error_rate_by_value": _rates_dict(construction_error_rates(items, predicted, "value")),
+        "constructions_left_out": left_out_constructions(items),
+        "operation_counting": operation_counting,
+        "operation_error_rate": _rates_dict(operation_error_rates(items, predicted, operation_counting)),
+        "operation_counting_other": other,
+        "operation_error_rate_other": _rates_dict(operation_error_rates(items, predicted, other)),
+        "operation_applications": operation_applications(items),
         "nan_quant": {
             "count": len(quant_items),
             "standard": asdict(standard_scores(quant_items, quant_predicted)),

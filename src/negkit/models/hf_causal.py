@@ -95,12 +95,12 @@ class HFCausalLM(TokenizerBackedModel):
         return self.scorer.score(prompts, reduce, self._on_batch)
 
     def loglikelihood(self, requests: Sequence[LoglikelihoodRequest]) -> list[LoglikelihoodResult]:
-        groups = group_by_context([request.context for request in requests])
+        groups = group_by_context([(request.context, request.add_bos) for request in requests])
         if self.prefix_reuse and len(groups) < len(requests):
             return self._grouped_loglikelihood(requests, list(groups.values()))
         prompts = []
         for request in requests:
-            ids, ends = self.rules.encode_context(request.context)
+            ids, ends = self.rules.encode_context(request.context, request.add_bos)
             continuation = self.rules.encode(request.continuation, special=False)
             full = ids + continuation
             prompts.append(
@@ -123,7 +123,7 @@ class HFCausalLM(TokenizerBackedModel):
         """Each distinct context runs once; its continuations are scored from its key/value cache."""
         encoded = [
             ContextGroup(
-                tuple(self.rules.encode_context(requests[members[0]].context)[0]),
+                tuple(self.rules.encode_context(requests[members[0]].context, requests[members[0]].add_bos)[0]),
                 tuple(tuple(self.rules.encode(requests[m].continuation, special=False)) for m in members),
             )
             for members in groups

@@ -51,14 +51,27 @@ class HFTokenizerRules:
             raise NegkitError("this model's tokenizer has no chat template")
         return self.tokenizer.apply_chat_template(list(messages), tokenize=False, add_generation_prompt=True)
 
-    def encode_context(self, text: str) -> tuple[list[int], list[int]]:
-        """Token ids of a context (special tokens added, a final EOS dropped) and each token's end offset."""
+    def encode_context(self, text: str, add_bos: bool | None = None) -> tuple[list[int], list[int]]:
+        """Token ids of a context (special tokens added, a final EOS dropped) and each token's end offset.
+
+        ``add_bos`` (see :class:`negkit.engine.requests.LoglikelihoodRequest`): ``None`` keeps the tokenizer's
+        own choice, ``False`` removes a BOS the tokenizer added, ``True`` prepends one when it did not.
+        """
         encoding = self.tokenizer(text, add_special_tokens=True, return_offsets_mapping=True)
         ids = list(encoding["input_ids"])
         ends = [end for _start, end in encoding["offset_mapping"]]
         eos = self.tokenizer.eos_token_id
         if len(ids) > 1 and eos is not None and ids[-1] == eos:
             ids, ends = ids[:-1], ends[:-1]
+        if add_bos is not None:
+            bos = self.tokenizer.bos_token_id
+            if bos is None:
+                if add_bos:
+                    raise NegkitError("a BOS token was asked for, but this model's tokenizer has none")
+            elif add_bos and (not ids or ids[0] != bos):
+                ids, ends = [bos, *ids], [0, *ends]
+            elif not add_bos and len(ids) > 1 and ids[0] == bos and ends[0] == 0 and not text.startswith(self.tokenizer.bos_token):
+                ids, ends = ids[1:], ends[1:]
         return ids, ends
 
     def encode(self, text: str, special: bool) -> list[int]:

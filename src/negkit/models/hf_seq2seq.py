@@ -9,6 +9,7 @@ from typing import Any
 import torch
 
 from negkit.engine.batching import LengthSortedBatcher, auto_token_budget
+from negkit.errors import NegkitError
 from negkit.models.base import LoglikelihoodRequest, LoglikelihoodResult, ModelFingerprint
 from negkit.models.hf_common import HFTokenizerRules, TokenizerBackedModel, cut_at_stop
 from negkit.models.loading import load_pretrained
@@ -73,6 +74,8 @@ class HFSeq2SeqLM(TokenizerBackedModel):
         return self._batcher().run([len(ids) for ids in encoded], process)
 
     def loglikelihood(self, requests: Sequence[LoglikelihoodRequest]) -> list[LoglikelihoodResult]:
+        if any(request.add_bos is not None for request in requests):
+            raise NegkitError("a BOS policy applies to decoder-only models; encoder-decoder contexts have none (use the default)")
         contexts = [self.rules.encode_context(request.context)[0] for request in requests]
         targets = [self.rules.encode(request.continuation, special=False) for request in requests]
 

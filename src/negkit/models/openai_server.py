@@ -120,6 +120,9 @@ class OpenAICompatibleLM:
     # -- protocol -----------------------------------------------------------------------------------
     def loglikelihood(self, requests: Sequence[LoglikelihoodRequest]) -> list[LoglikelihoodResult]:
         results: list[LoglikelihoodResult] = []
+        if any(request.add_bos is not None for request in requests):
+            raise NegkitError("an OpenAI-compatible server tokenizes the prompt itself: negkit cannot set its BOS "
+                              "policy (use the default, the server's tokenizer)")
         for batch in self._batches(list(requests)):
             if any(request.context.startswith(CHAT_MARKER) for request in batch):
                 raise NegkitError("log-likelihoods of chat prompts need the server's template text; use a text prompt")

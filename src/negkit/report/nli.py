@@ -40,6 +40,50 @@ def _error_table(title: str, rows: dict[str, Any]) -> str:
     return markdown_table([title, "wrong", "pairs", "error rate"], body)
 
 
+def _construction_tables(metrics: dict[str, Any]) -> list[str]:
+    """Table 8 as the paper groups it, then the breakdown per ``Construction`` value with its Table 8 row."""
+    from negkit.metrics.nli import paper_construction_row
+
+    left_out = metrics.get("constructions_left_out", {})
+    note = ", ".join(f"{name} ({count} pairs)" for name, count in left_out.items())
+    by_value = metrics.get("construction_error_rate_by_value", {})
+    value_table = markdown_table(
+        ["construction (nan.csv)", "Table 8 row", "wrong", "pairs", "error rate"],
+        [[key, paper_construction_row(key) or "(left out)", values["wrong"], values["total"], number(values["rate"])]
+         for key, values in by_value.items()],
+    )
+    parts = [
+        "Error rate per construction (Table 8, the paper's grouping: affixally negated adjective and adverb merged, "
+        "absolute and approximate negators merged" + (f"; left out as in the paper: {note}" if note else "") + "):",
+        _error_table("construction", metrics["construction_error_rate"]),
+    ]
+    if by_value:
+        parts += ["Error rate per construction value (every `Construction` value of nan.csv):", value_table]
+    return parts
+
+
+def _operation_tables(metrics: dict[str, Any]) -> list[str]:
+    """Table 9 in the default counting, with Table 1's application counts and the other counting's differences."""
+    counting = metrics.get("operation_counting", "exactly-one")
+    applied = metrics.get("operation_applications", {})
+    rows = metrics["operation_error_rate"]
+    table = markdown_table(
+        ["operation", "applied (Table 1)", "wrong", "pairs", "error rate"],
+        [[key, applied.get(key, ""), values["wrong"], values["total"], number(values["rate"])] for key, values in rows.items()],
+    )
+    how = ("a pair counts for each operation whose cell is exactly 1 (this reproduces the printed Table 9)"
+           if counting == "exactly-one" else "a pair counts for each operation whose cell is non-zero")
+    parts = [f"Error rate per operation (Table 9; {how}):", table]
+    other = metrics.get("operation_error_rate_other", {})
+    differing = [(key, values) for key, values in other.items() if rows.get(key) != values]
+    if differing:
+        label = metrics.get("operation_counting_other", "other")
+        parts.append(f"Counting `{label}` instead: " + "; ".join(
+            f"{key}: {values['wrong']} wrong of {values['total']} pairs, error rate {number(values['rate'])}" for key, values in differing
+        ) + ".")
+    return parts
+
+
 def nan_nli_tables(metrics: dict[str, Any]) -> str:
     """Markdown for :func:`negkit.metrics.nli.nan_nli_report`."""
     quant = metrics["nan_quant"]
@@ -56,10 +100,8 @@ def nan_nli_tables(metrics: dict[str, Any]) -> str:
         _macro_table("premise negation", metrics["premise_negation_type"]),
         "By hypothesis negation type (Table 13):",
         _macro_table("hypothesis negation", metrics["hypothesis_negation_type"]),
-        "Error rate per construction (Table 8):",
-        _error_table("construction", metrics["construction_error_rate"]),
-        "Error rate per operation (Table 9; a pair with several operations counts for each):",
-        _error_table("operation", metrics["operation_error_rate"]),
+        *_construction_tables(metrics),
+        *_operation_tables(metrics),
         f"NaN-Quant subset, {quant['count']} pairs (Table 10):",
         _settings_table(quant),
         "Confusion matrix normalised by the true label (Figure 1):",

@@ -4,11 +4,14 @@ The input is the dictionary of :func:`negkit.metrics.tind.tind_metrics` (the aut
 
 * :func:`overview_table` — the paper's Table 4: one row per run, coherence (the five measures) then
   accuracy (all, affirmative, negative, and the four input/distractor cells);
-* :func:`pattern_table` — per pattern (Table 5): sentences, accuracy on all/affirmative/negative
-  sentences, and coherence;
+* :func:`input_pattern_table` — the paper's Table 5: per pattern, accuracy on the input sentences only (no
+  distractors), affirmative vs negative;
+* :func:`pattern_table` — per pattern, all sentences: accuracy on all/affirmative/negative sentences and
+  coherence;
 * :func:`negation_type_table` — per negation type (Table 7): accuracy on all, input and distractor
   sentences for affirmation and each negation type;
-* :func:`tind_report` — all three under headings, with the empty-cell note when it applies.
+* :func:`tind_report` — all of them under headings, with the sample note (a ``--limit`` run) and the
+  empty-cell note when they apply.
 
 Percentages are printed with 2 decimals, as the authors round them; a bucket without sentences prints "–".
 """
@@ -73,14 +76,30 @@ def overview_table(runs: Mapping[str, Mapping[str, Any]]) -> str:
     return markdown_table(headers, rows)
 
 
+def _pattern_rows(metrics: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
+    """``(label, metrics)`` for every pattern present, then the total."""
+    patterns = metrics.get("summary", {}).get("patterns", [])
+    labelled = [(f"#{PATTERN_IDS[name]:02d} {name}", metrics[name]) for name in patterns if name in metrics]
+    return labelled + [("**all**", metrics)]
+
+
+def input_pattern_table(metrics: Mapping[str, Any]) -> str:
+    """Table 5: per pattern, accuracy on input sentences (distractors left out), affirmative vs negative."""
+    headers = ["pattern", "input aff. sentences", "acc. input aff", "input neg. sentences", "acc. input neg"]
+    rows = [
+        [label, _size(entry.get("input_affirmation", {})), _accuracy(entry.get("input_affirmation")),
+         _size(entry.get("input_negation", {})), _accuracy(entry.get("input_negation"))]
+        for label, entry in _pattern_rows(metrics)
+    ]
+    return markdown_table(headers, rows)
+
+
 def pattern_table(metrics: Mapping[str, Any]) -> str:
-    """Table 5: one row per pattern present in ``metrics`` (plus the total), accuracy and coherence."""
+    """Per pattern, all sentences (distractors included): accuracy and coherence, one row per pattern and the total."""
     headers = ["pattern", "sentences", "acc. all", "acc. aff", "acc. neg", "coh. All", "coh. aff-neg input",
                "coh. input-distr. aff", "coh. input-distr. neg"]
-    patterns = metrics.get("summary", {}).get("patterns", [])
     rows = []
-    labelled = [(f"#{PATTERN_IDS[name]:02d} {name}", metrics[name]) for name in patterns if name in metrics]
-    for label, entry in labelled + [("**all**", metrics)]:
+    for label, entry in _pattern_rows(metrics):
         coherence = entry.get("coherence_scores", {})
         rows.append(
             [label, _size(entry.get("all", {})), _accuracy(entry.get("all")), _accuracy(entry.get("all_affirmations")),
@@ -124,15 +143,37 @@ def empty_cell_note(metrics: Mapping[str, Any]) -> str:
     )
 
 
+def sample_note(metrics: Mapping[str, Any]) -> str:
+    """A sentence saying that the run scored a ``--limit`` sample, and of what; "" for a whole split."""
+    sample = metrics.get("sample")
+    if not sample:
+        return ""
+    per_pattern = ", ".join(f"#{pattern} {count}" for pattern, count in sample.get("groups_per_pattern", {}).items())
+    split = "the whole data set (all splits)" if sample.get("split") == "all" else f"the {sample.get('split')} split"
+    return (
+        f"**This is a sample**, not the full benchmark: {sample['sentences']:,} of the {sample['of_sentences']:,} "
+        f"sentences ({sample['groups']:,} of {sample['of_groups']:,} whole groups) of {split}, drawn with "
+        f"--limit {sample['limit']} and seed {sample['seed']}; at least one whole group of every pattern "
+        f"(groups per pattern: {per_pattern}). Coherence over few groups is a rough estimate."
+    )
+
+
 def tind_report(metrics: Mapping[str, Any], name: str = "model", title: str = "TIND results") -> str:
-    """The full Markdown report of one run: overview, per pattern, per negation type."""
+    """The full Markdown report of one run: overview, per pattern (Table 5 and all sentences), per negation type."""
     summary = metrics.get("summary", {})
     parts = [
         f"## {title}",
         f"{summary.get('items', _size(metrics.get('all', {})))} sentences in {summary.get('groups', '?')} groups.",
+    ]
+    note = sample_note(metrics)
+    if note:
+        parts.append(note)
+    parts += [
         "### Coherence and accuracy (paper Table 4)",
         overview_table({name: metrics}),
-        "### Per pattern (paper Table 5)",
+        "### Per pattern, input sentences without distractors (paper Table 5)",
+        input_pattern_table(metrics),
+        "### Per pattern, all sentences",
         pattern_table(metrics),
         "### Per negation type (paper Table 7)",
         negation_type_table(metrics),

@@ -7,9 +7,18 @@ three candidates (choice1, choice3, choice4); the others four; the gold candidat
 Prompts are data (``nubench_prompts.json``, printed exactly as in the paper's Tables 10 and 13, including the
 prompts that glue the sentence to the next word such as ``{s}Answer:``).
 
+BOS policy (``bos``, recorded in the results): whether a BOS token starts the context differs between Harness
+versions. ``"tokenizer"`` (default) tokenizes the context with the tokenizer's own special tokens, as Harness
+0.4.13 and every other negkit task do (a BOS for Llama/Mistral-style tokenizers, none for Qwen/GPT-2-style ones);
+``"none"`` never prepends one, as the Harness's causal-LM default did before it switched to the tokenizer's
+(the version the Thunder-NUBench paper used); ``"always"`` always prepends one.
+
 Few-shot follows lm-eval's default sampler: one ``random.Random(seed)`` per run draws ``k`` validation items with
 ``rnd.sample(pool, k)`` for each test item in order; the context is the examples, each ``prompt + " " + gold
-choice``, joined and followed by the few-shot delimiter ``"\\n\\n"``, then the item's prompt. Few-shot runs are
+choice``, joined and followed by the few-shot delimiter ``"\\n\\n"``, then the item's prompt. When the items
+asked come from the few-shot split itself (``--split validation``), the item is never its own example: as the
+Harness does, ``k + 1`` are drawn, the item is removed and the first ``k`` kept (if duplicates of the item leave
+fewer than ``k``, ``k`` are drawn again from the pool without it). Few-shot runs are
 repeated for every seed (default 42, 1234, 3000, 5000, 7000) and reported as mean and sample SD.
 """
 
@@ -34,6 +43,8 @@ TARGET_DELIMITER = " "
 FEWSHOT_DELIMITER = "\n\n"
 FEWSHOT_SEEDS: tuple[int, ...] = (42, 1234, 3000, 5000, 7000)
 FEWSHOT_SPLIT = "validation"
+#: BOS policies and the ``add_bos`` value of their requests (see the module documentation).
+BOS_POLICIES: dict[str, bool | None] = {"tokenizer": None, "none": False, "always": True}
 
 
 @lru_cache(maxsize=1)
@@ -69,12 +80,36 @@ def fewshot_prefix(examples: Sequence[ChoiceItem], prompt_id: str) -> str:
     return FEWSHOT_DELIMITER.join(shots) + FEWSHOT_DELIMITER
 
 
-def sample_fewshot(pool: Sequence[ChoiceItem], k: int, seed: int, count: int) -> list[list[ChoiceItem]]:
-    """The examples for ``count`` items in order: one generator seeded once, ``k`` draws per item (lm-eval's way)."""
-    if k > len(pool):
-        raise NegkitError(f"{k}-shot needs at least {k} few-shot items; the {FEWSHOT_SPLIT} split has {len(pool)}")
+def sample_fewshot(pool: Sequence[ChoiceItem], k: int, seed: int, items: Sequence[ChoiceItem] | int,
+                   exclude_item: bool = False) -> list[list[ChoiceItem]]:
+    """The examples for each item in order: one generator seeded once, ``k`` draws per item (lm-eval's way).
+
+    ``items`` are the items asked (or just their number). With ``exclude_item`` (the items come from the pool's
+    own split) each draw takes ``k + 1``, removes the item (by content, as lm-eval compares documents) and keeps
+    the first ``k``, so an item never sees itself as an example.
+    """
+    count = items if isinstance(items, int) else len(items)
+    needed = k + 1 if exclude_item else k
+    if needed > len(pool):
+        raise NegkitError(f"{k}-shot needs at least {needed} few-shot items; the {FEWSHOT_SPLIT} split has {len(pool)}")
     generator = random.Random(seed)
-    return [generator.sample(list(pool), k) for _ in range(count)]
+    pool = list(pool)
+    if not exclude_item:
+        return [generator.sample(pool, k) for _ in range(count)]
+    if isinstance(items, int):
+        raise ValueError("exclude_item needs the items themselves")
+    draws = []
+    for item in items:
+        kept = [example for example in generator.sample(pool, k + 1) if not _same_item(example, item)][:k]
+        if len(kept) < k:
+            kept = generator.sample([example for example in pool if not _same_item(example, item)], k)
+        draws.append(kept)
+    return draws
+
+
+def _same_item(first: ChoiceItem, second: ChoiceItem) -> bool:
+    """Equal documents (lm-eval compares the rows): same sentence and the same candidates."""
+    return first.sentence == second.sentence and first.candidates == second.candidates
 
 
 @register_task("nubench", "Thunder-NUBench: standard negation as multiple choice by log-likelihood")
@@ -84,14 +119,17 @@ class NubenchTask:
     name = "nubench"
     dataset = "thunder-nubench"
     model_kind = "language_model"
-    accepts = frozenset({"prompt", "num_fewshot", "chat", "system_instruction"})
+    accepts = frozenset({"prompt", "num_fewshot", "chat", "system_instruction", "bos"})
     splits: tuple[str, ...] = ("validation", "test")
 
     def __init__(self, prompt: str = "7", num_fewshot: int = 0, seeds: Sequence[int] = FEWSHOT_SEEDS,
-                 chat: bool = False, system_instruction: str | None = None) -> None:
+                 chat: bool = False, system_instruction: str | None = None, bos: str = "tokenizer") -> None:
         render_prompt(prompt, "")  # validates the id
         if num_fewshot < 0:
             raise NegkitError("num_fewshot must be >= 0")
+        if bos not in BOS_POLICIES:
+            raise NegkitError(f"unknown BOS policy {bos!r}; choose one of {', '.join(BOS_POLICIES)}")
+        self.bos = bos
         self.prompt = str(prompt)
         self.num_fewshot = num_fewshot
         self.seeds: tuple[int, ...] = tuple(seeds) if num_fewshot else ()
@@ -100,6 +138,8 @@ class NubenchTask:
         self.chat = bool(chat)
         self.system_instruction = system_instruction
         self.pool: list[ChoiceItem] = []
+        #: True when the items asked come from the few-shot split (then an item is never its own example).
+        self.exclude_item = False
         #: Per run, per item: the ids of the few-shot examples drawn (filled by :meth:`requests`).
         self.fewshot_ids: list[list[list[str]]] = []
 
@@ -125,6 +165,8 @@ class NubenchTask:
             "chat": self.chat,
             "system_instruction": self.system_instruction,
             "fewshot_split": FEWSHOT_SPLIT if self.num_fewshot else None,
+            "fewshot_excludes_item": self.exclude_item,
+            "bos": self.bos,
         }
 
     @property
@@ -160,13 +202,14 @@ class NubenchTask:
         limit = resolve_limit(limit, total)
         if limit is not None:
             items = items[:limit]
+        self.exclude_item = split == FEWSHOT_SPLIT
         source = str(root) if root else "hub"
         return TaskData(items, files, {"split": split, "limit": limit, "count": len(items), "items_in_split": total,
                                        "source": source})
 
     def requests(self, items: Sequence[ChoiceItem], model: Any = None) -> list[tuple[LoglikelihoodRequest, ...]]:
         """Per item: every candidate as a continuation, for each run in :attr:`runs` order."""
-        prefixes_per_run = self._prefixes(len(items))
+        prefixes_per_run = self._prefixes(items)
         delimiter = self.target_delimiter
         per_item: list[tuple[LoglikelihoodRequest, ...]] = []
         for position, item in enumerate(items):
@@ -174,20 +217,20 @@ class NubenchTask:
             contexts = [self._context(prefixes[position] + prompt, model) for prefixes in prefixes_per_run]
             per_item.append(
                 tuple(
-                    LoglikelihoodRequest(context, delimiter + candidate)
+                    LoglikelihoodRequest(context, delimiter + candidate, BOS_POLICIES[self.bos])
                     for context in contexts
                     for candidate in item.candidates
                 )
             )
         return per_item
 
-    def _prefixes(self, count: int) -> list[list[str]]:
+    def _prefixes(self, items: Sequence[ChoiceItem]) -> list[list[str]]:
         if not self.num_fewshot:
             self.fewshot_ids = []
-            return [[""] * count]
+            return [[""] * len(items)]
         if not self.pool:
             raise NegkitError("few-shot needs the validation split: call load() first")
-        draws = [sample_fewshot(self.pool, self.num_fewshot, seed, count) for seed in self.seeds]
+        draws = [sample_fewshot(self.pool, self.num_fewshot, seed, items, self.exclude_item) for seed in self.seeds]
         self.fewshot_ids = [[[example.item_id for example in examples] for examples in run] for run in draws]
         return [[fewshot_prefix(examples, self.prompt) for examples in run] for run in draws]
 

@@ -8,8 +8,9 @@ of the prompt, and the arg-max of the log-likelihoods is the prediction):
 - NaN-NLI, negkit's 3-way prompt (:data:`NAN_NLI_PROMPT`) with the answers ``entailment``, ``contradiction`` and
   ``neutral`` (the label words themselves).
 
-Classifier: each pair goes to the model as ``(premise, hypothesis)``; the label names come from the model's own
-configuration (``id2label``) and are mapped onto entailment / neutral / contradiction by name with the backend's
+Classifier: each pair goes to the model as ``(premise, hypothesis)`` (the backend encodes it; see
+:mod:`negkit.models.hf_nli` for ``pair_encoding``); the label names come from the model's configuration
+(``id2label``) or an explicit ``--model-args labels=[...]`` map, and are mapped onto entailment / neutral / contradiction by name with the backend's
 :func:`negkit.models.hf_nli.map_labels` (a clear error names any label that cannot be mapped). ScoNe has only entailment and neutral gold labels; a contradiction
 prediction counts as neutral (not entailed), as in the ScoNe paper's use of MNLI models.
 """

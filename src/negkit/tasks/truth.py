@@ -9,9 +9,9 @@ models answer with one decoder step from the decoder start token.
 
 Variants, each registered under its own name:
 
-- ``tind-fewshot``: 4 examples per pattern (one per cell: input affirmative, input negative, distractor
-  negative, distractor affirmative, from one training group drawn with the seed), 44 in all, with the
-  authors' exact prompt strings;
+- ``tind-fewshot``: the authors' fixed, hand-picked list of 44 training examples (4 per pattern, in their
+  order; :mod:`negkit.tasks.tind_fewshot`) with the authors' exact prompt strings; ``fewshot_examples="seeded"``
+  draws 4 per pattern from one training group per pattern instead (with the seed);
 - ``tind-generate``: greedy decoding of a few tokens; True iff the text contains "true" (any case);
 - ``tind-continuation``: NOT the authors' protocol, the LM-Evaluation-Harness style: the
   log-likelihood of the continuation ``" True"`` vs ``" False"`` (no space after a chat template's
@@ -34,6 +34,7 @@ from negkit.data.tind_types import TruthItem
 from negkit.errors import NegkitError
 from negkit.models.base import GenerateRequest, LoglikelihoodRequest, NextTokenRequest, Request, Response
 from negkit.tasks.base import TaskData, register_task, resolve_limit, wrap_prompt
+from negkit.tasks.tind_fewshot import FEWSHOT_SOURCES, authors_fewshot_examples, draw_fewshot_examples, fewshot_block
 
 QUESTION = "Is the following statement True or False?"
 CHAT_QUESTION = "Is the following statement True or False? Answer only True or False."
@@ -41,17 +42,20 @@ CANDIDATES = ("True", "False")
 STYLES = ("first-token", "continuation", "generate")
 #: Tokens decoded in generate mode.
 GENERATE_TOKENS = 5
-#: Cells of a few-shot block, in the authors' order: (is_distractor, is_negated).
-FEWSHOT_CELLS = ((False, False), (False, True), (True, True), (True, False))
+#: ``--split all``: every group of the data set (the paper's Table 4 scores the whole set; the authors'
+#: ``do_predict_full_dataset`` concatenates train, validation and test).
+ALL_SPLITS = "all"
 
 
 class TruthTask:
-    """TIND probing; ``style`` is one of :data:`STYLES`; ``fewshot`` adds 44 training examples;
-    ``chat`` forces the chat template on or off (``None``: use it when the model has one)."""
+    """TIND probing; ``style`` is one of :data:`STYLES`; ``fewshot`` adds 44 training examples, the authors'
+    fixed list (``fewshot_examples="authors"``) or a seeded draw (``"seeded"``); ``chat`` forces the chat
+    template on or off (``None``: use it when the model has one)."""
 
     dataset = "tind"
     model_kind = "language_model"
-    splits: tuple[str, ...] = SPLITS
+    #: The splits ``load`` takes (checked before any work): the release's three and ``all``, the whole set.
+    splits: tuple[str, ...] = (*SPLITS, ALL_SPLITS)
 
     @staticmethod
     def normalize_split(split: str) -> str:
@@ -62,21 +66,29 @@ class TruthTask:
     uses_seed = True
 
     def __init__(self, style: str = "first-token", fewshot: bool = False, chat: bool | None = None, name: str = "tind",
-                 system_instruction: str | None = None) -> None:
+                 system_instruction: str | None = None, fewshot_examples: str = "authors") -> None:
         if style not in STYLES:
             raise NegkitError(f"unknown TIND prompt style {style!r}; choose one of {', '.join(STYLES)}")
+        if fewshot_examples not in FEWSHOT_SOURCES:
+            raise NegkitError(f"unknown TIND few-shot example source {fewshot_examples!r}; choose one of {', '.join(FEWSHOT_SOURCES)}")
         self.name = name
         self.style = style
         self.fewshot = fewshot
+        self.fewshot_source = fewshot_examples
+        if fewshot:  # the few-shot variant also takes --fewshot-examples
+            self.accepts = TruthTask.accepts | {"fewshot_examples"}
         self.chat = chat
         self.system_instruction = system_instruction
         self.examples: list[TruthItem] = []
+        #: What a ``--limit`` sample is a sample of (None: the whole split was evaluated).
+        self.sample: dict[str, Any] | None = None
 
     def config(self) -> dict[str, Any]:
         return {
             "task": self.name,
             "style": self.style,
             "fewshot": self.fewshot,
+            "fewshot_source": self.fewshot_source if self.fewshot else None,
             "chat": "auto" if self.chat is None else self.chat,
             "system_instruction": self.system_instruction,
             "prompt_id": self.prompt_id(),
@@ -85,23 +97,31 @@ class TruthTask:
 
     def prompt_id(self) -> str:
         """A short name of the prompt family (the chat/plain choice is made per model and recorded apart)."""
-        return f"tind/{'fewshot-44' if self.fewshot else 'zeroshot'}/{self.style}"
+        shots = ("fewshot-44" if self.fewshot_source == "authors" else "fewshot-seeded") if self.fewshot else "zeroshot"
+        return f"tind/{shots}/{self.style}"
 
     # -- data ----------------------------------------------------------------------------------------
     def load(self, data: str | Path | None, split: str, limit: int | None, seed: int) -> TaskData:
         source = tind_source(data)
-        items = read_tind(source, split, seed)
+        items = read_tind(source, None if split == ALL_SPLITS else split, seed)
         if not items:
             raise NegkitError(f"no TIND items in split {split!r} of {source}")
-        total = len(items)
+        total, total_groups = len(items), len({item.group_key for item in items})
         limit = resolve_limit(limit, total)
-        if limit is not None:
+        self.sample = None
+        if limit is not None and limit < total:
             items = sample_groups(items, limit, seed)
+            self.sample = describe_sample(items, split, limit, seed, total, total_groups)
         if self.fewshot:
-            self.examples = choose_fewshot_examples(read_tind(source, "train", seed), seed)
+            if self.fewshot_source == "authors":
+                self.examples = list(authors_fewshot_examples())
+            else:
+                self.examples = draw_fewshot_examples(read_tind(source, "train", seed), seed)
         files = data_files(source)
         selection = {"split": split, "limit": limit, "seed": seed, "count": len(items), "items_in_split": total,
-                     "groups": len({item.group_key for item in items})}
+                     "groups": len({item.group_key for item in items}), "groups_in_split": total_groups}
+        if self.sample is not None:
+            selection["sample"] = self.sample
         return TaskData(items=items, files=files, selection=selection)
 
     # -- prompts -------------------------------------------------------------------------------------
@@ -114,7 +134,7 @@ class TruthTask:
 
     def prompt(self, sentence: str, model: Any) -> str:
         """The exact prompt string the model sees for ``sentence``."""
-        examples = "\n".join(f"{item.sentence.strip()} {item.label}" for item in self.examples)
+        examples = fewshot_block(self.examples)
         return self._render(sentence.strip(), examples, model)
 
     def prompt_template(self, model: Any) -> str:
@@ -171,7 +191,10 @@ class TruthTask:
     def metrics(self, items: Sequence[TruthItem], records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         from negkit.metrics.tind import tind_metrics
 
-        return tind_metrics(list(items), [bool(record["prediction"]) for record in records])
+        metrics = tind_metrics(list(items), [bool(record["prediction"]) for record in records])
+        if self.sample is not None:
+            metrics["sample"] = self.sample
+        return metrics
 
     def tables(self, metrics: dict[str, Any]) -> str:
         from negkit.report.tind import tind_report
@@ -218,13 +241,14 @@ def data_files(source: Path | str) -> list[Path]:
 
 
 def sample_groups(items: Sequence[TruthItem], limit: int, seed: int) -> list[TruthItem]:
-    """A deterministic sample of whole groups holding about ``limit`` sentences, stratified by pattern.
+    """A deterministic sample of whole groups holding about ``limit`` sentences that covers every pattern.
 
-    Groups are added one at a time, each time to the pattern with the smallest share of its groups chosen
-    so far (ties: the pattern with more groups, then the lower pattern number), until the sample holds at
-    least ``limit`` sentences; which group of a pattern comes next is drawn with ``seed``. Every pattern's
-    share of groups thus stays as equal as whole groups allow, and whole groups keep the group-level
-    coherence measures meaningful. Items keep their input order.
+    First one group of every pattern present is taken (so all 11 patterns are always represented, even when
+    that alone exceeds ``limit``); then groups are added one at a time, each time to the pattern with the
+    smallest share of its groups chosen so far (ties: the pattern with more groups, then the lower pattern
+    number), until the sample holds at least ``limit`` sentences. Which group of a pattern comes next is
+    drawn with ``seed``. Every pattern's share of groups thus stays as equal as whole groups allow, and whole
+    groups keep the group-level coherence measures meaningful. Items keep their input order.
     """
     if limit < 1:
         raise NegkitError(f"--limit must be at least 1, got {limit}")
@@ -240,9 +264,9 @@ def sample_groups(items: Sequence[TruthItem], limit: int, seed: int) -> list[Tru
     for pattern in sorted(queues):
         rng.shuffle(queues[pattern])
     totals = {pattern: len(queue) for pattern, queue in queues.items()}
-    taken = dict.fromkeys(queues, 0)
-    chosen: set[tuple[int, int]] = set()
-    count = 0
+    chosen = {queues[pattern][0] for pattern in sorted(queues)}
+    taken = dict.fromkeys(queues, 1)
+    count = sum(sizes[key] for key in chosen)
     while count < limit:
         open_patterns = [pattern for pattern in queues if taken[pattern] < totals[pattern]]
         pattern = min(open_patterns, key=lambda p: (taken[p] / totals[p], -totals[p], p))
@@ -253,31 +277,23 @@ def sample_groups(items: Sequence[TruthItem], limit: int, seed: int) -> list[Tru
     return [item for item in items if item.group_key in chosen]
 
 
-def choose_fewshot_examples(train: Sequence[TruthItem], seed: int) -> list[TruthItem]:
-    """Four examples per pattern from one training group drawn with ``seed``: one sentence of each cell
-    (input affirmative, input negative, distractor negative, distractor affirmative), like the authors'."""
-    rng = random.Random(seed)
-    by_group: dict[tuple[int, int], list[TruthItem]] = defaultdict(list)
-    for item in train:
-        by_group[item.group_key].append(item)
-    examples: list[TruthItem] = []
-    for pattern in sorted({key[0] for key in by_group}):
-        keys = sorted(key for key in by_group if key[0] == pattern)
-        rng.shuffle(keys)
-        for key in keys:
-            cells = {cell: [item for item in by_group[key] if (item.is_distractor, item.is_negated) == cell] for cell in FEWSHOT_CELLS}
-            if all(cells.values()):
-                examples += [rng.choice(cells[cell]) for cell in FEWSHOT_CELLS]
-                break
-    if not examples:
-        raise NegkitError("no training group with all four cells for the few-shot examples")
-    return examples
+def describe_sample(sample: Sequence[TruthItem], split: str, limit: int, seed: int, total: int, total_groups: int) -> dict[str, Any]:
+    """What a ``--limit`` sample is: its size, what it was drawn from, and its groups per pattern."""
+    per_pattern: dict[int, set[tuple[int, int]]] = defaultdict(set)
+    for item in sample:
+        per_pattern[item.pattern_id].add(item.group_key)
+    return {
+        "limit": limit, "seed": seed, "split": split, "sentences": len(sample),
+        "groups": sum(len(groups) for groups in per_pattern.values()),
+        "of_sentences": total, "of_groups": total_groups,
+        "groups_per_pattern": {f"{pattern:02d}": len(per_pattern[pattern]) for pattern in sorted(per_pattern)},
+    }
 
 
 register_task("tind", "TIND true/false probing, zero-shot, the authors' first-token protocol")(
     lambda **options: TruthTask(name="tind", **options)
 )
-register_task("tind-fewshot", "TIND with 4 training examples per pattern (44), the authors' prompts")(
+register_task("tind-fewshot", "TIND with the authors' 44 few-shot examples (4 per pattern) and prompts")(
     lambda **options: TruthTask(name="tind-fewshot", fewshot=True, **options)
 )
 register_task("tind-generate", "TIND, greedy generation; True iff the output contains 'true'")(
