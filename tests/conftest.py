@@ -27,3 +27,24 @@ def shared_data_path(*parts: str) -> Path:
 def shared_data():
     """The shared data folder (``../shared/data``); skips the test when absent."""
     return shared_data_path()
+
+
+@pytest.fixture(scope="module")
+def tiny_model_folder(tmp_path_factory):
+    """A tiny random causal LM and its tokenizer saved in a folder (tests/tiny_models.py)."""
+    from tiny_models import save_tiny_causal
+
+    return save_tiny_causal(tmp_path_factory.mktemp("tiny-model"))
+
+
+@pytest.fixture(scope="module")
+def synthetic_data(tmp_path_factory):
+    """A TIND-like data folder (test.jsonl, train.jsonl) of invented sentences."""
+    from negkit.data.tind import write_tind_jsonl
+    from tiny_models import synthetic_truth_items
+
+    folder = tmp_path_factory.mktemp("tind-synthetic")
+    items = synthetic_truth_items(groups_per_pattern=2)
+    write_tind_jsonl(items, folder / "test.jsonl", extended=True)
+    write_tind_jsonl(items, folder / "train.jsonl", extended=True)
+    return folder

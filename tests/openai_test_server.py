@@ -1,10 +1,13 @@
 """A small OpenAI-compatible server for the tests, backed by a transformers model folder.
 
-Usage: python openai_test_server.py MODEL_FOLDER [--fail-first N] [--no-logprobs]
+Usage: python openai_test_server.py MODEL_FOLDER [--fail-first N] [--no-logprobs] [--no-echo] [--prompt-logprobs]
 Serves /v1/completions (echo + logprobs, top_logprobs, max_tokens 0 or 1) and /v1/chat/completions
 (top_logprobs of the first generated token) on 127.0.0.1 at a free port, printed as "PORT <n>" once ready.
-``--fail-first N`` answers HTTP 503 to the first N requests; ``--no-logprobs`` never returns logprobs.
-POST /control {"fail_next": N, "logprobs": bool} changes both while the server runs.
+``--fail-first N`` answers HTTP 503 to the first N requests; ``--no-logprobs`` never returns logprobs;
+``--no-echo`` answers HTTP 400 to ``echo`` (as some servers do); ``--prompt-logprobs`` serves vLLM's
+``prompt_logprobs`` extension (per prompt token after the first: ``{"<id>": {"logprob", "rank",
+"decoded_token"}}``), which is ignored otherwise. POST /control {"fail_next": N, "logprobs": bool,
+"echo": bool, "prompt_logprobs": bool} changes them while the server runs.
 """
 
 from __future__ import annotations
@@ -35,6 +38,16 @@ class Backend:
         values, indices = row.topk(min(k, row.numel()))
         return {self.tokenizer.decode([int(i)]): float(v) for v, i in zip(values, indices)}
 
+    def prompt_logprobs(self, prompt: str) -> list:
+        ids, _offsets, logprobs = self.logprobs(prompt)
+        rows: list = [None]
+        for position in range(1, len(ids)):
+            row, token = logprobs[position - 1], ids[position]
+            rank = int((row > row[token]).sum()) + 1
+            rows.append({str(token): {"logprob": float(row[token]), "rank": rank,
+                                      "decoded_token": self.tokenizer.decode([token])}})
+        return rows
+
     def completion(self, prompt: str, max_tokens: int, echo: bool, k: int | None) -> dict:
         ids, offsets, logprobs = self.logprobs(prompt)
         result: dict = {"text": "", "logprobs": None}
@@ -62,8 +75,8 @@ class Backend:
         return result
 
 
-def make_handler(backend: Backend, fail_first: int, no_logprobs: bool):
-    state = {"failures_left": fail_first, "no_logprobs": no_logprobs}
+def make_handler(backend: Backend, fail_first: int, no_logprobs: bool, echo: bool = True, prompt_logprobs: bool = False):
+    state = {"failures_left": fail_first, "no_logprobs": no_logprobs, "echo": echo, "prompt_logprobs": prompt_logprobs}
 
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, *args) -> None:  # quiet
@@ -82,17 +95,23 @@ def make_handler(backend: Backend, fail_first: int, no_logprobs: bool):
             if self.path == "/control":
                 state["failures_left"] = int(request.get("fail_next", 0))
                 state["no_logprobs"] = not request.get("logprobs", True)
+                state["echo"] = request.get("echo", True)
+                state["prompt_logprobs"] = request.get("prompt_logprobs", False)
                 return self.reply(200, {"ok": True})
             no_logprobs = state["no_logprobs"]
             if state["failures_left"] > 0:
                 state["failures_left"] -= 1
                 return self.reply(503, {"error": "warming up"})
             if self.path == "/v1/completions":
+                if request.get("echo") and not state["echo"]:
+                    return self.reply(400, {"error": {"message": "echo is not supported"}})
                 prompts = request["prompt"] if isinstance(request["prompt"], list) else [request["prompt"]]
                 k = None if no_logprobs or request.get("logprobs") is None else int(request["logprobs"])
                 choices = []
                 for index, prompt in enumerate(prompts):
                     choice = backend.completion(prompt, int(request.get("max_tokens", 16)), bool(request.get("echo")), k)
+                    if state["prompt_logprobs"] and request.get("prompt_logprobs") is not None:
+                        choice["prompt_logprobs"] = backend.prompt_logprobs(prompt)
                     choices.append({"index": index, "finish_reason": "length", **choice})
                 return self.reply(200, {"object": "text_completion", "choices": choices})
             if self.path == "/v1/chat/completions":
@@ -116,9 +135,12 @@ def main() -> None:
     parser.add_argument("folder")
     parser.add_argument("--fail-first", type=int, default=0)
     parser.add_argument("--no-logprobs", action="store_true")
+    parser.add_argument("--no-echo", action="store_true")
+    parser.add_argument("--prompt-logprobs", action="store_true")
     args = parser.parse_args()
     torch.set_num_threads(1)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(Backend(args.folder), args.fail_first, args.no_logprobs))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(Backend(args.folder), args.fail_first, args.no_logprobs,
+                                                                       not args.no_echo, args.prompt_logprobs))
     print(f"PORT {server.server_address[1]}", flush=True)
     server.serve_forever()
 

@@ -14,29 +14,23 @@ from pathlib import Path
 import pytest
 import torch
 
-from negkit.data.tind import write_tind_jsonl
 from negkit.engine.distributed import ProcessGroup, launcher_group, rank_device, shard, store_file
 from negkit.engine.requests import LoglikelihoodRequest, ModelFingerprint, NextTokenRequest
 from negkit.engine.store import RunStore, request_key
 from negkit.errors import NegkitError
-from tiny_models import save_tiny_causal, synthetic_truth_items
 
 TESTS = Path(__file__).resolve().parent
 SRC = TESTS.parent / "src"
 
 
 @pytest.fixture(scope="module")
-def model_folder(tmp_path_factory):
-    return save_tiny_causal(tmp_path_factory.mktemp("dp-model"))
+def model_folder(tiny_model_folder):
+    return tiny_model_folder
 
 
 @pytest.fixture(scope="module")
-def data_folder(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("dp-data")
-    items = synthetic_truth_items(groups_per_pattern=2)
-    write_tind_jsonl(items, folder / "test.jsonl", extended=True)
-    write_tind_jsonl(items, folder / "train.jsonl", extended=True)
-    return folder
+def data_folder(synthetic_data):
+    return synthetic_data
 
 
 def _env(**extra):

@@ -66,6 +66,7 @@ def test_next_token_and_loglikelihood_agree_with_transformers(server, reference)
     requests = [LoglikelihoodRequest(context, " True") for context in contexts]
     for a, b in zip(client.loglikelihood(requests), reference.loglikelihood(requests)):
         assert abs(a.logprob - b.logprob) < 1e-4 and a.n_tokens == b.n_tokens
+    assert client.load_info["continuation_scoring"] == "echo"
 
 
 def test_chat_prompts_go_to_chat_completions(server, reference):
@@ -91,10 +92,26 @@ def test_clear_error_when_the_server_returns_no_logprobs(server):
         client = OpenAICompatibleLM(server.url, "tiny", retries=0)
         with pytest.raises(NegkitError, match="no logprobs"):
             client.next_token_logprobs(["A dog is"], ["True"])
-        with pytest.raises(NegkitError, match="no logprobs"):
+        with pytest.raises(NegkitError, match="neither echo"):
             client.loglikelihood([LoglikelihoodRequest("A dog is", " an animal")])
     finally:
         _control(server, logprobs=True)
+
+
+def test_continuation_scoring_through_prompt_logprobs_where_echo_is_refused(server, reference):
+    _control(server, echo=False, prompt_logprobs=True)
+    try:
+        client = OpenAICompatibleLM(server.url, "tiny", retries=0)
+        requests = [LoglikelihoodRequest(f"Is the following statement True or False? A {noun} is an animal.", ending)
+                    for noun in ("dog", "cat") for ending in (" True", " False", " not a plant")]
+        for a, b in zip(client.loglikelihood(requests), reference.loglikelihood(requests)):
+            assert abs(a.logprob - b.logprob) < 1e-4 and a.n_tokens == b.n_tokens and a.is_greedy == b.is_greedy
+        assert client.load_info["continuation_scoring"] == "prompt_logprobs"
+        _control(server, echo=False, prompt_logprobs=False)
+        with pytest.raises(NegkitError, match="neither echo\\+logprobs nor prompt_logprobs.*next-token tasks"):
+            OpenAICompatibleLM(server.url, "tiny", retries=0).loglikelihood(requests[:1])
+    finally:
+        _control(server, echo=True, prompt_logprobs=False)
 
 
 def test_gives_up_after_retries_with_a_clear_error(server):

@@ -12,14 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from negkit.data.tind import write_tind_jsonl
 from negkit.engine.runner import answer_requests
 from negkit.engine.store import RunStore, request_key
 from negkit.errors import InputFormatError
 from negkit.evaluate import EvalOptions, evaluate
 from negkit.models.hf_causal import HFCausalLM
 from negkit.models.base import LoglikelihoodRequest, LoglikelihoodResult, ModelFingerprint, NextTokenRequest
-from tiny_models import save_tiny_causal, synthetic_truth_items
+from tiny_models import synthetic_truth_items
 
 TESTS = Path(__file__).resolve().parent
 
@@ -102,20 +101,6 @@ def test_damaged_middle_line_names_file_and_line(tmp_path):
     path.write_text('{"key": "a", "response": 1}\nnot json\n{"key": "b", "response": 2}\n')
     with pytest.raises(InputFormatError, match=r"requests.jsonl:2: damaged run store line"):
         RunStore(path)
-
-
-@pytest.fixture(scope="module")
-def tiny_model_folder(tmp_path_factory):
-    return save_tiny_causal(tmp_path_factory.mktemp("tiny-model"))
-
-
-@pytest.fixture(scope="module")
-def synthetic_data(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("tind-synthetic")
-    items = synthetic_truth_items(groups_per_pattern=2)
-    write_tind_jsonl(items, folder / "test.jsonl", extended=True)
-    write_tind_jsonl(items, folder / "train.jsonl", extended=True)
-    return folder
 
 
 def _child(model, data, out, log):

@@ -11,7 +11,6 @@ store: run the same command again and nothing already answered is recomputed.
 
 from __future__ import annotations
 
-import json
 import re
 import shlex
 import sys

@@ -57,7 +57,7 @@ class HFCausalLM(TokenizerBackedModel):
     #: ``--model-args`` keys of this backend besides the loader's (:data:`negkit.models.loading.LOADER_ARGS`).
     ENGINE_ARGS = {
         "prefix_reuse": "true/false: run a verified common prompt prefix once per batch (default true)",
-        "token_budget": "padded tokens per batch (default: 8192 on CPU, from free memory on a GPU)",
+        "token_budget": "padded tokens per batch (default: 1024 on CPU, from free memory on a GPU)",
     }
 
     @classmethod

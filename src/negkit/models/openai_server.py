@@ -4,7 +4,11 @@ Spec: ``openai:http://HOST:PORT/v1#MODEL`` (append ``?chat`` to the model to sen
 ``/v1/chat/completions``). Standard library only (urllib).
 
 - ``loglikelihood``: ``/v1/completions`` with ``echo`` and ``logprobs``, ``max_tokens=0``; the
-  continuation's tokens are those whose ``text_offset`` lies at or after the end of the context.
+  continuation's tokens are those whose ``text_offset`` lies at or after the end of the context. A server
+  that refuses ``echo`` or echoes no prompt logprobs is asked with vLLM's ``prompt_logprobs=0`` instead
+  (each prompt token's log-probability and rank; the continuation's tokens are found from the end by their
+  decoded text); a server that offers neither gets a clear error (next-token tasks still work there).
+  Which way was used is recorded in ``load_info["continuation_scoring"]``.
 - ``next_token_logprobs``: one generated token with ``top_logprobs`` (completions ``logprobs=K``, or chat
   ``logprobs=true, top_logprobs=K``); a candidate absent from the top K gets ``-inf`` (the server does not
   expose the whole vocabulary, which the result records through the fingerprint's ``top_k``).
@@ -31,6 +35,14 @@ from negkit.models.base import LoglikelihoodRequest, LoglikelihoodResult, ModelF
 #: Marks a context that holds chat messages (JSON) rather than text; made by ``apply_chat_template``.
 CHAT_MARKER = "\x00chat:"
 RETRY_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
+
+
+class ServerRefused(NegkitError):
+    """The server answered a request with an HTTP error that retrying does not cure (``status``)."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 class OpenAICompatibleLM:
@@ -99,7 +111,8 @@ class OpenAICompatibleLM:
             except urllib.error.HTTPError as error:
                 detail = error.read().decode("utf-8", "replace")[:300]
                 if error.code not in RETRY_STATUSES:
-                    raise NegkitError(f"server {self.base_url}{path} answered HTTP {error.code}: {detail}") from None
+                    raise ServerRefused(f"server {self.base_url}{path} answered HTTP {error.code}: {detail}",
+                                        error.code) from None
                 last_problem = f"HTTP {error.code}: {detail}"
             except (urllib.error.URLError, TimeoutError, ConnectionError) as error:
                 last_problem = str(getattr(error, "reason", error))
@@ -126,9 +139,35 @@ class OpenAICompatibleLM:
         for batch in self._batches(list(requests)):
             if any(request.context.startswith(CHAT_MARKER) for request in batch):
                 raise NegkitError("log-likelihoods of chat prompts need the server's template text; use a text prompt")
-            choices = self._completions([r.context + r.continuation for r in batch], max_tokens=0, echo=True, logprobs=1)
-            results += [_continuation_score(choice, len(r.context)) for r, choice in zip(batch, choices)]
+            mode = self.load_info.get("continuation_scoring")
+            if mode != "prompt_logprobs":
+                try:
+                    choices = self._completions([r.context + r.continuation for r in batch], max_tokens=0, echo=True,
+                                                logprobs=1)
+                    results += [_continuation_score(choice, len(r.context)) for r, choice in zip(batch, choices)]
+                    self.load_info["continuation_scoring"] = "echo"
+                    continue
+                except (ServerRefused, MissingLogprobs) as problem:
+                    if mode == "echo" or (isinstance(problem, ServerRefused) and problem.status not in (400, 422)):
+                        raise
+            results += self._prompt_logprob_scores(batch)
+            self.load_info["continuation_scoring"] = "prompt_logprobs"
         return results
+
+    def _prompt_logprob_scores(self, batch: Sequence[LoglikelihoodRequest]) -> list[LoglikelihoodResult]:
+        """Continuation scores from vLLM's ``prompt_logprobs`` (the servers that refuse ``echo``)."""
+        try:
+            choices = self._completions([r.context + r.continuation for r in batch], max_tokens=1, prompt_logprobs=0)
+        except ServerRefused as problem:
+            if problem.status not in (400, 422):
+                raise
+            choices = []
+        if not choices or any(not choice.get("prompt_logprobs") for choice in choices):
+            raise NegkitError(f"the server at {self.base_url} scores no prompt tokens (neither echo+logprobs nor "
+                              "prompt_logprobs on /completions): log-likelihood tasks cannot run against it; "
+                              "next-token tasks (e.g. tind) can")
+        return [_prompt_logprobs_score(choice["prompt_logprobs"], request.continuation)
+                for request, choice in zip(batch, choices)]
 
     def next_token_logprobs(self, contexts: Sequence[str], candidates: Sequence[str]) -> list[dict[str, float]]:
         answers: list[dict[str, float]] = []
@@ -170,10 +209,14 @@ class OpenAICompatibleLM:
         return outputs
 
 
+class MissingLogprobs(NegkitError):
+    """The server answered without the logprobs that were asked for."""
+
+
 def _require_logprobs(choice: dict[str, Any]) -> dict[str, Any]:
     logprobs = choice.get("logprobs")
     if not logprobs:
-        raise NegkitError("the server returned no logprobs; this task needs a server that supports logprobs")
+        raise MissingLogprobs("the server returned no logprobs; this task needs a server that supports logprobs")
     return logprobs
 
 
@@ -188,7 +231,7 @@ def _continuation_score(choice: dict[str, Any], context_chars: int) -> Loglikeli
     values = logprobs.get("token_logprobs")
     tokens = logprobs.get("tokens")
     if not offsets or values is None or tokens is None:
-        raise NegkitError("the server did not echo the prompt's token logprobs (echo=true); log-likelihood tasks need them")
+        raise MissingLogprobs("the server did not echo the prompt's token logprobs (echo=true); log-likelihood tasks need them")
     top = logprobs.get("top_logprobs") or [None] * len(tokens)
     total, greedy, count = 0.0, True, 0
     for offset, token, value, alternatives in zip(offsets, tokens, values, top):
@@ -200,4 +243,26 @@ def _continuation_score(choice: dict[str, Any], context_chars: int) -> Loglikeli
         count += 1
         if alternatives:
             greedy = greedy and max(alternatives, key=alternatives.get) == token
+    return LoglikelihoodResult(total, greedy, count)
+
+
+def _prompt_logprobs_score(rows: list[Any], continuation: str) -> LoglikelihoodResult:
+    """Sum the last prompt tokens' log-probabilities whose decoded text makes up ``continuation`` exactly.
+
+    ``rows`` is vLLM's ``prompt_logprobs`` with ``prompt_logprobs=0``: None for the first token, then one
+    ``{token_id: {"logprob", "rank", "decoded_token"}}`` per prompt token (the prompt token itself)."""
+    total, greedy, count, text = 0.0, True, 0, ""
+    for row in reversed(rows):
+        if len(text) >= len(continuation):
+            break
+        if not row:
+            break
+        entry = next(iter(row.values()))
+        total += float(entry["logprob"])
+        greedy = greedy and entry.get("rank") == 1
+        count += 1
+        text = str(entry.get("decoded_token") or "") + text
+    if text != continuation:
+        raise NegkitError(f"the continuation {continuation!r} does not start at a token boundary of the server's "
+                          f"tokenization (its last tokens decode to {text!r}); use the echo path or another prompt")
     return LoglikelihoodResult(total, greedy, count)
