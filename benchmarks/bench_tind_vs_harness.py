@@ -13,13 +13,14 @@ included):
 4. ``negkit eval --mode fast`` (bfloat16).
 
 Printed per command: wall time, CPU seconds, prompt tokens per second (all prompt tokens over the wall time),
-the share of this CPU's matmul peak that those tokens represent (2 x the non-embedding parameters per token
-plus one LM-head row per prompt, over the peak fp32 -- or bf16 for fast mode -- matmul rate the script
-measures), the agreement of predictions with the Harness, and the speed against the Harness in CPU seconds
-and in wall time. The commands of one prompt run back to back, the prompts in turn (``--repeats`` runs the
+the share of this CPU's matmul peak reached by the work the command actually did (2 x the non-embedding
+parameters per token run through the model -- negkit does not rerun a shared prefix -- plus 2 x hidden x
+vocabulary per LM-head row -- every position for the Harness and the plain pass, one per prompt for negkit --
+over the wall time and the peak fp32, or bf16 for fast mode, matmul rate the script measures), the agreement of
+predictions with the Harness, and the speed against the Harness in CPU seconds and in wall time. The commands of one prompt run back to back, the prompts in turn (``--repeats`` runs the
 cycle again and keeps the median). The load average is recorded before and after each command.
 
-    OMP_NUM_THREADS=2 flock /tmp/negkit-cpu.lock python benchmarks/bench_tind_vs_harness.py \\
+    OMP_NUM_THREADS=2 python benchmarks/bench_tind_vs_harness.py \\
         --harness-python LM_EVAL_VENV/bin/python [--sentences 2000] [--prompts chat,plain] [--json out.json]
 
 GPU variant (not run where no GPU is lent): ``--device cuda --random-model 1b`` builds a 1B-class Llama with
@@ -159,6 +160,15 @@ def harness_predictions(out: Path, name: str, count: int) -> list[bool]:
     return predictions  # type: ignore[return-value]
 
 
+def computed_flops(method: str, out: Path, tokens: int, prompts: int, body: int, head: int) -> float:
+    """The model FLOPs a command did: negkit's from its engine counts (shared prefixes run once), the others'
+    from every prompt token with the LM head at every position."""
+    if method in ("exact", "fast"):
+        engine = json.loads((out / "tind.results.json").read_text(encoding="utf-8"))["engine"]
+        return 2.0 * body * (engine["tokens"] - engine["prefix_tokens_reused"]) + 2.0 * head * prompts
+    return 2.0 * (body + head) * tokens
+
+
 def negkit_predictions(out: Path, ids: list[str]) -> list[bool]:
     by_id = {}
     for line in (out / "tind.samples.jsonl").read_text(encoding="utf-8").splitlines():
@@ -233,6 +243,7 @@ def main() -> int:
         }
         measured: dict[str, list[dict[str, Any]]] = {method: [] for method in methods}
         predictions: dict[str, list[bool]] = {}
+        flops: dict[str, float] = {}
         for repeat in range(args.repeats):
             for method, command in methods.items():
                 out = work / f"{prompt_kind}-{method}-{repeat}"
@@ -249,6 +260,7 @@ def main() -> int:
                     predictions[method] = [p > 0.5 for p in json.loads(Path(str(out) + ".json").read_text())]
                 else:
                     predictions[method] = negkit_predictions(out, ids)
+                flops[method] = computed_flops(method, out, tokens, len(items), body, head)
         harness = {key: statistics.median(run[key] for run in measured["harness"]) for key in ("wall_s", "cpu_s")}
         for method in methods:
             wall = statistics.median(run["wall_s"] for run in measured[method])
@@ -258,7 +270,7 @@ def main() -> int:
             rows.append({
                 "prompt": prompt_kind, "method": method, "sentences": len(items), "prompt_tokens": tokens,
                 "wall_s": round(wall, 2), "cpu_s": round(cpu, 2), "tokens_per_s": round(tokens / wall, 1),
-                "peak_fraction": round((2 * body * tokens + 2 * head * len(items)) / wall / peak, 4),
+                "peak_fraction": round(flops[method] / wall / peak, 4), "model_flops": flops[method],
                 "agreement_with_harness": round(agree, 4),
                 "speedup_cpu": round(harness["cpu_s"] / cpu, 2), "speedup_wall": round(harness["wall_s"] / wall, 2),
                 "load": [run["load_before"] for run in measured[method]] + [measured[method][-1]["load_after"]],

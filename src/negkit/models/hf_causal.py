@@ -173,5 +173,7 @@ def _activation_bytes_per_token(model: Any) -> int:
     hidden = getattr(config, "hidden_size", 1024)
     layers = getattr(config, "num_hidden_layers", 24)
     intermediate = getattr(config, "intermediate_size", 4 * hidden)
-    element = next(model.parameters()).element_size()
+    # activations are in the compute dtype (quantized weights are stored in fewer bytes than they compute in)
+    dtype = getattr(model, "dtype", None)
+    element = torch.finfo(dtype).bits // 8 if isinstance(dtype, torch.dtype) and dtype.is_floating_point else 4
     return element * (2 * layers * hidden + 4 * intermediate + 8 * hidden) + 4 * getattr(config, "vocab_size", 32000)
