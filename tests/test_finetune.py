@@ -64,6 +64,10 @@ def test_prompt_completion_jsonl_run_record_and_rerun(tiny, pairs, tmp_path):
     assert (out / "train_log.csv").read_text().startswith("loss,")
     # the same command again: nothing to do; other options in the same folder: refused
     assert finetune(f"hf:{tiny}", FinetuneOptions(out=out, train=str(pairs), dev="0.25", **QUICK)) == run
+    assert run["result"]["stopped_by_time_budget"] is False
+    budget = finetune(f"hf:{tiny}", FinetuneOptions(out=tmp_path / "budget", train=str(pairs),
+                                                    **{**QUICK, "max_steps": 50, "max_minutes": 1e-6}))
+    assert budget["result"]["stopped_by_time_budget"] and budget["result"]["global_step"] == 1
     with pytest.raises(NegkitError, match="holds another fine-tuning run.*learning_rate"):
         finetune(f"hf:{tiny}", FinetuneOptions(out=out, train=str(pairs), dev="0.25", learning_rate=1e-3, **QUICK))
 
@@ -77,7 +81,8 @@ def test_recorded_command_parses_back_to_the_same_plan(tiny, pairs, tmp_path):
 
     options = FinetuneOptions(out=tmp_path / "x", train=str(pairs), dev="0.2", tind=TindFilter(exclude_patterns=(9,),
                               polarity="negative", kind="inputs", negation=("analytic",)), chat=False, early_stopping_patience=2,
-                              gradient_checkpointing=True, labels=("a", "b"), learning_rate=1e-4, **QUICK)
+                              gradient_checkpointing=True, labels=("a", "b"), learning_rate=1e-4, max_minutes=19.5,
+                              share_prefix=False, **QUICK)
     args = build_parser().parse_args(shlex.split(command_line(f"hf:{tiny}", options))[1:])
     assert options_from_args(args).plan() == options.plan()
 

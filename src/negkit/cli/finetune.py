@@ -72,6 +72,8 @@ def add_training_arguments(parser: argparse._ActionsContainer) -> None:
     parser.add_argument("--learning-rate", type=float, help="default 2e-4 (LoRA), 2e-5 (nli: classifiers)")
     parser.add_argument("--epochs", type=float, default=1.0)
     parser.add_argument("--max-steps", type=int, help="stop after N optimizer steps (overrides --epochs)")
+    parser.add_argument("--max-minutes", type=float, help="stop after M minutes of training (a time budget; the "
+                        "learning-rate schedule stays planned for the full run)")
     parser.add_argument("--batch-size", type=int, default=8, help="examples per device batch")
     parser.add_argument("--gradient-accumulation", type=int, default=1, help="batches per optimizer step")
     parser.add_argument("--scheduler", default="cosine", choices=("cosine", "linear", "constant", "constant_with_warmup"))
@@ -145,7 +147,8 @@ def options_from_args(args: argparse.Namespace):
         tind=TindFilter(patterns=args.patterns, exclude_patterns=args.exclude_patterns or (), polarity=args.polarity,
                         kind=args.sentences, negation=args.negation or ()),
         limit=args.limit, chat=args.chat, dev=args.dev, dev_limit=args.dev_limit, seed=args.seed,
-        learning_rate=args.learning_rate, epochs=args.epochs, max_steps=args.max_steps, batch_size=args.batch_size,
+        learning_rate=args.learning_rate, epochs=args.epochs, max_steps=args.max_steps, max_minutes=args.max_minutes,
+        batch_size=args.batch_size,
         gradient_accumulation=args.gradient_accumulation, scheduler=args.scheduler, warmup_ratio=args.warmup_ratio,
         weight_decay=args.weight_decay, max_grad_norm=args.max_grad_norm, max_length=args.max_length,
         prompt_loss_weight=args.prompt_loss_weight, lora_r=args.lora_r, lora_alpha=args.lora_alpha,

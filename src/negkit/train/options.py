@@ -43,6 +43,8 @@ class FinetuneOptions:
     learning_rate: float | None = None
     epochs: float = 1.0
     max_steps: int | None = None
+    #: Stop after this many minutes of training in one session (the schedule stays planned for the full run).
+    max_minutes: float | None = None
     batch_size: int = 8
     gradient_accumulation: int = 1
     scheduler: str = "cosine"
@@ -105,8 +107,9 @@ class FinetuneOptions:
             raise NegkitError(f"unknown --scheduler {self.scheduler!r}; choose one of {', '.join(SCHEDULERS)}")
         if self.early_stopping_patience is not None and self.dev is None:
             raise NegkitError("--early-stopping needs development data (--dev split|FRACTION|FILE)")
-        if self.save_minutes is not None and self.save_minutes <= 0:
-            raise NegkitError("--save-minutes must be positive")
+        for name in ("save_minutes", "max_minutes"):
+            if getattr(self, name) is not None and getattr(self, name) <= 0:
+                raise NegkitError(f"{flag(name)} must be positive")
 
     def plan(self) -> dict[str, Any]:
         """The options that decide the trained weights (not where files go, nor how often they are saved)."""

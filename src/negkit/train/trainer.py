@@ -19,7 +19,7 @@ from transformers import Trainer, TrainingArguments
 from negkit.engine.causal import expanded_cache
 from negkit.train import record
 from negkit.train.batches import weighted_loss
-from negkit.train.callbacks import DurableCheckpoints, EarlyStopping, ProgressBar, Throughput, TrainingLog
+from negkit.train.callbacks import DurableCheckpoints, EarlyStopping, ProgressBar, Throughput, TimeBudget, TrainingLog
 from negkit.train.options import FinetuneOptions
 
 
@@ -99,6 +99,7 @@ def negkit_callbacks(options: FinetuneOptions, out: Path) -> list[Any]:
     return [DurableCheckpoints(out / record.CHECKPOINTS, options.keep_checkpoints,
                                options.save_minutes * 60 if options.save_minutes else None),
             EarlyStopping(options.early_stopping_patience, options.early_stopping_threshold),
+            TimeBudget(options.max_minutes * 60 if options.max_minutes else None),
             TrainingLog(out / record.TRAIN_LOG, out / record.TRAIN_LOG_CSV), ProgressBar(options.progress),
             Throughput()]
 
