@@ -224,6 +224,7 @@ FLAG_CASES = [
     ["--model-args", "=broken"], ["--model-args", "no_such_key=1"], ["--chunk-size", "0"], ["--commit-seconds", "-1"],
     ["--wait-lock", "-1"], ["--timeout", "0"], ["--retries", "-1"], ["--mode", "exact", "--dtype", "bfloat16"],
     ["--tasks", "no-such-task"], ["--tasks", ","], ["--prompt", "99"], ["--num-fewshot", "-1"], ["--unknown-flag"],
+    ["--seed", "-1"], ["--bootstrap-seed", "-1"], ["--seed", str(2**32)],
 ]
 
 

@@ -60,9 +60,12 @@ RAW_CASES = {
     "six-fields": lambda p: _edit_lines(p, lambda lines: lines[:3] + [lines[3].rsplit(b"\t", 1)[0]] + lines[4:]),
     "bad-label": lambda p: _edit_lines(p, lambda lines: lines[:3] + [lines[3].replace(b"\tT\t", b"\tX\t").replace(b"\tF\t", b"\tX\t")] + lines[4:]),
     "header-without-sentences": lambda p: _edit_lines(p, lambda lines: lines[:2] + lines[7:]),
+    "group-twice": lambda p: p.write_bytes(p.read_bytes() * 2),
+    "unknown-negation-type": lambda p: _edit_lines(p, lambda lines: lines[:3] + [lines[3].replace(b"\taffirmation\t", b"\tbogus\t").replace(b"\tverbal\t", b"\tbogus\t")] + lines[4:]),
+    "pattern-file-is-a-folder": lambda p: (p.unlink(), p.mkdir()),
 }
 RAW_LINES = {"group-missing-a-sentence": 8, "bad-header": 1, "not-utf8": None, "six-fields": 4, "bad-label": 4,
-             "header-without-sentences": 1}
+             "header-without-sentences": 1, "unknown-negation-type": 4}
 
 
 @pytest.mark.parametrize("case", sorted(RAW_CASES))
@@ -205,6 +208,10 @@ def test_bad_tind_command_arguments(tmp_path, capsys):
         (["tind", "convert", public_zip(), blocker / "raw"], "not a folder"),
         (["tind", "convert", public_zip(), "/dev/null/x.jsonl"], "cannot write"),
         (["tind", "stats", public_zip(), "--seed", "x"], "--seed"),
+        (["tind", "stats", public_zip(), "--seed", "-1"], "--seed"),
+        (["tind", "stats", public_zip(), "--split", ""], "unknown split"),
+        (["tind", "convert", public_zip(), tmp_path / "c.jsonl", "--split", ""], "unknown split"),
+        (["tind", "generate", "--out", "/dev/null/g", "--patterns", "1", "--limit", "1"], "/dev/null"),
     ]
     for argv, fragment in cases:
         started = time.monotonic()

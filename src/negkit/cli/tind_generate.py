@@ -15,7 +15,7 @@ from pathlib import Path
 from negkit.cli.tind import copy_example_counts
 from negkit.data.locate import locate_dataset
 from negkit.data.tind import DEFAULT_PASSWORD, read_tind_hf, read_tind_raw, write_tind_raw
-from negkit.cli.evaluate import positive_int
+from negkit.cli.evaluate import positive_int, seed_value
 from negkit.errors import DataNotFoundError, NegkitError, quoted
 from negkit.generate.check import check_groups, check_splits, format_report
 from negkit.generate.generate import Generator, write_generation
@@ -34,8 +34,8 @@ def register(groups) -> None:
         "counts next to the paper's Table 2 and the overlap with the public half's group sources.",
     )
     generate.add_argument("--out", required=True, help="output folder (outside any git working tree)")
-    generate.add_argument("--seed", type=int, default=0, help="distractor seed (default 0)")
-    generate.add_argument("--split-seed", type=int, default=0, help="seed of the group-level split (default 0)")
+    generate.add_argument("--seed", type=seed_value, default=0, help="distractor seed (default 0)")
+    generate.add_argument("--split-seed", type=seed_value, default=0, help="seed of the group-level split (default 0)")
     generate.add_argument("--patterns", help="comma-separated pattern numbers (default: all 11)")
     generate.add_argument("--limit", type=positive_int, help="at most this many triples per pattern")
     generate.add_argument("--public", help="raw-public.zip (or any raw release) to measure source overlap with")

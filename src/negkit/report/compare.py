@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from negkit.atomic_io import atomic_write_json, atomic_write_text
+from negkit.atomic_io import atomic_write_json, atomic_write_text, make_folder
 from negkit.errors import NegkitError
 from negkit.metrics.intervals import DEFAULT_LEVEL, DEFAULT_RESAMPLES, bootstrap_intervals, paired_bootstrap
 from negkit.report.markdown import markdown_table, number
@@ -197,7 +197,7 @@ def write_comparison(comparison: dict[str, Any], out: Path) -> dict[str, Path]:
     """Write ``compare.md``, ``compare.json`` and ``compare.html`` into ``out`` (atomically); return their paths."""
     from negkit.report.html import comparison_html
 
-    out.mkdir(parents=True, exist_ok=True)
+    make_folder(out)
     paths = {"markdown": out / "compare.md", "json": out / "compare.json", "html": out / "compare.html"}
     atomic_write_text(paths["markdown"], compare_markdown(comparison))
     atomic_write_json(paths["json"], comparison)

@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from negkit.atomic_io import atomic_write_json
+from negkit.atomic_io import atomic_write_json, make_folder
 from negkit.errors import NegkitError
 from negkit.train import record
 from negkit.train.callbacks import best_step, complete_checkpoints, remove_torn_checkpoints, write_log
@@ -25,7 +25,7 @@ def output_folder(out: str | Path) -> Path:
 def claim(out: Path, plan: dict[str, Any]) -> dict[str, Any] | None:
     """Tie ``out`` to ``plan``: the finished record when this plan already completed there (nothing to do), else
     None after writing the plan; an error when ``out`` holds another plan."""
-    out.mkdir(parents=True, exist_ok=True)
+    make_folder(out)
     resuming = record.check_plan(out, plan)
     finished = record.read_json(out / record.TRAINING_RECORD)
     if resuming and finished and finished.get("status") == "complete":
