@@ -218,3 +218,38 @@ def test_bad_tind_command_arguments(tmp_path, capsys):
         assert_input_error(argv, capsys, contains=fragment)
         if "generate" in argv or "realise" in argv:
             assert time.monotonic() - started < 1  # refused before any work
+
+
+def _wordnet_root(tmp_path: Path, broken: str, content: bytes) -> Path:
+    """A data root whose wordnet/ links the shared side resources, but for one file replaced by ``content``."""
+    from conftest import shared_data_path
+
+    shared = shared_data_path("wordnet")
+    if not shared.is_dir():
+        pytest.skip("the WordNet side resources are not in the shared data")
+    folder = tmp_path / "data" / "wordnet"
+    folder.mkdir(parents=True)
+    for path in shared.iterdir():
+        (folder / path.name).symlink_to(path)
+    (folder / broken).unlink()
+    (folder / broken).write_bytes(content)
+    return folder.parent
+
+
+@pytest.mark.parametrize("broken", ["core-wordnet.txt", "morphosemantic-links.tsv"])
+def test_side_resource_not_utf8(broken, tmp_path, capsys):
+    from conftest import shared_data_path
+
+    good = (shared_data_path("wordnet") / broken).read_bytes() if shared_data_path("wordnet").is_dir() else b""
+    root = _wordnet_root(tmp_path, broken, good[:300] + b"\xff\xfe" + good[300:])
+    assert_input_error(["tind", "generate", "--out", tmp_path / "g", "--patterns", "1", "--limit", "1", "--data", root],
+                       capsys, where=root / "wordnet" / broken, contains="not UTF-8")
+
+
+def test_empty_wordnet_database(tmp_path, capsys):
+    database = tmp_path / "dict"
+    database.mkdir()
+    for name in ("data.noun", "data.verb", "index.noun", "index.verb", "index.sense"):
+        (database / name).write_bytes(b"")
+    assert_input_error(["tind", "generate", "--out", tmp_path / "g", "--patterns", "1", "--limit", "1",
+                        "--wordnet", database], capsys, where=database / "data.noun", contains="empty")

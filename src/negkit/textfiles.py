@@ -60,18 +60,16 @@ def read_json_object(path: str | os.PathLike[str], what: str = "JSON object") ->
     return data
 
 
-def iter_jsonl(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
-    """``(line number, decoded value)`` for every non-blank line of a JSON Lines file.
-
-    A missing file, a folder, bytes that are not UTF-8 and a line that is not JSON each raise
-    :class:`InputFormatError` with the line; a file whose last line has no line feed is read normally.
-    """
+def iter_lines(path: str | os.PathLike[str], what: str = "text file") -> Iterator[tuple[int, str]]:
+    """``(line number, text)`` for every line of a UTF-8 text file, read line by line (line ends kept; a leading
+    byte-order mark dropped). A missing file, a folder or bytes that are not UTF-8 raise :class:`InputFormatError`
+    (with the line for bad bytes)."""
     try:
         handle = open(path, "rb")
     except FileNotFoundError:
         raise InputFormatError(path, None, "no such file") from None
     except IsADirectoryError:
-        raise InputFormatError(path, None, "is a folder, expected a JSON Lines file") from None
+        raise InputFormatError(path, None, f"is a folder, expected a {what}") from None
     except OSError as error:
         raise InputFormatError(path, None, f"cannot read: {error.strerror or error}") from None
     with handle:
@@ -81,17 +79,25 @@ def iter_jsonl(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
             except UnicodeDecodeError as error:
                 bad = raw[error.start : error.start + 4]
                 raise InputFormatError(path, line_number, f"not UTF-8 text: bytes {bad!r}") from None
-            if line_number == 1 and line.startswith("\ufeff"):
-                line = line[1:]
-            if not line.strip():
-                continue
-            try:
-                value = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise InputFormatError(path, line_number, f"not valid JSON ({error.msg}, column {error.colno})") from None
-            except RecursionError:
-                raise InputFormatError(path, line_number, "JSON nested too deeply") from None
-            yield line_number, value
+            yield line_number, line[1:] if line_number == 1 and line.startswith("\ufeff") else line
+
+
+def iter_jsonl(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
+    """``(line number, decoded value)`` for every non-blank line of a JSON Lines file.
+
+    A missing file, a folder, bytes that are not UTF-8 and a line that is not JSON each raise
+    :class:`InputFormatError` with the line; a file whose last line has no line feed is read normally.
+    """
+    for line_number, line in iter_lines(path, "JSON Lines file"):
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise InputFormatError(path, line_number, f"not valid JSON ({error.msg}, column {error.colno})") from None
+        except RecursionError:
+            raise InputFormatError(path, line_number, "JSON nested too deeply") from None
+        yield line_number, value
 
 
 def iter_parquet(path: str | os.PathLike[str]) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -113,12 +119,12 @@ def iter_parquet(path: str | os.PathLike[str]) -> Iterator[tuple[int, dict[str, 
     yield from enumerate(rows, start=1)
 
 
-def iter_csv(path: str | os.PathLike[str]) -> Iterator[tuple[int, list[str]]]:
+def iter_csv(path: str | os.PathLike[str], delimiter: str = ",") -> Iterator[tuple[int, list[str]]]:
     """``(line number, fields)`` of every row of a CSV file, the header row included (line numbers of the file,
     so a quoted field spanning lines is numbered by its last line); bad bytes or a malformed row (an unclosed
     quote, a field over the csv module's size limit) are an :class:`InputFormatError` naming the line."""
     text = read_text(path, "CSV file")
-    reader = csv.reader(io.StringIO(text, newline=""))
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     while True:
         try:
             fields = next(reader)

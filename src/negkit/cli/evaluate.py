@@ -166,12 +166,13 @@ def suites_to_run(data: str | None, classifier: bool = False) -> tuple[list[str]
             continue
         if status.location is None:
             skipped[status.suite] = status.hint
-            print(f"negkit: note: {status.suite} is not run: its data was not found (get it: {status.hint})",
-                  file=sys.stderr)
         else:
             tasks.append(status.task)
-    if not tasks:
-        raise NegkitError("no suite's data was found (see negkit eval --list; pass --data PATH or set NEGKIT_DATA)")
+    if not tasks:  # one error line, not a note per suite first
+        where = f"{data}: " if data else ""
+        raise NegkitError(f"{where}no suite's data was found (see negkit eval --list; pass --data PATH or set NEGKIT_DATA)")
+    for suite, hint in skipped.items():
+        print(f"negkit: note: {suite} is not run: its data was not found (get it: {hint})", file=sys.stderr)
     return tasks, skipped
 
 
