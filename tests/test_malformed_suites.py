@@ -248,3 +248,12 @@ def test_compare_and_export_out_that_cannot_be_created(run, root, tmp_path, caps
         assert_input_error(["compare", run, "--bootstrap", "10", "--out", out], capsys, where=out)
         assert_input_error(["export", "lm-eval", "--tasks", "scone", "--data", root, "--out", out], capsys, where=out)
     assert_input_error(["compare", run, "--seed", "-1"], capsys, contains="--seed")
+
+
+@pytest.mark.parametrize("argv", [["score", "scone", "/dev/zero"], ["resolution", "stats", "/dev/zero"],
+                                  ["resolution", "tag", "--file", "/dev/zero"], ["resolution", "score", "/dev/zero", "/dev/zero"],
+                                  ["score", "tind", "/dev/urandom"]], ids=lambda argv: " ".join(argv[:2]))
+def test_a_device_is_not_read_forever(argv, capsys):
+    if not Path(argv[-1]).exists():
+        pytest.skip(f"no {argv[-1]} here")
+    assert_input_error(argv, capsys, where=argv[-1])

@@ -11,23 +11,41 @@ import csv
 import io
 import json
 import os
+import stat
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from negkit.errors import InputFormatError, NegkitError
 
 
-def read_bytes(path: str | os.PathLike[str], what: str = "file") -> bytes:
-    """The bytes of ``path``; a missing file, a folder or an unreadable file is an :class:`InputFormatError`."""
+def open_input(path: str | os.PathLike[str], what: str = "file", missing: str | None = None) -> BinaryIO:
+    """``path`` opened for reading bytes. A missing file (``missing``: the message, default ``no such WHAT``), a
+    folder, a device (``/dev/zero`` would never end) or an unreadable file is an :class:`InputFormatError`; a pipe
+    (``<(command)``) is read like a file."""
     try:
-        return Path(path).read_bytes()
+        mode = os.stat(path).st_mode
     except FileNotFoundError:
-        raise InputFormatError(path, None, f"no such {what}") from None
-    except IsADirectoryError:
-        raise InputFormatError(path, None, f"is a folder, expected a {what}") from None
+        raise InputFormatError(path, None, missing or f"no such {what}") from None
     except OSError as error:
         raise InputFormatError(path, None, f"cannot read: {error.strerror or error}") from None
+    if stat.S_ISDIR(mode):
+        raise InputFormatError(path, None, f"is a folder, expected a {what}")
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        raise InputFormatError(path, None, f"is a device, expected a {what}")
+    try:
+        return open(path, "rb")
+    except OSError as error:
+        raise InputFormatError(path, None, f"cannot read: {error.strerror or error}") from None
+
+
+def read_bytes(path: str | os.PathLike[str], what: str = "file") -> bytes:
+    """The bytes of ``path`` (errors as :func:`open_input`)."""
+    with open_input(path, what) as handle:
+        try:
+            return handle.read()
+        except OSError as error:
+            raise InputFormatError(path, None, f"cannot read: {error.strerror or error}") from None
 
 
 def decode_utf8(data: bytes, path: str | os.PathLike[str]) -> str:
@@ -64,15 +82,7 @@ def iter_lines(path: str | os.PathLike[str], what: str = "text file") -> Iterato
     """``(line number, text)`` for every line of a UTF-8 text file, read line by line (line ends kept; a leading
     byte-order mark dropped). A missing file, a folder or bytes that are not UTF-8 raise :class:`InputFormatError`
     (with the line for bad bytes)."""
-    try:
-        handle = open(path, "rb")
-    except FileNotFoundError:
-        raise InputFormatError(path, None, "no such file") from None
-    except IsADirectoryError:
-        raise InputFormatError(path, None, f"is a folder, expected a {what}") from None
-    except OSError as error:
-        raise InputFormatError(path, None, f"cannot read: {error.strerror or error}") from None
-    with handle:
+    with open_input(path, what, missing="no such file") as handle:
         for line_number, raw in enumerate(handle, start=1):
             try:
                 line = raw.decode("utf-8")

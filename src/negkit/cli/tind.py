@@ -29,7 +29,7 @@ from negkit.data.tind import (
     write_tind_raw,
 )
 from negkit.data.tind_stats import tind_statistics
-from negkit.errors import InputFormatError, NegkitError
+from negkit.errors import InputFormatError
 from negkit.preflight import check_output_folder
 from negkit.privacy import refuse_inside_git
 from negkit.report.tind import statistics_table
@@ -87,7 +87,7 @@ def run_convert(args: argparse.Namespace) -> int:
     else:
         if to_raw:
             raise InputFormatError(
-                args.source, None, "cannot write raw files from the HF layout: it has no group headers "
+                args.source, None, "cannot write raw files: the HF layout has no group headers "
                 "(source triples, distractors). Convert from the raw folder or zip instead.",
             )
         items = read_tind_hf(args.source, args.split)

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from negkit.errors import InputFormatError
+from negkit.textfiles import open_input
 
 #: ``PassageEditID`` -> the edit's name, in the paper's order.
 EDITS: dict[int, str] = {0: "original", 1: "paraphrase", 2: "scope", 3: "affirmative"}
@@ -84,7 +85,7 @@ def read_condaqa(path: str | Path) -> list[QAItem]:
         raise InputFormatError(path, None, "no such file")
     items: list[QAItem] = []
     seen: set[int] = set()
-    with open(path, "rb") as handle:
+    with open_input(path, "CondaQA file") as handle:
         for line, raw in enumerate(handle, start=1):
             try:
                 text = raw.decode("utf-8")

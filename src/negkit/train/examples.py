@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from negkit.errors import InputFormatError, NegkitError
+from negkit.textfiles import open_input
 
 #: Values of :attr:`TindFilter.polarity` and :attr:`TindFilter.kind`.
 POLARITIES = ("all", "affirmative", "negative")
@@ -286,9 +287,7 @@ def jsonl_examples(path: str | Path, model: Any = None, chat: bool = False) -> T
 
 def jsonl_objects(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """``(line, object)`` for each non-blank line; bad bytes, bad JSON or a non-object is ``FILE:LINE: problem``."""
-    if not path.is_file():
-        raise NegkitError(f"training file not found: {path}")
-    with open(path, "rb") as handle:
+    with open_input(path, "training file", missing="training file not found") as handle:
         for number, raw in enumerate(handle, start=1):
             try:
                 text = raw.decode("utf-8")
