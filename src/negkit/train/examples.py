@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from negkit.errors import InputFormatError, NegkitError
-from negkit.textfiles import open_input
+from negkit.textfiles import iter_jsonl
 
 #: Values of :attr:`TindFilter.polarity` and :attr:`TindFilter.kind`.
 POLARITIES = ("all", "affirmative", "negative")
@@ -287,21 +287,10 @@ def jsonl_examples(path: str | Path, model: Any = None, chat: bool = False) -> T
 
 def jsonl_objects(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """``(line, object)`` for each non-blank line; bad bytes, bad JSON or a non-object is ``FILE:LINE: problem``."""
-    with open_input(path, "training file", missing="training file not found") as handle:
-        for number, raw in enumerate(handle, start=1):
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError as error:
-                raise InputFormatError(path, number, f"not UTF-8 text (byte {error.start + 1} of the line)") from None
-            if not text.strip():
-                continue
-            try:
-                record = json.loads(text)
-            except json.JSONDecodeError as error:
-                raise InputFormatError(path, number, f"not valid JSON ({error.msg})") from None
-            if not isinstance(record, dict):
-                raise InputFormatError(path, number, "expected a JSON object")
-            yield number, record
+    for number, record in iter_jsonl(path):
+        if not isinstance(record, dict):
+            raise InputFormatError(path, number, "expected a JSON object")
+        yield number, record
 
 
 def sample_examples(data: TrainingData, limit: int | None, seed: int) -> TrainingData:
