@@ -257,3 +257,17 @@ def test_a_device_is_not_read_forever(argv, capsys):
     if not Path(argv[-1]).exists():
         pytest.skip(f"no {argv[-1]} here")
     assert_input_error(argv, capsys, where=argv[-1])
+
+
+def test_folder_names_of_bytes_that_are_not_utf8(root, tmp_path, capsys):
+    """Paths are bytes: a run folder whose name is not UTF-8 is written, compared (figures included) and reported."""
+    import os
+
+    from negkit.cli import main
+
+    run = tmp_path / os.fsdecode(b"run-\xff")
+    argv = ["eval", "--model", "random", "--tasks", "scone", "--data", str(root), "--out", str(run), "--no-progress"]
+    assert main(argv) == 0
+    assert main(["compare", str(run), str(run), "--bootstrap", "10", "--out", str(tmp_path / os.fsdecode(b"c-\xfe"))]) == 0
+    assert main(["report", str(run)]) == 0
+    assert "Traceback" not in capsys.readouterr().err

@@ -86,7 +86,8 @@ def atomic_writer(path: str | os.PathLike[str], mode: str = "w", encoding: str =
     except OSError as error:
         raise NegkitError(f"{target}: cannot write: {describe_os_error(error)}") from None
     try:
-        with os.fdopen(descriptor, mode, **({} if "b" in mode else {"encoding": encoding})) as handle:
+        text_options = {"encoding": encoding, "errors": "backslashreplace"}  # a path of bytes that are not UTF-8
+        with os.fdopen(descriptor, mode, **({} if "b" in mode else text_options)) as handle:
             yield handle
             handle.flush()
             os.fsync(handle.fileno())

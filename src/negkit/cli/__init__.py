@@ -95,6 +95,10 @@ def one_line(message: str, limit: int = MESSAGE_LIMIT) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return its exit status."""
+    for stream in (sys.stdout, sys.stderr):  # paths of bytes that are not UTF-8 are printed escaped, not a crash
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

@@ -25,6 +25,7 @@ from negkit.atomic_io import atomic_write_json, atomic_write_text, make_folder
 from negkit.errors import NegkitError
 from negkit.metrics.intervals import DEFAULT_LEVEL, DEFAULT_RESAMPLES, bootstrap_intervals, paired_bootstrap
 from negkit.report.markdown import markdown_table, number
+from negkit.report.plots import drawable
 from negkit.report.run_records import PRIMARY, RunFolder, read_run, record_estimands, suite_of
 
 #: Decimals per suite in tables (TIND is in percent, the others are fractions).
@@ -45,7 +46,7 @@ def run_names(folders: Sequence[Path]) -> list[str]:
     """Short unique names: each folder's name, with parent folders added until the names are unique."""
     depth = 1
     while True:
-        names = ["/".join(folder.resolve().parts[-depth:]) for folder in folders]
+        names = [drawable("/".join(folder.resolve().parts[-depth:])) for folder in folders]
         if len(set(names)) == len(names) or depth >= max(len(folder.resolve().parts) for folder in folders):
             return names
         depth += 1
