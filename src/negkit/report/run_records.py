@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from negkit.data.nli import NLIItem
+from negkit.data.nubench import json_objects
 from negkit.data.tind_types import PATTERN_NAMES, TruthItem
 from negkit.errors import InputFormatError, NegkitError, quoted, shortened
 from negkit.metrics.condaqa_intervals import condaqa_estimands
@@ -31,7 +32,7 @@ from negkit.metrics.intervals import Estimand
 from negkit.metrics.mc_intervals import nubench_estimands
 from negkit.metrics.nli_intervals import nan_nli_estimands, scone_estimands
 from negkit.metrics.tind_intervals import tind_estimands
-from negkit.textfiles import iter_jsonl, read_json_object
+from negkit.textfiles import read_json_object
 
 RESULTS_SUFFIX = ".results.json"
 SAMPLES_SUFFIX = ".samples.jsonl"
@@ -72,9 +73,9 @@ class RunFolder:
 def read_samples(path: Path) -> list[dict[str, Any]]:
     """The records of a ``TASK.samples.jsonl`` file (a bad line is an error naming the file and line)."""
     records = []
-    for number, record in iter_jsonl(path):
-        if not isinstance(record, dict) or "item_id" not in record:
-            raise InputFormatError(path, number, "a sample record must be an object with an 'item_id'")
+    for number, record in json_objects(path):
+        if "item_id" not in record:
+            raise InputFormatError(path, number, "a sample record must have an 'item_id'")
         records.append(record)
     return records
 
