@@ -253,3 +253,20 @@ def test_empty_wordnet_database(tmp_path, capsys):
         (database / name).write_bytes(b"")
     assert_input_error(["tind", "generate", "--out", tmp_path / "g", "--patterns", "1", "--limit", "1",
                         "--wordnet", database], capsys, where=database / "data.noun", contains="empty")
+
+
+def test_check_of_a_small_generation_with_an_empty_split(tmp_path, capsys):
+    """A split no group fell into is an empty file that `tind check` accepts; a split file emptied afterwards is not."""
+    from negkit.cli import main
+
+    out = tmp_path / "g"
+    if main(["tind", "generate", "--out", str(out), "--patterns", "1", "--limit", "2"]) != 0:
+        pytest.skip(f"WordNet 3.0 or its side resources are not available: {capsys.readouterr().err.strip()}")
+    empty = [path for path in (out / "jsonl").iterdir() if path.stat().st_size == 0]
+    assert empty, "two groups cannot fill three splits"
+    capsys.readouterr()
+    assert main(["tind", "check", str(out)]) == 0
+    capsys.readouterr()
+    filled = next(path for path in (out / "jsonl").iterdir() if path.stat().st_size)
+    filled.write_bytes(b"")
+    assert_input_error(["tind", "check", out], capsys, where=out / "jsonl", contains="in no split file")
