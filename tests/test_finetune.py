@@ -301,3 +301,7 @@ def test_bad_training_numbers_and_folders(tiny, pairs, tmp_path, capsys):
     typo.write_text("premise,hypothesis,label\na,b,entailment\nc,d,entailmnet\ne,f,neutral\n")
     assert_input_error(["finetune", "--model", f"nli:{model}", "--train", typo, "--out", tmp_path / "n", "--no-progress"],
                        capsys, where=typo, contains="['entailmnet'] next to the NLI labels")
+    single = tmp_path / "single.jsonl"
+    single.write_text('{"premise": "a", "hypothesis": "b", "label": "maybe"}\n')
+    assert_input_error(["finetune", "--model", f"nli:{model}", "--train", single, "--out", tmp_path / "s", "--no-progress"],
+                       capsys, where=single, contains="one label only")

@@ -225,7 +225,7 @@ FLAG_CASES = [
     ["--wait-lock", "-1"], ["--timeout", "0"], ["--retries", "-1"], ["--mode", "exact", "--dtype", "bfloat16"],
     ["--tasks", "no-such-task"], ["--tasks", ","], ["--prompt", "99"], ["--num-fewshot", "-1"], ["--unknown-flag"],
     ["--seed", "-1"], ["--bootstrap-seed", "-1"], ["--seed", str(2**32)], ["--model-args", "k" * 100_000 + "=1"],
-    ["--model-args", "a='" + "x" * 100_000],
+    ["--model-args", "a='" + "x" * 100_000], ["--device", "gpu0"], ["--model-args", "batch_size=0"],
 ]
 
 

@@ -115,7 +115,10 @@ def label_order(config: Any, data_labels: set[str], labels: tuple[str, ...] | No
         order = tuple(sorted(data_labels))
     missing = data_labels - set(order)
     if missing:
-        raise NegkitError(f"the data has labels {sorted(missing)} not in --labels {','.join(order)}")
+        raise NegkitError(f"{source}the data has labels {sorted(missing)} not in --labels {','.join(order)}")
+    if len(order) < 2:
+        raise NegkitError(f"{source}one label only ({', '.join(order)}): a new classification head needs at least two "
+                          "(name them with --labels)")
     return order, False
 
 
