@@ -211,3 +211,16 @@ def test_empty_text_to_tag(tmp_path, capsys):
     assert_input_error(["resolution", "tag", "--file", empty], capsys, where=empty, contains="no text to tag")
     text = write(tmp_path / "text.txt", "I did not go.\n")
     assert_input_error(["resolution", "tag", "--file", text, "I went."], capsys, contains="not both")
+
+
+def test_tag_standard_input_not_utf8(tmp_path):
+    """`--file -` reads bytes: bad ones are one error naming '-' and the line, whatever the locale."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), "LC_ALL": "C", "PYTHONIOENCODING": "utf-8:strict"}
+    done = subprocess.run([sys.executable, "-m", "negkit", "resolution", "tag", "--file", "-"], input=b"I do not\xff go.\n",
+                          capture_output=True, env=env, timeout=120)
+    assert done.returncode == 2 and done.stdout == b""
+    assert done.stderr.decode().startswith("negkit: error: -:1: not UTF-8") and b"Traceback" not in done.stderr

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from negkit.cli.evaluate import positive_float, positive_int, seed_value
 from negkit.errors import NegkitError
-from negkit.textfiles import read_text
+from negkit.textfiles import decode_utf8, read_text
 
 
 def register(groups) -> None:
@@ -140,7 +140,7 @@ def run_tag(args: argparse.Namespace) -> int:
     if args.file is not None and args.text is not None:
         raise NegkitError("give the text to tag as an argument or with --file, not both")
     if args.file is not None:
-        text = sys.stdin.read() if args.file == "-" else read_text(args.file, "text file (--file)")
+        text = decode_utf8(sys.stdin.buffer.read(), "-") if args.file == "-" else read_text(args.file, "text file (--file)")
     elif args.text is not None:
         text = args.text
     else:
