@@ -47,12 +47,12 @@ def _results(folder: Path, task: str) -> dict:
     return json.loads((folder / f"{task}.results.json").read_text())
 
 
-def test_shard_deals_longest_first_and_keeps_the_choices_of_a_context_together():
-    requests = [LoglikelihoodRequest("c" * n, ending) for n in (5, 9, 2, 7) for ending in (" a", " b")]
-    requests += [NextTokenRequest("x" * n, ("True",)) for n in (3, 8)]
+def test_shard_cuts_prefix_ordered_blocks_and_keeps_the_choices_of_a_context_together():
+    requests = [LoglikelihoodRequest(f"c{n}", ending) for n in (5, 9, 2, 7) for ending in (" a", " b")]
+    requests += [NextTokenRequest(f"x{n}", ("True",)) for n in (3, 8)]
 
     def sort_key(request):
-        return len(request.context)
+        return request.context
 
     def unit(request):
         return request.context
@@ -63,8 +63,16 @@ def test_shard_deals_longest_first_and_keeps_the_choices_of_a_context_together()
     for share in shares:  # a context's two choices are on one rank
         contexts = [r.context for r in share if isinstance(r, LoglikelihoodRequest)]
         assert all(contexts.count(context) == 2 for context in contexts)
-    assert [len(r.context) for r in shares[0]][:3] == [9, 9, 7]  # longest first, dealt in turn: 9, 8, 7, 7...
+    # prefix order, one contiguous block each, about equal (units of 2, 2, 2, 2, 1 and 1 requests; a unit
+    # goes to the block that holds its middle: c7's is the 5th of 10)
+    assert [r.context for r in shares[0]] == ["c2", "c2", "c5", "c5"]
+    assert [r.context for r in shares[1]] == ["c7", "c7", "c9", "c9", "x3", "x8"]
+    # sizes balance the blocks: one heavy unit fills a rank
+    heavy = shard(requests, ProcessGroup(0, 2), sort_key, unit, size=lambda r: 100 if r.context == "c2" else 1)
+    assert [r.context for r in heavy] == ["c2", "c2"]
     assert shard(requests, ProcessGroup(), sort_key, unit) == requests  # alone: everything, in order
+    three = [shard(requests, ProcessGroup(rank, 3), sort_key, unit) for rank in range(3)]
+    assert sum(map(len, three)) == len(requests) and all(three)
 
 
 def test_launcher_environment_and_rank_devices(monkeypatch):

@@ -1,0 +1,329 @@
+"""Running a :class:`negkit.engine.prefix_tree.TreePlan` through a transformers causal LM.
+
+Every shared prefix of the prompts runs once: anchors (long shared prefixes) keep their key/value cache
+while the rows beneath them run, and a packed row holds a small subtree of the prompt trie, each token seeing
+only its own prompt's earlier tokens through a 4D attention mask, at its own position id. Rows are batched
+(at most the batcher's token budget of padded tokens, halved and remembered on out-of-memory) and only the
+scored positions go through the LM head. An anchor's cache lives only while rows beneath it are waiting,
+the cache of the anchor that starts every prompt (a template, an instruction) is kept for the next call.
+
+The answers equal plain per-prompt forward passes (the masks, positions and caches reproduce each prompt's
+own computation); a one-time check per model compares one packed prompt with a plain pass and turns the tree
+off (:class:`TreeMismatch`) where a model does not honour custom masks or position ids.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+import torch
+
+from negkit.engine.batching import LengthSortedBatcher, is_out_of_memory, release_cached_memory
+from negkit.engine.placement import input_device
+from negkit.engine.prefix_tree import DEFAULT_ROW_TOKENS, Row, TreePlan, plan_rows
+
+T = TypeVar("T")
+
+#: Attention implementations that take a custom 4D mask (boolean for SDPA, additive for eager).
+MASKABLE_ATTENTION = ("sdpa", "eager")
+#: Largest total variation distance between the tree's and a plain pass's next-token distributions in the
+#: one-time check, by compute precision (floating-point noise is far below; a wrong mask is far above).
+CHECK_TOLERANCE = {torch.float32: 1e-3, torch.float64: 1e-3}
+HALF_PRECISION_TOLERANCE = 0.1
+#: Top-level anchor caches kept between calls (a template shared by every prompt is computed once).
+KEPT_ROOTS = 4
+
+Layers = list[tuple[torch.Tensor, torch.Tensor]]
+
+
+class TreeMismatch(RuntimeError):
+    """The tree path does not reproduce a plain forward pass on this model (it is turned off)."""
+
+
+class TreeScorer:
+    """Scores encoded prompts along their prefix tree (see the module doc)."""
+
+    def __init__(self, model: Any, batcher: LengthSortedBatcher, stats: Any, pad_id: int = 0,
+                 row_tokens: int = DEFAULT_ROW_TOKENS) -> None:
+        self.model = model
+        self.batcher = batcher
+        self.stats = stats
+        self.pad_id = pad_id
+        self.row_tokens = row_tokens
+        #: None until the one-time check ran; then whether it passed.
+        self.verified: bool | None = None
+        #: Why the tree is off for this model (None: it is on).
+        self.disabled: str | None = None
+        #: The most anchor caches held at once (each is freed when no row beneath it is left).
+        self.peak_anchors = 0
+        self._roots: dict[tuple[int, ...], Layers] = {}
+        self._head = model.get_output_embeddings() if hasattr(model, "get_output_embeddings") else None
+
+    def unsupported(self, longest: int) -> str | None:
+        """Why prompts up to ``longest`` tokens cannot take the tree path on this model (None: they can)."""
+        if self.disabled:
+            return self.disabled
+        implementation = getattr(self.model.config, "_attn_implementation", None)
+        if implementation not in MASKABLE_ATTENTION:
+            return f"attention implementation {implementation!r} takes no custom masks"
+        config = self.model.config.get_text_config() if hasattr(self.model.config, "get_text_config") else self.model.config
+        window = getattr(config, "sliding_window", None)
+        if isinstance(window, int) and getattr(config, "use_sliding_window", True) is not False:
+            if longest + max(longest, self.row_tokens) >= window:
+                return f"prompts reach the sliding window ({window} tokens)"
+        return None
+
+    def score(self, prompts: Sequence[Any], reduce: Callable[[Any, torch.Tensor], T],
+              on_batch_done: Callable[[list[int], Sequence[T]], None] | None = None) -> list[T]:
+        """``reduce(prompt, logprobs)`` per prompt (``logprobs[k]``: the log-softmax at ``first_scored + k``),
+        in input order. Raises :class:`TreeMismatch` (before reporting any batch) when the check fails."""
+        first = [prompt.first_scored for prompt in prompts]
+        last = [prompt.last_scored for prompt in prompts]
+        caches: dict[int, Layers] = {}
+        cached, caches[0] = self._kept_prefix(prompts, min(first))
+        plan = plan_rows([prompt.ids for prompt in prompts], first, last,
+                         min(self.row_tokens, self.batcher.token_budget), cached)
+        plan.check([prompt.ids for prompt in prompts], first, last)
+        if not cached:
+            del caches[0]
+        results: list[T | None] = [None] * len(prompts)
+        waiting = [0] * len(plan.anchors)
+        for row in plan.rows:
+            if row.anchor >= 0:
+                waiting[row.anchor] += 1
+        pending = list(range(len(plan.rows)))
+        held: list[tuple[list[int], list[T]]] = []  # batches reported once the check has passed
+        computed = 0
+        while pending:
+            batch = self._next_batch(plan, pending, caches)
+            width = max(len(plan.rows[index].tokens) for index in batch)
+            try:
+                outputs = self._run([plan.rows[index] for index in batch], plan, caches, prompts)
+            except Exception as error:  # noqa: BLE001 - only out-of-memory errors are handled here
+                if not is_out_of_memory(error) or len(batch) == 1:
+                    raise
+                self.batcher.shrink(width, max(1, len(batch) // 2))
+                release_cached_memory()
+                continue
+            self.batcher.note_used(width, len(batch))
+            self.peak_anchors = max(self.peak_anchors, len(caches))
+            self.stats.batches += 1
+            self.stats.batches_with_prefix += int(any(plan.rows[index].anchor >= 0 for index in batch))
+            chosen = set(batch)
+            pending = [index for index in pending if index not in chosen]
+            done_prompts: list[int] = []
+            done_results: list[T] = []
+            for index, rows_logprobs in zip(batch, outputs):
+                row = plan.rows[index]
+                computed += len(row.tokens)
+                self.stats.tokens_padded += width - len(row.tokens)
+                for (prompt, _columns), logprobs in zip(row.scored, rows_logprobs):
+                    results[prompt] = reduce(prompts[prompt], logprobs)
+                    done_prompts.append(prompt)
+                    done_results.append(results[prompt])  # type: ignore[arg-type]
+                if row.anchor >= 0:
+                    waiting[row.anchor] -= 1
+                    if waiting[row.anchor] == 0:
+                        caches.pop(row.anchor, None)  # nothing beneath it is left: free it
+            if self.verified is None:
+                self._check(plan, [plan.rows[index] for index in batch], outputs, caches, prompts)
+            if on_batch_done is not None and done_prompts:
+                held.append((done_prompts, done_results))
+                if self.verified is not None:
+                    for indices, values in held:
+                        on_batch_done(indices, values)
+                    held.clear()
+        if on_batch_done is not None:
+            for indices, values in held:
+                on_batch_done(indices, values)
+        total = sum(len(prompt.ids) for prompt in prompts)
+        self.stats.tokens_total += total
+        self.stats.tokens_skipped += total - computed
+        return results  # type: ignore[return-value]
+
+    def _kept_prefix(self, prompts: Sequence[Any], limit: int) -> tuple[int, Layers]:
+        """The longest start of every prompt (at most ``limit`` tokens) that a cache kept from an earlier call
+        holds, and that cache cut to it (a view: kept caches are never mutated)."""
+        best, layers = 0, []
+        for tokens, kept in self._roots.items():
+            length = min(limit, len(tokens))
+            for prompt in prompts:
+                length = _common_length(tokens, prompt.ids, length)
+                if length <= best:
+                    break
+            if length > best:
+                best, layers = length, [(keys[:, :, :length], values[:, :, :length]) for keys, values in kept]
+        return best, layers
+
+    def _next_batch(self, plan: TreePlan, pending: list[int], caches: dict[int, Layers]) -> list[int]:
+        """The first rows (in plan order) whose anchor is ready, as many as the batch size allows."""
+        batch: list[int] = []
+        width = 0
+        for index in pending:
+            row = plan.rows[index]
+            if row.anchor >= 0 and row.anchor not in caches:
+                continue
+            wider = max(width, len(row.tokens))
+            if batch and len(batch) + 1 > self.batcher.batch_size_for(wider):
+                break
+            batch.append(index)
+            width = wider
+        return batch
+
+    @torch.inference_mode()
+    def _run(self, rows: Sequence[Row], plan: TreePlan, caches: dict[int, Layers],
+             prompts: Sequence[Any]) -> list[list[torch.Tensor]]:
+        """One forward pass over ``rows``; per row, per scored prompt, its log-softmax rows. Anchor rows store
+        their cache in ``caches``."""
+        device = input_device(self.model)
+        width = max(len(row.tokens) for row in rows)
+        prefix_lengths = [plan.anchors[row.anchor].end if row.anchor >= 0 else 0 for row in rows]
+        prefix = max(prefix_lengths)
+        input_ids = torch.full((len(rows), width), self.pad_id, dtype=torch.long)
+        positions = torch.zeros((len(rows), width), dtype=torch.long)
+        allowed = torch.zeros((len(rows), 1, width, prefix + width), dtype=torch.bool)
+        picks: list[tuple[int, int]] = []
+        for number, (row, length) in enumerate(zip(rows, prefix_lengths)):
+            size = len(row.tokens)
+            input_ids[number, :size] = torch.tensor(row.tokens, dtype=torch.long)
+            positions[number, :size] = torch.tensor(row.positions, dtype=torch.long)
+            allowed[number, 0, :, :length] = True
+            columns = torch.arange(size)
+            ends = torch.tensor(row.ancestor_ends(), dtype=torch.long)
+            allowed[number, 0, :size, prefix : prefix + size] = (columns[None, :] <= columns[:, None]) & (
+                columns[:, None] < ends[None, :])
+            allowed[number, 0, size:, prefix + size :] = torch.eye(width - size, dtype=torch.bool)
+            picks.extend((number, column) for _prompt, scored in row.scored for column in scored)
+        keep = any(row.produces >= 0 for row in rows)
+        kwargs: dict[str, Any] = {"input_ids": input_ids.to(device), "position_ids": positions.to(device),
+                                  "attention_mask": self._mask(allowed).to(device), "use_cache": keep or prefix > 0}
+        if prefix:
+            kwargs["past_key_values"] = self._prefix_cache(rows, plan, caches, prefix)
+        with self._scored_rows(picks, kwargs) as logits_of:
+            output = self.model(**kwargs)
+            logprobs = torch.log_softmax(logits_of(output).float(), dim=-1).cpu() if picks else None
+        if keep:
+            self._keep_anchors(rows, plan, caches, output.past_key_values, prefix, prompts)
+        results: list[list[torch.Tensor]] = []
+        offset = 0
+        for row in rows:
+            per_prompt = []
+            for _prompt, scored in row.scored:
+                per_prompt.append(logprobs[offset : offset + len(scored)])  # type: ignore[index]
+                offset += len(scored)
+            results.append(per_prompt)
+        return results
+
+    def _mask(self, allowed: torch.Tensor) -> torch.Tensor:
+        """The 4D mask in the form the attention implementation reads (SDPA: boolean; eager: additive)."""
+        if self.model.config._attn_implementation == "sdpa":
+            return allowed
+        dtype = self.model.get_input_embeddings().weight.dtype
+        dtype = dtype if dtype.is_floating_point else torch.float32
+        return torch.zeros(allowed.shape, dtype=dtype).masked_fill(~allowed, torch.finfo(dtype).min)
+
+    def _prefix_cache(self, rows: Sequence[Row], plan: TreePlan, caches: dict[int, Layers], prefix: int) -> Any:
+        """A fresh cache with each row's anchor cache, right-padded to ``prefix`` (anchors are never mutated)."""
+        from transformers import DynamicCache
+
+        anchors = [row.anchor for row in rows]
+        layers_count = len(next(caches[anchor] for anchor in anchors if anchor >= 0))
+        data = []
+        for layer in range(layers_count):
+            pair = []
+            for part in range(2):
+                if len(set(anchors)) == 1:  # one anchor for every row: a view, no copy
+                    tensor = caches[anchors[0]][layer][part]
+                    pair.append(tensor.expand(len(rows), -1, -1, -1))
+                    continue
+                sample = next(caches[anchor][layer][part] for anchor in anchors if anchor >= 0)
+                padded = sample.new_zeros((len(rows), sample.shape[1], prefix, sample.shape[3]))
+                for number, anchor in enumerate(anchors):
+                    if anchor >= 0:
+                        tensor = caches[anchor][layer][part]
+                        padded[number, :, : tensor.shape[2]] = tensor[0]
+                pair.append(padded)
+            data.append((pair[0], pair[1]))
+        return DynamicCache(ddp_cache_data=data, config=self.model.config)
+
+    def _keep_anchors(self, rows: Sequence[Row], plan: TreePlan, caches: dict[int, Layers], cache: Any,
+                      prefix: int, prompts: Sequence[Any]) -> None:
+        """Store the cache of every anchor row: its parent's cache, then its own new keys and values."""
+        for number, row in enumerate(rows):
+            if row.produces < 0:
+                continue
+            size = len(row.tokens)
+            layers: Layers = []
+            for layer_index, layer in enumerate(cache.layers):
+                own = (layer.keys[number : number + 1, :, prefix : prefix + size],
+                       layer.values[number : number + 1, :, prefix : prefix + size])
+                if row.anchor >= 0:
+                    parent = caches[row.anchor][layer_index]
+                    layers.append((torch.cat([parent[0], own[0]], dim=2), torch.cat([parent[1], own[1]], dim=2)))
+                else:
+                    layers.append((own[0].clone(), own[1].clone()))
+            caches[row.produces] = layers
+            if row.anchor < 0 or (plan.cached and row.anchor == 0):
+                # an anchor at the top of the call (or right beneath a kept cache): kept for the next calls
+                anchor = plan.anchors[row.produces]
+                if len(self._roots) >= KEPT_ROOTS:
+                    self._roots.pop(next(iter(self._roots)))
+                self._roots[tuple(prompts[anchor.sample].ids[: anchor.end])] = layers
+
+    @contextmanager
+    def _scored_rows(self, picks: list[tuple[int, int]], kwargs: dict[str, Any]) -> Iterator[Callable[[Any], torch.Tensor]]:
+        """Runs the LM head only on the (row, column) pairs in ``picks``; yields a function that takes the
+        model's output and returns their logits, one row per pick."""
+        rows = torch.tensor([row for row, _column in picks], dtype=torch.long)
+        columns = torch.tensor([column for _row, column in picks], dtype=torch.long)
+        if self._head is None:  # no separate head: every position's logits, picked afterwards
+            yield lambda output: output.logits[rows.to(output.logits.device), columns.to(output.logits.device)]
+            return
+
+        def gather(_module: Any, args: tuple) -> tuple:
+            hidden = args[0]
+            return (hidden[rows.to(hidden.device), columns.to(hidden.device)].unsqueeze(0), *args[1:])
+
+        handle = self._head.register_forward_pre_hook(gather)
+        try:
+            yield lambda output: output.logits[0]
+        finally:
+            handle.remove()
+
+    def _check(self, plan: TreePlan, rows: Sequence[Row], outputs: list[list[torch.Tensor]],
+               caches: dict[int, Layers], prompts: Sequence[Any]) -> None:
+        """Once per model: compare a prompt that shares its row (or sits under an anchor) with a plain pass."""
+        candidates = [((len(row.scored) > 1) + (row.anchor >= 0)) * bool(row.scored) for row in rows]
+        if not any(candidates):
+            return
+        best = max(range(len(rows)), key=lambda number: candidates[number])
+        prompt_index, _columns = rows[best].scored[-1]
+        tree_logprobs = outputs[best][-1]
+        prompt = prompts[prompt_index]
+        scored = prompt.last_scored - prompt.first_scored + 1
+        kwargs: dict[str, Any] = {"use_cache": False}
+        if "logits_to_keep" in inspect.signature(self.model.forward).parameters:
+            kwargs["logits_to_keep"] = scored
+        with torch.inference_mode():
+            ids = torch.tensor([prompt.ids[: prompt.last_scored + 1]], dtype=torch.long, device=input_device(self.model))
+            logits = self.model(input_ids=ids, **kwargs).logits[0, -scored:]
+        plain = torch.log_softmax(logits.float(), dim=-1).cpu()
+        distance = float(0.5 * (plain.exp() - tree_logprobs.exp()).abs().sum(dim=-1).max())
+        dtype = self.model.get_input_embeddings().weight.dtype
+        tolerance = CHECK_TOLERANCE.get(dtype, HALF_PRECISION_TOLERANCE)
+        self.verified = distance <= tolerance
+        if not self.verified:
+            self.disabled = (f"the prefix tree differs from a plain forward pass on this model (total variation "
+                             f"{distance:.3g} > {tolerance})")
+            raise TreeMismatch(self.disabled)
+
+
+def _common_length(a: Sequence[int], b: Sequence[int], limit: int) -> int:
+    """Length of the common start of ``a`` and ``b``, at most ``limit``."""
+    for position in range(min(limit, len(a), len(b))):
+        if a[position] != b[position]:
+            return position
+    return min(limit, len(a), len(b))

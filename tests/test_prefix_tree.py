@@ -1,0 +1,274 @@
+"""The prefix tree: the trie and row plan (pure logic), and exact scoring along it against plain passes."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+import torch
+
+from negkit.engine.prefix_tree import Row, build_trie, plan_rows
+from negkit.models.base import LoglikelihoodRequest
+from tiny_models import plain_next_token_logprobs, tiny_causal_lm
+
+TOLERANCE = 1e-4
+
+
+def _next_token_plan(sequences, row_tokens):
+    ends = [len(sequence) - 1 for sequence in sequences]
+    plan = plan_rows(sequences, ends, ends, row_tokens)
+    plan.check(sequences, ends, ends)
+    return plan
+
+
+def _distinct_prefixes(sequences):
+    return len({tuple(sequence[:length]) for sequence in sequences for length in range(1, len(sequence) + 1)})
+
+
+def _random_tree_sequences(rng, count):
+    """Sequences that share prefixes at several depths (and some that are prefixes of others, or equal)."""
+    sequences = [[rng.randrange(3)]]
+    while len(sequences) < count:
+        base = rng.choice(sequences)
+        cut = rng.randrange(len(base) + 1)
+        sequences.append(base[:cut] + [rng.randrange(4) for _ in range(rng.randrange(0 if cut else 1, 6))])
+    return sequences
+
+
+def test_trie_splits_runs_where_prompts_part():
+    sequences = [[1, 2, 3], [1, 2, 4], [1, 5], [1, 2, 3], [1, 2]]
+    root, order = build_trie(sequences)
+    assert order == [4, 0, 3, 1, 2]
+    (top,) = root.children
+    assert (top.start, top.end) == (0, 1)
+    two, five = top.children
+    assert (two.start, two.end, two.prompts) == (1, 2, [4])  # [1, 2] ends where [1, 2, 3] and [1, 2, 4] part
+    assert [(child.start, child.end, child.prompts) for child in two.children] == [(2, 3, [0, 3]), (2, 3, [1])]
+    assert (five.start, five.end, five.prompts) == (1, 2, [2])
+
+
+def test_one_row_runs_every_distinct_prefix_once():
+    sequences = [[9, 1, 2, 3], [9, 1, 2, 4, 5], [9, 1, 6], [9, 7]]
+    plan = _next_token_plan(sequences, row_tokens=100)
+    assert not plan.anchors and len(plan.rows) == 1
+    assert plan.tokens_run == _distinct_prefixes(sequences) == 8
+    (row,) = plan.rows
+    assert row.tokens == [9, 1, 2, 3, 4, 5, 6, 7] and row.positions == [0, 1, 2, 3, 3, 4, 2, 1]
+    assert row.ancestor_ends() == [8, 7, 6, 4, 6, 6, 7, 8]
+    assert dict(row.scored) == {0: [3], 1: [5], 2: [6], 3: [7]}
+
+
+def test_subtrees_larger_than_a_row_get_anchors_that_end_before_every_scored_position():
+    template = [50, 51, 52, 53, 54, 55]
+    sequences = [template + [subject, 60, 61, ending] for subject in (1, 2, 3) for ending in (70, 71, 72, 73)]
+    plan = _next_token_plan(sequences, row_tokens=6)
+    # the template runs once (its last token too: no prompt is scored inside it); each subject's shared
+    # words run once beneath it
+    assert plan.anchors[0].parent == -1 and (plan.anchors[0].start, plan.anchors[0].end) == (0, 6)
+    assert [(anchor.parent, anchor.start, anchor.end) for anchor in plan.anchors[1:]] == [(0, 6, 9)] * 3
+    assert plan.tokens_run == _distinct_prefixes(sequences) == 6 + 3 * 3 + 12
+    producers = [row.produces for row in plan.rows]
+    for number, row in enumerate(plan.rows):  # an anchor's row comes before the rows that need it
+        assert row.anchor < 0 or producers.index(row.anchor) < number
+    # a prompt that ends inside a long shared run: the anchor stops before its scored position
+    short = plan_rows([template + [1], template], [6, 5], [6, 5], row_tokens=3)
+    short.check([template + [1], template], [6, 5], [6, 5])
+    assert all(anchor.end <= 5 for anchor in short.anchors)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_tries_plan_every_prompt_with_its_own_ids(seed):
+    rng = random.Random(seed)
+    sequences = _random_tree_sequences(rng, rng.randrange(1, 60))
+    row_tokens = rng.choice([1, 2, 3, 5, 8, 16, 1000])
+    # next-token prompts, and continuation-style prompts scored over a range
+    firsts = [rng.randrange(len(sequence)) for sequence in sequences]
+    lasts = [rng.randrange(first, len(sequence)) for first, sequence in zip(firsts, sequences)]
+    for first, last in (([len(s) - 1 for s in sequences], [len(s) - 1 for s in sequences]), (firsts, lasts)):
+        plan = plan_rows(sequences, first, last, row_tokens)
+        plan.check(sequences, first, last)
+        scored = sorted(prompt for row in plan.rows for prompt, _columns in row.scored)
+        assert scored == list(range(len(sequences)))  # every prompt scored exactly once
+        for row in plan.rows:  # a row holds at most row_tokens tokens, unless one prompt alone needs more
+            assert len(row.tokens) <= row_tokens or len(row.scored) <= 1
+        needed = {tuple(s[: k + 1]) for s, end in zip(sequences, last) for k in range(end + 1)}
+        assert plan.tokens_run >= len(needed)
+        if row_tokens == 1000:
+            assert plan.tokens_run == len(needed)
+
+
+def test_the_check_catches_a_plan_that_would_run_other_ids():
+    from negkit.engine.prefix_tree import PlanError
+
+    sequences = [[9, 1, 2, 3], [9, 1, 2, 4, 5], [9, 1, 6], [9, 7]]
+    for damage in ("token", "position", "column"):
+        plan = _next_token_plan(sequences, row_tokens=100)
+        row = plan.rows[0]
+        if damage == "token":
+            row.tokens[2] = 8
+        elif damage == "position":
+            row.positions[4] = 5
+        else:
+            row.scored[0] = (0, [2])
+        with pytest.raises(PlanError):
+            plan.check(sequences, [3, 4, 2, 1], [3, 4, 2, 1])
+
+
+def test_a_cached_prefix_is_anchor_zero_and_no_row_runs_it():
+    sequences = [[9, 1, 2, 3], [9, 1, 2, 4, 5], [9, 1, 6]]
+    ends = [3, 4, 2]
+    plan = plan_rows(sequences, ends, ends, row_tokens=100, cached=2)
+    plan.check(sequences, ends, ends)
+    assert plan.cached == 2 and (plan.anchors[0].start, plan.anchors[0].end) == (0, 2)
+    assert all(row.produces != 0 and row.anchor == 0 for row in plan.rows)
+    assert plan.tokens_run == _distinct_prefixes(sequences) - 2
+    with pytest.raises(ValueError, match="cached prefix"):  # past a scored position
+        plan_rows(sequences, ends, ends, cached=3)
+    with pytest.raises(ValueError, match="cached prefix"):  # not shared: [9] and [8]
+        plan_rows([[8, 1, 2, 3], *sequences[1:]], ends, ends, cached=1)
+
+
+def test_plan_refuses_scored_positions_outside_the_prompt():
+    with pytest.raises(ValueError):
+        plan_rows([[1, 2]], [2], [2])
+    with pytest.raises(ValueError):
+        plan_rows([[1, 2, 3]], [2], [1])
+
+
+def test_row_ancestors_follow_depth_first_order():
+    row = Row(anchor=-1, tokens=[1, 2, 3, 4, 5], positions=[0, 1, 2, 1, 2])
+    assert row.ancestor_ends() == [5, 3, 3, 5, 5]
+
+
+def _prompts(lm):
+    """Prompts with shared prefixes at several depths, of different lengths, one a prefix of another."""
+    subjects = ["A dog", "A dog and a cat", "The sun", "Birds", "A rose"]
+    tails = [" is an animal.", " is not an animal.", " is never hot.", " can fly.", " is", " is a flower, and hot."]
+    texts = [f"Is the following statement True or False? {s}{t}" for s in subjects for t in tails]
+    texts += ["Is the following statement True or False?", "Here are some examples: water is wet."]
+    return texts
+
+
+@pytest.mark.parametrize("attention", ["sdpa", "eager"])
+@pytest.mark.parametrize("row_tokens", [12, 48, 256])
+def test_tree_matches_plain_forward_passes_at_every_batch_size(attention, row_tokens):
+    texts = _prompts(None)
+    answers = {}
+    for batch_size in (1, 7, None):
+        lm = tiny_causal_lm(chat_template=False, batch_size=batch_size)
+        lm.model.set_attn_implementation(attention)
+        lm.scorer.tree.row_tokens = row_tokens
+        answers[batch_size] = lm.next_token_logprobs(texts, ["True", "False"])
+        assert lm.scorer.stats.prefix_tree == "on" and lm.scorer.tree.verified
+        assert lm.scorer.stats.tokens_skipped > lm.scorer.stats.tokens_total / 3
+        if row_tokens == 12:  # small rows: anchors carry the shared prefixes, and are freed as they finish
+            assert lm.scorer.stats.batches_with_prefix > 0
+            assert lm.scorer.tree.peak_anchors >= 1
+    for text, *per_size in zip(texts, *answers.values()):
+        reference = plain_next_token_logprobs(lm, text, ["True", "False"])
+        for answer in per_size:
+            assert abs(answer["True"] - reference["True"]) < TOLERANCE
+            assert abs(answer["False"] - reference["False"]) < TOLERANCE
+    assert len({round(answer["True"], 5) for answer in answers[None]}) > 10
+
+
+def test_continuations_along_the_tree_match_plain_passes():
+    lm = tiny_causal_lm(chat_template=False, batch_size=None)
+    lm.scorer.tree.row_tokens = 16
+    texts = _prompts(lm)
+    requests = [LoglikelihoodRequest(text, ending) for text, ending in zip(texts, [" True", " False is it", " no"] * 20)]
+    results = lm.loglikelihood(requests)
+    assert lm.scorer.stats.prefix_tree == "on"
+    for request, result in zip(requests, results):
+        context = lm.rules.encode(request.context, special=True)
+        continuation = lm.rules.encode(request.continuation, special=False)
+        with torch.no_grad():
+            logprobs = torch.log_softmax(lm.model(input_ids=torch.tensor([context + continuation])).logits[0], dim=-1)
+        expected = sum(float(logprobs[len(context) - 1 + k, token]) for k, token in enumerate(continuation))
+        greedy = all(int(logprobs[len(context) - 1 + k].argmax()) == token for k, token in enumerate(continuation))
+        assert abs(result.logprob - expected) < TOLERANCE
+        assert (result.is_greedy, result.n_tokens) == (greedy, len(continuation))
+
+
+def test_only_scored_positions_reach_the_lm_head_and_progress_counts_each_prompt_once():
+    lm = tiny_causal_lm(chat_template=False, batch_size=None)
+    lm.scorer.tree.row_tokens = 16
+    texts = _prompts(lm)
+    head_rows = []
+    handle = lm.model.lm_head.register_forward_hook(lambda module, args, output: head_rows.append(output.shape[-2]))
+    done = []
+    lm.progress = done.append
+    try:
+        lm.next_token_logprobs(texts, ["True"])
+    finally:
+        handle.remove()
+    assert sum(head_rows) == len(texts) + 1  # one row per prompt, and one plain pass of the one-time check
+    assert sum(done) == len(texts)
+
+
+def test_a_template_anchor_is_kept_for_the_next_call():
+    texts = _prompts(None)[:24]
+    fresh = tiny_causal_lm(chat_template=False, batch_size=None)
+    fresh.scorer.tree.row_tokens = 16
+    fresh.next_token_logprobs(texts[12:], ["True"])
+    warm = tiny_causal_lm(chat_template=False, batch_size=None)
+    warm.scorer.tree.row_tokens = 16
+    warm.next_token_logprobs(texts[:12], ["True"])
+    before = warm.scorer.stats.tokens_total - warm.scorer.stats.tokens_skipped
+    warm.next_token_logprobs(texts[12:], ["True"])
+    ran_warm = warm.scorer.stats.tokens_total - warm.scorer.stats.tokens_skipped - before
+    ran_fresh = fresh.scorer.stats.tokens_total - fresh.scorer.stats.tokens_skipped
+    template = len(warm.rules.encode_context("Is the following statement True or False?")[0])
+    assert ran_fresh - ran_warm >= template - 1
+
+
+def test_a_model_that_fails_the_check_falls_back_to_batch_prefixes(monkeypatch):
+    from negkit.engine.tree_scorer import TreeScorer
+
+    lm = tiny_causal_lm(chat_template=False, batch_size=4)
+    texts = _prompts(lm)
+    original = TreeScorer._run
+
+    def wrong_positions(self, rows, plan, caches, prompts):  # as a model that ignores position ids would compute
+        for row in rows:
+            row.positions = list(range(len(row.positions)))
+        return original(self, rows, plan, caches, prompts)
+
+    monkeypatch.setattr(TreeScorer, "_run", wrong_positions)
+    done = []
+    lm.progress = done.append
+    answers = lm.next_token_logprobs(texts, ["True"])
+    assert lm.scorer.stats.prefix_tree.startswith("off: the prefix tree differs from a plain forward pass")
+    assert lm.scorer.tree.disabled and sum(done) == len(texts)  # nothing was reported twice
+    for text, answer in zip(texts, answers):
+        assert abs(answer["True"] - plain_next_token_logprobs(lm, text, ["True"])["True"]) < TOLERANCE
+    lm.next_token_logprobs(texts[:3], ["True"])  # stays off for this model
+    assert lm.scorer.stats.prefix_tree.startswith("off")
+
+
+def test_models_without_custom_masks_or_with_short_sliding_windows_use_batch_prefixes():
+    lm = tiny_causal_lm(chat_template=False, batch_size=4)
+    lm.model.config.sliding_window = 16
+    texts = _prompts(lm)
+    answers = lm.next_token_logprobs(texts, ["True"])
+    assert lm.scorer.stats.prefix_tree == "off: prompts reach the sliding window (16 tokens)"
+    assert lm.scorer.stats.batches_with_prefix > 0
+    for text, answer in zip(texts, answers):
+        assert abs(answer["True"] - plain_next_token_logprobs(lm, text, ["True"])["True"]) < TOLERANCE
+    lm.model.config.sliding_window = None
+    lm.model.config._attn_implementation = "flash_attention_2"
+    assert "takes no custom masks" in lm.scorer.tree.unsupported(10)
+    off = tiny_causal_lm(chat_template=False, batch_size=4, prefix_tree=False)
+    assert off.scorer.tree is None and off.load_info["prefix_tree"] is False
+
+
+def test_fast_mode_bfloat16_runs_along_the_tree():
+    lm = tiny_causal_lm(chat_template=False, batch_size=None)
+    lm.model.to(torch.bfloat16)
+    lm.scorer.tree.row_tokens = 16
+    texts = _prompts(lm)
+    answers = lm.next_token_logprobs(texts, ["True", "False"])
+    assert lm.scorer.stats.prefix_tree == "on"
+    for text, answer in zip(texts, answers):
+        reference = plain_next_token_logprobs(lm, text, ["True", "False"])
+        assert abs(answer["True"] - reference["True"]) < 0.1
