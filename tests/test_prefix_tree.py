@@ -128,6 +128,23 @@ def test_a_cached_prefix_is_anchor_zero_and_no_row_runs_it():
         plan_rows([[8, 1, 2, 3], *sequences[1:]], ends, ends, cached=1)
 
 
+def test_lanes_take_short_rows_beside_long_ones_and_each_anchor_once():
+    from negkit.engine.prefix_tree import Anchor, TreePlan, pack_lanes
+
+    sizes_and_anchors = [(6, -1), (2, -1), (5, 0), (3, 0), (4, 1), (7, -1), (1, 1)]
+    rows = [Row(anchor=anchor, tokens=[1] * size, positions=list(range(size))) for size, anchor in sizes_and_anchors]
+    plan = TreePlan([Anchor(-1, 0, 3), Anchor(-1, 0, 2)], rows)
+    lanes = pack_lanes(plan, range(len(rows)), width=8, lanes=2, lookahead=10)
+    assert [lane.rows for lane in lanes] == [[0, 1], [2, 3]]  # rows 4, 5 and 6 do not fit anywhere
+    assert [lane.starts for lane in lanes] == [[0, 6], [0, 5]] and [lane.fill for lane in lanes] == [8, 8]
+    assert [lane.anchors for lane in lanes] == [[], [0]]
+    lanes = pack_lanes(plan, [4, 6, 2, 3], width=8, lanes=2, lookahead=10)
+    assert [(lane.rows, lane.anchors) for lane in lanes] == [([4, 6, 3], [1, 0]), ([2], [0])]
+    # a row longer than the width runs alone when it comes first; it is passed over otherwise
+    assert [lane.rows for lane in pack_lanes(plan, [5, 0, 1], width=4, lanes=2, lookahead=1)] == [[5], [1]]
+    assert [lane.rows for lane in pack_lanes(plan, [1, 5, 0, 3], width=4, lanes=1, lookahead=1)] == [[1]]
+
+
 def test_plan_refuses_scored_positions_outside_the_prompt():
     with pytest.raises(ValueError):
         plan_rows([[1, 2]], [2], [2])
@@ -229,10 +246,11 @@ def test_a_model_that_fails_the_check_falls_back_to_batch_prefixes(monkeypatch):
     texts = _prompts(lm)
     original = TreeScorer._run
 
-    def wrong_positions(self, rows, plan, caches, prompts):  # as a model that ignores position ids would compute
-        for row in rows:
-            row.positions = list(range(len(row.positions)))
-        return original(self, rows, plan, caches, prompts)
+    def wrong_positions(self, lanes, plan, caches, prompts):  # as a model that ignores position ids would compute
+        for lane in lanes:
+            for index in lane.rows:
+                plan.rows[index].positions = list(range(len(plan.rows[index].positions)))
+        return original(self, lanes, plan, caches, prompts)
 
     monkeypatch.setattr(TreeScorer, "_run", wrong_positions)
     done = []

@@ -110,6 +110,45 @@ class PlanError(RuntimeError):
     """A plan that would not run every prompt with its own ids (a bug; never silently used)."""
 
 
+@dataclass
+class Lane:
+    """One sequence of a forward pass: plan rows side by side (``rows[k]`` starts at column ``starts[k]``),
+    after the caches of ``anchors`` (the distinct anchors of its rows, each once, in this order)."""
+
+    rows: list[int] = field(default_factory=list)
+    starts: list[int] = field(default_factory=list)
+    anchors: list[int] = field(default_factory=list)
+    fill: int = 0
+
+
+def pack_lanes(plan: TreePlan, ready: Sequence[int], width: int, lanes: int, lookahead: int) -> list[Lane]:
+    """Put ready rows (plan order) into at most ``lanes`` lanes of ``width`` tokens, first fit, so that short
+    rows (anchor chains, the last row beneath an anchor) fill the room long rows leave instead of padding.
+
+    The first ready row always goes in; rows that do not fit are passed over, at most ``lookahead`` of them
+    (rows run roughly in plan order, so anchor caches do not pile up)."""
+    packed: list[Lane] = []
+    passed = 0
+    for index in ready:
+        size = len(plan.rows[index].tokens)
+        lane = next((lane for lane in packed if lane.fill + size <= width), None)
+        if lane is None and len(packed) < lanes and (size <= width or not packed):
+            lane = Lane()
+            packed.append(lane)
+        if lane is None:
+            passed += 1
+            if passed > lookahead:
+                break
+            continue
+        lane.rows.append(index)
+        lane.starts.append(lane.fill)
+        lane.fill += size
+        anchor = plan.rows[index].anchor
+        if anchor >= 0 and anchor not in lane.anchors:
+            lane.anchors.append(anchor)
+    return packed
+
+
 class _Node:
     __slots__ = ("start", "end", "children", "prompts", "size", "first", "sample")
 

@@ -23,7 +23,7 @@ import torch
 
 from negkit.engine.batching import LengthSortedBatcher, is_out_of_memory, release_cached_memory
 from negkit.engine.placement import input_device
-from negkit.engine.prefix_tree import DEFAULT_ROW_TOKENS, Row, TreePlan, plan_rows
+from negkit.engine.prefix_tree import DEFAULT_ROW_TOKENS, Lane, TreePlan, pack_lanes, plan_rows
 
 T = TypeVar("T")
 
@@ -84,8 +84,7 @@ class TreeScorer:
         last = [prompt.last_scored for prompt in prompts]
         caches: dict[int, Layers] = {}
         cached, caches[0] = self._kept_prefix(prompts, min(first))
-        plan = plan_rows([prompt.ids for prompt in prompts], first, last,
-                         min(self.row_tokens, self.batcher.token_budget), cached)
+        plan = plan_rows([prompt.ids for prompt in prompts], first, last, self._row_tokens(), cached)
         plan.check([prompt.ids for prompt in prompts], first, last)
         if not cached:
             del caches[0]
@@ -95,54 +94,55 @@ class TreeScorer:
             if row.anchor >= 0:
                 waiting[row.anchor] += 1
         pending = list(range(len(plan.rows)))
-        held: list[tuple[list[int], list[T]]] = []  # batches reported once the check has passed
+        held: list[tuple[list[int], list[T]]] = []  # batches are reported once the check has passed
         computed = 0
         while pending:
-            batch = self._next_batch(plan, pending, caches)
-            width = max(len(plan.rows[index].tokens) for index in batch)
+            lanes = self._next_lanes(plan, pending, caches)
+            width = max(lane.fill for lane in lanes)
             try:
-                outputs = self._run([plan.rows[index] for index in batch], plan, caches, prompts)
+                outputs = self._run(lanes, plan, caches, prompts)
             except Exception as error:  # noqa: BLE001 - only out-of-memory errors are handled here
-                if not is_out_of_memory(error) or len(batch) == 1:
+                if not is_out_of_memory(error) or len(lanes) == 1:
                     raise
-                self.batcher.shrink(width, max(1, len(batch) // 2))
+                self.batcher.shrink(width, max(1, len(lanes) // 2))
                 release_cached_memory()
                 continue
-            self.batcher.note_used(width, len(batch))
+            self.batcher.note_used(width, len(lanes))
             self.peak_anchors = max(self.peak_anchors, len(caches))
             self.stats.batches += 1
-            self.stats.batches_with_prefix += int(any(plan.rows[index].anchor >= 0 for index in batch))
-            chosen = set(batch)
-            pending = [index for index in pending if index not in chosen]
-            done_prompts: list[int] = []
-            done_results: list[T] = []
-            for index, rows_logprobs in zip(batch, outputs):
+            self.stats.batches_with_prefix += int(any(lane.anchors for lane in lanes))
+            self.stats.tokens_padded += sum(width - lane.fill for lane in lanes)
+            done = {index for lane in lanes for index in lane.rows}
+            pending = [index for index in pending if index not in done]
+            finished: tuple[list[int], list[T]] = ([], [])
+            for index, per_prompt in outputs.items():
                 row = plan.rows[index]
                 computed += len(row.tokens)
-                self.stats.tokens_padded += width - len(row.tokens)
-                for (prompt, _columns), logprobs in zip(row.scored, rows_logprobs):
+                for (prompt, _columns), logprobs in zip(row.scored, per_prompt):
                     results[prompt] = reduce(prompts[prompt], logprobs)
-                    done_prompts.append(prompt)
-                    done_results.append(results[prompt])  # type: ignore[arg-type]
+                    finished[0].append(prompt)
+                    finished[1].append(results[prompt])  # type: ignore[arg-type]
                 if row.anchor >= 0:
                     waiting[row.anchor] -= 1
                     if waiting[row.anchor] == 0:
                         caches.pop(row.anchor, None)  # nothing beneath it is left: free it
             if self.verified is None:
-                self._check(plan, [plan.rows[index] for index in batch], outputs, caches, prompts)
-            if on_batch_done is not None and done_prompts:
-                held.append((done_prompts, done_results))
-                if self.verified is not None:
-                    for indices, values in held:
-                        on_batch_done(indices, values)
-                    held.clear()
-        if on_batch_done is not None:
-            for indices, values in held:
-                on_batch_done(indices, values)
+                self._check(plan, outputs, prompts)
+            if on_batch_done is not None and finished[0]:
+                held.append(finished)
+            if on_batch_done is not None and self.verified is not None:
+                for indices, values in held:
+                    on_batch_done(indices, values)
+                held.clear()
+        for indices, values in held:
+            on_batch_done(indices, values)  # type: ignore[misc]
         total = sum(len(prompt.ids) for prompt in prompts)
         self.stats.tokens_total += total
         self.stats.tokens_skipped += total - computed
         return results  # type: ignore[return-value]
+
+    def _row_tokens(self) -> int:
+        return max(1, min(self.row_tokens, self.batcher.token_budget))
 
     def _kept_prefix(self, prompts: Sequence[Any], limit: int) -> tuple[int, Layers]:
         """The longest start of every prompt (at most ``limit`` tokens) that a cache kept from an earlier call
@@ -158,64 +158,70 @@ class TreeScorer:
                 best, layers = length, [(keys[:, :, :length], values[:, :, :length]) for keys, values in kept]
         return best, layers
 
-    def _next_batch(self, plan: TreePlan, pending: list[int], caches: dict[int, Layers]) -> list[int]:
-        """The first rows (in plan order) whose anchor is ready, as many as the batch size allows."""
-        batch: list[int] = []
-        width = 0
-        for index in pending:
-            row = plan.rows[index]
-            if row.anchor >= 0 and row.anchor not in caches:
-                continue
-            wider = max(width, len(row.tokens))
-            if batch and len(batch) + 1 > self.batcher.batch_size_for(wider):
-                break
-            batch.append(index)
-            width = wider
-        return batch
+    def _next_lanes(self, plan: TreePlan, pending: list[int], caches: dict[int, Layers]) -> list[Lane]:
+        """The next batch: ready rows (their anchor's cache exists), in plan order, packed into lanes."""
+        ready = [index for index in pending if plan.rows[index].anchor < 0 or plan.rows[index].anchor in caches]
+        width = max(self._row_tokens(), len(plan.rows[ready[0]].tokens))
+        lanes = self.batcher.batch_size_for(width)
+        return pack_lanes(plan, ready, width, lanes, lookahead=4 * lanes + 8)
 
     @torch.inference_mode()
-    def _run(self, rows: Sequence[Row], plan: TreePlan, caches: dict[int, Layers],
-             prompts: Sequence[Any]) -> list[list[torch.Tensor]]:
-        """One forward pass over ``rows``; per row, per scored prompt, its log-softmax rows. Anchor rows store
-        their cache in ``caches``."""
+    def _run(self, lanes: Sequence[Lane], plan: TreePlan, caches: dict[int, Layers],
+             prompts: Sequence[Any]) -> dict[int, list[torch.Tensor]]:
+        """One forward pass over ``lanes``: per row, per prompt scored in it, its log-softmax rows. Anchor rows
+        store their cache in ``caches``."""
         device = input_device(self.model)
-        width = max(len(row.tokens) for row in rows)
-        prefix_lengths = [plan.anchors[row.anchor].end if row.anchor >= 0 else 0 for row in rows]
-        prefix = max(prefix_lengths)
-        input_ids = torch.full((len(rows), width), self.pad_id, dtype=torch.long)
-        positions = torch.zeros((len(rows), width), dtype=torch.long)
-        allowed = torch.zeros((len(rows), 1, width, prefix + width), dtype=torch.bool)
+        width = max(lane.fill for lane in lanes)
+        offsets = [self._anchor_offsets(lane, plan) for lane in lanes]
+        prefix = max(sum(plan.anchors[anchor].end for anchor in lane.anchors) for lane in lanes)
+        input_ids = torch.full((len(lanes), width), self.pad_id, dtype=torch.long)
+        positions = torch.zeros((len(lanes), width), dtype=torch.long)
+        allowed = torch.zeros((len(lanes), 1, width, prefix + width), dtype=torch.bool)
         picks: list[tuple[int, int]] = []
-        for number, (row, length) in enumerate(zip(rows, prefix_lengths)):
-            size = len(row.tokens)
-            input_ids[number, :size] = torch.tensor(row.tokens, dtype=torch.long)
-            positions[number, :size] = torch.tensor(row.positions, dtype=torch.long)
-            allowed[number, 0, :, :length] = True
-            columns = torch.arange(size)
-            ends = torch.tensor(row.ancestor_ends(), dtype=torch.long)
-            allowed[number, 0, :size, prefix : prefix + size] = (columns[None, :] <= columns[:, None]) & (
-                columns[:, None] < ends[None, :])
-            allowed[number, 0, size:, prefix + size :] = torch.eye(width - size, dtype=torch.bool)
-            picks.extend((number, column) for _prompt, scored in row.scored for column in scored)
-        keep = any(row.produces >= 0 for row in rows)
+        for number, lane in enumerate(lanes):
+            for index, start in zip(lane.rows, lane.starts):
+                row = plan.rows[index]
+                end = start + len(row.tokens)
+                input_ids[number, start:end] = torch.tensor(row.tokens, dtype=torch.long)
+                positions[number, start:end] = torch.tensor(row.positions, dtype=torch.long)
+                if row.anchor >= 0:
+                    offset = offsets[number][row.anchor]
+                    allowed[number, 0, start:end, offset : offset + plan.anchors[row.anchor].end] = True
+                columns = torch.arange(len(row.tokens))
+                ends = torch.tensor(row.ancestor_ends(), dtype=torch.long)
+                allowed[number, 0, start:end, prefix + start : prefix + end] = (
+                    (columns[None, :] <= columns[:, None]) & (columns[:, None] < ends[None, :]))
+                picks.extend((number, start + column) for _prompt, scored in row.scored for column in scored)
+            padding = width - lane.fill  # padding sees itself only (never an empty row: no NaN)
+            allowed[number, 0, lane.fill :, prefix + lane.fill :] = torch.eye(padding, dtype=torch.bool)
+        keep = any(plan.rows[index].produces >= 0 for lane in lanes for index in lane.rows)
         kwargs: dict[str, Any] = {"input_ids": input_ids.to(device), "position_ids": positions.to(device),
                                   "attention_mask": self._mask(allowed).to(device), "use_cache": keep or prefix > 0}
         if prefix:
-            kwargs["past_key_values"] = self._prefix_cache(rows, plan, caches, prefix)
-        with self._scored_rows(picks, kwargs) as logits_of:
+            kwargs["past_key_values"] = self._prefix_cache(lanes, offsets, plan, caches, prefix)
+        with self._scored_rows(picks) as logits_of:
             output = self.model(**kwargs)
             logprobs = torch.log_softmax(logits_of(output).float(), dim=-1).cpu() if picks else None
         if keep:
-            self._keep_anchors(rows, plan, caches, output.past_key_values, prefix, prompts)
-        results: list[list[torch.Tensor]] = []
-        offset = 0
-        for row in rows:
-            per_prompt = []
-            for _prompt, scored in row.scored:
-                per_prompt.append(logprobs[offset : offset + len(scored)])  # type: ignore[index]
-                offset += len(scored)
-            results.append(per_prompt)
+            self._keep_anchors(lanes, plan, caches, output.past_key_values, prefix, prompts)
+        results: dict[int, list[torch.Tensor]] = {}
+        taken = 0
+        for lane in lanes:
+            for index in lane.rows:
+                results[index] = []
+                for _prompt, scored in plan.rows[index].scored:
+                    results[index].append(logprobs[taken : taken + len(scored)])  # type: ignore[index]
+                    taken += len(scored)
         return results
+
+    @staticmethod
+    def _anchor_offsets(lane: Lane, plan: TreePlan) -> dict[int, int]:
+        """Where each anchor's cache starts among a lane's prefix columns."""
+        offsets, column = {}, 0
+        for anchor in lane.anchors:
+            offsets[anchor] = column
+            column += plan.anchors[anchor].end
+        return offsets
 
     def _mask(self, allowed: torch.Tensor) -> torch.Tensor:
         """The 4D mask in the form the attention implementation reads (SDPA: boolean; eager: additive)."""
@@ -225,56 +231,58 @@ class TreeScorer:
         dtype = dtype if dtype.is_floating_point else torch.float32
         return torch.zeros(allowed.shape, dtype=dtype).masked_fill(~allowed, torch.finfo(dtype).min)
 
-    def _prefix_cache(self, rows: Sequence[Row], plan: TreePlan, caches: dict[int, Layers], prefix: int) -> Any:
-        """A fresh cache with each row's anchor cache, right-padded to ``prefix`` (anchors are never mutated)."""
+    def _prefix_cache(self, lanes: Sequence[Lane], offsets: list[dict[int, int]], plan: TreePlan,
+                      caches: dict[int, Layers], prefix: int) -> Any:
+        """A fresh cache holding each lane's anchor caches side by side (anchors are never mutated)."""
         from transformers import DynamicCache
 
-        anchors = [row.anchor for row in rows]
-        layers_count = len(next(caches[anchor] for anchor in anchors if anchor >= 0))
+        single = {tuple(lane.anchors) for lane in lanes}
+        layers = len(caches[next(anchor for lane in lanes for anchor in lane.anchors)])
         data = []
-        for layer in range(layers_count):
+        for layer in range(layers):
             pair = []
             for part in range(2):
-                if len(set(anchors)) == 1:  # one anchor for every row: a view, no copy
-                    tensor = caches[anchors[0]][layer][part]
-                    pair.append(tensor.expand(len(rows), -1, -1, -1))
+                if len(single) == 1 and len(lanes[0].anchors) == 1:  # one anchor for every lane: a view
+                    pair.append(caches[lanes[0].anchors[0]][layer][part].expand(len(lanes), -1, -1, -1))
                     continue
-                sample = next(caches[anchor][layer][part] for anchor in anchors if anchor >= 0)
-                padded = sample.new_zeros((len(rows), sample.shape[1], prefix, sample.shape[3]))
-                for number, anchor in enumerate(anchors):
-                    if anchor >= 0:
+                sample = next(caches[anchor][layer][part] for lane in lanes for anchor in lane.anchors)
+                joined = sample.new_zeros((len(lanes), sample.shape[1], prefix, sample.shape[3]))
+                for number, lane in enumerate(lanes):
+                    for anchor in lane.anchors:
                         tensor = caches[anchor][layer][part]
-                        padded[number, :, : tensor.shape[2]] = tensor[0]
-                pair.append(padded)
+                        start = offsets[number][anchor]
+                        joined[number, :, start : start + tensor.shape[2]] = tensor[0]
+                pair.append(joined)
             data.append((pair[0], pair[1]))
         return DynamicCache(ddp_cache_data=data, config=self.model.config)
 
-    def _keep_anchors(self, rows: Sequence[Row], plan: TreePlan, caches: dict[int, Layers], cache: Any,
+    def _keep_anchors(self, lanes: Sequence[Lane], plan: TreePlan, caches: dict[int, Layers], cache: Any,
                       prefix: int, prompts: Sequence[Any]) -> None:
         """Store the cache of every anchor row: its parent's cache, then its own new keys and values."""
-        for number, row in enumerate(rows):
-            if row.produces < 0:
-                continue
-            size = len(row.tokens)
-            layers: Layers = []
-            for layer_index, layer in enumerate(cache.layers):
-                own = (layer.keys[number : number + 1, :, prefix : prefix + size],
-                       layer.values[number : number + 1, :, prefix : prefix + size])
-                if row.anchor >= 0:
-                    parent = caches[row.anchor][layer_index]
-                    layers.append((torch.cat([parent[0], own[0]], dim=2), torch.cat([parent[1], own[1]], dim=2)))
-                else:
-                    layers.append((own[0].clone(), own[1].clone()))
-            caches[row.produces] = layers
-            if row.anchor < 0 or (plan.cached and row.anchor == 0):
-                # an anchor at the top of the call (or right beneath a kept cache): kept for the next calls
-                anchor = plan.anchors[row.produces]
-                if len(self._roots) >= KEPT_ROOTS:
-                    self._roots.pop(next(iter(self._roots)))
-                self._roots[tuple(prompts[anchor.sample].ids[: anchor.end])] = layers
+        for number, lane in enumerate(lanes):
+            for index, start in zip(lane.rows, lane.starts):
+                row = plan.rows[index]
+                if row.produces < 0:
+                    continue
+                columns = slice(prefix + start, prefix + start + len(row.tokens))
+                layers: Layers = []
+                for layer_index, layer in enumerate(cache.layers):
+                    own = (layer.keys[number : number + 1, :, columns], layer.values[number : number + 1, :, columns])
+                    if row.anchor >= 0:
+                        parent = caches[row.anchor][layer_index]
+                        layers.append((torch.cat([parent[0], own[0]], dim=2), torch.cat([parent[1], own[1]], dim=2)))
+                    else:
+                        layers.append((own[0].clone(), own[1].clone()))
+                caches[row.produces] = layers
+                if row.anchor < 0 or (plan.cached and row.anchor == 0):
+                    # an anchor at the top of the call (or right beneath a kept cache): kept for the next calls
+                    anchor = plan.anchors[row.produces]
+                    if len(self._roots) >= KEPT_ROOTS:
+                        self._roots.pop(next(iter(self._roots)))
+                    self._roots[tuple(prompts[anchor.sample].ids[: anchor.end])] = layers
 
     @contextmanager
-    def _scored_rows(self, picks: list[tuple[int, int]], kwargs: dict[str, Any]) -> Iterator[Callable[[Any], torch.Tensor]]:
+    def _scored_rows(self, picks: list[tuple[int, int]]) -> Iterator[Callable[[Any], torch.Tensor]]:
         """Runs the LM head only on the (row, column) pairs in ``picks``; yields a function that takes the
         model's output and returns their logits, one row per pick."""
         rows = torch.tensor([row for row, _column in picks], dtype=torch.long)
@@ -293,16 +301,17 @@ class TreeScorer:
         finally:
             handle.remove()
 
-    def _check(self, plan: TreePlan, rows: Sequence[Row], outputs: list[list[torch.Tensor]],
-               caches: dict[int, Layers], prompts: Sequence[Any]) -> None:
+    def _check(self, plan: TreePlan, outputs: dict[int, list[torch.Tensor]], prompts: Sequence[Any]) -> None:
         """Once per model: compare a prompt that shares its row (or sits under an anchor) with a plain pass."""
-        candidates = [((len(row.scored) > 1) + (row.anchor >= 0)) * bool(row.scored) for row in rows]
-        if not any(candidates):
+        def weight(index: int) -> int:
+            row = plan.rows[index]
+            return ((len(row.scored) > 1) + (row.anchor >= 0)) * bool(row.scored)
+
+        best = max(outputs, key=weight)
+        if not weight(best):
             return
-        best = max(range(len(rows)), key=lambda number: candidates[number])
-        prompt_index, _columns = rows[best].scored[-1]
+        prompt = prompts[plan.rows[best].scored[-1][0]]
         tree_logprobs = outputs[best][-1]
-        prompt = prompts[prompt_index]
         scored = prompt.last_scored - prompt.first_scored + 1
         kwargs: dict[str, Any] = {"use_cache": False}
         if "logits_to_keep" in inspect.signature(self.model.forward).parameters:
