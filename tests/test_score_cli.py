@@ -64,12 +64,17 @@ def test_score_tind_json_keeps_the_authors_names(tmp_path, capsys):
 
 def test_score_tind_markdown(tmp_path, capsys):
     path = write_jsonl(tmp_path / "predictions.jsonl", PREDICTIONS)
-    assert main(["score", "tind", str(path), "--name", "my-model"]) == 0
+    assert main(["score", "tind", str(path), "--name", "my-model", "--bootstrap", "0"]) == 0
     out = capsys.readouterr().out
     assert "| my-model | 50.00 | 50.00 | 50.00 | 50.00 | 50.00 | 75.00 | 75.00 | 75.00 | 100.00 | 50.00 | 50.00 | 100.00 |" in out
     assert "| #05 Hypernymy | 8 | 75.00 |" in out
     assert "| verbal | 4 | 75.00 | 50.00 | 100.00 |" in out
     assert "Note:" not in out  # no empty cells
+    # with intervals (the default): every cell is value [low, high], resampling the 2 groups
+    assert main(["score", "tind", str(path), "--name", "my-model"]) == 0
+    out = capsys.readouterr().out
+    assert "| my-model | 50.00 [" in out and "| verbal | 4 | 75.00 [" in out
+    assert "resampling whole TIND groups (2 in all; 1,000 resamples, seed 0)" in out
 
 
 @pytest.mark.parametrize(
@@ -108,7 +113,7 @@ def test_empty_cells_are_reported_in_markdown(tmp_path, capsys):
     records = [record(3, False, "aff", True, True, 9, "Agent"), record(3, False, "neg", False, False, 9, "Agent"),
                record(3, True, "aff", False, False, 9, "Agent")]
     path = write_jsonl(tmp_path / "p.jsonl", records)
-    assert main(["score", "tind", str(path)]) == 0
+    assert main(["score", "tind", str(path), "--bootstrap", "0"]) == 0
     out = capsys.readouterr().out
     assert "Note: 1 group(s) had a compared cell with no sentence" in out
     assert "(All 1, Affirmation-Negation_Distractor 1, Input-Distractor_Negation 1)" in out

@@ -131,6 +131,8 @@ def eval_command(spec: str, tasks: Sequence[str], options: Any, dtype: str, data
         command += ["--model-args", format_model_args(redact_model_args(options.model_args))]
     if getattr(options, "adapter", None) is not None:
         command += ["--adapter", str(Path(options.adapter).resolve())]
+    command += ["--bootstrap", str(getattr(options, "bootstrap", 1000)),
+                "--bootstrap-seed", str(getattr(options, "bootstrap_seed", 0))]
     if options.out is not None:
         command += ["--out", str(Path(options.out).resolve())]
     return command

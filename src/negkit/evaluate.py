@@ -30,6 +30,7 @@ from negkit.engine.runner import DEFAULT_CHUNK_SIZE, DEFAULT_COMMIT_SECONDS, ans
 from negkit.engine.store import RunStore
 from negkit.errors import NegkitError
 from negkit.eval_flags import eval_command
+from negkit.metrics.intervals import DEFAULT_RESAMPLES, IntervalSettings
 from negkit.models.model_args import redact_model_args
 from negkit.preflight import PreparedTask, prepare_run
 from negkit.report.combined import write_combined_report
@@ -92,6 +93,9 @@ class EvalOptions:
     fewshot_examples: str | None = None
     #: Suites left out because their data was not found (suite -> how to get it), recorded in results.json.
     skipped: dict[str, str] = field(default_factory=dict)
+    #: Bootstrap resamples for the 95% confidence intervals of every metric (0: no intervals), and their seed.
+    bootstrap: int = DEFAULT_RESAMPLES
+    bootstrap_seed: int = 0
 
 
 def task_limit(limit: int | float | dict[str, int | float] | None, task_name: str) -> int | float | None:
@@ -214,6 +218,10 @@ def _evaluate_task(model: Any, prepared: PreparedTask, options: EvalOptions, sto
     started = time.perf_counter()
     seed = prepared.seed
     _check_not_trained_on(model, task_name, data)
+    bind_answers = getattr(model, "bind_answers", None)  # baseline pseudo-models answer within the task's answers
+    if bind_answers is not None:
+        answer_space = getattr(task, "answer_space", None)
+        bind_answers(answer_space(data.items) if answer_space else None, task_name)
     per_item = task.requests(data.items, model)
     flat = [request for requests in per_item for request in requests]
     timings["prepare_s"] = round(prepared.load_seconds + time.perf_counter() - started, 3)
@@ -257,6 +265,8 @@ def _evaluate_task(model: Any, prepared: PreparedTask, options: EvalOptions, sto
     records = task.records(data.items, responses)
     attach_prompts(records, per_item)
     metrics = task.metrics(data.items, records)
+    if options.bootstrap and hasattr(task, "intervals"):
+        metrics["intervals"] = task.intervals(data.items, records, IntervalSettings(options.bootstrap, options.bootstrap_seed))
     timings.update(requests_computed=computed, requests_from_store=len(set(flat)) - computed)
     base = out / task_name
     result = {

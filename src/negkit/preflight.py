@@ -167,6 +167,14 @@ def check_model_kind(request: RunRequest, name: str, task: Task) -> None:
         raise NegkitError(f"task {name} needs a language model, not a classifier")
 
 
+def check_baseline_answers(request: RunRequest, name: str, task: Task) -> None:
+    """A constant or majority baseline needs a task with fixed answers, and a constant one of them."""
+    from negkit.models.baselines import check_baseline_task, is_baseline_spec
+
+    if request.model_spec is not None and is_baseline_spec(request.model_spec):
+        check_baseline_task(request.model_spec, name, task)
+
+
 #: Whole-run checks, in order (append yours).
 def check_adapter(request: RunRequest) -> None:
     """``--adapter``: a PEFT adapter folder, on a model negkit can put it on."""
@@ -182,7 +190,7 @@ def check_adapter(request: RunRequest) -> None:
 
 RUN_CHECKS: list[RunCheck] = [check_task_names, check_limits, check_run_options, check_adapter]
 #: Per-task checks, run after the task is built and before its data is read (append yours).
-TASK_CHECKS: list[TaskCheck] = [check_model_kind, check_split]
+TASK_CHECKS: list[TaskCheck] = [check_model_kind, check_split, check_baseline_answers]
 
 
 def prepare_run(model: str | Any, task_names: Sequence[str], options: EvalOptions) -> RunPlan:

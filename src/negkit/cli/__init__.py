@@ -31,7 +31,7 @@ GROUPS: dict[str, str] = {
 
 #: Modules of this package that register commands, in the order their commands are listed.
 COMMAND_MODULES: tuple[str, ...] = (
-    "evaluate", "finetune", "resolution", "resolution_systems", "tind", "tind_generate", "score", "export",
+    "evaluate", "compare", "finetune", "resolution", "resolution_systems", "tind", "tind_generate", "score", "export",
 )
 
 CommandGroups = dict[str, "argparse._SubParsersAction[argparse.ArgumentParser]"]

@@ -28,7 +28,8 @@ def register(groups) -> None:
 def add_model_arguments(parser: argparse._ActionsContainer) -> None:
     """Which model, how it is loaded, and how it computes (backend options, batching, precision)."""
     parser.add_argument("--model", default="default",
-                        help="default | hf:PATH_OR_NAME | gguf:FILE | openai:URL#MODEL | vllm:PATH_OR_NAME | nli:PATH")
+                        help="default | hf:PATH_OR_NAME | gguf:FILE | openai:URL#MODEL | vllm:PATH_OR_NAME | nli:PATH; "
+                        "baselines: random | constant:ANSWER | majority")
     parser.add_argument("--model-args", metavar="KEY=VALUE,...",
                         help="options for the model loader, e.g. revision=main,attn_implementation=sdpa "
                         "(lists in [brackets], values with commas in quotes); recorded in the results")
@@ -88,6 +89,11 @@ def add_run_arguments(parser: argparse._ActionsContainer) -> None:
                         help="accepted for the Harness's command lines: negkit always writes TASK.samples.jsonl "
                         "(each item's inputs, exact prompt, scores and prediction)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument("--bootstrap", type=int, default=1000, metavar="N",
+                        help="bootstrap resamples for the 95%% confidence interval of every metric, clustered by "
+                        "each benchmark's unit (default: 1000; 0: no intervals)")
+    parser.add_argument("--bootstrap-seed", type=int, default=0, metavar="S",
+                        help="seed of the bootstrap draws (default: 0)")
     parser.add_argument("--chunk-size", type=positive_int, default=DEFAULT_CHUNK_SIZE, metavar="N",
                         help=f"requests per durable write to the run store, at most (default: {DEFAULT_CHUNK_SIZE})")
     parser.add_argument("--commit-seconds", type=positive_float, default=DEFAULT_COMMIT_SECONDS, metavar="S",
@@ -105,6 +111,8 @@ def run_eval(args: argparse.Namespace) -> int:
     from negkit.models.model_args import parse_model_args
     from negkit.report.combined import REPORT_FILE
 
+    if args.bootstrap < 0:
+        raise NegkitError(f"--bootstrap must be 0 (no intervals) or a number of resamples, got {args.bootstrap}")
     skipped: dict[str, str] = {}
     if args.tasks is not None:
         tasks = [name.strip() for name in args.tasks.split(",")]
@@ -127,6 +135,7 @@ def run_eval(args: argparse.Namespace) -> int:
         bos=args.bos, fewshot_examples=args.fewshot_examples,
         chunk_size=args.chunk_size, commit_seconds=args.commit_seconds, wait_lock=args.wait_lock,
         adapter=args.adapter,
+        bootstrap=args.bootstrap, bootstrap_seed=args.bootstrap_seed,
     )
     results = evaluate(args.model, tasks, options)
     for result in results:

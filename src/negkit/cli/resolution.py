@@ -10,8 +10,11 @@ from typing import TextIO
 from negkit.data.cdsco import read_lines
 from negkit.data.corpora import read_corpus
 from negkit.data.resolution import CorpusStatistics, corpus_statistics
+from negkit.errors import NegkitError
+from negkit.metrics.intervals import DEFAULT_RESAMPLES, IntervalSettings
 from negkit.metrics.nis import NisScores, mean_scores, score_nis
-from negkit.metrics.starsem import score_starsem, validate_system
+from negkit.metrics.starsem import count_starsem_by_sentence, score_starsem, validate_system
+from negkit.metrics.starsem_intervals import starsem_intervals
 
 
 def register(groups) -> None:
@@ -38,6 +41,10 @@ def register(groups) -> None:
         action="store_true",
         help="accept what the official scorer accepts (7-field system sentences, empty sentences, ...)",
     )
+    score.add_argument("--bootstrap", type=int, default=DEFAULT_RESAMPLES, metavar="N",
+                       help="with --json: resamples of sentences for the 95%% interval of every row's P/R/F1 "
+                       f"(default: {DEFAULT_RESAMPLES}; 0: none)")
+    score.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default: 0)")
     score.set_defaults(handler=run_score)
 
     stats = group.add_parser(
@@ -60,26 +67,36 @@ def register(groups) -> None:
     validate.set_defaults(handler=run_validate)
 
 
-def score_files(gold_path: str, system_paths: list[str], *, corrected: bool = False, strict: bool = True) -> dict:
-    """Score every system file; return ``{"gold", "systems": [...], "nis_mean"?}`` with result objects.
+def score_files(gold_path: str, system_paths: list[str], *, corrected: bool = False, strict: bool = True,
+                bootstrap: int = DEFAULT_RESAMPLES, seed: int = 0) -> dict:
+    """Score every system file; return ``{"gold", "systems": [...], "intervals": {path: ...}, "nis_mean"?}`` with
+    result objects; ``intervals`` holds 95% intervals of every *SEM row resampling sentences (none if
+    ``bootstrap`` is 0).
 
     Everything is computed before anything is printed, so an error in the last file leaves no output.
     """
     gold = read_lines(gold_path)
     results = []
+    intervals = {}
     for path in system_paths:
         system = read_lines(path)
         starsem = score_starsem(gold, system, strict=strict, corrected=corrected)
         nis = score_nis(gold, system, validate=False)  # validated by score_starsem
         results.append((path, starsem, nis))
-    report: dict = {"gold": gold_path, "systems": results}
+        if bootstrap:
+            sentences = count_starsem_by_sentence(gold, system, corrected=corrected)
+            intervals[path] = starsem_intervals(sentences, IntervalSettings(bootstrap, seed))
+    report: dict = {"gold": gold_path, "systems": results, "intervals": intervals}
     if len(results) > 1:
         report["nis_mean"] = mean_scores([nis.scores for _, _, nis in results])
     return report
 
 
 def run_score(args: argparse.Namespace) -> int:
-    report = score_files(args.gold, args.systems, corrected=args.corrected, strict=not args.lenient)
+    if args.bootstrap < 0:
+        raise NegkitError(f"--bootstrap must be 0 (no intervals) or a number of resamples, got {args.bootstrap}")
+    report = score_files(args.gold, args.systems, corrected=args.corrected, strict=not args.lenient,
+                         bootstrap=args.bootstrap if args.json else 0, seed=args.seed)
     out = sys.stdout
     if args.json:
         payload = {
@@ -87,7 +104,8 @@ def run_score(args: argparse.Namespace) -> int:
             "corrected": args.corrected,
             "strict": not args.lenient,
             "systems": [
-                {"system": path, "starsem": starsem.to_dict(), "nis": nis.to_dict()}
+                {"system": path, "starsem": starsem.to_dict(), "nis": nis.to_dict(),
+                 **({"intervals": report["intervals"][path]} if path in report["intervals"] else {})}
                 for path, starsem, nis in report["systems"]
             ],
         }

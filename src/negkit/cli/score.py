@@ -5,7 +5,8 @@ that reads a predictions file in that suite's layout (raising :class:`negkit.err
 naming file, line and field on bad input), computes the metrics with the suite's metric function and
 renders them with its report module; then add ``"x": "package.module:score_x"`` to
 :data:`SUITE_SCORERS` (and, optionally, a one-line help to :data:`SUITE_HELP`).
-``negkit score x FILE [--json] [--out FILE] [--name NAME]`` then exists. The scorer's module is imported
+``negkit score x FILE [--json] [--out FILE] [--name NAME]`` then exists; a scorer with an ``intervals``
+parameter (:class:`negkit.metrics.intervals.IntervalSettings` or None) also gets ``--bootstrap N`` and ``--seed``. The scorer's module is imported
 only when that suite is scored, so adding a suite costs nothing at start-up.
 
 ``--json`` prints the metrics dictionary (the suite's own metric names, e.g. the TIND authors' keys);
@@ -22,6 +23,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from negkit.metrics.intervals import DEFAULT_RESAMPLES, IntervalSettings, intervals_json
 
 #: Suite name -> "module:function" of its scorer (see the module docstring).
 SUITE_SCORERS: dict[str, str] = {
@@ -50,14 +53,19 @@ class SuiteScore:
     markdown: str
 
 
-def score_tind(path: Path, name: str = "predictions") -> SuiteScore:
-    """Score TIND predictions in the authors' layout: the HF fields plus a boolean ``prediction`` per line."""
+def score_tind(path: Path, name: str = "predictions", intervals: IntervalSettings | None = IntervalSettings()) -> SuiteScore:
+    """Score TIND predictions in the authors' layout: the HF fields plus a boolean ``prediction`` per line.
+
+    ``intervals`` (None: none) sets the bootstrap of the 95% intervals, as for every suite scorer."""
     from negkit.data.tind_hf import read_tind_predictions
     from negkit.metrics.tind import tind_metrics
+    from negkit.metrics.tind_intervals import tind_estimands
     from negkit.report.tind import tind_report
 
     items, predictions = read_tind_predictions(path)
     metrics = tind_metrics(items, predictions)
+    if intervals is not None:
+        metrics["intervals"] = intervals_json(tind_estimands(items, predictions), intervals)
     return SuiteScore(metrics, tind_report(metrics, name=name, title=f"TIND: {Path(path).name}"))
 
 
@@ -79,12 +87,22 @@ def register(groups) -> None:
         parser.add_argument("--out", type=Path, help="also write the metrics as JSON to this file")
         parser.add_argument("--name", default="predictions", help="the run's name in the tables")
         parser.add_argument("--data", help="gold data for suites that need it: a data root or data set folder")
+        parser.add_argument("--bootstrap", type=int, default=DEFAULT_RESAMPLES, metavar="N",
+                            help=f"bootstrap resamples for the 95%% intervals (default: {DEFAULT_RESAMPLES}; 0: none)")
+        parser.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default: 0)")
         parser.set_defaults(handler=run_score, suite=suite)
 
 
 def run_score(args: argparse.Namespace) -> int:
+    from negkit.errors import NegkitError
+
+    if args.bootstrap < 0:
+        raise NegkitError(f"--bootstrap must be 0 (no intervals) or a number of resamples, got {args.bootstrap}")
     scorer = load_scorer(args.suite)
-    extra = {"data": args.data} if "data" in inspect.signature(scorer).parameters else {}
+    parameters = inspect.signature(scorer).parameters
+    extra: dict[str, Any] = {"data": args.data} if "data" in parameters else {}
+    if "intervals" in parameters:
+        extra["intervals"] = IntervalSettings(args.bootstrap, args.seed) if args.bootstrap else None
     result = scorer(args.predictions, name=args.name, **extra)
     text = json.dumps(result.metrics, indent=2, ensure_ascii=False)
     if args.out:

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 #: Local-negation types for which a confusion rate is reported (``non-applicable`` items have no choice2).
 LOCAL_NEGATION_TYPES: tuple[str, ...] = ("relative_part", "pp_part", "compound_part", "adverb_part")
 WRONG_CHOICES: tuple[str, ...] = ("choice2", "choice3", "choice4")
+#: Every choice name; choice1 is always the gold answer.
+CHOICE_NAMES: tuple[str, ...] = ("choice1", *WRONG_CHOICES)
 
 
 def argmax(values: Sequence[float]) -> int:

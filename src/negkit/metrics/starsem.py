@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields, replace
 
 from negkit.data.cdsco import EMPTY_CELL, NO_NEGATION, CdscoLines
 from negkit.errors import InputFormatError
@@ -422,7 +422,8 @@ class _Counter:
             c.fp_ev += sum(1 for j, s in enumerate(system) if j not in paired and s.event[0])
 
 
-def _count(gold: SplitFile, system: SplitFile, corrected: bool) -> StarsemCounts:
+def _count(gold: SplitFile, system: SplitFile, corrected: bool, per_sentence: list[StarsemCounts] | None = None) -> StarsemCounts:
+    """The counters of the whole file; ``per_sentence`` (when given) receives the counters after each sentence."""
     counter = _Counter(system.path, corrected)
     last_gold, last_system = len(gold.lines) - 1, len(system.lines) - 1
     gold_rows: list[list[str]] = []
@@ -441,6 +442,8 @@ def _count(gold: SplitFile, system: SplitFile, corrected: bool) -> StarsemCounts
             counter.sentence(gold_rows, system_rows, first_line)
         elif gold_line == "" or not corrected:
             counter.empty_sentence(index + 1)
+        if per_sentence is not None:
+            per_sentence.append(replace(counter.counts))
         gold_rows, system_rows = [], []
     return counter.counts
 
@@ -449,6 +452,21 @@ def count_starsem(gold: CdscoLines, system: CdscoLines, *, corrected: bool = Fal
     """Pass 3 on files that passed :func:`validate_system`: the counters of every row and the sentence totals."""
     gold_fields = SplitFile(gold)
     return _count(gold_fields, SplitFile(system, like=gold_fields), corrected)
+
+
+def count_starsem_by_sentence(gold: CdscoLines, system: CdscoLines, *, corrected: bool = False) -> list[StarsemCounts]:
+    """What each sentence adds to the counters of :func:`count_starsem` (files that passed validation); the
+    sentences' counters sum to the file's. Used for intervals that resample sentences."""
+    gold_fields = SplitFile(gold)
+    snapshots: list[StarsemCounts] = []
+    _count(gold_fields, SplitFile(system, like=gold_fields), corrected, snapshots)
+    names = [item.name for item in fields(StarsemCounts)]
+    previous = StarsemCounts()
+    increments = []
+    for snapshot in snapshots:
+        increments.append(StarsemCounts(**{n: getattr(snapshot, n) - getattr(previous, n) for n in names}))
+        previous = snapshot
+    return increments
 
 
 # --------------------------------------------------------------------------------------------------
@@ -641,6 +659,7 @@ __all__ = [
     "StarsemResult",
     "StarsemRow",
     "count_starsem",
+    "count_starsem_by_sentence",
     "greedy_pairs",
     "is_punctuation_tag",
     "normalise_scope_word",

@@ -21,6 +21,7 @@ answers on it and result files record it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from negkit.engine.requests import (
@@ -36,6 +37,7 @@ from negkit.engine.requests import (
 )
 
 __all__ = [
+    "AnswerSpace",
     "Classifier",
     "ClassifyRequest",
     "GenerateRequest",
@@ -91,3 +93,17 @@ class Classifier(Protocol):
     def classify(self, pairs: Sequence[tuple[str, str]]) -> list[dict[str, float]]:
         """For each ``(first, second)`` pair, the probability of each label."""
         ...
+
+
+@dataclass(frozen=True)
+class AnswerSpace:
+    """A task's fixed answers, for the baseline pseudo-models (:mod:`negkit.models.baselines`).
+
+    ``answers`` maps each label (``"true"``, ``"entailment"``, ...) to the text a model gives for it: the
+    candidate of a next-token request or a continuation without its delimiter (ScoNe: ``entailment -> Yes``).
+    ``gold`` holds the gold label of every evaluated item (the majority baseline answers the most frequent).
+    Tasks whose candidates differ per item (Thunder-NUBench) have no answer space.
+    """
+
+    answers: dict[str, str]
+    gold: tuple[str, ...] = ()

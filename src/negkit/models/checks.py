@@ -35,7 +35,11 @@ def check_model_spec(spec: str, model_args: dict | None = None) -> None:
     scheme, _, rest = spec.partition(":")
     if not spec.strip():
         raise NegkitError("--model is empty; use default, hf:PATH_OR_NAME, gguf:FILE, openai:URL#MODEL or nli:PATH")
-    if spec == "default":
+    from negkit.models.baselines import is_baseline_spec, load_baseline
+
+    if is_baseline_spec(spec):
+        load_baseline(spec, **args)  # nothing to load: the spec and its options are checked by building it
+    elif spec == "default":
         from negkit.models.gguf import default_model_file
 
         check_gguf_file(default_model_file())

@@ -9,6 +9,9 @@ spec                   backend
 ``openai:URL#MODEL``   an OpenAI-compatible server, e.g. ``openai:http://127.0.0.1:8000/v1#smollm2``
 ``nli:PATH_OR_NAME``   a transformers sequence-classification (NLI) model
 ``vllm:PATH_OR_NAME``  vLLM's offline engine (tensor parallel with ``tensor_parallel_size=N``)
+``random``             baseline pseudo-model: seeded random answers (``--model-args seed=N``)
+``constant:ANSWER``    baseline pseudo-model: always ANSWER (``true``, ``false``, ``entailment``, ...)
+``majority``           baseline pseudo-model: always the most frequent gold label of the items evaluated
 anything else          treated as ``hf:``
 =====================  ==========================================================================
 """
@@ -24,7 +27,7 @@ from negkit.models.checks import check_pretrained
 from negkit.models.fingerprints import file_sha256
 from negkit.models.loading import FLAG_ARGS, LOADER_ARGS, check_options
 
-SCHEMES = ("default", "hf", "gguf", "openai", "nli", "vllm")
+SCHEMES = ("default", "hf", "gguf", "openai", "nli", "vllm", "random", "constant", "majority")
 
 
 def load_model(spec: str, dtype: str | None = "float32", **options: Any) -> Any:
@@ -37,6 +40,12 @@ def load_model(spec: str, dtype: str | None = "float32", **options: Any) -> Any:
     ... for vLLM.
     """
     scheme, _, rest = spec.partition(":")
+    from negkit.models.baselines import is_baseline_spec
+
+    if is_baseline_spec(spec):
+        from negkit.models.baselines import load_baseline
+
+        return load_baseline(spec, dtype, **options)
     if spec == "default":
         from negkit.models.gguf import default_model_file
 
@@ -62,7 +71,7 @@ def load_model(spec: str, dtype: str | None = "float32", **options: Any) -> Any:
         return _load_transformers(rest, dtype, **options)
     if ":" in spec and not Path(spec).exists():
         raise NegkitError(f"unknown model spec {spec!r}; use one of: default, hf:PATH, gguf:FILE, openai:URL#MODEL, "
-                          "vllm:PATH, nli:PATH")
+                          "vllm:PATH, nli:PATH, random, constant:ANSWER, majority")
     return _load_transformers(spec, dtype, **options)
 
 

@@ -40,11 +40,14 @@ def combined_markdown(results: Sequence[dict[str, Any]], skipped: dict[str, str]
 
 def write_combined_report(results: Sequence[dict[str, Any]], out: str | Path, record: dict[str, Any] | None = None,
                           skipped: dict[str, str] | None = None, seconds: float | None = None) -> dict[str, str]:
-    """Write ``report.md`` and ``results.json`` (the run's ``record``, every task's results, the suites
-    ``skipped`` for want of data, the wall time in ``seconds``) into ``out``; return their paths."""
+    """Write ``report.md``, ``report.html`` and ``results.json`` (the run's ``record``, every task's results, the
+    suites ``skipped`` for want of data, the wall time in ``seconds``) into ``out``; return their paths."""
+    from negkit.report.html import write_html_report
+
     out = Path(out)
     report = out / REPORT_FILE
     atomic_write_text(report, combined_markdown(results, skipped))
     combined = out / RESULTS_FILE
     atomic_write_json(combined, harness_layout(results, record, seconds, skipped))
-    return {"report": str(report), "results": str(combined)}
+    page = write_html_report(results, out)
+    return {"report": str(report), "html": str(page), "results": str(combined)}

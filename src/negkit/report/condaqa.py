@@ -5,18 +5,21 @@ from __future__ import annotations
 from typing import Any
 
 from negkit.data.condaqa import EDITS
-from negkit.report.markdown import markdown_table, number
+from negkit.report.markdown import interval_note, markdown_table, with_interval
 
 
 def condaqa_tables(metrics: dict[str, Any]) -> str:
     """Markdown for :func:`negkit.metrics.condaqa.condaqa_report`."""
     accuracy, per_edit, consistency = metrics["accuracy"], metrics["accuracy_per_edit"], metrics["consistency"]
+    intervals = metrics.get("intervals")
     accuracy_table = markdown_table(
         ["questions", "accuracy", *[f"acc. {name}" for name in EDITS.values()]],
-        [[accuracy["total"], number(accuracy["accuracy"])] + [number(per_edit[name]["accuracy"]) for name in EDITS.values()]],
+        [[accuracy["total"], with_interval(accuracy["accuracy"], intervals, "accuracy.accuracy")]
+         + [with_interval(per_edit[name]["accuracy"], intervals, f"accuracy_per_edit.{name}.accuracy") for name in EDITS.values()]],
     )
     consistency_rows = [
-        [name, values["correct"], values["total"], number(values["accuracy"])] for name, values in consistency.items()
+        [name, values["correct"], values["total"], with_interval(values["accuracy"], intervals, f"consistency.{name}.accuracy")]
+        for name, values in consistency.items()
     ]
     consistency_table = markdown_table(["consistency", "groups consistent", "groups", "share"], consistency_rows)
     sizes = ", ".join(f"{size}: {count}" for size, count in metrics.get("group_sizes", {}).items())
@@ -31,4 +34,5 @@ def condaqa_tables(metrics: dict[str, Any]) -> str:
         f"questions have a span as gold answer ({metrics.get('span_correct', 0)} answered correctly)"
         + (" and cannot be answered by choosing yes / no / don't know." if metrics.get("style") == "choice" else "."),
     ]
-    return "\n\n".join(parts) + "\n"
+    note = interval_note(intervals)
+    return "\n\n".join(parts + ([note] if note else [])) + "\n"

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 
 def number(value: float | int | None, digits: int = 3) -> str:
@@ -20,3 +21,29 @@ def markdown_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> 
     lines = ["| " + " | ".join(escape(h) for h in headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
     lines += ["| " + " | ".join(escape(cell) for cell in row) + " |" for row in rows]
     return "\n".join(lines)
+
+
+def with_interval(value: float | int | None, intervals: Mapping[str, Any] | None, path: str, digits: int = 3) -> str:
+    """``value [low, high]``: a metric and its 95% interval from a task's ``intervals`` (keyed by metric path);
+    the value alone when the metric has no interval (e.g. ``--bootstrap 0``)."""
+    text = number(value, digits)
+    entry = (intervals or {}).get(path)
+    if value is None or not entry or None in entry.get("ci", (None,)):
+        return text
+    low, high = entry["ci"]
+    return f"{text} [{low:.{digits}f}, {high:.{digits}f}]"
+
+
+def interval_note(intervals: Mapping[str, Any] | None) -> str:
+    """One sentence saying what the brackets in a task's tables are (units, resamples, seed), or ""."""
+    if not intervals:
+        return ""
+    first = next(iter(intervals.values()))
+    units = max(entry["units"] for entry in intervals.values())
+    wilson = sum(1 for entry in intervals.values() if entry.get("method", "").startswith("wilson"))
+    note = (f"Brackets: {first['level']:.0%} confidence interval, percentile bootstrap resampling whole "
+            f"{first['unit']}s ({units} in all; {first['resamples']:,} resamples, seed {first['seed']}).")
+    if wilson:
+        note += (" Where every outcome is the same (e.g. 0 of 17 groups coherent) the bootstrap cannot vary, so the "
+                 "Wilson score interval over the units is shown instead.")
+    return note

@@ -13,7 +13,8 @@ The input is the dictionary of :func:`negkit.metrics.tind.tind_metrics` (the aut
 * :func:`tind_report` — all of them under headings, with the sample note (a ``--limit`` run) and the
   empty-cell note when they apply.
 
-Percentages are printed with 2 decimals, as the authors round them; a bucket without sentences prints "–".
+Percentages are printed with 2 decimals, as the authors round them; a bucket without sentences prints "–". When the
+metrics carry ``intervals`` (:mod:`negkit.metrics.tind_intervals`), every cell is ``value [low, high]``.
 """
 
 from __future__ import annotations
@@ -22,90 +23,86 @@ from collections.abc import Mapping
 from typing import Any
 
 from negkit.data.tind_types import PATTERN_IDS
-from negkit.metrics.tind import COHERENCE_MEASURES, NEGATION_VALUES
-from negkit.report.markdown import markdown_table, number
+from negkit.metrics.tind import ACCURACY_BUCKETS, COHERENCE_MEASURES, NEGATION_VALUES
+from negkit.metrics.tind_intervals import LABELS
+from negkit.report.markdown import interval_note, markdown_table, number, with_interval
 
 #: Short column titles for the coherence measures, in the order of COHERENCE_MEASURES.
-COHERENCE_TITLES: dict[str, str] = {
-    "All": "coh. All",
-    "Affirmation-Negation_Input": "coh. aff-neg input",
-    "Affirmation-Negation_Distractor": "coh. aff-neg distr.",
-    "Input-Distractor_Affirmation": "coh. input-distr. aff",
-    "Input-Distractor_Negation": "coh. input-distr. neg",
-}
+COHERENCE_TITLES: dict[str, str] = {measure: LABELS[measure] for measure in COHERENCE_MEASURES}
 #: Accuracy buckets of the overview table and their column titles.
-ACCURACY_TITLES: dict[str, str] = {
-    "all": "acc. all",
-    "all_affirmations": "acc. aff",
-    "all_negations": "acc. neg",
-    "input_affirmation": "acc. input aff",
-    "input_negation": "acc. input neg",
-    "distractor_affirmation": "acc. distr. aff",
-    "distractor_negation": "acc. distr. neg",
-}
+ACCURACY_TITLES: dict[str, str] = {bucket: LABELS[bucket] for bucket in ACCURACY_BUCKETS}
+Intervals = Mapping[str, Any]
 
 
 def _size(bucket: Mapping[str, Any]) -> int:
     return int(bucket.get("TP", 0) + bucket.get("FP", 0) + bucket.get("FN", 0) + bucket.get("TN", 0))
 
 
-def _accuracy(bucket: Mapping[str, Any] | None) -> str:
-    """A bucket's accuracy with 2 decimals, or "–" when the bucket is missing or has no sentence."""
+def _accuracy(bucket: Mapping[str, Any] | None, intervals: Intervals | None = None, path: str = "") -> str:
+    """A bucket's accuracy with 2 decimals and its interval (``intervals[path]``), or "–" without sentences."""
     if not bucket or _size(bucket) == 0:
         return number(None)
-    return number(float(bucket["accuracy"]), 2)
+    return with_interval(float(bucket["accuracy"]), intervals, path, 2)
 
 
-def _coherence(measure: Mapping[str, Any] | None) -> str:
+def _coherence(measure: Mapping[str, Any] | None, intervals: Intervals | None = None, path: str = "") -> str:
     if not measure or measure.get("Coherent", 0) + measure.get("Incoherent", 0) == 0:
         return number(None)
-    return number(float(measure["Coherence_percentage"]), 2)
+    return with_interval(float(measure["Coherence_percentage"]), intervals, path, 2)
+
+
+def _coherence_path(prefix: str, measure: str) -> str:
+    return f"{prefix}coherence_scores.{measure}.Coherence_percentage"
 
 
 def overview_table(runs: Mapping[str, Mapping[str, Any]]) -> str:
-    """Table 4: one row per run (name -> metrics), coherence then accuracy."""
+    """Table 4: one row per run (name -> metrics), coherence then accuracy, with each run's intervals."""
     headers = ["run", *COHERENCE_TITLES.values(), *ACCURACY_TITLES.values()]
     rows = []
     for name, metrics in runs.items():
         coherence = metrics.get("coherence_scores", {})
+        intervals = metrics.get("intervals")
         rows.append(
             [name]
-            + [_coherence(coherence.get(measure)) for measure in COHERENCE_MEASURES]
-            + [_accuracy(metrics.get(bucket)) for bucket in ACCURACY_TITLES]
+            + [_coherence(coherence.get(m), intervals, _coherence_path("", m)) for m in COHERENCE_MEASURES]
+            + [_accuracy(metrics.get(bucket), intervals, f"{bucket}.accuracy") for bucket in ACCURACY_TITLES]
         )
     return markdown_table(headers, rows)
 
 
-def _pattern_rows(metrics: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
-    """``(label, metrics)`` for every pattern present, then the total."""
+def _pattern_rows(metrics: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any], str]]:
+    """``(label, metrics, interval path prefix)`` for every pattern present, then the total."""
     patterns = metrics.get("summary", {}).get("patterns", [])
-    labelled = [(f"#{PATTERN_IDS[name]:02d} {name}", metrics[name]) for name in patterns if name in metrics]
-    return labelled + [("**all**", metrics)]
+    labelled = [(f"#{PATTERN_IDS[name]:02d} {name}", metrics[name], f"{name}.") for name in patterns if name in metrics]
+    return labelled + [("**all**", metrics, "")]
 
 
 def input_pattern_table(metrics: Mapping[str, Any]) -> str:
     """Table 5: per pattern, accuracy on input sentences (distractors left out), affirmative vs negative."""
     headers = ["pattern", "input aff. sentences", "acc. input aff", "input neg. sentences", "acc. input neg"]
+    intervals = metrics.get("intervals")
     rows = [
-        [label, _size(entry.get("input_affirmation", {})), _accuracy(entry.get("input_affirmation")),
-         _size(entry.get("input_negation", {})), _accuracy(entry.get("input_negation"))]
-        for label, entry in _pattern_rows(metrics)
+        [label, _size(entry.get("input_affirmation", {})),
+         _accuracy(entry.get("input_affirmation"), intervals, f"{prefix}input_affirmation.accuracy"),
+         _size(entry.get("input_negation", {})),
+         _accuracy(entry.get("input_negation"), intervals, f"{prefix}input_negation.accuracy")]
+        for label, entry, prefix in _pattern_rows(metrics)
     ]
     return markdown_table(headers, rows)
 
 
 def pattern_table(metrics: Mapping[str, Any]) -> str:
     """Per pattern, all sentences (distractors included): accuracy and coherence, one row per pattern and the total."""
-    headers = ["pattern", "sentences", "acc. all", "acc. aff", "acc. neg", "coh. All", "coh. aff-neg input",
-               "coh. input-distr. aff", "coh. input-distr. neg"]
+    measures = ("All", "Affirmation-Negation_Input", "Input-Distractor_Affirmation", "Input-Distractor_Negation")
+    headers = ["pattern", "sentences", "acc. all", "acc. aff", "acc. neg", *(COHERENCE_TITLES[m] for m in measures)]
+    intervals = metrics.get("intervals")
     rows = []
-    for label, entry in _pattern_rows(metrics):
+    for label, entry, prefix in _pattern_rows(metrics):
         coherence = entry.get("coherence_scores", {})
         rows.append(
-            [label, _size(entry.get("all", {})), _accuracy(entry.get("all")), _accuracy(entry.get("all_affirmations")),
-             _accuracy(entry.get("all_negations"))]
-            + [_coherence(coherence.get(m)) for m in ("All", "Affirmation-Negation_Input",
-                                                      "Input-Distractor_Affirmation", "Input-Distractor_Negation")]
+            [label, _size(entry.get("all", {}))]
+            + [_accuracy(entry.get(b), intervals, f"{prefix}{b}.accuracy") for b in ("all", "all_affirmations", "all_negations")]
+            + [_coherence(coherence.get(m), intervals, _coherence_path(prefix, m)) for m in measures]
         )
     return markdown_table(headers, rows)
 
@@ -113,8 +110,10 @@ def pattern_table(metrics: Mapping[str, Any]) -> str:
 def negation_type_table(metrics: Mapping[str, Any]) -> str:
     """Table 7: accuracy per negation type (and affirmation) on all, input and distractor sentences."""
     headers = ["type", "sentences", "acc. all", "acc. input", "acc. distractor"]
-    rows = [["affirmation", _size(metrics.get("all_affirmations", {})), _accuracy(metrics.get("all_affirmations")),
-             _accuracy(metrics.get("input_affirmation")), _accuracy(metrics.get("distractor_affirmation"))]]
+    intervals = metrics.get("intervals")
+    rows = [["affirmation", _size(metrics.get("all_affirmations", {}))]
+            + [_accuracy(metrics.get(b), intervals, f"{b}.accuracy")
+               for b in ("all_affirmations", "input_affirmation", "distractor_affirmation")]]
     analysis = metrics.get("Negation_analysis", {})
     values = list(NEGATION_VALUES) + sorted(
         {key.rsplit("_", 1)[0] for key in analysis} - set(NEGATION_VALUES)
@@ -123,7 +122,8 @@ def negation_type_table(metrics: Mapping[str, Any]) -> str:
         if _size(analysis.get(f"{value}_all", {})) == 0:
             continue
         rows.append([value, _size(analysis[f"{value}_all"])]
-                    + [_accuracy(analysis.get(f"{value}_{scope}")) for scope in ("all", "input", "distractor")])
+                    + [_accuracy(analysis.get(f"{value}_{scope}"), intervals, f"Negation_analysis.{value}_{scope}.accuracy")
+                       for scope in ("all", "input", "distractor")])
     return markdown_table(headers, rows)
 
 
@@ -178,9 +178,9 @@ def tind_report(metrics: Mapping[str, Any], name: str = "model", title: str = "T
         "### Per negation type (paper Table 7)",
         negation_type_table(metrics),
     ]
-    note = empty_cell_note(metrics)
-    if note:
-        parts.append(note)
+    for note in (empty_cell_note(metrics), interval_note(metrics.get("intervals"))):
+        if note:
+            parts.append(note)
     return "\n\n".join(parts) + "\n"
 
 

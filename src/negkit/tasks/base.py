@@ -77,8 +77,12 @@ class Task(Protocol):
         ...
 
     def tables(self, metrics: dict[str, Any]) -> str:
-        """Markdown tables of the metrics."""
+        """Markdown tables of the metrics (with the intervals of ``metrics["intervals"]`` when present)."""
         ...
+
+    # Optional: ``intervals(items, records, settings) -> {metric path: interval entry}`` (see
+    # :func:`negkit.metrics.intervals.intervals_json`); ``negkit eval`` stores it as ``metrics["intervals"]``.
+    # Optional: ``answer_space(items) -> AnswerSpace | None``, for the constant and majority baselines.
 
 
 #: The harness-style options a task may accept (``Task.accepts``); :mod:`negkit.task_options` maps the command

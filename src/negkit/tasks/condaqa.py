@@ -26,7 +26,7 @@ from negkit.data.locate import locate_dataset
 from negkit.errors import NegkitError
 from negkit.metrics.condaqa import canonical_answer, condaqa_report, normalize_answer
 from negkit.metrics.multiple_choice import argmax
-from negkit.models.base import GenerateRequest, LoglikelihoodRequest
+from negkit.models.base import AnswerSpace, GenerateRequest, LoglikelihoodRequest
 from negkit.tasks.base import TaskData, register_task, resolve_limit, wrap_prompt
 
 PROMPT = (
@@ -127,6 +127,22 @@ class CondaQATask:
 
     def metrics(self, items: Sequence[QAItem], records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         return condaqa_report(items, [record["prediction"] for record in records]) | {"style": self.style}
+
+    def answer_space(self, items: Sequence[QAItem]) -> AnswerSpace | None:
+        """yes / no / don't know and the gold answers, for the baselines (choice style; written answers have none).
+        A span gold answer counts for no label."""
+        if self.style != "choice":
+            return None
+        gold = tuple(label for item in items for label, text in CHOICES.items()
+                     if normalize_answer(item.answer) == normalize_answer(text))
+        return AnswerSpace({label: label for label in CHOICES}, gold)
+
+    def intervals(self, items: Sequence[QAItem], records: Sequence[dict[str, Any]], settings: Any = None) -> dict[str, Any]:
+        """95% intervals of accuracy and consistency, resampling passages (:mod:`negkit.metrics.condaqa_intervals`)."""
+        from negkit.metrics.condaqa_intervals import condaqa_estimands
+        from negkit.metrics.intervals import intervals_json
+
+        return intervals_json(condaqa_estimands(records), settings)
 
     def tables(self, metrics: dict[str, Any]) -> str:
         from negkit.report.condaqa import condaqa_tables

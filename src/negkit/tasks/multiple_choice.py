@@ -35,7 +35,7 @@ from typing import Any
 from negkit.data.locate import locate_dataset
 from negkit.data.nubench import ChoiceItem, find_split_file, load_choice_items
 from negkit.errors import DataNotFoundError, NegkitError
-from negkit.metrics.multiple_choice import error_analysis, mean_and_sd, predict, predict_normalised
+from negkit.metrics.multiple_choice import CHOICE_NAMES, error_analysis, mean_and_sd, predict, predict_normalised
 from negkit.models.base import LoglikelihoodRequest, LoglikelihoodResult
 from negkit.tasks.base import TaskData, register_task, resolve_limit, wrap_prompt
 
@@ -267,6 +267,13 @@ class NubenchTask:
     def metrics(self, items: Sequence[ChoiceItem], records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         return nubench_metrics(records, self.runs) | {"prompt_id": self.prompt, "num_fewshot": self.num_fewshot}
 
+    def intervals(self, items: Sequence[ChoiceItem], records: Sequence[dict[str, Any]], settings: Any = None) -> dict[str, Any]:
+        """95% intervals of acc, acc_norm and the error analysis, resampling items (:mod:`negkit.metrics.mc_intervals`)."""
+        from negkit.metrics.intervals import intervals_json
+        from negkit.metrics.mc_intervals import nubench_estimands
+
+        return intervals_json(nubench_estimands(records, self.runs), settings)
+
     def tables(self, metrics: dict[str, Any]) -> str:
         from negkit.report.nubench import nubench_tables
 
@@ -290,6 +297,8 @@ def nubench_metrics(records: Sequence[dict[str, Any]], runs: Sequence[str]) -> d
             "count": len(chosen),
             "acc": 1.0 - analysis.error_rate,
             "acc_norm": None if None in names_norm else 1.0 - error_analysis(names_norm, types).error_rate,
+            # share of all answers that picked each choice (acc predictions): the choice distribution
+            "choice_share": {name: (names.count(name) / len(names) if names else 0.0) for name in CHOICE_NAMES},
             "error_analysis": {
                 "error_rate": analysis.error_rate,
                 "errors": analysis.errors,

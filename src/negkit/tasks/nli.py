@@ -26,7 +26,7 @@ from negkit.data.nli import NLI_LABELS, SCONE_CONDITIONS, NLIItem, read_nan_nli,
 from negkit.errors import NegkitError
 from negkit.metrics.multiple_choice import argmax
 from negkit.metrics.nli import nan_nli_report, scone_accuracy
-from negkit.models.base import ClassifyRequest, LoglikelihoodRequest
+from negkit.models.base import AnswerSpace, ClassifyRequest, LoglikelihoodRequest
 from negkit.tasks.base import TaskData, register_task, resolve_limit, wrap_prompt
 
 SCONE_PROMPT = "Assume that {premise}\nIs it then definitely true that {hypothesis}?\nAnswer yes or no.\nAnswer:"
@@ -131,12 +131,20 @@ class _NLITask:
             words = list(scores)
             best = words[argmax([scores[word] for word in words])]
             label = best if self.model_kind == "classifier" else self.answers[best]
-            records.append(
-                {"item_id": item.item_id, "premise": item.premise, "hypothesis": item.hypothesis,
-                 **({} if self.model_kind == "classifier" else {"choices": list(self.answers)}),
-                 "scores": scores, "prediction": self._fit_label(label), "gold": item.label}
-            )
+            record = {"item_id": item.item_id, "premise": item.premise, "hypothesis": item.hypothesis,
+                      **({} if self.model_kind == "classifier" else {"choices": list(self.answers)}),
+                      "scores": scores, "prediction": self._fit_label(label), "gold": item.label}
+            # the unit intervals resample (premise; ScoNe base pair), so that runs can be compared from samples alone
+            record.update({"premise_id": item.premise_id} if item.premise_id else {})
+            record.update({"condition": item.condition, "row": item.row} if item.condition else {})
+            records.append(record)
         return records
+
+    def answer_space(self, items: Sequence[NLIItem]) -> AnswerSpace:
+        """Label -> answer word (the label itself for a classifier) and the gold labels, for the baselines."""
+        if self.model_kind == "classifier":
+            return AnswerSpace({label: label for label in NLI_LABELS}, tuple(item.label for item in items))
+        return AnswerSpace({label: word for word, label in self.answers.items()}, tuple(item.label for item in items))
 
     def _classifier_scores(self, probabilities: dict[str, float]) -> dict[str, float]:
         """The classifier's probabilities under NLI label names (its labels are mapped by name)."""
@@ -171,6 +179,13 @@ class NanNLITask(_NLITask):
     def metrics(self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         return nan_nli_report(items, self.predictions(records))
 
+    def intervals(self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]], settings: Any = None) -> dict[str, Any]:
+        """95% intervals of every metric, resampling premises (:mod:`negkit.metrics.nli_intervals`)."""
+        from negkit.metrics.intervals import intervals_json
+        from negkit.metrics.nli_intervals import nan_nli_estimands
+
+        return intervals_json(nan_nli_estimands(items, self.predictions(records)), settings)
+
     def tables(self, metrics: dict[str, Any]) -> str:
         from negkit.report.nli import nan_nli_tables
 
@@ -203,6 +218,13 @@ class SconeTask(_NLITask):
 
     def metrics(self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         return {"count": len(items), "accuracy": scone_accuracy(items, self.predictions(records))}
+
+    def intervals(self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]], settings: Any = None) -> dict[str, Any]:
+        """95% intervals of the accuracies, resampling base pairs (:mod:`negkit.metrics.nli_intervals`)."""
+        from negkit.metrics.intervals import intervals_json
+        from negkit.metrics.nli_intervals import scone_estimands
+
+        return intervals_json(scone_estimands(items, self.predictions(records)), settings)
 
     def tables(self, metrics: dict[str, Any]) -> str:
         from negkit.report.nli import scone_tables

@@ -32,7 +32,7 @@ from negkit.data.tind import item_record, read_tind
 from negkit.data.tind_hf import SPLIT_ALIASES, SPLITS
 from negkit.data.tind_types import TruthItem
 from negkit.errors import NegkitError
-from negkit.models.base import GenerateRequest, LoglikelihoodRequest, NextTokenRequest, Request, Response
+from negkit.models.base import AnswerSpace, GenerateRequest, LoglikelihoodRequest, NextTokenRequest, Request, Response
 from negkit.tasks.base import TaskData, register_task, resolve_limit, wrap_prompt
 from negkit.tasks.tind_fewshot import FEWSHOT_SOURCES, authors_fewshot_examples, draw_fewshot_examples, fewshot_block
 
@@ -195,6 +195,18 @@ class TruthTask:
         if self.sample is not None:
             metrics["sample"] = self.sample
         return metrics
+
+    def answer_space(self, items: Sequence[TruthItem]) -> AnswerSpace:
+        """``true`` -> ``True``, ``false`` -> ``False`` and the gold labels, for the baseline pseudo-models."""
+        return AnswerSpace({"true": CANDIDATES[0], "false": CANDIDATES[1]},
+                           tuple("true" if item.label else "false" for item in items))
+
+    def intervals(self, items: Sequence[TruthItem], records: Sequence[dict[str, Any]], settings: Any = None) -> dict[str, Any]:
+        """95% intervals of every metric, resampling whole groups (:mod:`negkit.metrics.tind_intervals`)."""
+        from negkit.metrics.intervals import intervals_json
+        from negkit.metrics.tind_intervals import tind_estimands
+
+        return intervals_json(tind_estimands(list(items), [bool(record["prediction"]) for record in records]), settings)
 
     def tables(self, metrics: dict[str, Any]) -> str:
         from negkit.report.tind import tind_report

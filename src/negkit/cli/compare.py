@@ -1,0 +1,67 @@
+"""``negkit compare RUN_DIR...``: a leaderboard of runs with 95% intervals and paired differences from a baseline
+(see :mod:`negkit.report.compare`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from negkit.errors import NegkitError
+from negkit.metrics.intervals import DEFAULT_RESAMPLES
+
+
+def register(groups) -> None:
+    parser = groups[""].add_parser(
+        "compare",
+        help="compare runs: leaderboard per suite and metric, intervals, paired differences from a baseline",
+        description="Compare `negkit eval` output folders: per task, every run's headline metrics with 95% "
+        "intervals, sorted by the suite's main metric, and each run's difference from the baseline run on the "
+        "items both scored (paired bootstrap: interval and p-value). Prints Markdown (or JSON with --json); "
+        "--out DIR also writes compare.md, compare.json and compare.html (a self-contained page with figures).",
+    )
+    parser.add_argument("runs", nargs="+", metavar="RUN_DIR", help="output folders of `negkit eval`")
+    parser.add_argument("--baseline", metavar="RUN_DIR",
+                        help="the run the others are compared with (default: the first RUN_DIR); e.g. a run of "
+                        "`negkit eval --model random` or the base model of a fine-tuned one")
+    parser.add_argument("--tasks", help="comma-separated tasks to compare (default: every task a run has)")
+    parser.add_argument("--bootstrap", type=int, default=DEFAULT_RESAMPLES, metavar="N",
+                        help=f"bootstrap resamples (default: {DEFAULT_RESAMPLES})")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default: 0)")
+    parser.add_argument("--json", action="store_true", help="print the comparison as JSON instead of Markdown")
+    parser.add_argument("--out", metavar="DIR", help="also write compare.md, compare.json and compare.html into DIR")
+    parser.set_defaults(handler=run_compare)
+
+    report = groups[""].add_parser(
+        "report",
+        help="(re)write report.html of a run folder",
+        description="Write RUN_DIR/report.html (the self-contained page with every task's figures and tables) from "
+        "the run folder's TASK.results.json, TASK.samples.jsonl and TASK.md files, e.g. for a folder written by an "
+        "older negkit, or after adding a resolution*.json score.",
+    )
+    report.add_argument("run", metavar="RUN_DIR", help="an output folder of `negkit eval`")
+    report.set_defaults(handler=run_report)
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    from negkit.report.compare import CompareOptions, compare, compare_markdown, write_comparison
+
+    if args.bootstrap < 1:
+        raise NegkitError(f"--bootstrap must be at least 1, got {args.bootstrap}")
+    tasks = None
+    if args.tasks is not None:
+        tasks = tuple(name.strip() for name in args.tasks.split(",") if name.strip())
+        if not tasks:
+            raise NegkitError("--tasks names no task")
+    comparison = compare(args.runs, args.baseline, CompareOptions(args.bootstrap, args.seed, tasks=tasks))
+    if args.out:
+        write_comparison(comparison, Path(args.out))
+    print(json.dumps(comparison, indent=2, ensure_ascii=False) if args.json else compare_markdown(comparison), end="\n" if args.json else "")
+    return 0
+
+
+def run_report(args: argparse.Namespace) -> int:
+    from negkit.report.html import write_run_folder_html
+
+    print(write_run_folder_html(Path(args.run)))
+    return 0

@@ -1,0 +1,116 @@
+"""Which TIND metrics get a confidence interval, and how: every accuracy bucket (overall, per negation
+analysis value, per pattern) and every coherence measure (overall and per pattern), resampling whole groups.
+
+Sentences of a group share their synsets and template, so the group ``(pattern_id, group_id)`` is the unit:
+an accuracy is a mean over sentences clustered by group, a coherence percentage a mean over groups. Paths
+are those of :func:`negkit.metrics.tind.tind_metrics`' result (``all.accuracy``,
+``coherence_scores.All.Coherence_percentage``, ``Synonymy1.all_negations.accuracy``, ...); values are
+percentages, as the authors print them (unrounded here).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from negkit.data.tind_types import AFFIRMATION, PATTERN_NAMES, TruthItem
+from negkit.metrics.intervals import Estimand, ratio_estimand
+from negkit.metrics.tind import ACCURACY_BUCKETS, COHERENCE_MEASURES, COHERENT, NEGATION_SCOPES, group_coherence
+
+UNIT = "TIND group"
+_NOT_NEGATION = ("affirmation", "none")
+#: Short labels of the headline metrics (Table 4's columns).
+LABELS: dict[str, str] = {
+    "all": "acc. all",
+    "all_affirmations": "acc. aff",
+    "all_negations": "acc. neg",
+    "input_affirmation": "acc. input aff",
+    "input_negation": "acc. input neg",
+    "distractor_affirmation": "acc. distr. aff",
+    "distractor_negation": "acc. distr. neg",
+    "All": "coh. All",
+    "Affirmation-Negation_Input": "coh. aff-neg input",
+    "Affirmation-Negation_Distractor": "coh. aff-neg distr.",
+    "Input-Distractor_Affirmation": "coh. input-distr. aff",
+    "Input-Distractor_Negation": "coh. input-distr. neg",
+}
+
+
+def _bucket_masks(items: Sequence[TruthItem]) -> dict[str, np.ndarray]:
+    """Membership of every item in each accuracy bucket of :data:`ACCURACY_BUCKETS`."""
+    negated = np.array([item.negation_type != AFFIRMATION for item in items], dtype=bool)
+    distractor = np.array([item.is_distractor for item in items], dtype=bool)
+    every = np.ones(len(items), dtype=bool)
+    return {
+        "all": every,
+        "all_affirmations": ~negated,
+        "all_negations": negated,
+        "input_affirmation": ~distractor & ~negated,
+        "input_negation": ~distractor & negated,
+        "distractor_affirmation": distractor & ~negated,
+        "distractor_negation": distractor & negated,
+    }
+
+
+def _negation_masks(items: Sequence[TruthItem]) -> dict[str, np.ndarray]:
+    """Membership in the ``Negation_analysis`` buckets (``VALUE_all``, ``VALUE_input``, ``VALUE_distractor``)."""
+    masks: dict[str, np.ndarray] = {}
+    for position, item in enumerate(items):
+        scope = "distractor" if item.is_distractor else "input"
+        for raw in (item.negation_type, item.semantic_type, item.syntactic_scope):
+            value = raw.strip().lower()
+            if value in _NOT_NEGATION:
+                continue
+            for name in (f"{value}_all", f"{value}_{scope}"):
+                masks.setdefault(name, np.zeros(len(items), dtype=bool))[position] = True
+    return masks
+
+
+def tind_estimands(items: Sequence[TruthItem], predictions: Sequence[bool]) -> list[Estimand]:
+    """Every interval of a TIND run: accuracies clustered by group, coherence over groups (see the module doc)."""
+    if len(items) != len(predictions):
+        raise ValueError(f"{len(predictions)} predictions for {len(items)} items")
+    correct = np.array([bool(p) == item.label for item, p in zip(items, predictions)], dtype=float)
+    units = [item.group_key for item in items]
+    patterns = np.array([item.pattern_id for item in items])
+    estimands: list[Estimand] = []
+
+    def accuracy(path: str, mask: np.ndarray, label: str, headline: bool = False) -> None:
+        estimands.append(ratio_estimand(path, correct * mask, mask.astype(float), units, UNIT, 100.0, label, headline))
+
+    buckets = _bucket_masks(items)
+    for bucket in ACCURACY_BUCKETS:
+        accuracy(f"{bucket}.accuracy", buckets[bucket], LABELS[bucket], headline=True)
+    for name, mask in _negation_masks(items).items():
+        for scope in NEGATION_SCOPES:
+            if name.endswith(f"_{scope}"):
+                accuracy(f"Negation_analysis.{name}.accuracy", mask, name)
+    for pattern_id in sorted(set(patterns.tolist())):
+        in_pattern = patterns == pattern_id
+        for bucket in ACCURACY_BUCKETS:
+            accuracy(f"{PATTERN_NAMES[pattern_id]}.{bucket}.accuracy", buckets[bucket] & in_pattern, LABELS[bucket])
+    estimands += coherence_estimands(items, predictions)
+    return estimands
+
+
+def coherence_estimands(items: Sequence[TruthItem], predictions: Sequence[bool]) -> list[Estimand]:
+    """The five coherence measures over all groups and per pattern: one row per group, the group its unit."""
+    groups: dict[tuple[int, int], tuple[list[TruthItem], list[bool]]] = {}
+    for item, prediction in zip(items, predictions):
+        group_items, group_predictions = groups.setdefault(item.group_key, ([], []))
+        group_items.append(item)
+        group_predictions.append(bool(prediction))
+    keys = list(groups)
+    verdicts = [group_coherence(key[0], *groups[key]) for key in keys]
+    group_patterns = np.array([key[0] for key in keys])
+    estimands = []
+    for measure in COHERENCE_MEASURES:
+        coherent = np.array([verdict[measure] == COHERENT for verdict in verdicts], dtype=float)
+        path = f"coherence_scores.{measure}.Coherence_percentage"
+        estimands.append(ratio_estimand(path, coherent, None, keys, UNIT, 100.0, LABELS[measure], headline=True))
+        for pattern_id in sorted(set(group_patterns.tolist())):
+            mask = (group_patterns == pattern_id).astype(float)
+            estimands.append(ratio_estimand(f"{PATTERN_NAMES[pattern_id]}.{path}", coherent * mask, mask, keys, UNIT,
+                                            100.0, LABELS[measure]))
+    return estimands

@@ -1,0 +1,149 @@
+"""Charts for the HTML reports, drawn with matplotlib and returned as inline SVG text (no file, no network).
+
+Three kinds cover every figure of the reports: :func:`interval_bars` (grouped bars with asymmetric 95% interval
+whiskers), :func:`heatmap` (a matrix with its values written in the cells) and :func:`forest` (differences from a
+baseline with their intervals, around a line at 0). Output is deterministic: fixed SVG ids (``svg.hashsalt``), no
+date in the metadata, text drawn as paths so that the picture does not depend on the viewer's fonts.
+
+matplotlib is an optional dependency (``pip install negkit[report]``); :func:`available` says whether it is there.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import re
+from collections.abc import Sequence
+from typing import Any
+
+#: Colours of the series (matplotlib's colour-blind friendly "tableau" order).
+COLOURS = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7")
+
+
+def available() -> bool:
+    """True when matplotlib can be imported."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _pyplot() -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg", force=True)
+    import matplotlib.pyplot as plt
+
+    matplotlib.rcParams.update({"svg.hashsalt": "negkit", "svg.fonttype": "path", "font.size": 9,
+                                "axes.spines.top": False, "axes.spines.right": False})
+    return plt
+
+
+def to_svg(figure: Any) -> str:
+    """The figure as an ``<svg>`` element (XML prolog and DOCTYPE removed), then closed."""
+    plt = _pyplot()
+    buffer = io.StringIO()
+    figure.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None})
+    plt.close(figure)
+    text = buffer.getvalue()
+    return text[text.index("<svg"):].strip()
+
+
+def _half_widths(values: Sequence[float | None], lows: Sequence[float | None], highs: Sequence[float | None]) -> list[list[float]]:
+    below, above = [], []
+    for value, low, high in zip(values, lows, highs):
+        ok = value is not None and low is not None and high is not None
+        below.append(max(0.0, value - low) if ok else 0.0)  # type: ignore[operator]
+        above.append(max(0.0, high - value) if ok else 0.0)  # type: ignore[operator]
+    return [below, above]
+
+
+def interval_bars(categories: Sequence[str], series: dict[str, Sequence[tuple[float | None, float | None, float | None]]],
+                  title: str, ylabel: str, ylim: tuple[float, float] | None = None, reference: float | None = None,
+                  width: float = 6.4) -> str:
+    """Grouped bars: one group per category, one bar per series; each value is ``(value, low, high)``."""
+    plt = _pyplot()
+    figure, axes = plt.subplots(figsize=(width, 3.2))
+    count = max(len(series), 1)
+    bar = 0.8 / count
+    for position, (name, values) in enumerate(series.items()):
+        centres = [index - 0.4 + bar * (position + 0.5) for index in range(len(categories))]
+        heights = [value if value is not None else 0.0 for value, _, _ in values]
+        errors = _half_widths([v for v, _, _ in values], [low for _, low, _ in values], [high for _, _, high in values])
+        axes.bar(centres, heights, bar * 0.92, yerr=errors, capsize=3, label=name, color=COLOURS[position % len(COLOURS)],
+                 error_kw={"elinewidth": 1, "ecolor": "#333333"})
+    if reference is not None:
+        axes.axhline(reference, color="#888888", linestyle="--", linewidth=1)
+    if len(categories) > 5:
+        axes.set_xticks(range(len(categories)), [_wrap(c, 18) for c in categories], rotation=30, ha="right",
+                        rotation_mode="anchor")
+    else:
+        axes.set_xticks(range(len(categories)), [_wrap(c) for c in categories])
+    axes.set_ylabel(ylabel)
+    axes.set_title(title)
+    if ylim:
+        axes.set_ylim(*ylim)
+    if len(series) > 1:
+        axes.legend(frameon=False, fontsize=8, ncols=min(len(series), 4), loc="upper center", bbox_to_anchor=(0.5, -0.18))
+    return to_svg(figure)
+
+
+def heatmap(matrix: Sequence[Sequence[float | None]], rows: Sequence[str], columns: Sequence[str], title: str,
+            vmin: float = 0.0, vmax: float = 1.0, digits: int = 2, colour_map: str = "viridis") -> str:
+    """A matrix as coloured cells with the values written in them (an empty cell: a missing value)."""
+    plt = _pyplot()
+    import numpy as np
+
+    data = np.array([[math.nan if value is None else float(value) for value in row] for row in matrix], dtype=float)
+    figure, axes = plt.subplots(figsize=(max(3.0, 0.85 * len(columns) + 2.2), max(1.8, 0.36 * len(rows) + 1.2)))
+    image = axes.imshow(np.ma.masked_invalid(data), cmap=colour_map, vmin=vmin, vmax=vmax, aspect="auto")
+    axes.set_xticks(range(len(columns)), [_wrap(c, 12) for c in columns], fontsize=8)
+    axes.set_yticks(range(len(rows)), rows, fontsize=8)
+    axes.tick_params(length=0)
+    for spine in axes.spines.values():
+        spine.set_visible(False)
+    for (row, column), value in np.ndenumerate(data):
+        if not math.isnan(value):
+            dark = (value - vmin) / ((vmax - vmin) or 1) < 0.55
+            axes.text(column, row, f"{value:.{digits}f}", ha="center", va="center", fontsize=7.5,
+                      color="white" if dark else "black")
+    figure.colorbar(image, ax=axes, fraction=0.04, pad=0.02)
+    axes.set_title(title)
+    return to_svg(figure)
+
+
+def forest(labels: Sequence[str], series: dict[str, Sequence[tuple[float | None, float | None, float | None]]],
+           title: str, xlabel: str) -> str:
+    """Differences from a baseline: a point and its interval per label and series, a line at 0."""
+    plt = _pyplot()
+    figure, axes = plt.subplots(figsize=(6.4, max(1.8, 0.34 * len(labels) * max(1, len(series)) ** 0.5 + 1.0)))
+    count = max(len(series), 1)
+    for position, (name, values) in enumerate(series.items()):
+        offsets = [index + (position - (count - 1) / 2) * 0.8 / count for index in range(len(labels))]
+        points = [(offset, value) for offset, (value, _, _) in zip(offsets, values) if value is not None]
+        kept = [(v, lo, hi) for v, lo, hi in values if v is not None]
+        errors = _half_widths([v for v, _, _ in kept], [lo for _, lo, _ in kept], [hi for _, _, hi in kept])
+        axes.errorbar([value for _, value in points], [offset for offset, _ in points], xerr=errors, fmt="o",
+                      capsize=3, label=name, color=COLOURS[position % len(COLOURS)], markersize=4)
+    axes.axvline(0, color="#888888", linewidth=1)
+    axes.set_yticks(range(len(labels)), labels, fontsize=8)
+    axes.invert_yaxis()
+    axes.set_xlabel(xlabel)
+    axes.set_title(title)
+    if len(series) > 1:
+        axes.legend(frameon=False, fontsize=8)
+    return to_svg(figure)
+
+
+def _wrap(text: str, width: int = 14) -> str:
+    """Break a long tick label at spaces, underscores or hyphens into lines of about ``width`` characters."""
+    words = re.split(r"(?<=[ _-])", text)
+    lines, line = [], ""
+    for word in words:
+        if line and len(line) + len(word) > width:
+            lines.append(line)
+            line = ""
+        line += word
+    lines.append(line)
+    return "\n".join(part.strip() for part in lines)

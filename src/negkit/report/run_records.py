@@ -1,0 +1,204 @@
+"""Reading ``negkit eval`` output folders back, and each suite's headline metrics rebuilt from per-sample records.
+
+A run folder holds ``TASK.results.json`` (the run description and metrics) and ``TASK.samples.jsonl`` (one record
+per item) for each task run. :func:`read_run` loads them; :func:`record_estimands` turns a task's records into the
+estimands of :mod:`negkit.metrics.intervals` (the suite's headline metrics, the same definitions as the tasks'
+intervals), so that two runs can be compared item by item from their folders alone, without the data sets.
+
+Suites and the record fields they need (``negkit eval`` writes them all):
+
+- TIND (``tind``, ``tind-*``): the HF fields ``pattern_id``, ``test_id``, ``negation_type``, ``semantic_type``,
+  ``syntactic_scope``, ``isDistractor``, ``label`` and the boolean ``prediction``; unit: the group;
+- NaN-NLI: ``gold``, ``prediction`` and ``premise_id`` (without it the item is its own unit and strict accuracy
+  is left out); ScoNe: ``gold``, ``prediction``, ``row`` (or the row in the item id); unit: the base pair;
+- Thunder-NUBench: ``runs`` with each run's ``prediction`` / ``prediction_norm``; unit: the item;
+- CondaQA (``condaqa``, ``condaqa-*``): ``passage_id``, ``question_id``, ``edit``, ``correct``; unit: the passage.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from negkit.data.nli import NLIItem
+from negkit.data.tind_types import PATTERN_NAMES, TruthItem
+from negkit.errors import InputFormatError, NegkitError
+from negkit.metrics.condaqa_intervals import condaqa_estimands
+from negkit.metrics.intervals import Estimand
+from negkit.metrics.mc_intervals import nubench_estimands
+from negkit.metrics.nli_intervals import nan_nli_estimands, scone_estimands
+from negkit.metrics.tind_intervals import tind_estimands
+
+RESULTS_SUFFIX = ".results.json"
+SAMPLES_SUFFIX = ".samples.jsonl"
+_SCONE_ID = re.compile(r"scone-\w+-(?P<condition>\w+)-(?P<row>\d+)$")
+
+
+@dataclass
+class TaskRun:
+    """One task of a run folder: its results dictionary and its per-item records."""
+
+    name: str
+    results: dict[str, Any]
+    records: list[dict[str, Any]]
+    samples_file: Path
+
+    @property
+    def metrics(self) -> dict[str, Any]:
+        return self.results.get("metrics", {})
+
+
+@dataclass
+class RunFolder:
+    """A ``negkit eval`` output folder: its tasks by name, and the model that answered."""
+
+    path: Path
+    tasks: dict[str, TaskRun] = field(default_factory=dict)
+
+    @property
+    def model(self) -> dict[str, Any]:
+        first = next(iter(self.tasks.values()), None)
+        return first.results.get("model", {}) if first else {}
+
+    @property
+    def model_name(self) -> str:
+        return str(self.model.get("name", "?"))
+
+
+def read_samples(path: Path) -> list[dict[str, Any]]:
+    """The records of a ``TASK.samples.jsonl`` file (a bad line is an error naming the file and line)."""
+    records = []
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputFormatError(path, None, f"cannot read the samples: {error}") from None
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise InputFormatError(path, number, f"not JSON: {error.msg}") from None
+        if not isinstance(record, dict) or "item_id" not in record:
+            raise InputFormatError(path, number, "a sample record must be an object with an 'item_id'")
+        records.append(record)
+    return records
+
+
+def read_run(path: str | Path) -> RunFolder:
+    """Every task of the run folder ``path`` (``TASK.results.json`` with its ``TASK.samples.jsonl``)."""
+    folder = Path(path)
+    if not folder.is_dir():
+        raise NegkitError(f"{folder}: not a run folder (no such directory)")
+    run = RunFolder(folder)
+    for results_file in sorted(folder.glob(f"*{RESULTS_SUFFIX}")):
+        name = results_file.name[: -len(RESULTS_SUFFIX)]
+        try:
+            results = json.loads(results_file.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise InputFormatError(results_file, None, f"cannot read the results: {error}") from None
+        if not isinstance(results, dict):
+            raise InputFormatError(results_file, 1, "the results must be a JSON object")
+        samples = folder / f"{name}{SAMPLES_SUFFIX}"
+        if not samples.is_file():
+            raise InputFormatError(samples, None, f"missing: the per-sample records of task {name}")
+        run.tasks[name] = TaskRun(name, results, read_samples(samples), samples)
+    if not run.tasks:
+        raise NegkitError(f"{folder}: no TASK{RESULTS_SUFFIX} files (is it a `negkit eval` output folder?)")
+    return run
+
+
+def suite_of(task_name: str) -> str | None:
+    """The suite whose headline metrics a task reports (None: a task negkit cannot rebuild from records)."""
+    if task_name == "tind" or task_name.startswith("tind-"):
+        return "tind"
+    if task_name in ("nan-nli", "scone", "nubench"):
+        return task_name
+    if task_name == "condaqa" or task_name.startswith("condaqa-"):
+        return "condaqa"
+    return None
+
+
+def _need(record: dict[str, Any], name: str, path: Path, number: int) -> Any:
+    if name not in record:
+        raise InputFormatError(path, number, f"sample record lacks {name!r} (needed to compare runs)")
+    return record[name]
+
+
+def tind_items(records: Sequence[dict[str, Any]], path: Path) -> tuple[list[TruthItem], list[bool]]:
+    """TIND items (without sentences) and predictions from ``negkit eval``'s TIND records."""
+    items, predictions = [], []
+    for number, record in enumerate(records, start=1):
+        pattern_id = int(_need(record, "pattern_id", path, number))
+        items.append(TruthItem(
+            item_id=str(record["item_id"]), group_id=int(_need(record, "test_id", path, number)), pattern_id=pattern_id,
+            pattern=str(record.get("pattern", PATTERN_NAMES.get(pattern_id, ""))), template_id=str(record.get("template_id", "")),
+            negation_type=str(_need(record, "negation_type", path, number)),
+            semantic_type=str(_need(record, "semantic_type", path, number)),
+            syntactic_scope=str(_need(record, "syntactic_scope", path, number)), kind=str(record.get("kind", "")),
+            is_distractor=bool(_need(record, "isDistractor", path, number)), label=bool(_need(record, "label", path, number)),
+            sentence="",
+        ))
+        predictions.append(bool(_need(record, "prediction", path, number)))
+    return items, predictions
+
+
+def nli_items(records: Sequence[dict[str, Any]], suite: str, path: Path) -> tuple[list[NLIItem], list[str]]:
+    """NLI items (gold label and unit only) and predicted labels from ``negkit eval``'s NaN-NLI / ScoNe records."""
+    items, predicted = [], []
+    for number, record in enumerate(records, start=1):
+        item_id = str(record["item_id"])
+        condition, row = record.get("condition", ""), record.get("row", -1)
+        match = _SCONE_ID.match(item_id) if suite == "scone" else None
+        if match and row == -1:
+            condition, row = match["condition"], int(match["row"])
+        items.append(NLIItem(item_id, "", "", str(_need(record, "gold", path, number)), suite,
+                             premise_id=str(record.get("premise_id", "")), condition=str(condition), row=int(row)))
+        predicted.append(str(_need(record, "prediction", path, number)))
+    return items, predicted
+
+
+def _condaqa_records(records: Sequence[dict[str, Any]], path: Path) -> list[dict[str, Any]]:
+    """The fields the CondaQA intervals need, checked (a missing one names the file and line)."""
+    fields = ("passage_id", "question_id", "edit", "correct")
+    return [{name: _need(record, name, path, number) for name in fields} for number, record in enumerate(records, start=1)]
+
+
+def _nubench_runs(records: Sequence[dict[str, Any]]) -> list[str]:
+    return list(dict.fromkeys(run for record in records for run in record.get("runs", {})))
+
+
+#: Suite -> records -> all estimands (the headline ones are picked by :func:`record_estimands`).
+_BUILDERS: dict[str, Callable[[Sequence[dict[str, Any]], Path], list[Estimand]]] = {
+    "tind": lambda records, path: tind_estimands(*tind_items(records, path)),
+    "nan-nli": lambda records, path: nan_nli_estimands(*nli_items(records, "nan-nli", path), headline_only=True),
+    "scone": lambda records, path: scone_estimands(*nli_items(records, "scone", path)),
+    "nubench": lambda records, path: nubench_estimands(records, _nubench_runs(records)),
+    "condaqa": lambda records, path: condaqa_estimands(_condaqa_records(records, path)),
+}
+
+
+def record_estimands(task_name: str, records: Sequence[dict[str, Any]], path: Path) -> list[Estimand]:
+    """The headline estimands of ``task_name`` from its records (``path`` names the file in errors)."""
+    suite = suite_of(task_name)
+    if suite is None:
+        raise NegkitError(f"task {task_name}: negkit cannot compare this task from its samples")
+    estimands = [estimand for estimand in _BUILDERS[suite](records, path) if estimand.headline]
+    if suite == "nan-nli" and not any(record.get("premise_id") for record in records):
+        # samples written before premise ids were recorded: items are their own units and strict is unknown
+        estimands = [e for e in estimands if not e.path.startswith("strict.")]
+    return estimands
+
+
+#: The metric a leaderboard is sorted by, per suite.
+PRIMARY: dict[str, str] = {
+    "tind": "all.accuracy",
+    "nan-nli": "standard.all_f1",
+    "scone": "accuracy.overall",
+    "nubench": "summary.acc.mean",
+    "condaqa": "accuracy.accuracy",
+}
