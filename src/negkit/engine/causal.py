@@ -169,6 +169,7 @@ class CausalScorer:
         self.stats.batches_with_prefix += int(prefix_len > 0)
         self.stats.tokens_total += sum(len(prompt.ids) for prompt in batch)
         self.stats.tokens_skipped += prefix_len * (len(batch) - 1)
+        self.stats.tokens_padded += len(batch) * width - sum(len(suffix) for suffix in suffixes)
         results = []
         for row, prompt in enumerate(batch):
             columns = [column[position - prefix_len] for position in range(prompt.first_scored, prompt.last_scored + 1)]
