@@ -117,9 +117,25 @@ def _eval_command(launcher: list[str], model: Path, data: Path, out: Path) -> li
             "--data", str(data), "--out", str(out), "--no-progress", "--device", "cpu", "--batch-size", "1"]
 
 
+def _close(one, two, tolerance: float = 1e-5) -> bool:
+    """Equal, except that numbers may differ by ``tolerance`` (the prefix tree packs prompts differently when
+    each rank has its own share, so the float sums run in another order)."""
+    if isinstance(one, dict) and isinstance(two, dict):
+        return one.keys() == two.keys() and all(_close(one[key], two[key], tolerance) for key in one)
+    if isinstance(one, list) and isinstance(two, list):
+        return len(one) == len(two) and all(_close(a, b, tolerance) for a, b in zip(one, two))
+    if isinstance(one, float) or isinstance(two, float):
+        return isinstance(one, (int, float)) and isinstance(two, (int, float)) and abs(one - two) <= tolerance
+    return one == two
+
+
+def _samples(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
 def test_torchrun_two_processes_equal_one_and_resume_with_any_count(tmp_path, model_folder, data_folder):
-    """``torchrun --nproc-per-node 2 -m negkit eval`` writes the same samples, byte for byte, as one process
-    (batch size 1: each prompt is computed alone either way); rerunning with one process computes nothing."""
+    """``torchrun --nproc-per-node 2 -m negkit eval`` writes the same samples as one process (to 1e-5: the
+    prefix tree packs each rank's share on its own); rerunning with one process computes nothing."""
     single, double = tmp_path / "one", tmp_path / "two"
     subprocess.run(_eval_command([sys.executable], model_folder, data_folder, single), env=_env(), check=True,
                    capture_output=True, timeout=120)
@@ -130,9 +146,9 @@ def test_torchrun_two_processes_equal_one_and_resume_with_any_count(tmp_path, mo
     assert done.stdout.count("tind: ") == 1  # only rank 0 writes and prints
     assert sorted(path.name for path in double.glob("requests*.jsonl")) == ["requests.rank-0.jsonl", "requests.rank-1.jsonl"]
     for task in ("tind", "tind-continuation"):
-        assert (double / f"{task}.samples.jsonl").read_bytes() == (single / f"{task}.samples.jsonl").read_bytes()
+        assert _close(_samples(double / f"{task}.samples.jsonl"), _samples(single / f"{task}.samples.jsonl"))
         one, two = _results(single, task), _results(double, task)
-        assert one["metrics"] == two["metrics"] and one["requests"] == two["requests"]
+        assert _close(one["metrics"], two["metrics"]) and one["requests"] == two["requests"]
         ranks = two["distributed"]["ranks"]
         assert two["distributed"]["world_size"] == 2 and sum(rank["assigned"] for rank in ranks) == two["requests"]["unique"]
         assert all(rank["assigned"] > 0 for rank in ranks)

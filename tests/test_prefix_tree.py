@@ -207,7 +207,12 @@ def test_continuations_along_the_tree_match_plain_passes():
         assert (result.is_greedy, result.n_tokens) == (greedy, len(continuation))
 
 
-def test_only_scored_positions_reach_the_lm_head_and_progress_counts_each_prompt_once():
+def test_only_scored_positions_reach_the_lm_head_and_progress_counts_each_prompt_once(monkeypatch):
+    import negkit.engine.tree_scorer as tree_scorer
+
+    checks = []
+    distance = tree_scorer.tree_distance
+    monkeypatch.setattr(tree_scorer, "tree_distance", lambda *args: checks.append(1) or distance(*args))
     lm = tiny_causal_lm(chat_template=False, batch_size=None)
     lm.scorer.tree.row_tokens = 16
     texts = _prompts(lm)
@@ -219,7 +224,8 @@ def test_only_scored_positions_reach_the_lm_head_and_progress_counts_each_prompt
         lm.next_token_logprobs(texts, ["True"])
     finally:
         handle.remove()
-    assert sum(head_rows) == len(texts) + 1  # one row per prompt, and one plain pass of the one-time check
+    # one row per prompt, and one per plain pass of the checks (one per feature at most, several here)
+    assert sum(head_rows) == len(texts) + len(checks) and 1 < len(checks) <= 5
     assert sum(done) == len(texts)
 
 
@@ -290,3 +296,70 @@ def test_fast_mode_bfloat16_runs_along_the_tree():
     for text, answer in zip(texts, answers):
         reference = plain_next_token_logprobs(lm, text, ["True", "False"])
         assert abs(answer["True"] - reference["True"]) < 0.1
+
+
+def _tiny_model_of(kind: str, lm):
+    """A tiny model of another family (random weights) in ``lm``'s place; ``kind``: its config class."""
+    import transformers
+
+    common = dict(vocab_size=len(lm.rules.tokenizer), bos_token_id=1, eos_token_id=2, pad_token_id=0)
+    configs = {
+        "bloom": lambda: transformers.BloomConfig(hidden_size=32, n_layer=2, n_head=4, **common),
+        "falcon-alibi": lambda: transformers.FalconConfig(hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
+                                                          alibi=True, **common),
+        "mpt": lambda: transformers.MptConfig(d_model=32, n_layers=2, n_heads=4, max_seq_len=512, **common),
+    }
+    torch.manual_seed(0)
+    model = transformers.AutoModelForCausalLM.from_config(configs[kind](), attn_implementation="eager").eval()
+    with torch.no_grad():
+        model.get_output_embeddings().weight.mul_(20)
+    return model
+
+
+@pytest.mark.parametrize("kind", ["bloom", "falcon-alibi", "mpt-with-position-ids"])
+def test_alibi_models_fall_back_to_batch_prefixes_with_plain_answers(kind):
+    """ALiBi models: Bloom and MPT take no position ids (the tree is off from the start); Falcon with ALiBi
+    fails on a 4D mask (the tree turns itself off); an MPT that accepts position ids and ignores them (its
+    biases follow the columns) is caught by the check against a plain pass."""
+    from negkit.engine.causal import CausalScorer
+
+    lm = tiny_causal_lm(chat_template=False, batch_size=None)
+    model = _tiny_model_of(kind.replace("-with-position-ids", ""), lm)
+    if kind == "mpt-with-position-ids":
+        forward = model.forward
+
+        def accepting(input_ids=None, position_ids=None, **kwargs):
+            return forward(input_ids=input_ids, **kwargs)
+
+        model.forward = accepting
+    lm.model = model
+    lm.scorer = CausalScorer(model, lm.scorer.batcher, lm.scorer.prefix_checker, pad_id=lm.rules.pad_id, row_tokens=16)
+    texts = _prompts(lm)
+    done = []
+    lm.progress = done.append
+    answers = lm.next_token_logprobs(texts, ["True", "False"])
+    expected = {"bloom": "off: the model takes no position ids", "falcon-alibi": "off: the model fails on the prefix tree's",
+                "mpt-with-position-ids": "off: the prefix tree differs from a plain forward pass"}[kind]
+    assert lm.scorer.stats.prefix_tree.startswith(expected) and sum(done) == len(texts)
+    for text, answer in zip(texts, answers):
+        assert abs(answer["True"] - plain_next_token_logprobs(lm, text, ["True"])["True"]) < TOLERANCE
+
+
+def test_a_mismatch_after_some_batches_keeps_them_and_computes_only_the_rest(monkeypatch):
+    from negkit.engine.tree_scorer import TreeMismatch
+
+    lm = tiny_causal_lm(chat_template=False, batch_size=4)
+    texts = _prompts(lm)
+    reference = [plain_next_token_logprobs(lm, text, ["True"]) for text in texts]
+
+    def partly(prompts, reduce, on_batch_done):  # the tree answered three prompts, then found a mismatch
+        on_batch_done([0, 1, 2], [reference[0], reference[1], reference[2]])
+        raise TreeMismatch("differs", {0: reference[0], 1: reference[1], 2: reference[2]})
+
+    monkeypatch.setattr(lm.scorer.tree, "score", partly)
+    done = []
+    lm.progress = done.append
+    answers = lm.next_token_logprobs(texts, ["True"])
+    assert sum(done) == len(texts) and lm.scorer.stats.tokens_total == sum(
+        len(lm.rules.encode_context(text)[0]) for text in texts[3:])
+    assert all(abs(answer["True"] - expected["True"]) < TOLERANCE for answer, expected in zip(answers, reference))

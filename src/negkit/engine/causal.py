@@ -99,20 +99,27 @@ class CausalScorer:
     ) -> list[T]:
         """``reduce(prompt, logprobs)`` for each prompt, where ``logprobs[k]`` is the log-softmax at
         position ``first_scored + k``; results come back in input order."""
+        done: dict[int, T] = {}
         if self.tree_usable(prompts):
             try:
                 result = self.tree.score(prompts, reduce, on_batch_done)  # type: ignore[union-attr]
                 self.stats.prefix_tree = "on"
                 return result
-            except TreeMismatch as mismatch:
+            except TreeMismatch as mismatch:  # the batches already reported were checked: keep them
                 self.stats.prefix_tree = f"off: {mismatch}"
-        lengths = [len(prompt.ids) for prompt in prompts]
+                done = mismatch.done
+        rest = [index for index in range(len(prompts)) if index not in done]
 
         def process(indices: list[int]) -> list[T]:
-            batch = [prompts[index] for index in indices]
-            return self._score_batch(batch, reduce)
+            return self._score_batch([prompts[rest[index]] for index in indices], reduce)
 
-        return self.batcher.run(lengths, process, on_batch_done)
+        def report(indices: list[int], values: Sequence[T]) -> None:
+            on_batch_done([rest[index] for index in indices], values)  # type: ignore[misc]
+
+        answers = self.batcher.run([len(prompts[index].ids) for index in rest], process,
+                                   report if on_batch_done is not None else None)
+        done.update(zip(rest, answers))
+        return [done[index] for index in range(len(prompts))]
 
     def tree_usable(self, prompts: Sequence[EncodedPrompt]) -> bool:
         """Whether ``prompts`` go along the prefix tree (records why not in the stats)."""

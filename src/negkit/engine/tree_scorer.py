@@ -8,8 +8,9 @@ scored positions go through the LM head. An anchor's cache lives only while rows
 the cache of the anchor that starts every prompt (a template, an instruction) is kept for the next call.
 
 The answers equal plain per-prompt forward passes (the masks, positions and caches reproduce each prompt's
-own computation); a one-time check per model compares one packed prompt with a plain pass and turns the tree
-off (:class:`TreeMismatch`) where a model does not honour custom masks or position ids.
+own computation). :mod:`negkit.engine.tree_check` compares, once per model and per way of sharing, a packed
+prompt with a plain pass; a mismatch, or a model that fails on the tree's inputs before they were checked,
+turns the tree off (:class:`TreeMismatch`, which carries the answers already reported).
 """
 
 from __future__ import annotations
@@ -24,15 +25,12 @@ import torch
 from negkit.engine.batching import LengthSortedBatcher, is_out_of_memory, release_cached_memory
 from negkit.engine.placement import input_device
 from negkit.engine.prefix_tree import DEFAULT_ROW_TOKENS, Lane, TreePlan, pack_lanes, plan_rows
+from negkit.engine.tree_check import FEATURES, choose_prompts, prompt_features, tolerance_for, tree_distance
 
 T = TypeVar("T")
 
 #: Attention implementations that take a custom 4D mask (boolean for SDPA, additive for eager).
 MASKABLE_ATTENTION = ("sdpa", "eager")
-#: Largest total variation distance between the tree's and a plain pass's next-token distributions in the
-#: one-time check, by compute precision (floating-point noise is far below; a wrong mask is far above).
-CHECK_TOLERANCE = {torch.float32: 1e-3, torch.float64: 1e-3}
-HALF_PRECISION_TOLERANCE = 0.1
 #: Top-level anchor caches kept between calls (a template shared by every prompt is computed once).
 KEPT_ROOTS = 4
 
@@ -40,7 +38,12 @@ Layers = list[tuple[torch.Tensor, torch.Tensor]]
 
 
 class TreeMismatch(RuntimeError):
-    """The tree path does not reproduce a plain forward pass on this model (it is turned off)."""
+    """The tree path does not reproduce a plain forward pass on this model (it is turned off). ``done``: the
+    answers (by prompt index) of the batches already reported, which were checked and stand."""
+
+    def __init__(self, reason: str, done: dict[int, Any] | None = None) -> None:
+        super().__init__(reason)
+        self.done = done or {}
 
 
 class TreeScorer:
@@ -53,8 +56,8 @@ class TreeScorer:
         self.stats = stats
         self.pad_id = pad_id
         self.row_tokens = row_tokens
-        #: None until the one-time check ran; then whether it passed.
-        self.verified: bool | None = None
+        #: The features (:data:`negkit.engine.tree_check.FEATURES`) already checked against plain passes.
+        self.checked: set[str] = set()
         #: Why the tree is off for this model (None: it is on).
         self.disabled: str | None = None
         #: The most anchor caches held at once (each is freed when no row beneath it is left).
@@ -66,6 +69,8 @@ class TreeScorer:
         """Why prompts up to ``longest`` tokens cannot take the tree path on this model (None: they can)."""
         if self.disabled:
             return self.disabled
+        if "position_ids" not in inspect.signature(self.model.forward).parameters:
+            return "the model takes no position ids"
         implementation = getattr(self.model.config, "_attn_implementation", None)
         if implementation not in MASKABLE_ATTENTION:
             return f"attention implementation {implementation!r} takes no custom masks"
@@ -79,7 +84,9 @@ class TreeScorer:
     def score(self, prompts: Sequence[Any], reduce: Callable[[Any, torch.Tensor], T],
               on_batch_done: Callable[[list[int], Sequence[T]], None] | None = None) -> list[T]:
         """``reduce(prompt, logprobs)`` per prompt (``logprobs[k]``: the log-softmax at ``first_scored + k``),
-        in input order. Raises :class:`TreeMismatch` (before reporting any batch) when the check fails."""
+        in input order. Raises :class:`TreeMismatch`, with the answers already reported (each of them checked),
+        when a check against a plain pass fails, or when the model fails on the tree's inputs before every way of
+        sharing was checked on it."""
         first = [prompt.first_scored for prompt in prompts]
         last = [prompt.last_scored for prompt in prompts]
         caches: dict[int, Layers] = {}
@@ -88,58 +95,55 @@ class TreeScorer:
         plan.check([prompt.ids for prompt in prompts], first, last)
         if not cached:
             del caches[0]
-        results: list[T | None] = [None] * len(prompts)
         waiting = [0] * len(plan.anchors)
         for row in plan.rows:
             if row.anchor >= 0:
                 waiting[row.anchor] += 1
         pending = list(range(len(plan.rows)))
-        held: list[tuple[list[int], list[T]]] = []  # batches are reported once the check has passed
+        done: dict[int, T] = {}  # answers already reported
         computed = 0
         while pending:
             lanes = self._next_lanes(plan, pending, caches)
             width = max(lane.fill for lane in lanes)
+            found = prompt_features(plan, lanes)
+            unchecked = {feature for _row, _place, features in found.values() for feature in features} - self.checked
             try:
                 outputs = self._run(lanes, plan, caches, prompts)
-            except Exception as error:  # noqa: BLE001 - only out-of-memory errors are handled here
-                if not is_out_of_memory(error) or len(lanes) == 1:
+            except Exception as error:  # noqa: BLE001 - out-of-memory errors, and models that fail on the tree
+                if is_out_of_memory(error) and len(lanes) > 1:
+                    self.batcher.shrink(width, max(1, len(lanes) // 2))
+                    release_cached_memory()
+                    continue
+                if is_out_of_memory(error) or self.checked >= set(FEATURES):  # checked: a real error
                     raise
-                self.batcher.shrink(width, max(1, len(lanes) // 2))
-                release_cached_memory()
-                continue
+                self.disabled = f"the model fails on the prefix tree's inputs ({type(error).__name__}: {error})"
+                raise TreeMismatch(self.disabled, done) from error
+            if unchecked:
+                self._check(found, unchecked, outputs, prompts, done)
             self.batcher.note_used(width, len(lanes))
             self.peak_anchors = max(self.peak_anchors, len(caches))
             self.stats.batches += 1
             self.stats.batches_with_prefix += int(any(lane.anchors for lane in lanes))
             self.stats.tokens_padded += sum(width - lane.fill for lane in lanes)
-            done = {index for lane in lanes for index in lane.rows}
-            pending = [index for index in pending if index not in done]
-            finished: tuple[list[int], list[T]] = ([], [])
+            finished = {index for lane in lanes for index in lane.rows}
+            pending = [index for index in pending if index not in finished]
+            indices: list[int] = []
             for index, per_prompt in outputs.items():
                 row = plan.rows[index]
                 computed += len(row.tokens)
                 for (prompt, _columns), logprobs in zip(row.scored, per_prompt):
-                    results[prompt] = reduce(prompts[prompt], logprobs)
-                    finished[0].append(prompt)
-                    finished[1].append(results[prompt])  # type: ignore[arg-type]
+                    done[prompt] = reduce(prompts[prompt], logprobs)
+                    indices.append(prompt)
                 if row.anchor >= 0:
                     waiting[row.anchor] -= 1
                     if waiting[row.anchor] == 0:
                         caches.pop(row.anchor, None)  # nothing beneath it is left: free it
-            if self.verified is None:
-                self._check(plan, outputs, prompts)
-            if on_batch_done is not None and finished[0]:
-                held.append(finished)
-            if on_batch_done is not None and self.verified is not None:
-                for indices, values in held:
-                    on_batch_done(indices, values)
-                held.clear()
-        for indices, values in held:
-            on_batch_done(indices, values)  # type: ignore[misc]
+            if on_batch_done is not None and indices:
+                on_batch_done(indices, [done[prompt] for prompt in indices])
         total = sum(len(prompt.ids) for prompt in prompts)
         self.stats.tokens_total += total
         self.stats.tokens_skipped += total - computed
-        return results  # type: ignore[return-value]
+        return [done[prompt] for prompt in range(len(prompts))]
 
     def _row_tokens(self) -> int:
         return max(1, min(self.row_tokens, self.batcher.token_budget))
@@ -291,43 +295,46 @@ class TreeScorer:
             yield lambda output: output.logits[rows.to(output.logits.device), columns.to(output.logits.device)]
             return
 
+        fired = []
+
         def gather(_module: Any, args: tuple) -> tuple:
             hidden = args[0]
+            fired.append(True)
             return (hidden[rows.to(hidden.device), columns.to(hidden.device)].unsqueeze(0), *args[1:])
+
+        def logits_of(output: Any) -> torch.Tensor:
+            if fired:
+                return output.logits[0]
+            # the model did not call its output embedding module (it applies the weights itself): pick
+            logits = output.logits
+            return logits[rows.to(logits.device), columns.to(logits.device)]
 
         handle = self._head.register_forward_pre_hook(gather)
         try:
-            yield lambda output: output.logits[0]
+            yield logits_of
         finally:
             handle.remove()
 
-    def _check(self, plan: TreePlan, outputs: dict[int, list[torch.Tensor]], prompts: Sequence[Any]) -> None:
-        """Once per model: compare a prompt that shares its row (or sits under an anchor) with a plain pass."""
-        def weight(index: int) -> int:
-            row = plan.rows[index]
-            return ((len(row.scored) > 1) + (row.anchor >= 0)) * bool(row.scored)
+    @property
+    def verified(self) -> bool:
+        """Whether the tree has been checked against plain passes on this model and is on."""
+        return bool(self.checked) and self.disabled is None
 
-        best = max(outputs, key=weight)
-        if not weight(best):
-            return
-        prompt = prompts[plan.rows[best].scored[-1][0]]
-        tree_logprobs = outputs[best][-1]
-        scored = prompt.last_scored - prompt.first_scored + 1
-        kwargs: dict[str, Any] = {"use_cache": False}
-        if "logits_to_keep" in inspect.signature(self.model.forward).parameters:
-            kwargs["logits_to_keep"] = scored
-        with torch.inference_mode():
-            ids = torch.tensor([prompt.ids[: prompt.last_scored + 1]], dtype=torch.long, device=input_device(self.model))
-            logits = self.model(input_ids=ids, **kwargs).logits[0, -scored:]
-        plain = torch.log_softmax(logits.float(), dim=-1).cpu()
-        distance = float(0.5 * (plain.exp() - tree_logprobs.exp()).abs().sum(dim=-1).max())
-        dtype = self.model.get_input_embeddings().weight.dtype
-        tolerance = CHECK_TOLERANCE.get(dtype, HALF_PRECISION_TOLERANCE)
-        self.verified = distance <= tolerance
-        if not self.verified:
-            self.disabled = (f"the prefix tree differs from a plain forward pass on this model (total variation "
-                             f"{distance:.3g} > {tolerance})")
-            raise TreeMismatch(self.disabled)
+    def _check(self, found: dict[int, tuple[int, int, frozenset[str]]], unchecked: set[str],
+               outputs: dict[int, list[torch.Tensor]], prompts: Sequence[Any], done: dict[int, Any]) -> None:
+        """Compare a prompt of each feature not yet checked on this model with a plain pass (raises
+        :class:`TreeMismatch` and turns the tree off when one differs)."""
+        tolerance = tolerance_for(self.model)
+        for prompt in choose_prompts(found, unchecked):
+            row, place, features = found[prompt]
+            distances = tree_distance(self.model, prompts[prompt], outputs[row][place])
+            if distances[0] > tolerance[0] or distances[1] > tolerance[1]:
+                names = ", ".join(feature for feature in FEATURES if feature in features)
+                self.disabled = (f"the prefix tree differs from a plain forward pass on this model (total variation "
+                                 f"{distances[0]:.3g}, log-probabilities {distances[1]:.3g}; tolerances {tolerance[0]}, "
+                                 f"{tolerance[1]}; with {names})")
+                raise TreeMismatch(self.disabled, done)
+            self.checked |= features
 
 
 def _common_length(a: Sequence[int], b: Sequence[int], limit: int) -> int:
