@@ -303,7 +303,20 @@ def _tiny_model_of(kind: str, lm):
     import transformers
 
     common = dict(vocab_size=len(lm.rules.tokenizer), bos_token_id=1, eos_token_id=2, pad_token_id=0)
+    small = dict(hidden_size=32, num_hidden_layers=2, num_attention_heads=4, intermediate_size=64,
+                 max_position_embeddings=512, **common)
+    grouped = dict(small, num_key_value_heads=2)
     configs = {
+        "gpt2": lambda: transformers.GPT2Config(n_embd=32, n_layer=2, n_head=4, n_positions=512, **common),
+        "opt": lambda: transformers.OPTConfig(hidden_size=32, num_hidden_layers=2, ffn_dim=64, num_attention_heads=4,
+                                              word_embed_proj_dim=32, max_position_embeddings=512, **common),
+        "gpt_neox": lambda: transformers.GPTNeoXConfig(**small),
+        "falcon": lambda: transformers.FalconConfig(hidden_size=32, num_hidden_layers=2, num_attention_heads=4, **common),
+        "phi3": lambda: transformers.Phi3Config(**grouped),
+        "qwen2": lambda: transformers.Qwen2Config(**grouped),
+        "gemma2": lambda: transformers.Gemma2Config(**grouped, head_dim=8, sliding_window=4096),
+        "gemma3": lambda: transformers.Gemma3TextConfig(**grouped, head_dim=8, sliding_window=4096),
+        "gptj": lambda: transformers.GPTJConfig(n_embd=32, n_layer=2, n_head=4, rotary_dim=4, n_positions=512, **common),
         "bloom": lambda: transformers.BloomConfig(hidden_size=32, n_layer=2, n_head=4, **common),
         "falcon-alibi": lambda: transformers.FalconConfig(hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
                                                           alibi=True, **common),
@@ -314,6 +327,20 @@ def _tiny_model_of(kind: str, lm):
     with torch.no_grad():
         model.get_output_embeddings().weight.mul_(20)
     return model
+
+
+@pytest.mark.parametrize("kind", ["gpt2", "opt", "gpt_neox", "falcon", "phi3", "qwen2", "gemma2", "gemma3", "gptj"])
+def test_other_model_families_run_along_the_tree_with_plain_answers(kind):
+    from negkit.engine.causal import CausalScorer
+
+    lm = tiny_causal_lm(chat_template=False, batch_size=None)
+    lm.model = model = _tiny_model_of(kind, lm)
+    lm.scorer = CausalScorer(model, lm.scorer.batcher, lm.scorer.prefix_checker, pad_id=lm.rules.pad_id, row_tokens=16)
+    texts = _prompts(lm)
+    answers = lm.next_token_logprobs(texts, ["True", "False"])
+    assert lm.scorer.stats.prefix_tree == "on" and lm.scorer.stats.tokens_skipped > 0
+    for text, answer in zip(texts, answers):
+        assert abs(answer["True"] - plain_next_token_logprobs(lm, text, ["True"])["True"]) < TOLERANCE
 
 
 @pytest.mark.parametrize("kind", ["bloom", "falcon-alibi", "mpt-with-position-ids"])
