@@ -23,6 +23,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from negkit.engine.prefix import common_prefix_length
+
 #: Tokens of one packed row (its attention is quadratic in this; larger subtrees get an anchor).
 DEFAULT_ROW_TOKENS = 256
 
@@ -169,7 +171,7 @@ def build_trie(sequences: Sequence[Sequence[int]]) -> tuple[_Node, list[int]]:
     previous: Sequence[int] = ()
     for index in order:
         sequence = sequences[index]
-        common = _common_length(previous, sequence)
+        common = common_prefix_length([previous, sequence])
         while len(path) > 1 and path[-1].start >= common:
             path.pop()
         top = path[-1]
@@ -246,7 +248,7 @@ def _add_prompt(rows: list[Row], open_rows: dict, anchor: int, anchor_end: int, 
     common = 0
     if entry is not None:
         row, path, previous = entry
-        common = min(_common_length(previous, rest), len(path))
+        common = min(common_prefix_length([previous, rest]), len(path))
         if len(row.tokens) + len(rest) - common > row_tokens:
             entry, common = None, 0
     if entry is None:
@@ -273,12 +275,3 @@ def _measure(root: _Node, first_scored: Sequence[int]) -> None:
         node.size = (node.end - node.start) + sum(child.size for child in node.children)
         firsts = [first_scored[prompt] for prompt in node.prompts] + [child.first for child in node.children]
         node.first = min(firsts) if firsts else node.end
-
-
-def _common_length(a: Sequence[int], b: Sequence[int]) -> int:
-    """Length of the longest common start of ``a`` and ``b``."""
-    limit = min(len(a), len(b))
-    for position in range(limit):
-        if a[position] != b[position]:
-            return position
-    return limit

@@ -24,6 +24,7 @@ import torch
 
 from negkit.engine.batching import LengthSortedBatcher, is_out_of_memory, release_cached_memory
 from negkit.engine.placement import input_device
+from negkit.engine.prefix import common_prefix_length
 from negkit.engine.prefix_tree import DEFAULT_ROW_TOKENS, Lane, TreePlan, pack_lanes, plan_rows
 from negkit.engine.tree_check import FEATURES, choose_prompts, prompt_features, tolerance_for, tree_distance
 
@@ -155,7 +156,7 @@ class TreeScorer:
         for tokens, kept in self._roots.items():
             length = min(limit, len(tokens))
             for prompt in prompts:
-                length = _common_length(tokens, prompt.ids, length)
+                length = common_prefix_length([tokens, prompt.ids], limit=length)
                 if length <= best:
                     break
             if length > best:
@@ -335,11 +336,3 @@ class TreeScorer:
                                  f"{tolerance[1]}; with {names})")
                 raise TreeMismatch(self.disabled, done)
             self.checked |= features
-
-
-def _common_length(a: Sequence[int], b: Sequence[int], limit: int) -> int:
-    """Length of the common start of ``a`` and ``b``, at most ``limit``."""
-    for position in range(min(limit, len(a), len(b))):
-        if a[position] != b[position]:
-            return position
-    return min(limit, len(a), len(b))
