@@ -64,6 +64,10 @@ def test_prompt_completion_jsonl_run_record_and_rerun(tiny, pairs, tmp_path):
     assert (out / "train_log.csv").read_text().startswith("loss,")
     # the same command again: nothing to do; other options in the same folder: refused
     assert finetune(f"hf:{tiny}", FinetuneOptions(out=out, train=str(pairs), dev="0.25", **QUICK)) == run
+    assert run["result"]["stopped_by_time_budget"] is False
+    budget = finetune(f"hf:{tiny}", FinetuneOptions(out=tmp_path / "budget", train=str(pairs),
+                                                    **{**QUICK, "max_steps": 50, "max_minutes": 1e-6}))
+    assert budget["result"]["stopped_by_time_budget"] and budget["result"]["global_step"] == 1
     with pytest.raises(NegkitError, match="holds another fine-tuning run.*learning_rate"):
         finetune(f"hf:{tiny}", FinetuneOptions(out=out, train=str(pairs), dev="0.25", learning_rate=1e-3, **QUICK))
 
@@ -76,8 +80,9 @@ def test_recorded_command_parses_back_to_the_same_plan(tiny, pairs, tmp_path):
     from negkit.train.options import command_line
 
     options = FinetuneOptions(out=tmp_path / "x", train=str(pairs), dev="0.2", tind=TindFilter(exclude_patterns=(9,),
-                              polarity="negative", kind="inputs"), chat=False, early_stopping_patience=2,
-                              gradient_checkpointing=True, labels=("a", "b"), learning_rate=1e-4, **QUICK)
+                              polarity="negative", kind="inputs", negation=("analytic",)), chat=False, early_stopping_patience=2,
+                              gradient_checkpointing=True, labels=("a", "b"), learning_rate=1e-4, max_minutes=19.5,
+                              share_prefix=False, **QUICK)
     args = build_parser().parse_args(shlex.split(command_line(f"hf:{tiny}", options))[1:])
     assert options_from_args(args).plan() == options.plan()
 
@@ -105,6 +110,14 @@ def test_tind_examples_follow_the_evaluation_prompt_and_filters(tiny):
     assert plain.description["split"] == "train" and plain.description["patterns"] == [9]
     with pytest.raises(NegkitError, match="both included and excluded"):
         TindFilter(patterns=(2,), exclude_patterns=(2,))
+    verbal = tind_examples(lm, None, subset=TindFilter(patterns=(6,), negation=("verbal",)), chat=False)
+    assert verbal.description["sentences"] < len(tind_examples(lm, None, subset=TindFilter(patterns=(6,))).examples)
+    from negkit.tasks.truth import tind_source
+    from negkit.train.examples import _read_tind
+
+    kept = [item for item in _read_tind(tind_source(None), "train", 0)
+            if TindFilter(patterns=(6,), negation=("verbal",)).keeps(item)]
+    assert {item.negation_type for item in kept} == {"affirmation", "verbal"}
 
 
 def test_tind_training_then_eval_with_the_adapter(tiny, tmp_path):
@@ -256,3 +269,14 @@ def test_bad_nli_files_and_options(tmp_path, capsys):
         assert capsys.readouterr().err.strip() == f"negkit: error: {expected}"
     assert main(["finetune", "--train", "tind", "--out", str(tmp_path / "o"), "--early-stopping", "2"]) == 2
     assert "--early-stopping needs development data" in capsys.readouterr().err
+
+
+def test_quantized_training_needs_a_gpu(tiny, pairs, tmp_path, capsys):
+    import torch
+
+    if torch.cuda.is_available():
+        pytest.skip("a GPU is visible: the CPU error path does not apply")
+    assert main(["finetune", "--model", f"hf:{tiny}", "--train", str(pairs), "--quantize", "4bit",
+                 "--out", str(tmp_path / "q")]) == 2
+    error = capsys.readouterr().err
+    assert "negkit: error: --quantize 4bit needs" in error and "Traceback" not in error

@@ -52,3 +52,38 @@ def test_left_padding_and_kept_logits_change_nothing():
                                  torch.tensor([r.weights])) for r in rows]
     assert abs(float(kept) - float(full)) < 1e-5
     assert abs(float(full) - float(sum(singles) / 2)) < 1e-5  # both rows have 2 weighted tokens
+
+
+def test_a_shared_prefix_gives_the_loss_and_gradients_of_whole_rows():
+    from peft import LoraConfig, get_peft_model
+    from tiny_models import tiny_llama
+
+    from negkit.train.trainer import WeightedLossTrainer
+
+    torch.manual_seed(0)
+    model = get_peft_model(tiny_llama(400), LoraConfig(r=4, lora_alpha=8, lora_dropout=0.0, target_modules="all-linear"))
+    for parameter in model.parameters():
+        if parameter.requires_grad:
+            torch.nn.init.normal_(parameter, std=0.05)  # LoRA B starts at zero; make the adapter matter
+    prompt = (1, 7, 8, 9, 10, 11, 12)
+    rows = [Tokenized((*prompt, 40, 41, 20, 2), _weights(9, 2, 0.0), 9),
+            Tokenized((*prompt, 50, 21, 2), _weights(8, 2, 0.0), 8),
+            Tokenized((*prompt, 60, 61, 62, 20, 2), _weights(10, 2, 0.0), 10)]
+    features = [{"input_ids": r.ids, "loss_weights": r.weights} for r in rows]
+    shared = PaddingCollator(0, share_prefix=True)(features)
+    assert shared["prefix_ids"].tolist() == [list(prompt)] and shared["attention_mask"].shape == (3, 7 + 5)
+    assert shared["position_ids"][1].tolist() == [0, 0, 7, 8, 9]
+    trainer = WeightedLossTrainer.__new__(WeightedLossTrainer)  # compute_loss only
+    trainer._keeps_logits, trainer.computed_tokens = True, 0
+
+    def loss_and_grads(batch):
+        model.zero_grad()
+        loss = trainer.compute_loss(model, dict(batch))
+        loss.backward()
+        return float(loss.detach()), {n: p.grad.clone() for n, p in model.named_parameters() if p.requires_grad}
+
+    plain_loss, plain_grads = loss_and_grads(PaddingCollator(0)(features))
+    shared_loss, shared_grads = loss_and_grads(shared)
+    assert abs(plain_loss - shared_loss) < 1e-5
+    assert max(float((plain_grads[n] - shared_grads[n]).abs().max()) for n in plain_grads) < 1e-5
+    assert trainer.computed_tokens == sum(len(r.ids) for r in rows) + 7 + sum(len(r.ids) - 7 for r in rows)

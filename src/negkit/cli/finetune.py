@@ -50,6 +50,9 @@ def add_data_arguments(parser: argparse._ActionsContainer) -> None:
                         help="TIND: only affirmative or only negative sentences")
     parser.add_argument("--sentences", choices=("all", "inputs", "distractors"), default="all",
                         help="TIND: only input sentences (no distractors) or only distractor sentences")
+    parser.add_argument("--negation", type=word_list, metavar="TYPE,...",
+                        help="TIND: of the negative sentences keep those of these types (verbal, non_verbal, analytic, "
+                        "synthetic, clausal, subclausal); with all polarities: affirmative plus one negation type")
     parser.add_argument("--limit", type=int, help="at most N training examples (TIND: about N sentences as whole "
                         "groups stratified by pattern, drawn with --seed)")
     chat = parser.add_mutually_exclusive_group()
@@ -69,6 +72,8 @@ def add_training_arguments(parser: argparse._ActionsContainer) -> None:
     parser.add_argument("--learning-rate", type=float, help="default 2e-4 (LoRA), 2e-5 (nli: classifiers)")
     parser.add_argument("--epochs", type=float, default=1.0)
     parser.add_argument("--max-steps", type=int, help="stop after N optimizer steps (overrides --epochs)")
+    parser.add_argument("--max-minutes", type=float, help="stop after M minutes of training (a time budget; the "
+                        "learning-rate schedule stays planned for the full run)")
     parser.add_argument("--batch-size", type=int, default=8, help="examples per device batch")
     parser.add_argument("--gradient-accumulation", type=int, default=1, help="batches per optimizer step")
     parser.add_argument("--scheduler", default="cosine", choices=("cosine", "linear", "constant", "constant_with_warmup"))
@@ -83,6 +88,8 @@ def add_training_arguments(parser: argparse._ActionsContainer) -> None:
                         help="stop after PATIENCE evaluations without a lower development loss; keep the best")
     parser.add_argument("--early-stopping-threshold", type=float, default=0.0)
     parser.add_argument("--gradient-checkpointing", action="store_true", help="less memory, more compute")
+    parser.add_argument("--no-share-prefix", dest="share_prefix", action="store_false",
+                        help="run every example whole (default: a batch's common prompt prefix runs once)")
 
 
 def add_lora_arguments(parser: argparse._ActionsContainer) -> None:
@@ -99,6 +106,8 @@ def add_output_arguments(parser: argparse._ActionsContainer) -> None:
     parser.add_argument("--dtype", choices=("float32", "bfloat16", "float16"), default="float32",
                         help="weights and compute (bfloat16/float16: mixed precision on a GPU)")
     parser.add_argument("--device", help="cpu, cuda, cuda:N (default: a GPU when there is one)")
+    parser.add_argument("--quantize", choices=("8bit", "4bit"),
+                        help="frozen base weights quantized with bitsandbytes (QLoRA; needs a CUDA GPU)")
     parser.add_argument("--out", required=True, help="output folder (adapter, record, log, checkpoints)")
     parser.add_argument("--merge-out", metavar="DIR", help="also save the model with the adapter merged into it here")
     parser.add_argument("--save-steps", type=int, default=50, help="checkpoint every N optimizer steps")
@@ -118,6 +127,10 @@ def pattern_list(text: str) -> tuple[int, ...]:
     return numbers
 
 
+def word_list(text: str) -> tuple[str, ...]:
+    return tuple(part.strip() for part in text.split(",") if part.strip())
+
+
 def label_list(text: str) -> tuple[str, ...]:
     labels = tuple(part.strip() for part in text.split(",") if part.strip())
     if len(labels) < 2 or len(set(labels)) != len(labels):
@@ -132,17 +145,19 @@ def options_from_args(args: argparse.Namespace):
     return FinetuneOptions(
         out=args.out, train=args.train, data=args.data, split=args.split, split_seed=args.split_seed,
         tind=TindFilter(patterns=args.patterns, exclude_patterns=args.exclude_patterns or (), polarity=args.polarity,
-                        kind=args.sentences),
+                        kind=args.sentences, negation=args.negation or ()),
         limit=args.limit, chat=args.chat, dev=args.dev, dev_limit=args.dev_limit, seed=args.seed,
-        learning_rate=args.learning_rate, epochs=args.epochs, max_steps=args.max_steps, batch_size=args.batch_size,
+        learning_rate=args.learning_rate, epochs=args.epochs, max_steps=args.max_steps, max_minutes=args.max_minutes,
+        batch_size=args.batch_size,
         gradient_accumulation=args.gradient_accumulation, scheduler=args.scheduler, warmup_ratio=args.warmup_ratio,
         weight_decay=args.weight_decay, max_grad_norm=args.max_grad_norm, max_length=args.max_length,
         prompt_loss_weight=args.prompt_loss_weight, lora_r=args.lora_r, lora_alpha=args.lora_alpha,
         lora_dropout=args.lora_dropout, lora_targets=args.lora_targets, eval_steps=args.eval_steps,
         early_stopping_patience=args.early_stopping_patience, early_stopping_threshold=args.early_stopping_threshold,
         save_steps=args.save_steps, save_minutes=args.save_minutes, keep_checkpoints=args.keep_checkpoints,
-        logging_steps=args.logging_steps, dtype=args.dtype, device=args.device,
-        gradient_checkpointing=args.gradient_checkpointing, merge_out=args.merge_out, progress=not args.no_progress,
+        logging_steps=args.logging_steps, dtype=args.dtype, device=args.device, quantize=args.quantize,
+        gradient_checkpointing=args.gradient_checkpointing, share_prefix=args.share_prefix, merge_out=args.merge_out,
+        progress=not args.no_progress,
         model_args=parse_model_args(args.model_args), labels=args.labels,
     )
 

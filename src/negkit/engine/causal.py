@@ -185,14 +185,18 @@ class CausalScorer:
 
     def _expanded_prefix_cache(self, prefix: tuple[int, ...], batch_size: int) -> Any:
         """A fresh cache holding the prefix's keys/values for each of ``batch_size`` rows."""
-        from transformers import DynamicCache
-
         if self._prefix_ids != prefix:
             ids = torch.tensor([prefix], dtype=torch.long, device=self.device)
             output = self.model(input_ids=ids, attention_mask=torch.ones_like(ids), use_cache=True)
             self._prefix_ids, self._prefix_cache = prefix, output.past_key_values
-        expanded = [
-            (layer.keys.expand(batch_size, -1, -1, -1), layer.values.expand(batch_size, -1, -1, -1))
-            for layer in self._prefix_cache.layers
-        ]
-        return DynamicCache(ddp_cache_data=expanded, config=self.model.config)
+        return expanded_cache(self._prefix_cache, batch_size, self.model.config)
+
+
+def expanded_cache(cache: Any, batch_size: int, config: Any) -> Any:
+    """A new ``DynamicCache`` whose every row holds the one row of ``cache`` (views: nothing is copied, and the
+    original is never mutated; gradients flow back to it when it was computed with them)."""
+    from transformers import DynamicCache
+
+    expanded = [(layer.keys.expand(batch_size, -1, -1, -1), layer.values.expand(batch_size, -1, -1, -1))
+                for layer in cache.layers]
+    return DynamicCache(ddp_cache_data=expanded, config=config)

@@ -93,32 +93,60 @@ class TokenizedDataset(torch.utils.data.Dataset):
 
 
 class PaddingCollator:
-    """Pads ids with ``pad_id`` on the left, so that every row ends at the last column (a completion-only loss
-    then needs logits for only the last few positions); ``position_ids`` count the real tokens from 0, so padding
-    changes nothing. Labels are the ids, -100 at padding and zero-weight positions."""
+    """Batches of :class:`Tokenized` rows, left-padded with ``pad_id`` so that every row ends at the last column (a
+    completion-only loss then needs logits for the last few positions only).
 
-    def __init__(self, pad_id: int) -> None:
+    With ``share_prefix`` the token prefix common to every row of the batch (e.g. a chat template's system text and
+    the instruction) is cut off into ``prefix_ids`` (shape ``(1, P)``): the model runs it once per batch and the rows
+    continue from its key/value cache. The prefix stops before the first position whose next-token loss is
+    weighted, so the loss and its gradients are those of whole rows. ``input_ids``, ``position_ids`` (counted from
+    ``P``), ``labels`` (-100 at padding and zero-weight positions) and ``loss_weights`` cover the rest;
+    ``attention_mask`` covers the prefix and the rest, so the Trainer counts every example token.
+    """
+
+    def __init__(self, pad_id: int, share_prefix: bool = False) -> None:
         self.pad_id = pad_id
+        self.share_prefix = share_prefix
 
     def __call__(self, features: Sequence[dict[str, Any]]) -> dict[str, torch.Tensor]:
-        width = max(len(feature["input_ids"]) for feature in features)
-        count = len(features)
+        rows = [tuple(feature["input_ids"]) for feature in features]
+        row_weights = [tuple(feature["loss_weights"]) for feature in features]
+        prefix = shared_prefix_length(rows, row_weights) if self.share_prefix and len(rows) > 1 else 0
+        width = max(len(row) for row in rows) - prefix
+        count = len(rows)
         input_ids = torch.full((count, width), self.pad_id, dtype=torch.long)
-        attention = torch.zeros((count, width), dtype=torch.long)
+        attention = torch.zeros((count, prefix + width), dtype=torch.long)
+        attention[:, :prefix] = 1
         positions = torch.zeros((count, width), dtype=torch.long)
         labels = torch.full((count, width), IGNORE, dtype=torch.long)
         weights = torch.zeros((count, width), dtype=torch.float32)
-        for row, feature in enumerate(features):
-            ids = torch.tensor(feature["input_ids"], dtype=torch.long)
+        for number, (row, weight_row) in enumerate(zip(rows, row_weights)):
+            ids = torch.tensor(row[prefix:], dtype=torch.long)
             start = width - len(ids)
-            input_ids[row, start:] = ids
-            attention[row, start:] = 1
-            positions[row, start:] = torch.arange(len(ids))
-            weight = torch.tensor(feature["loss_weights"], dtype=torch.float32)
-            weights[row, start:] = weight
-            labels[row, start:] = torch.where(weight > 0, ids, torch.full_like(ids, IGNORE))
+            input_ids[number, start:] = ids
+            attention[number, prefix + start:] = 1
+            positions[number, start:] = torch.arange(prefix, len(row))
+            weight = torch.tensor(weight_row[prefix:], dtype=torch.float32)
+            weights[number, start:] = weight
+            labels[number, start:] = torch.where(weight > 0, ids, torch.full_like(ids, IGNORE))
         return {"input_ids": input_ids, "attention_mask": attention, "position_ids": positions, "labels": labels,
-                "loss_weights": weights}
+                "loss_weights": weights, "prefix_ids": torch.tensor([rows[0][:prefix]], dtype=torch.long)}
+
+
+def shared_prefix_length(rows: Sequence[Sequence[int]], weights: Sequence[Sequence[float]]) -> int:
+    """The length of the token prefix shared by every row, cut before the position that predicts the first
+    weighted token (position ``i - 1`` predicts token ``i``); 0 when under 2 tokens would be shared."""
+    length = min(len(row) for row in rows)
+    first = rows[0]
+    for row in rows[1:]:
+        same = 0
+        while same < length and row[same] == first[same]:
+            same += 1
+        length = same
+    for weight in weights:
+        weighted = next((index for index, value in enumerate(weight) if value > 0), len(weight))
+        length = min(length, weighted - 1)
+    return length if length >= 2 else 0
 
 
 def weighted_loss(logits: torch.Tensor, labels: torch.Tensor, weights: torch.Tensor) -> torch.Tensor:

@@ -125,6 +125,27 @@ class EarlyStopping(TrainerCallback):
         return control
 
 
+class TimeBudget(TrainerCallback):
+    """Stops training (with a checkpoint) once this session has trained for ``seconds``; the learning-rate schedule
+    stays planned for the full run, so a stopped run ends where the schedule was, not at its end."""
+
+    def __init__(self, seconds: float | None) -> None:
+        self.seconds = seconds
+        self.started = time.monotonic()
+        self.stopped = False
+
+    def on_train_begin(self, args: Any, state: Any, control: Any, **kwargs: Any) -> Any:
+        self.started = time.monotonic()
+        return control
+
+    def on_step_end(self, args: Any, state: Any, control: Any, **kwargs: Any) -> Any:
+        if self.seconds is not None and time.monotonic() - self.started >= self.seconds:
+            control.should_training_stop = True
+            control.should_save = True
+            self.stopped = True
+        return control
+
+
 class TrainingLog(TrainerCallback):
     """Rewrites ``train_log.jsonl`` and ``train_log.csv`` atomically from ``state.log_history`` at every log
     (after a resume the history restored from the checkpoint continues, so the files equal an uninterrupted run's)."""

@@ -31,6 +31,8 @@ from negkit.errors import InputFormatError, NegkitError
 #: Values of :attr:`TindFilter.polarity` and :attr:`TindFilter.kind`.
 POLARITIES = ("all", "affirmative", "negative")
 KINDS = ("all", "inputs", "distractors")
+#: Annotation values of negative TIND sentences (negation type, semantic type, syntactic scope).
+NEGATION_VALUES = ("verbal", "non_verbal", "analytic", "synthetic", "clausal", "subclausal")
 
 
 @dataclass(frozen=True)
@@ -68,13 +70,17 @@ class TindFilter:
 
     ``patterns`` keeps only these pattern numbers (None: all), ``exclude_patterns`` drops some (held-out
     patterns); ``polarity`` keeps affirmative or negative sentences only; ``kind`` keeps input (non-distractor) or
-    distractor sentences only.
+    distractor sentences only; ``negation`` keeps, of the negative sentences, only those annotated with one of
+    these values of negation type, semantic type or syntactic scope (``verbal``, ``non_verbal``, ``analytic``,
+    ``synthetic``, ``clausal``, ``subclausal``): with ``polarity="all"`` that is the paper's "affirmative plus
+    one negation type" (Table 7).
     """
 
     patterns: tuple[int, ...] | None = None
     exclude_patterns: tuple[int, ...] = ()
     polarity: str = "all"
     kind: str = "all"
+    negation: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.polarity not in POLARITIES:
@@ -86,6 +92,11 @@ class TindFilter:
                 raise NegkitError(f"TIND patterns are numbered 1 to 11, got {number}")
         if self.patterns and set(self.patterns) & set(self.exclude_patterns):
             raise NegkitError("a TIND pattern cannot be both included and excluded")
+        unknown = set(self.negation) - set(NEGATION_VALUES)
+        if unknown:
+            raise NegkitError(f"unknown negation annotation(s) {sorted(unknown)}; choose from {', '.join(NEGATION_VALUES)}")
+        if self.negation and self.polarity == "affirmative":
+            raise NegkitError("a negation-type filter keeps negative sentences; it cannot go with affirmative only")
 
     def keeps(self, item: Any) -> bool:
         """Whether a :class:`~negkit.data.tind_types.TruthItem` passes the pattern, polarity and kind filters."""
@@ -94,6 +105,9 @@ class TindFilter:
         if item.pattern_id in self.exclude_patterns:
             return False
         if self.polarity != "all" and item.is_negated != (self.polarity == "negative"):
+            return False
+        if self.negation and item.is_negated and not {item.negation_type, item.semantic_type,
+                                                      item.syntactic_scope} & set(self.negation):
             return False
         return self.kind == "all" or item.is_distractor == (self.kind == "distractors")
 

@@ -90,7 +90,7 @@ def load_language_model(model: str, options: FinetuneOptions) -> Any:
 
     if model.startswith("openai:"):
         raise NegkitError("a model behind an OpenAI-compatible server cannot be fine-tuned here; use default, hf: or gguf:")
-    extra = {"device": options.device} if options.device else {}
+    extra = {key: value for key, value in (("device", options.device), ("quantize", options.quantize)) if value}
     lm = load_model(model, dtype=options.dtype, **extra, **options.model_args)
     if getattr(lm, "is_encoder_decoder", False) or not hasattr(lm, "rules"):
         raise NegkitError(f"{model}: negkit fine-tunes causal language models (and nli: classifiers); "
@@ -153,7 +153,12 @@ def build_trainer(lm: Any, train: TrainingData, dev: TrainingData | None, option
     from negkit.train.trainer import WeightedLossTrainer, negkit_callbacks, quiet, training_arguments
 
     torch.manual_seed(options.seed)  # LoRA's initial weights
-    model = apply_lora(lm.model, options)
+    base = lm.model
+    if options.quantize:
+        from peft import prepare_model_for_kbit_training
+
+        base = prepare_model_for_kbit_training(base, use_gradient_checkpointing=options.gradient_checkpointing)
+    model = apply_lora(base, options)
     rows, dropped = tokenize_examples(lm.rules, lm.tokenizer, train.examples, options.max_length, options.prompt_loss_weight)
     if not rows:
         raise NegkitError(f"every training example is longer than --max-length {options.max_length} tokens")
@@ -168,7 +173,7 @@ def build_trainer(lm: Any, train: TrainingData, dev: TrainingData | None, option
     arguments = training_arguments(options, out, len(train_set), dev_set is not None, str(lm._device()))
     trainer = WeightedLossTrainer(
         model=model, args=arguments, train_dataset=train_set, eval_dataset=dev_set,
-        data_collator=PaddingCollator(lm.rules.pad_id), callbacks=negkit_callbacks(options, out),
+        data_collator=PaddingCollator(lm.rules.pad_id, options.share_prefix and not options.gradient_checkpointing), callbacks=negkit_callbacks(options, out),
     )
     quiet(trainer)
     return trainer, counts

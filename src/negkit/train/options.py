@@ -43,6 +43,8 @@ class FinetuneOptions:
     learning_rate: float | None = None
     epochs: float = 1.0
     max_steps: int | None = None
+    #: Stop after this many minutes of training in one session (the schedule stays planned for the full run).
+    max_minutes: float | None = None
     batch_size: int = 8
     gradient_accumulation: int = 1
     scheduler: str = "cosine"
@@ -68,7 +70,13 @@ class FinetuneOptions:
     logging_steps: int = 5
     dtype: str = "float32"
     device: str | None = None
+    #: ``4bit`` or ``8bit``: the frozen base weights quantized with bitsandbytes (QLoRA, as TIND's authors trained;
+    #: needs a CUDA GPU).
+    quantize: str | None = None
     gradient_checkpointing: bool = False
+    #: Run the prompt prefix common to a batch once (same loss; LoRA dropout then shares its mask over the
+    #: prefix within a batch); off with gradient checkpointing.
+    share_prefix: bool = True
     #: Also write the base model with the adapter merged into its weights here.
     merge_out: str | None = None
     #: NLI classifiers: the label names in output order (default: the model's own, else entailment, neutral,
@@ -99,8 +107,9 @@ class FinetuneOptions:
             raise NegkitError(f"unknown --scheduler {self.scheduler!r}; choose one of {', '.join(SCHEDULERS)}")
         if self.early_stopping_patience is not None and self.dev is None:
             raise NegkitError("--early-stopping needs development data (--dev split|FRACTION|FILE)")
-        if self.save_minutes is not None and self.save_minutes <= 0:
-            raise NegkitError("--save-minutes must be positive")
+        for name in ("save_minutes", "max_minutes"):
+            if getattr(self, name) is not None and getattr(self, name) <= 0:
+                raise NegkitError(f"{flag(name)} must be positive")
 
     def plan(self) -> dict[str, Any]:
         """The options that decide the trained weights (not where files go, nor how often they are saved)."""
@@ -147,6 +156,8 @@ def command_line(model: str, options: FinetuneOptions, adapter_out: str | None =
         words += ["--polarity", subset.polarity]
     if subset.kind != "all":
         words += ["--sentences", subset.kind]
+    if subset.negation:
+        words += ["--negation", ",".join(subset.negation)]
     if not options.progress:
         words.append("--no-progress")
     return shlex.join(words)

@@ -49,10 +49,12 @@ def train_resumably(trainer: Any, out: Path, has_dev: bool, threshold: float, st
     history = [entry for entry in state.log_history if "train_loss" not in entry]  # the session-only summary
     write_log(history, out / record.TRAIN_LOG, out / record.TRAIN_LOG_CSV)
     best = best_step(history, threshold) if has_dev else None
+    budget = any(getattr(callback, "stopped", False) for callback in trainer.callback_handler.callbacks)
     evaluations = [entry["eval_loss"] for entry in history if "eval_loss" in entry]
     return {
         "global_step": state.global_step, "max_steps": state.max_steps, "epoch": state.epoch,
-        "stopped_early": has_dev and state.global_step < state.max_steps,
+        "stopped_by_time_budget": budget,
+        "stopped_early": has_dev and not budget and state.global_step < state.max_steps,
         "best_step": best, "saved_step": best if best is not None else state.global_step,
         "train_loss": mean_train_loss(history), "final_eval_loss": evaluations[-1] if evaluations else None,
         "best_eval_loss": min(evaluations) if evaluations else None,

@@ -16,9 +16,10 @@ from typing import Any
 import torch
 from transformers import Trainer, TrainingArguments
 
+from negkit.engine.causal import expanded_cache
 from negkit.train import record
 from negkit.train.batches import weighted_loss
-from negkit.train.callbacks import DurableCheckpoints, EarlyStopping, ProgressBar, Throughput, TrainingLog
+from negkit.train.callbacks import DurableCheckpoints, EarlyStopping, ProgressBar, Throughput, TimeBudget, TrainingLog
 from negkit.train.options import FinetuneOptions
 
 
@@ -31,14 +32,26 @@ class WeightedLossTrainer(Trainer):
         self.model_accepts_loss_kwargs = False
         forward = getattr(self.model, "get_base_model", lambda: self.model)().forward
         self._keeps_logits = "logits_to_keep" in inspect.signature(forward).parameters
+        #: Tokens that went through the model this session (a shared prefix counts once per batch).
+        self.computed_tokens = 0
 
     def compute_loss(self, model: Any, inputs: dict[str, torch.Tensor], return_outputs: bool = False,
                      num_items_in_batch: Any = None) -> Any:
         weights = inputs.pop("loss_weights")
         labels = inputs.pop("labels")
+        prefix = inputs.pop("prefix_ids")
         keep = logits_needed(weights) if self._keeps_logits else weights.shape[1]
-        extra = {"logits_to_keep": keep} if self._keeps_logits else {}
-        outputs = model(**inputs, use_cache=False, **extra)
+        extra: dict[str, Any] = {"logits_to_keep": keep} if self._keeps_logits else {}
+        if prefix.shape[1] > 0:
+            # the shared prefix runs once (with gradients); every row continues from its cache
+            shared = model(input_ids=prefix, attention_mask=torch.ones_like(prefix), use_cache=True,
+                           **({"logits_to_keep": 1} if self._keeps_logits else {}))
+            config = getattr(model, "get_base_model", lambda: model)().config
+            extra.update(past_key_values=expanded_cache(shared.past_key_values, len(labels), config), use_cache=True)
+        else:
+            extra["use_cache"] = False
+        self.computed_tokens += prefix.shape[1] + int(inputs["attention_mask"][:, prefix.shape[1]:].sum())
+        outputs = model(**inputs, **extra)
         loss = weighted_loss(outputs.logits, labels[:, -keep:], weights[:, -keep:])
         return (loss, outputs) if return_outputs else loss
 
@@ -86,16 +99,21 @@ def negkit_callbacks(options: FinetuneOptions, out: Path) -> list[Any]:
     return [DurableCheckpoints(out / record.CHECKPOINTS, options.keep_checkpoints,
                                options.save_minutes * 60 if options.save_minutes else None),
             EarlyStopping(options.early_stopping_patience, options.early_stopping_threshold),
+            TimeBudget(options.max_minutes * 60 if options.max_minutes else None),
             TrainingLog(out / record.TRAIN_LOG, out / record.TRAIN_LOG_CSV), ProgressBar(options.progress),
             Throughput()]
 
 
 def throughput(trainer: Trainer) -> dict[str, Any]:
-    """This session's training tokens, seconds and tokens/s (from the :class:`Throughput` callback)."""
+    """This session's training tokens, seconds and tokens/s (from the :class:`Throughput` callback), and the
+    tokens the model actually computed (fewer when batches share a prompt prefix)."""
+    summary: dict[str, Any] = {}
     for callback in trainer.callback_handler.callbacks:
         if isinstance(callback, Throughput):
-            return callback.summary()
-    return {}
+            summary = callback.summary()
+    if hasattr(trainer, "computed_tokens"):
+        summary["session_computed_tokens"] = trainer.computed_tokens
+    return summary
 
 
 def quiet(trainer: Trainer) -> None:
