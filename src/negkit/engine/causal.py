@@ -4,7 +4,7 @@
 needs to a reduce function (which picks the candidate tokens, or sums a continuation's log-probabilities).
 It runs them along their prefix tree (:mod:`negkit.engine.tree_scorer`: every prefix that several prompts
 share runs once) wherever the model takes custom attention masks; elsewhere (FlashAttention, a model that
-fails the tree's one-time check, ``prefix_tree=False``) in length-sorted batches (right padding) where the
+fails one of the tree's checks, ``prefix_tree=False``) in length-sorted batches (right padding) where the
 longest verified token prefix that all prompts of a batch share runs once and its cache is copied, expanded
 over the batch, for the suffix pass. Shared caches are never mutated.
 """
