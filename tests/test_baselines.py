@@ -67,6 +67,8 @@ def test_baseline_errors_are_clear():
         load_model("majority").bind_answers(None, "nubench")
     with pytest.raises(NegkitError, match="unknown key temperature for the random backend; known keys: batch_size, device, seed"):
         load_model("random", temperature=1)
+    with pytest.raises(NegkitError, match="seed must be a whole number from 0 to 2\\*\\*32-1, got -1"):
+        load_model("random", seed=-1)
     with pytest.raises(NegkitError, match="unknown baseline"):
         load_baseline("constant:")
     random_model = load_model("random")

@@ -138,6 +138,7 @@ JSONL_CASES = {  # name -> (how to break the records, line of the error)
     "missing-field": (lambda rs, p: _jsonl(p, rs[:1] + [{k: v for k, v in rs[1].items() if k != "label"}]), 2),
     "wrong-type": (lambda rs, p: _jsonl(p, rs[:1] + [{**rs[1], "pattern_id": "nine"}]), 2),
     "fractional-id": (lambda rs, p: _jsonl(p, rs[:1] + [{**rs[1], "test_id": 3.7}]), 2),
+    "negative-id": (lambda rs, p: _jsonl(p, rs[:1] + [{**rs[1], "test_id": -4}]), 2),
     "bad-boolean": (lambda rs, p: _jsonl(p, rs[:1] + [{**rs[1], "label": "maybe"}]), 2),
     "huge-wrong-field": (lambda rs, p: _jsonl(p, rs[:1] + [{**rs[1], "pattern": "x" * 3_000_000}]), 2),
     "empty": (lambda rs, p: p.write_bytes(b""), None),

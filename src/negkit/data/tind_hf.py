@@ -106,6 +106,8 @@ class RecordReader:
                 self.location, line, f"field 'pattern': {quoted(pattern)} is not pattern {pattern_id} ({PATTERN_NAMES[pattern_id]})"
             )
         group_id = self.field(record, "test_id", line, int)
+        if group_id < 0:
+            raise InputFormatError(self.location, line, f"field 'test_id': expected a group number >= 0, found {group_id}")
         is_distractor = self.field(record, "isDistractor", line, bool)
         kind = record.get("kind") or ("Distractor" if is_distractor else "Input")
         if kind not in KINDS or (kind != "Input") != is_distractor:

@@ -52,8 +52,8 @@ def load_baseline(spec: str, dtype: str = "none", batch_size: int | None = None,
     and ``device`` are accepted (they come with every model) and mean nothing here."""
     if options:
         raise NegkitError(f"unknown --model-args for {spec}: {', '.join(sorted(options))}; known: seed")
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise NegkitError(f"--model-args seed must be a whole number, got {seed!r}")
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**32:
+        raise NegkitError(f"--model-args seed must be a whole number from 0 to 2**32-1, got {seed!r}")
     kind, _, value = spec.partition(":")
     if kind not in KINDS or (kind == "constant") != bool(value.strip()):
         raise NegkitError(f"unknown baseline {spec!r}; use random, majority or constant:ANSWER (e.g. constant:true)")
