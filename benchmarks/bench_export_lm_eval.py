@@ -7,7 +7,7 @@ every item's prediction (Harness: the arg-max of its choices' log-likelihoods; n
 the accuracies, and the largest difference of the choices' scores about their mean (the Harness's extra scoring of the chat
 template's final newline adds the same amount to every choice, which this leaves out).
 
-    flock /tmp/negkit-cpu.lock python benchmarks/bench_export_lm_eval.py --lm-eval LM_EVAL_VENV/bin/lm_eval \\
+    python benchmarks/bench_export_lm_eval.py --lm-eval LM_EVAL_VENV/bin/lm_eval \\
         --work RUNS/export-bench --json docs/results/export-lm-eval.json
 
 Thunder-NUBench's real data is gated; without it the hand-written fixture in tests/fixtures is used (24 items).
