@@ -55,6 +55,9 @@ def add_data_arguments(parser: argparse._ActionsContainer) -> None:
                         "synthetic, clausal, subclausal); with all polarities: affirmative plus one negation type")
     parser.add_argument("--limit", type=int, help="at most N training examples (TIND: about N sentences as whole "
                         "groups stratified by pattern, drawn with --seed)")
+    parser.add_argument("--per-group", type=int, metavar="N",
+                        help="TIND: at most N sentences of each group (balanced over affirmative/negative and "
+                        "input/distractor, drawn with --seed; --limit then counts thinned groups): more words per step")
     chat = parser.add_mutually_exclusive_group()
     chat.add_argument("--chat", dest="chat", action="store_const", const=True,
                       help="render prompts with the model's chat template (TIND default when the model has one)")
@@ -145,7 +148,7 @@ def options_from_args(args: argparse.Namespace):
     return FinetuneOptions(
         out=args.out, train=args.train, data=args.data, split=args.split, split_seed=args.split_seed,
         tind=TindFilter(patterns=args.patterns, exclude_patterns=args.exclude_patterns or (), polarity=args.polarity,
-                        kind=args.sentences, negation=args.negation or ()),
+                        kind=args.sentences, negation=args.negation or (), per_group=args.per_group),
         limit=args.limit, chat=args.chat, dev=args.dev, dev_limit=args.dev_limit, seed=args.seed,
         learning_rate=args.learning_rate, epochs=args.epochs, max_steps=args.max_steps, max_minutes=args.max_minutes,
         batch_size=args.batch_size,

@@ -158,6 +158,8 @@ def command_line(model: str, options: FinetuneOptions, adapter_out: str | None =
         words += ["--sentences", subset.kind]
     if subset.negation:
         words += ["--negation", ",".join(subset.negation)]
+    if subset.per_group is not None:
+        words += ["--per-group", str(subset.per_group)]
     if not options.progress:
         words.append("--no-progress")
     return shlex.join(words)
