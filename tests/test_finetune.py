@@ -68,6 +68,11 @@ def test_prompt_completion_jsonl_run_record_and_rerun(tiny, pairs, tmp_path):
     budget = finetune(f"hf:{tiny}", FinetuneOptions(out=tmp_path / "budget", train=str(pairs),
                                                     **{**QUICK, "max_steps": 50, "max_minutes": 1e-6}))
     assert budget["result"]["stopped_by_time_budget"] and budget["result"]["global_step"] == 1
+    assert budget["status"] == "stopped"  # a larger budget (here none) continues the same run from its checkpoint
+    resumed = finetune(f"hf:{tiny}", FinetuneOptions(out=tmp_path / "budget", train=str(pairs),
+                                                     **{**QUICK, "max_steps": 50, "max_minutes": 60.0}))
+    assert resumed["status"] == "complete" and resumed["result"]["resumed_from_step"] == 1
+    assert resumed["result"]["global_step"] == 50 and not resumed["result"]["stopped_by_time_budget"]
     with pytest.raises(NegkitError, match="holds another fine-tuning run.*learning_rate"):
         finetune(f"hf:{tiny}", FinetuneOptions(out=out, train=str(pairs), dev="0.25", learning_rate=1e-3, **QUICK))
 

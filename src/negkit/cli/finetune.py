@@ -175,6 +175,9 @@ def run_finetune(args: argparse.Namespace) -> int:
     print(f"fine-tuned: {args.out} ({run['kind']}, step {result['saved_step']} of {result['global_step']}, "
           f"train loss {_number(result['train_loss'])}, dev loss {_number(result['best_eval_loss'])})")
     print(json.dumps({key: result[key] for key in ("tokens_seen", "session_tokens_per_second", "session_seconds")}))
+    if run["status"] == "stopped":
+        print(f"stopped by --max-minutes at step {result['global_step']} of {result['max_steps']}; the same command "
+              "(with any --max-minutes) continues from there")
     if args.model.startswith("nli:"):
         print(f"evaluate: negkit eval --model nli:{args.out} --tasks nan-nli,scone")
     else:

@@ -113,7 +113,9 @@ class FinetuneOptions:
 
     def plan(self) -> dict[str, Any]:
         """The options that decide the trained weights (not where files go, nor how often they are saved)."""
-        skipped = {"out", "progress", "save_steps", "save_minutes", "keep_checkpoints", "merge_out", "logging_steps"}
+        # --max-minutes only says where a session stops: a larger budget (or none) continues the same run
+        skipped = {"out", "progress", "save_steps", "save_minutes", "keep_checkpoints", "merge_out", "logging_steps",
+                   "max_minutes"}
         values = {name: value for name, value in asdict(self).items() if name not in skipped}
         values["data"] = None if self.data is None else str(self.data)
         return values
