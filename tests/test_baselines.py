@@ -65,7 +65,7 @@ def test_baseline_errors_are_clear():
         load_model("constant:maybe").bind_answers(SPACE, "scone")
     with pytest.raises(NegkitError, match="candidates differ per item"):
         load_model("majority").bind_answers(None, "nubench")
-    with pytest.raises(NegkitError, match="unknown --model-args for random: temperature; known: seed"):
+    with pytest.raises(NegkitError, match="unknown key temperature for the random backend; known keys: batch_size, device, seed"):
         load_model("random", temperature=1)
     with pytest.raises(NegkitError, match="unknown baseline"):
         load_baseline("constant:")
@@ -107,7 +107,7 @@ def test_baselines_are_checked_before_any_work(tmp_path, capsys):
     for argv, message in (
         (["--model", "constant:maybe", "--tasks", "tind,scone"], "constant:maybe is not an answer of tind"),
         (["--model", "majority", "--tasks", "scone,nubench", "--data", str(FIXTURE)], "nubench's candidates differ per item"),
-        (["--model", "random", "--model-args", "temperature=2", "--tasks", "scone"], "unknown --model-args for random"),
+        (["--model", "random", "--model-args", "temperature=2", "--tasks", "scone"], "unknown key temperature for the random backend"),
     ):
         out = tmp_path / "never"
         full = ["eval", *argv, "--out", str(out), "--no-progress"]

@@ -127,3 +127,14 @@ def test_checks_are_extensible(shared_data, no_model_load, monkeypatch):
     with pytest.raises(NegkitError, match="--prompt does not apply to task nan-nli"):
         prepare_run("default", ["nan-nli"], EvalOptions(data=str(shared_data)))
     assert calls == ["run"]
+
+
+def test_list_with_a_missing_data_path(tmp_path, capsys):
+    assert _error(["eval", "--list", "--data", str(tmp_path / "nowhere")], capsys).endswith("no such file or folder (--data)")
+
+
+def test_name_under_a_local_folder_is_a_missing_path(shared_data, tmp_path, monkeypatch, capsys):
+    (tmp_path / "runs").mkdir()
+    monkeypatch.chdir(tmp_path)
+    line = _error(["eval", "--model", "hf:runs/model", "--tasks", "nan-nli", "--data", str(shared_data)], capsys)
+    assert line == "negkit: error: runs/model: no such model folder"

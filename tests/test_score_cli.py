@@ -97,7 +97,7 @@ def test_bad_prediction_line_is_reported_with_file_line_field(tmp_path, capsys, 
 
 def test_missing_and_empty_prediction_files(tmp_path, capsys):
     assert main(["score", "tind", str(tmp_path / "absent.jsonl")]) == 2
-    assert "predictions file not found" in capsys.readouterr().err
+    assert "absent.jsonl: no such file" in capsys.readouterr().err
     (tmp_path / "empty.jsonl").write_text("\n", encoding="utf-8")
     assert main(["score", "tind", str(tmp_path / "empty.jsonl")]) == 2
     assert "no predictions in the file" in capsys.readouterr().err

@@ -228,5 +228,5 @@ def test_model_spec_errors():
 
     with pytest.raises(NegkitError, match="unknown model spec 'llama:x'"):
         load_model("llama:x")
-    with pytest.raises(NegkitError, match="GGUF file not found"):
+    with pytest.raises(NegkitError, match="model.gguf: no such GGUF file"):
         load_model("gguf:/nonexistent/model.gguf")

@@ -5,7 +5,8 @@ content is written to a temporary file in the same folder, flushed and ``fsync``
 target (``os.replace`` is atomic on POSIX and Windows within one file system), and the folder is
 ``fsync``-ed so that the rename itself survives a crash. A kill at any moment leaves either the previous
 file (or none) or the complete new one; the temporary file of an interrupted write is removed when the
-writer sees the failure, and otherwise carries a ``.tmp-`` prefix that readers never match.
+writer sees the failure, and otherwise carries a ``.tmp-`` prefix that readers never match (``negkit eval``
+removes such leftovers of a killed run when it takes the output folder's lock: :func:`remove_temporaries`).
 
 A full disk (or any other ``OSError`` while writing) becomes a :class:`~negkit.errors.NegkitError` that
 names the file; the previous file is left untouched.
@@ -108,6 +109,17 @@ def atomic_write_jsonl(path: str | os.PathLike[str], records: Iterable[Any]) -> 
             handle.write(json.dumps(record, ensure_ascii=False) + "\n")
             count += 1
     return count
+
+
+def remove_temporaries(folder: str | os.PathLike[str]) -> list[Path]:
+    """Remove the temporary files of writes that a killed process never finished in ``folder``; call it only while
+    holding the folder's run lock (then no live writer owns them). Returns what was removed."""
+    removed = []
+    for path in Path(folder).glob(TEMP_PREFIX + "*"):
+        if path.is_file():
+            _remove_quietly(str(path))
+            removed.append(path)
+    return removed
 
 
 def _remove_quietly(path: str) -> None:

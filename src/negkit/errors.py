@@ -39,3 +39,8 @@ def quoted(value: object, limit: int = 80) -> str:
     if len(text) <= limit:
         return text
     return f"{text[: limit - 3]}... ({len(text)} characters)"
+
+
+def shortened(text: str, limit: int = 80) -> str:
+    """``text`` as it is when short, else its first ``limit`` characters and the length (for messages)."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"

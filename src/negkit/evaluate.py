@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from negkit import __version__
-from negkit.atomic_io import atomic_write_json, atomic_write_jsonl, atomic_write_text
+from negkit.atomic_io import atomic_write_json, atomic_write_jsonl, atomic_write_text, remove_temporaries
 from negkit.data.locate import find_data_root
 from negkit.engine.distributed import STORE_PATTERN, ProcessGroup, answer_share, launcher_group, rank_device, store_file
 from negkit.engine.run_lock import run_lock_for_rank
@@ -33,8 +33,10 @@ from negkit.eval_flags import eval_command
 from negkit.metrics.intervals import DEFAULT_RESAMPLES, IntervalSettings
 from negkit.models.model_args import redact_model_args
 from negkit.preflight import PreparedTask, prepare_run
+from negkit.privacy import private_fields_to_redact, redact_record
 from negkit.report.combined import write_combined_report
 from negkit.report.harness import harness_metrics
+from negkit.run_files import samples_record
 from negkit.run_record import TimingLog, attach_prompts, data_record, merge_timings, prompt_record, run_record, utc_now
 
 MODES = ("exact", "fast")
@@ -61,6 +63,9 @@ class EvalOptions:
     device: str | None = None
     #: ``8bit`` or ``4bit`` (bitsandbytes; fast mode, CUDA GPU).
     quantize: str | None = None
+    #: OpenAI-compatible servers: seconds to wait for an answer, and tries after a failure (None: the backend's).
+    timeout: float | None = None
+    retries: int | None = None
     out: str | Path | None = None
     progress: bool = True
     command: Sequence[str] | None = None
@@ -70,6 +75,8 @@ class EvalOptions:
     commit_seconds: float = DEFAULT_COMMIT_SECONDS
     #: Seconds to wait for another run that holds the output folder's lock (0: refuse at once).
     wait_lock: float = 0.0
+    #: Write TIND sentences into per-sample files even inside a git working tree (default: their SHA-256 there).
+    allow_in_git: bool = False
     #: Constructor options per task name, e.g. ``{"nubench": {"prompt": "7", "num_fewshot": 5}}``.
     task_options: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: Options for the model loader (``--model-args``, see :mod:`negkit.models.model_args`).
@@ -122,11 +129,13 @@ def resolve_dtype_for_mode(mode: str, dtype: str | None, quantize: str | None = 
 def model_options(options: EvalOptions) -> dict[str, Any]:
     """What ``load_model`` gets: the flags (batch size, device, quantization) and ``--model-args``; a key given
     both ways is an error."""
-    flags = {"batch_size": options.batch_size, "device": options.device, "quantize": options.quantize}
+    flags = {"batch_size": options.batch_size, "device": options.device, "quantize": options.quantize,
+             "timeout": options.timeout, "retries": options.retries}
     both = sorted(key for key, value in flags.items() if value is not None and key in options.model_args)
     if both:
         raise NegkitError(f"{', '.join(both)} given both as a flag and in --model-args; give it once")
     merged = {key: value for key, value in flags.items() if value is not None or key == "batch_size"}
+    # a server's own defaults are recorded in its load_info; other backends never see the server options
     merged.update(options.model_args)
     return merged
 
@@ -154,8 +163,10 @@ def _evaluate(model: str | Any, tasks: list[str], options: EvalOptions, dtype: s
               started_at: float, group: ProcessGroup) -> list[dict[str, Any]]:
     with ExitStack() as stack:
         # one writer per output folder (rank 0 holds it for a group): a named folder is locked before the model loads
+        store: RunStore | None = None
         if options.out:
             _hold_lock(stack, Path(options.out), options, group)
+            store = _open_store(stack, Path(options.out), group)  # a damaged store fails before the model loads
         started = time.perf_counter()
         if isinstance(model, str):
             from negkit.models.registry import load_model
@@ -173,18 +184,17 @@ def _evaluate(model: str | Any, tasks: list[str], options: EvalOptions, dtype: s
         out = Path(options.out) if options.out else Path("negkit-runs") / f"{_slug(spec)}-{model.fingerprint.key()[:8]}"
         if not options.out:
             _hold_lock(stack, out, options, group)
+            store = _open_store(stack, out, group)
         root = find_data_root(options.data)
         resolved = replace(options, out=out)
         command = list(options.command) if options.command is not None else \
             eval_command(spec, tasks, resolved, dtype, root.resolve() if root else None)
         record = run_record(spec, tasks, resolved, command, model, dtype, started_at)
         results = []
-        # each process appends to its own store file and reads every other one of the folder
-        with RunStore(store_file(out, group), siblings=STORE_PATTERN) as store:
-            for prepared in plan.tasks:
-                result = _evaluate_task(model, prepared, options, store, out, load_seconds, record, group)
-                if result is not None:
-                    results.append(result)
+        for prepared in plan.tasks:
+            result = _evaluate_task(model, prepared, options, store, out, load_seconds, record, group)
+            if result is not None:
+                results.append(result)
         batching = _engine_stats(model).get("batching")
         if batching:  # the batch sizes used over the whole run (each task's own are in its results' engine)
             record["model"]["batching"] = batching
@@ -192,6 +202,11 @@ def _evaluate(model: str | Any, tasks: list[str], options: EvalOptions, dtype: s
             write_combined_report(results, out, record, options.skipped, time.time() - started_at)
         group.barrier()  # the lock is released only when every rank is done
     return results
+
+
+def _open_store(stack: ExitStack, out: Path, group: ProcessGroup) -> RunStore:
+    """This process's run store: its own file, reading every other store file of the folder."""
+    return stack.enter_context(RunStore(store_file(out, group), siblings=STORE_PATTERN))
 
 
 def _hold_lock(stack: ExitStack, out: Path, options: EvalOptions, group: ProcessGroup) -> None:
@@ -208,6 +223,8 @@ def _hold_lock(stack: ExitStack, out: Path, options: EvalOptions, group: Process
         raise problem
     if refused is not None:
         raise NegkitError(refused)
+    if group.is_main:
+        remove_temporaries(out)  # left by a killed run; the lock says no live writer owns them
 
 
 def _evaluate_task(model: Any, prepared: PreparedTask, options: EvalOptions, store: RunStore, out: Path,
@@ -291,7 +308,16 @@ def _evaluate_task(model: Any, prepared: PreparedTask, options: EvalOptions, sto
         "metrics": metrics,
         "harness": harness_metrics(records),
     }
-    atomic_write_jsonl(base.with_suffix(".samples.jsonl"), records)
+    redacted, repository = private_fields_to_redact(task, out, options.allow_in_git)
+    if redacted:
+        result["privacy"] = {"redacted_fields": list(redacted), "replaced_by": [f + "_sha256" for f in redacted],
+                             "reason": "the output folder is inside a git working tree; --allow-in-git writes them"}
+        print(f"negkit: note: {task_name}: {base.with_suffix('.samples.jsonl')} is inside the git working tree "
+              f"{repository}: its {' and '.join(redacted)} fields are written as SHA-256 hashes (TIND stays private; "
+              "--allow-in-git writes them as they are)", file=sys.stderr)
+        records = [redact_record(record, redacted) for record in records]
+    count = atomic_write_jsonl(base.with_suffix(".samples.jsonl"), records)
+    result["samples"] = samples_record(base.with_suffix(".samples.jsonl"), count)  # readers check the file whole
     atomic_write_json(base.with_suffix(".results.json"), result)
     atomic_write_text(base.with_suffix(".md"), task.tables(metrics))
     if log:

@@ -8,13 +8,14 @@ that is not in the local cache fails at once with a message that says why.
 
 :func:`looks_like_path` tells a path the user meant (``./x``, ``/x``, ``~/x``, ``x/y/z``, ``x/``, a file name
 with an extension) from a hub id (``org/name``), so that a missing folder is reported as a missing path, not as
-an unknown hub name.
+an unknown hub name (``org/name`` counts as a path too when ``./org`` is a folder).
 """
 
 from __future__ import annotations
 
 import os
 import re
+from pathlib import Path
 import socket
 import threading
 from urllib.parse import urlparse
@@ -72,6 +73,8 @@ def looks_like_path(name: str) -> bool:
         return True
     if name.lower().endswith(_FILE_SUFFIXES):
         return True
+    if "/" in name and Path(name.split("/")[0]).is_dir():
+        return True  # runs/model where ./runs is a folder: a path whose last part is missing
     return not HUB_ID_RE.fullmatch(name)
 
 

@@ -132,11 +132,11 @@ def check_data_argument(data: str | Path) -> None:
 def check_output_folder(out: Path) -> None:
     """``--out`` is a folder or can become one (not a file, not under a file such as /dev/null)."""
     if out.exists() and not out.is_dir():
-        raise NegkitError(f"{out}: exists and is not a folder (--out names the output folder)")
+        raise NegkitError(f"{out}: exists and is not a folder (the output goes into a folder)")
     for parent in out.parents:
         if parent.exists():
             if not parent.is_dir():
-                raise NegkitError(f"{out}: cannot be created: {parent} is not a folder (--out)")
+                raise NegkitError(f"{out}: cannot be created: {parent} is not a folder")
             break
 
 
@@ -167,6 +167,15 @@ def check_model_kind(request: RunRequest, name: str, task: Task) -> None:
         raise NegkitError(f"task {name} needs a language model, not a classifier")
 
 
+def check_server_options(request: RunRequest) -> None:
+    """``--timeout`` and ``--retries`` are the options of a server (``openai:``), not of a model loaded here."""
+    options = request.options
+    given = [flag for flag, value in (("--timeout", options.timeout), ("--retries", options.retries)) if value is not None]
+    if given and not (request.model_spec or "").startswith("openai:"):
+        raise NegkitError(f"{' and '.join(given)} apply to openai: models (servers) only, not to "
+                          f"{quoted(request.model_spec or 'a model object')}")
+
+
 def check_baseline_answers(request: RunRequest, name: str, task: Task) -> None:
     """A constant or majority baseline needs a task with fixed answers, and a constant one of them."""
     from negkit.models.baselines import check_baseline_task, is_baseline_spec
@@ -175,7 +184,6 @@ def check_baseline_answers(request: RunRequest, name: str, task: Task) -> None:
         check_baseline_task(request.model_spec, name, task)
 
 
-#: Whole-run checks, in order (append yours).
 def check_adapter(request: RunRequest) -> None:
     """``--adapter``: a PEFT adapter folder, on a model negkit can put it on."""
     adapter = getattr(request.options, "adapter", None)
@@ -188,7 +196,8 @@ def check_adapter(request: RunRequest) -> None:
     describe_adapter(adapter)
 
 
-RUN_CHECKS: list[RunCheck] = [check_task_names, check_limits, check_run_options, check_adapter]
+#: Whole-run checks, in order (append yours).
+RUN_CHECKS: list[RunCheck] = [check_task_names, check_limits, check_run_options, check_adapter, check_server_options]
 #: Per-task checks, run after the task is built and before its data is read (append yours).
 TASK_CHECKS: list[TaskCheck] = [check_model_kind, check_split, check_baseline_answers]
 
@@ -200,8 +209,11 @@ def prepare_run(model: str | Any, task_names: Sequence[str], options: EvalOption
     for check in RUN_CHECKS:
         check(request)
     if spec is not None:
+        from negkit.evaluate import model_options
         from negkit.models.checks import check_model_spec
+        from negkit.models.registry import check_model_options
 
+        check_model_options(spec, model_options(options))  # an unknown --model-args key, before anything loads
         check_model_spec(spec, options.model_args)
     from negkit.eval_flags import task_options_for
 

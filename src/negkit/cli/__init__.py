@@ -21,6 +21,9 @@ from collections.abc import Sequence
 from negkit import __version__
 from negkit.errors import NegkitError
 
+#: Error messages are cut to this many characters (a quoted input value never floods the terminal).
+MESSAGE_LIMIT = 2000
+
 #: Command groups (``negkit GROUP COMMAND``) and their one-line help.
 GROUPS: dict[str, str] = {
     "resolution": "negation cue/scope resolution: corpora, scorer, systems",
@@ -75,6 +78,15 @@ def _group_usage(group_parser: argparse.ArgumentParser):
     return show_usage
 
 
+def one_line(message: str, limit: int = MESSAGE_LIMIT) -> str:
+    """``message`` on one line (control characters escaped) and at most ``limit`` characters."""
+    text = "".join(character if character.isprintable() or character == " " else repr(character)[1:-1]
+                   for character in message)
+    if len(text) > limit:
+        text = text[: limit - 40] + f"... ({len(text)} characters, cut)"
+    return text
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return its exit status."""
     parser = build_parser()
@@ -86,7 +98,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         return int(handler(args) or 0)
     except NegkitError as error:
-        print(f"negkit: error: {error}", file=sys.stderr)
+        print(f"negkit: error: {one_line(str(error))}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # e.g. `negkit ... | head`
         return 0

@@ -45,6 +45,11 @@ def add_model_arguments(parser: argparse._ActionsContainer) -> None:
     parser.add_argument("--quantize", choices=("8bit", "4bit"),
                         help="load the weights quantized with bitsandbytes (needs a CUDA GPU and --mode fast)")
     parser.add_argument("--mode", choices=("exact", "fast"), default="exact", help="exact reproduces plain forward passes (fp32)")
+    parser.add_argument("--timeout", type=positive_float, metavar="SECONDS",
+                        help="openai: servers: seconds to wait for an answer (default 30; a request that times out is "
+                        "tried twice at most)")
+    parser.add_argument("--retries", type=non_negative, metavar="N",
+                        help="openai: servers: tries after a connection error or HTTP 408/429/5xx (default 3)")
 
 
 def add_task_arguments(parser: argparse._ActionsContainer) -> None:
@@ -99,6 +104,9 @@ def add_run_arguments(parser: argparse._ActionsContainer) -> None:
     parser.add_argument("--commit-seconds", type=positive_float, default=DEFAULT_COMMIT_SECONDS, metavar="S",
                         help="seconds of model work per durable write to the run store, about (default: "
                         f"{DEFAULT_COMMIT_SECONDS:g}); a kill loses at most this much work")
+    parser.add_argument("--allow-in-git", action="store_true",
+                        help="write TIND sentences into the per-sample files even when --out is inside a git working "
+                        "tree (there they are written as SHA-256 hashes by default)")
     parser.add_argument("--wait-lock", type=wait_seconds, nargs="?", const=math.inf, default=0.0, metavar="SECONDS",
                         help="when another run writes to the same output folder, wait for it (for at most SECONDS) "
                         "instead of refusing")
@@ -134,7 +142,7 @@ def run_eval(args: argparse.Namespace) -> int:
         prompt=args.prompt, chat=args.chat, system_instruction=args.system_instruction, skipped=skipped,
         bos=args.bos, fewshot_examples=args.fewshot_examples,
         chunk_size=args.chunk_size, commit_seconds=args.commit_seconds, wait_lock=args.wait_lock,
-        adapter=args.adapter,
+        allow_in_git=args.allow_in_git, adapter=args.adapter, timeout=args.timeout, retries=args.retries,
         bootstrap=args.bootstrap, bootstrap_seed=args.bootstrap_seed,
     )
     results = evaluate(args.model, tasks, options)
@@ -198,9 +206,9 @@ def limit_value(text: str) -> int | float:
     try:
         fraction = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a count or a fraction, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected a count or a fraction, got {text[:40]!r}") from None
     if not 0 < fraction < 1:
-        raise argparse.ArgumentTypeError(f"a fraction must be between 0 and 1 (exclusive), got {text!r}")
+        raise argparse.ArgumentTypeError(f"a fraction must be between 0 and 1 (exclusive), got {text[:40]!r}")
     return fraction
 
 
@@ -233,23 +241,21 @@ def whole_number(text: str, minimum: int) -> int:
 
 def positive_float(text: str) -> float:
     """An argparse type: a finite number > 0."""
-    try:
-        number = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number, got {text[:40]!r}") from None
-    if not (number > 0 and math.isfinite(number)):
-        raise argparse.ArgumentTypeError(f"must be a finite number above 0, got {text[:40]!r}")
-    return number
+    return _number(text, lambda number: number > 0 and math.isfinite(number), "a finite number above 0")
 
 
 def wait_seconds(text: str) -> float:
     """An argparse type: seconds to wait (>= 0), or ``inf``."""
+    return _number(text, lambda number: number >= 0, "a number of seconds of at least 0")
+
+
+def _number(text: str, accept, what: str) -> float:
     try:
         number = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number of seconds, got {text[:40]!r}") from None
-    if not number >= 0:
-        raise argparse.ArgumentTypeError(f"must be at least 0, got {text[:40]!r}")
+        number = math.nan
+    if not accept(number):
+        raise argparse.ArgumentTypeError(f"must be {what}, got {text[:40]!r}")
     return number
 
 
@@ -269,6 +275,11 @@ def parse_batch_size(text: str) -> int | None:
 def list_tasks(data: str | None) -> int:
     from negkit.suites import locate_task_data, suite_status
     from negkit.tasks.base import registered_tasks
+
+    if data is not None:
+        from negkit.preflight import check_data_argument
+
+        check_data_argument(data)
 
     print("Suites (run by `negkit eval` without --tasks when their data is found):")
     for status in suite_status(data):

@@ -8,9 +8,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
+from negkit.cli.evaluate import positive_float, positive_int
 from negkit.errors import NegkitError
+from negkit.textfiles import read_text
 
 
 def register(groups) -> None:
@@ -35,11 +36,11 @@ def register(groups) -> None:
     train.add_argument("--scope-variant", default="marker", choices=("marker", "bilstm"),
                        help="marker: NegBERT-style cue marker tokens; bilstm: cue embedding + BiLSTM (Sineva et al.)")
     train.add_argument("--seed", type=int, default=13)
-    train.add_argument("--cue-epochs", type=int, default=5)
-    train.add_argument("--scope-epochs", type=int, default=10)
-    train.add_argument("--minutes", type=float, default=27.0,
+    train.add_argument("--cue-epochs", type=positive_int, default=5)
+    train.add_argument("--scope-epochs", type=positive_int, default=10)
+    train.add_argument("--minutes", type=positive_float, default=27.0,
                        help="time budget for both stages together (cue 12/27, scope 15/27; default 27)")
-    train.add_argument("--threads", type=int, default=1, help="torch CPU threads (default 1: fastest on busy cores)")
+    train.add_argument("--threads", type=positive_int, default=1, help="torch CPU threads (default 1: fastest on busy cores)")
     train.add_argument("--data", help="data root holding the corpus folders")
     train.set_defaults(handler=run_train)
 
@@ -67,14 +68,14 @@ def register(groups) -> None:
 
 
 def _write_system(sentences, reference, out: str) -> None:
+    from negkit.atomic_io import atomic_write_bytes
     from negkit.data.cdsco import format_cdsco
 
     text = format_cdsco(sentences, final_newlines=getattr(reference, "final_newlines", None))
     if out == "-":
         sys.stdout.write(text)
     else:
-        with open(out, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
+        atomic_write_bytes(out, text.encode("utf-8"))  # exact bytes, on every platform
 
 
 def run_baseline(args: argparse.Namespace) -> int:
@@ -94,6 +95,10 @@ def run_train(args: argparse.Namespace) -> int:
         args.minutes, encoder=args.encoder, scope_variant=args.scope_variant, seed=args.seed,
         threads=args.threads, cue_epochs=args.cue_epochs, scope_epochs=args.scope_epochs,
     )
+    from negkit.models.checks import check_pretrained
+    from negkit.resolution.neural import resolve_encoder
+
+    check_pretrained(resolve_encoder(args.encoder))  # a missing or broken encoder fails before any work
     train = load_split(args.corpus, "train", args.data)
     dev = load_split(args.corpus, "dev", args.data)
     resolver = NegationResolver(settings).fit(train, dev, log=lambda m: print(m, file=sys.stderr, flush=True),
@@ -129,11 +134,13 @@ def run_tag(args: argparse.Namespace) -> int:
     from negkit.resolution.tagging import load_tagging_system, raw_sentences, sentence_to_json
 
     if args.file is not None:
-        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+        text = sys.stdin.read() if args.file == "-" else read_text(args.file, "text file (--file)")
     elif args.text is not None:
         text = args.text
     else:
         raise NegkitError("give the text to tag as an argument or with --file")
+    if not text.strip():
+        raise NegkitError(f"{args.file or 'the text argument'}: no text to tag (it is empty)")
     system = load_tagging_system(args.model)
     sentences = system.predict(raw_sentences(text))
     if args.format == "json":

@@ -24,7 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from negkit.atomic_io import atomic_write_text
 from negkit.metrics.intervals import DEFAULT_RESAMPLES, IntervalSettings, intervals_json
+from negkit.run_files import verify_samples
 
 #: Suite name -> "module:function" of its scorer (see the module docstring).
 SUITE_SCORERS: dict[str, str] = {
@@ -98,6 +100,7 @@ def run_score(args: argparse.Namespace) -> int:
 
     if args.bootstrap < 0:
         raise NegkitError(f"--bootstrap must be 0 (no intervals) or a number of resamples, got {args.bootstrap}")
+    verify_samples(args.predictions)  # negkit eval's samples file: as long as its results file says
     scorer = load_scorer(args.suite)
     parameters = inspect.signature(scorer).parameters
     extra: dict[str, Any] = {"data": args.data} if "data" in parameters else {}
@@ -106,6 +109,6 @@ def run_score(args: argparse.Namespace) -> int:
     result = scorer(args.predictions, name=args.name, **extra)
     text = json.dumps(result.metrics, indent=2, ensure_ascii=False)
     if args.out:
-        args.out.write_text(text + "\n", encoding="utf-8")
+        atomic_write_text(args.out, text + "\n")
     print(text if args.json else result.markdown, end="\n" if args.json else "")
     return 0

@@ -12,6 +12,7 @@ import argparse
 import json
 from pathlib import Path
 
+from negkit.atomic_io import atomic_write_text
 from negkit.data.tind import (
     DEFAULT_PASSWORD,
     assign_splits,
@@ -28,6 +29,8 @@ from negkit.data.tind import (
 )
 from negkit.data.tind_stats import tind_statistics
 from negkit.errors import InputFormatError, NegkitError
+from negkit.preflight import check_output_folder
+from negkit.privacy import refuse_inside_git
 from negkit.report.tind import statistics_table
 
 _HF_SUFFIXES = (".jsonl", ".json", ".parquet")
@@ -52,7 +55,7 @@ def register(groups) -> None:
         description="Describe a TIND data set: per pattern groups, sentences, True/False, kinds, negated "
         "sentences, and (raw sources) the group-level split sizes.",
     )
-    _add_source_arguments(stats, split_help="HF sources: read one split only")
+    _add_source_arguments(stats, split_help="one split only (raw sources: of the group-level split drawn with --seed)")
     stats.add_argument("--json", action="store_true", help="print JSON instead of a Markdown table")
     stats.set_defaults(handler=run_stats)
 
@@ -64,23 +67,12 @@ def _add_source_arguments(parser: argparse.ArgumentParser, split_help: str) -> N
     parser.add_argument("--password", default=DEFAULT_PASSWORD, help="zip password (default: the authors' 'hitz')")
 
 
-def inside_git_worktree(path: Path) -> Path | None:
-    """The root of the git working tree that would contain ``path``, or ``None``."""
-    for folder in [path.resolve(), *path.resolve().parents]:
-        if (folder / ".git").exists():
-            return folder
-    return None
-
-
 def run_convert(args: argparse.Namespace) -> int:
     destination = Path(args.destination)
-    repository = inside_git_worktree(destination)
-    if repository is not None and not args.allow_in_git:
-        raise NegkitError(
-            f"{destination} is inside the git working tree {repository}; the TIND authors ask that decrypted data "
-            "stay out of repositories and web crawls. Write elsewhere or pass --allow-in-git."
-        )
+    refuse_inside_git(destination, args.allow_in_git, "decrypted data")
     to_raw = destination.suffix not in _HF_SUFFIXES
+    if to_raw:
+        check_output_folder(destination)
     if is_raw_source(args.source):
         groups = read_tind_raw(args.source, args.password)
         if args.split:
@@ -112,12 +104,14 @@ def copy_example_counts(source: str, password: str, destination: Path) -> None:
         counts = read_example_counts(source, password)
     except InputFormatError:  # a source without example_count.txt: nothing to copy
         return
-    (destination / "example_count.txt").write_text(format_example_counts(counts), encoding="utf-8")
+    atomic_write_text(destination / "example_count.txt", format_example_counts(counts))
 
 
 def run_stats(args: argparse.Namespace) -> int:
     if is_raw_source(args.source):
         groups = read_tind_raw(args.source, args.password)
+        if args.split:  # the groups of one split of the group-level split (seeded)
+            groups = split_groups(groups, args.seed)[normalize_split(args.split)]
         items = [item for group in groups for item in group.items]
         stats = tind_statistics(items, assign_splits([group.key for group in groups], args.seed))
     else:

@@ -12,13 +12,16 @@ import argparse
 import time
 from pathlib import Path
 
-from negkit.cli.tind import copy_example_counts, inside_git_worktree
+from negkit.cli.tind import copy_example_counts
 from negkit.data.locate import locate_dataset
 from negkit.data.tind import DEFAULT_PASSWORD, read_tind_hf, read_tind_raw, write_tind_raw
-from negkit.errors import DataNotFoundError, NegkitError
+from negkit.cli.evaluate import positive_int
+from negkit.errors import DataNotFoundError, NegkitError, quoted
 from negkit.generate.check import check_groups, check_splits, format_report
 from negkit.generate.generate import Generator, write_generation
 from negkit.generate.report import comparison_table
+from negkit.preflight import check_output_folder
+from negkit.privacy import refuse_inside_git
 
 
 def register(groups) -> None:
@@ -34,7 +37,7 @@ def register(groups) -> None:
     generate.add_argument("--seed", type=int, default=0, help="distractor seed (default 0)")
     generate.add_argument("--split-seed", type=int, default=0, help="seed of the group-level split (default 0)")
     generate.add_argument("--patterns", help="comma-separated pattern numbers (default: all 11)")
-    generate.add_argument("--limit", type=int, help="at most this many triples per pattern")
+    generate.add_argument("--limit", type=positive_int, help="at most this many triples per pattern")
     generate.add_argument("--public", help="raw-public.zip (or any raw release) to measure source overlap with")
     generate.add_argument("--english", choices=("release", "corrected"), default="release",
                           help="articles and plurals as in the authors' release (default: 'a herb', 'radioes') or "
@@ -73,25 +76,18 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--allow-in-git", action="store_true", help="allow writing sentences inside a git working tree")
 
 
-def _refuse_git(destination: Path, allow: bool) -> None:
-    repository = inside_git_worktree(destination)
-    if repository is not None and not allow:
-        raise NegkitError(
-            f"{destination} is inside the git working tree {repository}; TIND sentences must stay out of "
-            "repositories. Write elsewhere or pass --allow-in-git."
-        )
-
-
 def _generator(args: argparse.Namespace, spelling: str = "release") -> Generator:
     return Generator.load(locate_dataset("wordnet", args.data), args.wordnet, spelling)
 
 
 def run_generate(args: argparse.Namespace) -> int:
     out = Path(args.out)
-    _refuse_git(out, args.allow_in_git)
-    patterns = [int(p) for p in args.patterns.split(",")] if args.patterns else list(range(1, 12))
-    if any(p not in range(1, 12) for p in patterns):
-        raise NegkitError(f"--patterns takes numbers from 1 to 11, got {args.patterns!r}")
+    refuse_inside_git(out, args.allow_in_git, "TIND sentences")
+    check_output_folder(out)
+    parts = args.patterns.split(",") if args.patterns is not None else [str(number) for number in range(1, 12)]
+    if not all(part.strip().isdigit() and 1 <= int(part) <= 11 for part in parts):
+        raise NegkitError(f"--patterns takes numbers from 1 to 11, got {quoted(args.patterns)}")
+    patterns = [int(part) for part in parts]
     start = time.perf_counter()
     generator = _generator(args, args.english)
     groups = generator.generate_groups(args.seed, patterns, args.limit)
@@ -115,7 +111,8 @@ def _public_groups(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 def run_realise(args: argparse.Namespace) -> int:
     out = Path(args.out)
-    _refuse_git(out, args.allow_in_git)
+    refuse_inside_git(out, args.allow_in_git, "TIND sentences")
+    check_output_folder(out)
     groups = read_tind_raw(args.source, args.password)
     generator = _generator(args)
     realised = []

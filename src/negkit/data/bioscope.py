@@ -15,7 +15,8 @@ and cues ``<cue type="negation|speculation" ref="X1.6.1">`` inside them; every c
   counted as negation; ``keep_speculation=False`` drops them). By default a scope leaves out its own
   cue words, as in CD-SCO (BioScope's scopes contain their cue); ``cue_in_scope=True`` keeps them.
 * A cue whose ``ref`` names no scope of its sentence, or a scope no cue refers to, is counted as
-  unmapped (an instance without scope is kept), or raises :class:`InputFormatError` with ``strict=True``.
+  unmapped (an instance without scope is kept), or raises :class:`InputFormatError` with ``strict=True``;
+  so is a cue outside every ``<sentence>`` (it cannot be placed on tokens).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from negkit.data.resolution import Corpus, NegationInstance, ResolutionSentence,
 from negkit.data.spans import UnmappedLog, build_instance, empty_sentence_notes, is_affix, tokens_in_span
 from negkit.data.tokenize import tokenize
 from negkit.data.xmltree import XmlElement, parse_xml_file
-from negkit.errors import InputFormatError
+from negkit.errors import InputFormatError, quoted
 
 CUE_TYPES = ("negation", "speculation")
 
@@ -86,11 +87,16 @@ class _BioScopeReader:
     def read_document(self, document: XmlElement, number: int) -> None:
         doc_ids = [element.text().strip() for element in document.iter("DocID")]
         doc_id = doc_ids[0] if doc_ids and doc_ids[0] else f"document{number + 1}"
+        inside: set[int] = set()
         for position, sentence in enumerate(document.iter("sentence")):
             sentence_id = sentence.attributes.get("id")
             if not sentence_id:
                 raise self.problem(sentence, "<sentence> has no id attribute")
             self.sentences.append(self.read_sentence(sentence, f"{doc_id}/{sentence_id}", doc_id, position))
+            inside.update(id(cue) for cue in sentence.iter("cue"))
+        for cue in document.iter("cue"):  # a cue outside every sentence cannot be placed: counted, never dropped
+            if id(cue) not in inside:
+                self.report(cue, "cue outside any sentence", f"{quoted(cue.text().strip(), 40)} in document {doc_id}")
 
     def read_sentence(self, element: XmlElement, sentence_id: str, doc_id: str, position: int) -> ResolutionSentence:
         marked = self.mark(element)

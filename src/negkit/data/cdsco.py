@@ -25,8 +25,9 @@ from os import PathLike
 from pathlib import Path
 from typing import TextIO
 
+from negkit.atomic_io import atomic_write_bytes
 from negkit.data.resolution import NegationInstance, ResolutionSentence, Token, TokenPart
-from negkit.errors import InputFormatError
+from negkit.errors import InputFormatError, quoted, shortened
 
 #: Number of fields before the negation columns.
 BASE_FIELDS = 7
@@ -123,6 +124,12 @@ def check_sentence_fields(
     0, 1, 2, ... With ``allow_unannotated=False`` a 7-field sentence is an error too.
     """
     field_count = len(rows[0])
+    for offset, fields in enumerate(rows):
+        if fields[-1].endswith("\r"):
+            raise InputFormatError(path, first_line + offset, "the line ends with a carriage return (Windows line "
+                                   "ends); convert the file to LF line ends")
+    if field_count < 2:
+        _raise_line_problem(rows, 0, path, first_line, field_count)
     chapter, number = rows[0][0], rows[0][1]
     for offset, fields in enumerate(rows):
         if len(fields) == field_count >= BASE_FIELDS and "" not in fields:
@@ -143,7 +150,7 @@ def check_sentence_fields(
         for offset, fields in enumerate(rows):
             if fields[BASE_FIELDS] != NO_NEGATION:
                 raise InputFormatError(
-                    path, first_line + offset, f"8 fields but field 8 is {fields[BASE_FIELDS]!r} (expected ***)"
+                    path, first_line + offset, f"8 fields but field 8 is {quoted(fields[BASE_FIELDS])} (expected ***)"
                 )
         return 0
     has_cue = [False] * triples
@@ -156,7 +163,7 @@ def check_sentence_fields(
             raise InputFormatError(
                 path,
                 first_line + offset,
-                f"field {BASE_FIELDS + column + 1} ({cell!r}) holds {what} inside a negation column",
+                f"field {BASE_FIELDS + column + 1} ({quoted(cell)}) holds {what} inside a negation column",
             )
         for k, cue in enumerate(cells[::3]):
             if cue != EMPTY_CELL:
@@ -192,10 +199,10 @@ def _raise_line_problem(
         raise InputFormatError(
             path,
             line,
-            f"inconsistent fields within a sentence: chapter/sentence {fields[0]}/{fields[1]}, "
-            f"the sentence started as {rows[0][0]}/{rows[0][1]} (missing empty line?)",
+            f"inconsistent fields within a sentence: chapter/sentence {shortened(fields[0], 40)}/{shortened(fields[1], 20)}, "
+            f"the sentence started as {shortened(rows[0][0], 40)}/{shortened(rows[0][1], 20)} (missing empty line?)",
         )
-    raise InputFormatError(path, line, f"token number {fields[2]!r}, expected {offset}")
+    raise InputFormatError(path, line, f"token number {quoted(fields[2], 20)}, expected {offset}")
 
 
 class CdscoDocument(list[ResolutionSentence]):
@@ -409,7 +416,6 @@ def write_cdsco(
     """
     text = format_cdsco(sentences, annotated=annotated, final_newlines=final_newlines)
     if isinstance(path_or_stream, (str, PathLike)):
-        with open(path_or_stream, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
+        atomic_write_bytes(path_or_stream, text.encode("utf-8"))
     else:
         path_or_stream.write(text)

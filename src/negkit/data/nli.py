@@ -17,12 +17,12 @@ split (row ``i`` of every condition is the same base pair), so every item record
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from negkit.errors import InputFormatError
+from negkit.errors import InputFormatError, quoted
+from negkit.textfiles import iter_csv
 
 #: The three NLI labels, in the order negkit reports them.
 NLI_LABELS: tuple[str, str, str] = ("contradiction", "entailment", "neutral")
@@ -106,20 +106,18 @@ class NLIItem:
 def _csv_rows(path: Path) -> Iterator[tuple[int, Mapping[str, str], list[str]]]:
     """Yield ``(line_number, row, header)`` for each data row; line numbers are those of the file."""
     if not path.is_file():
-        raise InputFormatError(path, None, "no such file")
-    with open(path, encoding="utf-8", newline="") as handle:
-        reader = csv.reader(handle)
-        try:
-            header = next(reader)
-        except StopIteration:
-            raise InputFormatError(path, 1, "empty file (expected a CSV header)") from None
-        for values in reader:
-            line = reader.line_num
-            if not any(value.strip() for value in values):
-                continue
-            if len(values) != len(header):
-                raise InputFormatError(path, line, f"expected {len(header)} columns, found {len(values)}")
-            yield line, dict(zip(header, values)), header
+        raise InputFormatError(path, None, "no such file" if not path.exists() else "not a file")
+    rows = iter_csv(path)
+    first = next(rows, None)
+    if first is None:
+        raise InputFormatError(path, 1, "empty file (expected a CSV header)")
+    header = first[1]
+    for line, values in rows:
+        if not any(value.strip() for value in values):
+            continue
+        if len(values) != len(header):
+            raise InputFormatError(path, line, f"expected {len(header)} columns, found {len(values)}")
+        yield line, dict(zip(header, values)), header
 
 
 def _require_columns(path: Path, header: list[str], columns: tuple[str, ...] | list[str]) -> None:
@@ -131,7 +129,7 @@ def _require_columns(path: Path, header: list[str], columns: tuple[str, ...] | l
 def _label(path: Path, line: int, column: str, value: str) -> str:
     label = value.strip().lower()
     if label not in NLI_LABELS:
-        raise InputFormatError(path, line, f"column {column!r}: unknown label {value!r} (expected one of {NLI_LABELS})")
+        raise InputFormatError(path, line, f"column {column!r}: unknown label {quoted(value)} (expected one of {NLI_LABELS})")
     return label
 
 
@@ -145,9 +143,9 @@ def _count(path: Path, line: int, column: str, value: str, blank_allowed: bool) 
     try:
         number = float(text)
     except ValueError:
-        raise InputFormatError(path, line, f"column {column!r}: {value!r} is not a number") from None
+        raise InputFormatError(path, line, f"column {column!r}: {quoted(value)} is not a number") from None
     if number < 0 or number != int(number):
-        raise InputFormatError(path, line, f"column {column!r}: {value!r} is not a non-negative count")
+        raise InputFormatError(path, line, f"column {column!r}: {quoted(value)} is not a non-negative count")
     return int(number)
 
 
@@ -216,7 +214,7 @@ def read_scone_condition(path: str | Path, condition: str | None = None, split: 
         try:
             group_index = int(group_text) if group_text else None
         except ValueError:
-            raise InputFormatError(path, line, f"column 'group_index': {group_text!r} is not an integer") from None
+            raise InputFormatError(path, line, f"column 'group_index': {quoted(group_text)} is not an integer") from None
         premise, hypothesis = row[premise_column].strip(), row[hypothesis_column].strip()
         if not premise or not hypothesis:
             raise InputFormatError(path, line, f"empty {premise_column!r} or {hypothesis_column!r}")

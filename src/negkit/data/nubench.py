@@ -15,16 +15,16 @@ local folder ``ROOT/CONFIG/SPLIT.{jsonl,parquet,csv}`` with the same columns (se
 
 from __future__ import annotations
 
-import csv
 import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from negkit.data.tind_hf import iter_jsonl
-from negkit.errors import DataNotFoundError, InputFormatError
+from negkit.atomic_io import atomic_write_text
+from negkit.errors import DataNotFoundError, InputFormatError, quoted
 from negkit.hub import hub_offline, in_hub_cache, offline_reason
+from negkit.textfiles import iter_csv, iter_jsonl, iter_parquet
 
 HUB_ID = "thunder-research-group/SNU_Thunder-NUBench"
 MULTIPLE_CHOICE = "multiple-choice"
@@ -111,15 +111,17 @@ def read_records(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
     if path.suffix == ".jsonl":
         yield from json_objects(path)
     elif path.suffix == ".csv":
-        with open(path, encoding="utf-8", newline="") as handle:
-            reader = csv.DictReader(handle)
-            for record in reader:
-                yield reader.line_num, dict(record)
+        rows = iter_csv(path)
+        first = next(rows, None)
+        if first is None:
+            raise InputFormatError(path, None, "empty file (expected a CSV header)")
+        header = first[1]
+        for line, values in rows:
+            if len(values) != len(header):
+                raise InputFormatError(path, line, f"expected {len(header)} columns, found {len(values)}")
+            yield line, dict(zip(header, values))
     elif path.suffix == ".parquet":
-        import pyarrow.parquet as parquet
-
-        for row_number, record in enumerate(parquet.read_table(path).to_pylist(), start=1):
-            yield row_number, record
+        yield from iter_parquet(path)
     else:
         raise InputFormatError(path, None, f"unsupported file type {path.suffix!r} (use {', '.join(FILE_SUFFIXES)})")
 
@@ -131,7 +133,7 @@ def read_choice_items(records: Iterable[tuple[int, Mapping[str, Any]]], source: 
         _require_fields(source, line, record, _CHOICE_COLUMNS)
         choice2_type = str(record["choice2_type"]).strip()
         if choice2_type not in CHOICE2_TYPES:
-            raise InputFormatError(source, line, f"field 'choice2_type': unknown value {choice2_type!r} (expected one of {CHOICE2_TYPES})")
+            raise InputFormatError(source, line, f"field 'choice2_type': unknown value {quoted(choice2_type)} (expected one of {CHOICE2_TYPES})")
         choices = tuple(_text(record[name]) for name in CHOICE_NAMES)
         needed = ("choice1", "choice3", "choice4") if choice2_type == NON_APPLICABLE else CHOICE_NAMES
         for name in ("sentence", *needed):
@@ -170,7 +172,10 @@ def load_choice_items(split: str = "test", root: str | Path | None = None) -> li
     if root is None:
         return read_choice_items(_hub_records(MULTIPLE_CHOICE, split), HUB_ID, split)
     path = find_split_file(root, MULTIPLE_CHOICE, split)
-    return read_choice_items(read_records(path), str(path), split)
+    items = read_choice_items(read_records(path), str(path), split)
+    if not items:
+        raise InputFormatError(path, None, "no items (an empty file)")
+    return items
 
 
 def load_negation_pairs(root: str | Path | None = None) -> list[NegationPair]:
@@ -192,7 +197,7 @@ def alpaca_records(pairs: Iterable[NegationPair], instruction: str) -> list[dict
 
 def write_alpaca_json(records: list[dict[str, str]], path: str | Path) -> None:
     """Write Alpaca records as one JSON list (the format LLaMA-Factory and most SFT tools read)."""
-    Path(path).write_text(json.dumps(records, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    atomic_write_text(path, json.dumps(records, ensure_ascii=False, indent=1) + "\n")
 
 
 def _hub_records(config: str, split: str) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -239,12 +244,14 @@ def _text(value: Any) -> str:
 def _integer(source: str, line: int, record: Mapping[str, Any], name: str) -> int:
     value = record[name]
     try:
+        if isinstance(value, bool):
+            raise ValueError
         number = float(value)
         if number != int(number):
             raise ValueError
         return int(number)
-    except (TypeError, ValueError):
-        raise InputFormatError(source, line, f"field {name!r}: {value!r} is not an integer") from None
+    except (TypeError, ValueError, OverflowError):
+        raise InputFormatError(source, line, f"field {name!r}: {quoted(value)} is not an integer") from None
 
 
 def _check_unique(source: str, item_ids: list[str]) -> None:

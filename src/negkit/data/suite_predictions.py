@@ -29,7 +29,7 @@ from typing import Any
 
 from negkit.data.nli import NLI_LABELS
 from negkit.data.nubench import ChoiceItem, json_objects
-from negkit.errors import InputFormatError
+from negkit.errors import InputFormatError, quoted
 
 DEFAULT_RUN = "predictions"
 _SCONE_WORDS = {"yes": "entailment", "no": "neutral", "contradiction": "neutral"}
@@ -46,8 +46,6 @@ class ChoicePrediction:
 
 
 def _json_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    if not path.is_file():
-        raise InputFormatError(path, None, "no such file")
     yield from json_objects(path)
 
 
@@ -55,6 +53,37 @@ def _field(path: Path, line: int, record: Mapping[str, Any], name: str) -> Any:
     if name not in record:
         raise InputFormatError(path, line, f"missing field {name!r}")
     return record[name]
+
+
+def _whole_number(path: Path, line: int, record: Mapping[str, Any], name: str) -> int:
+    """A field holding a whole number (``3`` or ``3.0``; never ``3.7``, ``"3"`` or ``true``)."""
+    value = _field(path, line, record, name)
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputFormatError(path, line, f"field {name!r}: expected a whole number, found {quoted(value)}")
+    return value
+
+
+def _string(path: Path, line: int, record: Mapping[str, Any], name: str) -> str:
+    value = _field(path, line, record, name)
+    if not isinstance(value, str):
+        raise InputFormatError(path, line, f"field {name!r}: expected a string, found {quoted(value)}")
+    return value
+
+
+def _item_id(path: Path, line: int, record: Mapping[str, Any], suite: str) -> str:
+    """The item id a line names: ``item_id``, or the suite's positional fields (see the module documentation)."""
+    if "item_id" in record:
+        return _string(path, line, record, "item_id")
+    if suite == "nubench" and "index" in record:
+        return f"nubench-test-{_whole_number(path, line, record, 'index')}"
+    if suite == "nan-nli" and "index" in record:
+        return f"nan-{_whole_number(path, line, record, 'index'):03d}"
+    if suite == "scone" and "condition" in record and "row" in record:
+        return f"scone-test-{_string(path, line, record, 'condition')}-{_whole_number(path, line, record, 'row'):04d}"
+    alternatives = {"nubench": " (or 'index')", "nan-nli": " (or 'index')", "scone": " (or 'condition' and 'row')"}
+    raise InputFormatError(path, line, f"missing field 'item_id'{alternatives.get(suite, '')}")
 
 
 def _choice_name(path: Path, line: int, item: ChoiceItem, value: Any, field: str) -> str:
@@ -66,7 +95,7 @@ def _choice_name(path: Path, line: int, item: ChoiceItem, value: Any, field: str
         return item.candidate_names[value]
     if isinstance(value, str) and value in item.candidate_names:
         return value
-    raise InputFormatError(path, line, f"field {field!r}: {value!r} is not one of {list(item.candidate_names)} or an index")
+    raise InputFormatError(path, line, f"field {field!r}: {quoted(value)} is not one of {list(item.candidate_names)} or an index")
 
 
 def _expand_runs(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -75,7 +104,9 @@ def _expand_runs(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
         runs = record.get("runs")
         if isinstance(runs, dict) and "prediction" not in record:
             for run, values in runs.items():
-                yield line, {"item_id": record.get("item_id"), "run": run, **values}
+                if not isinstance(values, dict):
+                    raise InputFormatError(path, line, f"field 'runs': run {quoted(run)} is not an object")
+                yield line, {**({"item_id": record["item_id"]} if "item_id" in record else {}), "run": run, **values}
         else:
             yield line, record
 
@@ -88,17 +119,16 @@ def read_choice_predictions(path: str | Path, items: Mapping[str, ChoiceItem]) -
     predictions: list[ChoicePrediction] = []
     seen: set[tuple[str, str]] = set()
     for line, record in _expand_runs(path):
-        item_id = record.get("item_id")
-        if item_id is None and "index" in record:
-            item_id = f"nubench-test-{record['index']}"
-        if item_id is None:
-            raise InputFormatError(path, line, "missing field 'item_id' (or 'index')")
-        item = items.get(str(item_id))
+        item_id = _item_id(path, line, record, "nubench")
+        item = items.get(item_id)
         if item is None:
-            raise InputFormatError(path, line, f"unknown item {item_id!r}")
-        run = str(record.get("run", DEFAULT_RUN))
+            raise InputFormatError(path, line, f"unknown item {quoted(item_id)}")
+        run = record.get("run", DEFAULT_RUN)
+        if isinstance(run, bool) or not isinstance(run, (str, int)):
+            raise InputFormatError(path, line, f"field 'run': expected a run name, found {quoted(run)}")
+        run = str(run)
         if (item.item_id, run) in seen:
-            raise InputFormatError(path, line, f"item {item.item_id!r} predicted twice in run {run!r}")
+            raise InputFormatError(path, line, f"item {item.item_id!r} predicted twice in run {quoted(run)}")
         seen.add((item.item_id, run))
         name = _choice_name(path, line, item, _field(path, line, record, "prediction"), "prediction")
         norm = record.get("prediction_norm")
@@ -109,55 +139,58 @@ def read_choice_predictions(path: str | Path, items: Mapping[str, ChoiceItem]) -
     return predictions
 
 
-def read_label_predictions(path: str | Path, suite: str, item_ids: set[str]) -> dict[str, str]:
-    """Read NaN-NLI (``suite="nan-nli"``) or ScoNe (``"scone"``) predictions: item id -> predicted label."""
-    path = Path(path)
-    predictions: dict[str, str] = {}
+def _predictions(path: Path, item_ids: set[str], item_id_of: Any, value_of: Any) -> dict[str, Any]:
+    """item id -> value for each line (``item_id_of(line, record)``, ``value_of(line, record)``); an unknown item, an
+    item predicted twice and an empty file are errors."""
+    predictions: dict[str, Any] = {}
     for line, record in _json_lines(path):
-        item_id = record.get("item_id")
-        if item_id is None and suite == "nan-nli" and "index" in record:
-            item_id = f"nan-{int(record['index']):03d}"
-        if item_id is None and suite == "scone" and "condition" in record and "row" in record:
-            item_id = f"scone-test-{record['condition']}-{int(record['row']):04d}"
-        if item_id is None:
-            raise InputFormatError(path, line, "missing field 'item_id'")
+        item_id = item_id_of(line, record)
         if item_id not in item_ids:
-            raise InputFormatError(path, line, f"unknown item {item_id!r}")
+            raise InputFormatError(path, line, f"unknown item {quoted(item_id)}")
         if item_id in predictions:
             raise InputFormatError(path, line, f"item {item_id!r} predicted twice")
-        value = _field(path, line, record, "prediction")
-        label = str(value).strip().lower()
-        if suite == "scone":
-            label = _SCONE_WORDS.get(label, label)
-        if label not in NLI_LABELS:
-            raise InputFormatError(path, line, f"field 'prediction': {value!r} is not an NLI label {NLI_LABELS}")
-        predictions[item_id] = label
+        predictions[item_id] = value_of(line, record)
     if not predictions:
         raise InputFormatError(path, None, "no predictions")
     return predictions
+
+
+def read_label_predictions(path: str | Path, suite: str, item_ids: set[str]) -> dict[str, str]:
+    """Read NaN-NLI (``suite="nan-nli"``) or ScoNe (``"scone"``) predictions: item id -> predicted label."""
+    path = Path(path)
+
+    def label_of(line: int, record: Mapping[str, Any]) -> str:
+        value = _field(path, line, record, "prediction")
+        if not isinstance(value, str):
+            raise InputFormatError(path, line, f"field 'prediction': expected a label name, found {quoted(value)}")
+        label = value.strip().lower()
+        if suite == "scone":
+            label = _SCONE_WORDS.get(label, label)
+        if label not in NLI_LABELS:
+            raise InputFormatError(path, line, f"field 'prediction': {quoted(value)} is not an NLI label {NLI_LABELS}")
+        return label
+
+    return _predictions(path, item_ids, lambda line, record: _item_id(path, line, record, suite), label_of)
 
 
 def read_answer_predictions(path: str | Path, item_ids: set[str]) -> dict[str, str]:
     """Read CondaQA predictions: item id -> the answer text as given (scoring normalises it)."""
     path = Path(path)
-    predictions: dict[str, str] = {}
-    for line, record in _json_lines(path):
-        item_id = record.get("item_id")
-        if item_id is None and "SampleID" in record:
+
+    def item_id_of(line: int, record: Mapping[str, Any]) -> str:
+        if "item_id" not in record and "SampleID" in record:
             sample = record["SampleID"]
             if isinstance(sample, bool) or not isinstance(sample, (int, str)) or not str(sample).strip().isdigit():
-                raise InputFormatError(path, line, f"field 'SampleID': expected an integer, found {str(sample)[:40]!r}")
-            item_id = f"condaqa-{int(sample)}"
-        if item_id is None:
+                raise InputFormatError(path, line, f"field 'SampleID': expected an integer, found {quoted(sample, 40)}")
+            return f"condaqa-{int(sample)}"
+        if "item_id" not in record:
             raise InputFormatError(path, line, "missing field 'item_id' (or 'SampleID')")
-        if not isinstance(item_id, str) or item_id not in item_ids:
-            raise InputFormatError(path, line, f"unknown item {str(item_id)[:60]!r}")
-        if item_id in predictions:
-            raise InputFormatError(path, line, f"item {item_id!r} predicted twice")
+        return _string(path, line, record, "item_id")
+
+    def answer_of(line: int, record: Mapping[str, Any]) -> str:
         value = _field(path, line, record, "prediction")
         if not isinstance(value, str):
-            raise InputFormatError(path, line, f"field 'prediction': expected the answer as text, found {str(value)[:40]!r}")
-        predictions[item_id] = value
-    if not predictions:
-        raise InputFormatError(path, None, "no predictions")
-    return predictions
+            raise InputFormatError(path, line, f"field 'prediction': expected the answer as text, found {quoted(value, 40)}")
+        return value
+
+    return _predictions(path, item_ids, item_id_of, answer_of)

@@ -19,9 +19,11 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from negkit.atomic_io import atomic_writer
 from negkit.data.tind_types import KINDS, PATTERN_NAMES, TruthItem, make_item_id
-from negkit.errors import DataNotFoundError, InputFormatError, NegkitError
-from negkit.hub import hub_offline, in_hub_cache, offline_reason
+from negkit.errors import DataNotFoundError, InputFormatError, NegkitError, quoted
+from negkit.hub import hub_offline, in_hub_cache, looks_like_path, offline_reason
+from negkit.textfiles import iter_jsonl, iter_parquet
 
 #: The hub name of the authors' release.
 HUB_NAME = "HiTZ/This-is-not-a-dataset"
@@ -81,13 +83,13 @@ class RecordReader:
         if kind is bool:
             parsed = parse_bool(value)
             if parsed is None:
-                raise InputFormatError(self.location, line, f"field {name!r}: expected a boolean, found {value!r}")
+                raise InputFormatError(self.location, line, f"field {name!r}: expected a boolean, found {quoted(value)}")
             return parsed
         if kind is int and isinstance(value, float) and value.is_integer():
             value = int(value)
         if not isinstance(value, kind) or isinstance(value, bool):
             raise InputFormatError(
-                self.location, line, f"field {name!r}: expected {kind.__name__}, found {type(value).__name__} {value!r}"
+                self.location, line, f"field {name!r}: expected {kind.__name__}, found {type(value).__name__} {quoted(value)}"
             )
         return value
 
@@ -101,13 +103,13 @@ class RecordReader:
         pattern = self.field(record, "pattern", line, str)
         if pattern != PATTERN_NAMES[pattern_id]:
             raise InputFormatError(
-                self.location, line, f"field 'pattern': {pattern!r} is not pattern {pattern_id} ({PATTERN_NAMES[pattern_id]})"
+                self.location, line, f"field 'pattern': {quoted(pattern)} is not pattern {pattern_id} ({PATTERN_NAMES[pattern_id]})"
             )
         group_id = self.field(record, "test_id", line, int)
         is_distractor = self.field(record, "isDistractor", line, bool)
         kind = record.get("kind") or ("Distractor" if is_distractor else "Input")
         if kind not in KINDS or (kind != "Input") != is_distractor:
-            raise InputFormatError(self.location, line, f"field 'kind': {kind!r} does not agree with isDistractor")
+            raise InputFormatError(self.location, line, f"field 'kind': {quoted(kind)} does not agree with isDistractor")
         index = self._group_sizes.get((pattern_id, group_id), 0)
         self._group_sizes[(pattern_id, group_id)] = index + 1
         return TruthItem(
@@ -122,36 +124,25 @@ class RecordReader:
             kind=kind,
             is_distractor=is_distractor,
             label=self.field(record, "label", line, bool),
-            sentence=self.field(record, "sentence", line, str),
+            sentence=self._sentence(record, line),
         )
 
-
-def iter_jsonl(path: str | Path) -> Iterator[tuple[int, Any]]:
-    """``(line number, decoded value)`` for every non-blank line of a JSON Lines file."""
-    with open(path, encoding="utf-8") as handle:
-        for line_number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                yield line_number, json.loads(line)
-            except json.JSONDecodeError as error:
-                raise InputFormatError(path, line_number, f"not valid JSON ({error.msg})") from error
-
-
-def _iter_parquet(path: Path) -> Iterator[tuple[int, Any]]:
-    try:
-        import pyarrow.parquet as parquet
-    except ImportError as error:
-        raise NegkitError(f"{path}: reading parquet needs pyarrow (pip install 'negkit[hub]')") from error
-    for row_number, record in enumerate(parquet.read_table(path).to_pylist(), start=1):
-        yield row_number, record
+    def _sentence(self, record: Mapping[str, Any], line: int) -> str:
+        """The sentence; per-sample files written inside a git working tree hold its SHA-256 instead
+        (``sentence_sha256``, see :mod:`negkit.privacy`), read as ``sha256:HEX``."""
+        if "sentence" not in record and "sentence_sha256" in record:
+            digest = self.field(record, "sentence_sha256", line, str)
+            if not re.fullmatch(r"[0-9a-f]{64}", digest):
+                raise InputFormatError(self.location, line, f"field 'sentence_sha256': not a SHA-256, found {quoted(digest)}")
+            return f"sha256:{digest}"
+        return self.field(record, "sentence", line, str)
 
 
 def iter_records(path: str | Path) -> Iterator[tuple[int, Any]]:
     """``(line or row number, record)`` of a ``.jsonl``/``.json`` or ``.parquet`` file."""
     path = Path(path)
     if path.suffix == ".parquet":
-        return _iter_parquet(path)
+        return iter_parquet(path)
     return iter_jsonl(path)
 
 
@@ -181,9 +172,10 @@ def read_tind_hf(path_or_name: str | Path, split: str | None = None) -> list[Tru
         if not files:
             raise DataNotFoundError(f"{path}: no {' / '.join(wanted)} split files (.jsonl, .json or .parquet) found")
         return _read_files(files)
-    if _HUB_NAME_RE.fullmatch(str(path_or_name)) and path.suffix not in (".jsonl", ".json", ".parquet"):
+    if _HUB_NAME_RE.fullmatch(str(path_or_name)) and not looks_like_path(str(path_or_name)):
         return _read_hub(str(path_or_name), wanted)
-    raise DataNotFoundError(f"TIND data not found: {path_or_name} is neither a file, a folder nor a hub name")
+    raise DataNotFoundError(f"{path_or_name}: no such file or folder (TIND data: a raw folder or zip, a .jsonl or "
+                            ".parquet file or folder, or a hub name)")
 
 
 def _read_files(files: Sequence[Path]) -> list[TruthItem]:
@@ -191,7 +183,10 @@ def _read_files(files: Sequence[Path]) -> list[TruthItem]:
     reader = RecordReader(str(files[0]))  # one numbering of sentences within groups across shards
     for file in files:
         reader.location = str(file)
-        items += [reader.item(record, line) for line, record in iter_records(file)]
+        read = [reader.item(record, line) for line, record in iter_records(file)]
+        if not read:
+            raise InputFormatError(file, None, "no TIND records (an empty file)")
+        items += read
     return items
 
 
@@ -248,14 +243,14 @@ def write_tind_jsonl(
     field of the authors' prediction files.
     """
     count = 0
-    with open(path, "w", encoding="utf-8") as handle:
+    with atomic_writer(path) as handle:
         for count, item in enumerate(items, start=1):
             record = item_record(item, extended)
             if predictions is not None:
                 record["prediction"] = bool(predictions[count - 1])
             handle.write(json.dumps(record, ensure_ascii=False) + "\n")
-    if predictions is not None and len(predictions) != count:
-        raise NegkitError(f"{len(predictions)} predictions for {count} items")
+        if predictions is not None and len(predictions) != count:
+            raise NegkitError(f"{len(predictions)} predictions for {count} items")
     return count
 
 
@@ -269,7 +264,8 @@ def write_tind_parquet(items: Iterable[TruthItem], path: str | Path, extended: b
     records = [item_record(item, extended) for item in items]
     names = HF_FIELDS + (EXTENDED_FIELDS if extended else ())
     table = pyarrow.table({name: [record[name] for record in records] for name in names})
-    parquet.write_table(table, path)
+    with atomic_writer(path, "wb") as handle:
+        parquet.write_table(table, handle)
     return len(records)
 
 
@@ -279,13 +275,60 @@ def read_tind_predictions(path: str | Path) -> tuple[list[TruthItem], list[bool]
     A malformed line raises :class:`InputFormatError` naming the file, the line and the field.
     """
     if not Path(path).is_file():
-        raise DataNotFoundError(f"predictions file not found: {path}")
+        raise InputFormatError(path, None, "no such file" if not Path(path).exists() else "not a file")
     reader = RecordReader(str(path))
     items: list[TruthItem] = []
     predictions: list[bool] = []
+    first_line: dict[str, int] = {}
+    lines: list[int] = []
+    previous = None
     for line, record in iter_records(path):
-        items.append(reader.item(record, line))
+        item = reader.item(record, line)
+        key = _identity(record)
+        if key is not None and key in first_line:  # the other suites' scorers refuse an item predicted twice too
+            raise InputFormatError(path, line, f"item predicted twice (first on line {first_line[key]})")
+        if key is not None:
+            first_line[key] = line
+        text = json.dumps(record, sort_keys=True, default=str)
+        if text == previous:
+            raise InputFormatError(path, line, "the same record twice in a row (an item predicted twice)")
+        previous = text
+        items.append(item)
+        lines.append(line)
         predictions.append(reader.field(record, "prediction", line, bool))
+    check_prediction_groups(items, path, lines)
     if not items:
         raise InputFormatError(path, None, "no predictions in the file")
     return items, predictions
+
+
+def _identity(record: Mapping[str, Any]) -> str | None:
+    """What makes a prediction line unique: its ``item_id`` (negkit's samples), else the whole record when it has
+    the raw files' ``template_id`` (the HF fields alone repeat within groups of the release); else nothing."""
+    if isinstance(record.get("item_id"), str):
+        return "id:" + record["item_id"]
+    if record.get("template_id"):
+        fields = {key: value for key, value in record.items() if key != "prediction"}
+        return json.dumps(fields, sort_keys=True, default=str)
+    return None
+
+
+def check_prediction_groups(items: Sequence[TruthItem], path: str | Path, lines: Sequence[int] | None = None) -> None:
+    """Every pattern's groups are whole and the same size (TIND's metrics compare the sentences of a group): a group
+    larger or smaller than all the other groups of its pattern has duplicated or missing lines (``lines``: each
+    item's line, to name the first line too many)."""
+    sizes: dict[tuple[int, int], int] = {}
+    line_of: dict[tuple[int, int], list[int]] = {}
+    for position, item in enumerate(items):
+        sizes[item.group_key] = sizes.get(item.group_key, 0) + 1
+        line_of.setdefault(item.group_key, []).append(lines[position] if lines else 0)
+    by_pattern: dict[int, list[int]] = {}
+    for (pattern, _group), size in sizes.items():
+        by_pattern.setdefault(pattern, []).append(size)
+    for (pattern, group), size in sizes.items():
+        others = by_pattern[pattern]
+        usual = max(set(others), key=others.count)
+        if size != usual and others.count(usual) >= 2 and others.count(size) == 1:
+            line = line_of[(pattern, group)][usual] if size > usual and lines else None
+            raise InputFormatError(path, line, f"pattern {pattern}, group {group}: {size} sentences, the other groups "
+                                   f"of the pattern {usual} (lines predicted twice, or missing?)")

@@ -21,9 +21,12 @@ from __future__ import annotations
 
 import re
 import zipfile
+import zlib
+from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
+from negkit.atomic_io import atomic_write_bytes
 from negkit.data.tind_types import (
     KINDS,
     PATTERN_NAMES,
@@ -35,7 +38,8 @@ from negkit.data.tind_types import (
     TruthItem,
     make_item_id,
 )
-from negkit.errors import DataNotFoundError, InputFormatError, NegkitError
+from negkit.errors import DataNotFoundError, InputFormatError, NegkitError, quoted
+from negkit.textfiles import read_bytes
 
 #: The password the authors publish for their zip (and the one of ``raw-public.zip``).
 DEFAULT_PASSWORD = "hitz"
@@ -58,10 +62,15 @@ class TindSource:
         self.path = Path(path)
         self._zip: zipfile.ZipFile | None = None
         if not self.path.exists():
-            raise DataNotFoundError(f"TIND raw data not found: {self.path}")
+            raise DataNotFoundError(f"{self.path}: no such file or folder (TIND raw data)")
         if self.path.is_file() and zipfile.is_zipfile(self.path):
-            self._zip = _open_zip(self.path, password)
+            try:
+                self._zip = _open_zip(self.path, password)
+            except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError) as error:
+                raise InputFormatError(self.path, None, f"damaged zip file ({error})") from None
             self.names = [info.filename for info in self._zip.infolist() if not info.is_dir()]
+        elif self.path.suffix.lower() == ".zip":
+            raise InputFormatError(self.path, None, "not a zip file, or a zip cut short (no central directory)")
         elif self.path.is_dir():
             self.names = sorted(str(p.relative_to(self.path).as_posix()) for p in self.path.rglob("*") if p.is_file())
         else:
@@ -78,9 +87,11 @@ class TindSource:
             try:
                 data = self._zip.read(name)
             except RuntimeError as error:  # zipfile: "Bad password for file ..."
-                raise NegkitError(f"{self.path}: cannot decrypt {name}: {error}") from error
+                raise NegkitError(f"{self.path}: cannot decrypt {name}: {error}") from None
+            except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError) as error:
+                raise InputFormatError(self.location(name), None, f"damaged zip member ({error})") from None
         else:
-            data = (self.path / name if self.path.is_dir() else self.path).read_bytes()
+            data = read_bytes(self.path / name if self.path.is_dir() else self.path, "TIND pattern file")
         try:
             return data.decode("utf-8")
         except UnicodeDecodeError as error:
@@ -140,16 +151,25 @@ def parse_pattern_text(text: str, pattern_id: int, location: str = "<text>") -> 
     if pattern_id not in PATTERN_NAMES:
         raise InputFormatError(location, None, f"unknown pattern number {pattern_id} (expected 1-11)")
     pattern = PATTERN_NAMES[pattern_id]
+    if not text.strip():
+        raise InputFormatError(location, None, "empty pattern file (no group)")
+    lines = text.split("\n")
+    if not text.endswith("\n"):
+        raise InputFormatError(location, len(lines), "the file ends in the middle of a line (cut off?)")
     groups: list[TindGroup] = []
+    header_lines: list[int] = []
     group: TindGroup | None = None
     items: list[TruthItem] = []
-    for line_number, line in enumerate(text.split("\n"), start=1):
+    for line_number, line in enumerate(lines, start=1):
         if not line:
             continue
         if line.startswith("%"):
+            if group is not None and not items:
+                raise InputFormatError(location, header_lines[-1], "group without sentence lines")
             group = parse_header(line, pattern_id, location, line_number)
             items = group.items
             groups.append(group)
+            header_lines.append(line_number)
             continue
         if group is None:
             raise InputFormatError(location, line_number, "sentence line before the first '% Test' header")
@@ -159,9 +179,11 @@ def parse_pattern_text(text: str, pattern_id: int, location: str = "<text>") -> 
         template_id, negation_type, semantic_type, syntactic_scope, kind, label, sentence = fields
         kind = kind.rstrip(" ")
         if kind not in KINDS:
-            raise InputFormatError(location, line_number, f"unknown kind {kind!r} (expected one of {', '.join(KINDS)})")
+            raise InputFormatError(location, line_number, f"unknown kind {quoted(kind, 30)} (expected one of {', '.join(KINDS)})")
         if label not in ("T", "F"):
-            raise InputFormatError(location, line_number, f"label must be T or F, found {label!r}")
+            raise InputFormatError(location, line_number, f"label must be T or F, found {quoted(label, 20)}")
+        if not sentence.strip():
+            raise InputFormatError(location, line_number, "empty sentence")
         items.append(
             TruthItem(
                 item_id=make_item_id(pattern_id, group.group_id, len(items)),
@@ -178,7 +200,22 @@ def parse_pattern_text(text: str, pattern_id: int, location: str = "<text>") -> 
                 sentence=sentence,
             )
         )
+    if group is not None and not items:
+        raise InputFormatError(location, header_lines[-1], "group without sentence lines")
+    check_group_sizes(groups, header_lines, location)
     return groups
+
+
+def check_group_sizes(groups: list[TindGroup], header_lines: list[int], location: str) -> None:
+    """All groups of one pattern file hold the same number of sentences (each instantiates every template of the
+    pattern): a group of another size is a group missing (or with extra) sentence lines, an error naming its
+    header line. (A file of one group cannot be checked so; ``negkit tind check`` rebuilds groups from headers.)"""
+    sizes = Counter(len(group.items) for group in groups)
+    usual, _ = sizes.most_common(1)[0]
+    for group, line in zip(groups, header_lines):
+        if len(group.items) != usual and sizes[usual] > 1:
+            raise InputFormatError(location, line, f"group {group.group_id} has {len(group.items)} sentences, the other "
+                                   f"groups of this file {usual} (missing lines?)")
 
 
 def parse_header(line: str, pattern_id: int, location: str = "<text>", line_number: int | None = None) -> TindGroup:
@@ -263,10 +300,15 @@ def write_tind_raw(groups: Iterable[TindGroup], folder: str | Path) -> list[Path
     for group in groups:
         by_pattern.setdefault(group.pattern_id, []).append(group)
     folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
+    if folder.exists() and not folder.is_dir():
+        raise NegkitError(f"{folder}: exists and is not a folder (raw TIND files are written into a folder)")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise NegkitError(f"{folder}: cannot create the folder: {error.strerror or error}") from None
     written = []
     for pattern_id in sorted(by_pattern):
         path = folder / f"#{pattern_id:02d}.Pattern.txt"
-        path.write_bytes(format_pattern_text(by_pattern[pattern_id]).encode("utf-8"))
+        atomic_write_bytes(path, format_pattern_text(by_pattern[pattern_id]).encode("utf-8"))
         written.append(path)
     return written

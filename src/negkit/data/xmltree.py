@@ -15,6 +15,10 @@ from pathlib import Path
 from xml.parsers import expat
 
 from negkit.errors import InputFormatError
+from negkit.textfiles import read_bytes
+
+#: Elements deeper than this are refused (real corpora nest a few levels; deeper is damage or an attack).
+MAX_DEPTH = 200
 
 
 @dataclass
@@ -33,14 +37,24 @@ class XmlElement:
 
     def iter(self, tag: str) -> Iterator[XmlElement]:
         """This element and all its descendants with ``tag``, in document order."""
-        if self.tag == tag:
-            yield self
-        for child in self.elements():
-            yield from child.iter(tag)
+        stack: list[XmlElement] = [self]
+        while stack:
+            element = stack.pop()
+            if element.tag == tag:
+                yield element
+            stack.extend(reversed([child for child in element.children if isinstance(child, XmlElement)]))
 
     def text(self) -> str:
         """All character data inside the element, markup removed."""
-        return "".join(child if isinstance(child, str) else child.text() for child in self.children)
+        parts: list[str] = []
+        stack: list[XmlElement | str] = [self]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, str):
+                parts.append(node)
+            else:
+                stack.extend(reversed(node.children))
+        return "".join(parts)
 
     def where(self) -> str:
         """``"column C"`` (1-based) of the start tag, for messages that already name the line."""
@@ -49,7 +63,7 @@ class XmlElement:
 
 def read_utf8(path: str | Path) -> str:
     """The text of ``path``; an empty file or bytes that are not UTF-8 raise :class:`InputFormatError`."""
-    data = Path(path).read_bytes()
+    data = read_bytes(path, "XML file")
     if not data.strip():
         raise InputFormatError(path, None, "file is empty")
     try:
@@ -69,6 +83,8 @@ def parse_xml_string(text: str, source: str | Path = "<string>") -> XmlElement:
     stack: list[XmlElement] = []
 
     def start(tag: str, attributes: dict[str, str]) -> None:
+        if len(stack) >= MAX_DEPTH:
+            raise InputFormatError(source, parser.CurrentLineNumber, f"elements nested more than {MAX_DEPTH} deep")
         element = XmlElement(tag, attributes, parser.CurrentLineNumber, parser.CurrentColumnNumber)
         if stack:
             stack[-1].children.append(element)
@@ -97,6 +113,8 @@ def parse_xml_string(text: str, source: str | Path = "<string>") -> XmlElement:
     except expat.ExpatError as error:
         problem = f"malformed XML: {expat.ErrorString(error.code)} (column {error.offset + 1})"
         raise InputFormatError(source, error.lineno, problem) from None
+    if not root:
+        raise InputFormatError(source, None, "no XML element")
     return root[0]
 
 

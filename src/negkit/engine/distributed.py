@@ -182,8 +182,8 @@ def answer_share(group: ProcessGroup, model: Any, requests: Sequence[Any], store
     from negkit.engine.runner import request_sort_key
     from negkit.engine.store import request_key
 
-    group.barrier()  # every rank has finished writing the previous task
-    store.refresh()
+    store.refresh()  # every answer of the earlier tasks (all written before the last barrier)
+    group.barrier()  # no rank writes this task's answers before every rank has looked: all see the same missing set
     missing = [request for request in dict.fromkeys(requests)
                if request_key(model.fingerprint, mode, request) not in store]
 

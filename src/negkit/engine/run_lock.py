@@ -10,7 +10,8 @@ second run prints when it is refused.
   waits for it with ``wait`` seconds (``math.inf``: for as long as it takes).
 - A lock file left by a process that is gone (killed, or on a file system without ``flock``) is stale: it
   is taken over, and ``announce`` (standard error by default) says so.
-- The lock file is removed when the run releases it.
+- The lock file is removed when the run releases it (and the folder too, when the run created it and wrote
+  nothing into it).
 
 Data-parallel runs (one launcher group of N processes writing one folder): the lock belongs to the run,
 not to each process. Rank 0 takes it with ``RunLock(folder, info={"world_size": N, ...})`` before any rank
@@ -123,6 +124,7 @@ class RunLock:
         self.info = dict(info or {})
         self.announce = announce or (lambda message: print(message, file=sys.stderr, flush=True))
         self._descriptor: int | None = None
+        self._created_folder = False
         #: The owner whose stale lock this run took over, if any.
         self.took_over: dict[str, Any] | None = None
 
@@ -139,6 +141,7 @@ class RunLock:
         """Take the lock, waiting up to ``self.wait`` seconds; :class:`RunLockedError` when it stays held."""
         if self.held:
             return self
+        self._created_folder = not self.folder.exists()
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
         except OSError as error:
@@ -212,6 +215,11 @@ class RunLock:
         finally:
             os.close(self._descriptor)  # closing drops the flock
             self._descriptor = None
+        if self._created_folder:  # a run that wrote nothing leaves no empty folder behind
+            try:
+                self.folder.rmdir()
+            except OSError:
+                pass
 
     def __enter__(self) -> RunLock:
         return self.acquire()

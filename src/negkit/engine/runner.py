@@ -22,6 +22,7 @@ from negkit.engine.requests import (
     ClassifyRequest,
     GenerateRequest,
     LoglikelihoodRequest,
+    LoglikelihoodResult,
     NextTokenRequest,
     Request,
     Response,
@@ -62,6 +63,8 @@ def answer_requests(
         stored = store.get(keys[request]) if store is not None else None
         if stored is None:
             missing.append(request)
+        elif not fits(request, stored):
+            raise store.damaged(keys[request], "the stored answer does not have the form of its request's answer")
         else:
             answers[request] = stored
     if progress is not None:
@@ -118,6 +121,24 @@ class _ChunkSizer:
         fitting = int(count / elapsed * self.seconds)
         # grow at most fourfold per chunk, so that one fast chunk does not make the next one huge
         self.size = max(self.floor, min(self.cap, fitting, 4 * max(count, 1)))
+
+
+def fits(request: Request, response: Response) -> bool:
+    """Whether ``response`` has the form of an answer to ``request`` (a damaged store line may not)."""
+    if isinstance(request, NextTokenRequest):
+        return isinstance(response, dict) and all(
+            candidate in response and _is_number(response[candidate]) for candidate in request.candidates)
+    if isinstance(request, LoglikelihoodRequest):
+        return isinstance(response, LoglikelihoodResult) and _is_number(response.logprob)
+    if isinstance(request, GenerateRequest):
+        return isinstance(response, str)
+    if isinstance(request, ClassifyRequest):
+        return isinstance(response, dict) and bool(response) and all(_is_number(v) for v in response.values())
+    return True
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def _use_counts(requests: Sequence[Request]) -> dict[Request, int]:

@@ -54,8 +54,8 @@ class RunStore:
 
     def __init__(self, path: str | os.PathLike[str], siblings: str | None = None) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._answers: dict[str, Any] = {}
+        self._where: dict[str, tuple[Path, int]] = {}  # key -> (file, line) of its stored answer
         self.truncated_bytes = 0
         #: A glob pattern, in the same folder, of other processes' store files that are read (never written):
         #: the rank files of a data-parallel run, or a single process's file seen from a rank.
@@ -63,9 +63,9 @@ class RunStore:
         self._read_to: dict[Path, tuple[int, int]] = {}  # sibling -> (bytes read, lines read)
         if self.path.is_dir():
             raise NegkitError(f"{self.path}: is a folder, not a run store file")
+        self._handle: Any = None  # opened at the first write: a run that fails before answering leaves no file
         try:
             self._load()
-            self._handle = open(self.path, "ab")
             self.refresh()
         except OSError as error:
             raise NegkitError(f"{self.path}: cannot open the run store: {describe_os_error(error)}") from None
@@ -95,6 +95,7 @@ class RunStore:
                 try:
                     record = json.loads(text)
                     self._answers[record["key"]] = record["response"]
+                    self._where[record["key"]] = (path, lines_before + lines_seen)
                 except (ValueError, KeyError, TypeError) as error:
                     if end == len(data):  # the last line is complete but damaged: same as torn
                         break
@@ -129,7 +130,15 @@ class RunStore:
         """The stored response for ``key``, or ``None``."""
         if key not in self._answers:
             return None
-        return decode_response(self._answers[key])
+        try:
+            return decode_response(self._answers[key])
+        except (TypeError, ValueError) as error:
+            raise self.damaged(key, f"a stored answer that cannot be read ({error})") from None
+
+    def damaged(self, key: str, problem: str) -> InputFormatError:
+        """The error for the stored answer of ``key`` (naming the file and line it was read from)."""
+        path, line = self._where.get(key, (self.path, None))
+        return InputFormatError(path, line, f"damaged run store line: {problem}")
 
     def put_many(self, entries: Iterable[tuple[str, Response]]) -> None:
         """Append answers and make them durable (one write and one fsync for the lot)."""
@@ -140,6 +149,12 @@ class RunStore:
             lines.append(json.dumps({"key": key, "response": encoded}, ensure_ascii=False) + "\n")
         if not lines:
             return
+        if self._handle is None:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._handle = open(self.path, "ab")
+            except OSError as error:
+                raise NegkitError(f"{self.path}: cannot write the run store: {describe_os_error(error)}") from None
         start = self._handle.tell()
         try:
             self._handle.write("".join(lines).encode("utf-8"))
@@ -163,10 +178,12 @@ class RunStore:
                 handle.truncate(size)
         except OSError:
             pass  # a torn last line is cut off when the store is opened next
-        self._handle = open(self.path, "ab")
+        self._handle = None  # opened again at the next write
 
     def close(self) -> None:
-        self._handle.close()
+        if self._handle is not None:
+            self._handle.close()
+            self._handle = None
 
     def __enter__(self) -> RunStore:
         return self

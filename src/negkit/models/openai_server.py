@@ -14,13 +14,18 @@ Spec: ``openai:http://HOST:PORT/v1#MODEL`` (append ``?chat`` to the model to sen
   expose the whole vocabulary, which the result records through the fingerprint's ``top_k``).
 - ``generate``: greedy (``temperature=0``) completions.
 
-Requests time out, and failures that may pass (connection errors, HTTP 429 and 5xx) are retried with
-exponential backoff; a server that cannot return what a task needs (no logprobs, no echo) raises a
-:class:`NegkitError` that says so.
+Requests time out after ``timeout`` seconds (default :data:`DEFAULT_TIMEOUT`, ``--timeout``), and failures that
+may pass (connection errors, HTTP 408, 429 and 5xx) are retried ``retries`` times (default
+:data:`DEFAULT_RETRIES`, ``--retries``) with exponential backoff; a request that timed out is tried at most twice
+(a server that accepts and never answers is given up after about two timeouts, a minute by default). A server
+that cannot return what a task needs (no logprobs, no echo), does not speak HTTP, or answers something other
+than the expected JSON raises a :class:`NegkitError` that names the URL and says so.
 """
 
 from __future__ import annotations
 
+import functools
+import http.client
 import json
 import math
 import time
@@ -35,6 +40,11 @@ from negkit.models.base import LoglikelihoodRequest, LoglikelihoodResult, ModelF
 #: Marks a context that holds chat messages (JSON) rather than text; made by ``apply_chat_template``.
 CHAT_MARKER = "\x00chat:"
 RETRY_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
+#: Seconds to wait for a server's answer, and tries after a failure that may pass.
+DEFAULT_TIMEOUT = 30.0
+DEFAULT_RETRIES = 3
+#: Tries of a request that timed out, at most (a server that never answers is not waited for again and again).
+TIMEOUT_TRIES = 2
 
 
 class ServerRefused(NegkitError):
@@ -45,22 +55,62 @@ class ServerRefused(NegkitError):
         self.status = status
 
 
+def _detail(raw: bytes, limit: int = 200) -> str:
+    """A short, printable excerpt of what a server sent."""
+    text = raw[: limit * 4].decode("utf-8", "replace").strip()
+    text = " ".join(text.split())
+    return repr(text[:limit] + ("..." if len(text) > limit else "")) if text else "nothing"
+
+
+def check_numbers(**values: Any) -> None:
+    """The numeric options of the backend are numbers in range (a clear error otherwise)."""
+    for name, value in values.items():
+        if value is None and name == "batch_size":
+            continue
+        whole = name in ("retries", "top_k", "batch_size")
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or (whole and not isinstance(value, int)):
+            raise NegkitError(f"openai model option {name} must be a {'whole ' if whole else ''}number, got {value!r}")
+        if (name == "retries" and value < 0) or (name != "retries" and not value > 0) or not math.isfinite(value):
+            raise NegkitError(f"openai model option {name} is out of range: {value!r}")
+
+
+def _unexpected_replies(method: Any) -> Any:
+    """A reply of the wrong shape (a field missing or of another type) becomes one error naming the server."""
+
+    @functools.wraps(method)
+    def wrapper(self: OpenAICompatibleLM, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except NegkitError as error:  # every message names the server
+            if str(error).startswith(self.base_url):
+                raise
+            raise NegkitError(f"{self.base_url}: {error}") from None
+        except (KeyError, IndexError, TypeError, AttributeError, ValueError) as error:
+            raise NegkitError(f"{self.base_url}: the server's answer is not what the OpenAI API returns "
+                              f"({type(error).__name__}: {_detail(str(error).encode())})") from None
+
+    return wrapper
+
+
 class OpenAICompatibleLM:
     """A language model served over the OpenAI completions / chat completions API."""
 
     is_encoder_decoder = False
     #: ``--model-args`` keys (and Python options) this backend knows.
     MODEL_ARGS = {
-        "timeout": "seconds to wait for an answer (default 60)",
-        "retries": "tries after a connection error, HTTP 408/429/5xx (default 4)",
+        "timeout": f"seconds to wait for an answer (default {DEFAULT_TIMEOUT:g}; --timeout)",
+        "retries": f"tries after a connection error, HTTP 408/429/5xx (default {DEFAULT_RETRIES}; --retries); a "
+                   "timed-out request is tried twice at most",
         "backoff": "first wait between tries in seconds, doubled each time (default 0.5)",
         "top_k": "top logprobs asked per next token (default 20)",
         "api_key": "bearer token (default: none; never recorded)",
         "batch_size": "prompts per completions request (default 16)",
     }
 
-    def __init__(self, base_url: str, model: str, chat: bool = False, timeout: float = 60.0, retries: int = 4,
-                 backoff: float = 0.5, top_k: int = 20, api_key: str | None = None, batch_size: int | None = None) -> None:
+    def __init__(self, base_url: str, model: str, chat: bool = False, timeout: float = DEFAULT_TIMEOUT,
+                 retries: int = DEFAULT_RETRIES, backoff: float = 0.5, top_k: int = 20, api_key: str | None = None,
+                 batch_size: int | None = None) -> None:
+        check_numbers(timeout=timeout, retries=retries, backoff=backoff, top_k=top_k, batch_size=batch_size)
         self.base_url = base_url.rstrip("/")
         self.model = model
         self.chat = chat
@@ -100,37 +150,61 @@ class OpenAICompatibleLM:
         headers = {"Content-Type": "application/json"}
         if self.api_key:
             headers["Authorization"] = f"Bearer {self.api_key}"
-        last_problem = ""
+        url = f"{self.base_url}{path}"
+        last_problem, tries, timeouts = "", 0, 0
         for attempt in range(self.retries + 1):
             if attempt:
                 time.sleep(self.backoff * 2 ** (attempt - 1))
-            request = urllib.request.Request(f"{self.base_url}{path}", data=body, headers=headers, method="POST")
+            tries += 1
+            request = urllib.request.Request(url, data=body, headers=headers, method="POST")
             try:
                 with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                    return json.loads(response.read().decode("utf-8"))
+                    raw = response.read()
             except urllib.error.HTTPError as error:
-                detail = error.read().decode("utf-8", "replace")[:300]
+                detail = _detail(error.read())
                 if error.code not in RETRY_STATUSES:
-                    raise ServerRefused(f"server {self.base_url}{path} answered HTTP {error.code}: {detail}",
-                                        error.code) from None
+                    raise ServerRefused(f"{url}: the server answered HTTP {error.code}: {detail}", error.code) from None
                 last_problem = f"HTTP {error.code}: {detail}"
-            except (urllib.error.URLError, TimeoutError, ConnectionError) as error:
-                last_problem = str(getattr(error, "reason", error))
-            except ValueError as error:
-                raise NegkitError(f"server {self.base_url}{path} did not answer JSON: {error}") from None
-        raise NegkitError(f"server {self.base_url}{path} failed after {self.retries + 1} tries: {last_problem}")
+                continue
+            except (TimeoutError, urllib.error.URLError, ConnectionError, http.client.HTTPException, OSError) as error:
+                reason = getattr(error, "reason", error)
+                if isinstance(reason, TimeoutError) or isinstance(error, TimeoutError):
+                    timeouts += 1
+                    last_problem = f"no answer within {self.timeout:g} s (--timeout)"
+                    if timeouts >= TIMEOUT_TRIES:
+                        break
+                    continue
+                if isinstance(error, http.client.HTTPException) and not isinstance(error, ConnectionError):
+                    raise NegkitError(f"{url}: the server did not answer HTTP ({type(error).__name__}: "
+                                      f"{_detail(str(error).encode())})") from None
+                last_problem = _detail(str(reason).encode())
+                continue
+            try:
+                answer = json.loads(raw.decode("utf-8"))
+            except (ValueError, RecursionError):
+                raise NegkitError(f"{url}: the server did not answer JSON (it answered {_detail(raw)})") from None
+            if not isinstance(answer, dict):
+                raise NegkitError(f"{url}: the server answered a JSON {type(answer).__name__}, not an object")
+            return answer
+        raise NegkitError(f"{url}: failed after {tries} tries: {last_problem}")
 
     def _completions(self, prompts: Sequence[str], **payload: Any) -> list[dict[str, Any]]:
         answer = self._post("/completions", {"prompt": list(prompts), "temperature": 0, **payload})
-        choices = sorted(answer.get("choices", []), key=lambda choice: choice.get("index", 0))
+        choices = answer.get("choices")
+        if not isinstance(choices, list) or not all(isinstance(choice, dict) for choice in choices):
+            raise NegkitError(f"{self.base_url}/completions: the server's answer has no list of choices "
+                              f"({_detail(json.dumps(answer).encode())})")
+        choices = sorted(choices, key=lambda choice: choice.get("index", 0) if isinstance(choice.get("index"), int) else 0)
         if len(choices) != len(prompts):
-            raise NegkitError(f"server returned {len(choices)} completions for {len(prompts)} prompts")
+            raise NegkitError(f"{self.base_url}/completions: the server returned {len(choices)} completions for "
+                              f"{len(prompts)} prompts")
         return choices
 
     def _batches(self, items: Sequence[Any]) -> list[Sequence[Any]]:
         return [items[start : start + self.batch_size] for start in range(0, len(items), self.batch_size)]
 
     # -- protocol -----------------------------------------------------------------------------------
+    @_unexpected_replies
     def loglikelihood(self, requests: Sequence[LoglikelihoodRequest]) -> list[LoglikelihoodResult]:
         results: list[LoglikelihoodResult] = []
         if any(request.add_bos is not None for request in requests):
@@ -169,6 +243,7 @@ class OpenAICompatibleLM:
         return [_prompt_logprobs_score(choice["prompt_logprobs"], request.continuation)
                 for request, choice in zip(batch, choices)]
 
+    @_unexpected_replies
     def next_token_logprobs(self, contexts: Sequence[str], candidates: Sequence[str]) -> list[dict[str, float]]:
         answers: list[dict[str, float]] = []
         for context in contexts:
@@ -195,6 +270,7 @@ class OpenAICompatibleLM:
             raise NegkitError("the server's chat completion has no top_logprobs; this task needs them") from None
         return _pick(top, candidates)
 
+    @_unexpected_replies
     def generate(self, contexts: Sequence[str], max_new_tokens: int = 8, stop: Sequence[str] = ()) -> list[str]:
         outputs = []
         for context in contexts:

@@ -18,6 +18,10 @@ anything else          treated as ``hf:``
 
 from __future__ import annotations
 
+import logging
+import pickle
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -37,8 +41,92 @@ def load_model(spec: str, dtype: str | None = "float32", **options: Any) -> Any:
     :class:`NegkitError` that lists them): ``batch_size``, ``device``, ``quantize``, the loader options of
     :data:`negkit.models.loading.LOADER_ARGS` and the backend's own (``prefix_reuse``, ``token_budget``) for
     transformers backends; ``timeout``, ``retries``, ``api_key``, ... for servers; ``tensor_parallel_size``,
-    ... for vLLM.
+    ... for vLLM. A model that cannot be loaded (damaged or unsafe weights, a configuration transformers
+    refuses) is a :class:`NegkitError` naming it, never a traceback.
     """
+    check_model_options(spec, options)
+    with held_transformers_logs() as records:
+        try:
+            return _load(spec, dtype, **options)
+        except NegkitError:
+            raise
+        except LOAD_ERRORS as error:
+            detail = next((line for record in records for line in record.getMessage().splitlines()
+                           if "size mismatch" in line), "")
+            detail = f"; {' '.join(detail.replace('|', ' ').split())[:200]}" if detail else ""
+            message = _first_line(error).replace(" For details look at the above report!", "")
+            raise NegkitError(f"{_location(spec)}: cannot load the model ({type(error).__name__}: "
+                              f"{message}{detail})") from None
+
+
+@contextmanager
+def held_transformers_logs() -> Iterator[list[logging.LogRecord]]:
+    """Hold what transformers logs while a model loads: printed as usual when the load succeeds, left out when it
+    fails (the failure is then one error line, which quotes the report's first mismatch)."""
+    try:
+        from transformers.utils import logging as hf_logging
+    except ImportError:
+        yield []
+        return
+    logger = hf_logging.get_logger()
+    records: list[logging.LogRecord] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            records.append(record)
+
+    handlers, keep, succeeded = list(logger.handlers), Keep(), False
+    for handler in handlers:
+        logger.removeHandler(handler)
+    logger.addHandler(keep)
+    try:
+        yield records
+        succeeded = True
+    finally:
+        logger.removeHandler(keep)
+        for handler in handlers:
+            logger.addHandler(handler)
+        if succeeded:
+            for record in records:
+                logger.handle(record)
+
+
+#: What loaders raise for model files they cannot use (turned into one clear error by :func:`load_model`).
+LOAD_ERRORS: tuple[type[BaseException], ...] = (OSError, ValueError, KeyError, TypeError, RuntimeError, EOFError,
+                                                 pickle.UnpicklingError, AttributeError)
+
+
+def check_model_options(spec: str, options: dict[str, Any]) -> None:
+    """An unknown option key for ``spec``'s backend is an error listing the known ones; nothing is loaded."""
+    scheme = spec.partition(":")[0]
+    from negkit.models.baselines import is_baseline_spec
+
+    if is_baseline_spec(spec):
+        known = {key: FLAG_ARGS[key] for key in ("device", "batch_size")}
+        check_options(spec, options, {**known, "seed": "seed of the random answers (random)"})
+    elif scheme == "openai":
+        from negkit.models.openai_server import OpenAICompatibleLM
+
+        check_options("openai", options, OpenAICompatibleLM.MODEL_ARGS)
+    elif scheme == "vllm":
+        from negkit.models.vllm_backend import VLLMModel
+
+        check_options("vllm", options, VLLMModel.MODEL_ARGS)
+    elif scheme == "nli":
+        from negkit.models.hf_nli import HFClassifier
+
+        check_options("nli", options, {**FLAG_ARGS, **LOADER_ARGS, **HFClassifier.ENGINE_ARGS})
+    else:
+        _check_language_model_options("gguf" if spec == "default" or scheme == "gguf" else "hf", options)
+
+
+def _location(spec: str) -> str:
+    """The path or name a spec loads (what error messages name)."""
+    scheme, _, rest = spec.partition(":")
+    return rest if scheme in ("hf", "nli", "gguf", "vllm", "openai") and rest else spec
+
+
+def _load(spec: str, dtype: str | None, **options: Any) -> Any:
     scheme, _, rest = spec.partition(":")
     from negkit.models.baselines import is_baseline_spec
 
@@ -55,17 +143,14 @@ def load_model(spec: str, dtype: str | None = "float32", **options: Any) -> Any:
     if scheme == "openai":
         from negkit.models.openai_server import OpenAICompatibleLM
 
-        check_options("openai", options, OpenAICompatibleLM.MODEL_ARGS)
         return OpenAICompatibleLM.from_spec(rest, **options)
     if scheme == "vllm":
         from negkit.models.vllm_backend import VLLMModel
 
-        check_options("vllm", options, VLLMModel.MODEL_ARGS)
         return VLLMModel.from_pretrained(rest, dtype=dtype, **options)
     if scheme == "nli":
         from negkit.models.hf_nli import HFClassifier
 
-        check_options("nli", options, {**FLAG_ARGS, **LOADER_ARGS, **HFClassifier.ENGINE_ARGS})
         return HFClassifier.from_pretrained(rest, dtype=dtype, **options)
     if scheme == "hf":
         return _load_transformers(rest, dtype, **options)
@@ -84,7 +169,6 @@ def _check_language_model_options(backend: str, options: dict[str, Any]) -> None
 def _load_transformers(name: str, dtype: str | None, **options: Any) -> Any:
     from transformers import AutoConfig
 
-    _check_language_model_options("hf", options)
     # a missing path, a broken folder, or the hub offline: fail at once
     check_pretrained(name, options.get("revision"), options.get("subfolder"), tokenizer=not options.get("tokenizer"))
     config_options = {key: options[key] for key in ("revision", "subfolder") if options.get(key) is not None}
@@ -107,7 +191,6 @@ def _load_gguf(path: Path, dtype: str | None, name: str, **options: Any) -> Any:
     from negkit.models.gguf import converted_folder
     from negkit.models.hf_causal import HFCausalLM
 
-    _check_language_model_options("gguf", options)
     model = HFCausalLM.from_pretrained(str(converted_folder(path)), dtype=dtype, backend="gguf", **options)
     model.fingerprint = replace(model.fingerprint, name=name, sha256=file_sha256(path))
     model.load_info["source"] = name

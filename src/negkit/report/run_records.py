@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from negkit.data.nli import NLIItem
+from negkit.data.nubench import json_objects
 from negkit.data.tind_types import PATTERN_NAMES, TruthItem
 from negkit.errors import InputFormatError, NegkitError
 from negkit.metrics.condaqa_intervals import condaqa_estimands
@@ -73,19 +74,12 @@ def read_samples(path: Path) -> list[dict[str, Any]]:
     """The records of a ``TASK.samples.jsonl`` file (a bad line is an error naming the file and line)."""
     records = []
     try:
-        text = path.read_text(encoding="utf-8")
+        for number, record in json_objects(path):
+            if "item_id" not in record:
+                raise InputFormatError(path, number, "a sample record must have an 'item_id'")
+            records.append(record)
     except (OSError, UnicodeDecodeError) as error:
         raise InputFormatError(path, None, f"cannot read the samples: {error}") from None
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise InputFormatError(path, number, f"not JSON: {error.msg}") from None
-        if not isinstance(record, dict) or "item_id" not in record:
-            raise InputFormatError(path, number, "a sample record must be an object with an 'item_id'")
-        records.append(record)
     return records
 
 

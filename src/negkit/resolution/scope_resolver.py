@@ -14,12 +14,13 @@ when it is predicted in scope; whole-word cue tokens never belong to their own s
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from negkit.atomic_io import atomic_write_json
 from negkit.data.resolution import NegationInstance, ResolutionSentence, TokenPart
+from negkit.errors import InputFormatError
 from negkit.resolution.cue_lexicon import affix_remainder
 from negkit.resolution.neural import (
     IGNORED,
@@ -31,6 +32,7 @@ from negkit.resolution.neural import (
     seed_everything,
     train_network,
 )
+from negkit.textfiles import read_json_object
 
 VARIANTS = ("marker", "bilstm")
 CUE_MARKER, AFFIX_MARKER = "[NEGCUE]", "[AFFCUE]"
@@ -129,12 +131,16 @@ class ScopeResolver:
         if self.tagger is None:
             raise RuntimeError("nothing to save: the scope resolver is not fitted")
         self.tagger.save(folder)
-        (Path(folder) / _SCOPE_FILE).write_text(json.dumps({"variant": self.variant}) + "\n")
+        atomic_write_json(Path(folder) / _SCOPE_FILE, {"variant": self.variant}, indent=None)
 
     @classmethod
     def load(cls, folder: str | Path) -> ScopeResolver:
-        settings = json.loads((Path(folder) / _SCOPE_FILE).read_text())
-        resolver = cls(variant=settings["variant"])
+        path = Path(folder) / _SCOPE_FILE
+        settings = read_json_object(path, "scope resolver settings")
+        try:
+            resolver = cls(variant=settings["variant"])
+        except (KeyError, TypeError, ValueError) as error:
+            raise InputFormatError(path, None, f"not scope resolver settings ({type(error).__name__}: {error})") from None
         resolver.tagger = Tagger.load(folder)
         return resolver
 

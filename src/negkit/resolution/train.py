@@ -11,18 +11,19 @@ folder in the ``save_pretrained`` spirit::
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from negkit import __version__
+from negkit.atomic_io import atomic_write_json
 from negkit.data.resolution import ResolutionSentence
-from negkit.errors import NegkitError
+from negkit.errors import InputFormatError, quoted
 from negkit.resolution.cue_tagger import CueTagger
 from negkit.resolution.neural import TrainingSettings, resolve_encoder
 from negkit.resolution.scope_resolver import ScopeResolver
+from negkit.textfiles import read_json_object
 
 CONFIG_FILE = "negkit_resolution.json"
 
@@ -106,25 +107,35 @@ class NegationResolver:
             "resolved_encoder": resolve_encoder(self.settings.encoder),
             **self.metadata,
         }
-        (folder / CONFIG_FILE).write_text(json.dumps(config, indent=2) + "\n")
+        atomic_write_json(folder / CONFIG_FILE, config)  # last: a folder without it is not a model
 
     @classmethod
     def load(cls, folder: str | Path) -> NegationResolver:
+        """Read a model folder written by :meth:`save`; anything missing or damaged is an
+        :class:`~negkit.errors.InputFormatError` naming the file."""
         folder = Path(folder)
+        if not folder.is_dir():
+            problem = "no such model folder" if not folder.exists() else "a file, not a model folder"
+            raise InputFormatError(folder, None, f"{problem} (a negkit resolution model is the folder written by "
+                                   "`negkit resolution train`)")
         if not (folder / CONFIG_FILE).exists():
-            raise NegkitError(
-                f"{folder} is not a trained negkit resolution model (no {CONFIG_FILE}); "
-                "train one with `negkit resolution train --corpus cd-sco --out DIR`"
+            raise InputFormatError(
+                folder, None, f"not a trained negkit resolution model (no {CONFIG_FILE}); train one with "
+                "`negkit resolution train --corpus cd-sco --out DIR`"
             )
-        config = json.loads((folder / CONFIG_FILE).read_text())
-        settings = config["settings"]
-        resolver = cls(ResolverSettings(
-            encoder=settings["encoder"],
-            scope_variant=settings["scope_variant"],
-            cue=TrainingSettings(**settings["cue"]),
-            scope=TrainingSettings(**settings["scope"]),
-            max_length=settings["max_length"],
-        ))
+        config = read_json_object(folder / CONFIG_FILE, "negkit resolution model configuration")
+        try:
+            settings = config["settings"]
+            resolver = cls(ResolverSettings(
+                encoder=settings["encoder"],
+                scope_variant=settings["scope_variant"],
+                cue=TrainingSettings(**settings["cue"]),
+                scope=TrainingSettings(**settings["scope"]),
+                max_length=settings["max_length"],
+            ))
+        except (KeyError, TypeError, ValueError) as error:
+            raise InputFormatError(folder / CONFIG_FILE, None, "not a negkit resolution model configuration "
+                                   f"({type(error).__name__}: {quoted(str(error), 120)})") from None
         resolver.cue_tagger = CueTagger.load(folder / "cue")
         resolver.scope_resolver = ScopeResolver.load(folder / "scope")
         resolver.metadata = {k: v for k, v in config.items() if k not in ("settings", "negkit_version")}

@@ -31,7 +31,7 @@ from negkit.data.locate import locate_dataset
 from negkit.data.tind import item_record, read_tind
 from negkit.data.tind_hf import SPLIT_ALIASES, SPLITS
 from negkit.data.tind_types import TruthItem
-from negkit.errors import NegkitError
+from negkit.errors import InputFormatError, NegkitError
 from negkit.models.base import AnswerSpace, GenerateRequest, LoglikelihoodRequest, NextTokenRequest, Request, Response
 from negkit.tasks.base import TaskData, register_task, resolve_limit, wrap_prompt
 from negkit.tasks.tind_fewshot import FEWSHOT_SOURCES, authors_fewshot_examples, draw_fewshot_examples, fewshot_block
@@ -56,6 +56,8 @@ class TruthTask:
     model_kind = "language_model"
     #: The splits ``load`` takes (checked before any work): the release's three and ``all``, the whole set.
     splits: tuple[str, ...] = (*SPLITS, ALL_SPLITS)
+    #: Record fields that hold decrypted TIND text (hashed in outputs inside a git working tree, see negkit.privacy).
+    private_fields: tuple[str, ...] = ("sentence", "prompt")
 
     @staticmethod
     def normalize_split(split: str) -> str:
@@ -105,7 +107,7 @@ class TruthTask:
         source = tind_source(data)
         items = read_tind(source, None if split == ALL_SPLITS else split, seed)
         if not items:
-            raise NegkitError(f"no TIND items in split {split!r} of {source}")
+            raise InputFormatError(source, None, f"no TIND items in split {split!r}")
         total, total_groups = len(items), len({item.group_key for item in items})
         limit = resolve_limit(limit, total)
         self.sample = None

@@ -1,0 +1,129 @@
+"""Reading text, JSON and JSON Lines input files so that every way they can be bad is one clear error.
+
+Each function raises :class:`~negkit.errors.InputFormatError` naming the file (and the line where there is one)
+for a missing file, a folder, unreadable bytes, bytes that are not UTF-8, malformed JSON or the wrong kind of
+JSON value; never a Python exception. Values quoted in messages are cut short (:func:`negkit.errors.quoted`).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from negkit.errors import InputFormatError, NegkitError
+
+
+def read_bytes(path: str | os.PathLike[str], what: str = "file") -> bytes:
+    """The bytes of ``path``; a missing file, a folder or an unreadable file is an :class:`InputFormatError`."""
+    try:
+        return Path(path).read_bytes()
+    except FileNotFoundError:
+        raise InputFormatError(path, None, f"no such {what}") from None
+    except IsADirectoryError:
+        raise InputFormatError(path, None, f"is a folder, expected a {what}") from None
+    except OSError as error:
+        raise InputFormatError(path, None, f"cannot read: {error.strerror or error}") from None
+
+
+def decode_utf8(data: bytes, path: str | os.PathLike[str]) -> str:
+    """``data`` decoded as UTF-8 (a leading byte-order mark dropped); bad bytes name their line."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        bad = data[error.start : error.start + 4]
+        raise InputFormatError(path, line, f"not UTF-8 text: bytes {bad!r} at byte offset {error.start}") from None
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def read_text(path: str | os.PathLike[str], what: str = "text file") -> str:
+    """The UTF-8 text of ``path`` (see :func:`read_bytes` and :func:`decode_utf8`)."""
+    return decode_utf8(read_bytes(path, what), path)
+
+
+def read_json_object(path: str | os.PathLike[str], what: str = "JSON object") -> dict[str, Any]:
+    """A JSON file holding one object; a syntax error names its line."""
+    text = read_text(path, f"JSON file ({what})")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InputFormatError(path, error.lineno, f"not valid JSON ({error.msg}; expected a {what})") from None
+    except RecursionError:
+        raise InputFormatError(path, None, f"JSON nested too deeply (expected a {what})") from None
+    if not isinstance(data, dict):
+        raise InputFormatError(path, None, f"expected a JSON object ({what}), found {type(data).__name__}")
+    return data
+
+
+def iter_jsonl(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
+    """``(line number, decoded value)`` for every non-blank line of a JSON Lines file.
+
+    A missing file, a folder, bytes that are not UTF-8 and a line that is not JSON each raise
+    :class:`InputFormatError` with the line; a file whose last line has no line feed is read normally.
+    """
+    try:
+        handle = open(path, "rb")
+    except FileNotFoundError:
+        raise InputFormatError(path, None, "no such file") from None
+    except IsADirectoryError:
+        raise InputFormatError(path, None, "is a folder, expected a JSON Lines file") from None
+    except OSError as error:
+        raise InputFormatError(path, None, f"cannot read: {error.strerror or error}") from None
+    with handle:
+        for line_number, raw in enumerate(handle, start=1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as error:
+                bad = raw[error.start : error.start + 4]
+                raise InputFormatError(path, line_number, f"not UTF-8 text: bytes {bad!r}") from None
+            if line_number == 1 and line.startswith("\ufeff"):
+                line = line[1:]
+            if not line.strip():
+                continue
+            try:
+                value = json.loads(line)
+            except json.JSONDecodeError as error:
+                raise InputFormatError(path, line_number, f"not valid JSON ({error.msg}, column {error.colno})") from None
+            except RecursionError:
+                raise InputFormatError(path, line_number, "JSON nested too deeply") from None
+            yield line_number, value
+
+
+def iter_parquet(path: str | os.PathLike[str]) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``(row number, record)`` of a parquet file (rows numbered from 1); a file that is not parquet, is cut
+    short or damaged is an :class:`InputFormatError`."""
+    try:
+        import pyarrow
+        import pyarrow.parquet as parquet
+    except ImportError:
+        raise NegkitError(f"{path}: reading parquet needs pyarrow (pip install 'negkit[hub]')") from None
+    if not Path(path).is_file():
+        read_bytes(path, "parquet file")  # raises the right error for a missing file or a folder
+    try:
+        rows = parquet.read_table(path).to_pylist()
+    except (pyarrow.ArrowException, OSError, ValueError) as error:
+        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        first = first.replace(f"'{path}'", "").replace(str(path), "FILE")
+        raise InputFormatError(path, None, f"not a readable parquet file ({first[:200]})") from None
+    yield from enumerate(rows, start=1)
+
+
+def iter_csv(path: str | os.PathLike[str]) -> Iterator[tuple[int, list[str]]]:
+    """``(line number, fields)`` of every row of a CSV file, the header row included (line numbers of the file,
+    so a quoted field spanning lines is numbered by its last line); bad bytes or a malformed row (an unclosed
+    quote, a field over the csv module's size limit) are an :class:`InputFormatError` naming the line."""
+    text = read_text(path, "CSV file")
+    reader = csv.reader(io.StringIO(text, newline=""))
+    while True:
+        try:
+            fields = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as error:
+            raise InputFormatError(path, reader.line_num, f"malformed CSV ({error})") from None
+        yield reader.line_num, fields
