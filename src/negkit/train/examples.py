@@ -317,23 +317,12 @@ def jsonl_examples(path: str | Path, model: Any = None, chat: bool = False) -> T
 
 def jsonl_objects(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """``(line, object)`` for each non-blank line; bad bytes, bad JSON or a non-object is ``FILE:LINE: problem``."""
-    if not path.is_file():
-        raise NegkitError(f"training file not found: {path}")
-    with open(path, "rb") as handle:
-        for number, raw in enumerate(handle, start=1):
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError as error:
-                raise InputFormatError(path, number, f"not UTF-8 text (byte {error.start + 1} of the line)") from None
-            if not text.strip():
-                continue
-            try:
-                record = json.loads(text)
-            except json.JSONDecodeError as error:
-                raise InputFormatError(path, number, f"not valid JSON ({error.msg})") from None
-            if not isinstance(record, dict):
-                raise InputFormatError(path, number, "expected a JSON object")
-            yield number, record
+    from negkit.textfiles import iter_jsonl
+
+    for number, record in iter_jsonl(path):
+        if not isinstance(record, dict):
+            raise InputFormatError(path, number, "expected a JSON object")
+        yield number, record
 
 
 def sample_examples(data: TrainingData, limit: int | None, seed: int) -> TrainingData:
