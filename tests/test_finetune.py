@@ -143,7 +143,8 @@ def test_per_group_thins_every_group_over_its_four_cells(tiny):
         cells = {(item.is_negated, item.is_distractor) for item in thinned if item.group_key == key}
         assert len(cells) == 4
     assert thin_groups(items, 4, 0) == thinned and thin_groups(items, 4, 1) != thinned
-    assert [item.item_id for item in thinned] == sorted(item.item_id for item in thinned)  # input order kept
+    kept = {item.item_id for item in thinned}
+    assert thinned == [item for item in items if item.item_id in kept]  # input order kept
     lm = load_model(f"hf:{tiny}")
     data = tind_examples(lm, None, subset=TindFilter(patterns=(2, 6), per_group=2), chat=False)
     assert data.description["sentences"] == 2 * data.description["groups"]
@@ -169,6 +170,7 @@ def test_tind_training_then_eval_with_the_adapter(tiny, tmp_path):
     load = tuned["model"]["load"]["adapter"]
     assert load["merged"] is True and load["base_matches"] is True and load["path"] == str(out)
     assert load["training_config_sha256"] and load["weights_sha256"] == run["adapter"]["weights_sha256"]
+    assert unmerged["model"]["load"]["adapter"]["merged"] is False
 
     def p_true(folder):
         return [json.loads(line)["p_true"] for line in (folder / "tind.samples.jsonl").read_text().splitlines()]
