@@ -160,12 +160,22 @@ def harness_predictions(out: Path, name: str, count: int) -> list[bool]:
     return predictions  # type: ignore[return-value]
 
 
+def engine_counts(method: str, out: Path) -> dict[str, Any]:
+    """negkit's engine counts (prompt tokens, those run through the model, padding, whether the prefix tree
+    ran); empty for the other methods."""
+    if method not in ("exact", "fast"):
+        return {}
+    engine = json.loads((out / "tind.results.json").read_text(encoding="utf-8"))["engine"]
+    return {"tokens": engine["tokens"], "tokens_run": engine["tokens"] - engine["prefix_tokens_reused"],
+            "padding_tokens": engine.get("padding_tokens"), "prefix_tree": engine.get("prefix_tree")}
+
+
 def computed_flops(method: str, out: Path, tokens: int, prompts: int, body: int, head: int) -> float:
-    """The model FLOPs a command did: negkit's from its engine counts (shared prefixes run once), the others'
-    from every prompt token with the LM head at every position."""
+    """The model FLOPs a command did on prompt tokens (padding not counted, for any method): negkit's from its
+    engine counts (shared prefixes run once), the others' from every prompt token with the LM head at every
+    position."""
     if method in ("exact", "fast"):
-        engine = json.loads((out / "tind.results.json").read_text(encoding="utf-8"))["engine"]
-        return 2.0 * body * (engine["tokens"] - engine["prefix_tokens_reused"]) + 2.0 * head * prompts
+        return 2.0 * body * engine_counts(method, out)["tokens_run"] + 2.0 * head * prompts
     return 2.0 * (body + head) * tokens
 
 
@@ -244,6 +254,7 @@ def main() -> int:
         measured: dict[str, list[dict[str, Any]]] = {method: [] for method in methods}
         predictions: dict[str, list[bool]] = {}
         flops: dict[str, float] = {}
+        counts: dict[str, dict[str, Any]] = {}
         for repeat in range(args.repeats):
             for method, command in methods.items():
                 out = work / f"{prompt_kind}-{method}-{repeat}"
@@ -261,6 +272,7 @@ def main() -> int:
                 else:
                     predictions[method] = negkit_predictions(out, ids)
                 flops[method] = computed_flops(method, out, tokens, len(items), body, head)
+                counts[method] = engine_counts(method, out)
         harness = {key: statistics.median(run[key] for run in measured["harness"]) for key in ("wall_s", "cpu_s")}
         for method in methods:
             wall = statistics.median(run["wall_s"] for run in measured[method])
@@ -274,6 +286,7 @@ def main() -> int:
                 "agreement_with_harness": round(agree, 4),
                 "speedup_cpu": round(harness["cpu_s"] / cpu, 2), "speedup_wall": round(harness["wall_s"] / wall, 2),
                 "load": [run["load_before"] for run in measured[method]] + [measured[method][-1]["load_after"]],
+                "engine": counts[method],
             })
     print(f"\nmodel folder: {folder}; device {args.device}; threads {args.threads}; {len(items)} sentences; "
           f"matmul peak fp32 {peaks['float32'] / 1e9:.1f} GFLOP/s, bf16 {peaks['bfloat16'] / 1e9:.1f} GFLOP/s; "
@@ -285,6 +298,9 @@ def main() -> int:
         print(f"| {row['prompt']} | {row['method']} | {row['wall_s']} | {row['cpu_s']} | {row['tokens_per_s']} | "
               f"{100 * row['peak_fraction']:.1f}% | {100 * row['agreement_with_harness']:.2f}% | "
               f"{row['speedup_cpu']}x | {row['speedup_wall']}x |")
+    for row in rows:
+        if row["engine"]:
+            print(f"{row['prompt']} {row['method']}: engine {row['engine']}")
     if args.json:
         args.json.write_text(json.dumps({"rows": rows, "peaks": peaks, "non_embedding_parameters": body,
                                          "device": args.device, "threads": args.threads}, indent=2) + "\n")

@@ -126,11 +126,14 @@ def test_secrets_in_model_args_are_never_recorded():
     assert redact_model_args({"api_key": "sk-1", "timeout": 5}) == {"api_key": "***", "timeout": 5}
 
 
-def test_sharded_loading_with_offload_matches_one_device(folder, tmp_path):
+@pytest.mark.parametrize("prefix_tree", [True, False])
+def test_sharded_loading_with_offload_matches_one_device(folder, tmp_path, prefix_tree):
     """device_map=auto with the weights offloaded to disk (accelerate's hooks run each layer on the CPU):
-    prefix reuse and context groups give the same answers as the model on one device."""
+    prefix reuse (along the prefix tree, with anchors, or per batch) and context groups give the same answers
+    as the model on one device."""
     sharded = load_model(f"hf:{folder}", device_map="auto", max_memory=["cpu:40KB"],
-                         offload_folder=str(tmp_path / "offload"), batch_size=4)
+                         offload_folder=str(tmp_path / "offload"), batch_size=4, prefix_tree=prefix_tree)
+    sharded.scorer.tree and setattr(sharded.scorer.tree, "row_tokens", 24)  # small rows: anchors hold the prefixes
     single = load_model(f"hf:{folder}", device="cpu", batch_size=4)
     assert sharded.load_info["device_map"] == {"disk": 1} and sharded.load_info["device"] == "cpu"
     assert sharded.load_info["loader"]["max_memory"] == {"cpu": "40KB"}
@@ -138,6 +141,7 @@ def test_sharded_loading_with_offload_matches_one_device(folder, tmp_path):
     for a, b in zip(sharded.next_token_logprobs(contexts, ["True", "False"]), single.next_token_logprobs(contexts, ["True", "False"])):
         assert abs(a["True"] - b["True"]) < 1e-4 and abs(a["False"] - b["False"]) < 1e-4
     assert sharded.scorer.stats.batches_with_prefix > 0
+    assert sharded.scorer.stats.prefix_tree == ("on" if prefix_tree else "")
     requests = [LoglikelihoodRequest(context, ending) for context in contexts[:3] for ending in (" True", " False is it")]
     for a, b in zip(sharded.loglikelihood(requests), single.loglikelihood(requests)):
         assert abs(a.logprob - b.logprob) < 1e-4 and a.is_greedy == b.is_greedy

@@ -150,12 +150,13 @@ def test_loglikelihoods_equal_a_plain_forward_pass():
         assert answer.n_tokens == len(continuation_ids)
 
 
-def test_shared_context_runs_once_and_one_token_answers_match():
+@pytest.mark.parametrize("prefix_tree", [False, True])
+def test_shared_context_runs_once_and_one_token_answers_match(prefix_tree):
     torch = pytest.importorskip("torch")
     from negkit.models.base import LoglikelihoodRequest
     from tiny_models import tiny_causal_lm
 
-    lm = tiny_causal_lm(chat_template=False, prefix_reuse=True, batch_size=8)
+    lm = tiny_causal_lm(chat_template=False, prefix_reuse=True, batch_size=8, prefix_tree=prefix_tree)
     contexts = ["A dog is an animal.\nAnswer:", "Birds can fly, fish cannot walk.\nIs it true?\nAnswer:", "Iron is a metal."]
     requests = [LoglikelihoodRequest(c, answer) for c in contexts for answer in (" True", " False", " true or false")]
     calls = []
@@ -164,7 +165,11 @@ def test_shared_context_runs_once_and_one_token_answers_match():
         grouped = lm.loglikelihood(requests)
     finally:
         handle.remove()
-    assert len(calls) == 2  # one pass over the three contexts, one over all continuations
+    # context groups: one pass over the three contexts, one over all continuations; the prefix tree: one pass
+    # over one packed row (each context once), and the one-time check's plain pass
+    assert len(calls) == 2
+    if prefix_tree:
+        assert lm.scorer.stats.prefix_tree == "on" and lm.scorer.stats.batches == 1
     plain = tiny_causal_lm(chat_template=False, prefix_reuse=False, batch_size=1).loglikelihood(requests)
     for mine, reference in zip(grouped, plain):
         assert mine.logprob == pytest.approx(reference.logprob, abs=1e-4)
@@ -176,7 +181,7 @@ def test_context_group_statistics_count_reused_context_tokens():
     from negkit.models.base import LoglikelihoodRequest
     from tiny_models import tiny_causal_lm
 
-    lm = tiny_causal_lm(chat_template=False, prefix_reuse=True, batch_size=8)
+    lm = tiny_causal_lm(chat_template=False, prefix_reuse=True, batch_size=8, prefix_tree=False)
     context = "A dog is an animal."
     context_tokens = len(lm.rules.encode_context(context)[0])
     lm.loglikelihood([LoglikelihoodRequest(context, " True"), LoglikelihoodRequest(context, " False")])

@@ -354,7 +354,8 @@ def _engine_stats(model: Any) -> dict[str, Any]:
     stats = getattr(getattr(model, "scorer", None), "stats", None)
     if stats is not None:
         engine.update(batches=stats.batches, batches_with_prefix=stats.batches_with_prefix,
-                      tokens=stats.tokens_total, prefix_tokens_reused=stats.tokens_skipped)
+                      tokens=stats.tokens_total, prefix_tokens_reused=stats.tokens_skipped,
+                      padding_tokens=stats.tokens_padded, prefix_tree=stats.prefix_tree or "not used")
     batcher = getattr(model, "batcher", None)
     if hasattr(batcher, "report"):
         engine["batching"] = batcher.report()

@@ -117,11 +117,10 @@ class LengthSortedBatcher:
             except Exception as error:  # noqa: BLE001 - only out-of-memory errors are handled here
                 if not is_out_of_memory(error) or len(batch) == 1:
                     raise
-                self._shrink(length_bucket(longest), max(1, len(batch) // 2))
-                _release_cached_memory()
+                self.shrink(longest, max(1, len(batch) // 2))
+                release_cached_memory()
                 continue
-            bucket = length_bucket(longest)
-            self.sizes_used[bucket] = max(self.sizes_used.get(bucket, 0), len(batch))
+            self.note_used(longest, len(batch))
             for index, output in zip(batch, outputs):
                 results[index] = output
             if on_batch_done is not None:
@@ -129,12 +128,21 @@ class LengthSortedBatcher:
             position += len(batch)
         return results  # type: ignore[return-value]
 
-    def _shrink(self, bucket: int, size: int) -> None:
-        """After an out-of-memory error: at most ``size`` in ``bucket`` (and so in every longer one)."""
+    def shrink(self, longest: int, size: int) -> None:
+        """After an out-of-memory error on a batch of padded length ``longest``: at most ``size`` sequences in
+        its bucket (and so in every longer one)."""
         self.halvings += 1
+        bucket = length_bucket(longest)
         self.bucket_limits[bucket] = min(size, self.bucket_limits.get(bucket, size))
 
-def _release_cached_memory() -> None:
+    def note_used(self, longest: int, size: int) -> None:
+        """Record that a batch of ``size`` sequences of padded length ``longest`` ran."""
+        bucket = length_bucket(longest)
+        self.sizes_used[bucket] = max(self.sizes_used.get(bucket, 0), size)
+
+
+def release_cached_memory() -> None:
+    """Give cached accelerator memory back after an out-of-memory error."""
     try:
         import torch
 

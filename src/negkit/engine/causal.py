@@ -1,10 +1,12 @@
 """Batched forward passes of a transformers causal LM, with shared-prefix key/value reuse.
 
-:class:`CausalScorer` takes encoded prompts, runs them in length-sorted batches (right padding), and
-hands the log-softmax rows of the positions each prompt needs to a reduce function (which picks the
-candidate tokens, or sums a continuation's log-probabilities). When the prompts of a batch share a
-verified token prefix, the prefix runs once and its cache is copied, expanded over the batch, for the
-suffix pass; the shared cache itself is never mutated.
+:class:`CausalScorer` takes encoded prompts and hands the log-softmax rows of the positions each prompt
+needs to a reduce function (which picks the candidate tokens, or sums a continuation's log-probabilities).
+It runs them along their prefix tree (:mod:`negkit.engine.tree_scorer`: every prefix that several prompts
+share runs once) wherever the model takes custom attention masks; elsewhere (FlashAttention, a model that
+fails one of the tree's checks, ``prefix_tree=False``) in length-sorted batches (right padding) where the
+longest verified token prefix that all prompts of a batch share runs once and its cache is copied, expanded
+over the batch, for the suffix pass. Shared caches are never mutated.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ import torch
 from negkit.engine.batching import LengthSortedBatcher
 from negkit.engine.placement import input_device
 from negkit.engine.prefix import PrefixChecker, common_prefix_length
+from negkit.engine.prefix_tree import DEFAULT_ROW_TOKENS
+from negkit.engine.tree_scorer import TreeMismatch, TreeScorer
 
 T = TypeVar("T")
 
@@ -43,16 +47,24 @@ class EncodedPrompt:
 
 @dataclass
 class PrefixStats:
-    """How often the prefix cache was used (reported by benchmarks)."""
+    """How often shared prefixes were reused (the results' ``engine`` entry; benchmarks read it).
+
+    ``tokens_total`` counts every prompt token, ``tokens_skipped`` those that did not go through the model
+    (a shared prefix run once for several prompts), ``tokens_padded`` the padding that did; ``prefix_tree``
+    says whether the prefix tree ran ("on") or why not ("off: ...").
+    """
 
     batches: int = 0
     batches_with_prefix: int = 0
     tokens_total: int = 0
     tokens_skipped: int = 0
+    tokens_padded: int = 0
+    prefix_tree: str = ""
 
 
 class CausalScorer:
-    """Runs encoded prompts through ``model`` in batches; optional verified shared-prefix reuse."""
+    """Runs encoded prompts through ``model`` in batches, reusing shared prefixes (``prefix_reuse``) along
+    the prompts' prefix tree (``prefix_tree``) or per batch."""
 
     def __init__(
         self,
@@ -60,12 +72,16 @@ class CausalScorer:
         batcher: LengthSortedBatcher,
         prefix_checker: PrefixChecker | None = None,
         prefix_reuse: bool = True,
+        prefix_tree: bool = True,
+        pad_id: int = 0,
+        row_tokens: int = DEFAULT_ROW_TOKENS,
     ) -> None:
         self.model = model
         self.batcher = batcher
         self.prefix_checker = prefix_checker
         self.prefix_reuse = prefix_reuse
         self.stats = PrefixStats()
+        self.tree = TreeScorer(model, batcher, self.stats, pad_id, row_tokens) if prefix_reuse and prefix_tree else None
         self._keeps_logits = "logits_to_keep" in inspect.signature(model.forward).parameters
         self._prefix_ids: tuple[int, ...] | None = None
         self._prefix_cache: Any = None
@@ -83,13 +99,36 @@ class CausalScorer:
     ) -> list[T]:
         """``reduce(prompt, logprobs)`` for each prompt, where ``logprobs[k]`` is the log-softmax at
         position ``first_scored + k``; results come back in input order."""
-        lengths = [len(prompt.ids) for prompt in prompts]
+        done: dict[int, T] = {}
+        if self.tree_usable(prompts):
+            try:
+                result = self.tree.score(prompts, reduce, on_batch_done)  # type: ignore[union-attr]
+                self.stats.prefix_tree = "on"
+                return result
+            except TreeMismatch as mismatch:  # the batches already reported were checked: keep them
+                self.stats.prefix_tree = f"off: {mismatch}"
+                done = mismatch.done
+        rest = [index for index in range(len(prompts)) if index not in done]
 
         def process(indices: list[int]) -> list[T]:
-            batch = [prompts[index] for index in indices]
-            return self._score_batch(batch, reduce)
+            return self._score_batch([prompts[rest[index]] for index in indices], reduce)
 
-        return self.batcher.run(lengths, process, on_batch_done)
+        def report(indices: list[int], values: Sequence[T]) -> None:
+            on_batch_done([rest[index] for index in indices], values)  # type: ignore[misc]
+
+        answers = self.batcher.run([len(prompts[index].ids) for index in rest], process,
+                                   report if on_batch_done is not None else None)
+        done.update(zip(rest, answers))
+        return [done[index] for index in range(len(prompts))]
+
+    def tree_usable(self, prompts: Sequence[EncodedPrompt]) -> bool:
+        """Whether ``prompts`` go along the prefix tree (records why not in the stats)."""
+        if self.tree is None or not prompts:
+            return False
+        reason = self.tree.unsupported(max(len(prompt.ids) for prompt in prompts))
+        if reason is not None:
+            self.stats.prefix_tree = f"off: {reason}"
+        return reason is None
 
     def _prefix_length(self, batch: Sequence[EncodedPrompt]) -> int:
         if not self.prefix_reuse or len(batch) < 2:
@@ -137,6 +176,7 @@ class CausalScorer:
         self.stats.batches_with_prefix += int(prefix_len > 0)
         self.stats.tokens_total += sum(len(prompt.ids) for prompt in batch)
         self.stats.tokens_skipped += prefix_len * (len(batch) - 1)
+        self.stats.tokens_padded += len(batch) * width - sum(len(suffix) for suffix in suffixes)
         results = []
         for row, prompt in enumerate(batch):
             columns = [column[position - prefix_len] for position in range(prompt.first_scored, prompt.last_scored + 1)]

@@ -96,6 +96,7 @@ class ContextGroupScorer:
         self.stats.batches_with_prefix += 1
         self.stats.tokens_total += sum(len(g.context) * len(g.continuations) + sum(map(len, g.continuations)) for g in groups)
         self.stats.tokens_skipped += sum(len(g.context) * (len(g.continuations) - 1) for g in groups)
+        self.stats.tokens_padded += len(groups) * width - sum(context_lengths)
         owners = [row for row, group in enumerate(groups) for _ in group.continuations]
         continuations = [c for group in groups for c in group.continuations]
         rest_logprobs = self._continuation_pass(output.past_key_values, context_mask, context_lengths, owners, continuations)

@@ -5,8 +5,9 @@ several machines) start N processes and give each ``RANK``, ``WORLD_SIZE`` and `
 
 - puts each rank on its own device (``cuda:LOCAL_RANK`` when GPUs are visible, else the CPU);
 - lets rank 0 hold the output folder's run lock for the whole group (:mod:`negkit.engine.run_lock`);
-- per task, splits the requests that no store file answers yet over the ranks (longest first, round robin,
-  the choices of one context kept together), so every rank gets a similar share of long and short prompts;
+- per task, splits the requests that no store file answers yet over the ranks: in prefix order, one
+  contiguous block of about equal prompt length per rank (prompts that begin alike stay on one rank, which
+  runs what they share once; the choices of one context stay together);
 - has each rank append its answers to its own durable store file, ``requests.rank-K.jsonl``, while it
   reads every other store file of the folder (``requests.jsonl`` and the other ranks'), never writing them;
 - waits for every rank, then lets rank 0 read all answers and write the results, samples and report.
@@ -158,17 +159,28 @@ def store_file(folder: Path, group: ProcessGroup) -> Path:
     return folder / (f"requests.rank-{group.rank}.jsonl" if group.active else SINGLE_STORE)
 
 
-def shard(requests: Sequence[T], group: ProcessGroup, sort_key: Callable[[T], Any], unit_key: Callable[[T], Any]) -> list[T]:
+def shard(requests: Sequence[T], group: ProcessGroup, sort_key: Callable[[T], Any], unit_key: Callable[[T], Any],
+          size: Callable[[T], int] = lambda request: 1) -> list[T]:
     """This rank's share of ``requests``: units (requests with equal ``unit_key``, e.g. the choices of one
-    context) sorted by ``sort_key`` descending, dealt round robin; every rank computes the same split."""
+    context) in ``sort_key`` order, cut into one contiguous block per rank of about equal total ``size`` (so
+    that prompts that begin alike stay on one rank, which runs what they share once); every rank computes the
+    same split."""
     if not group.active:
         return list(requests)
     units: dict[Any, list[T]] = {}
     for request in requests:
         units.setdefault(unit_key(request), []).append(request)
-    ordered = sorted(units.values(), key=lambda members: sort_key(members[0]), reverse=True)
-    return [request for index, members in enumerate(ordered) if index % group.world_size == group.rank
-            for request in members]
+    ordered = sorted(units.values(), key=lambda members: sort_key(members[0]))
+    weights = [sum(size(request) for request in members) for members in ordered]
+    total = max(1, sum(weights))
+    share: list[T] = []
+    before = 0
+    for members, weight in zip(ordered, weights):
+        # the rank whose block holds the middle of this unit
+        if min(group.world_size - 1, (2 * before + weight) * group.world_size // (2 * total)) == group.rank:
+            share.extend(members)
+        before += weight
+    return share
 
 
 def answer_share(group: ProcessGroup, model: Any, requests: Sequence[Any], store: Any, mode: str,
@@ -190,7 +202,7 @@ def answer_share(group: ProcessGroup, model: Any, requests: Sequence[Any], store
     def unit(request: Any) -> Any:  # the choices of one context stay on one rank (one context pass)
         return ("context", request.context) if isinstance(request, LoglikelihoodRequest) else request
 
-    share = shard(missing, group, request_sort_key, unit)
+    share = shard(missing, group, request_sort_key, unit, size=lambda request: len(getattr(request, "context", "")) + 1)
     answer(share)
     group.barrier()  # every rank's answers are durable in its own file
     store.refresh()

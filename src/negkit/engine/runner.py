@@ -1,8 +1,8 @@
 """Answer a list of requests with any model, through the run store, in durable chunks.
 
 :func:`answer_requests` deduplicates requests, takes every answer the store already holds, and asks
-the model for the rest in chunks (longest prompts first); each chunk's answers are stored durably before
-the next chunk starts. It dispatches each request kind to the matching protocol method.
+the model for the rest in chunks, in prefix order (prompts that begin alike stay together, so that the
+engine runs what they share once); each chunk's answers are stored durably before the next chunk starts. It dispatches each request kind to the matching protocol method.
 
 Durability is bounded by time as well as by count: a chunk holds at most ``chunk_size`` requests and is
 sized from the rate measured on the previous chunks so that it takes about ``commit_seconds`` (10 s by
@@ -70,7 +70,7 @@ def answer_requests(
     if progress is not None:
         progress(len(requests) - _count_uses(requests, missing))
     uses = _use_counts(requests)
-    missing.sort(key=request_sort_key, reverse=True)
+    missing.sort(key=request_sort_key)
     # Backends with a per-batch ``progress`` hook report as each batch finishes, not only per chunk.
     per_batch = progress is not None and hasattr(model, "progress")
     if per_batch:
@@ -101,8 +101,8 @@ def answer_requests(
 class _ChunkSizer:
     """Chunk sizes that keep each durable chunk to about ``seconds`` of model work and ``cap`` requests.
 
-    The first chunk is small; later ones follow the rate of the last chunk (prompts are sorted longest
-    first, so later ones are no slower). A fixed model batch size is the smallest chunk (one batch is the
+    The first chunk is small; later ones follow the rate of the last chunk (growing at most fourfold, so that
+    a chunk of short prompts does not make the next one, perhaps of long ones, huge). A fixed model batch size is the smallest chunk (one batch is the
     unit of work; splitting it would only slow the run down).
     """
 
@@ -153,19 +153,14 @@ def _count_uses(requests: Sequence[Request], subset: Sequence[Request]) -> int:
     return sum(1 for request in requests if request in wanted)
 
 
-def _request_length(request: Request) -> int:
+def request_sort_key(request: Request) -> tuple[str, ...]:
+    """Prefix order: requests whose prompts begin alike sort next to each other (the engine runs what they
+    share once), the choices of one context together."""
     if isinstance(request, LoglikelihoodRequest):
-        return len(request.context) + len(request.continuation)
+        return request.context, request.continuation
     if isinstance(request, ClassifyRequest):
-        return len(request.first) + len(request.second)
-    return len(request.context)
-
-
-def request_sort_key(request: Request) -> tuple[int, str]:
-    """Longest first; the continuations of one context stay together (so that it runs once per chunk)."""
-    if isinstance(request, LoglikelihoodRequest):
-        return len(request.context), request.context
-    return _request_length(request), ""
+        return request.first, request.second
+    return (request.context,)
 
 
 def _group_by_call(requests: Sequence[Request]) -> list[list[Request]]:

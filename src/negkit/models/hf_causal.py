@@ -23,7 +23,8 @@ class HFCausalLM(TokenizerBackedModel):
     """A transformers causal LM behind the :class:`negkit.models.base.LanguageModel` protocol.
 
     ``batch_size`` is a fixed maximum (``None``: as many as ``token_budget`` padded tokens allow);
-    ``prefix_reuse`` runs a verified common prompt prefix once per batch.
+    ``prefix_reuse`` runs every prompt prefix that several prompts share once: along the prompts' prefix tree
+    (``prefix_tree``, where the model takes custom attention masks), else the common prefix of each batch.
     """
 
     is_encoder_decoder = False
@@ -36,6 +37,7 @@ class HFCausalLM(TokenizerBackedModel):
         batch_size: int | None = None,
         token_budget: int | None = None,
         prefix_reuse: bool = True,
+        prefix_tree: bool = True,
     ) -> None:
         self.model = model.eval()
         self.rules = HFTokenizerRules(tokenizer)
@@ -47,26 +49,27 @@ class HFCausalLM(TokenizerBackedModel):
         )
         self.prefix_reuse = prefix_reuse
         self.progress: ProgressCallback | None = None
-        self.scorer = CausalScorer(
-            model, self._batcher(), PrefixChecker(self.rules.encode), prefix_reuse=prefix_reuse
-        )
+        self.scorer = CausalScorer(model, self._batcher(), PrefixChecker(self.rules.encode), prefix_reuse=prefix_reuse,
+                                   prefix_tree=prefix_tree, pad_id=self.rules.pad_id)
         #: How the model was loaded (device, dtype, quantization, loader options); results record it.
         self.load_info: dict[str, Any] = {"batch_size": batch_size or "auto", "token_budget": self.token_budget,
-                                          "prefix_reuse": prefix_reuse}
+                                          "prefix_reuse": prefix_reuse, "prefix_tree": prefix_tree}
 
     #: ``--model-args`` keys of this backend besides the loader's (:data:`negkit.models.loading.LOADER_ARGS`).
     ENGINE_ARGS = {
-        "prefix_reuse": "true/false: run a verified common prompt prefix once per batch (default true)",
+        "prefix_reuse": "true/false: run every prompt prefix that several prompts share once (default true)",
+        "prefix_tree": "true/false: share prefixes along the prompts' prefix tree, not only per batch (default true)",
         "token_budget": "padded tokens per batch (default: 1024 on CPU, from free memory on a GPU)",
     }
 
     @classmethod
     def from_pretrained(cls, name: str, dtype: str | None = "float32", backend: str = "hf", batch_size: int | None = None,
-                        token_budget: int | None = None, prefix_reuse: bool = True, **loader: Any) -> HFCausalLM:
+                        token_budget: int | None = None, prefix_reuse: bool = True, prefix_tree: bool = True,
+                        **loader: Any) -> HFCausalLM:
         """Load a folder or hub name with ``AutoModelForCausalLM``; ``loader`` holds ``device``, ``quantize`` and
         the loader options of :func:`negkit.models.loading.load_pretrained`."""
         model, tokenizer, fingerprint, info = load_pretrained("AutoModelForCausalLM", name, dtype, backend, **loader)
-        lm = cls(model, tokenizer, fingerprint, batch_size, token_budget, prefix_reuse)
+        lm = cls(model, tokenizer, fingerprint, batch_size, token_budget, prefix_reuse, prefix_tree)
         lm.load_info = {**info, **lm.load_info}
         return lm
 
@@ -95,9 +98,6 @@ class HFCausalLM(TokenizerBackedModel):
         return self.scorer.score(prompts, reduce, self._on_batch)
 
     def loglikelihood(self, requests: Sequence[LoglikelihoodRequest]) -> list[LoglikelihoodResult]:
-        groups = group_by_context([(request.context, request.add_bos) for request in requests])
-        if self.prefix_reuse and len(groups) < len(requests):
-            return self._grouped_loglikelihood(requests, list(groups.values()))
         prompts = []
         for request in requests:
             ids, ends = self.rules.encode_context(request.context, request.add_bos)
@@ -106,6 +106,10 @@ class HFCausalLM(TokenizerBackedModel):
             prompts.append(
                 EncodedPrompt(request.context, tuple(full), tuple(ends), len(ids), len(ids) - 1, len(full) - 2)
             )
+        groups = group_by_context([(request.context, request.add_bos) for request in requests])
+        if self.prefix_reuse and len(groups) < len(requests) and not self.scorer.tree_usable(prompts):
+            # choices of one context, without the prefix tree (which shares contexts by itself)
+            return self._grouped_loglikelihood(requests, list(groups.values()))
 
         def reduce(prompt: EncodedPrompt, logprobs: torch.Tensor) -> LoglikelihoodResult:
             targets = torch.tensor(prompt.ids[prompt.context_len :], dtype=torch.long)

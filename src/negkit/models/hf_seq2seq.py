@@ -32,12 +32,14 @@ class HFSeq2SeqLM(TokenizerBackedModel):
         self.load_info: dict[str, Any] = {"batch_size": batch_size or "auto", "token_budget": self.token_budget}
 
     #: ``--model-args`` keys of this backend besides the loader's (an encoder sees the whole prompt at once:
-    #: there is no prefix to reuse, so ``prefix_reuse`` is accepted and has no effect).
-    ENGINE_ARGS = {"token_budget": "padded tokens per batch", "prefix_reuse": "accepted; no effect for encoder-decoders"}
+    #: there is no prefix to reuse, so ``prefix_reuse`` and ``prefix_tree`` are accepted and have no effect).
+    ENGINE_ARGS = {"token_budget": "padded tokens per batch", "prefix_reuse": "accepted; no effect for encoder-decoders",
+                   "prefix_tree": "accepted; no effect for encoder-decoders"}
 
     @classmethod
     def from_pretrained(cls, name: str, dtype: str | None = "float32", backend: str = "hf", batch_size: int | None = None,
-                        token_budget: int | None = None, prefix_reuse: bool = True, **loader: Any) -> HFSeq2SeqLM:
+                        token_budget: int | None = None, prefix_reuse: bool = True, prefix_tree: bool = True,
+                        **loader: Any) -> HFSeq2SeqLM:
         model, tokenizer, fingerprint, info = load_pretrained("AutoModelForSeq2SeqLM", name, dtype, backend, **loader)
         lm = cls(model, tokenizer, fingerprint, batch_size, token_budget)
         lm.load_info = {**info, **lm.load_info}
