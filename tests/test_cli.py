@@ -16,9 +16,13 @@ def test_version(capsys):
     assert __version__ in capsys.readouterr().out
 
 
-def test_no_command_prints_usage_and_fails(capsys):
-    assert main([]) == 2
-    assert "usage" in capsys.readouterr().err
+@pytest.mark.parametrize("argv", [[], ["score"], ["tind"]])
+def test_no_command_is_one_error_line_listing_the_commands(argv, capsys):
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.count("\n") == 1 and captured.err.startswith("negkit: error: ")
+    assert ("nubench" if argv == ["score"] else "convert" if argv == ["tind"] else "eval") in captured.err
 
 
 def test_every_group_has_help():

@@ -280,6 +280,7 @@ def test_nli_classifier_fine_tuning_and_eval(tmp_path):
     ('["a", "b"]\n', "bad.jsonl:1: expected a JSON object"),
     ('{"prompt": "a", "completion": ""}\n', "bad.jsonl:1: field 'completion' is empty"),
     (b'{"prompt": "a", "completion": "b"}\n{"prompt": "\xff"}\n', "bad.jsonl:2: not UTF-8"),
+    ("[" * 100_000 + "]" * 100_000 + "\n", "bad.jsonl:1: JSON nested too deeply"),
 ])
 def test_bad_training_files_are_one_line_errors(tiny, tmp_path, capsys, content, message):
     bad = tmp_path / "bad.jsonl"
@@ -315,3 +316,27 @@ def test_quantized_training_needs_a_gpu(tiny, pairs, tmp_path, capsys):
                  "--out", str(tmp_path / "q")]) == 2
     error = capsys.readouterr().err
     assert "negkit: error: --quantize 4bit needs" in error and "Traceback" not in error
+
+
+def test_bad_training_numbers_and_folders(tiny, pairs, tmp_path, capsys):
+    """nan passes every comparison (refused as not finite); a folder holding files of no negkit run (an adapter
+    saved by another tool) is never overwritten; NLI labels mixed with other names need --labels."""
+    from malformed import assert_input_error
+
+    base = ["finetune", "--model", f"hf:{tiny}", "--train", pairs, "--no-progress", "--max-steps", "1"]
+    for flags in (["--learning-rate", "nan"], ["--warmup-ratio", "nan"], ["--max-minutes", "inf"]):
+        assert_input_error([*base, "--out", tmp_path / "o", *flags], capsys, contains="finite")
+    foreign = tmp_path / "foreign"
+    foreign.mkdir()
+    (foreign / "adapter_model.safetensors").write_bytes(b"precious")
+    assert_input_error([*base, "--out", foreign], capsys, where=foreign, contains="not a negkit fine-tuning run")
+    assert (foreign / "adapter_model.safetensors").read_bytes() == b"precious"
+    model = save_tiny_classifier(tmp_path / "cls")
+    typo = tmp_path / "typo.csv"
+    typo.write_text("premise,hypothesis,label\na,b,entailment\nc,d,entailmnet\ne,f,neutral\n")
+    assert_input_error(["finetune", "--model", f"nli:{model}", "--train", typo, "--out", tmp_path / "n", "--no-progress"],
+                       capsys, where=typo, contains="['entailmnet'] next to the NLI labels")
+    single = tmp_path / "single.jsonl"
+    single.write_text('{"premise": "a", "hypothesis": "b", "label": "maybe"}\n')
+    assert_input_error(["finetune", "--model", f"nli:{model}", "--train", single, "--out", tmp_path / "s", "--no-progress"],
+                       capsys, where=single, contains="one label only")

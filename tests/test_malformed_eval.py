@@ -108,7 +108,7 @@ def test_broken_gguf_file(case, data, tmp_path, capsys, monkeypatch):
 
 
 @pytest.mark.parametrize("spec", ["gguf:{tmp}/missing.gguf", "gguf:{tmp}", "nli:{tmp}/absent", "hf:./absent-here",
-                                  "{tmp}/a/b/c", "~/surely-absent-model"])
+                                  "{tmp}/a/b/c", "~/surely-absent-model", "openai:http://[::1#m"])
 def test_missing_model_paths(spec, data, tmp_path, capsys):
     spec = spec.format(tmp=tmp_path)
     line = assert_input_error(_eval(spec, data, tmp_path), capsys)
@@ -224,6 +224,8 @@ FLAG_CASES = [
     ["--model-args", "=broken"], ["--model-args", "no_such_key=1"], ["--chunk-size", "0"], ["--commit-seconds", "-1"],
     ["--wait-lock", "-1"], ["--timeout", "0"], ["--retries", "-1"], ["--mode", "exact", "--dtype", "bfloat16"],
     ["--tasks", "no-such-task"], ["--tasks", ","], ["--prompt", "99"], ["--num-fewshot", "-1"], ["--unknown-flag"],
+    ["--seed", "-1"], ["--bootstrap-seed", "-1"], ["--seed", str(2**32)], ["--model-args", "k" * 100_000 + "=1"],
+    ["--model-args", "a='" + "x" * 100_000], ["--device", "gpu0"], ["--model-args", "batch_size=0"],
 ]
 
 

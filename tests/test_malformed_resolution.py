@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import pickle
+import time
 from pathlib import Path
 
 import pytest
@@ -186,14 +187,40 @@ def test_broken_resolution_model_folder(command, breakage, tmp_path, gold, capsy
     assert_input_error(argv, capsys, where=folder)
 
 
-@pytest.mark.parametrize("flags", [["--minutes", "-1"], ["--threads", "0"], ["--cue-epochs", "0"],
+@pytest.mark.parametrize("flags", [["--minutes", "-1"], ["--threads", "0"], ["--cue-epochs", "0"], ["--seed", "-1"],
                                    ["--encoder", "./no-such-encoder"]], ids=lambda flags: flags[0])
 def test_bad_train_arguments_fail_before_training(flags, tmp_path, capsys):
     assert_input_error(["resolution", "train", "--out", tmp_path / "m", *flags], capsys)
     assert not (tmp_path / "m").exists()
 
 
+def test_train_out_that_is_a_file_fails_before_training(tmp_path, capsys):
+    blocker = write(tmp_path / "model", "x")
+    started = time.monotonic()
+    assert_input_error(["resolution", "train", "--out", blocker], capsys, where=blocker)
+    assert time.monotonic() - started < 5
+
+
+def test_score_seed_must_be_a_seed(tmp_path, gold, capsys):
+    assert_input_error(["resolution", "score", gold, gold, "--seed", "-1"], capsys, contains="--seed")
+
+
 def test_empty_text_to_tag(tmp_path, capsys):
     assert_input_error(["resolution", "tag", ""], capsys, contains="no text to tag")
     empty = write(tmp_path / "empty.txt", "  \n")
     assert_input_error(["resolution", "tag", "--file", empty], capsys, where=empty, contains="no text to tag")
+    text = write(tmp_path / "text.txt", "I did not go.\n")
+    assert_input_error(["resolution", "tag", "--file", text, "I went."], capsys, contains="not both")
+
+
+def test_tag_standard_input_not_utf8(tmp_path):
+    """`--file -` reads bytes: bad ones are one error naming '-' and the line, whatever the locale."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), "LC_ALL": "C", "PYTHONIOENCODING": "utf-8:strict"}
+    done = subprocess.run([sys.executable, "-m", "negkit", "resolution", "tag", "--file", "-"], input=b"I do not\xff go.\n",
+                          capture_output=True, env=env, timeout=120)
+    assert done.returncode == 2 and done.stdout == b""
+    assert done.stderr.decode().startswith("negkit: error: -:1: not UTF-8") and b"Traceback" not in done.stderr

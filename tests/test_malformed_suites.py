@@ -193,3 +193,81 @@ def test_score_out_that_cannot_be_written(root, tmp_path, capsys):
     (tmp_path / "folder").mkdir()
     for out in (tmp_path / "folder", tmp_path / "p.jsonl" / "x.json", Path("/dev/null/x.json")):
         assert_input_error(["score", "nan-nli", path, "--data", root, "--out", out], capsys, where=out)
+
+
+def test_score_seed_and_missing_nubench_data(root, tmp_path, capsys):
+    path = tmp_path / "p.jsonl"
+    path.write_text('{"item_id": "nan-001", "prediction": "neutral"}\n')
+    assert_input_error(["score", "nan-nli", path, "--data", root, "--seed", "-1"], capsys, contains="--seed")
+    assert_input_error(["score", "nubench", path, "--data", tmp_path / "absent"], capsys, where=tmp_path / "absent")
+
+
+# -- run folders read back by `negkit compare` and `negkit report` ------------------------------------
+
+@pytest.fixture
+def run(root, tmp_path) -> Path:
+    from negkit.cli import main
+
+    out = tmp_path / "run"
+    assert main(["eval", "--model", "random", "--tasks", "scone", "--data", str(root), "--out", str(out),
+                 "--no-progress", "--bootstrap", "0"]) == 0
+    return out
+
+
+def _sample_field(run: Path, **fields) -> None:
+    path = run / "scone.samples.jsonl"
+    lines = path.read_text().splitlines()
+    lines[1] = json.dumps({**json.loads(lines[1]), **fields})
+    path.write_text("\n".join(lines) + "\n")
+
+
+RUN_CASES = {  # name -> (damage, file named)
+    "results-without-task": (lambda r: (r / "scone.results.json").write_text("{}"), "scone.results.json"),
+    "results-task-not-an-object": (lambda r: (r / "scone.results.json").write_text('{"task": 3}'), "scone.results.json"),
+    "results-not-utf8": (lambda r: (r / "scone.results.json").write_bytes(b'{"task": "\xff"}'), "scone.results.json"),
+    "samples-not-utf8": (lambda r: (r / "scone.samples.jsonl").write_bytes(b'{"item_id": "\xff"}\n'), "scone.samples.jsonl"),
+    "samples-row-not-a-number": (lambda r: _sample_field(r, row="abc"), "scone.samples.jsonl"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(RUN_CASES))
+@pytest.mark.parametrize("command", ["compare", "report"])
+def test_damaged_run_folder(command, case, run, tmp_path, capsys):
+    damage, name = RUN_CASES[case]
+    damage(run)
+    if command == "report" and case.startswith("samples-row"):
+        return  # the report draws what it can; only compare rebuilds metrics from the records
+    argv = ["compare", run, "--bootstrap", "10"] if command == "compare" else ["report", run]
+    assert_input_error(argv, capsys, where=run / name)
+
+
+def test_compare_and_export_out_that_cannot_be_created(run, root, tmp_path, capsys):
+    blocker = tmp_path / "blocker"
+    blocker.write_text("x")
+    for out in (blocker, blocker / "below", Path("/dev/null/c")):
+        assert_input_error(["compare", run, "--bootstrap", "10", "--out", out], capsys, where=out)
+        assert_input_error(["export", "lm-eval", "--tasks", "scone", "--data", root, "--out", out], capsys, where=out)
+    assert_input_error(["compare", run, "--seed", "-1"], capsys, contains="--seed")
+
+
+@pytest.mark.parametrize("argv", [["score", "scone", "/dev/zero"], ["resolution", "stats", "/dev/zero"],
+                                  ["resolution", "tag", "--file", "/dev/zero"], ["resolution", "score", "/dev/zero", "/dev/zero"],
+                                  ["score", "tind", "/dev/urandom"]], ids=lambda argv: " ".join(argv[:2]))
+def test_a_device_is_not_read_forever(argv, capsys):
+    if not Path(argv[-1]).exists():
+        pytest.skip(f"no {argv[-1]} here")
+    assert_input_error(argv, capsys, where=argv[-1])
+
+
+def test_folder_names_of_bytes_that_are_not_utf8(root, tmp_path, capsys):
+    """Paths are bytes: a run folder whose name is not UTF-8 is written, compared (figures included) and reported."""
+    import os
+
+    from negkit.cli import main
+
+    run = tmp_path / os.fsdecode(b"run-\xff")
+    argv = ["eval", "--model", "random", "--tasks", "scone", "--data", str(root), "--out", str(run), "--no-progress"]
+    assert main(argv) == 0
+    assert main(["compare", str(run), str(run), "--bootstrap", "10", "--out", str(tmp_path / os.fsdecode(b"c-\xfe"))]) == 0
+    assert main(["report", str(run)]) == 0
+    assert "Traceback" not in capsys.readouterr().err

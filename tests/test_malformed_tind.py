@@ -60,9 +60,12 @@ RAW_CASES = {
     "six-fields": lambda p: _edit_lines(p, lambda lines: lines[:3] + [lines[3].rsplit(b"\t", 1)[0]] + lines[4:]),
     "bad-label": lambda p: _edit_lines(p, lambda lines: lines[:3] + [lines[3].replace(b"\tT\t", b"\tX\t").replace(b"\tF\t", b"\tX\t")] + lines[4:]),
     "header-without-sentences": lambda p: _edit_lines(p, lambda lines: lines[:2] + lines[7:]),
+    "group-twice": lambda p: p.write_bytes(p.read_bytes() * 2),
+    "unknown-negation-type": lambda p: _edit_lines(p, lambda lines: lines[:3] + [lines[3].replace(b"\taffirmation\t", b"\tbogus\t").replace(b"\tverbal\t", b"\tbogus\t")] + lines[4:]),
+    "pattern-file-is-a-folder": lambda p: (p.unlink(), p.mkdir()),
 }
 RAW_LINES = {"group-missing-a-sentence": 8, "bad-header": 1, "not-utf8": None, "six-fields": 4, "bad-label": 4,
-             "header-without-sentences": 1}
+             "header-without-sentences": 1, "unknown-negation-type": 4}
 
 
 @pytest.mark.parametrize("case", sorted(RAW_CASES))
@@ -205,9 +208,65 @@ def test_bad_tind_command_arguments(tmp_path, capsys):
         (["tind", "convert", public_zip(), blocker / "raw"], "not a folder"),
         (["tind", "convert", public_zip(), "/dev/null/x.jsonl"], "cannot write"),
         (["tind", "stats", public_zip(), "--seed", "x"], "--seed"),
+        (["tind", "stats", public_zip(), "--seed", "-1"], "--seed"),
+        (["tind", "stats", public_zip(), "--split", ""], "unknown split"),
+        (["tind", "convert", public_zip(), tmp_path / "c.jsonl", "--split", ""], "unknown split"),
+        (["tind", "generate", "--out", "/dev/null/g", "--patterns", "1", "--limit", "1"], "/dev/null"),
     ]
     for argv, fragment in cases:
         started = time.monotonic()
         assert_input_error(argv, capsys, contains=fragment)
         if "generate" in argv or "realise" in argv:
             assert time.monotonic() - started < 1  # refused before any work
+
+
+def _wordnet_root(tmp_path: Path, broken: str, content: bytes) -> Path:
+    """A data root whose wordnet/ links the shared side resources, but for one file replaced by ``content``."""
+    from conftest import shared_data_path
+
+    shared = shared_data_path("wordnet")
+    if not shared.is_dir():
+        pytest.skip("the WordNet side resources are not in the shared data")
+    folder = tmp_path / "data" / "wordnet"
+    folder.mkdir(parents=True)
+    for path in shared.iterdir():
+        (folder / path.name).symlink_to(path)
+    (folder / broken).unlink()
+    (folder / broken).write_bytes(content)
+    return folder.parent
+
+
+@pytest.mark.parametrize("broken", ["core-wordnet.txt", "morphosemantic-links.tsv"])
+def test_side_resource_not_utf8(broken, tmp_path, capsys):
+    from conftest import shared_data_path
+
+    good = (shared_data_path("wordnet") / broken).read_bytes() if shared_data_path("wordnet").is_dir() else b""
+    root = _wordnet_root(tmp_path, broken, good[:300] + b"\xff\xfe" + good[300:])
+    assert_input_error(["tind", "generate", "--out", tmp_path / "g", "--patterns", "1", "--limit", "1", "--data", root],
+                       capsys, where=root / "wordnet" / broken, contains="not UTF-8")
+
+
+def test_empty_wordnet_database(tmp_path, capsys):
+    database = tmp_path / "dict"
+    database.mkdir()
+    for name in ("data.noun", "data.verb", "index.noun", "index.verb", "index.sense"):
+        (database / name).write_bytes(b"")
+    assert_input_error(["tind", "generate", "--out", tmp_path / "g", "--patterns", "1", "--limit", "1",
+                        "--wordnet", database], capsys, where=database / "data.noun", contains="empty")
+
+
+def test_check_of_a_small_generation_with_an_empty_split(tmp_path, capsys):
+    """A split no group fell into is an empty file that `tind check` accepts; a split file emptied afterwards is not."""
+    from negkit.cli import main
+
+    out = tmp_path / "g"
+    if main(["tind", "generate", "--out", str(out), "--patterns", "1", "--limit", "2"]) != 0:
+        pytest.skip(f"WordNet 3.0 or its side resources are not available: {capsys.readouterr().err.strip()}")
+    empty = [path for path in (out / "jsonl").iterdir() if path.stat().st_size == 0]
+    assert empty, "two groups cannot fill three splits"
+    capsys.readouterr()
+    assert main(["tind", "check", str(out)]) == 0
+    capsys.readouterr()
+    filled = next(path for path in (out / "jsonl").iterdir() if path.stat().st_size)
+    filled.write_bytes(b"")
+    assert_input_error(["tind", "check", out], capsys, where=out / "jsonl", contains="in no split file")

@@ -38,6 +38,22 @@ def describe_os_error(error: OSError) -> str:
     return error.strerror or str(error)
 
 
+def make_folder(folder: str | os.PathLike[str]) -> Path:
+    """Create ``folder`` (and its parents) if needed; a file in the way (``--out`` a file, or under /dev/null) or a
+    folder that cannot be created is a :class:`NegkitError` naming it."""
+    path = Path(folder)
+    if path.exists() and not path.is_dir():
+        raise NegkitError(f"{path}: exists and is not a folder")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        blocker = next((parent for parent in path.parents if parent.exists()), None)
+        if blocker is not None and not blocker.is_dir():
+            raise NegkitError(f"{path}: cannot create the folder: {blocker} is not a folder") from None
+        raise NegkitError(f"{path}: cannot create the folder: {describe_os_error(error)}") from None
+    return path
+
+
 def fsync_folder(folder: str | os.PathLike[str]) -> None:
     """Make a rename or a new file in ``folder`` durable (a no-op where folders cannot be opened)."""
     try:
@@ -70,7 +86,8 @@ def atomic_writer(path: str | os.PathLike[str], mode: str = "w", encoding: str =
     except OSError as error:
         raise NegkitError(f"{target}: cannot write: {describe_os_error(error)}") from None
     try:
-        with os.fdopen(descriptor, mode, **({} if "b" in mode else {"encoding": encoding})) as handle:
+        text_options = {"encoding": encoding, "errors": "backslashreplace"}  # a path of bytes that are not UTF-8
+        with os.fdopen(descriptor, mode, **({} if "b" in mode else text_options)) as handle:
             yield handle
             handle.flush()
             os.fsync(handle.fileno())

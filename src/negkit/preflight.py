@@ -20,6 +20,7 @@ e.g. "this flag does not apply to this task"), or give a task class a ``check(op
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -106,6 +107,12 @@ def check_run_options(request: RunRequest) -> None:
         raise NegkitError("--split is empty")
     if options.batch_size is not None and (not isinstance(options.batch_size, int) or options.batch_size < 1):
         raise NegkitError(f"--batch-size must be at least 1 or auto, got {quoted(options.batch_size)}")
+    model_batch = options.model_args.get("batch_size")
+    if model_batch is not None and model_batch != "auto" and (type(model_batch) is not int or model_batch < 1):
+        raise NegkitError(f"--model-args batch_size must be at least 1 or auto, got {quoted(model_batch)}")
+    for device in (options.device, options.model_args.get("device")):  # what it names is checked when loading
+        if device is not None and not re.fullmatch(r"auto|cpu|mps|cuda(:\d+)?", str(device).strip().lower()):
+            raise NegkitError(f"unknown device {quoted(device)}; use cpu, cuda, cuda:N, mps or auto")
     if not isinstance(options.chunk_size, int) or options.chunk_size < 1:
         raise NegkitError(f"--chunk-size must be at least 1, got {quoted(options.chunk_size)}")
     if not options.commit_seconds > 0:

@@ -11,23 +11,41 @@ import csv
 import io
 import json
 import os
+import stat
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from negkit.errors import InputFormatError, NegkitError
 
 
-def read_bytes(path: str | os.PathLike[str], what: str = "file") -> bytes:
-    """The bytes of ``path``; a missing file, a folder or an unreadable file is an :class:`InputFormatError`."""
+def open_input(path: str | os.PathLike[str], what: str = "file", missing: str | None = None) -> BinaryIO:
+    """``path`` opened for reading bytes. A missing file (``missing``: the message, default ``no such WHAT``), a
+    folder, a device (``/dev/zero`` would never end) or an unreadable file is an :class:`InputFormatError`; a pipe
+    (``<(command)``) is read like a file."""
     try:
-        return Path(path).read_bytes()
+        mode = os.stat(path).st_mode
     except FileNotFoundError:
-        raise InputFormatError(path, None, f"no such {what}") from None
-    except IsADirectoryError:
-        raise InputFormatError(path, None, f"is a folder, expected a {what}") from None
+        raise InputFormatError(path, None, missing or f"no such {what}") from None
     except OSError as error:
         raise InputFormatError(path, None, f"cannot read: {error.strerror or error}") from None
+    if stat.S_ISDIR(mode):
+        raise InputFormatError(path, None, f"is a folder, expected a {what}")
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        raise InputFormatError(path, None, f"is a device, expected a {what}")
+    try:
+        return open(path, "rb")
+    except OSError as error:
+        raise InputFormatError(path, None, f"cannot read: {error.strerror or error}") from None
+
+
+def read_bytes(path: str | os.PathLike[str], what: str = "file") -> bytes:
+    """The bytes of ``path`` (errors as :func:`open_input`)."""
+    with open_input(path, what) as handle:
+        try:
+            return handle.read()
+        except OSError as error:
+            raise InputFormatError(path, None, f"cannot read: {error.strerror or error}") from None
 
 
 def decode_utf8(data: bytes, path: str | os.PathLike[str]) -> str:
@@ -60,38 +78,36 @@ def read_json_object(path: str | os.PathLike[str], what: str = "JSON object") ->
     return data
 
 
-def iter_jsonl(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
-    """``(line number, decoded value)`` for every non-blank line of a JSON Lines file.
-
-    A missing file, a folder, bytes that are not UTF-8 and a line that is not JSON each raise
-    :class:`InputFormatError` with the line; a file whose last line has no line feed is read normally.
-    """
-    try:
-        handle = open(path, "rb")
-    except FileNotFoundError:
-        raise InputFormatError(path, None, "no such file") from None
-    except IsADirectoryError:
-        raise InputFormatError(path, None, "is a folder, expected a JSON Lines file") from None
-    except OSError as error:
-        raise InputFormatError(path, None, f"cannot read: {error.strerror or error}") from None
-    with handle:
+def iter_lines(path: str | os.PathLike[str], what: str = "text file") -> Iterator[tuple[int, str]]:
+    """``(line number, text)`` for every line of a UTF-8 text file, read line by line (line ends kept; a leading
+    byte-order mark dropped). A missing file, a folder or bytes that are not UTF-8 raise :class:`InputFormatError`
+    (with the line for bad bytes)."""
+    with open_input(path, what, missing="no such file") as handle:
         for line_number, raw in enumerate(handle, start=1):
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as error:
                 bad = raw[error.start : error.start + 4]
                 raise InputFormatError(path, line_number, f"not UTF-8 text: bytes {bad!r}") from None
-            if line_number == 1 and line.startswith("\ufeff"):
-                line = line[1:]
-            if not line.strip():
-                continue
-            try:
-                value = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise InputFormatError(path, line_number, f"not valid JSON ({error.msg}, column {error.colno})") from None
-            except RecursionError:
-                raise InputFormatError(path, line_number, "JSON nested too deeply") from None
-            yield line_number, value
+            yield line_number, line[1:] if line_number == 1 and line.startswith("\ufeff") else line
+
+
+def iter_jsonl(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
+    """``(line number, decoded value)`` for every non-blank line of a JSON Lines file.
+
+    A missing file, a folder, bytes that are not UTF-8 and a line that is not JSON each raise
+    :class:`InputFormatError` with the line; a file whose last line has no line feed is read normally.
+    """
+    for line_number, line in iter_lines(path, "JSON Lines file"):
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise InputFormatError(path, line_number, f"not valid JSON ({error.msg}, column {error.colno})") from None
+        except RecursionError:
+            raise InputFormatError(path, line_number, "JSON nested too deeply") from None
+        yield line_number, value
 
 
 def iter_parquet(path: str | os.PathLike[str]) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -113,12 +129,12 @@ def iter_parquet(path: str | os.PathLike[str]) -> Iterator[tuple[int, dict[str, 
     yield from enumerate(rows, start=1)
 
 
-def iter_csv(path: str | os.PathLike[str]) -> Iterator[tuple[int, list[str]]]:
+def iter_csv(path: str | os.PathLike[str], delimiter: str = ",") -> Iterator[tuple[int, list[str]]]:
     """``(line number, fields)`` of every row of a CSV file, the header row included (line numbers of the file,
     so a quoted field spanning lines is numbered by its last line); bad bytes or a malformed row (an unclosed
     quote, a field over the csv module's size limit) are an :class:`InputFormatError` naming the line."""
     text = read_text(path, "CSV file")
-    reader = csv.reader(io.StringIO(text, newline=""))
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     while True:
         try:
             fields = next(reader)

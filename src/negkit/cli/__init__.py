@@ -22,7 +22,7 @@ from negkit import __version__
 from negkit.errors import NegkitError
 
 #: Error messages are cut to this many characters (a quoted input value never floods the terminal).
-MESSAGE_LIMIT = 2000
+MESSAGE_LIMIT = 1000
 
 #: Command groups (``negkit GROUP COMMAND``) and their one-line help.
 GROUPS: dict[str, str] = {
@@ -71,11 +71,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _group_usage(group_parser: argparse.ArgumentParser):
-    def show_usage(_args: argparse.Namespace) -> int:
-        group_parser.print_help(sys.stderr)
-        return 2
+    def missing_command(_args: argparse.Namespace) -> int:
+        raise UsageError(f"{group_parser.prog} needs a command: {_command_names(group_parser)} "
+                         f"(see {group_parser.prog} --help)")
 
-    return show_usage
+    return missing_command
+
+
+def _command_names(parser: argparse.ArgumentParser) -> str:
+    """The sub-command names of ``parser``, comma-separated."""
+    actions = [action for action in parser._actions if isinstance(action, argparse._SubParsersAction)]
+    return ", ".join(name for action in actions for name in action.choices)
 
 
 def one_line(message: str, limit: int = MESSAGE_LIMIT) -> str:
@@ -89,13 +95,16 @@ def one_line(message: str, limit: int = MESSAGE_LIMIT) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return its exit status."""
+    for stream in (sys.stdout, sys.stderr):  # paths of bytes that are not UTF-8 are printed escaped, not a crash
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
         handler = getattr(args, "handler", None)
         if handler is None:
-            parser.print_help(sys.stderr)
-            return 2
+            raise UsageError(f"no command given: {_command_names(parser)} (see negkit --help)")
         return int(handler(args) or 0)
     except NegkitError as error:
         print(f"negkit: error: {one_line(str(error))}", file=sys.stderr)

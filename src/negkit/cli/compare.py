@@ -7,6 +7,7 @@ import argparse
 import json
 from pathlib import Path
 
+from negkit.cli.evaluate import seed_value
 from negkit.errors import NegkitError
 from negkit.metrics.intervals import DEFAULT_RESAMPLES
 
@@ -27,7 +28,7 @@ def register(groups) -> None:
     parser.add_argument("--tasks", help="comma-separated tasks to compare (default: every task a run has)")
     parser.add_argument("--bootstrap", type=int, default=DEFAULT_RESAMPLES, metavar="N",
                         help=f"bootstrap resamples (default: {DEFAULT_RESAMPLES})")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default: 0)")
+    parser.add_argument("--seed", type=seed_value, default=0, help="seed of the bootstrap (default: 0)")
     parser.add_argument("--json", action="store_true", help="print the comparison as JSON instead of Markdown")
     parser.add_argument("--out", metavar="DIR", help="also write compare.md, compare.json and compare.html into DIR")
     parser.set_defaults(handler=run_compare)

@@ -63,7 +63,7 @@ def add_task_arguments(parser: argparse._ActionsContainer) -> None:
                         help="about N items per task, or a fraction F in (0, 1) of each task's items (TIND: a "
                         "deterministic sample of whole groups stratified by pattern); TASK=N,... sets per-task limits "
                         "and runs the other tasks in full")
-    parser.add_argument("--seed", type=int, help="seed for splits, samples and few-shot draws (default 0; "
+    parser.add_argument("--seed", type=seed_value, help="seed for splits, samples and few-shot draws (default 0; "
                         "Thunder-NUBench few-shot: the paper's seeds 42 1234 3000 5000 7000, or this one seed)")
     parser.add_argument("--prompt", type=per_task_value(str), metavar="ID|TASK=ID,...",
                         help="prompt id of the tasks that have several (Thunder-NUBench: 1..12 or 7-1..7-5; default 7)")
@@ -97,7 +97,7 @@ def add_run_arguments(parser: argparse._ActionsContainer) -> None:
     parser.add_argument("--bootstrap", type=int, default=1000, metavar="N",
                         help="bootstrap resamples for the 95%% confidence interval of every metric, clustered by "
                         "each benchmark's unit (default: 1000; 0: no intervals)")
-    parser.add_argument("--bootstrap-seed", type=int, default=0, metavar="S",
+    parser.add_argument("--bootstrap-seed", type=seed_value, default=0, metavar="S",
                         help="seed of the bootstrap draws (default: 0)")
     parser.add_argument("--chunk-size", type=positive_int, default=DEFAULT_CHUNK_SIZE, metavar="N",
                         help=f"requests per durable write to the run store, at most (default: {DEFAULT_CHUNK_SIZE})")
@@ -166,12 +166,13 @@ def suites_to_run(data: str | None, classifier: bool = False) -> tuple[list[str]
             continue
         if status.location is None:
             skipped[status.suite] = status.hint
-            print(f"negkit: note: {status.suite} is not run: its data was not found (get it: {status.hint})",
-                  file=sys.stderr)
         else:
             tasks.append(status.task)
-    if not tasks:
-        raise NegkitError("no suite's data was found (see negkit eval --list; pass --data PATH or set NEGKIT_DATA)")
+    if not tasks:  # one error line, not a note per suite first
+        where = f"{data}: " if data else ""
+        raise NegkitError(f"{where}no suite's data was found (see negkit eval --list; pass --data PATH or set NEGKIT_DATA)")
+    for suite, hint in skipped.items():
+        print(f"negkit: note: {suite} is not run: its data was not found (get it: {hint})", file=sys.stderr)
     return tasks, skipped
 
 
@@ -236,6 +237,19 @@ def whole_number(text: str, minimum: int) -> int:
         raise argparse.ArgumentTypeError(f"must be a whole number, got {text[:40]!r}") from None
     if number < minimum:
         raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {number}")
+    return number
+
+
+#: Seeds are whole numbers in [0, 2**32): every generator negkit seeds (random, NumPy, torch) takes them as they are
+#: (NumPy refuses negative seeds; Python's random would treat -1 as 1).
+SEED_LIMIT = 2**32
+
+
+def seed_value(text: str) -> int:
+    """An argparse type: a seed, a whole number from 0 to 2**32 - 1."""
+    number = whole_number(text, 0)
+    if number >= SEED_LIMIT:
+        raise argparse.ArgumentTypeError(f"must be below 2**32, got {text[:40]!r}")
     return number
 
 

@@ -14,14 +14,14 @@ def register(groups) -> None:
         "same --data, --split, --limit and --seed. TIND stays private: only item ids and sentence hashes are "
         "written; the Harness reads the encrypted release in place.",
     )
-    from negkit.cli.evaluate import non_negative, parse_limit, per_task_value
+    from negkit.cli.evaluate import non_negative, parse_limit, per_task_value, seed_value
 
     parser.add_argument("--tasks", required=True, help="comma-separated: tind, nan-nli, scone, nubench")
     parser.add_argument("--out", "--output-path", dest="out", required=True, help="folder to write the tasks to")
     parser.add_argument("--data", help="data root, data set folder or file (as for negkit eval)")
     parser.add_argument("--split", default="test", help="split to export (default: test)")
     parser.add_argument("--limit", type=parse_limit, metavar="N|F|TASK=N,...", help="as for negkit eval")
-    parser.add_argument("--seed", type=int, help="as for negkit eval (TIND samples and splits)")
+    parser.add_argument("--seed", type=seed_value, help="as for negkit eval (TIND samples and splits)")
     parser.add_argument("--prompt", type=per_task_value(str), metavar="ID|TASK=ID,...",
                         help="Thunder-NUBench prompt id (default 7)")
     parser.add_argument("--num-fewshot", "--num_fewshot", type=per_task_value(non_negative), metavar="K|TASK=K,...",

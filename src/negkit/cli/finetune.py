@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from negkit.cli.evaluate import seed_value
 from negkit.errors import NegkitError
 
 
@@ -42,7 +43,7 @@ def add_data_arguments(parser: argparse._ActionsContainer) -> None:
                         "as .jsonl/.csv/.tsv)")
     parser.add_argument("--data", help="data root, data set folder or file (default: NEGKIT_DATA, ./data, ../shared/data)")
     parser.add_argument("--split", default="train", help="TIND split to train on (default: train)")
-    parser.add_argument("--split-seed", type=int, default=0,
+    parser.add_argument("--split-seed", type=seed_value, default=0,
                         help="seed of TIND's group-level split of the raw release; evaluate with --seed equal to it")
     parser.add_argument("--patterns", type=pattern_list, help="TIND: only these patterns, e.g. 1,5,6")
     parser.add_argument("--exclude-patterns", type=pattern_list, help="TIND: leave these patterns out (held out)")
@@ -71,7 +72,7 @@ def add_data_arguments(parser: argparse._ActionsContainer) -> None:
 
 
 def add_training_arguments(parser: argparse._ActionsContainer) -> None:
-    parser.add_argument("--seed", type=int, default=0, help="seed of LoRA's initialisation, data order, dropout")
+    parser.add_argument("--seed", type=seed_value, default=0, help="seed of LoRA's initialisation, data order, dropout")
     parser.add_argument("--learning-rate", type=float, help="default 2e-4 (LoRA), 2e-5 (nli: classifiers)")
     parser.add_argument("--epochs", type=float, default=1.0)
     parser.add_argument("--max-steps", type=int, help="stop after N optimizer steps (overrides --epochs)")

@@ -7,6 +7,7 @@ import json
 import sys
 from typing import TextIO
 
+from negkit.cli.evaluate import seed_value
 from negkit.data.cdsco import read_lines
 from negkit.data.corpora import read_corpus
 from negkit.data.resolution import CorpusStatistics, corpus_statistics
@@ -44,7 +45,7 @@ def register(groups) -> None:
     score.add_argument("--bootstrap", type=int, default=DEFAULT_RESAMPLES, metavar="N",
                        help="with --json: resamples of sentences for the 95%% interval of every row's P/R/F1 "
                        f"(default: {DEFAULT_RESAMPLES}; 0: none)")
-    score.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default: 0)")
+    score.add_argument("--seed", type=seed_value, default=0, help="seed of the bootstrap (default: 0)")
     score.set_defaults(handler=run_score)
 
     stats = group.add_parser(

@@ -8,10 +8,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
-from negkit.cli.evaluate import positive_float, positive_int
+from negkit.cli.evaluate import positive_float, positive_int, seed_value
 from negkit.errors import NegkitError
-from negkit.textfiles import read_text
+from negkit.textfiles import decode_utf8, read_text
 
 
 def register(groups) -> None:
@@ -35,7 +36,7 @@ def register(groups) -> None:
     train.add_argument("--out", required=True, help="model folder to write")
     train.add_argument("--scope-variant", default="marker", choices=("marker", "bilstm"),
                        help="marker: NegBERT-style cue marker tokens; bilstm: cue embedding + BiLSTM (Sineva et al.)")
-    train.add_argument("--seed", type=int, default=13)
+    train.add_argument("--seed", type=seed_value, default=13)
     train.add_argument("--cue-epochs", type=positive_int, default=5)
     train.add_argument("--scope-epochs", type=positive_int, default=10)
     train.add_argument("--minutes", type=positive_float, default=27.0,
@@ -98,6 +99,9 @@ def run_train(args: argparse.Namespace) -> int:
     from negkit.models.checks import check_pretrained
     from negkit.resolution.neural import resolve_encoder
 
+    from negkit.preflight import check_output_folder
+
+    check_output_folder(Path(args.out))  # a file in the way fails before the training, not after it
     check_pretrained(resolve_encoder(args.encoder))  # a missing or broken encoder fails before any work
     train = load_split(args.corpus, "train", args.data)
     dev = load_split(args.corpus, "dev", args.data)
@@ -133,8 +137,10 @@ def run_tag(args: argparse.Namespace) -> int:
     from negkit.data.cdsco import format_cdsco
     from negkit.resolution.tagging import load_tagging_system, raw_sentences, sentence_to_json
 
+    if args.file is not None and args.text is not None:
+        raise NegkitError("give the text to tag as an argument or with --file, not both")
     if args.file is not None:
-        text = sys.stdin.read() if args.file == "-" else read_text(args.file, "text file (--file)")
+        text = decode_utf8(sys.stdin.buffer.read(), "-") if args.file == "-" else read_text(args.file, "text file (--file)")
     elif args.text is not None:
         text = args.text
     else:

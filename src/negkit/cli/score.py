@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from negkit.atomic_io import atomic_write_text
+from negkit.cli.evaluate import seed_value
 from negkit.metrics.intervals import DEFAULT_RESAMPLES, IntervalSettings, intervals_json
 from negkit.run_files import verify_samples
 
@@ -91,7 +92,7 @@ def register(groups) -> None:
         parser.add_argument("--data", help="gold data for suites that need it: a data root or data set folder")
         parser.add_argument("--bootstrap", type=int, default=DEFAULT_RESAMPLES, metavar="N",
                             help=f"bootstrap resamples for the 95%% intervals (default: {DEFAULT_RESAMPLES}; 0: none)")
-        parser.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default: 0)")
+        parser.add_argument("--seed", type=seed_value, default=0, help="seed of the bootstrap (default: 0)")
         parser.set_defaults(handler=run_score, suite=suite)
 
 

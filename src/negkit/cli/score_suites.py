@@ -29,7 +29,8 @@ def score_nubench(path: Path, name: str = "predictions", data: str | None = None
     """Thunder-NUBench acc, acc_norm and error analysis per run (mean and SD over runs)."""
     root = locate_nubench_root(data)
     if root is None:
-        raise DataNotFoundError("Thunder-NUBench data not found: pass --data ROOT (ROOT/multiple-choice/test.jsonl)")
+        where = f"{data}: " if data else ""
+        raise DataNotFoundError(f"{where}Thunder-NUBench data not found: pass --data ROOT (ROOT/multiple-choice/test.jsonl)")
     items = {}
     for split in SPLITS[MULTIPLE_CHOICE]:
         try:

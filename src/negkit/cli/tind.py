@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 
 from negkit.atomic_io import atomic_write_text
+from negkit.cli.evaluate import seed_value
 from negkit.data.tind import (
     DEFAULT_PASSWORD,
     assign_splits,
@@ -28,7 +29,7 @@ from negkit.data.tind import (
     write_tind_raw,
 )
 from negkit.data.tind_stats import tind_statistics
-from negkit.errors import InputFormatError, NegkitError
+from negkit.errors import InputFormatError
 from negkit.preflight import check_output_folder
 from negkit.privacy import refuse_inside_git
 from negkit.report.tind import statistics_table
@@ -63,7 +64,7 @@ def register(groups) -> None:
 def _add_source_arguments(parser: argparse.ArgumentParser, split_help: str) -> None:
     parser.add_argument("source", metavar="SRC", help="raw folder, zip or pattern file; or HF-layout file/folder/hub name")
     parser.add_argument("--split", help=split_help)
-    parser.add_argument("--seed", type=int, default=0, help="seed of the group-level split of raw sources (default 0)")
+    parser.add_argument("--seed", type=seed_value, default=0, help="seed of the group-level split of raw sources (default 0)")
     parser.add_argument("--password", default=DEFAULT_PASSWORD, help="zip password (default: the authors' 'hitz')")
 
 
@@ -75,7 +76,7 @@ def run_convert(args: argparse.Namespace) -> int:
         check_output_folder(destination)
     if is_raw_source(args.source):
         groups = read_tind_raw(args.source, args.password)
-        if args.split:
+        if args.split is not None:
             groups = split_groups(groups, args.seed)[normalize_split(args.split)]
         if to_raw:
             written = write_tind_raw(groups, destination)
@@ -85,9 +86,9 @@ def run_convert(args: argparse.Namespace) -> int:
         items = [item for group in groups for item in group.items]
     else:
         if to_raw:
-            raise NegkitError(
-                f"cannot write raw files from {args.source}: the HF layout has no group headers "
-                "(source triples, distractors). Convert from the raw folder or zip instead."
+            raise InputFormatError(
+                args.source, None, "cannot write raw files: the HF layout has no group headers "
+                "(source triples, distractors). Convert from the raw folder or zip instead.",
             )
         items = read_tind_hf(args.source, args.split)
     if destination.suffix == ".parquet":
@@ -110,7 +111,7 @@ def copy_example_counts(source: str, password: str, destination: Path) -> None:
 def run_stats(args: argparse.Namespace) -> int:
     if is_raw_source(args.source):
         groups = read_tind_raw(args.source, args.password)
-        if args.split:  # the groups of one split of the group-level split (seeded)
+        if args.split is not None:  # the groups of one split of the group-level split (seeded)
             groups = split_groups(groups, args.seed)[normalize_split(args.split)]
         items = [item for group in groups for item in group.items]
         stats = tind_statistics(items, assign_splits([group.key for group in groups], args.seed))

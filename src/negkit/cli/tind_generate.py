@@ -15,8 +15,8 @@ from pathlib import Path
 from negkit.cli.tind import copy_example_counts
 from negkit.data.locate import locate_dataset
 from negkit.data.tind import DEFAULT_PASSWORD, read_tind_hf, read_tind_raw, write_tind_raw
-from negkit.cli.evaluate import positive_int
-from negkit.errors import DataNotFoundError, NegkitError, quoted
+from negkit.cli.evaluate import positive_int, seed_value
+from negkit.errors import DataNotFoundError, InputFormatError, NegkitError, quoted
 from negkit.generate.check import check_groups, check_splits, format_report
 from negkit.generate.generate import Generator, write_generation
 from negkit.generate.report import comparison_table
@@ -34,8 +34,8 @@ def register(groups) -> None:
         "counts next to the paper's Table 2 and the overlap with the public half's group sources.",
     )
     generate.add_argument("--out", required=True, help="output folder (outside any git working tree)")
-    generate.add_argument("--seed", type=int, default=0, help="distractor seed (default 0)")
-    generate.add_argument("--split-seed", type=int, default=0, help="seed of the group-level split (default 0)")
+    generate.add_argument("--seed", type=seed_value, default=0, help="distractor seed (default 0)")
+    generate.add_argument("--split-seed", type=seed_value, default=0, help="seed of the group-level split (default 0)")
     generate.add_argument("--patterns", help="comma-separated pattern numbers (default: all 11)")
     generate.add_argument("--limit", type=positive_int, help="at most this many triples per pattern")
     generate.add_argument("--public", help="raw-public.zip (or any raw release) to measure source overlap with")
@@ -128,6 +128,13 @@ def run_realise(args: argparse.Namespace) -> int:
     return 0
 
 
+def _split_items(path: Path) -> list:
+    """The items of one split file of a generation folder (an empty file: a split no group fell into)."""
+    if path.is_file() and path.stat().st_size == 0:
+        return []
+    return read_tind_hf(path)
+
+
 def run_check(args: argparse.Namespace) -> int:
     source = Path(args.source)
     generated = (source / "raw").is_dir() and (source / "jsonl").is_dir()
@@ -136,7 +143,12 @@ def run_check(args: argparse.Namespace) -> int:
     rules = None if args.no_distractor_rules else generator.rules
     report = check_groups(groups, rules, generator.realiser)
     if generated:
-        splits = {name: read_tind_hf(source / "jsonl" / f"{name}.jsonl") for name in ("train", "validation", "test")}
+        splits = {name: _split_items(source / "jsonl" / f"{name}.jsonl") for name in ("train", "validation", "test")}
+        in_splits = {item.group_key for items in splits.values() for item in items}
+        missing = [group for group in groups if group.key not in in_splits]
+        if missing:
+            raise InputFormatError(source / "jsonl", None, f"{len(missing)} groups of raw/ are in no split file (the "
+                                   f"first: #{missing[0].pattern_id:02d} test {missing[0].group_id})")
         check_splits(splits, report)
     print(format_report(report))
     return 0 if report.ok else 1

@@ -22,12 +22,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from os import PathLike
-from pathlib import Path
 from typing import TextIO
 
 from negkit.atomic_io import atomic_write_bytes
 from negkit.data.resolution import NegationInstance, ResolutionSentence, Token, TokenPart
 from negkit.errors import InputFormatError, quoted, shortened
+from negkit.textfiles import open_input
 
 #: Number of fields before the negation columns.
 BASE_FIELDS = 7
@@ -54,13 +54,8 @@ class CdscoLines:
 
 def read_lines(path: str | PathLike[str]) -> CdscoLines:
     """Read ``path`` as UTF-8 lines; an empty file or bytes that are not UTF-8 raise :class:`InputFormatError`."""
-    try:
-        data = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise InputFormatError(path, None, "no such file") from None
-    except IsADirectoryError:
-        raise InputFormatError(path, None, "is a folder, expected a CD-SCO file") from None
-    return lines_from_bytes(data, str(path))
+    with open_input(path, "CD-SCO file", missing="no such file") as handle:
+        return lines_from_bytes(handle.read(), str(path))
 
 
 def lines_from_bytes(data: bytes, path: str) -> CdscoLines:

@@ -13,12 +13,12 @@ Malformed lines raise :class:`~negkit.errors.InputFormatError` naming the file a
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from negkit.errors import InputFormatError
+from negkit.textfiles import iter_jsonl
 
 #: ``PassageEditID`` -> the edit's name, in the paper's order.
 EDITS: dict[int, str] = {0: "original", 1: "paraphrase", 2: "scope", 3: "affirmative"}
@@ -80,48 +80,35 @@ def read_condaqa(path: str | Path) -> list[QAItem]:
     path = Path(path)
     if path.is_dir():
         path = path / DEV_FILE
-    if not path.is_file():
-        raise InputFormatError(path, None, "no such file")
     items: list[QAItem] = []
     seen: set[int] = set()
-    with open(path, "rb") as handle:
-        for line, raw in enumerate(handle, start=1):
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError:
-                raise InputFormatError(path, line, "not UTF-8 text") from None
-            if not text.strip():
-                continue
-            try:
-                record = json.loads(text)
-            except json.JSONDecodeError as error:
-                raise InputFormatError(path, line, f"not a JSON object ({error.msg})") from None
-            if not isinstance(record, dict):
-                raise InputFormatError(path, line, "not a JSON object")
-            missing = [name for name in _REQUIRED if name not in record]
-            if missing:
-                raise InputFormatError(path, line, f"missing field(s): {', '.join(missing)}")
-            sample_id = _integer(path, line, record, "SampleID")
-            if sample_id in seen:
-                raise InputFormatError(path, line, f"SampleID {sample_id} appears twice")
-            seen.add(sample_id)
-            edit = _integer(path, line, record, "PassageEditID")
-            if edit not in EDITS:
-                raise InputFormatError(path, line, f"field 'PassageEditID': {edit} is not one of 0, 1, 2, 3")
-            items.append(
-                QAItem(
-                    item_id=f"condaqa-{sample_id}",
-                    sample_id=sample_id,
-                    passage_id=_integer(path, line, record, "PassageID"),
-                    question_id=_text(path, line, record, "QuestionID"),
-                    edit=edit,
-                    passage=_text(path, line, record, "sentence1"),
-                    question=_text(path, line, record, "sentence2"),
-                    answer=_text(path, line, record, "label"),
-                    cue=str(record.get("original cue") or ""),
-                    original_sentence=str(record.get("original sentence") or ""),
-                )
+    for line, record in iter_jsonl(path):
+        if not isinstance(record, dict):
+            raise InputFormatError(path, line, "not a JSON object")
+        missing = [name for name in _REQUIRED if name not in record]
+        if missing:
+            raise InputFormatError(path, line, f"missing field(s): {', '.join(missing)}")
+        sample_id = _integer(path, line, record, "SampleID")
+        if sample_id in seen:
+            raise InputFormatError(path, line, f"SampleID {sample_id} appears twice")
+        seen.add(sample_id)
+        edit = _integer(path, line, record, "PassageEditID")
+        if edit not in EDITS:
+            raise InputFormatError(path, line, f"field 'PassageEditID': {edit} is not one of 0, 1, 2, 3")
+        items.append(
+            QAItem(
+                item_id=f"condaqa-{sample_id}",
+                sample_id=sample_id,
+                passage_id=_integer(path, line, record, "PassageID"),
+                question_id=_text(path, line, record, "QuestionID"),
+                edit=edit,
+                passage=_text(path, line, record, "sentence1"),
+                question=_text(path, line, record, "sentence2"),
+                answer=_text(path, line, record, "label"),
+                cue=str(record.get("original cue") or ""),
+                original_sentence=str(record.get("original sentence") or ""),
             )
+        )
     if not items:
         raise InputFormatError(path, None, "no questions")
     return items

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from negkit.data.resolution import Corpus
 from negkit.errors import InputFormatError
+from negkit.textfiles import open_input
 
 
 def detect_format(path: str | Path) -> str:
@@ -23,7 +24,7 @@ def detect_format(path: str | Path) -> str:
         raise InputFormatError(path, None, "folder holds no .xml files (expected an SFU Review corpus folder)")
     if not path.exists():
         raise InputFormatError(path, None, "no such file")
-    with open(path, "rb") as handle:
+    with open_input(path, "corpus file") as handle:
         head = handle.read(4096)
     if head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):
         root = _xml_root_name(head.decode("utf-8", errors="replace"))

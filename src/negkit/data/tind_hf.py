@@ -164,7 +164,7 @@ def read_tind_hf(path_or_name: str | Path, split: str | None = None) -> list[Tru
     the order train, validation, test.
     """
     path = Path(path_or_name)
-    wanted = [normalize_split(split)] if split else list(SPLITS)
+    wanted = [normalize_split(split)] if split is not None else list(SPLITS)
     if path.is_file():
         return _read_files([path])
     if path.is_dir():

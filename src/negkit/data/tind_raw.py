@@ -26,7 +26,7 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
-from negkit.atomic_io import atomic_write_bytes
+from negkit.atomic_io import atomic_write_bytes, make_folder
 from negkit.data.tind_types import (
     KINDS,
     PATTERN_NAMES,
@@ -44,6 +44,12 @@ from negkit.textfiles import read_bytes
 #: The password the authors publish for their zip (and the one of ``raw-public.zip``).
 DEFAULT_PASSWORD = "hitz"
 
+#: The values of a sentence line's negation columns (the paper's categories; ``none`` for affirmations).
+NEGATION_CATEGORIES: dict[str, tuple[str, ...]] = {
+    "negation type": ("affirmation", "verbal", "non_verbal"),
+    "semantic type": ("none", "analytic", "synthetic"),
+    "syntactic scope": ("none", "clausal", "subclausal"),
+}
 PATTERN_FILE_RE = re.compile(r"#(\d{2})\.Pattern\.txt")
 _HEADER_TEST_RE = re.compile(r"% Test (\d+)")
 _SOURCE_RE = re.compile(r"Source: ([A-Za-z_]+)\((.*)\)")
@@ -72,7 +78,11 @@ class TindSource:
         elif self.path.suffix.lower() == ".zip":
             raise InputFormatError(self.path, None, "not a zip file, or a zip cut short (no central directory)")
         elif self.path.is_dir():
-            self.names = sorted(str(p.relative_to(self.path).as_posix()) for p in self.path.rglob("*") if p.is_file())
+            members = sorted(self.path.rglob("*"))
+            self.names = [str(p.relative_to(self.path).as_posix()) for p in members if p.is_file()]
+            for member in members:
+                if PATTERN_FILE_RE.fullmatch(member.name) and not member.is_file():
+                    raise InputFormatError(member, None, "is a folder (or not a regular file), expected a pattern file")
         else:
             self.names = [self.path.name]
 
@@ -158,6 +168,7 @@ def parse_pattern_text(text: str, pattern_id: int, location: str = "<text>") -> 
         raise InputFormatError(location, len(lines), "the file ends in the middle of a line (cut off?)")
     groups: list[TindGroup] = []
     header_lines: list[int] = []
+    first_line: dict[int, int] = {}
     group: TindGroup | None = None
     items: list[TruthItem] = []
     for line_number, line in enumerate(lines, start=1):
@@ -167,6 +178,10 @@ def parse_pattern_text(text: str, pattern_id: int, location: str = "<text>") -> 
             if group is not None and not items:
                 raise InputFormatError(location, header_lines[-1], "group without sentence lines")
             group = parse_header(line, pattern_id, location, line_number)
+            if group.group_id in first_line:
+                raise InputFormatError(location, line_number, f"group {group.group_id} appears twice (first at line "
+                                       f"{first_line[group.group_id]})")
+            first_line[group.group_id] = line_number
             items = group.items
             groups.append(group)
             header_lines.append(line_number)
@@ -180,6 +195,11 @@ def parse_pattern_text(text: str, pattern_id: int, location: str = "<text>") -> 
         kind = kind.rstrip(" ")
         if kind not in KINDS:
             raise InputFormatError(location, line_number, f"unknown kind {quoted(kind, 30)} (expected one of {', '.join(KINDS)})")
+        for column, value in (("negation type", negation_type), ("semantic type", semantic_type),
+                              ("syntactic scope", syntactic_scope)):
+            if value not in NEGATION_CATEGORIES[column]:
+                raise InputFormatError(location, line_number, f"unknown {column} {quoted(value, 30)} (expected one of "
+                                       f"{', '.join(NEGATION_CATEGORIES[column])})")
         if label not in ("T", "F"):
             raise InputFormatError(location, line_number, f"label must be T or F, found {quoted(label, 20)}")
         if not sentence.strip():
@@ -300,12 +320,7 @@ def write_tind_raw(groups: Iterable[TindGroup], folder: str | Path) -> list[Path
     for group in groups:
         by_pattern.setdefault(group.pattern_id, []).append(group)
     folder = Path(folder)
-    if folder.exists() and not folder.is_dir():
-        raise NegkitError(f"{folder}: exists and is not a folder (raw TIND files are written into a folder)")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise NegkitError(f"{folder}: cannot create the folder: {error.strerror or error}") from None
+    make_folder(folder)
     written = []
     for pattern_id in sorted(by_pattern):
         path = folder / f"#{pattern_id:02d}.Pattern.txt"

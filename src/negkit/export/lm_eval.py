@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from negkit import __version__
-from negkit.atomic_io import atomic_write_jsonl, atomic_write_text
+from negkit.atomic_io import atomic_write_jsonl, atomic_write_text, make_folder
 from negkit.errors import NegkitError
 from negkit.eval_flags import task_options_for
 from negkit.export.lm_eval_utils import sentence_hash
@@ -68,9 +68,7 @@ def export_lm_eval(tasks: Sequence[str], out: str | Path, data: str | None = Non
     options = EvalOptions(data=data, split=split, limit=limit, seed=seed, prompt=prompt, num_fewshot=num_fewshot)
     per_task = task_options_for(list(tasks), options)
     out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise NegkitError(f"--out {out} is a file, not a folder")
-    out.mkdir(parents=True, exist_ok=True)
+    make_folder(out)
     manifest: dict[str, Any] = {"negkit_version": __version__, "command": export_command(tasks, out, options),
                                 "split": split, "tasks": {}}
     for name in tasks:

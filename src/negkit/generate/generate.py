@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from negkit.atomic_io import atomic_write_text
+from negkit.atomic_io import atomic_write_text, make_folder
 from negkit.data.tind import format_example_counts, split_groups, write_tind_jsonl, write_tind_raw
 from negkit.data.tind_split import SplitCounts
 from negkit.data.tind_types import DistractorRef, SourceTriple, TindGroup
@@ -101,7 +101,7 @@ def write_generation(groups: list[TindGroup], folder: str | Path, split_seed: in
     counts_path = folder / "raw" / "example_count.txt"
     atomic_write_text(counts_path, format_example_counts(generation_counts(groups, split_seed)))
     written.append(counts_path)
-    (folder / "jsonl").mkdir(parents=True, exist_ok=True)
+    make_folder(folder / "jsonl")
     for name, members in split_groups(groups, split_seed).items():
         path = folder / "jsonl" / f"{name}.jsonl"
         write_tind_jsonl((item for group in members for item in group.items), path, extended=True)

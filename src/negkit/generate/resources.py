@@ -14,7 +14,6 @@ The EuroWordNet Top Concept Ontology mapping is not available; its stand-in is i
 
 from __future__ import annotations
 
-import csv
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +21,7 @@ from pathlib import Path
 from negkit.data.locate import locate_dataset
 from negkit.errors import DataNotFoundError, InputFormatError
 from negkit.generate.wordnet import _SENSE_KEY_POS, WordNet
+from negkit.textfiles import iter_csv, iter_lines
 
 #: BLC variant used by default: all relations, BLCs subsuming at least 20 synsets (the papers' usual choice).
 DEFAULT_BLC_VARIANT = "all/20"
@@ -100,46 +100,42 @@ def align_wordnet(wordnet: WordNet, resources: SideResources) -> None:
 
 def _read_core(path: Path) -> dict[str, list[str]]:
     keys: dict[str, list[str]] = {}
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            match = _CORE_LINE.match(line.strip())
-            if not match:
-                raise InputFormatError(path, number, "expected 'POS [sense_key] [lemma] ...'")
-            keys.setdefault(match.group(1), []).append(match.group(2))
+    for number, line in iter_lines(path, "Core WordNet file"):
+        match = _CORE_LINE.match(line.strip())
+        if not match:
+            raise InputFormatError(path, number, "expected 'POS [sense_key] [lemma] ...'")
+        keys.setdefault(match.group(1), []).append(match.group(2))
     return keys
 
 
 def _read_domains(path: Path) -> dict[str, tuple[str, ...]]:
     domains: dict[str, tuple[str, ...]] = {}
-    with path.open(encoding="utf-8") as handle:
-        for line in handle:
-            fields = line.split()
-            if len(fields) < 3 or not re.fullmatch(r"\d{8}-[nvasr]", fields[0]):
-                continue  # the lifted file has a few lines without an offset
-            domains.setdefault(fields[0], tuple(fields[2:]))
+    for _number, line in iter_lines(path, "WordNet Domains file"):
+        fields = line.split()
+        if len(fields) < 3 or not re.fullmatch(r"\d{8}-[nvasr]", fields[0]):
+            continue  # the lifted file has a few lines without an offset
+        domains.setdefault(fields[0], tuple(fields[2:]))
     return domains
 
 
 def _read_blc(path: Path, pos: str) -> dict[str, str]:
     table: dict[str, str] = {}
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if line.startswith("#") or not line.strip():
-                continue
-            fields = line.split()
-            if len(fields) < 2:
-                raise InputFormatError(path, number, "expected 'synset_offset BLC_offset ...'")
-            table[f"{fields[0]}-{pos}"] = f"{fields[1]}-{pos}"
+    for number, line in iter_lines(path, "Basic Level Concepts file"):
+        if line.startswith("#") or not line.strip():
+            continue
+        fields = line.split()
+        if len(fields) < 2:
+            raise InputFormatError(path, number, "expected 'synset_offset BLC_offset ...'")
+        table[f"{fields[0]}-{pos}"] = f"{fields[1]}-{pos}"
     return table
 
 
 def _read_morphosemantic(path: Path) -> list[MorphosemanticLink]:
     links = []
-    with path.open(encoding="utf-8", newline="") as handle:
-        reader = csv.reader(handle, delimiter="\t")
-        next(reader, None)
-        for number, row in enumerate(reader, start=2):
-            if len(row) < 5 or not (row[1].isdigit() and row[4].isdigit()):
-                raise InputFormatError(path, number, "expected verb key, offset, relation, noun key, offset")
-            links.append(MorphosemanticLink(row[2], f"{row[1][1:]}-v", row[0], f"{row[4][1:]}-n", row[3]))
+    for number, row in iter_csv(path, delimiter="\t"):
+        if number == 1:
+            continue  # the header
+        if len(row) < 5 or not (row[1].isdigit() and row[4].isdigit()):
+            raise InputFormatError(path, number, "expected verb key, offset, relation, noun key, offset")
+        links.append(MorphosemanticLink(row[2], f"{row[1][1:]}-v", row[0], f"{row[4][1:]}-n", row[3]))
     return links

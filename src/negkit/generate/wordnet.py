@@ -90,6 +90,9 @@ class WordNet:
             raise DataNotFoundError(
                 f"WordNet 3.0 database not found in {self.folder}; install Debian's wordnet-base or set WNSEARCHDIR"
             )
+        for pos_file in ("data.noun", "data.verb"):
+            if (self.folder / pos_file).is_file() and (self.folder / pos_file).stat().st_size == 0:
+                raise InputFormatError(self.folder / pos_file, None, "empty file (a WordNet 3.0 database file expected)")
         self._cache: dict[str, Synset] = {}
         self._handles: dict[str, object] = {}
         self._to_local: dict[str, dict[int, int]] = {}  # pos letter -> Princeton offset -> local offset

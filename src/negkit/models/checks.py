@@ -88,7 +88,11 @@ def check_gguf_file(path: Path) -> None:
 def check_server_spec(rest: str) -> None:
     """``URL#MODEL[?chat]`` with an http(s) URL that has a host (and a numeric port if any)."""
     url, _, model = rest.partition("#")
-    parsed = urlparse(url)
+    expected = "(expected openai:http://HOST:PORT/v1#MODEL)"
+    try:
+        parsed = urlparse(url)
+    except ValueError as error:  # e.g. an unclosed IPv6 bracket
+        raise NegkitError(f"openai model spec {quoted('openai:' + rest)}: not a URL ({error}) {expected}") from None
     problem = None
     if parsed.scheme not in ("http", "https"):
         problem = "needs an http:// or https:// URL"
@@ -102,8 +106,7 @@ def check_server_spec(rest: str) -> None:
     if problem is None and not model.partition("?")[0].strip():
         problem = "no model name after '#'"
     if problem:
-        raise NegkitError(f"openai model spec {quoted('openai:' + rest)}: {problem} "
-                          "(expected openai:http://HOST:PORT/v1#MODEL)")
+        raise NegkitError(f"openai model spec {quoted('openai:' + rest)}: {problem} {expected}")
 
 
 def check_pretrained(name: str, revision: str | None = None, subfolder: str | None = None,

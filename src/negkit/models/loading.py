@@ -26,7 +26,7 @@ from typing import Any
 
 import torch
 
-from negkit.errors import NegkitError
+from negkit.errors import NegkitError, shortened
 
 DTYPES: dict[str, torch.dtype] = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
 #: ``--dtype`` values (``auto`` is resolved per device by :func:`resolve_dtype_name`).
@@ -64,7 +64,7 @@ def check_options(backend: str, options: dict[str, Any], known: dict[str, str]) 
     unknown = sorted(set(options) - set(known))
     if unknown:
         listing = ", ".join(sorted(known))
-        raise NegkitError(f"--model-args: unknown key{'s' if len(unknown) > 1 else ''} {', '.join(unknown)} "
+        raise NegkitError(f"--model-args: unknown key{'s' if len(unknown) > 1 else ''} {', '.join(shortened(key, 60) for key in unknown)} "
                           f"for the {backend} backend; known keys: {listing}")
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from negkit.errors import NegkitError
+from negkit.errors import NegkitError, quoted
 
 _KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$")
 
@@ -35,16 +35,16 @@ def split_top_level(text: str, separator: str = ",", what: str = "--model-args")
         elif character == "]":
             depth -= 1
             if depth < 0:
-                raise NegkitError(f"{what}: unbalanced ']' in {text!r}")
+                raise NegkitError(f"{what}: unbalanced ']' in {quoted(text)}")
         elif character == separator and depth == 0:
             parts.append("".join(current))
             current = []
             continue
         current.append(character)
     if quote:
-        raise NegkitError(f"{what}: unclosed quote {quote} in {text!r}")
+        raise NegkitError(f"{what}: unclosed quote {quote} in {quoted(text)}")
     if depth:
-        raise NegkitError(f"{what}: unclosed '[' in {text!r}")
+        raise NegkitError(f"{what}: unclosed '[' in {quoted(text)}")
     parts.append("".join(current))
     return parts
 
@@ -82,11 +82,11 @@ def parse_model_args(text: str | None, what: str = "--model-args") -> dict[str, 
         key = key.strip()
         if not separator:
             hint = " (a value with commas goes in [brackets] or quotes)" if parsed else ""
-            raise NegkitError(f"{what}: {pair.strip()!r} is not KEY=VALUE{hint}")
+            raise NegkitError(f"{what}: {quoted(pair.strip())} is not KEY=VALUE{hint}")
         if not _KEY.match(key):
-            raise NegkitError(f"{what}: {pair.strip()!r} has no valid key (letters, digits, _ . -)")
+            raise NegkitError(f"{what}: {quoted(pair.strip())} has no valid key (letters, digits, _ . -)")
         if key in parsed:
-            raise NegkitError(f"{what}: {key!r} is given twice")
+            raise NegkitError(f"{what}: {quoted(key)} is given twice")
         parsed[key] = parse_value(value, what)
     return parsed
 

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import logging
 import pickle
+import sys
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
@@ -61,8 +63,9 @@ def load_model(spec: str, dtype: str | None = "float32", **options: Any) -> Any:
 
 @contextmanager
 def held_transformers_logs() -> Iterator[list[logging.LogRecord]]:
-    """Hold what transformers logs while a model loads: printed as usual when the load succeeds, left out when it
-    fails (the failure is then one error line, which quotes the report's first mismatch)."""
+    """Hold what transformers logs (and Python warnings, e.g. torch's about pickles) while a model loads: printed as
+    usual when the load succeeds, left out when it fails (the failure is then one error line, which quotes the
+    report's first mismatch). Loading progress bars are shown on a terminal only (in a log they are noise)."""
     try:
         from transformers.utils import logging as hf_logging
     except ImportError:
@@ -76,19 +79,27 @@ def held_transformers_logs() -> Iterator[list[logging.LogRecord]]:
             records.append(record)
 
     handlers, keep, succeeded = list(logger.handlers), Keep(), False
+    bars = hf_logging.is_progress_bar_enabled()
+    if bars and not sys.stderr.isatty():
+        hf_logging.disable_progress_bar()
     for handler in handlers:
         logger.removeHandler(handler)
     logger.addHandler(keep)
     try:
-        yield records
+        with warnings.catch_warnings(record=True) as caught:
+            yield records
         succeeded = True
     finally:
         logger.removeHandler(keep)
         for handler in handlers:
             logger.addHandler(handler)
+        if bars:
+            hf_logging.enable_progress_bar()
         if succeeded:
             for record in records:
                 logger.handle(record)
+            for warning in caught:
+                warnings.showwarning(warning.message, warning.category, warning.filename, warning.lineno)
 
 
 #: What loaders raise for model files they cannot use (turned into one clear error by :func:`load_model`).

@@ -21,10 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from negkit.atomic_io import atomic_write_json, atomic_write_text
+from negkit.atomic_io import atomic_write_json, atomic_write_text, make_folder
 from negkit.errors import NegkitError
 from negkit.metrics.intervals import DEFAULT_LEVEL, DEFAULT_RESAMPLES, bootstrap_intervals, paired_bootstrap
 from negkit.report.markdown import markdown_table, number
+from negkit.report.plots import drawable
 from negkit.report.run_records import PRIMARY, RunFolder, read_run, record_estimands, suite_of
 
 #: Decimals per suite in tables (TIND is in percent, the others are fractions).
@@ -45,7 +46,7 @@ def run_names(folders: Sequence[Path]) -> list[str]:
     """Short unique names: each folder's name, with parent folders added until the names are unique."""
     depth = 1
     while True:
-        names = ["/".join(folder.resolve().parts[-depth:]) for folder in folders]
+        names = [drawable("/".join(folder.resolve().parts[-depth:])) for folder in folders]
         if len(set(names)) == len(names) or depth >= max(len(folder.resolve().parts) for folder in folders):
             return names
         depth += 1
@@ -197,7 +198,7 @@ def write_comparison(comparison: dict[str, Any], out: Path) -> dict[str, Path]:
     """Write ``compare.md``, ``compare.json`` and ``compare.html`` into ``out`` (atomically); return their paths."""
     from negkit.report.html import comparison_html
 
-    out.mkdir(parents=True, exist_ok=True)
+    make_folder(out)
     paths = {"markdown": out / "compare.md", "json": out / "compare.json", "html": out / "compare.html"}
     atomic_write_text(paths["markdown"], compare_markdown(comparison))
     atomic_write_json(paths["json"], comparison)

@@ -40,9 +40,19 @@ def _pyplot() -> Any:
     return plt
 
 
+def drawable(text: str) -> str:
+    """``text`` without lone surrogates (a path of bytes that are not UTF-8, a ``\\ud800`` escape read from JSON),
+    which fonts cannot draw and files cannot store: each becomes its ``\\udcff`` escape."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def to_svg(figure: Any) -> str:
     """The figure as an ``<svg>`` element (XML prolog and DOCTYPE removed), then closed."""
+    from matplotlib.text import Text
+
     plt = _pyplot()
+    for artist in figure.findobj(Text):
+        artist.set_text(drawable(artist.get_text()))
     buffer = io.StringIO()
     figure.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None})
     plt.close(figure)

@@ -17,7 +17,6 @@ Suites and the record fields they need (``negkit eval`` writes them all):
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -27,12 +26,13 @@ from typing import Any
 from negkit.data.nli import NLIItem
 from negkit.data.nubench import json_objects
 from negkit.data.tind_types import PATTERN_NAMES, TruthItem
-from negkit.errors import InputFormatError, NegkitError
+from negkit.errors import InputFormatError, NegkitError, quoted, shortened
 from negkit.metrics.condaqa_intervals import condaqa_estimands
 from negkit.metrics.intervals import Estimand
 from negkit.metrics.mc_intervals import nubench_estimands
 from negkit.metrics.nli_intervals import nan_nli_estimands, scone_estimands
 from negkit.metrics.tind_intervals import tind_estimands
+from negkit.textfiles import read_json_object
 
 RESULTS_SUFFIX = ".results.json"
 SAMPLES_SUFFIX = ".samples.jsonl"
@@ -73,14 +73,28 @@ class RunFolder:
 def read_samples(path: Path) -> list[dict[str, Any]]:
     """The records of a ``TASK.samples.jsonl`` file (a bad line is an error naming the file and line)."""
     records = []
-    try:
-        for number, record in json_objects(path):
-            if "item_id" not in record:
-                raise InputFormatError(path, number, "a sample record must have an 'item_id'")
-            records.append(record)
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputFormatError(path, None, f"cannot read the samples: {error}") from None
+    for number, record in json_objects(path):
+        if "item_id" not in record:
+            raise InputFormatError(path, number, "a sample record must have an 'item_id'")
+        records.append(record)
     return records
+
+
+#: Fields of a ``TASK.results.json`` that hold JSON objects (``task`` must be there: it names the task).
+_RESULT_OBJECTS = ("task", "model", "data", "metrics", "timings")
+
+
+def read_task_results(path: Path) -> dict[str, Any]:
+    """A ``TASK.results.json`` file: a JSON object whose ``task``, ``model``, ``data``, ``metrics`` (where present)
+    are objects; anything else is an :class:`InputFormatError` naming the file."""
+    results = read_json_object(path, "negkit eval task results")
+    if "task" not in results:
+        raise InputFormatError(path, None, "no 'task' field (is it a TASK.results.json of `negkit eval`?)")
+    for key in _RESULT_OBJECTS:
+        if key in results and not isinstance(results[key], dict):
+            raise InputFormatError(path, None, f"field {key!r}: expected a JSON object, found "
+                                   f"{type(results[key]).__name__} {quoted(results[key])}")
+    return results
 
 
 def read_run(path: str | Path) -> RunFolder:
@@ -91,12 +105,7 @@ def read_run(path: str | Path) -> RunFolder:
     run = RunFolder(folder)
     for results_file in sorted(folder.glob(f"*{RESULTS_SUFFIX}")):
         name = results_file.name[: -len(RESULTS_SUFFIX)]
-        try:
-            results = json.loads(results_file.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-            raise InputFormatError(results_file, None, f"cannot read the results: {error}") from None
-        if not isinstance(results, dict):
-            raise InputFormatError(results_file, 1, "the results must be a JSON object")
+        results = read_task_results(results_file)
         samples = folder / f"{name}{SAMPLES_SUFFIX}"
         if not samples.is_file():
             raise InputFormatError(samples, None, f"missing: the per-sample records of task {name}")
@@ -117,27 +126,38 @@ def suite_of(task_name: str) -> str | None:
     return None
 
 
-def _need(record: dict[str, Any], name: str, path: Path, number: int) -> Any:
+def _need(record: dict[str, Any], name: str, path: Path, number: int, kind: type | None = None) -> Any:
+    """``record[name]``, which must be there (and, with ``kind`` int or bool, be a whole number or a boolean)."""
     if name not in record:
         raise InputFormatError(path, number, f"sample record lacks {name!r} (needed to compare runs)")
-    return record[name]
+    value = record[name]
+    if kind is bool:
+        from negkit.data.tind_hf import parse_bool
+
+        value = parse_bool(value)
+    elif kind is int and isinstance(value, (int, float)) and not isinstance(value, bool) and float(value).is_integer():
+        value = int(value)
+    if kind is not None and not isinstance(value, kind):
+        raise InputFormatError(path, number, f"field {name!r}: expected {'a boolean' if kind is bool else 'a whole number'}, "
+                               f"found {quoted(record[name])}")
+    return value
 
 
 def tind_items(records: Sequence[dict[str, Any]], path: Path) -> tuple[list[TruthItem], list[bool]]:
     """TIND items (without sentences) and predictions from ``negkit eval``'s TIND records."""
     items, predictions = [], []
     for number, record in enumerate(records, start=1):
-        pattern_id = int(_need(record, "pattern_id", path, number))
+        pattern_id = _need(record, "pattern_id", path, number, int)
         items.append(TruthItem(
-            item_id=str(record["item_id"]), group_id=int(_need(record, "test_id", path, number)), pattern_id=pattern_id,
+            item_id=str(record["item_id"]), group_id=_need(record, "test_id", path, number, int), pattern_id=pattern_id,
             pattern=str(record.get("pattern", PATTERN_NAMES.get(pattern_id, ""))), template_id=str(record.get("template_id", "")),
             negation_type=str(_need(record, "negation_type", path, number)),
             semantic_type=str(_need(record, "semantic_type", path, number)),
             syntactic_scope=str(_need(record, "syntactic_scope", path, number)), kind=str(record.get("kind", "")),
-            is_distractor=bool(_need(record, "isDistractor", path, number)), label=bool(_need(record, "label", path, number)),
+            is_distractor=_need(record, "isDistractor", path, number, bool), label=_need(record, "label", path, number, bool),
             sentence="",
         ))
-        predictions.append(bool(_need(record, "prediction", path, number)))
+        predictions.append(_need(record, "prediction", path, number, bool))
     return items, predictions
 
 
@@ -181,7 +201,11 @@ def record_estimands(task_name: str, records: Sequence[dict[str, Any]], path: Pa
     suite = suite_of(task_name)
     if suite is None:
         raise NegkitError(f"task {task_name}: negkit cannot compare this task from its samples")
-    estimands = [estimand for estimand in _BUILDERS[suite](records, path) if estimand.headline]
+    try:
+        estimands = [estimand for estimand in _BUILDERS[suite](records, path) if estimand.headline]
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError) as error:  # a field of the wrong form
+        raise InputFormatError(path, None, f"damaged sample records of task {task_name} "
+                               f"({type(error).__name__}: {shortened(str(error))})") from None
     if suite == "nan-nli" and not any(record.get("premise_id") for record in records):
         # samples written before premise ids were recorded: items are their own units and strict is unknown
         estimands = [e for e in estimands if not e.path.startswith("strict.")]

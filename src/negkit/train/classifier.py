@@ -8,7 +8,8 @@ paper were), with a new classification head unless the model already names its l
 
 Label order: the model's own ``config.id2label`` when it names its labels; else ``--labels``; else MNLI's
 ``entailment, neutral, contradiction`` when the data uses those names (the convention of the NaN-NLI authors'
-checkpoints: 0 entailment, 1 neutral, 2 contradiction); else the labels sorted. The order is written into the saved
+checkpoints: 0 entailment, 1 neutral, 2 contradiction); else the labels sorted. Data mixing those names with
+others (``entailment``, ``entailmnet``) is refused unless ``--labels`` names the label set. The order is written into the saved
 model's config (``id2label``), so ``negkit eval --model nli:OUT`` reads it, and into the run record.
 """
 
@@ -89,8 +90,11 @@ def _label_name(path: Path, line: int, label: Any, labels: tuple[str, ...] | Non
     return text.lower()
 
 
-def label_order(config: Any, data_labels: set[str], labels: tuple[str, ...] | None) -> tuple[tuple[str, ...], bool]:
-    """The output order of the labels and whether the model's own head is kept (see the module doc)."""
+def label_order(config: Any, data_labels: set[str], labels: tuple[str, ...] | None,
+                source: str = "") -> tuple[tuple[str, ...], bool]:
+    """The output order of the labels and whether the model's own head is kept (see the module doc); ``source``
+    (the data file) begins error messages."""
+    source = f"{source}: " if source else ""
     id2label = getattr(config, "id2label", None) or {}
     own = tuple(str(id2label[key]).lower() for key in sorted(id2label, key=int))
     if own and not any(_GENERIC.fullmatch(name) for name in own) and getattr(config, "num_labels", 0) == len(own):
@@ -104,11 +108,17 @@ def label_order(config: Any, data_labels: set[str], labels: tuple[str, ...] | No
         order = tuple(label.lower() for label in labels)
     elif data_labels <= set(MNLI_ORDER):
         order = MNLI_ORDER
+    elif data_labels & set(MNLI_ORDER):  # NLI labels and others: a typo, or a label set that --labels must name
+        raise NegkitError(f"{source}the data has labels {sorted(data_labels - set(MNLI_ORDER))} next to the NLI labels "
+                          f"{', '.join(sorted(data_labels & set(MNLI_ORDER)))}; to train that label set, name it with --labels")
     else:
         order = tuple(sorted(data_labels))
     missing = data_labels - set(order)
     if missing:
-        raise NegkitError(f"the data has labels {sorted(missing)} not in --labels {','.join(order)}")
+        raise NegkitError(f"{source}the data has labels {sorted(missing)} not in --labels {','.join(order)}")
+    if len(order) < 2:
+        raise NegkitError(f"{source}one label only ({', '.join(order)}): a new classification head needs at least two "
+                          "(name them with --labels)")
     return order, False
 
 
@@ -131,7 +141,7 @@ def finetune_classifier(model: str, options: FinetuneOptions) -> dict[str, Any]:
         config = transformers.AutoConfig.from_pretrained(name)
     except (OSError, ValueError) as error:
         raise NegkitError(f"cannot load model {name!r}: {error}") from None
-    order, keep_head = label_order(config, {label for _, _, label in rows}, options.labels)
+    order, keep_head = label_order(config, {label for _, _, label in rows}, options.labels, str(options.train))
     plan = {"base_model": {"name": name, "weights_sha256": _weights_sha(name)},
             "train": {"files": record.file_entries([Path(options.train)]), "pairs": len(rows), "skipped": skipped},
             "dev": None if dev_rows is None else {"pairs": len(dev_rows)}, "labels": list(order),

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from negkit.errors import InputFormatError, NegkitError
+from negkit.textfiles import iter_jsonl
 
 #: Values of :attr:`TindFilter.polarity` and :attr:`TindFilter.kind`.
 POLARITIES = ("all", "affirmative", "negative")
@@ -317,8 +318,6 @@ def jsonl_examples(path: str | Path, model: Any = None, chat: bool = False) -> T
 
 def jsonl_objects(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """``(line, object)`` for each non-blank line; bad bytes, bad JSON or a non-object is ``FILE:LINE: problem``."""
-    from negkit.textfiles import iter_jsonl
-
     for number, record in iter_jsonl(path):
         if not isinstance(record, dict):
             raise InputFormatError(path, number, "expected a JSON object")

@@ -12,7 +12,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from negkit.atomic_io import atomic_write_json, fsync_folder
+from negkit.atomic_io import atomic_write_json, fsync_folder, make_folder
 from negkit.errors import NegkitError
 
 MERGED_RECORD = "negkit_merged.json"
@@ -46,7 +46,7 @@ def save_merged(peft_model: Any, lm: Any, out: Path, adapter: Path, spec: str | 
     _check_target(out)
     info = describe_adapter(adapter)
     merged = peft_model.merge_and_unload()
-    out.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(out.parent)
     temporary = out.with_name(f".{out.name}.partial-{os.getpid()}")
     shutil.rmtree(temporary, ignore_errors=True)
     try:

@@ -3,6 +3,7 @@ that reproduces a run."""
 
 from __future__ import annotations
 
+import math
 import shlex
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
@@ -87,6 +88,9 @@ class FinetuneOptions:
 
     def validate(self) -> None:
         """Clear errors for impossible values, before any model loads."""
+        for name, value in asdict(self).items():
+            if isinstance(value, float) and not math.isfinite(value):  # nan passes every comparison below
+                raise NegkitError(f"{flag(name)} must be a finite number, got {value}")
         positive = {"batch_size": self.batch_size, "gradient_accumulation": self.gradient_accumulation,
                     "max_length": self.max_length, "lora_r": self.lora_r, "save_steps": self.save_steps,
                     "logging_steps": self.logging_steps, "keep_checkpoints": self.keep_checkpoints}

@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from negkit.atomic_io import atomic_write_json
+from negkit.atomic_io import atomic_write_json, make_folder
 from negkit.errors import NegkitError
 from negkit.train import record
 from negkit.train.callbacks import best_step, complete_checkpoints, remove_torn_checkpoints, write_log
@@ -24,9 +24,15 @@ def output_folder(out: str | Path) -> Path:
 
 def claim(out: Path, plan: dict[str, Any]) -> dict[str, Any] | None:
     """Tie ``out`` to ``plan``: the finished record when this plan already completed there (nothing to do), else
-    None after writing the plan; an error when ``out`` holds another plan."""
-    out.mkdir(parents=True, exist_ok=True)
+    None after writing the plan; an error when ``out`` holds another plan, or files of no plan (nothing is
+    overwritten)."""
+    make_folder(out)
     resuming = record.check_plan(out, plan)
+    if not resuming:
+        others = sorted(path.name for path in out.iterdir())
+        if others:  # e.g. an adapter saved by another tool: never overwritten
+            raise NegkitError(f"{out}: the folder holds files that are not a negkit fine-tuning run ({', '.join(others[:5])}"
+                              f"{', ...' if len(others) > 5 else ''}); use another --out or an empty folder")
     finished = record.read_json(out / record.TRAINING_RECORD)
     if resuming and finished and finished.get("status") == "complete":
         return finished
