@@ -68,6 +68,11 @@ def test_prompt_completion_jsonl_run_record_and_rerun(tiny, pairs, tmp_path):
     budget = finetune(f"hf:{tiny}", FinetuneOptions(out=tmp_path / "budget", train=str(pairs),
                                                     **{**QUICK, "max_steps": 50, "max_minutes": 1e-6}))
     assert budget["result"]["stopped_by_time_budget"] and budget["result"]["global_step"] == 1
+    assert budget["status"] == "stopped"  # a larger budget (here none) continues the same run from its checkpoint
+    resumed = finetune(f"hf:{tiny}", FinetuneOptions(out=tmp_path / "budget", train=str(pairs),
+                                                     **{**QUICK, "max_steps": 50, "max_minutes": 60.0}))
+    assert resumed["status"] == "complete" and resumed["result"]["resumed_from_step"] == 1
+    assert resumed["result"]["global_step"] == 50 and not resumed["result"]["stopped_by_time_budget"]
     with pytest.raises(NegkitError, match="holds another fine-tuning run.*learning_rate"):
         finetune(f"hf:{tiny}", FinetuneOptions(out=out, train=str(pairs), dev="0.25", learning_rate=1e-3, **QUICK))
 
@@ -120,6 +125,35 @@ def test_tind_examples_follow_the_evaluation_prompt_and_filters(tiny):
     assert {item.negation_type for item in kept} == {"affirmation", "verbal"}
 
 
+def test_per_group_thins_every_group_over_its_four_cells(tiny):
+    shared_data_path("tind", "raw-public.zip")
+    from collections import Counter
+
+    from negkit.models.registry import load_model
+    from negkit.tasks.truth import tind_source
+    from negkit.train.examples import _read_tind, thin_groups, tind_examples
+    from negkit.train.options import command_line
+
+    items = [item for item in _read_tind(tind_source(None), "train", 0) if item.pattern_id in (2, 6)]
+    thinned = thin_groups(items, 4, 0)
+    groups = {item.group_key for item in items}
+    per_group = Counter(item.group_key for item in thinned)
+    assert set(per_group) == groups and set(per_group.values()) == {4}
+    for key in groups:  # one sentence of each cell (affirmative/negative x input/distractor) when a group has all four
+        cells = {(item.is_negated, item.is_distractor) for item in thinned if item.group_key == key}
+        assert len(cells) == 4
+    assert thin_groups(items, 4, 0) == thinned and thin_groups(items, 4, 1) != thinned
+    kept = {item.item_id for item in thinned}
+    assert thinned == [item for item in items if item.item_id in kept]  # input order kept
+    lm = load_model(f"hf:{tiny}")
+    data = tind_examples(lm, None, subset=TindFilter(patterns=(2, 6), per_group=2), chat=False)
+    assert data.description["sentences"] == 2 * data.description["groups"]
+    assert data.description["filter"]["per_group"] == 2
+    assert "--per-group 2" in command_line("default", FinetuneOptions(tind=TindFilter(per_group=2)))
+    with pytest.raises(NegkitError, match="--per-group must be at least 1"):
+        TindFilter(per_group=0)
+
+
 def test_tind_training_then_eval_with_the_adapter(tiny, tmp_path):
     shared_data_path("tind", "raw-public.zip")
     from negkit.evaluate import EvalOptions, evaluate
@@ -136,6 +170,7 @@ def test_tind_training_then_eval_with_the_adapter(tiny, tmp_path):
     load = tuned["model"]["load"]["adapter"]
     assert load["merged"] is True and load["base_matches"] is True and load["path"] == str(out)
     assert load["training_config_sha256"] and load["weights_sha256"] == run["adapter"]["weights_sha256"]
+    assert unmerged["model"]["load"]["adapter"]["merged"] is False
 
     def p_true(folder):
         return [json.loads(line)["p_true"] for line in (folder / "tind.samples.jsonl").read_text().splitlines()]

@@ -56,6 +56,9 @@ def add_data_arguments(parser: argparse._ActionsContainer) -> None:
                         "synthetic, clausal, subclausal); with all polarities: affirmative plus one negation type")
     parser.add_argument("--limit", type=int, help="at most N training examples (TIND: about N sentences as whole "
                         "groups stratified by pattern, drawn with --seed)")
+    parser.add_argument("--per-group", type=int, metavar="N",
+                        help="TIND: at most N sentences of each group (balanced over affirmative/negative and "
+                        "input/distractor, drawn with --seed; --limit then counts thinned groups): more words per step")
     chat = parser.add_mutually_exclusive_group()
     chat.add_argument("--chat", dest="chat", action="store_const", const=True,
                       help="render prompts with the model's chat template (TIND default when the model has one)")
@@ -146,7 +149,7 @@ def options_from_args(args: argparse.Namespace):
     return FinetuneOptions(
         out=args.out, train=args.train, data=args.data, split=args.split, split_seed=args.split_seed,
         tind=TindFilter(patterns=args.patterns, exclude_patterns=args.exclude_patterns or (), polarity=args.polarity,
-                        kind=args.sentences, negation=args.negation or ()),
+                        kind=args.sentences, negation=args.negation or (), per_group=args.per_group),
         limit=args.limit, chat=args.chat, dev=args.dev, dev_limit=args.dev_limit, seed=args.seed,
         learning_rate=args.learning_rate, epochs=args.epochs, max_steps=args.max_steps, max_minutes=args.max_minutes,
         batch_size=args.batch_size,
@@ -173,6 +176,9 @@ def run_finetune(args: argparse.Namespace) -> int:
     print(f"fine-tuned: {args.out} ({run['kind']}, step {result['saved_step']} of {result['global_step']}, "
           f"train loss {_number(result['train_loss'])}, dev loss {_number(result['best_eval_loss'])})")
     print(json.dumps({key: result[key] for key in ("tokens_seen", "session_tokens_per_second", "session_seconds")}))
+    if run["status"] == "stopped":
+        print(f"stopped by --max-minutes at step {result['global_step']} of {result['max_steps']}; the same command "
+              "(with any --max-minutes) continues from there")
     if args.model.startswith("nli:"):
         print(f"evaluate: negkit eval --model nli:{args.out} --tasks nan-nli,scone")
     else:

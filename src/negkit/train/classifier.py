@@ -30,7 +30,7 @@ from negkit.errors import InputFormatError, NegkitError
 from negkit.train import record
 from negkit.train.examples import held_out, jsonl_objects
 from negkit.train.options import FinetuneOptions, command_line
-from negkit.train.run import claim, output_folder, train_resumably
+from negkit.train.run import claim, output_folder, status, train_resumably
 
 DEFAULT_LEARNING_RATE = 2e-5
 MNLI_ORDER = ("entailment", "neutral", "contradiction")
@@ -161,7 +161,7 @@ def finetune_classifier(model: str, options: FinetuneOptions) -> dict[str, Any]:
         best = out / record.CHECKPOINTS / f"checkpoint-{summary['best_step']}"
         trainer.model.load_state_dict(_checkpoint_weights(best), strict=False)
     _save_model(trainer.model, tokenizer, out)
-    run = {"negkit_training": 1, "status": "complete", "kind": "nli-classifier", "command": command_line(model, options),
+    run = {"negkit_training": 1, "status": status(summary), "kind": "nli-classifier", "command": command_line(model, options),
            "base_model": plan["base_model"], "labels": list(order), "kept_head": keep_head,
            "data": {"train": {**plan["train"], "source": str(options.train)},
                     "dev": None if dev_rows is None else {"pairs": len(dev_rows), "skipped": dev_skipped}},

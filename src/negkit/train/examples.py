@@ -82,8 +82,13 @@ class TindFilter:
     polarity: str = "all"
     kind: str = "all"
     negation: tuple[str, ...] = ()
+    #: At most this many sentences of each group (negkit's addition, not the paper's): a TIND group repeats one
+    #: word pair in up to ~100 templates, so a few sentences of many groups teach more words per training step.
+    per_group: int | None = None
 
     def __post_init__(self) -> None:
+        if self.per_group is not None and self.per_group < 1:
+            raise NegkitError(f"--per-group must be at least 1, got {self.per_group}")
         if self.polarity not in POLARITIES:
             raise NegkitError(f"unknown polarity {self.polarity!r}; choose one of {', '.join(POLARITIES)}")
         if self.kind not in KINDS:
@@ -127,7 +132,7 @@ def tind_examples(
     and tokenizer decide the prompt). The split is the one ``negkit eval --seed SPLIT_SEED`` uses, so test groups
     are never trained on when both use the same seed. ``chat`` forces the chat template on or off. ``limit`` takes
     about that many sentences as whole groups stratified by pattern, drawn with ``limit_seed`` (as ``negkit eval
-    --limit`` does)."""
+    --limit`` does), after ``subset.per_group`` has thinned every group (:func:`thin_groups`)."""
     from negkit.tasks.truth import TruthTask, data_files, sample_groups, tind_source
 
     subset = subset or TindFilter()
@@ -137,6 +142,8 @@ def tind_examples(
     items = [item for item in items if subset.keeps(item)]
     if not items:
         raise NegkitError(f"no TIND sentences of split {split!r} in {source} pass the filters {asdict(subset)}")
+    if subset.per_group is not None:
+        items = thin_groups(items, subset.per_group, limit_seed)
     if limit is not None:
         items = sample_groups(items, limit, limit_seed)
     task = TruthTask(chat=chat)
@@ -158,6 +165,30 @@ def tind_examples(
         "group_keys": [list(key) for key in groups],
     }
     return TrainingData(examples, data_files(source), description)
+
+
+def thin_groups(items: Sequence[Any], per_group: int, seed: int) -> list[Any]:
+    """At most ``per_group`` sentences of each TIND group, taken in turn from its four cells (affirmative or
+    negative, input or distractor) so that labels and polarities stay balanced; which sentences is drawn with
+    ``seed`` (and the group number, so groups differ). Items keep their input order."""
+    groups: dict[tuple[int, int], list[Any]] = {}
+    for item in items:
+        groups.setdefault(item.group_key, []).append(item)
+    kept: set[str] = set()
+    for key, members in groups.items():
+        rng = random.Random(f"{seed}:{key[0]}:{key[1]}")
+        cells: dict[tuple[bool, bool], list[Any]] = {}
+        for item in members:
+            cells.setdefault((item.is_negated, item.is_distractor), []).append(item)
+        queues = [rng.sample(cell, len(cell)) for _, cell in sorted(cells.items())]
+        rng.shuffle(queues)
+        chosen: list[Any] = []
+        while len(chosen) < per_group and any(queues):
+            for queue in queues:
+                if queue and len(chosen) < per_group:
+                    chosen.append(queue.pop())
+        kept.update(item.item_id for item in chosen)
+    return [item for item in items if item.item_id in kept]
 
 
 @functools.lru_cache(maxsize=2)

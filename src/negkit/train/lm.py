@@ -33,7 +33,7 @@ from negkit.train.examples import (
     tind_examples,
 )
 from negkit.train.options import FinetuneOptions, command_line
-from negkit.train.run import claim, output_folder, train_resumably
+from negkit.train.run import claim, output_folder, status, train_resumably
 
 #: LoRA's learning rate when none is given (classifiers, fully fine-tuned, default to 2e-5).
 DEFAULT_LEARNING_RATE = 2e-4
@@ -67,7 +67,7 @@ def finetune(model: str, options: FinetuneOptions | None = None) -> dict[str, An
         restore_adapter(trainer.model, out / record.CHECKPOINTS / f"checkpoint-{summary['best_step']}")
     weights_sha = save_adapter(trainer.model, out)
     run = {
-        "negkit_training": 1, "status": "complete", "kind": "lora-causal-lm", "command": command_line(model, options),
+        "negkit_training": 1, "status": status(summary), "kind": "lora-causal-lm", "command": command_line(model, options),
         "base_model": {"spec": model, **lm.fingerprint.as_dict(), "key": lm.fingerprint.key()},
         "data": {"train": data_record(train_data, counts["train"]),
                  "dev": data_record(dev_data, counts["dev"]) if dev_data else None},

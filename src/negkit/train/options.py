@@ -117,7 +117,9 @@ class FinetuneOptions:
 
     def plan(self) -> dict[str, Any]:
         """The options that decide the trained weights (not where files go, nor how often they are saved)."""
-        skipped = {"out", "progress", "save_steps", "save_minutes", "keep_checkpoints", "merge_out", "logging_steps"}
+        # --max-minutes only says where a session stops: a larger budget (or none) continues the same run
+        skipped = {"out", "progress", "save_steps", "save_minutes", "keep_checkpoints", "merge_out", "logging_steps",
+                   "max_minutes"}
         values = {name: value for name, value in asdict(self).items() if name not in skipped}
         values["data"] = None if self.data is None else str(self.data)
         return values
@@ -162,6 +164,8 @@ def command_line(model: str, options: FinetuneOptions, adapter_out: str | None =
         words += ["--sentences", subset.kind]
     if subset.negation:
         words += ["--negation", ",".join(subset.negation)]
+    if subset.per_group is not None:
+        words += ["--per-group", str(subset.per_group)]
     if not options.progress:
         words.append("--no-progress")
     return shlex.join(words)

@@ -70,6 +70,11 @@ def train_resumably(trainer: Any, out: Path, has_dev: bool, threshold: float, st
     }
 
 
+def status(summary: dict[str, Any]) -> str:
+    """``stopped`` when a time budget ended the session (the same command resumes it), else ``complete``."""
+    return "stopped" if summary["stopped_by_time_budget"] else "complete"
+
+
 def mean_train_loss(history: list[dict[str, Any]]) -> float | None:
     """The mean training loss over every step (each log entry covers the steps since the previous one); the same
     for a resumed run as for an uninterrupted one, unlike the Trainer's per-session figure."""
