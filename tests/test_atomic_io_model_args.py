@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 
 import pytest
 
@@ -28,6 +29,21 @@ def test_failed_write_keeps_old_file_and_leaves_no_temporary(tmp_path):
             raise RuntimeError("killed mid-write")
     assert target.read_text() == '{\n  "a": 1\n}\n'
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(TEMP_PREFIX)]
+
+
+def test_written_files_get_the_usual_mode_not_mkstemps_private_one(tmp_path):
+    mask = os.umask(0o022)
+    try:
+        fresh = tmp_path / "fresh.json"
+        atomic_write_json(fresh, {"a": 1})
+        assert stat.S_IMODE(fresh.stat().st_mode) == 0o644
+        kept = tmp_path / "kept.txt"
+        kept.write_text("old")
+        kept.chmod(0o640)
+        atomic_write_text(kept, "new")
+        assert stat.S_IMODE(kept.stat().st_mode) == 0o640 and kept.read_text() == "new"
+    finally:
+        os.umask(mask)
 
 
 def test_jsonl_count_and_folder_target_is_an_error(tmp_path):

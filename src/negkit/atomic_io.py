@@ -17,6 +17,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import stat
 import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -86,6 +87,7 @@ def atomic_writer(path: str | os.PathLike[str], mode: str = "w", encoding: str =
     except OSError as error:
         raise NegkitError(f"{target}: cannot write: {describe_os_error(error)}") from None
     try:
+        os.fchmod(descriptor, _file_mode(target))  # mkstemp makes files private (0600); keep the usual mode
         text_options = {"encoding": encoding, "errors": "backslashreplace"}  # a path of bytes that are not UTF-8
         with os.fdopen(descriptor, mode, **({} if "b" in mode else text_options)) as handle:
             yield handle
@@ -126,6 +128,17 @@ def atomic_write_jsonl(path: str | os.PathLike[str], records: Iterable[Any]) -> 
             handle.write(json.dumps(record, ensure_ascii=False) + "\n")
             count += 1
     return count
+
+
+def _file_mode(target: Path) -> int:
+    """The permission bits a rewritten ``target`` gets: its current ones, or what ``open()`` would give a new file
+    (0666 less the process's umask)."""
+    try:
+        return stat.S_IMODE(target.stat().st_mode)
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
 
 
 def remove_temporaries(folder: str | os.PathLike[str]) -> list[Path]:
