@@ -34,11 +34,20 @@ from typing import Any
 from negkit.engine.requests import LoglikelihoodRequest, LoglikelihoodResult, ModelFingerprint
 from negkit.errors import NegkitError
 from negkit.models.base import AnswerSpace
+from negkit.models.loading import check_options
 
 KINDS = ("random", "constant", "majority")
 #: Log-probability of every candidate a constant baseline does not choose.
 OTHER_LOGPROB = -1000.0
 _DEFAULT_LABELS = ("contradiction", "entailment", "neutral")
+
+
+#: ``--model-args`` keys a pseudo-model accepts (checked before work by the registry, and here).
+BASELINE_ARGS: dict[str, str] = {
+    "device": "accepted with every model; nothing runs on it",
+    "batch_size": "accepted with every model; nothing is batched",
+    "seed": "seed of the random answers (random)",
+}
 
 
 def is_baseline_spec(spec: str) -> bool:
@@ -50,8 +59,7 @@ def load_baseline(spec: str, dtype: str = "none", batch_size: int | None = None,
                   device: str | None = None, **options: Any) -> "BaselineModel":
     """The pseudo-model named by ``spec``; its only option is ``seed`` (``random``). ``dtype``, ``batch_size``
     and ``device`` are accepted (they come with every model) and mean nothing here."""
-    if options:
-        raise NegkitError(f"unknown --model-args for {spec}: {', '.join(sorted(options))}; known: seed")
+    check_options(spec, options, BASELINE_ARGS)
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**32:
         raise NegkitError(f"--model-args seed must be a whole number from 0 to 2**32-1, got {seed!r}")
     kind, _, value = spec.partition(":")

@@ -113,8 +113,9 @@ def check_model_options(spec: str, options: dict[str, Any]) -> None:
     from negkit.models.baselines import is_baseline_spec
 
     if is_baseline_spec(spec):
-        known = {key: FLAG_ARGS[key] for key in ("device", "batch_size")}
-        check_options(spec, options, {**known, "seed": "seed of the random answers (random)"})
+        from negkit.models.baselines import BASELINE_ARGS
+
+        check_options(spec, options, BASELINE_ARGS)
     elif scheme == "openai":
         from negkit.models.openai_server import OpenAICompatibleLM
 
