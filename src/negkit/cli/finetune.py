@@ -59,6 +59,9 @@ def add_data_arguments(parser: argparse._ActionsContainer) -> None:
     parser.add_argument("--per-group", type=int, metavar="N",
                         help="TIND: at most N sentences of each group (balanced over affirmative/negative and "
                         "input/distractor, drawn with --seed; --limit then counts thinned groups): more words per step")
+    parser.add_argument("--affirmative-first", type=int, metavar="N",
+                        help="TIND: a curriculum: first N affirmative sentences drawn from the training sentences "
+                        "(the label is then the lexical fact alone), then all of them, in a fixed order")
     chat = parser.add_mutually_exclusive_group()
     chat.add_argument("--chat", dest="chat", action="store_const", const=True,
                       help="render prompts with the model's chat template (TIND default when the model has one)")
@@ -102,6 +105,9 @@ def add_lora_arguments(parser: argparse._ActionsContainer) -> None:
     parser.add_argument("--lora-dropout", type=float, default=0.05)
     parser.add_argument("--lora-targets", default="all-linear",
                         help="all-linear, peft-default (e.g. q_proj,v_proj for Llama), or module names")
+    parser.add_argument("--lora-layers", metavar="LAYERS",
+                        help="LoRA on these transformer layers only, e.g. 12-29 or 0,2,4 (default: all); layers below "
+                        "the lowest need no backward pass")
 
 
 def add_output_arguments(parser: argparse._ActionsContainer) -> None:
@@ -156,7 +162,8 @@ def options_from_args(args: argparse.Namespace):
         gradient_accumulation=args.gradient_accumulation, scheduler=args.scheduler, warmup_ratio=args.warmup_ratio,
         weight_decay=args.weight_decay, max_grad_norm=args.max_grad_norm, max_length=args.max_length,
         prompt_loss_weight=args.prompt_loss_weight, lora_r=args.lora_r, lora_alpha=args.lora_alpha,
-        lora_dropout=args.lora_dropout, lora_targets=args.lora_targets, eval_steps=args.eval_steps,
+        lora_dropout=args.lora_dropout, lora_targets=args.lora_targets, lora_layers=args.lora_layers,
+        affirmative_first=args.affirmative_first, eval_steps=args.eval_steps,
         early_stopping_patience=args.early_stopping_patience, early_stopping_threshold=args.early_stopping_threshold,
         save_steps=args.save_steps, save_minutes=args.save_minutes, keep_checkpoints=args.keep_checkpoints,
         logging_steps=args.logging_steps, dtype=args.dtype, device=args.device, quantize=args.quantize,

@@ -46,6 +46,8 @@ class Example:
     eos: bool = True
     #: Where the example came from (an item id, a file line), for error messages and counts.
     origin: str = ""
+    #: TIND: whether the sentence is negative (None for other sources); :func:`affirmative_first` reads it.
+    negated: bool | None = None
 
 
 @dataclass
@@ -153,7 +155,7 @@ def tind_examples(
         prompt = task.prompt(item.sentence, model)
         answer = "True" if item.label else "False"
         completion, eos = answer_completion(model, prompt, _user_message(item.sentence), answer, uses_chat)
-        examples.append(Example(prompt, completion, eos, item.item_id))
+        examples.append(Example(prompt, completion, eos, item.item_id, item.is_negated))
     groups = sorted({item.group_key for item in items})
     patterns = sorted({item.pattern_id for item in items})
     description = {
@@ -334,6 +336,23 @@ def sample_examples(data: TrainingData, limit: int | None, seed: int) -> Trainin
     chosen = sorted(random.Random(seed).sample(range(len(data.examples)), limit))
     return TrainingData([data.examples[index] for index in chosen], data.files,
                         {**data.description, "limit": limit, "limit_seed": seed, "examples": limit})
+
+
+def affirmative_first(data: TrainingData, count: int, seed: int) -> TrainingData:
+    """A curriculum for TIND: ``count`` affirmative sentences drawn from ``data`` first, then every example of
+    ``data``, each part shuffled with ``seed``. The result is meant to be trained in this order (no reshuffling).
+
+    On affirmative sentences the label is the lexical fact alone (input ``True``, distractor ``False``), which a
+    small model picks up from few examples; on all sentences the label is that fact exclusive-or the negation, whose
+    gradient is near zero until the model represents the fact (docs/results/finetuning.md)."""
+    affirmative = [example for example in data.examples if example.negated is False]
+    if count > len(affirmative):
+        raise NegkitError(f"--affirmative-first {count}: the training data holds only {len(affirmative)} "
+                          "affirmative TIND sentences")
+    rng = random.Random(f"{seed}:affirmative-first")
+    first = rng.sample(affirmative, count)
+    rest = rng.sample(data.examples, len(data.examples))
+    return TrainingData(first + rest, data.files, {**data.description, "affirmative_first": count})
 
 
 def held_out(count: int, fraction: float, seed: int) -> set[int]:

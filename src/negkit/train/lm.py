@@ -24,6 +24,7 @@ from negkit.train import record
 from negkit.train.batches import PaddingCollator, TokenizedDataset, tokenize_examples
 from negkit.train.examples import (
     TrainingData,
+    affirmative_first,
     check_source,
     describe_counts,
     jsonl_examples,
@@ -32,7 +33,7 @@ from negkit.train.examples import (
     split_dev,
     tind_examples,
 )
-from negkit.train.options import FinetuneOptions, command_line
+from negkit.train.options import FinetuneOptions, command_line, layer_list
 from negkit.train.run import claim, output_folder, status, train_resumably
 
 #: LoRA's learning rate when none is given (classifiers, fully fine-tuned, default to 2e-5).
@@ -106,6 +107,8 @@ def training_data(lm: Any, options: FinetuneOptions) -> tuple[TrainingData, Trai
                                  options.seed)
 
         train = tind(options.split, options.limit)
+        if options.affirmative_first is not None:
+            train = affirmative_first(train, options.affirmative_first, options.seed)
         if options.dev == "split":
             return train, tind("validation", options.dev_limit)
     else:
@@ -172,7 +175,7 @@ def build_trainer(lm: Any, train: TrainingData, dev: TrainingData | None, option
         counts["dev"] = {"tokens": dev_set.token_count(), "dropped_too_long": dev_dropped}
     arguments = training_arguments(options, out, len(train_set), dev_set is not None, str(lm._device()))
     trainer = WeightedLossTrainer(
-        model=model, args=arguments, train_dataset=train_set, eval_dataset=dev_set,
+        in_order=options.affirmative_first is not None, model=model, args=arguments, train_dataset=train_set, eval_dataset=dev_set,
         data_collator=PaddingCollator(lm.rules.pad_id, options.share_prefix and not options.gradient_checkpointing), callbacks=negkit_callbacks(options, out),
     )
     quiet(trainer)
@@ -188,19 +191,42 @@ def apply_lora(model: Any, options: FinetuneOptions) -> Any:
         targets = None
     elif targets != "all-linear":
         targets = [name.strip() for name in targets.split(",") if name.strip()]
+    layers: dict[str, Any] = {}
+    if options.lora_layers is not None:
+        layers["layers_to_transform"] = list(checked_layers(model, layer_list(options.lora_layers)))
+        if targets == "all-linear":  # PEFT takes a layer list only with module names
+            targets = linear_module_names(model)
     config = LoraConfig(r=options.lora_r, lora_alpha=options.lora_alpha, lora_dropout=options.lora_dropout,
-                        target_modules=targets, bias="none", task_type="CAUSAL_LM")
+                        target_modules=targets, bias="none", task_type="CAUSAL_LM", **layers)
     try:
         return get_peft_model(model, config)
     except ValueError as error:
         raise NegkitError(f"cannot put LoRA on this model with --lora-targets {options.lora_targets}: {error}") from None
 
 
+def checked_layers(model: Any, layers: tuple[int, ...]) -> tuple[int, ...]:
+    """``layers``, after checking that the model has them."""
+    count = getattr(getattr(model, "config", None), "num_hidden_layers", None)
+    if count is not None and layers[-1] >= count:
+        raise NegkitError(f"--lora-layers: this model has {count} layers, numbered 0 to {count - 1}; "
+                          f"got layer {layers[-1]}")
+    return layers
+
+
+def linear_module_names(model: Any) -> list[str]:
+    """The names (last part) of the model's linear layers, without the output head: what ``all-linear`` means."""
+    import torch
+
+    head = model.get_output_embeddings() if hasattr(model, "get_output_embeddings") else None
+    return sorted({name.rsplit(".", 1)[-1] for name, module in model.named_modules()
+                   if isinstance(module, torch.nn.Linear) and module is not head and name})
+
+
 def lora_record(model: Any) -> dict[str, Any]:
     config = model.peft_config["default"].to_dict()
     trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
     total = sum(p.numel() for p in model.parameters())
-    keep = ("r", "lora_alpha", "lora_dropout", "target_modules", "bias", "task_type")
+    keep = ("r", "lora_alpha", "lora_dropout", "target_modules", "layers_to_transform", "bias", "task_type")
     targets = config.get("target_modules")
     config["target_modules"] = sorted(targets) if isinstance(targets, (set, list, tuple)) else targets
     return {**{key: config.get(key) for key in keep}, "trainable_parameters": trainable, "parameters": total}

@@ -33,6 +33,9 @@ class FinetuneOptions:
     tind: TindFilter = field(default_factory=TindFilter)
     #: At most this many training examples (TIND: about this many sentences, as whole groups by pattern).
     limit: int | None = None
+    #: TIND: train first on this many affirmative sentences drawn from the training sentences (where the label is
+    #: the lexical fact alone), then on all of them; the examples then come in this fixed order (a curriculum).
+    affirmative_first: int | None = None
     #: Use the chat template (None: when the model has one; Thunder-NUBench and JSONL default to no template).
     chat: bool | None = None
     #: Development data: ``split`` (TIND's validation split), a fraction such as ``0.05`` of the training
@@ -60,6 +63,9 @@ class FinetuneOptions:
     lora_dropout: float = 0.05
     #: ``all-linear``, ``peft-default`` (PEFT's per-architecture default, e.g. q_proj,v_proj) or module names.
     lora_targets: str = "all-linear"
+    #: LoRA on these transformer layers only (``12-29``, ``0,2,4``; None: every layer). Layers below the lowest
+    #: one need no backward pass, so a run on the upper layers is faster per step.
+    lora_layers: str | None = None
     #: Evaluate on the development data every N optimizer steps (default: every save).
     eval_steps: int | None = None
     early_stopping_patience: int | None = None
@@ -97,7 +103,7 @@ class FinetuneOptions:
         for name, value in positive.items():
             if value < 1:
                 raise NegkitError(f"{flag(name)} must be at least 1, got {value}")
-        for name in ("limit", "dev_limit", "max_steps", "eval_steps", "early_stopping_patience"):
+        for name in ("limit", "dev_limit", "max_steps", "eval_steps", "early_stopping_patience", "affirmative_first"):
             value = getattr(self, name)
             if value is not None and value < 1:
                 raise NegkitError(f"{flag(name)} must be at least 1, got {value}")
@@ -111,6 +117,11 @@ class FinetuneOptions:
             raise NegkitError(f"unknown --scheduler {self.scheduler!r}; choose one of {', '.join(SCHEDULERS)}")
         if self.early_stopping_patience is not None and self.dev is None:
             raise NegkitError("--early-stopping needs development data (--dev split|FRACTION|FILE)")
+        if self.affirmative_first is not None and (self.train != "tind" or self.tind.polarity != "all"):
+            raise NegkitError("--affirmative-first orders TIND training sentences of both polarities "
+                              "(--train tind without --polarity)")
+        if self.lora_layers is not None:
+            layer_list(self.lora_layers)
         for name in ("save_minutes", "max_minutes"):
             if getattr(self, name) is not None and getattr(self, name) <= 0:
                 raise NegkitError(f"{flag(name)} must be positive")
@@ -127,6 +138,20 @@ class FinetuneOptions:
 
 #: Options whose command-line flag is not their name with dashes.
 _FLAGS = {"early_stopping_patience": "--early-stopping"}
+
+
+def layer_list(text: str) -> tuple[int, ...]:
+    """Layer numbers from ``12-29`` (both ends included), ``0,2,4`` or a mix such as ``0,10-12``."""
+    numbers: list[int] = []
+    for part in (piece.strip() for piece in text.split(",")):
+        first, dash, last = part.partition("-")
+        if not first.isdigit() or (dash and not last.isdigit()):
+            raise NegkitError(f"--lora-layers: expected layer numbers such as 12-29 or 0,2,4, got {text!r}")
+        low, high = int(first), int(last) if dash else int(first)
+        if high < low:
+            raise NegkitError(f"--lora-layers: {part!r} runs backwards")
+        numbers.extend(range(low, high + 1))
+    return tuple(sorted(set(numbers)))
 
 
 def flag(name: str) -> str:

@@ -24,10 +24,12 @@ from negkit.train.options import FinetuneOptions
 
 
 class WeightedLossTrainer(Trainer):
-    """A Trainer whose batches carry ``loss_weights``; the loss is the weighted mean over predicted tokens."""
+    """A Trainer whose batches carry ``loss_weights``; the loss is the weighted mean over predicted tokens. With
+    ``in_order`` the training examples are taken in their given order (a curriculum) instead of shuffled."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, in_order: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.in_order = in_order
         # the loss is a per-batch weighted mean: the Trainer divides it by the accumulation steps itself
         self.model_accepts_loss_kwargs = False
         forward = getattr(self.model, "get_base_model", lambda: self.model)().forward
@@ -54,6 +56,11 @@ class WeightedLossTrainer(Trainer):
         outputs = model(**inputs, **extra)
         loss = weighted_loss(outputs.logits, labels[:, -keep:], weights[:, -keep:])
         return (loss, outputs) if return_outputs else loss
+
+    def _get_train_sampler(self, train_dataset: Any = None) -> Any:
+        if self.in_order:
+            return torch.utils.data.SequentialSampler(train_dataset if train_dataset is not None else self.train_dataset)
+        return super()._get_train_sampler(train_dataset)
 
     def prediction_step(self, model: Any, inputs: dict[str, torch.Tensor], prediction_loss_only: bool,
                         ignore_keys: Any = None) -> tuple[torch.Tensor, None, None]:
