@@ -175,7 +175,8 @@ def build_trainer(lm: Any, train: TrainingData, dev: TrainingData | None, option
         counts["dev"] = {"tokens": dev_set.token_count(), "dropped_too_long": dev_dropped}
     arguments = training_arguments(options, out, len(train_set), dev_set is not None, str(lm._device()))
     trainer = WeightedLossTrainer(
-        in_order=options.affirmative_first is not None, model=model, args=arguments, train_dataset=train_set, eval_dataset=dev_set,
+        model=model, args=arguments, train_dataset=train_set, eval_dataset=dev_set,
+        in_order=options.affirmative_first is not None,  # a curriculum is trained in its order
         data_collator=PaddingCollator(lm.rules.pad_id, options.share_prefix and not options.gradient_checkpointing), callbacks=negkit_callbacks(options, out),
     )
     quiet(trainer)
