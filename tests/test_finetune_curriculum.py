@@ -106,3 +106,26 @@ def test_affirmative_first_needs_tind(tiny, tmp_path, capsys):
     pairs.write_text('{"prompt": "a", "completion": " b"}\n')
     assert_input_error(["finetune", "--model", f"hf:{tiny}", "--train", pairs, "--affirmative-first", "3",
                         "--out", tmp_path / "o"], capsys, contains="--train tind")
+
+
+def test_a_curriculum_resumed_from_a_checkpoint_equals_an_uninterrupted_run(tiny, tmp_path):
+    """What a kill -9 after the first checkpoint leaves (checkpoint-3 only, no adapter, no record): the same
+    command continues in the curriculum's order, and the adapter is the uninterrupted run's, bit for bit."""
+    shared_data_path("tind", "raw-public.zip")
+    import shutil
+
+    from safetensors.torch import load_file
+
+    options = dict(train="tind", limit=40, chat=False, affirmative_first=6, lora_dropout=0.1,
+                   tind=TindFilter(patterns=(2, 6), per_group=4), max_steps=6, batch_size=4, save_steps=3,
+                   logging_steps=1, progress=False)
+    whole = finetune(f"hf:{tiny}", FinetuneOptions(out=tmp_path / "whole", **options))
+    cut = tmp_path / "cut"
+    finetune(f"hf:{tiny}", FinetuneOptions(out=cut, **options))
+    shutil.rmtree(cut / "checkpoints" / "checkpoint-6")
+    for name in ("adapter_model.safetensors", "adapter_config.json", "negkit_training.json"):
+        (cut / name).unlink()
+    resumed = finetune(f"hf:{tiny}", FinetuneOptions(out=cut, **options))
+    assert resumed["result"]["resumed_from_step"] == 3 and whole["result"]["resumed_from_step"] is None
+    a, b = load_file(str(tmp_path / "whole" / "adapter_model.safetensors")), load_file(str(cut / "adapter_model.safetensors"))
+    assert max(float((a[name] - b[name]).abs().max()) for name in a) == 0.0
