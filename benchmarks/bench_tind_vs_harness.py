@@ -170,12 +170,12 @@ def engine_counts(method: str, out: Path) -> dict[str, Any]:
             "padding_tokens": engine.get("padding_tokens"), "prefix_tree": engine.get("prefix_tree")}
 
 
-def computed_flops(method: str, out: Path, tokens: int, prompts: int, body: int, head: int) -> float:
+def computed_flops(counts: dict[str, Any], tokens: int, prompts: int, body: int, head: int) -> float:
     """The model FLOPs a command did on prompt tokens (padding not counted, for any method): negkit's from its
-    engine counts (shared prefixes run once), the others' from every prompt token with the LM head at every
-    position."""
-    if method in ("exact", "fast"):
-        return 2.0 * body * engine_counts(method, out)["tokens_run"] + 2.0 * head * prompts
+    engine counts (:func:`engine_counts`; shared prefixes run once), the others' (no counts) from every prompt
+    token with the LM head at every position."""
+    if counts:
+        return 2.0 * body * counts["tokens_run"] + 2.0 * head * prompts
     return 2.0 * (body + head) * tokens
 
 
@@ -271,8 +271,8 @@ def main() -> int:
                     predictions[method] = [p > 0.5 for p in json.loads(Path(str(out) + ".json").read_text())]
                 else:
                     predictions[method] = negkit_predictions(out, ids)
-                flops[method] = computed_flops(method, out, tokens, len(items), body, head)
                 counts[method] = engine_counts(method, out)
+                flops[method] = computed_flops(counts[method], tokens, len(items), body, head)
         harness = {key: statistics.median(run[key] for run in measured["harness"]) for key in ("wall_s", "cpu_s")}
         for method in methods:
             wall = statistics.median(run["wall_s"] for run in measured[method])

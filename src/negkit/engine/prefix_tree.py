@@ -122,6 +122,19 @@ class Lane:
     anchors: list[int] = field(default_factory=list)
     fill: int = 0
 
+    def anchor_offsets(self, plan: TreePlan) -> dict[int, int]:
+        """Where each of the lane's anchor caches starts among its cache columns (side by side, in order)."""
+        offsets, column = {}, 0
+        for anchor in self.anchors:
+            offsets[anchor] = column
+            column += plan.anchors[anchor].end
+        return offsets
+
+
+def cache_columns(plan: TreePlan, lanes: Sequence[Lane]) -> int:
+    """The cache columns a forward pass over ``lanes`` needs: the widest lane's anchor caches side by side."""
+    return max(sum(plan.anchors[anchor].end for anchor in lane.anchors) for lane in lanes)
+
 
 def pack_lanes(plan: TreePlan, ready: Sequence[int], width: int, lanes: int, lookahead: int) -> list[Lane]:
     """Put ready rows (plan order) into at most ``lanes`` lanes of ``width`` tokens, first fit, so that short

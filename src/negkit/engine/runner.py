@@ -2,7 +2,8 @@
 
 :func:`answer_requests` deduplicates requests, takes every answer the store already holds, and asks
 the model for the rest in chunks, in prefix order (prompts that begin alike stay together, so that the
-engine runs what they share once); each chunk's answers are stored durably before the next chunk starts. It dispatches each request kind to the matching protocol method.
+engine runs what they share once); each chunk's answers are stored durably before the next chunk starts.
+It dispatches each request kind to the matching protocol method.
 
 Durability is bounded by time as well as by count: a chunk holds at most ``chunk_size`` requests and is
 sized from the rate measured on the previous chunks so that it takes about ``commit_seconds`` (10 s by
@@ -102,8 +103,8 @@ class _ChunkSizer:
     """Chunk sizes that keep each durable chunk to about ``seconds`` of model work and ``cap`` requests.
 
     The first chunk is small; later ones follow the rate of the last chunk (growing at most fourfold, so that
-    a chunk of short prompts does not make the next one, perhaps of long ones, huge). A fixed model batch size is the smallest chunk (one batch is the
-    unit of work; splitting it would only slow the run down).
+    a chunk of short prompts does not make the next one, perhaps of long ones, huge). A fixed model batch size
+    is the smallest chunk (one batch is the unit of work; splitting it would only slow the run down).
     """
 
     def __init__(self, cap: int, seconds: float, batch_size: Any = None) -> None:

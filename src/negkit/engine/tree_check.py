@@ -18,7 +18,7 @@ from typing import Any
 import torch
 
 from negkit.engine.placement import input_device
-from negkit.engine.prefix_tree import Lane, TreePlan
+from negkit.engine.prefix_tree import Lane, TreePlan, cache_columns
 
 #: What can make a prompt's computation differ from a plain pass, in the order they are looked for.
 FEATURES = (
@@ -41,12 +41,9 @@ LIKELY = 1e-4
 def prompt_features(plan: TreePlan, lanes: Sequence[Lane]) -> dict[int, tuple[int, int, frozenset[str]]]:
     """Per prompt scored in ``lanes``: its row, its place in the row's ``scored`` list, and its features."""
     found: dict[int, tuple[int, int, frozenset[str]]] = {}
-    prefix = max(sum(plan.anchors[anchor].end for anchor in lane.anchors) for lane in lanes)
+    prefix = cache_columns(plan, lanes)
     for lane in lanes:
-        offsets, column = {}, 0
-        for anchor in lane.anchors:
-            offsets[anchor] = column
-            column += plan.anchors[anchor].end
+        offsets = lane.anchor_offsets(plan)
         for index, start in zip(lane.rows, lane.starts):
             row = plan.rows[index]
             for place, (prompt, columns) in enumerate(row.scored):

@@ -25,7 +25,7 @@ import torch
 from negkit.engine.batching import LengthSortedBatcher, is_out_of_memory, release_cached_memory
 from negkit.engine.placement import input_device
 from negkit.engine.prefix import common_prefix_length
-from negkit.engine.prefix_tree import DEFAULT_ROW_TOKENS, Lane, TreePlan, pack_lanes, plan_rows
+from negkit.engine.prefix_tree import DEFAULT_ROW_TOKENS, Lane, TreePlan, cache_columns, pack_lanes, plan_rows
 from negkit.engine.tree_check import FEATURES, choose_prompts, prompt_features, tolerance_for, tree_distance
 
 T = TypeVar("T")
@@ -177,8 +177,8 @@ class TreeScorer:
         store their cache in ``caches``."""
         device = input_device(self.model)
         width = max(lane.fill for lane in lanes)
-        offsets = [self._anchor_offsets(lane, plan) for lane in lanes]
-        prefix = max(sum(plan.anchors[anchor].end for anchor in lane.anchors) for lane in lanes)
+        offsets = [lane.anchor_offsets(plan) for lane in lanes]
+        prefix = cache_columns(plan, lanes)
         input_ids = torch.full((len(lanes), width), self.pad_id, dtype=torch.long)
         positions = torch.zeros((len(lanes), width), dtype=torch.long)
         allowed = torch.zeros((len(lanes), 1, width, prefix + width), dtype=torch.bool)
@@ -218,15 +218,6 @@ class TreeScorer:
                     results[index].append(logprobs[taken : taken + len(scored)])  # type: ignore[index]
                     taken += len(scored)
         return results
-
-    @staticmethod
-    def _anchor_offsets(lane: Lane, plan: TreePlan) -> dict[int, int]:
-        """Where each anchor's cache starts among a lane's prefix columns."""
-        offsets, column = {}, 0
-        for anchor in lane.anchors:
-            offsets[anchor] = column
-            column += plan.anchors[anchor].end
-        return offsets
 
     def _mask(self, allowed: torch.Tensor) -> torch.Tensor:
         """The 4D mask in the form the attention implementation reads (SDPA: boolean; eager: additive)."""
