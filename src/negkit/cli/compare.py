@@ -7,7 +7,7 @@ import argparse
 import json
 from pathlib import Path
 
-from negkit.cli.arguments import seed_value
+from negkit.cli.arguments import add_include_argument, seed_value
 from negkit.errors import NegkitError
 from negkit.metrics.intervals import DEFAULT_RESAMPLES
 from negkit.report.compare import CompareOptions, compare, compare_markdown
@@ -35,6 +35,7 @@ def register(groups) -> None:
     parser.add_argument("--seed", type=seed_value, default=0, help="seed of the bootstrap (default: 0)")
     parser.add_argument("--json", action="store_true", help="print the comparison as JSON instead of Markdown")
     parser.add_argument("--out", metavar="DIR", help="also write compare.md, compare.json and compare.html into DIR")
+    add_include_argument(parser)
     parser.set_defaults(handler=run_compare)
 
     report = groups[""].add_parser(
@@ -45,6 +46,7 @@ def register(groups) -> None:
         "older negkit, or after adding a resolution*.json score.",
     )
     report.add_argument("run", metavar="RUN_DIR", help="an output folder of `negkit eval`")
+    add_include_argument(report)
     report.set_defaults(handler=run_report)
 
 

@@ -7,8 +7,17 @@ import math
 import sys
 from pathlib import Path
 
-from negkit.cli.arguments import (non_negative, parse_batch_size, parse_limit, per_task_value, positive_float, positive_int,
-                                  seed_value, wait_seconds)
+from negkit.cli.arguments import (
+    add_include_argument,
+    non_negative,
+    parse_batch_size,
+    parse_limit,
+    per_task_value,
+    positive_float,
+    positive_int,
+    seed_value,
+    wait_seconds,
+)
 from negkit.engine.runner import DEFAULT_CHUNK_SIZE, DEFAULT_COMMIT_SECONDS
 from negkit.errors import NegkitError, quoted
 from negkit.models.model_args import parse_model_args
@@ -63,6 +72,7 @@ def add_task_arguments(parser: argparse._ActionsContainer) -> None:
     parser.add_argument("--tasks", help="comma-separated task names (see --list); default: every suite whose data is found")
     parser.add_argument("--list", action="store_true", help="list the registered tasks and where their data was found")
     parser.add_argument("--data", help="data root, data set folder or file (default: NEGKIT_DATA, ./data, ../shared/data)")
+    add_include_argument(parser)
     parser.add_argument("--split", default="test",
                         help="split to evaluate (default: test); TIND also takes 'all', the whole data set (paper Table 4)")
     parser.add_argument("--limit", type=parse_limit, metavar="N|F|TASK=N,...",

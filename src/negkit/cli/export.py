@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from negkit.cli.arguments import non_negative, parse_limit, per_task_value, seed_value
+from negkit.cli.arguments import add_include_argument, non_negative, parse_limit, per_task_value, seed_value
 from negkit.export.lm_eval import export_lm_eval
 
 
@@ -28,6 +28,7 @@ def register(groups) -> None:
                         help="Thunder-NUBench prompt id (default 7)")
     parser.add_argument("--num-fewshot", "--num_fewshot", type=per_task_value(non_negative), metavar="K|TASK=K,...",
                         help="Thunder-NUBench few-shot examples (the Harness draws them from the validation split)")
+    add_include_argument(parser)
     parser.set_defaults(handler=run_export)
 
 

@@ -12,7 +12,7 @@ import argparse
 import json
 from pathlib import Path
 
-from negkit.cli.arguments import seed_value
+from negkit.cli.arguments import add_include_argument, seed_value
 from negkit.errors import NegkitError
 from negkit.io.atomic import atomic_write_text
 from negkit.metrics.intervals import DEFAULT_RESAMPLES, IntervalSettings
@@ -36,6 +36,7 @@ def register(groups) -> None:
         parser.add_argument("--bootstrap", type=int, default=DEFAULT_RESAMPLES, metavar="N",
                             help=f"bootstrap resamples for the 95%% intervals (default: {DEFAULT_RESAMPLES}; 0: none)")
         parser.add_argument("--seed", type=seed_value, default=0, help="seed of the bootstrap (default: 0)")
+        add_include_argument(parser)
         parser.set_defaults(handler=run_score, suite=suite.name)
 
 

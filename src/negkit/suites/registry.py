@@ -57,6 +57,12 @@ def unregister_suite(name: str) -> None:
     _SUITES.pop(name, None)
 
 
+def registered_names() -> list[str]:
+    """The names of the suites registered so far (negkit's own are loaded first)."""
+    _load_builtin()
+    return list(_SUITES)
+
+
 def _load_builtin() -> None:
     """Import negkit's own suite modules and the installed packages' entry points, once."""
     if _state["loaded"] or _state["loading"]:
@@ -69,13 +75,14 @@ def _load_builtin() -> None:
             if module.name not in _INFRASTRUCTURE and not module.name.startswith("_"):
                 importlib.import_module(f"negkit.suites.{module.name}")
         for entry_point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
-            _load_entry_point(entry_point)
+            load_entry_point(entry_point)
         _state["loaded"] = True
     finally:
         _state["loading"] = False
 
 
-def _load_entry_point(entry_point: Any) -> None:
+def load_entry_point(entry_point: Any) -> None:
+    """Load one entry point of the group ``negkit.suites`` and register what it gives."""
     try:
         loaded = entry_point.load()
     except Exception as error:  # a broken plug-in is named, never a traceback
