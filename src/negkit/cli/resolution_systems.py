@@ -11,8 +11,16 @@ import sys
 from pathlib import Path
 
 from negkit.cli.arguments import positive_float, positive_int, seed_value
+from negkit.data.cdsco import format_cdsco, read_cdsco
+from negkit.data.corpora import read_corpus
 from negkit.errors import NegkitError
+from negkit.io.atomic import atomic_write_bytes
 from negkit.io.textfiles import decode_utf8, read_text
+from negkit.resolution.baseline import PunctuationBaseline
+from negkit.resolution.evaluate import evaluate_model, format_evaluation
+from negkit.resolution.splits import load_split
+from negkit.resolution.tagging import load_tagging_system, raw_sentences, sentence_to_json
+from negkit.run.preflight import check_output_folder
 
 
 #: Place in ``negkit --help``.
@@ -73,9 +81,6 @@ def register(groups) -> None:
 
 
 def _write_system(sentences, reference, out: str) -> None:
-    from negkit.io.atomic import atomic_write_bytes
-    from negkit.data.cdsco import format_cdsco
-
     text = format_cdsco(sentences, final_newlines=getattr(reference, "final_newlines", None))
     if out == "-":
         sys.stdout.write(text)
@@ -84,26 +89,20 @@ def _write_system(sentences, reference, out: str) -> None:
 
 
 def run_baseline(args: argparse.Namespace) -> int:
-    from negkit.data.cdsco import read_cdsco
-    from negkit.resolution.baseline import PunctuationBaseline
-
     gold = read_cdsco(args.gold)
     _write_system(PunctuationBaseline().predict(gold), gold, args.out)
     return 0
 
 
 def run_train(args: argparse.Namespace) -> int:
-    from negkit.resolution.splits import load_split
-    from negkit.resolution.train import NegationResolver, ResolverSettings
+    from negkit.resolution.train import NegationResolver, ResolverSettings  # loads torch: off the start-up path
 
     settings = ResolverSettings.for_budget(
         args.minutes, encoder=args.encoder, scope_variant=args.scope_variant, seed=args.seed,
         threads=args.threads, cue_epochs=args.cue_epochs, scope_epochs=args.scope_epochs,
     )
-    from negkit.models.checks import check_pretrained
-    from negkit.resolution.neural import resolve_encoder
-
-    from negkit.run.preflight import check_output_folder
+    from negkit.models.checks import check_pretrained  # loads torch: off the start-up path
+    from negkit.resolution.neural import resolve_encoder  # loads torch: off the start-up path
 
     check_output_folder(Path(args.out))  # a file in the way fails before the training, not after it
     check_pretrained(resolve_encoder(args.encoder))  # a missing or broken encoder fails before any work
@@ -117,8 +116,7 @@ def run_train(args: argparse.Namespace) -> int:
 
 
 def run_predict(args: argparse.Namespace) -> int:
-    from negkit.data.corpora import read_corpus
-    from negkit.resolution.train import NegationResolver
+    from negkit.resolution.train import NegationResolver  # loads torch: off the start-up path
 
     corpus = read_corpus(args.input)
     resolver = NegationResolver.load(args.model)
@@ -127,8 +125,6 @@ def run_predict(args: argparse.Namespace) -> int:
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
-    from negkit.resolution.evaluate import evaluate_model, format_evaluation
-
     results = evaluate_model(args.model, args.corpus, split=args.split, data=args.data)
     if args.json:
         print(json.dumps([result.to_json() for result in results], indent=2))
@@ -138,9 +134,6 @@ def run_evaluate(args: argparse.Namespace) -> int:
 
 
 def run_tag(args: argparse.Namespace) -> int:
-    from negkit.data.cdsco import format_cdsco
-    from negkit.resolution.tagging import load_tagging_system, raw_sentences, sentence_to_json
-
     if args.file is not None and args.text is not None:
         raise NegkitError("give the text to tag as an argument or with --file, not both")
     if args.file is not None:

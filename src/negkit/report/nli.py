@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from negkit.data.nli import NLI_LABELS, SCONE_CONDITIONS
-from negkit.metrics.nli import BINARY_LABELS
+from negkit.metrics.nli import BINARY_LABELS, paper_construction_row
 from negkit.report.markdown import interval_note, markdown_table, with_interval
 
 
@@ -50,8 +50,6 @@ def _error_table(title: str, rows: dict[str, Any], intervals: Intervals = None, 
 
 def _construction_tables(metrics: dict[str, Any]) -> list[str]:
     """Table 8 as the paper groups it, then the breakdown per ``Construction`` value with its Table 8 row."""
-    from negkit.metrics.nli import paper_construction_row
-
     left_out = metrics.get("constructions_left_out", {})
     note = ", ".join(f"{name} ({count} pairs)" for name, count in left_out.items())
     by_value = metrics.get("construction_error_rate_by_value", {})

@@ -15,6 +15,7 @@ from negkit.data.cdsco import format_cdsco, lines_from_text
 from negkit.data.resolution import ResolutionSentence
 from negkit.metrics.nis import NisResult, score_nis
 from negkit.metrics.starsem import StarsemResult, score_starsem
+from negkit.resolution.splits import load_split
 
 
 @dataclass(frozen=True)
@@ -63,8 +64,7 @@ def score_sentences(gold: Sequence[ResolutionSentence], predicted: Sequence[Reso
 def evaluate_model(model: str | Path, corpora: Sequence[str], split: str = "test",
                    data: str | Path | None = None) -> list[Evaluation]:
     """Evaluate a saved model on ``split`` of each corpus (in-domain or cross-domain)."""
-    from negkit.resolution.splits import load_split
-    from negkit.resolution.train import NegationResolver
+    from negkit.resolution.train import NegationResolver  # loads torch: off the start-up path
 
     resolver = NegationResolver.load(model)
     results = []
