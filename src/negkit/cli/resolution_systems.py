@@ -10,10 +10,10 @@ import json
 import sys
 from pathlib import Path
 
-from negkit.cli.evaluate import non_negative, positive_float, positive_int, seed_value
+from negkit.cli.arguments import non_negative, positive_float, positive_int, seed_value
 from negkit.resolution.splits import CORPORA
 from negkit.errors import NegkitError
-from negkit.textfiles import decode_utf8, read_text
+from negkit.io.textfiles import decode_utf8, read_text
 
 
 def register(groups) -> None:
@@ -133,7 +133,7 @@ def run_train(args: argparse.Namespace) -> int:
     from negkit.models.checks import check_pretrained
     from negkit.resolution.neural import resolve_encoder
 
-    from negkit.preflight import check_output_folder
+    from negkit.run.preflight import check_output_folder
 
     check_output_folder(Path(args.out))  # a file in the way fails before the training, not after it
     check_pretrained(resolve_encoder(args.encoder))  # a missing or broken encoder fails before any work

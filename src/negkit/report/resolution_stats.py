@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from negkit.atomic_io import atomic_write_bytes, atomic_write_text
+from negkit.io.atomic import atomic_write_bytes, atomic_write_text
 from negkit.report import plots
 from negkit.report.html import figures_html, markdown_to_html, page
 from negkit.report.markdown import markdown_table

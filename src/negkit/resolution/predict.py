@@ -20,7 +20,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from negkit.atomic_io import atomic_write_bytes
+from negkit.io.atomic import atomic_write_bytes
 from negkit.data.cdsco import CdscoDocument, format_cdsco
 from negkit.data.corpora import read_corpus
 from negkit.errors import InputFormatError, NegkitError
