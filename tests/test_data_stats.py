@@ -57,11 +57,17 @@ def table(statistics, title_start: str) -> dict[str, tuple]:
     return {row[0]: row[1:] for row in found.rows}
 
 
+def test_table_1_order_names_every_operation_once():
+    from negkit.data.nan_nli_stats import TABLE_1_ORDER
+
+    assert sorted(TABLE_1_ORDER) == sorted(NAN_OPERATIONS)
+
+
 def test_nan_nli_tables_by_hand(tmp_path):
     statistics = nan_nli_statistics(read_nan_nli(write_nan(tmp_path / "nan.csv", ROWS)))
     operations = table(statistics, "Operations used")
-    # pairs, times applied, contradiction, entailment, neutral
-    assert operations["Negator addition or deletion"] == (2, 3, 1, 0, 1)
+    # times applied (cell sum), pairs, contradiction, entailment, neutral
+    assert operations["Negator addition or deletion"] == (3, 2, 1, 0, 1)
     assert operations["Indefinite quantifier change"] == (1, 1, 0, 1, 0)
     assert operations["Syntactical changes"] == (0, 0, 0, 0, 0)
     labels = table(statistics, "Gold labels")
@@ -82,7 +88,7 @@ def test_data_stats_cli_markdown_and_json(tmp_path, capsys):
     assert main(["data", "stats", "nan-nli", "--data", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert out.startswith("## nan-nli: data statistics")
-    assert "| Negator addition or deletion | 2 | 3 | 1 | 0 | 1 |" in out
+    assert "| Negator addition or deletion | 3 | 2 | 1 | 0 | 1 |" in out
     assert main(["data", "stats", "nan-nli", "--data", str(tmp_path), "--json", "--out", str(tmp_path / "s.json")]) == 0
     payload = json.loads((tmp_path / "s.json").read_text())
     assert payload["values"]["labels"] == {"contradiction": 1, "entailment": 2, "neutral": 1}
@@ -100,10 +106,9 @@ def test_nan_nli_numbers_match_the_paper():
     # the paper's Table 8 merges two pairs of constructions: 11/26 and 9/27 errors
     assert pairs["not + affixially negated gradable adjective"] + pairs["not + affixially negated adverb"] == 26
     assert pairs["absolute negator"] + pairs["approximate negator"] == 27
-    # denominators behind the paper's Table 9 error rates (e.g. 13/20 = 0.650, 36/74 = 0.486, 6/16 = 0.375)
-    operations = values["operations"]
-    assert (operations["Comparative quantifier change"], operations["Indefinite quantifier change"],
-            operations["Focus particle change"], operations["Lexical change"]) == (20, 74, 16, 13)
+    # the paper's Table 1 counts, in its order (the cell sums: 130 = 118 ones and six twos)
+    assert list(values["operations"].values()) == [74, 27, 130, 101, 6, 36, 20, 16, 13, 4]
+    assert values["operation_pairs"]["Negator addition or deletion"] == 124
 
 
 def test_thunder_nubench_counts_of_the_fixture(capsys):

@@ -18,10 +18,16 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from negkit.data.locate import locate_dataset
-from negkit.data.nli import NAN_OPERATIONS, NEGATION_TYPES, NLI_LABELS, NLIItem, read_nan_nli
+from negkit.data.nli import NEGATION_TYPES, NLI_LABELS, NLIItem, read_nan_nli
 from negkit.data.statistics import DataStatistics, StatisticsTable, share
 
 DATA_FILE = "nan.csv"
+#: The operations in the order of the paper's Table 1 (and Table 9).
+TABLE_1_ORDER: tuple[str, ...] = (
+    "Indefinite quantifier change", "Numerical quantifier change", "Negator addition or deletion",
+    "Negator position change", "Negator token change", "Clause or sub-clause deletion",
+    "Comparative quantifier change", "Focus particle change", "Lexical change", "Syntactical changes",
+)
 
 
 def _by_label(items: Sequence[NLIItem]) -> tuple[int, ...]:
@@ -30,15 +36,19 @@ def _by_label(items: Sequence[NLIItem]) -> tuple[int, ...]:
 
 
 def operation_table(items: Sequence[NLIItem]) -> StatisticsTable:
-    """Pairs built with each operation, times applied, and those pairs by label."""
+    """Per operation (Table 1's order): times applied (the sum of its cells, Table 1's count), pairs built with it,
+    and those pairs by label."""
     rows = []
-    for operation in NAN_OPERATIONS:
+    for operation in TABLE_1_ORDER:
         with_it = [item for item in items if operation in item.operations]
         applied = sum(item.operation_count(operation) for item in with_it)
-        rows.append((operation, len(with_it), applied, *_by_label(with_it)))
+        rows.append((operation, applied, len(with_it), *_by_label(with_it)))
     return StatisticsTable(
-        "Operations used to build the hypotheses (Table 1)", ("operation", "pairs", "times applied", *NLI_LABELS),
-        tuple(rows), "A pair built with several operations counts for each of them.")
+        "Operations used to build the hypotheses (Table 1)",
+        ("operation", "count (Table 1)", "pairs", *NLI_LABELS), tuple(rows),
+        "count: times applied, the sum of the operation's cells (a cell may say 2: six 'Negator addition or "
+        "deletion' pairs), as the paper's Table 1 counts; pairs: pairs built with it, by gold label. A pair built "
+        "with several operations counts for each of them.")
 
 
 def label_tables(items: Sequence[NLIItem]) -> list[StatisticsTable]:
@@ -92,7 +102,8 @@ def nan_nli_statistics(items: Sequence[NLIItem], source: str = "") -> DataStatis
         "construction_subtypes": len({item.construction_subtype for item in items}),
         "nan_quant_pairs": sum(1 for item in items if item.quantification),
         "labels": labels,
-        "operations": {op: sum(1 for item in items if op in item.operations) for op in NAN_OPERATIONS},
+        "operations": {op: sum(item.operation_count(op) for item in items) for op in TABLE_1_ORDER},
+        "operation_pairs": {op: sum(1 for item in items if op in item.operations) for op in TABLE_1_ORDER},
         "premise_negation_types": {kind: sum(1 for item in items if kind in item.premise_negation)
                                    for kind in NEGATION_TYPES},
         "hypotheses_without_negation": sum(1 for item in items if not item.hypothesis_negation),
