@@ -93,7 +93,16 @@ def test_data_stats_cli_markdown_and_json(tmp_path, capsys):
     payload = json.loads((tmp_path / "s.json").read_text())
     assert payload["values"]["labels"] == {"contradiction": 1, "entailment": 2, "neutral": 1}
     assert main(["data", "stats", "no-such-suite"]) == 2
-    assert "no data statistics for suite 'no-such-suite'" in capsys.readouterr().err
+    assert "unknown suite 'no-such-suite'" in capsys.readouterr().err
+    assert main(["data", "stats", "scone"]) == 2
+    assert "suite 'scone' has no data statistics (suites with statistics:" in capsys.readouterr().err
+
+
+def test_the_registry_holds_the_statistics_functions():
+    from negkit.suites.registry import get_suite
+
+    assert get_suite("nan-nli").statistics is nan_nli_data_statistics
+    assert get_suite("nubench").statistics is nubench_data_statistics
 
 
 def test_nan_nli_numbers_match_the_paper():

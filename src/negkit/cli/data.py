@@ -1,7 +1,8 @@
 """``negkit data stats SUITE``: the data statistics tables of a benchmark suite (Markdown or JSON).
 
-The command is generic: it asks for the suite's statistics function (:func:`statistics_function`) and renders
-the :class:`negkit.data.statistics.DataStatistics` it returns.
+The command is generic: it asks the suite registry for the suite's statistics function
+(``SuiteDescription.statistics``, :func:`statistics_function`) and renders the
+:class:`negkit.data.statistics.DataStatistics` it returns.
 """
 
 from __future__ import annotations
@@ -12,28 +13,23 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from negkit.data.nan_nli_stats import nan_nli_data_statistics
-from negkit.data.nubench_stats import nubench_data_statistics
 from negkit.data.statistics import DataStatistics
 from negkit.errors import NegkitError
 from negkit.io.atomic import atomic_write_text
+from negkit.suites.registry import all_suites, get_suite
 
 StatisticsFunction = Callable[[str | Path | None], DataStatistics]
-#: Suite name or alias -> its statistics function (the suite registry's ``statistics`` entries, once it has them).
-_STATISTICS: dict[str, StatisticsFunction] = {
-    "nan-nli": nan_nli_data_statistics,
-    "thunder-nubench": nubench_data_statistics,
-    "nubench": nubench_data_statistics,
-}
 
 
 def statistics_function(suite: str) -> StatisticsFunction:
-    """The statistics function of ``suite`` (name or alias), or a :class:`NegkitError` naming the suites that have one."""
-    try:
-        return _STATISTICS[suite]
-    except KeyError:
-        raise NegkitError(f"no data statistics for suite {suite!r} (suites with statistics: "
-                          f"{', '.join(sorted(_STATISTICS))})") from None
+    """The registered suite's statistics function (``SuiteDescription.statistics``), or a :class:`NegkitError`
+    naming the suites that have one."""
+    description = get_suite(suite)
+    if description.statistics is None:
+        having = [s.name for s in all_suites() if s.statistics is not None]
+        raise NegkitError(f"suite {description.name!r} has no data statistics (suites with statistics: "
+                          f"{', '.join(having) or 'none'})")
+    return description.statistics
 
 
 def data_stats(suite: str, data: str | Path | None = None) -> DataStatistics:
@@ -47,7 +43,7 @@ def register(groups) -> None:
         "stats", help="a suite's data statistics tables (NaN-NLI Tables 1-3, Thunder-NUBench Tables 4 and 9)",
         description="Count a benchmark suite's data the way its paper's data tables do, from the data on disk.",
     )
-    stats.add_argument("suite", help=f"suite name ({', '.join(sorted(_STATISTICS))})")
+    stats.add_argument("suite", help="suite name or alias (nan-nli, thunder-nubench, ...: see the error for the list)")
     stats.add_argument("--data", help="data root holding the suite's folder (or the folder itself)")
     stats.add_argument("--json", action="store_true", help="print JSON instead of Markdown")
     stats.add_argument("--out", help="write to this file instead of standard output")

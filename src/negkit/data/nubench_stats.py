@@ -13,9 +13,9 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from negkit.data.locate import locate_dataset
 from negkit.data.nubench import (
     CHOICE2_TYPES,
+    HUB_ID,
     MULTIPLE_CHOICE,
     NEGATION_PAIRS,
     SPLITS,
@@ -24,6 +24,7 @@ from negkit.data.nubench import (
     find_split_file,
     load_choice_items,
     load_negation_pairs,
+    locate_nubench_root,
 )
 from negkit.data.statistics import DataStatistics, StatisticsTable
 from negkit.errors import DataNotFoundError
@@ -72,20 +73,15 @@ def nubench_statistics(choice_items: Mapping[str, Sequence[ChoiceItem]], pairs: 
 
 
 def nubench_data_statistics(data: str | Path | None = None) -> DataStatistics:
-    """Read a local Thunder-NUBench folder (under a data root, or the folder itself) and return its statistics."""
-    root = _root(data)
+    """Read Thunder-NUBench (a local folder under a data root or the folder itself; else the gated hub data set)
+    and return its statistics."""
+    root = locate_nubench_root(data)
     items = {split: load_choice_items(split, root) for split in SPLITS[MULTIPLE_CHOICE]}
+    pairs: list[NegationPair] | None
     try:
-        find_split_file(root, NEGATION_PAIRS, "train")
+        if root is not None:
+            find_split_file(root, NEGATION_PAIRS, "train")
+        pairs = load_negation_pairs(root)
     except DataNotFoundError:
         pairs = None
-    else:
-        pairs = load_negation_pairs(root)
-    return nubench_statistics(items, pairs, str(root))
-
-
-def _root(data: str | Path | None) -> Path:
-    """The folder holding ``multiple-choice/``: ``data`` itself when it does, else its thunder-nubench folder."""
-    if data is not None and (Path(data) / MULTIPLE_CHOICE).is_dir():
-        return Path(data)
-    return locate_dataset("thunder-nubench", data)
+    return nubench_statistics(items, pairs, str(root) if root is not None else HUB_ID)
