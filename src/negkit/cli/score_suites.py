@@ -78,15 +78,22 @@ def score_scone(path: Path, name: str = "predictions", data: str | None = None,
 
 def score_condaqa(path: Path, name: str = "predictions", data: str | None = None,
                   intervals: IntervalSettings | None = IntervalSettings()) -> SuiteScore:
-    """CondaQA accuracy and group consistency for the predicted questions (dev split)."""
-    from negkit.data.condaqa import read_condaqa
+    """CondaQA accuracy and group consistency for the predicted questions (of the dev or the test split: their
+    SampleIDs differ; the splits whose file is present are read)."""
+    from negkit.data.condaqa import SPLIT_FILES, read_condaqa
     from negkit.metrics.condaqa import canonical_answer, condaqa_report, is_correct
     from negkit.metrics.condaqa_intervals import condaqa_estimands
     from negkit.report.condaqa import condaqa_tables
 
-    items = read_condaqa(locate_dataset("condaqa", data))
+    folder = locate_dataset("condaqa", data)
+    splits = ({split: read_condaqa(folder, split) for split, file in SPLIT_FILES.items()
+               if (folder / file).is_file() or split == "dev"} if folder.is_dir() else {"file": read_condaqa(folder)})
+    items = [item for split_items in splits.values() for item in split_items]
     predicted = read_answer_predictions(path, {item.item_id for item in items})
     chosen = [item for item in items if item.item_id in predicted]
+    # the data set's size: the questions of the splits the predictions come from
+    items = [item for split_items in splits.values() if any(item.item_id in predicted for item in split_items)
+             for item in split_items]
     answers = [canonical_answer(predicted[item.item_id]) for item in chosen]
     metrics = condaqa_report(chosen, answers)
     metrics |= {"data_count": len(items), "source": name, "style": "predictions"}
