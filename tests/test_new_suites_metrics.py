@@ -20,7 +20,8 @@ from suite_fixtures import (
 from negkit.data.blimp import PARADIGMS, read_blimp
 from negkit.data.negnli import read_negnli
 from negkit.errors import NegkitError
-from negkit.evaluate import EvalOptions, evaluate
+from negkit.run.evaluate import evaluate
+from negkit.run.options import EvalOptions
 from negkit.metrics.blimp import blimp_estimands, blimp_report, pair_correct
 from negkit.metrics.intervals import intervals_json
 from negkit.metrics.negnli import negnli_report

@@ -10,7 +10,8 @@ import pytest
 import torch
 from conftest import shared_data_path
 
-from negkit.evaluate import EvalOptions, evaluate
+from negkit.run.evaluate import evaluate
+from negkit.run.options import EvalOptions
 from negkit.models.base import LoglikelihoodRequest
 from tiny_models import save_tiny_causal, tiny_causal_lm
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from negkit.errors import InputFormatError, quoted
-from negkit.textfiles import iter_jsonl
+from negkit.io.textfiles import iter_jsonl
 
 #: The seven negation / NPI-licensing paradigms, in the order negkit reports them (the files' names).
 PARADIGMS: tuple[str, ...] = (

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from negkit.data.nli import NLI_LABELS, NLIItem
 from negkit.errors import InputFormatError, quoted
-from negkit.textfiles import read_bytes
+from negkit.io.textfiles import read_bytes
 
 #: Task suffix -> (file name, the labels of that file, in the order negkit reports them).
 NEGNLI_SOURCES: dict[str, tuple[str, tuple[str, ...]]] = {

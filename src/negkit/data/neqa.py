@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from negkit.errors import InputFormatError, quoted
-from negkit.textfiles import iter_csv
+from negkit.io.textfiles import iter_csv
 
 NEQA_FILE = "neqa.csv"
 _COLUMNS = ("prompt", "classes", "answer_index")

@@ -1,4 +1,4 @@
-"""Scorers for ``negkit score nubench|nan-nli|scone|condaqa`` (registered in :data:`negkit.cli.score.SUITE_SCORERS`).
+"""Scorers for ``negkit score nubench|nan-nli|scone|condaqa`` (registered in :data:`negkit.scoring.SUITE_SCORERS`).
 
 Each reads the gold data (``--data``, else the usual data roots), reads the predictions file (layout in
 :mod:`negkit.data.suite_predictions`), and scores the predicted items with the suite's metrics. Items without a
@@ -9,18 +9,22 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from negkit.cli.score import SuiteScore
+from negkit.data.condaqa import SPLIT_FILES, read_condaqa
 from negkit.data.locate import locate_dataset
 from negkit.data.nli import read_nan_nli, read_scone
 from negkit.data.nubench import MULTIPLE_CHOICE, SPLITS, load_choice_items
 from negkit.data.suite_predictions import read_answer_predictions, read_choice_predictions, read_label_predictions
 from negkit.errors import DataNotFoundError
+from negkit.metrics.condaqa import canonical_answer, condaqa_report, is_correct
+from negkit.metrics.condaqa_intervals import condaqa_estimands
 from negkit.metrics.intervals import IntervalSettings, intervals_json
 from negkit.metrics.mc_intervals import nubench_estimands
 from negkit.metrics.nli import nan_nli_report, scone_accuracy
 from negkit.metrics.nli_intervals import nan_nli_estimands, scone_estimands
+from negkit.report.condaqa import condaqa_tables
 from negkit.report.nli import nan_nli_tables, scone_tables
 from negkit.report.nubench import nubench_tables
+from negkit.scoring.base import SuiteScore
 from negkit.tasks.multiple_choice import locate_nubench_root, nubench_metrics
 
 
@@ -80,11 +84,6 @@ def score_condaqa(path: Path, name: str = "predictions", data: str | None = None
                   intervals: IntervalSettings | None = IntervalSettings()) -> SuiteScore:
     """CondaQA accuracy and group consistency for the predicted questions (of the dev or the test split: their
     SampleIDs differ; the splits whose file is present are read)."""
-    from negkit.data.condaqa import SPLIT_FILES, read_condaqa
-    from negkit.metrics.condaqa import canonical_answer, condaqa_report, is_correct
-    from negkit.metrics.condaqa_intervals import condaqa_estimands
-    from negkit.report.condaqa import condaqa_tables
-
     folder = locate_dataset("condaqa", data)
     splits = ({split: read_condaqa(folder, split) for split, file in SPLIT_FILES.items()
                if (folder / file).is_file() or split == "dev"} if folder.is_dir() else {"file": read_condaqa(folder)})
