@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from negkit.report import plots
 from negkit.report.markdown import interval_note, markdown_table, with_interval
+from negkit.report.suite_view import Figure
 
 #: Table 5's benchmarks that a run can hold: task name -> column title, in the paper's order.
 TABLE5_TASKS: dict[str, str] = {"negnli-mnli": "NegNLI", "nan-nli": "NaN-NLI"}
@@ -58,6 +60,20 @@ def negnli_tables(metrics: dict[str, Any]) -> str:
     return "\n\n".join(parts + ([note] if note else [])) + "\n"
 
 
+def confusion_heatmap(metrics: Mapping[str, Any], title: str) -> str:
+    """The confusion matrix of an NLI task's metrics (``confusion_matrix``, normalised by the true label)."""
+    confusion = metrics["confusion_matrix"]
+    labels = list(confusion)
+    return plots.heatmap([[confusion[true][guess] for guess in labels] for true in labels], labels, labels,
+                         f"{title}: true (rows) vs predicted", vmin=0, vmax=1)
+
+
+def table5_figures(results: Sequence[Mapping[str, Any]]) -> list[Figure]:
+    """Figure 1 of the NaN-NLI paper: the confusion matrices of the Table 5 benchmarks side by side."""
+    return [(f"{title}: confusion matrix normalised by the true label", confusion_heatmap(metrics, title))
+            for title, metrics in table5_columns(results).items()]
+
+
 def table5_columns(results: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
     """Column title -> metrics of the Table 5 benchmarks a run holds (in the paper's order)."""
     by_task = {result["task"].get("task"): result["metrics"] for result in results}
@@ -66,7 +82,8 @@ def table5_columns(results: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, 
 
 def table5_markdown(results: Sequence[Mapping[str, Any]]) -> str | None:
     """The NaN-NLI paper's Table 5 from a run's results, when it holds both ``negnli-mnli`` and ``nan-nli``
-    (None otherwise): per-class F1 and All, one column per benchmark, with 95% intervals."""
+    (None otherwise): per-class F1 and All, one column per benchmark, with 95% intervals (no heading: the report
+    gives it)."""
     columns = table5_columns(results)
     if len(columns) < len(TABLE5_TASKS):
         return None
@@ -81,8 +98,7 @@ def table5_markdown(results: Sequence[Mapping[str, Any]]) -> str | None:
     paper = "; ".join(f"{name}: " + ", ".join(f"{short} {values[label]:.3f}" for label, short in _ROWS)
                       + f", All {values['all']:.3f}" for name, values in TABLE5_PAPER.items())
     notes = [interval_note(metrics.get("intervals")) for metrics in columns.values()]
-    parts = ["## NaN-NLI paper, Table 5 layout (F1)",
-             markdown_table(["F1", *columns], rows),
+    parts = [markdown_table(["F1", *columns], rows),
              f"The paper's RoBERTa-MNLI (Truong et al., 2022, Table 5): {paper}. MNLI-neg needs MNLI, not obtainable "
              "here. The confusion matrices side by side (Figure 1) are in report.html."]
     return "\n\n".join(parts + [note for note in dict.fromkeys(notes) if note]) + "\n"

@@ -12,7 +12,7 @@ scoring exact match; negkit does the same by default, zero-shot, with one fixed 
   gold answer is a span cannot be answered this way and count as wrong (the report says how many).
 
 The paper's few-shot experiments drew 9 training examples per run from the train split (the authors' few-shot
-splits are of the train and test sets, not the dev set); only the dev set is available here, so negkit runs
+splits are of the train and test sets); the train split is not available here, so negkit runs
 zero-shot.
 """
 
@@ -28,7 +28,7 @@ from negkit.errors import NegkitError
 from negkit.metrics.condaqa import canonical_answer, condaqa_report, normalize_answer
 from negkit.metrics.multiple_choice import argmax
 from negkit.models.base import AnswerSpace, GenerateRequest, LoglikelihoodRequest
-from negkit.tasks.base import TaskData, register_task, resolve_limit, wrap_prompt
+from negkit.tasks.base import TaskData, resolve_limit, wrap_prompt
 
 PROMPT = (
     "{passage}\nQuestion: {question}\n"
@@ -140,23 +140,3 @@ class CondaQATask:
         gold = tuple(label for item in items for label, text in CHOICES.items()
                      if normalize_answer(item.answer) == normalize_answer(text))
         return AnswerSpace({label: label for label in CHOICES}, gold)
-
-    def intervals(self, items: Sequence[QAItem], records: Sequence[dict[str, Any]], settings: Any = None) -> dict[str, Any]:
-        """95% intervals of accuracy and consistency, resampling passages (:mod:`negkit.metrics.condaqa_intervals`)."""
-        from negkit.metrics.condaqa_intervals import condaqa_estimands
-        from negkit.metrics.intervals import intervals_json
-
-        return intervals_json(condaqa_estimands(records), settings)
-
-    def tables(self, metrics: dict[str, Any]) -> str:
-        from negkit.report.condaqa import condaqa_tables
-
-        return condaqa_tables(metrics)
-
-
-register_task("condaqa", "CondaQA: questions about negated statements, written answers scored by exact match")(
-    lambda **options: CondaQATask(name="condaqa", **options)
-)
-register_task("condaqa-choice", "CondaQA: log-likelihood of yes / no / don't know (span answers count as wrong)")(
-    lambda **options: CondaQATask(name="condaqa-choice", style="choice", **options)
-)
