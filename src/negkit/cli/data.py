@@ -18,6 +18,10 @@ from negkit.errors import NegkitError
 from negkit.io.atomic import atomic_write_text
 from negkit.suites.registry import all_suites, get_suite
 
+#: Place in ``negkit --help`` (after ``export``).
+ORDER = 80
+GROUPS = {"data": "describe a benchmark suite's data (the papers' data statistics tables)"}
+
 StatisticsFunction = Callable[[str | Path | None], DataStatistics]
 
 

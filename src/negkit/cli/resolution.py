@@ -21,6 +21,12 @@ from negkit.resolution.corpus_stats import ALL, CorpusStatisticsReport, count_sp
 from negkit.resolution.splits import CORPORA
 
 
+#: Place in ``negkit --help``.
+ORDER = 40
+#: Command groups this module adds commands to.
+GROUPS = {"resolution": "negation cue/scope resolution: corpora, scorer, systems"}
+
+
 def register(groups) -> None:
     """Add the ``resolution`` sub-commands."""
     group = groups["resolution"]
