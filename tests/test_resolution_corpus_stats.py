@@ -51,6 +51,7 @@ def test_stats_cli_prints_lengths_and_writes_figures(tiny, tmp_path, capsys):
                                                          "scope-lengths-tiny.txt.svg"]
     page = (figures / "index.html").read_text()
     assert "<svg" in page and "<table>" in page and "negation instances by scope length" in page
+    assert "Made by <code>negkit resolution stats" in page
     assert (figures / "scope-lengths-tiny.txt.png").read_bytes().startswith(b"\x89PNG")
     assert main(["resolution", "stats", str(tiny), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["scope_lengths"] == {str(tiny): {"0": 1, "1": 1, "2": 1}}

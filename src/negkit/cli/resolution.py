@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from typing import TextIO
 
@@ -184,7 +185,7 @@ def run_stats(args: argparse.Namespace) -> int:
         return {k: v for k, v in vars(stats).items() if xml or k != "unmapped"}
 
     if args.figures:
-        write_figures(report.to_dict(), args.figures)
+        write_figures(report.to_dict(), args.figures, _command_line())
     if args.json:
         payload = {"files": list(args.files), **as_dict(total), "scope_lengths": report.to_dict()["scope_lengths"]}
         if len(per_file) > 1:
@@ -204,7 +205,7 @@ def run_stats(args: argparse.Namespace) -> int:
 def _run_split_stats(args: argparse.Namespace) -> int:
     report = split_statistics(args.corpus, args.data).to_dict()
     if args.figures:
-        write_figures(report, args.figures)
+        write_figures(report, args.figures, _command_line())
     if args.json:
         json.dump(report, sys.stdout, indent=2)
         sys.stdout.write("\n")
@@ -213,6 +214,11 @@ def _run_split_stats(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(split_table(report) + "\n")
     return 0
+
+
+def _command_line() -> str:
+    """The command as typed (``negkit resolution stats ...``), quoted for a shell."""
+    return shlex.join(["negkit", *sys.argv[1:]]) if sys.argv[1:2] == ["resolution"] else "negkit resolution stats"
 
 
 def run_validate(args: argparse.Namespace) -> int:

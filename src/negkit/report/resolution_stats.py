@@ -8,6 +8,7 @@ JSON), so the report layer depends on nothing above it.
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -66,9 +67,10 @@ def file_stem(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "-", Path(name).name if "/" in name else name).strip("-") or "corpus"
 
 
-def write_figures(report: Mapping[str, Any], out: str | Path) -> dict[str, Path]:
-    """Write ``scope-lengths-NAME.svg`` and ``.png`` per corpus and ``index.html`` (tables and figures) into
-    ``out``; return the paths by name. Without matplotlib only the page is written, saying so."""
+def write_figures(report: Mapping[str, Any], out: str | Path, command: str = "") -> dict[str, Path]:
+    """Write ``scope-lengths-NAME.svg`` and ``.png`` per corpus and ``index.html`` (tables and figures; ``command``,
+    when given, is shown as the command that reproduces the page) into ``out``; return the paths by name. Without
+    matplotlib only the page is written, saying so."""
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     written: dict[str, Path] = {}
@@ -83,7 +85,10 @@ def write_figures(report: Mapping[str, Any], out: str | Path) -> dict[str, Path]
                 atomic_write_bytes(folder / f"{stem}{suffix}", content)
                 written[f"{stem}{suffix}"] = folder / f"{stem}{suffix}"
             figures.append((title, svg))
-    body = ["<h1>Negation-resolution corpora</h1>", markdown_to_html(markdown(report))]
+    body = ["<h1>Negation-resolution corpora</h1>"]
+    if command:
+        body.append(f'<p class="meta">Made by <code>{html.escape(command)}</code></p>')
+    body.append(markdown_to_html(markdown(report)))
     body.append(figures_html(figures) if figures else
                 '<p class="note">Figures need matplotlib: <code>pip install negkit[report]</code>.</p>')
     atomic_write_text(folder / HTML_FILE, page("Negation-resolution corpora", body))
