@@ -7,7 +7,6 @@ import csv
 import json
 from pathlib import Path
 
-import pytest
 
 from conftest import shared_data_path
 from negkit.cli import main

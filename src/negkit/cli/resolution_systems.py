@@ -11,9 +11,9 @@ import sys
 from pathlib import Path
 
 from negkit.cli.arguments import non_negative, positive_float, positive_int, seed_value
-from negkit.resolution.splits import CORPORA
 from negkit.errors import NegkitError
 from negkit.io.textfiles import decode_utf8, read_text
+from negkit.resolution.splits import CORPORA
 
 
 #: Place in ``negkit --help``.
