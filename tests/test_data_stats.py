@@ -7,7 +7,6 @@ import csv
 import json
 from pathlib import Path
 
-
 from conftest import shared_data_path
 from negkit.cli import main
 from negkit.data.nan_nli_stats import nan_nli_data_statistics, nan_nli_statistics
