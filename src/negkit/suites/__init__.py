@@ -21,6 +21,7 @@ from negkit.suites.registry import (
     all_suites,
     classifier_tasks,
     default_training_source,
+    expand_task_names,
     get_suite,
     get_task,
     register_suite,
@@ -37,8 +38,8 @@ from negkit.suites.status import SuiteStatus, default_tasks, locate_task_data, s
 
 __all__ = [
     "DataSource", "ENTRY_POINT_GROUP", "HarnessExport", "SuiteDescription", "SuiteScore", "SuiteStatus", "TaskEntry",
-    "TrainingSource", "all_suites", "classifier_tasks", "default_tasks", "default_training_source", "get_suite",
-    "get_task", "include_suites", "load_plugins", "locate_task_data", "register_suite", "registered_names",
-    "registered_tasks", "suite_for_task", "suite_status", "suite_view", "task_entry", "training_source",
-    "training_sources", "unregister_suite",
+    "TrainingSource", "all_suites", "classifier_tasks", "default_tasks", "default_training_source",
+    "expand_task_names", "get_suite", "get_task", "include_suites", "load_plugins", "locate_task_data",
+    "register_suite", "registered_names", "registered_tasks", "suite_for_task", "suite_status", "suite_view",
+    "task_entry", "training_source", "training_sources", "unregister_suite",
 ]

@@ -15,6 +15,7 @@ import importlib
 import importlib.metadata
 import pkgutil
 import types
+from collections.abc import Sequence
 from typing import Any
 
 import negkit.suites as package
@@ -185,3 +186,14 @@ def training_source(name: str) -> TrainingSource | None:
 def default_training_source() -> str:
     """The training set ``negkit finetune`` uses when none is named: the first suite's."""
     return next(iter(training_sources()), "")
+
+
+def expand_task_names(names: Sequence[str]) -> list[str]:
+    """``names`` with each suite name (or alias) that is not itself a task replaced by that suite's tasks, in
+    order (``--tasks negnli`` runs negnli-mnli, negnli-snli and negnli-rte); other names stay as they are."""
+    tasks = set(registered_tasks())
+    expanded: list[str] = []
+    for name in names:
+        suite = None if name in tasks else next((s for s in all_suites() if name in s.names), None)
+        expanded += list(suite.task_names) if suite is not None else [name]
+    return expanded
