@@ -68,6 +68,10 @@ class Estimand:
     ratio_scale: float | None = None
     #: Shown in leaderboards (``negkit compare``) and headline plots.
     headline: bool = False
+    #: For a metric that is no function of summed counts (an AUC): the metric ``(B,)`` from row weights ``(B, N)``,
+    #: each row's weight being how often its unit was drawn. Replicates then use it instead of ``statistic``
+    #: (which still gives the point estimate).
+    row_statistic: Statistic | None = None
 
 
 @dataclass(frozen=True)
@@ -226,15 +230,22 @@ def draw_blocks(units: int, resamples: int, seed: int) -> Iterator[np.ndarray]:
         yield np.bincount(offsets, minlength=size * units).reshape(size, units).astype(float)
 
 
-def _replicates(estimands: Sequence[Estimand], totals_list: Sequence[np.ndarray], slices: Sequence[slice], units: int,
-                resamples: int, seed: int) -> list[list[np.ndarray]]:
-    """Each estimand's statistic on every replicate, for each totals matrix (same draws for all)."""
-    out: list[list[list[np.ndarray]]] = [[[] for _ in estimands] for _ in totals_list]
+def _replicates(runs: Sequence[tuple[Sequence[Estimand], Sequence[np.ndarray], np.ndarray]], slices: Sequence[slice],
+                units: int, resamples: int, seed: int) -> list[list[np.ndarray]]:
+    """Each estimand's statistic on every replicate, for each run's ``(estimands, row positions, totals)`` (the same
+    draws for all runs)."""
+    out: list[list[list[np.ndarray]]] = [[[] for _ in estimands] for estimands, _, _ in runs]
     for weights in draw_blocks(units, resamples, seed):
-        for which, totals in enumerate(totals_list):
+        for which, (estimands, positions, totals) in enumerate(runs):
             sums = weights @ totals
-            for position, (estimand, columns) in enumerate(zip(estimands, slices)):
-                out[which][position].append(np.asarray(estimand.statistic(sums[:, columns]), dtype=float))
+            for position, (estimand, rows, columns) in enumerate(zip(estimands, positions, slices)):
+                if estimand.row_statistic is not None:  # row weights, a bounded number of replicates at a time
+                    step = max(1, _BLOCK_CELLS // max(len(rows), 1))
+                    values = np.concatenate([estimand.row_statistic(weights[start:start + step][:, rows])
+                                             for start in range(0, weights.shape[0], step)])
+                else:
+                    values = estimand.statistic(sums[:, columns])
+                out[which][position].append(np.asarray(values, dtype=float))
     return [[np.concatenate(parts) if parts else np.zeros(0) for parts in per_run] for per_run in out]
 
 
@@ -262,7 +273,7 @@ def bootstrap_intervals(estimands: Sequence[Estimand], resamples: int = DEFAULT_
     index = _unit_index(estimands)
     positions = _positions(estimands, index)
     totals, slices = _totals(estimands, positions, len(index))
-    replicates = _replicates(estimands, [totals], slices, len(index), resamples, seed)[0]
+    replicates = _replicates([(estimands, positions, totals)], slices, len(index), resamples, seed)[0]
     result: dict[str, Interval] = {}
     for estimand, rows, columns, values in zip(estimands, positions, slices, replicates):
         low, high, undefined = percentile_interval(values, level)
@@ -303,11 +314,13 @@ def paired_bootstrap(runs: Sequence[Estimand], baselines: Sequence[Estimand], re
         return {}
     runs_, bases = [run for run, _ in pairs], [base for _, base in pairs]
     index = _unit_index(runs_ + bases)
-    totals_run, slices = _totals(runs_, _positions(runs_, index), len(index))
-    totals_base, slices_base = _totals(bases, _positions(bases, index), len(index))
+    positions_run, positions_base = _positions(runs_, index), _positions(bases, index)
+    totals_run, slices = _totals(runs_, positions_run, len(index))
+    totals_base, slices_base = _totals(bases, positions_base, len(index))
     if [(s.start, s.stop) for s in slices] != [(s.start, s.stop) for s in slices_base]:
         raise ValueError("paired estimands must have the same number of count columns")
-    run_values, base_values = _replicates(runs_, [totals_run, totals_base], slices, len(index), resamples, seed)
+    run_values, base_values = _replicates([(runs_, positions_run, totals_run), (bases, positions_base, totals_base)],
+                                          slices, len(index), resamples, seed)
     result: dict[str, Difference] = {}
     for (run, base), run_reps, base_reps in zip(pairs, run_values, base_values):
         differences = run_reps - base_reps

@@ -32,6 +32,16 @@ from negkit.report.run_records import PRIMARY, RunFolder, read_run, record_estim
 DIGITS: dict[str, int] = {"tind": 2}
 
 
+def is_fraction(suite: str, path: str) -> bool:
+    """Whether a metric is a fraction in [0, 1]: every suite's but TIND's percentages, and TIND's AUCs of p(True)."""
+    return suite != "tind" or "p_true_auc" in path
+
+
+def digits_of(suite: str, path: str) -> int:
+    """Decimals of a metric in tables: TIND's percentages 2, fractions 3."""
+    return 3 if is_fraction(suite, path) else DIGITS.get(suite, 3)
+
+
 @dataclass(frozen=True)
 class CompareOptions:
     """Bootstrap settings of a comparison and the tasks to include (None: every task a run has)."""
@@ -171,13 +181,13 @@ def compare_markdown(comparison: dict[str, Any]) -> str:
 
 def task_markdown(task_name: str, task: dict[str, Any], baseline: str) -> str:
     """One task's leaderboard and difference table."""
-    digits = DIGITS.get(task["suite"], 3)
     metrics = task["metrics"]
+    digits = {m["path"]: digits_of(task["suite"], m["path"]) for m in metrics}
     primary_label = next((m["label"] for m in metrics if m["path"] == task["primary"]), task["primary"])
     board = markdown_table(
         ["rank", "run", "items"] + [m["label"] for m in metrics],
         [[rank, row["run"] + (" (baseline)" if row["baseline"] else ""), row["items"]]
-         + [_cell(row["values"].get(m["path"]), digits) for m in metrics]
+         + [_cell(row["values"].get(m["path"]), digits[m["path"]]) for m in metrics]
          for rank, row in enumerate(task["rows"], start=1)],
     )
     text = f"## {task_name}\n\nLeaderboard (sorted by {primary_label}):\n\n{board}"
@@ -185,7 +195,7 @@ def task_markdown(task_name: str, task: dict[str, Any], baseline: str) -> str:
     if others:
         differences = markdown_table(
             ["metric"] + [f"{row['run']} − {baseline} ({row['shared_items']} shared items)" for row in others],
-            [[m["label"]] + [_difference_cell(row["vs_baseline"].get(m["path"]), digits) for row in others]
+            [[m["label"]] + [_difference_cell(row["vs_baseline"].get(m["path"]), digits[m["path"]]) for row in others]
              for m in metrics],
         )
         text += f"\n\nDifference from the baseline `{baseline}`:\n\n{differences}"

@@ -24,6 +24,7 @@ from negkit.metrics.multiple_choice import CHOICE_NAMES
 from negkit.metrics.tind import COHERENCE_MEASURES
 from negkit.metrics.tind_intervals import LABELS as TIND_LABELS
 from negkit.report import plots
+from negkit.report.compare import is_fraction
 
 Figure = tuple[str, str]
 Triple = tuple[float | None, float | None, float | None]
@@ -198,13 +199,20 @@ def comparison_figures(task_name: str, task: dict[str, Any], baseline: str) -> l
         low, high = entry["ci"]
         return entry[key], low, high
 
-    values = {row["run"]: [entry_triple(row["values"].get(path), "estimate") for path in paths] for row in task["rows"]}
-    scale = (0, 100) if task["suite"] == "tind" else (0, 1)
-    figures = [(f"{task_name}: headline metrics per run (95% intervals)",
-                plots.interval_bars(labels, values, f"{task_name}", "value", scale, width=max(6.4, 0.75 * len(labels) + 3)))]
-    differences = {row["run"]: [entry_triple(row["vs_baseline"].get(path), "difference") for path in paths]
-                   for row in task["rows"] if row.get("vs_baseline")}
-    if differences:
-        figures.append((f"{task_name}: difference from {baseline} (paired bootstrap, 95% intervals)",
-                        plots.forest(labels, differences, f"{task_name}: run − {baseline}", "difference")))
+    figures = []
+    for fraction in (False, True):  # percentages (TIND's) and fractions (an AUC) on axes of their own
+        chosen = [index for index, path in enumerate(paths) if is_fraction(task["suite"], path) == fraction]
+        if not chosen:
+            continue
+        names = [labels[index] for index in chosen]
+        values = {row["run"]: [entry_triple(row["values"].get(paths[index]), "estimate") for index in chosen]
+                  for row in task["rows"]}
+        figures.append((f"{task_name}: headline metrics per run (95% intervals)",
+                        plots.interval_bars(names, values, f"{task_name}", "value", (0, 1) if fraction else (0, 100),
+                                            width=max(6.4, 0.75 * len(names) + 3))))
+        differences = {row["run"]: [entry_triple(row["vs_baseline"].get(paths[index]), "difference") for index in chosen]
+                       for row in task["rows"] if row.get("vs_baseline")}
+        if differences:
+            figures.append((f"{task_name}: difference from {baseline} (paired bootstrap, 95% intervals)",
+                            plots.forest(names, differences, f"{task_name}: run − {baseline}", "difference")))
     return figures

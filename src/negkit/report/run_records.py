@@ -31,6 +31,7 @@ from negkit.metrics.condaqa_intervals import condaqa_estimands
 from negkit.metrics.intervals import Estimand
 from negkit.metrics.mc_intervals import nubench_estimands
 from negkit.metrics.nli_intervals import nan_nli_estimands, scone_estimands
+from negkit.metrics.tind import record_p_true
 from negkit.metrics.tind_intervals import tind_estimands
 from negkit.textfiles import read_json_object
 
@@ -188,7 +189,7 @@ def _nubench_runs(records: Sequence[dict[str, Any]]) -> list[str]:
 
 #: Suite -> records -> all estimands (the headline ones are picked by :func:`record_estimands`).
 _BUILDERS: dict[str, Callable[[Sequence[dict[str, Any]], Path], list[Estimand]]] = {
-    "tind": lambda records, path: tind_estimands(*tind_items(records, path)),
+    "tind": lambda records, path: tind_estimands(*tind_items(records, path), record_p_true(records)),
     "nan-nli": lambda records, path: nan_nli_estimands(*nli_items(records, "nan-nli", path), headline_only=True),
     "scone": lambda records, path: scone_estimands(*nli_items(records, "scone", path)),
     "nubench": lambda records, path: nubench_estimands(records, _nubench_runs(records)),

@@ -191,9 +191,9 @@ class TruthTask:
         return records
 
     def metrics(self, items: Sequence[TruthItem], records: Sequence[dict[str, Any]]) -> dict[str, Any]:
-        from negkit.metrics.tind import tind_metrics
+        from negkit.metrics.tind import record_p_true, tind_metrics
 
-        metrics = tind_metrics(list(items), [bool(record["prediction"]) for record in records])
+        metrics = tind_metrics(list(items), [bool(record["prediction"]) for record in records], record_p_true(records))
         if self.sample is not None:
             metrics["sample"] = self.sample
         return metrics
@@ -206,9 +206,11 @@ class TruthTask:
     def intervals(self, items: Sequence[TruthItem], records: Sequence[dict[str, Any]], settings: Any = None) -> dict[str, Any]:
         """95% intervals of every metric, resampling whole groups (:mod:`negkit.metrics.tind_intervals`)."""
         from negkit.metrics.intervals import intervals_json
+        from negkit.metrics.tind import record_p_true
         from negkit.metrics.tind_intervals import tind_estimands
 
-        return intervals_json(tind_estimands(list(items), [bool(record["prediction"]) for record in records]), settings)
+        return intervals_json(tind_estimands(list(items), [bool(record["prediction"]) for record in records],
+                                             record_p_true(records)), settings)
 
     def tables(self, metrics: dict[str, Any]) -> str:
         from negkit.report.tind import tind_report
