@@ -19,7 +19,8 @@ result does not depend on the order of the rows; ``seed`` fixes every draw.
   estimand is the same (0 of 17 groups coherent), every resample repeats it and the percentile interval
   collapses to a point, which would print a sample as if it were exact; such an estimand gets the Wilson
   score interval with the number of units as ``n`` instead (its ``method`` says so); a metric observed on a single
-  unit gets no interval (``ci`` is ``[null, null]``: the spread between units cannot be estimated from one);
+  unit gets no interval, whatever its outcomes (``ci`` is ``[null, null]`` and ``method`` :data:`ONE_UNIT`: the
+  spread between units cannot be estimated from one; reports mark such a cell and say why);
 - closed-form standard errors for ratio (mean) estimands, ``se`` and ``se_clustered``
   (:mod:`negkit.metrics.standard_errors`);
 - :func:`paired_bootstrap`: the difference ``run - baseline`` of every estimand both runs have, its percentile
@@ -95,7 +96,10 @@ class Interval:
     method: str = "percentile bootstrap"
 
     def as_dict(self) -> dict[str, Any]:
-        """The JSON entry written next to the metric."""
+        """The JSON entry written next to the metric (with ``no_interval_reason`` when ``ci`` is ``[null, null]``
+        because the metric was observed on a single unit)."""
+        reason = ({"no_interval_reason": f"a single {self.unit} in the sample here: the spread between "
+                                         f"{self.unit}s cannot be estimated from one"} if self.method == ONE_UNIT else {})
         return {
             "estimate": _clean(self.estimate),
             "ci": [_clean(self.low), _clean(self.high)],
@@ -110,6 +114,7 @@ class Interval:
             "bootstrap_se": _clean(self.bootstrap_se),
             "se": _clean(self.se),
             "se_clustered": _clean(self.se_clustered),
+            **reason,
         }
 
 
@@ -285,11 +290,11 @@ def bootstrap_intervals(estimands: Sequence[Estimand], resamples: int = DEFAULT_
             se = ratio_se(estimand.counts[active], estimand.ratio_scale)
             se_clustered = ratio_se(totals[used_units][:, columns], estimand.ratio_scale)
         method = "percentile bootstrap"
-        if estimand.ratio_scale is not None and all_outcomes_equal(estimand.counts[active]):
+        if used_units.size < 2:  # whatever the outcomes, as every metric observed on one unit
+            low, high, method = None, None, ONE_UNIT
+        elif estimand.ratio_scale is not None and all_outcomes_equal(estimand.counts[active]):
             low, high = wilson_interval(float(estimand.counts[active, 0].sum() > 0), int(used_units.size), level)
             low, high, method = low * estimand.ratio_scale, high * estimand.ratio_scale, WILSON
-        elif used_units.size < 2:
-            low, high, method = None, None, ONE_UNIT
         result[estimand.path] = Interval(
             estimate=_point(estimand, estimand.counts) if active.any() else None, method=method,
             low=low, high=high, level=level, unit=estimand.unit, units=int(used_units.size),

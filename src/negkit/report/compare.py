@@ -23,8 +23,8 @@ from typing import Any
 
 from negkit.errors import NegkitError
 from negkit.io.atomic import atomic_write_json, atomic_write_text, make_folder
-from negkit.metrics.intervals import DEFAULT_LEVEL, DEFAULT_RESAMPLES, bootstrap_intervals, paired_bootstrap
-from negkit.report.markdown import markdown_table, number
+from negkit.metrics.intervals import DEFAULT_LEVEL, DEFAULT_RESAMPLES, ONE_UNIT, bootstrap_intervals, paired_bootstrap
+from negkit.report.markdown import ONE_UNIT_MARK, markdown_table, number
 from negkit.report.plots import drawable
 from negkit.report.run_records import PRIMARY, RunFolder, read_run, record_estimands, suite_of
 
@@ -145,7 +145,8 @@ def _cell(entry: dict[str, Any] | None, digits: int) -> str:
         return number(None)
     low, high = entry["ci"]
     if low is None or high is None:
-        return number(entry["estimate"], digits)
+        mark = f" {ONE_UNIT_MARK}" if entry.get("method") == ONE_UNIT else ""
+        return number(entry["estimate"], digits) + mark
     return f"{entry['estimate']:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
 
 
@@ -172,7 +173,8 @@ def compare_markdown(comparison: dict[str, Any]) -> str:
         f"Values: `estimate [low, high]`, {settings['level']:.0%} percentile bootstrap intervals "
         f"({settings['resamples']:,} resamples, seed {settings['seed']}) resampling each suite's unit. Differences: "
         f"run − baseline on the items both scored, paired bootstrap; `*` marks an interval that excludes 0 "
-        f"(two-sided p < {1 - settings['level']:.2f}).",
+        f"(two-sided p < {1 - settings['level']:.2f}); `{ONE_UNIT_MARK}` marks a value observed on a single unit "
+        f"(no interval: the spread between units cannot be estimated from one).",
     ]
     for task_name, task in comparison["tasks"].items():
         parts.append(task_markdown(task_name, task, comparison["baseline"]))
