@@ -231,7 +231,8 @@ def left_out_constructions(items: Sequence[NLIItem]) -> dict[str, int]:
     for item in items:
         if paper_construction_row(item.construction) is None:
             counts[item.construction] = counts.get(item.construction, 0) + 1
-    return counts
+    order = [value for value in PAPER_TABLE8_LEFT_OUT if value in counts]
+    return {value: counts[value] for value in order + [value for value in counts if value not in order]}
 
 
 def operation_error_rates(items: Sequence[NLIItem], predicted: Sequence[str], counting: str = "exactly-one") -> dict[str, ErrorRate]:
