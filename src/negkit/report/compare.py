@@ -22,24 +22,11 @@ from pathlib import Path
 from typing import Any
 
 from negkit.errors import NegkitError
-from negkit.io.atomic import atomic_write_json, atomic_write_text, make_folder
 from negkit.metrics.intervals import DEFAULT_LEVEL, DEFAULT_RESAMPLES, ONE_UNIT, bootstrap_intervals, paired_bootstrap
 from negkit.report.markdown import ONE_UNIT_MARK, markdown_table, number
 from negkit.report.plots import drawable
-from negkit.report.run_records import PRIMARY, RunFolder, read_run, record_estimands, suite_of
-
-#: Decimals per suite in tables (TIND is in percent, the others are fractions).
-DIGITS: dict[str, int] = {"tind": 2}
-
-
-def is_fraction(suite: str, path: str) -> bool:
-    """Whether a metric is a fraction in [0, 1]: every suite's but TIND's percentages, and TIND's AUCs of p(True)."""
-    return suite != "tind" or "p_true_auc" in path
-
-
-def digits_of(suite: str, path: str) -> int:
-    """Decimals of a metric in tables: TIND's percentages 2, fractions 3."""
-    return 3 if is_fraction(suite, path) else DIGITS.get(suite, 3)
+from negkit.report.run_records import RunFolder, read_run, record_estimands
+from negkit.report.suite_view import SuiteLookup, SuiteView, no_suites
 
 
 @dataclass(frozen=True)
@@ -63,11 +50,14 @@ def run_names(folders: Sequence[Path]) -> list[str]:
 
 
 def compare(run_dirs: Sequence[str | Path], baseline: str | Path | None = None,
-            options: CompareOptions | None = None) -> dict[str, Any]:
-    """Compare the runs in ``run_dirs`` (and ``baseline``) task by task; the JSON-ready comparison.
+            options: CompareOptions | None = None, suites: SuiteLookup = no_suites) -> dict[str, Any]:
+    """Compare the runs in ``run_dirs`` (and ``baseline``) task by task; the JSON-ready comparison. ``suites``
+    (:func:`negkit.suites.suite_view`) says how each task's headline metrics are rebuilt from its samples; tasks
+    no suite can rebuild are left out.
 
     Layout: ``{"baseline", "settings", "runs": [{"name", "path", "model", "tasks"}], "tasks": {TASK: {"suite",
-    "primary", "metrics": [{"path", "label"}], "rows": [{"run", "model", "items", "baseline", "values": {PATH:
+    "primary", "digits", "scale", "metrics": [{"path", "label"} and, for a fraction in a suite printed in percent,
+    "digits" and "scale"], "rows": [{"run", "model", "items", "baseline", "values": {PATH:
     {"estimate", "ci"}}, "vs_baseline": {PATH: {"difference", "ci", "p_value", "significant", "units", "rows"}},
     "shared_items"}]}}}`` with rows sorted by the primary metric, best first.
     """
@@ -80,7 +70,7 @@ def compare(run_dirs: Sequence[str | Path], baseline: str | Path | None = None,
     runs = [read_run(folder) for folder in folders]
     names = run_names(folders)
     base_index = 0 if baseline is None else [f.resolve() for f in folders].index(Path(baseline).resolve())
-    task_names = list(dict.fromkeys(name for run in runs for name in run.tasks if suite_of(name)))
+    task_names = list(dict.fromkeys(name for run in runs for name in run.tasks if _comparable(suites(name))))
     if options.tasks is not None:
         unknown = [name for name in options.tasks if name not in task_names]
         if unknown:
@@ -95,20 +85,24 @@ def compare(run_dirs: Sequence[str | Path], baseline: str | Path | None = None,
         "tasks": {},
     }
     for task_name in task_names:
-        comparison["tasks"][task_name] = _compare_task(task_name, runs, names, base_index, options)
+        comparison["tasks"][task_name] = _compare_task(task_name, runs, names, base_index, options, suites(task_name))
     return comparison
 
 
+def _comparable(view: SuiteView | None) -> bool:
+    return view is not None and view.estimands is not None
+
+
 def _compare_task(task_name: str, runs: list[RunFolder], names: list[str], base_index: int,
-                  options: CompareOptions) -> dict[str, Any]:
-    suite = suite_of(task_name) or task_name
+                  options: CompareOptions, view: SuiteView | None) -> dict[str, Any]:
+    suite = view.name if view else task_name
     base = runs[base_index].tasks.get(task_name)
     rows, metrics = [], {}
     for index, (run, name) in enumerate(zip(runs, names)):
         task = run.tasks.get(task_name)
         if task is None:
             continue
-        estimands = record_estimands(task_name, task.records, task.samples_file)
+        estimands = record_estimands(task_name, task.records, task.samples_file, view)
         metrics.update({e.path: e.label or e.path for e in estimands})
         intervals = bootstrap_intervals(estimands, options.resamples, options.seed, options.level)
         row: dict[str, Any] = {
@@ -117,29 +111,40 @@ def _compare_task(task_name: str, runs: list[RunFolder], names: list[str], base_
                        for path, i in intervals.items()},
         }
         if base is not None and index != base_index:
-            row.update(_paired(task_name, task.records, base.records, task.samples_file, base.samples_file, options))
+            row.update(_paired(task_name, task.records, base.records, task.samples_file, base.samples_file, options,
+                               view))
         rows.append(row)
-    primary = PRIMARY.get(suite, next(iter(metrics), ""))
+    primary = (view.primary_metric if view else None) or next(iter(metrics), "")
     rows.sort(key=lambda row: -(row["values"].get(primary, {}).get("estimate") or float("-inf")))
-    return {"suite": suite, "primary": primary, "baseline_has_task": base is not None,
-            "metrics": [{"path": path, "label": label} for path, label in metrics.items()], "rows": rows}
+    return {"suite": suite, "primary": primary, "digits": view.digits if view else 3,
+            "scale": list(view.scale) if view else [0.0, 1.0], "baseline_has_task": base is not None,
+            "metrics": [_metric_entry(path, label, view) for path, label in metrics.items()], "rows": rows}
+
+
+def _metric_entry(path: str, label: str, view: SuiteView | None) -> dict[str, Any]:
+    """A compared metric; one that is a fraction in a suite printed in percent carries its own decimals and axis."""
+    if view is not None and path in view.fractions:
+        return {"path": path, "label": label, "digits": 3, "scale": [0.0, 1.0]}
+    return {"path": path, "label": label}
 
 
 def _paired(task_name: str, records: list[dict[str, Any]], base_records: list[dict[str, Any]], path: Path,
-            base_path: Path, options: CompareOptions) -> dict[str, Any]:
+            base_path: Path, options: CompareOptions, view: SuiteView | None) -> dict[str, Any]:
     """The paired differences of a run from the baseline on the items both scored."""
     by_id = {record["item_id"]: record for record in records}
     shared_base = [record for record in base_records if record["item_id"] in by_id]
     shared_run = [by_id[record["item_id"]] for record in shared_base]
     if not shared_base:
         return {"shared_items": 0, "vs_baseline": {}}
-    differences = paired_bootstrap(record_estimands(task_name, shared_run, path),
-                                   record_estimands(task_name, shared_base, base_path),
+    differences = paired_bootstrap(record_estimands(task_name, shared_run, path, view),
+                                   record_estimands(task_name, shared_base, base_path, view),
                                    options.resamples, options.seed, options.level)
     return {"shared_items": len(shared_base), "vs_baseline": {p: d.as_dict() for p, d in differences.items()}}
 
 
 # -- Markdown ---------------------------------------------------------------------------------------------
+
+
 def _cell(entry: dict[str, Any] | None, digits: int) -> str:
     if not entry or entry.get("estimate") is None:
         return number(None)
@@ -184,7 +189,7 @@ def compare_markdown(comparison: dict[str, Any]) -> str:
 def task_markdown(task_name: str, task: dict[str, Any], baseline: str) -> str:
     """One task's leaderboard and difference table."""
     metrics = task["metrics"]
-    digits = {m["path"]: digits_of(task["suite"], m["path"]) for m in metrics}
+    digits = {m["path"]: m.get("digits", task.get("digits", 3)) for m in metrics}
     primary_label = next((m["label"] for m in metrics if m["path"] == task["primary"]), task["primary"])
     board = markdown_table(
         ["rank", "run", "items"] + [m["label"] for m in metrics],
@@ -204,15 +209,3 @@ def task_markdown(task_name: str, task: dict[str, Any], baseline: str) -> str:
     elif not task["baseline_has_task"]:
         text += f"\n\nThe baseline `{baseline}` did not run {task_name}: no differences."
     return text
-
-
-def write_comparison(comparison: dict[str, Any], out: Path) -> dict[str, Path]:
-    """Write ``compare.md``, ``compare.json`` and ``compare.html`` into ``out`` (atomically); return their paths."""
-    from negkit.report.html import comparison_html
-
-    make_folder(out)
-    paths = {"markdown": out / "compare.md", "json": out / "compare.json", "html": out / "compare.html"}
-    atomic_write_text(paths["markdown"], compare_markdown(comparison))
-    atomic_write_json(paths["json"], comparison)
-    atomic_write_text(paths["html"], comparison_html(comparison))
-    return paths

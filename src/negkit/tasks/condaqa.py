@@ -1,4 +1,5 @@
-"""CondaQA asked of a language model (Ravichander et al., 2022; the dev split, 1,110 questions).
+"""CondaQA asked of a language model (Ravichander et al., 2022; the dev split, 1,110 questions, and the test split,
+7,240: ``--split dev`` or ``--split test``, the same protocol and metrics).
 
 The paper evaluated generative models (UnifiedQA, GPT-3, InstructGPT) by letting them write the answer and
 scoring exact match; negkit does the same by default, zero-shot, with one fixed prompt (:data:`PROMPT`):
@@ -11,7 +12,7 @@ scoring exact match; negkit does the same by default, zero-shot, with one fixed 
   gold answer is a span cannot be answered this way and count as wrong (the report says how many).
 
 The paper's few-shot experiments drew 9 training examples per run from the train split (the authors' few-shot
-splits are of the train and test sets, not the dev set); only the dev set is available here, so negkit runs
+splits are of the train and test sets); the train split is not available here, so negkit runs
 zero-shot.
 """
 
@@ -21,13 +22,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from negkit.data.condaqa import DEV_FILE, QAItem, read_condaqa
+from negkit.data.condaqa import SPLIT_FILES, QAItem, read_condaqa
 from negkit.data.locate import locate_dataset
 from negkit.errors import NegkitError
 from negkit.metrics.condaqa import canonical_answer, condaqa_report, normalize_answer
 from negkit.metrics.multiple_choice import argmax
 from negkit.models.base import AnswerSpace, GenerateRequest, LoglikelihoodRequest
-from negkit.tasks.base import TaskData, register_task, resolve_limit, wrap_prompt
+from negkit.tasks.base import TaskData, resolve_limit, wrap_prompt
 
 PROMPT = (
     "{passage}\nQuestion: {question}\n"
@@ -44,7 +45,7 @@ class CondaQATask:
 
     dataset = "condaqa"
     model_kind = "language_model"
-    #: The splits ``load`` takes: the dev split, also under negkit's default ``test`` (the only data here).
+    #: The splits ``load`` takes (the train split is not distributed here).
     splits: tuple[str, ...] = ("dev", "test")
 
     @staticmethod
@@ -80,18 +81,21 @@ class CondaQATask:
         return wrap_prompt(PROMPT, model, self.chat, self.system_instruction)
 
     def load(self, data: str | Path | None, split: str, limit: int | None, seed: int) -> TaskData:
-        """The dev split (the only one distributed here; ``--split test``, negkit's default, also reads it and the
-        results record both the split asked for and ``dev``); ``limit`` keeps the first questions."""
-        if split not in ("dev", "validation", "test"):
-            raise NegkitError(f"CondaQA has only its dev split here, not {split!r} (--split dev)")
+        """The dev or test split (``validation`` means dev); ``limit`` keeps the first questions."""
+        split = self.normalize_split(split)
+        if split not in SPLIT_FILES:
+            raise NegkitError(f"CondaQA has no {split!r} split here (--split dev or --split test)")
         folder = locate_dataset(self.dataset, data)
-        items = read_condaqa(folder)
+        if not (folder / SPLIT_FILES[split]).is_file() and (folder / SPLIT_FILES["dev"]).is_file():
+            raise NegkitError(f"{folder / SPLIT_FILES[split]}: no such file (CondaQA's {split} split; this data folder "
+                              "has the dev split: --split dev)")
+        items = read_condaqa(folder, split)
         total = len(items)
         limit = resolve_limit(limit, total)
         if limit is not None:
             items = items[:limit]
-        selection = {"split": "dev", "requested_split": split, "limit": limit, "count": len(items), "items_in_split": total}
-        return TaskData(items, [folder / DEV_FILE], selection)
+        selection = {"split": split, "limit": limit, "count": len(items), "items_in_split": total}
+        return TaskData(items, [folder / SPLIT_FILES[split]], selection)
 
     def requests(self, items: Sequence[QAItem], model: Any = None) -> list[tuple[Any, ...]]:
         if self.chat and model is None:
@@ -136,23 +140,3 @@ class CondaQATask:
         gold = tuple(label for item in items for label, text in CHOICES.items()
                      if normalize_answer(item.answer) == normalize_answer(text))
         return AnswerSpace({label: label for label in CHOICES}, gold)
-
-    def intervals(self, items: Sequence[QAItem], records: Sequence[dict[str, Any]], settings: Any = None) -> dict[str, Any]:
-        """95% intervals of accuracy and consistency, resampling passages (:mod:`negkit.metrics.condaqa_intervals`)."""
-        from negkit.metrics.condaqa_intervals import condaqa_estimands
-        from negkit.metrics.intervals import intervals_json
-
-        return intervals_json(condaqa_estimands(records), settings)
-
-    def tables(self, metrics: dict[str, Any]) -> str:
-        from negkit.report.condaqa import condaqa_tables
-
-        return condaqa_tables(metrics)
-
-
-register_task("condaqa", "CondaQA: questions about negated statements, written answers scored by exact match")(
-    lambda **options: CondaQATask(name="condaqa", **options)
-)
-register_task("condaqa-choice", "CondaQA: log-likelihood of yes / no / don't know (span answers count as wrong)")(
-    lambda **options: CondaQATask(name="condaqa-choice", style="choice", **options)
-)
