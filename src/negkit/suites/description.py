@@ -14,7 +14,8 @@ A suite module builds one and calls :func:`negkit.suites.register_suite`; every 
   **scorer** (``negkit score SUITE FILE``: a predictions file made elsewhere -> :class:`SuiteScore`);
 - **intervals**: the unit the bootstrap resamples (``interval_unit``) and the ``primary_metric``;
 - **report**: ``figures`` (the HTML section), ``record_estimands`` (headline metrics rebuilt from per-sample
-  records, for ``negkit compare``), ``digits`` and ``scale``;
+  records, for ``negkit compare``), ``digits``, ``scale`` and ``fractions`` (headline metrics that are fractions in
+  a suite printed in percent, e.g. TIND's AUC of p(True));
 - **harness** (:class:`HarnessExport`): the LM Evaluation Harness export;
 - **training** (:class:`TrainingSource`): named training sets for ``negkit finetune --train NAME``.
 """
