@@ -30,11 +30,13 @@ GROUPS: dict[str, str] = {
     "tind": "This is not a Dataset: load, convert, generate, check",
     "score": "compute a suite's metrics from a predictions file made elsewhere",
     "export": "write negkit's tasks for other tools (the LM Evaluation Harness)",
+    "nubench": "Thunder-NUBench prompt sweep (paper Tables 11-14)",
 }
 
 #: Modules of this package that register commands, in the order their commands are listed.
 COMMAND_MODULES: tuple[str, ...] = (
     "evaluate", "compare", "finetune", "resolution", "resolution_systems", "tind", "tind_generate", "score", "export",
+    "nubench",
 )
 
 CommandGroups = dict[str, "argparse._SubParsersAction[argparse.ArgumentParser]"]
