@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from difflib import get_close_matches
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -153,7 +154,9 @@ def get_task(name: str, **options: Any) -> Task:
     _import_task_modules()
     if name not in _REGISTRY:
         known = ", ".join(sorted(_REGISTRY)) or "none"
-        raise NegkitError(f"unknown task {name!r}; known tasks: {known}")
+        close = get_close_matches(name, list(_REGISTRY), 1, 0.6)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise NegkitError(f"unknown task {name!r}{hint}; known tasks: {known}")
     factory, _description = _REGISTRY[name]
     try:
         return factory(**options)
