@@ -118,3 +118,18 @@ def test_report_command_rewrites_the_page_of_a_run_folder(report_folder, capsys)
     text = page.read_text(encoding="utf-8")
     assert text.index("<h2>tind</h2>") < text.index("<h2>nan-nli</h2>") < text.index("<h2>scone</h2>")
     assert text.count("<svg") >= EXPECTED_FIGURES
+
+
+def test_summary_puts_every_suite_in_percent():
+    from negkit.report.html import summary_table
+
+    def result(task, estimate, low, high):
+        path = {"tind": "all.accuracy", "scone": "accuracy.overall"}[task]
+        return {"task": {"task": task}, "data": {"count": 10},
+                "metrics": {"intervals": {path: {"estimate": estimate, "ci": [low, high], "label": "accuracy"}}}}
+
+    table = summary_table([result("tind", 50.26, 48.5, 52.0), result("scone", 0.5125, 0.4, 0.625)])
+    lines = table.splitlines()
+    assert lines[0] == "| task | items | main metric | value in % [95% interval] |"
+    assert lines[2] == "| tind | 10 | accuracy | 50.26 [48.50, 52.00] |"  # TIND is in percent already
+    assert lines[3] == "| scone | 10 | accuracy | 51.25 [40.00, 62.50] |"  # a fraction, times 100

@@ -128,9 +128,10 @@ def _suite(task_name: str) -> str:
 
 
 def summary_table(results: Sequence[dict[str, Any]]) -> str:
-    """Markdown: per task its items and main metric with the interval (every headline metric is in its section)."""
-    from negkit.report.markdown import markdown_table, with_interval
-    from negkit.report.run_records import PRIMARY
+    """Markdown: per task its items and main metric with the interval, every value in percent (TIND's metrics are
+    percentages, the other suites' fractions: the summary puts them on one scale; each section keeps its own)."""
+    from negkit.report.markdown import markdown_table
+    from negkit.report.run_records import PERCENT_SUITES, PRIMARY
 
     rows = []
     for result in results:
@@ -139,10 +140,23 @@ def summary_table(results: Sequence[dict[str, Any]]) -> str:
         path = PRIMARY.get(_suite(task))
         entry = intervals.get(path) if path else None
         if entry:
-            digits = 2 if _suite(task) == "tind" else 3
+            scale = 1.0 if _suite(task) in PERCENT_SUITES else 100.0
             rows.append([task, result.get("data", {}).get("count", "–"), entry.get("label", path),
-                         with_interval(entry["estimate"], intervals, path, digits)])
-    return markdown_table(["task", "items", "main metric", "value [95% interval]"], rows) if rows else ""
+                         percent_cell(entry, scale)])
+    header = ["task", "items", "main metric", "value in % [95% interval]"]
+    return markdown_table(header, rows) if rows else ""
+
+
+def percent_cell(entry: dict[str, Any], scale: float) -> str:
+    """``estimate [low, high]`` of an interval entry, times ``scale``, with two decimals (the estimate alone when
+    the interval is missing)."""
+    value = entry.get("estimate")
+    if value is None:
+        return "–"
+    low, high = entry.get("ci", (None, None))
+    if low is None or high is None:
+        return f"{value * scale:.2f}"
+    return f"{value * scale:.2f} [{low * scale:.2f}, {high * scale:.2f}]"
 
 
 def run_html(results: Sequence[dict[str, Any]], resolution_scores: Sequence[dict[str, Any]] = ()) -> str:

@@ -213,6 +213,9 @@ def record_estimands(task_name: str, records: Sequence[dict[str, Any]], path: Pa
 
 
 #: The metric a leaderboard is sorted by, per suite.
+#: Suites whose metrics are percentages (0-100, as their papers print them); the others' are fractions (0-1).
+PERCENT_SUITES: frozenset[str] = frozenset({"tind"})
+
 PRIMARY: dict[str, str] = {
     "tind": "all.accuracy",
     "nan-nli": "standard.all_f1",
