@@ -20,7 +20,8 @@ from pathlib import Path
 
 import torch
 
-from negkit.evaluate import EvalOptions, evaluate
+from negkit.run.evaluate import evaluate
+from negkit.run.options import EvalOptions
 from negkit.models.registry import load_model
 from negkit.tasks.multiple_choice import prompt_ids
 

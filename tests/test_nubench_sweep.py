@@ -10,8 +10,9 @@ import pytest
 
 from negkit.cli import main
 from negkit.engine.requests import LoglikelihoodResult, ModelFingerprint
-from negkit.evaluate import EvalOptions, evaluate
-from negkit.nubench import sweep, sweep_options, tables
+from negkit.run.evaluate import evaluate
+from negkit.run.nubench_sweep import sweep, sweep_options, tables
+from negkit.run.options import EvalOptions
 from negkit.report.nubench_sweep import sweep_tables_data, sweep_tables_markdown, read_sweep_run
 from negkit.tasks.multiple_choice import prompt_ids
 from negkit.tasks.nubench_sweep import sweep_prompt_table

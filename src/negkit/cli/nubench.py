@@ -6,14 +6,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from negkit.cli.evaluate import (
-    add_model_arguments,
-    add_run_arguments,
-    non_negative,
-    parse_batch_size,
-    parse_limit,
-    seed_value,
-)
+from negkit.cli.arguments import non_negative, parse_batch_size, parse_limit, seed_value
+from negkit.cli.evaluate import add_model_arguments, add_run_arguments
 from negkit.errors import NegkitError
 
 
@@ -64,7 +58,7 @@ def register(groups) -> None:
 
 def run_sweep(args: argparse.Namespace) -> int:
     from negkit.models.model_args import parse_model_args
-    from negkit.nubench import sweep, sweep_options
+    from negkit.run.nubench_sweep import sweep, sweep_options
 
     which = [name.strip() for name in args.tables.split(",") if name.strip()]
     if isinstance(args.limit, dict):
@@ -94,7 +88,7 @@ def run_sweep(args: argparse.Namespace) -> int:
 
 
 def run_tables(args: argparse.Namespace) -> int:
-    from negkit.nubench import tables
+    from negkit.run.nubench_sweep import tables
 
     runs: list = list(args.runs)
     for group in args.group or []:

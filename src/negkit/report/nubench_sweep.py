@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from negkit.atomic_io import atomic_write_text
 from negkit.errors import InputFormatError, NegkitError
+from negkit.io.atomic import atomic_write_json, atomic_write_text
 from negkit.report.markdown import interval_note, markdown_table, number, with_interval
 from negkit.report.run_records import read_task_results
 from negkit.tasks.nubench_sweep import PROMPT_TYPES, TABLE_PROMPTS, VARIANT_PROMPTS, ZERO_SHOT, run_name
@@ -198,7 +198,6 @@ def _fewshot_markdown(data: Mapping[str, Any]) -> str:
 def sweep_tables(runs: Sequence[str | Path | tuple[str, str | Path]], out: str | Path) -> dict[str, str]:
     """``negkit nubench tables``: combine several models' sweep runs (folders, or ``(group, folder)`` pairs)
     into ``OUT/report.md``, ``OUT/report.html`` and ``OUT/nubench-tables.json``; return their paths."""
-    from negkit.atomic_io import atomic_write_json
     from negkit.report.html import markdown_to_html, page
 
     read = [read_sweep_run(run[1], run[0]) if isinstance(run, tuple) else read_sweep_run(run) for run in runs]

@@ -1,7 +1,7 @@
 """``negkit nubench sweep`` and ``negkit nubench tables`` as library functions: the Thunder-NUBench prompt sweep
 (paper Tables 11-14) of one model, and several models' sweeps combined in the paper's layout.
 
-:func:`sweep` is :func:`negkit.evaluate.evaluate` with the sweep tasks of :mod:`negkit.tasks.nubench_sweep`
+:func:`sweep` is :func:`negkit.run.evaluate.evaluate` with the sweep tasks of :mod:`negkit.tasks.nubench_sweep`
 (``nubench-prompts``: prompts 1-12 and 7-1 ... 7-5 zero-shot; ``nubench-fewshot``: prompts 1, 7, 11 zero-shot
 and 5-shot over the five seeds) on the validation split by default, in one output folder: one run store, so a
 request both tasks ask (the zero-shot requests of prompts 1, 7 and 11) is computed once, and rerunning resumes.
@@ -15,7 +15,8 @@ from dataclasses import replace
 from typing import Any
 
 from negkit.errors import NegkitError
-from negkit.evaluate import EvalOptions, evaluate
+from negkit.run.evaluate import evaluate
+from negkit.run.options import EvalOptions
 from negkit.report.nubench_sweep import FEWSHOT_TASK, PROMPTS_TASK, sweep_tables
 
 #: The sweeps :func:`sweep` can run, by the name ``--tables`` takes.
