@@ -134,3 +134,22 @@ def test_summary_puts_every_suite_in_percent():
     assert lines[0] == "| task | items | main metric | value in % [95% interval] |"
     assert lines[2] == "| tind | 10 | accuracy | 50.26 [48.50, 52.00] |"  # TIND is in percent already
     assert lines[3] == "| scone | 10 | accuracy | 51.25 [40.00, 62.50] |"  # a fraction, times 100
+
+
+def test_scone_condition_labels_do_not_overlap(monkeypatch):
+    pytest.importorskip("matplotlib")
+    from negkit.data.nli import SCONE_CONDITIONS
+    from negkit.report import figures, plots
+
+    captured = []
+    real = plots.to_svg
+    monkeypatch.setattr(plots, "to_svg", lambda figure: captured.append(figure) or real(figure))
+    figures.scone_figures({"accuracy": {c: 0.5 for c in (*SCONE_CONDITIONS, "overall")}})
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    figure = captured[0]
+    renderer = FigureCanvasAgg(figure).get_renderer()
+    boxes = [label.get_window_extent(renderer) for label in figure.axes[0].get_xticklabels()]
+    assert len(boxes) == 7
+    assert all(left.x1 < right.x0 for left, right in zip(boxes, boxes[1:])), "tick labels overlap"
+    assert "one\nscoped,\none not\nscoped" in [label.get_text() for label in figure.axes[0].get_xticklabels()]
