@@ -68,6 +68,7 @@ def test_browser_renders_every_chart(report_folder, tmp_path):
     assert rendered.console_errors == []
     assert rendered.requests == []
     assert rendered.title.startswith("negkit report: random")
+    assert rendered.content_width <= 1280, "the page scrolls sideways at 1280 px"
     charts = [element for element in rendered.elements if element["tag"] in ("svg", "canvas")]
     assert len(charts) == EXPECTED_FIGURES
     image = Image.open(io.BytesIO(rendered.screenshot)).convert("L")
@@ -153,3 +154,16 @@ def test_scone_condition_labels_do_not_overlap(monkeypatch):
     assert len(boxes) == 7
     assert all(left.x1 < right.x0 for left, right in zip(boxes, boxes[1:])), "tick labels overlap"
     assert "one\nscoped,\none not\nscoped" in [label.get_text() for label in figure.axes[0].get_xticklabels()]
+
+
+@pytest.mark.skipif(find_chromium() is None, reason="chromium is not installed (see scripts/setup.sh)")
+def test_compare_page_fits_1280_pixels(report_folder, tmp_path):
+    from negkit.report.compare import compare, write_comparison
+
+    other = tmp_path / "seed1"
+    evaluate("random", ["tind"], EvalOptions(data=str(shared_data_path()), limit={"tind": 300}, out=other,
+                                             progress=False, bootstrap=100, model_args={"seed": 1}))
+    write_comparison(compare([report_folder, other]), tmp_path / "compare")
+    rendered = render(tmp_path / "compare" / "compare.html")
+    assert rendered.console_errors == [] and rendered.requests == []
+    assert rendered.content_width <= 1280, f"compare.html is {rendered.content_width} px wide at 1280"

@@ -26,10 +26,11 @@ body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:2re
 color:#222;line-height:1.45}
 h1{font-size:1.6rem;margin-bottom:.2rem}h2{border-bottom:2px solid #4e79a7;padding-bottom:.2rem;margin-top:2.4rem}
 h3{margin-top:1.6rem}.meta{color:#555;margin-top:0}
-table{border-collapse:collapse;margin:.6rem 0 1rem;font-size:.86rem;font-variant-numeric:tabular-nums}
+table{border-collapse:collapse;margin:.6rem 0 1rem;font-size:.86rem;font-variant-numeric:tabular-nums;
+display:block;max-width:100%;overflow-x:auto}
 th,td{border:1px solid #d0d7de;padding:.25rem .5rem;text-align:right;vertical-align:top}
 th{background:#f3f5f8}td:first-child,th:first-child,td.t{text-align:left}
-.ci{color:#6a737d;font-size:.8em;white-space:nowrap}.sig{color:#b3261e;font-weight:600}
+.ci{color:#6a737d;font-size:.8em;display:inline-block}.sig{color:#b3261e;font-weight:600}
 .figures{display:flex;flex-wrap:wrap;gap:1rem}
 figure{margin:0;border:1px solid #e1e4e8;border-radius:6px;padding:.5rem;background:#fff;max-width:100%}
 figure svg{max-width:100%;height:auto}figcaption{font-size:.85rem;color:#444;margin-top:.3rem}

@@ -99,7 +99,9 @@ def interval_bars(categories: Sequence[str], series: dict[str, Sequence[tuple[fl
     axes.set_title(title)
     if ylim:
         axes.set_ylim(*ylim)
-    if len(series) > 1:
+    if len(series) > 1 and wrap is None and len(categories) > 5:  # slanted labels below: the legend to the right
+        axes.legend(frameon=False, fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    elif len(series) > 1:
         axes.legend(frameon=False, fontsize=8, ncols=min(len(series), 4), loc="upper center", bbox_to_anchor=(0.5, -0.18))
     return to_svg(figure)
 
