@@ -10,7 +10,7 @@ import pytest
 from negkit.cli import build_parser, main
 from negkit.errors import NegkitError
 from negkit.models.checks import did_you_mean
-from negkit.tasks.base import get_task
+from negkit.suites import get_task
 
 
 def _parsers(parser: argparse.ArgumentParser):
@@ -53,7 +53,7 @@ def test_misspelt_model_is_named_before_the_hub(capsys):
 
 
 def test_misspelt_task_gets_the_closest():
-    with pytest.raises(NegkitError, match=r"unknown task 'nubnech' \(did you mean 'nubench'\?\); known tasks: "):
+    with pytest.raises(NegkitError, match=r"unknown task 'nubnech'; did you mean nubench\?; known tasks: "):
         get_task("nubnech")
     with pytest.raises(NegkitError, match=r"unknown task 'zzz'; known tasks: "):
         get_task("zzz")

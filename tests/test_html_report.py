@@ -19,6 +19,7 @@ from negkit.report import plots
 from negkit.report.html import HTML_FILE, markdown_to_html, run_html, write_html_report
 from negkit.run.evaluate import evaluate
 from negkit.run.options import EvalOptions
+from negkit.suites import suite_view
 
 FIXTURE = Path(__file__).parent / "fixtures" / "thunder_nubench"
 #: Figures per section: TIND 3, NaN-NLI 3, ScoNe 1, Thunder-NUBench 2, negation resolution 1.
@@ -43,7 +44,7 @@ def report_folder(tmp_path_factory) -> Path:
                             text=True).stdout
     (out / "resolution-dev.json").write_text(scored, encoding="utf-8")
     assert "Scopes(cue match).f1" in json.loads(scored)["systems"][0]["intervals"]
-    write_html_report(results, out)
+    write_html_report(results, out, suite_view)
     return out
 
 
@@ -56,7 +57,7 @@ def test_page_is_self_contained_and_deterministic(report_folder):
     for result in results:
         result["files"] = {"tables": str(report_folder / f"{result['task']['task']}.md"),
                            "samples": str(report_folder / f"{result['task']['task']}.samples.jsonl")}
-    assert run_html(results) == run_html(results)  # same input, same bytes
+    assert run_html(results, suites=suite_view) == run_html(results, suites=suite_view)  # same input, same bytes
 
 
 @pytest.mark.skipif(find_chromium() is None, reason="chromium is not installed (scripts/setup.sh installs Debian's "
@@ -106,7 +107,7 @@ def test_without_matplotlib_the_page_keeps_its_tables(report_folder, monkeypatch
     monkeypatch.setattr(plots, "available", lambda: False)
     results = [json.loads(p.read_text()) for p in sorted(report_folder.glob("scone.results.json"))]
     results[0]["files"] = {"tables": str(report_folder / "scone.md")}
-    page = run_html(results)
+    page = run_html(results, suites=suite_view)
     assert "<svg" not in page and "pip install negkit[report]" in page and "<table>" in page
 
 
@@ -124,13 +125,14 @@ def test_report_command_rewrites_the_page_of_a_run_folder(report_folder, capsys)
 
 def test_summary_puts_every_suite_in_percent():
     from negkit.report.html import summary_table
+    from negkit.suites import suite_view
 
     def result(task, estimate, low, high):
         path = {"tind": "all.accuracy", "scone": "accuracy.overall"}[task]
         return {"task": {"task": task}, "data": {"count": 10},
                 "metrics": {"intervals": {path: {"estimate": estimate, "ci": [low, high], "label": "accuracy"}}}}
 
-    table = summary_table([result("tind", 50.26, 48.5, 52.0), result("scone", 0.5125, 0.4, 0.625)])
+    table = summary_table([result("tind", 50.26, 48.5, 52.0), result("scone", 0.5125, 0.4, 0.625)], suite_view)
     lines = table.splitlines()
     assert lines[0] == "| task | items | main metric | value in % [95% interval] |"
     assert lines[2] == "| tind | 10 | accuracy | 50.26 [48.50, 52.00] |"  # TIND is in percent already
@@ -140,12 +142,13 @@ def test_summary_puts_every_suite_in_percent():
 def test_scone_condition_labels_do_not_overlap(monkeypatch):
     pytest.importorskip("matplotlib")
     from negkit.data.nli import SCONE_CONDITIONS
-    from negkit.report import figures, plots
+    from negkit.report import plots
+    from negkit.suites.scone import scone_figures
 
     captured = []
     real = plots.to_svg
     monkeypatch.setattr(plots, "to_svg", lambda figure: captured.append(figure) or real(figure))
-    figures.scone_figures({"accuracy": {c: 0.5 for c in (*SCONE_CONDITIONS, "overall")}})
+    scone_figures({"accuracy": {c: 0.5 for c in (*SCONE_CONDITIONS, "overall")}})
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     figure = captured[0]

@@ -21,10 +21,16 @@ from negkit.errors import InputFormatError, NegkitError
 from negkit.io.atomic import atomic_write_json, atomic_write_text
 from negkit.report.markdown import interval_note, markdown_table, number, with_interval
 from negkit.report.run_records import read_task_results
-from negkit.tasks.nubench_sweep import PROMPT_TYPES, TABLE_PROMPTS, VARIANT_PROMPTS, ZERO_SHOT, run_name
+from negkit.tasks.nubench_sweep import (
+    FEWSHOT_TASK,
+    PROMPT_TYPES,
+    PROMPTS_TASK,
+    TABLE_PROMPTS,
+    VARIANT_PROMPTS,
+    ZERO_SHOT,
+    run_name,
+)
 
-PROMPTS_TASK = "nubench-prompts"
-FEWSHOT_TASK = "nubench-fewshot"
 METRICS = ("acc", "acc_norm")
 TABLES_FILE = "nubench-tables.json"
 UNITS = "Values are fractions of items (0-1); the best value of each column is in **bold**."

@@ -27,11 +27,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from negkit.data.nubench import ChoiceItem, find_split_file, load_choice_items
+from negkit.data.nubench import DATA_FOLDER, ChoiceItem, find_split_file, load_choice_items
 from negkit.errors import NegkitError
 from negkit.metrics.multiple_choice import mean_and_sd
 from negkit.models.base import LoglikelihoodRequest, LoglikelihoodResult
-from negkit.tasks.base import TaskData, register_task
+from negkit.tasks.base import TaskData
 from negkit.tasks.multiple_choice import (
     BOS_POLICIES,
     FEWSHOT_SEEDS,
@@ -67,7 +67,7 @@ class NubenchSweep:
     asked over the same items in one task; see the module documentation."""
 
     name = "nubench-sweep"
-    dataset = "thunder-nubench"
+    dataset = DATA_FOLDER
     model_kind = "language_model"
     accepts = frozenset({"chat", "system_instruction", "bos"})
     splits: tuple[str, ...] = ("validation", "test")
@@ -209,15 +209,20 @@ def sweep_prompt_table(runs: dict[str, Any], prompts: Sequence[str], seeds: Sequ
     return table
 
 
-@register_task("nubench-prompts", "Thunder-NUBench prompt sweep (Tables 11-13): prompts 1-12 and 7-1..7-5, zero-shot")
+#: The sweep tasks' names and one-line descriptions (the Thunder-NUBench suite registers them).
+PROMPTS_TASK = "nubench-prompts"
+FEWSHOT_TASK = "nubench-fewshot"
+PROMPTS_DESCRIPTION = "Thunder-NUBench prompt sweep (Tables 11-13): prompts 1-12 and 7-1..7-5, zero-shot"
+FEWSHOT_DESCRIPTION = "Thunder-NUBench Table 14: prompts 1, 7, 11, zero-shot and 5-shot over five seeds"
+
+
 def prompts_task(chat: bool = False, system_instruction: str | None = None, bos: str = "tokenizer") -> NubenchSweep:
     """Every prompt of the paper's Tables 10 and 13, zero-shot."""
     task = NubenchSweep(prompt_ids(), 0, (), chat, system_instruction, bos)
-    task.name = "nubench-prompts"
+    task.name = PROMPTS_TASK
     return task
 
 
-@register_task("nubench-fewshot", "Thunder-NUBench Table 14: prompts 1, 7, 11, zero-shot and 5-shot over five seeds")
 def fewshot_task(num_fewshot: int = 5, seeds: Sequence[int] = FEWSHOT_SEEDS, chat: bool = False,
                  system_instruction: str | None = None, bos: str = "tokenizer") -> NubenchSweep:
     """Prompts 1, 7 and 11, zero-shot and ``num_fewshot``-shot over ``seeds``."""
@@ -226,6 +231,6 @@ def fewshot_task(num_fewshot: int = 5, seeds: Sequence[int] = FEWSHOT_SEEDS, cha
     if bos not in BOS_POLICIES:
         raise NegkitError(f"unknown BOS policy {bos!r}; choose one of {', '.join(BOS_POLICIES)}")
     task = NubenchSweep(FEWSHOT_PROMPTS, num_fewshot, seeds, chat, system_instruction, bos)
-    task.name = "nubench-fewshot"
+    task.name = FEWSHOT_TASK
     task.accepts = frozenset({"num_fewshot", "chat", "system_instruction", "bos"})
     return task
