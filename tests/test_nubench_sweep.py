@@ -173,3 +173,15 @@ def test_sweep_command_end_to_end(tmp_path, capsys):
     assert main(["nubench", "sweep", "--model", "random", "--tables", "prompts", "--seed", "1", "--data", str(FIXTURE),
                  "--out", str(out)]) == 2
     assert "--seed changes nothing without the fewshot sweep" in capsys.readouterr().err
+
+
+def test_table_14_says_when_models_differ_in_shots(tmp_path):
+    few = {p: {"type": "default", "zero-shot": {"acc": 0.5, "acc_norm": 0.5},
+               "few-shot": {"acc": {"mean": 0.5, "sd": 0.0}, "acc_norm": {"mean": 0.5, "sd": 0.0}}}
+           for p in ("1", "7", "11")}
+    _results_file(tmp_path / "a", "nubench-fewshot", "A", few, num_fewshot=5, seeds=[42, 1234])
+    _results_file(tmp_path / "b", "nubench-fewshot", "B", few, num_fewshot=1, seeds=[42])
+    text = Path(tables([tmp_path / "a", tmp_path / "b"], tmp_path / "out")["report"]).read_text()
+    assert "## Table 14: prompts 1, 7 and 11, zero-shot and k-shot (mean ± SD over each model's seeds" in text
+    assert "| A | 1 (default) | 5 | 42, 1234 | **0.500** |" in text and "| B | 11 (default) | 1 | 42 |" in text
+    assert "Table 11" not in text and "Table 13" not in text  # no prompt sweep among the runs

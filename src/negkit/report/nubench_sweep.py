@@ -143,9 +143,12 @@ def sweep_tables_data(runs: Sequence[SweepRun]) -> dict[str, Any]:
     variants = {prompt: {group: {m: _average([_value(run, prompt, m) for run in members if run.prompts])
                                  for m in METRICS} for group, members in groups.items()} for prompt in VARIANT_PROMPTS}
     fewshot = {run.name: run.fewshot["prompts"] for run in runs if run.fewshot}
+    settings = {run.name: {"num_fewshot": run.fewshot.get("num_fewshot"), "seeds": run.fewshot.get("seeds")}
+                for run in runs if run.fewshot}
     return {"models": [{"name": run.name, "run": str(run.folder), "group": run.group, "split": run.split,
                         "items": run.count} for run in runs],
             "prompt_tables": prompt_tables, "variant_table": variants, "fewshot_table": fewshot,
+            "fewshot_settings": settings,
             "num_fewshot": next((run.fewshot.get("num_fewshot") for run in runs if run.fewshot), None),
             "seeds": next((run.fewshot.get("seeds") for run in runs if run.fewshot), None)}
 
@@ -183,21 +186,26 @@ def sweep_tables_markdown(data: Mapping[str, Any]) -> str:
 
 
 def _fewshot_markdown(data: Mapping[str, Any]) -> str:
-    shots = data["num_fewshot"]
-    seeds = ", ".join(map(str, data["seeds"] or []))
+    settings = data.get("fewshot_settings") or {}
+    alike = len({(entry["num_fewshot"], tuple(entry["seeds"] or ())) for entry in settings.values()}) <= 1
+    shots = data["num_fewshot"] if alike else "k"
     rows = []
     for name, prompts in data["fewshot_table"].items():
         order = list(prompts)
         columns: list[list[float | None]] = [[prompts[p][ZERO_SHOT][m] for p in order] for m in METRICS]
         columns += [[prompts[p]["few-shot"][m]["mean"] for p in order] for m in METRICS]
         texts = _bold_best(columns)
+        setting = settings.get(name, {})
         for index, prompt in enumerate(order):
             sds = [prompts[prompt]["few-shot"][m]["sd"] for m in METRICS]
             cells = [texts[0][index], texts[1][index]] + [f"{texts[2 + k][index]} ± {number(sds[k])}" for k in range(2)]
-            rows.append([name, f"{prompt} ({prompts[prompt]['type']})", *cells])
-    headers = ["model", "prompt", "zero-shot acc", "zero-shot acc_norm", f"{shots}-shot acc (mean ± SD)",
-               f"{shots}-shot acc_norm (mean ± SD)"]
-    return (f"## Table 14: prompts 1, 7 and 11, zero-shot and {shots}-shot (mean ± SD over seeds {seeds})\n\n"
+            extra = [] if alike else [setting.get("num_fewshot"), ", ".join(map(str, setting.get("seeds") or []))]
+            rows.append([name, f"{prompt} ({prompts[prompt]['type']})", *extra, *cells])
+    headers = ["model", "prompt", *([] if alike else ["k", "seeds"]), "zero-shot acc", "zero-shot acc_norm",
+               f"{shots}-shot acc (mean ± SD)", f"{shots}-shot acc_norm (mean ± SD)"]
+    over = f"mean ± SD over seeds {', '.join(map(str, data['seeds'] or []))}" if alike else \
+        "mean ± SD over each model's seeds; the models differ in k or seeds"
+    return (f"## Table 14: prompts 1, 7 and 11, zero-shot and {shots}-shot ({over})\n\n"
             f"{markdown_table(headers, rows)}\n\nBold: the best prompt of each model in each column.")
 
 
