@@ -6,7 +6,11 @@
 Prints prompt tokens, tokens reused by the prefix tree (not run through the model), tokens run, seconds, the
 ratios, and checks that every prediction of the sweep equals the separate run's.
 
-    PYTHONPATH=src python benchmarks/bench_nubench_sweep.py --data tests/fixtures/thunder_nubench --work DIR
+    PYTHONPATH=src python benchmarks/bench_nubench_sweep.py --data tests/fixtures/thunder_nubench --work DIR [--tiny]
+
+``--tiny`` replaces the model's weights by a random 2-layer model of the same configuration and tokenizer (built
+under WORK): the token counts, which depend on the tokenizer and the batches only, are the model's, at a small
+fraction of the time (the seconds are then not the model's).
 """
 
 from __future__ import annotations
@@ -44,6 +48,22 @@ def predictions(samples: Path) -> dict[tuple[str, str], tuple[str, str]]:
     return found
 
 
+def tiny_copy(spec: str, folder: Path) -> str:
+    """A random 2-layer model with ``spec``'s configuration and tokenizer, saved in ``folder``; its spec."""
+    from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer
+
+    from negkit.models.gguf import converted_folder, default_model_file
+
+    source = converted_folder(default_model_file()) if spec == "default" else Path(spec.removeprefix("hf:"))
+    config = AutoConfig.from_pretrained(source)
+    config.hidden_size, config.intermediate_size, config.num_hidden_layers = 32, 64, 2
+    config.num_attention_heads, config.num_key_value_heads, config.head_dim = 2, 1, 16
+    torch.manual_seed(0)
+    AutoModelForCausalLM.from_config(config).save_pretrained(folder)
+    AutoTokenizer.from_pretrained(source).save_pretrained(folder)
+    return f"hf:{folder}"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--model", default="default")
@@ -52,13 +72,16 @@ def main() -> int:
     parser.add_argument("--work", required=True, help="an empty folder for the run folders (outside the checkout)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--batch-size", type=int, default=32)
+    parser.add_argument("--tiny", action="store_true", help="count the model's tokens with random 2-layer weights")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     work = Path(args.work)
     if work.exists() and any(work.iterdir()):
         sys.exit(f"{work} is not empty (the run stores would answer from earlier runs)")
-    model = load_model(args.model, dtype="float32", batch_size=args.batch_size)
-    print(f"model {args.model}; {platform.processor() or platform.machine()}, torch threads {args.threads}")
+    work.mkdir(parents=True, exist_ok=True)
+    spec = tiny_copy(args.model, work / "tiny-model") if args.tiny else args.model
+    model = load_model(spec, dtype="float32", batch_size=args.batch_size)
+    print(f"model {args.model}{' (random 2-layer weights)' if args.tiny else ''}; {platform.processor() or platform.machine()}, torch threads {args.threads}")
 
     sweep, sweep_s, (sweep_total, sweep_reused) = run(model, ["nubench-prompts"], work / "sweep", args.data, args.split)
     separate_s, separate_total, separate_reused, same = 0.0, 0, 0, True
