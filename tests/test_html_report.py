@@ -161,12 +161,14 @@ def test_scone_condition_labels_do_not_overlap(monkeypatch):
 
 @pytest.mark.skipif(find_chromium() is None, reason="chromium is not installed (see scripts/setup.sh)")
 def test_compare_page_fits_1280_pixels(report_folder, tmp_path):
-    from negkit.report.compare import compare, write_comparison
+    from negkit.report.compare import compare
+    from negkit.report.compare_page import write_comparison
+    from negkit.suites import suite_view
 
     other = tmp_path / "seed1"
     evaluate("random", ["tind"], EvalOptions(data=str(shared_data_path()), limit={"tind": 300}, out=other,
                                              progress=False, bootstrap=100, model_args={"seed": 1}))
-    write_comparison(compare([report_folder, other]), tmp_path / "compare")
+    write_comparison(compare([report_folder, other], suites=suite_view), tmp_path / "compare")
     rendered = render(tmp_path / "compare" / "compare.html")
     assert rendered.console_errors == [] and rendered.requests == []
     assert rendered.content_width <= 1280, f"compare.html is {rendered.content_width} px wide at 1280"
