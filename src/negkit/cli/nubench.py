@@ -10,6 +10,9 @@ from negkit.cli.arguments import non_negative, parse_batch_size, parse_limit, se
 from negkit.cli.evaluate import add_model_arguments, add_run_arguments
 from negkit.errors import NegkitError
 
+ORDER = 58
+GROUPS = {"nubench": "Thunder-NUBench prompt sweep (paper Tables 11-14)"}
+
 
 def register(groups) -> None:
     sweep = groups["nubench"].add_parser(
