@@ -137,7 +137,7 @@ def test_tables_by_hand(tmp_path):
     assert "| A | 7 (instruction) | **0.400** | **0.400** | 0.500 ± 0.100 | 0.500 ± 0.200 |" in lines
     assert "Table 11: prompts 1-12, zero-shot — small" in text and "Table 12" not in text
     page = Path(files["html"]).read_text()
-    assert "<strong>0.325</strong>" in page and "Table 14" in page
+    assert "<td><strong>0.325</strong></td>" in page and "Table 14" in page  # a bold number is right-aligned too
     data = json.loads(Path(files["tables"]).read_text())
     assert data["prompt_tables"]["small"]["7"]["average"] == {"acc": pytest.approx(0.325), "acc_norm": pytest.approx(0.375)}
 

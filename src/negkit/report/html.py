@@ -59,7 +59,7 @@ def _cell(text: str, tag: str) -> str:
         body = f'{_inline(match.group(1))} <span class="ci">{_inline(match.group(2) + match.group(3))}</span>{significant}'
     else:
         body = _inline(text)
-    numeric = re.match(r"[+\-−–]?(\d|\.\d|–$)", text)
+    numeric = re.match(r"(\*\*)?[+\-−–]?(\d|\.\d|–$)", text)  # a bold number (a best value) too
     return f"<{tag}>{body}</{tag}>" if numeric or tag == "th" else f'<{tag} class="t">{body}</{tag}>'
 
 
