@@ -23,7 +23,7 @@ README = REPO / "README.md"
 #: Model specs that load no weights.
 BASELINES = re.compile(r"^(random|majority|constant:.+)$")
 #: Options whose value is a folder or file the command writes.
-OUTPUT_OPTIONS = ("--out", "--output-path", "--output_path")
+OUTPUT_OPTIONS = ("--out", "--output-path", "--output_path", "--figures", "--gold-out")
 #: Options that make a command need hardware or services this kind of machine lacks.
 NEEDS_HARDWARE = ("--quantize",)
 _COMMENT = re.compile(r"(?:^|\s)#(?:\s.*|$)")
@@ -177,7 +177,7 @@ def _local_roots() -> set[str]:
 
 def outputs(command: Command) -> list[str]:
     """What ``command`` writes: its ``--out`` value, and ``tind convert``'s destination."""
-    written = [value for value in [command.option(*OUTPUT_OPTIONS)] if value]
+    written = [value for value in (command.option(name) for name in OUTPUT_OPTIONS) if value]
     argv = command.negkit_argv or []
     if argv[:2] == ["tind", "convert"] and len(argv) >= 4:
         written.append(argv[3])
