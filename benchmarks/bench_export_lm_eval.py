@@ -34,7 +34,7 @@ FIXTURE = REPO / "tests" / "fixtures" / "thunder_nubench"
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.split("\n\n")[0])
     parser.add_argument("--lm-eval", default=os.environ.get("LM_EVAL", "lm_eval"), help="the Harness's lm_eval command")
     parser.add_argument("--work", required=True, help="folder for runs, exports and the Harness's outputs")
     parser.add_argument("--data", help="negkit data root (default: negkit's search order)")

@@ -189,7 +189,7 @@ def negkit_predictions(out: Path, ids: list[str]) -> list[bool]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.split("\n\n")[0])
     parser.add_argument("--harness-python", required=True, help="python of an environment with lm_eval 0.4.13")
     parser.add_argument("--sentences", type=int, default=2000, help="negkit's --limit (whole groups, about N)")
     parser.add_argument("--prompts", default="chat,plain")

@@ -90,6 +90,8 @@ def tree_distance(model: Any, prompt: Any, tree_logprobs: torch.Tensor) -> tuple
     plain = torch.log_softmax(logits.float(), dim=-1).cpu()
     variation = float(0.5 * (plain.exp() - tree_logprobs.exp()).abs().sum(dim=-1).max())
     likely = torch.maximum(plain, tree_logprobs) >= math.log(LIKELY)
+    if not bool(likely.any()):  # a flat distribution (e.g. a random model): no likely token to compare
+        return variation, 0.0
     return variation, float((plain - tree_logprobs).abs()[likely].max())
 
 

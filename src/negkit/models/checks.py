@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import struct
+from difflib import get_close_matches
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -51,10 +52,30 @@ def check_model_spec(spec: str, model_args: dict | None = None) -> None:
     elif scheme in ("hf", "nli"):
         check_pretrained(rest, revision, subfolder, tokenizer)
     elif ":" in spec and not Path(spec).exists() and "/" not in scheme:
-        raise NegkitError(f"unknown model spec {quoted(spec)}; use one of: {', '.join(SCHEMES)} "
+        raise NegkitError(f"unknown model spec {quoted(spec)}{did_you_mean(spec)}; use one of: {', '.join(SCHEMES)} "
                           "(default, hf:PATH, gguf:FILE, openai:URL#MODEL, nli:PATH)")
     elif scheme != "vllm":  # vLLM loads and checks its own models
+        if not Path(spec).expanduser().exists() and did_you_mean(spec):
+            raise NegkitError(f"unknown model {quoted(spec)}{did_you_mean(spec)}; a Hugging Face name or "
+                              f"folder is written hf:{spec}")
         check_pretrained(spec, revision, subfolder, tokenizer)
+
+
+#: Specs without a path or name: a bare word close to one of these is taken for a misspelling.
+BARE_SPECS = ("default", "random", "majority")
+
+
+def did_you_mean(spec: str) -> str:
+    """``" (did you mean 'default'?)"`` when ``spec`` looks like a misspelt built-in spec (``defualt``) or scheme
+    (``hff:gpt2``, ``constnat:true``); "" otherwise (then ``spec`` is taken as it is)."""
+    scheme, colon, rest = spec.partition(":")
+    if colon and scheme not in SCHEMES and "/" not in scheme:
+        match = get_close_matches(scheme.lower(), [name for name in SCHEMES if name not in BARE_SPECS], 1, 0.6)
+        return f" (did you mean {quoted(match[0] + ':' + rest)}?)" if match else ""
+    if colon or "/" in spec or spec in BARE_SPECS:
+        return ""
+    match = get_close_matches(spec.lower(), BARE_SPECS, 1, 0.75)
+    return f" (did you mean {quoted(match[0])}?)" if match else ""
 
 
 def check_server_spec(rest: str) -> None:

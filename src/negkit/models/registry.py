@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from negkit.errors import NegkitError
-from negkit.models.checks import SCHEMES, check_pretrained  # SCHEMES: the schemes load_model knows, re-exported
+from negkit.models.checks import SCHEMES, check_pretrained, did_you_mean  # SCHEMES: the schemes load_model knows, re-exported
 from negkit.models.fingerprints import file_sha256
 from negkit.models.gguf import converted_folder, default_model_file
 from negkit.models.loading import FLAG_ARGS, LOADER_ARGS, check_options
@@ -162,8 +162,12 @@ def _load(spec: str, dtype: str | None, **options: Any) -> Any:
     if scheme == "hf":
         return _load_transformers(rest, dtype, **options)
     if ":" in spec and not Path(spec).exists():
-        raise NegkitError(f"unknown model spec {spec!r}; use one of: default, hf:PATH, gguf:FILE, openai:URL#MODEL, "
+        raise NegkitError(f"unknown model spec {spec!r}{did_you_mean(spec)}; use one of: default, hf:PATH, gguf:FILE, "
+                          "openai:URL#MODEL, "
                           "vllm:PATH, nli:PATH, random, constant:ANSWER, majority")
+    if did_you_mean(spec) and not Path(spec).expanduser().exists():
+        raise NegkitError(f"unknown model {spec!r}{did_you_mean(spec)}; a Hugging Face name or folder is written "
+                          f"hf:{spec}")
     return _load_transformers(spec, dtype, **options)
 
 

@@ -107,8 +107,11 @@ def _half_widths(values: Sequence[float | None], lows: Sequence[float | None], h
 
 def interval_bars(categories: Sequence[str], series: dict[str, Sequence[tuple[float | None, float | None, float | None]]],
                   title: str, ylabel: str, ylim: tuple[float, float] | None = None, reference: float | None = None,
-                  width: float = 6.4) -> str:
-    """Grouped bars: one group per category, one bar per series; each value is ``(value, low, high)``."""
+                  width: float = 6.4, wrap: int | None = None) -> str:
+    """Grouped bars: one group per category, one bar per series; each value is ``(value, low, high)``.
+
+    Tick labels of more than five categories are slanted, unless ``wrap`` is given: then every label is broken
+    into lines of about ``wrap`` characters and set upright (for long labels that would overlap when slanted)."""
     plt = _pyplot()
     figure, axes = plt.subplots(figsize=(width, 3.2))
     count = max(len(series), 1)
@@ -121,7 +124,9 @@ def interval_bars(categories: Sequence[str], series: dict[str, Sequence[tuple[fl
                  error_kw={"elinewidth": 1, "ecolor": "#333333"})
     if reference is not None:
         axes.axhline(reference, color="#888888", linestyle="--", linewidth=1)
-    if len(categories) > 5:
+    if wrap is not None:
+        axes.set_xticks(range(len(categories)), [_wrap(c, wrap) for c in categories], fontsize=8)
+    elif len(categories) > 5:
         axes.set_xticks(range(len(categories)), [_wrap(c, 18) for c in categories], rotation=30, ha="right",
                         rotation_mode="anchor")
     else:
@@ -130,7 +135,9 @@ def interval_bars(categories: Sequence[str], series: dict[str, Sequence[tuple[fl
     axes.set_title(title)
     if ylim:
         axes.set_ylim(*ylim)
-    if len(series) > 1:
+    if len(series) > 1 and wrap is None and len(categories) > 5:  # slanted labels below: the legend to the right
+        axes.legend(frameon=False, fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    elif len(series) > 1:
         axes.legend(frameon=False, fontsize=8, ncols=min(len(series), 4), loc="upper center", bbox_to_anchor=(0.5, -0.18))
     return to_svg(figure)
 
