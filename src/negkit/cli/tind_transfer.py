@@ -43,6 +43,8 @@ def register(groups) -> None:
     transfer.add_argument("--no-base", action="store_true", help="do not score the base model")
     transfer.add_argument("--jobs", type=int, default=1, help="patterns fine-tuned at once, one process each")
     transfer.add_argument("--eval-batch-size", type=int, help="batch size when scoring")
+    transfer.add_argument("--eval-quantize", choices=("8bit", "4bit"),
+                          help="score with the base model quantized (TIND's authors: 8bit; needs a CUDA GPU)")
     train.set_defaults(handler=run_transfer_train)
 
     matrix = groups["tind"].add_parser(
@@ -66,7 +68,7 @@ def run_transfer_train(args: argparse.Namespace) -> int:
     options = TransferOptions(out=args.out, finetune=recipe, patterns=patterns, test_groups=args.test_groups,
                               test_per_group=args.test_per_group or None, test_split=args.test_split,
                               test_seed=args.test_seed, base=not args.no_base, jobs=args.jobs,
-                              batch_size=args.eval_batch_size)
+                              batch_size=args.eval_batch_size, eval_quantize=args.eval_quantize)
     statuses = transfer_train(args.model, options)
     print(json.dumps(statuses))
     print(f"next: negkit tind transfer-matrix {args.out}")

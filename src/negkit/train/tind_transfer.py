@@ -63,6 +63,8 @@ class TransferOptions:
     #: Patterns fine-tuned at once, each in its own process.
     jobs: int = 1
     batch_size: int | None = None
+    #: Load the base model quantized when scoring (``8bit``, as TIND's authors evaluated; needs a CUDA GPU).
+    eval_quantize: str | None = None
 
     def validate(self) -> None:
         if not self.patterns or any(pattern not in PATTERNS for pattern in self.patterns):
@@ -82,6 +84,8 @@ class TransferOptions:
     def plan(self) -> dict[str, Any]:
         values = {key: value for key, value in asdict(self).items() if key not in ("out", "finetune", "jobs",
                                                                                    "patterns")}
+        if values["eval_quantize"] is None:  # plans written before the option existed stay equal
+            del values["eval_quantize"]
         return {**values, "finetune": self.finetune.plan()}
 
 
@@ -222,7 +226,8 @@ def score_row(model: str, adapter: Path | None, items: list[Any], options: Trans
         return status
     started = time.perf_counter()
     recipe = options.finetune
-    extra = {key: value for key, value in (("device", recipe.device), ("batch_size", options.batch_size)) if value}
+    extra = {key: value for key, value in (("device", recipe.device), ("batch_size", options.batch_size),
+                                           ("quantize", options.eval_quantize)) if value}
     lm = load_model(model, dtype=recipe.dtype, **extra, **recipe.model_args)
     if adapter is not None:
         apply_adapter(lm, adapter)
@@ -297,6 +302,8 @@ def transfer_command(model: str, options: TransferOptions) -> str:
         words.append(f"--test-per-group {options.test_per_group}")
     if not options.base:
         words.append("--no-base")
+    if options.eval_quantize:
+        words.append(f"--eval-quantize {options.eval_quantize}")
     return " ".join(words + [recipe])
 
 
