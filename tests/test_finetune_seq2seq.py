@@ -63,7 +63,7 @@ def test_batches_put_the_evaluation_prompt_in_the_encoder_and_the_label_in_the_d
 
 
 def test_lora_on_t5_learns_the_label_and_eval_with_the_adapter_reads_it(t5, tind_data, tmp_path):
-    from negkit.evaluate import EvalOptions, evaluate
+    from negkit.run.evaluate import EvalOptions, evaluate
 
     out = tmp_path / "t5-lora"
     run = finetune(f"hf:{t5}", FinetuneOptions(out=out, train="tind", data=str(tind_data), max_steps=12,

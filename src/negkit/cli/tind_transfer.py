@@ -7,15 +7,14 @@ import argparse
 import json
 from dataclasses import replace
 
+from negkit.cli.arguments import pattern_list, seed_value
 from negkit.cli.finetune import (
     add_data_arguments,
     add_lora_arguments,
     add_output_arguments,
     add_training_arguments,
     options_from_args,
-    pattern_list,
 )
-from negkit.cli.evaluate import seed_value
 
 
 def register(groups) -> None:

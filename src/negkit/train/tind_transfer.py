@@ -30,7 +30,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from negkit.atomic_io import atomic_write_json, make_folder
+from negkit.io.atomic import atomic_write_bytes, atomic_write_json, atomic_write_text, make_folder
 from negkit.errors import NegkitError
 from negkit.train import record
 from negkit.train.examples import _read_tind, thin_groups
@@ -249,7 +249,6 @@ def score_row(model: str, adapter: Path | None, items: list[Any], options: Trans
 def transfer_matrix(out: str | Path, resamples: int = 1000, seed: int = 0, plots: bool = True) -> dict[str, Any]:
     """Assemble the matrix from the rows scored so far in ``out`` (by :func:`transfer_train`): write
     ``matrix.json``, ``matrix.md`` and (with matplotlib) ``matrix.svg`` and ``matrix.png``; return the numbers."""
-    from negkit.atomic_io import atomic_write_bytes, atomic_write_text
     from negkit.metrics.tind_transfer import transfer_numbers
     from negkit.report.tind_transfer import transfer_heatmap, transfer_markdown
 
