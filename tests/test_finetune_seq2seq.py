@@ -37,7 +37,7 @@ def tind_data(tmp_path_factory) -> Path:
 
 def test_batches_put_the_evaluation_prompt_in_the_encoder_and_the_label_in_the_decoder(t5, tind_data):
     from negkit.models.registry import load_model
-    from negkit.tasks.truth import TruthTask
+    from negkit.tasks.tind import TruthTask
     from negkit.train.batches import TokenizedDataset, tokenize_examples
     from negkit.train.examples import tind_examples
     from negkit.train.seq2seq import Seq2SeqCollator

@@ -159,7 +159,7 @@ def pattern_recipe(options: TransferOptions, pattern: int, adapter: Path) -> Fin
 
 def affirmative_count(recipe: FinetuneOptions) -> int:
     """How many affirmative sentences the training data of ``recipe`` holds (as :func:`tind_examples` selects)."""
-    from negkit.tasks.truth import sample_groups, tind_source
+    from negkit.tasks.tind import sample_groups, tind_source
 
     items = [item for item in _read_tind(tind_source(recipe.data), recipe.split, recipe.split_seed)
              if recipe.tind.keeps(item)]
@@ -176,7 +176,7 @@ def affirmative_count(recipe: FinetuneOptions) -> int:
 def transfer_test_sample(options: TransferOptions) -> list[Any]:
     """The test sentences: ``test_groups`` groups of every pattern (drawn with ``test_seed``), each thinned to
     ``test_per_group`` sentences balanced over its four cells; the split is the fine-tunings' (``split_seed``)."""
-    from negkit.tasks.truth import tind_source
+    from negkit.tasks.tind import tind_source
 
     recipe = options.finetune
     items = _read_tind(tind_source(recipe.data), options.test_split, recipe.split_seed)
@@ -216,7 +216,7 @@ def score_row(model: str, adapter: Path | None, items: list[Any], options: Trans
     already holds this adapter's answers on this sample."""
     from negkit.models.adapter import adapter_weights_sha256, apply_adapter
     from negkit.models.registry import load_model
-    from negkit.tasks.truth import CANDIDATES, TruthTask
+    from negkit.tasks.tind import CANDIDATES, TruthTask
 
     make_folder(folder)
     sample_sha = describe_test_sample(items, options)["item_ids_sha256"]
