@@ -15,7 +15,7 @@ from negkit.cli import build_parser  # noqa: E402
 from negkit.cli.finetune import options_from_args  # noqa: E402
 from negkit.errors import NegkitError  # noqa: E402
 from negkit.train import FinetuneOptions, finetune  # noqa: E402
-from negkit.train.recipes import RECIPES, apply_recipe  # noqa: E402
+from negkit.train.nan_nli_recipes import RECIPES, apply_recipe  # noqa: E402
 
 
 def test_recipes_are_the_papers_numbers():

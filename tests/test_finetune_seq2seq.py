@@ -39,7 +39,7 @@ def test_batches_put_the_evaluation_prompt_in_the_encoder_and_the_label_in_the_d
     from negkit.models.registry import load_model
     from negkit.tasks.tind import TruthTask
     from negkit.train.batches import TokenizedDataset, tokenize_examples
-    from negkit.train.examples import tind_examples
+    from negkit.suites.tind.training import tind_examples
     from negkit.train.seq2seq import Seq2SeqCollator
 
     lm = load_model(f"hf:{t5}")

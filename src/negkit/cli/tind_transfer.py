@@ -16,6 +16,9 @@ from negkit.cli.finetune import (
     options_from_args,
 )
 
+#: Listed after ``negkit tind convert/stats`` (cli/tind.py, which declares the ``tind`` group).
+ORDER = 51
+
 
 def register(groups) -> None:
     train = groups["tind"].add_parser(

@@ -33,7 +33,7 @@ from typing import Any
 from negkit.io.atomic import atomic_write_bytes, atomic_write_json, atomic_write_text, make_folder
 from negkit.errors import NegkitError
 from negkit.train import record
-from negkit.train.examples import _read_tind, thin_groups
+from negkit.suites.tind.training import _read_tind, thin_groups
 from negkit.train.options import FinetuneOptions, command_line
 
 PATTERNS = tuple(range(1, 12))

@@ -1,4 +1,4 @@
-"""Named fine-tuning recipes: the hyper-parameters a paper gives, as :class:`FinetuneOptions` values
+"""NaN-NLI's fine-tuning recipes: the hyper-parameters a paper gives, as :class:`FinetuneOptions` values
 (``negkit finetune --recipe NAME``). A recipe fills the options left at negkit's defaults; options set to
 anything else win.
 
