@@ -50,3 +50,20 @@ def test_stage_two_on_a_tiny_classifier_holds_out_15_percent(tmp_path):
     assert run["data"]["train"]["pairs"] == 51 and run["data"]["dev"]["pairs"] == 9  # 60 pairs, 85:15
     assert run["options"]["learning_rate"] == 2e-5 and run["options"]["batch_size"] == 16
     assert "--scheduler linear" in run["command"] and "--dev 0.15" in run["command"]
+
+
+def test_stage_two_reads_negnli_mnli_txt_and_splits_it_85_15(tmp_path):
+    from conftest import shared_data_path
+
+    from negkit.train.classifier import read_nli_pairs
+
+    path = shared_data_path("negation-nli", "MNLI.txt")
+    rows, skipped = read_nli_pairs(path)
+    assert len(rows) == 1500 and skipped == 0
+    assert {label: sum(row[2] == label for row in rows) for label in ("contradiction", "entailment", "neutral")} == \
+        {"contradiction": 539, "entailment": 372, "neutral": 589}  # the data README's counts
+    model = save_tiny_classifier(tmp_path / "cls")
+    options = apply_recipe(FinetuneOptions(out=tmp_path / "out", train=str(path), max_steps=1, progress=False), "nan-nli")
+    run = finetune(f"nli:{model}", options)
+    assert run["data"]["train"]["pairs"] == 1275 and run["data"]["dev"]["pairs"] == 225
+    assert run["data"]["train"]["files"][0]["name"] == "MNLI.txt"
