@@ -61,6 +61,10 @@ def transfer_numbers(rows: Mapping[str, Sequence[Mapping[str, Any]]], base: str 
                                  for path, d in paired.items()}
     summary = {name: row_summary(cells[name], cells.get(base) if base else None, (trained or {}).get(name))
                for name in cells}
+    for name, entry in summary.items():  # the paired estimate, from unrounded accuracies
+        paired = differences.get(name, {}).get(entry["trained_pattern"] or "")
+        if paired is not None:
+            entry["diagonal_minus_base"] = paired["difference"]
     return {"columns": columns, "rows": list(rows), "cells": cells, "differences": differences, "summary": summary,
             "resamples": resamples, "seed": seed, "unit": "group", "level": 0.95}
 
