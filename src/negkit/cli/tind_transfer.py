@@ -63,7 +63,7 @@ def register(groups) -> None:
 
 
 def run_transfer_train(args: argparse.Namespace) -> int:
-    from negkit.train.tind_transfer import TransferOptions, transfer_train
+    from negkit.train.tind_transfer import TransferOptions, transfer_train  # loads torch: off the start-up path
 
     patterns, args.patterns, args.exclude_patterns = args.patterns, None, None
     recipe = replace(options_from_args(args), out="OUT")
@@ -78,7 +78,7 @@ def run_transfer_train(args: argparse.Namespace) -> int:
 
 
 def run_transfer_matrix(args: argparse.Namespace) -> int:
-    from negkit.train.tind_transfer import transfer_matrix
+    from negkit.train.tind_transfer import transfer_matrix  # loads torch: off the start-up path
 
     numbers = transfer_matrix(args.out, args.bootstrap, args.bootstrap_seed, plots=not args.no_plots)
     print(f"matrix: {len(numbers['rows'])} rows x {len(numbers['columns'])} patterns -> {args.out}/matrix.md"

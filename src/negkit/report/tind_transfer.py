@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Mapping
 from typing import Any
 
 from negkit.report.markdown import markdown_table
+from negkit.report.plots import _pyplot, to_svg
 
 
 def row_label(row: str) -> str:
@@ -72,10 +74,6 @@ def _signed(value: float | None) -> str:
 def transfer_heatmap(numbers: Mapping[str, Any], title: str = "TIND: train on one pattern (rows), test on each "
                      "(columns)") -> tuple[str, bytes]:
     """The accuracy matrix as a heatmap (0-100, the diagonal outlined): SVG text and PNG bytes."""
-    import math
-
-    from negkit.report.plots import _pyplot, to_svg  # matplotlib: kept off the start-up path
-
     plt = _pyplot()
     columns, cells = numbers["columns"], numbers["cells"]
     rows = list(cells)

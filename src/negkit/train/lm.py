@@ -186,7 +186,7 @@ def build_trainer(lm: Any, train: TrainingData, dev: TrainingData | None, option
         counts["dev"] = {"tokens": dev_set.token_count(), "dropped_too_long": dev_dropped}
     arguments = training_arguments(options, out, len(train_set), dev_set is not None, str(lm._device()))
     if seq2seq:
-        from negkit.train.seq2seq import Seq2SeqCollator, Seq2SeqLossTrainer
+        from negkit.train.seq2seq import Seq2SeqCollator, Seq2SeqLossTrainer  # torch, transformers: off the start-up path
 
         trainer_class, collator = Seq2SeqLossTrainer, Seq2SeqCollator(lm.rules.pad_id)
     else:

@@ -30,10 +30,16 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from negkit.io.atomic import atomic_write_bytes, atomic_write_json, atomic_write_text, make_folder
 from negkit.errors import NegkitError
-from negkit.train import record
+from negkit.io.atomic import atomic_write_bytes, atomic_write_json, atomic_write_text, make_folder
+from negkit.metrics.tind_transfer import transfer_numbers
+from negkit.models.adapter import adapter_weights_sha256, apply_adapter
+from negkit.models.registry import load_model
+from negkit.report.tind_transfer import transfer_heatmap, transfer_markdown
 from negkit.suites.tind.training import _read_tind, thin_groups
+from negkit.tasks.tind import CANDIDATES, TruthTask, sample_groups, tind_source
+from negkit.train import record
+from negkit.train.lm import finetune
 from negkit.train.options import FinetuneOptions, command_line
 
 PATTERNS = tuple(range(1, 12))
@@ -135,8 +141,6 @@ def transfer_train(model: str, options: TransferOptions | None = None) -> dict[s
 
 def run_pattern(model: str, options: TransferOptions, pattern: int, items: list[Any]) -> str:
     """Fine-tune on ``pattern`` (or resume, or skip when done), then score the adapter; the row's status."""
-    from negkit.train.lm import finetune
-
     folder = Path(options.out) / row_name(pattern)
     recipe = pattern_recipe(options, pattern, folder / "adapter")
     _say(f"{row_name(pattern)}: fine-tuning ({recipe.tind.polarity} polarity, affirmative first "
@@ -159,8 +163,6 @@ def pattern_recipe(options: TransferOptions, pattern: int, adapter: Path) -> Fin
 
 def affirmative_count(recipe: FinetuneOptions) -> int:
     """How many affirmative sentences the training data of ``recipe`` holds (as :func:`tind_examples` selects)."""
-    from negkit.tasks.tind import sample_groups, tind_source
-
     items = [item for item in _read_tind(tind_source(recipe.data), recipe.split, recipe.split_seed)
              if recipe.tind.keeps(item)]
     if recipe.tind.per_group is not None:
@@ -176,8 +178,6 @@ def affirmative_count(recipe: FinetuneOptions) -> int:
 def transfer_test_sample(options: TransferOptions) -> list[Any]:
     """The test sentences: ``test_groups`` groups of every pattern (drawn with ``test_seed``), each thinned to
     ``test_per_group`` sentences balanced over its four cells; the split is the fine-tunings' (``split_seed``)."""
-    from negkit.tasks.tind import tind_source
-
     recipe = options.finetune
     items = _read_tind(tind_source(recipe.data), options.test_split, recipe.split_seed)
     if not items:
@@ -214,10 +214,6 @@ def score_row(model: str, adapter: Path | None, items: list[Any], options: Trans
               status: str = "complete") -> str:
     """Score ``items`` with the model (and adapter) into ``folder/predictions.json``; skipped when that file
     already holds this adapter's answers on this sample."""
-    from negkit.models.adapter import adapter_weights_sha256, apply_adapter
-    from negkit.models.registry import load_model
-    from negkit.tasks.tind import CANDIDATES, TruthTask
-
     make_folder(folder)
     sample_sha = describe_test_sample(items, options)["item_ids_sha256"]
     weights = adapter_weights_sha256(adapter) if adapter is not None else None
@@ -249,9 +245,6 @@ def score_row(model: str, adapter: Path | None, items: list[Any], options: Trans
 def transfer_matrix(out: str | Path, resamples: int = 1000, seed: int = 0, plots: bool = True) -> dict[str, Any]:
     """Assemble the matrix from the rows scored so far in ``out`` (by :func:`transfer_train`): write
     ``matrix.json``, ``matrix.md`` and (with matplotlib) ``matrix.svg`` and ``matrix.png``; return the numbers."""
-    from negkit.metrics.tind_transfer import transfer_numbers
-    from negkit.report.tind_transfer import transfer_heatmap, transfer_markdown
-
     out = Path(out)
     plan = record.read_json(out / PLAN_FILE)
     if plan is None:
