@@ -52,6 +52,8 @@ def test_command_parses(command):
 @pytest.mark.parametrize("command", readme.commands(), ids=lambda command: f"line{command.line}")
 def test_no_placeholders(command):
     for word in command.argv:
+        if (readme.REPO / word).exists():  # a real file whose name is in capitals (../shared/data/.../MNLI.txt)
+            continue
         assert not PLACEHOLDER.search(word), f"README line {command.line}: placeholder {word!r} (write a real value)"
 
 

@@ -77,6 +77,10 @@ def add_data_arguments(parser: argparse._ActionsContainer) -> None:
                         help="development data for the loss during training and early stopping: TIND's validation "
                         "split, a held-out fraction of the training examples (e.g. 0.05), or a file")
     parser.add_argument("--dev-limit", type=int, help="at most N development examples")
+    parser.add_argument("--recipe", metavar="NAME",
+                        help="a paper's hyper-parameters for the options left at their defaults: NaN-NLI's Appendix A "
+                        "as nan-nli-mnli (on MNLI: batch 16, lr 3e-5, 3 epochs, Adam) or nan-nli (then on NegNLI, "
+                        "split 85:15: batch 16, lr 2e-5, 5 epochs, Adam); see docs/finetuning.md")
     parser.add_argument("--labels", type=label_list, help="nli: label names in output order (default: the model's "
                         "own; else entailment,neutral,contradiction)")
 
@@ -136,8 +140,9 @@ def add_output_arguments(parser: argparse._ActionsContainer) -> None:
 
 def options_from_args(args: argparse.Namespace):
     from negkit.train import FinetuneOptions, TindFilter  # loads torch: off the start-up path
+    from negkit.train.nan_nli_recipes import apply_recipe
 
-    return FinetuneOptions(
+    options = FinetuneOptions(
         out=args.out, train=args.train, data=args.data, split=args.split, split_seed=args.split_seed,
         tind=TindFilter(patterns=args.patterns, exclude_patterns=args.exclude_patterns or (), polarity=args.polarity,
                         kind=args.sentences, negation=args.negation or (), per_group=args.per_group),
@@ -156,6 +161,7 @@ def options_from_args(args: argparse.Namespace):
         progress=not args.no_progress,
         model_args=parse_model_args(args.model_args), labels=args.labels,
     )
+    return apply_recipe(options, args.recipe) if getattr(args, "recipe", None) else options
 
 
 def run_finetune(args: argparse.Namespace) -> int:

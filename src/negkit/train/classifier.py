@@ -2,7 +2,7 @@
 NLI data.
 
 Input: JSON Lines or CSV/TSV with ``premise``, ``hypothesis``, ``label`` (or MNLI/SNLI's ``sentence1``,
-``sentence2``, ``gold_label``); rows whose label is ``-`` or empty (no annotator consensus in MNLI/SNLI) are skipped
+``sentence2``, ``gold_label``), or one of NegNLI's ``MNLI.txt``/``SNLI.txt``/``RTE.txt`` (:mod:`negkit.data.negnli`); rows whose label is ``-`` or empty (no annotator consensus in MNLI/SNLI) are skipped
 and counted; integer labels index ``--labels``. The whole model is fine-tuned (as the NLI models compared in the
 paper were), with a new classification head unless the model already names its labels.
 
@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy
 
+from negkit.data.negnli import read_negnli
 from negkit.errors import InputFormatError, NegkitError
 from negkit.io.atomic import atomic_write_json
 from negkit.models.fingerprints import weights_sha256
@@ -49,6 +50,8 @@ def read_nli_pairs(path: str | Path, labels: tuple[str, ...] | None = None) -> t
     path = Path(path)
     if not path.is_file():
         raise NegkitError(f"NLI training file not found: {path}")
+    if path.suffix == ".txt":  # NegNLI's files (Hossain et al., 2020): tab-separated, read by their own reader
+        return [(item.premise, item.hypothesis, item.label) for item in read_negnli(path)], 0
     rows: list[tuple[str, str, str]] = []
     skipped = 0
     for line, record_ in _records(path):

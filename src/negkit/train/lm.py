@@ -68,7 +68,8 @@ def finetune(model: str, options: FinetuneOptions | None = None) -> dict[str, An
         restore_adapter(trainer.model, out / record.CHECKPOINTS / f"checkpoint-{summary['best_step']}")
     weights_sha = save_adapter(trainer.model, out)
     run = {
-        "negkit_training": 1, "status": status(summary), "kind": "lora-causal-lm", "command": command_line(model, options),
+        "negkit_training": 1, "status": status(summary),
+        "kind": "lora-seq2seq-lm" if is_seq2seq(lm) else "lora-causal-lm", "command": command_line(model, options),
         "base_model": {"spec": model, **lm.fingerprint.as_dict(), "key": lm.fingerprint.key()},
         "data": {"train": data_record(train_data, counts["train"]),
                  "dev": data_record(dev_data, counts["dev"]) if dev_data else None},
@@ -93,10 +94,18 @@ def load_language_model(model: str, options: FinetuneOptions) -> Any:
         raise NegkitError("a model behind an OpenAI-compatible server cannot be fine-tuned here; use default, hf: or gguf:")
     extra = {key: value for key, value in (("device", options.device), ("quantize", options.quantize)) if value}
     lm = load_model(model, dtype=options.dtype, **extra, **options.model_args)
-    if getattr(lm, "is_encoder_decoder", False) or not hasattr(lm, "rules"):
-        raise NegkitError(f"{model}: negkit fine-tunes causal language models (and nli: classifiers); "
-                          "this model is not one")
+    if not hasattr(lm, "rules") or not hasattr(lm, "model"):
+        raise NegkitError(f"{model}: negkit fine-tunes local transformers language models (causal or "
+                          "encoder-decoder) and nli: classifiers; this model is not one")
+    if is_seq2seq(lm) and options.prompt_loss_weight > 0:
+        raise NegkitError(f"{model} is an encoder-decoder model: its decoder never predicts the prompt, so "
+                          "--prompt-loss-weight does not apply (leave it at 0)")
     return lm
+
+
+def is_seq2seq(lm: Any) -> bool:
+    """True for an encoder-decoder model (T5, Flan-T5, BART): the prompt is the encoder's input."""
+    return bool(getattr(lm, "is_encoder_decoder", False))
 
 
 def training_data(lm: Any, options: FinetuneOptions) -> tuple[TrainingData, TrainingData | None]:
@@ -162,7 +171,8 @@ def build_trainer(lm: Any, train: TrainingData, dev: TrainingData | None, option
         from peft import prepare_model_for_kbit_training  # heavy: off the start-up path
 
         base = prepare_model_for_kbit_training(base, use_gradient_checkpointing=options.gradient_checkpointing)
-    model = apply_lora(base, options)
+    seq2seq = is_seq2seq(lm)
+    model = apply_lora(base, options, "SEQ_2_SEQ_LM" if seq2seq else "CAUSAL_LM")
     rows, dropped = tokenize_examples(lm.rules, lm.tokenizer, train.examples, options.max_length, options.prompt_loss_weight)
     if not rows:
         raise NegkitError(f"every training example is longer than --max-length {options.max_length} tokens")
@@ -175,17 +185,25 @@ def build_trainer(lm: Any, train: TrainingData, dev: TrainingData | None, option
         dev_set = TokenizedDataset(dev_rows)
         counts["dev"] = {"tokens": dev_set.token_count(), "dropped_too_long": dev_dropped}
     arguments = training_arguments(options, out, len(train_set), dev_set is not None, str(lm._device()))
-    trainer = WeightedLossTrainer(
+    if seq2seq:
+        from negkit.train.seq2seq import Seq2SeqCollator, Seq2SeqLossTrainer  # torch, transformers: off the start-up path
+
+        trainer_class, collator = Seq2SeqLossTrainer, Seq2SeqCollator(lm.rules.pad_id)
+    else:
+        sharing = options.share_prefix and not options.gradient_checkpointing
+        trainer_class, collator = WeightedLossTrainer, PaddingCollator(lm.rules.pad_id, sharing)
+    trainer = trainer_class(
         model=model, args=arguments, train_dataset=train_set, eval_dataset=dev_set,
         in_order=options.affirmative_first is not None,  # a curriculum is trained in its order
-        data_collator=PaddingCollator(lm.rules.pad_id, options.share_prefix and not options.gradient_checkpointing), callbacks=negkit_callbacks(options, out),
+        data_collator=collator, callbacks=negkit_callbacks(options, out),
     )
     quiet(trainer)
     return trainer, counts
 
 
-def apply_lora(model: Any, options: FinetuneOptions) -> Any:
-    """``model`` with fresh LoRA layers (only they train)."""
+def apply_lora(model: Any, options: FinetuneOptions, task_type: str = "CAUSAL_LM") -> Any:
+    """``model`` with fresh LoRA layers (only they train); ``task_type`` is PEFT's (``SEQ_2_SEQ_LM`` for
+    encoder-decoder models, whose ``--lora-layers`` name blocks of the encoder and of the decoder alike)."""
     from peft import LoraConfig, get_peft_model  # heavy: off the start-up path
 
     targets: Any = options.lora_targets
@@ -198,8 +216,11 @@ def apply_lora(model: Any, options: FinetuneOptions) -> Any:
         layers["layers_to_transform"] = list(checked_layers(model, layer_list(options.lora_layers)))
         if targets == "all-linear":  # PEFT takes a layer list only with module names
             targets = linear_module_names(model)
+        if task_type == "SEQ_2_SEQ_LM":  # T5 numbers its blocks `block.N` (and sub-layers `layer.N`), BART `layers.N`
+            names = [name for name, _ in model.named_modules()]
+            layers["layers_pattern"] = "block" if any(".block." in name for name in names) else "layers"
     config = LoraConfig(r=options.lora_r, lora_alpha=options.lora_alpha, lora_dropout=options.lora_dropout,
-                        target_modules=targets, bias="none", task_type="CAUSAL_LM", **layers)
+                        target_modules=targets, bias="none", task_type=task_type, **layers)
     try:
         return get_peft_model(model, config)
     except ValueError as error:
