@@ -34,7 +34,8 @@ GROUPS: dict[str, str] = {
 
 #: Modules of this package that register commands, in the order their commands are listed.
 COMMAND_MODULES: tuple[str, ...] = (
-    "evaluate", "compare", "finetune", "resolution", "resolution_systems", "tind", "tind_generate", "score", "export",
+    "evaluate", "compare", "leaderboard", "finetune", "resolution", "resolution_systems", "tind", "tind_generate",
+    "score", "export",
 )
 
 CommandGroups = dict[str, "argparse._SubParsersAction[argparse.ArgumentParser]"]
