@@ -133,8 +133,9 @@ def compare(task: str, negkit_samples: list[dict[str, Any]], samples: list[dict[
 
 def main() -> int:
     args = parse_args()
-    from negkit.cli.evaluate import parse_limit
-    from negkit.evaluate import EvalOptions, evaluate
+    from negkit.cli.arguments import parse_limit
+    from negkit.run.options import EvalOptions
+    from negkit.run.evaluate import evaluate
     from negkit.export.lm_eval import HARNESS_NAMES, export_lm_eval
 
     work = Path(args.work).resolve()

@@ -116,7 +116,8 @@ def compare(name: str, negkit_scores: list[list[float]], harness_scores: list[li
 
 def run_workload(name: str, task_name: str, data: Path | None, limit: int, negkit_model: Any, harness_model: Any,
                  work: Path, task_options: dict[str, Any]) -> dict[str, Any]:
-    from negkit.evaluate import EvalOptions, evaluate
+    from negkit.run.options import EvalOptions
+    from negkit.run.evaluate import evaluate
     from negkit.tasks.base import get_task
 
     task = get_task(task_name, **task_options)

@@ -10,8 +10,9 @@ from conftest import shared_data_path
 
 from negkit.cli import main
 from negkit.errors import InputFormatError, NegkitError
-from negkit.evaluate import EvalOptions, evaluate
 from negkit.report.compare import CompareOptions, compare, compare_markdown, run_names
+from negkit.run.evaluate import evaluate
+from negkit.run.options import EvalOptions
 
 FIXTURE = Path(__file__).parent / "fixtures" / "thunder_nubench"
 OPTIONS = CompareOptions(resamples=300)

@@ -156,7 +156,8 @@ def test_per_group_thins_every_group_over_its_four_cells(tiny):
 
 def test_tind_training_then_eval_with_the_adapter(tiny, tmp_path):
     shared_data_path("tind", "raw-public.zip")
-    from negkit.evaluate import EvalOptions, evaluate
+    from negkit.run.options import EvalOptions
+    from negkit.run.evaluate import evaluate
 
     out = tmp_path / "adapter"
     run = finetune(f"hf:{tiny}", FinetuneOptions(out=out, train="tind", limit=40, dev="split", dev_limit=16,
@@ -235,7 +236,8 @@ def test_resume_after_kill_equals_an_uninterrupted_run(tiny, pairs, tmp_path):
 
 
 def test_merged_export_answers_like_the_adapter(tiny, pairs, tmp_path, capsys):
-    from negkit.evaluate import EvalOptions, evaluate
+    from negkit.run.options import EvalOptions
+    from negkit.run.evaluate import evaluate
 
     out = tmp_path / "adapter"
     run = finetune(f"hf:{tiny}", FinetuneOptions(out=out, train=str(pairs), merge_out=str(tmp_path / "merged"), **QUICK))

@@ -49,7 +49,8 @@ def test_curriculum_on_upper_layers_trains_in_order_and_evaluates(tiny, tmp_path
     shared_data_path("tind", "raw-public.zip")
     from safetensors.torch import load_file
 
-    from negkit.evaluate import EvalOptions, evaluate
+    from negkit.run.options import EvalOptions
+    from negkit.run.evaluate import evaluate
     from negkit.models.registry import load_model
     from negkit.train.batches import tokenize_examples
     from negkit.train.lm import build_trainer, training_data

@@ -15,9 +15,10 @@ import pytest
 from browser import find_chromium, render
 from conftest import shared_data_path
 
-from negkit.evaluate import EvalOptions, evaluate
 from negkit.report import plots
 from negkit.report.html import HTML_FILE, markdown_to_html, run_html, write_html_report
+from negkit.run.evaluate import evaluate
+from negkit.run.options import EvalOptions
 
 FIXTURE = Path(__file__).parent / "fixtures" / "thunder_nubench"
 #: Figures per section: TIND 3, NaN-NLI 3, ScoNe 1, Thunder-NUBench 2, negation resolution 1.

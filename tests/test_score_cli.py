@@ -12,8 +12,8 @@ import pytest
 from tind_support import public_zip
 
 from negkit.cli import main
-from negkit.cli.score import SUITE_SCORERS, load_scorer
 from negkit.report.tind import overview_table, tind_report
+from negkit.scoring import SUITE_SCORERS, load_scorer
 
 
 def record(test_id, is_distractor, negation, label, prediction, pattern_id=5, pattern="Hypernymy"):

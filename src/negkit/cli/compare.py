@@ -7,7 +7,7 @@ import argparse
 import json
 from pathlib import Path
 
-from negkit.cli.evaluate import seed_value
+from negkit.cli.arguments import seed_value
 from negkit.errors import NegkitError
 from negkit.metrics.intervals import DEFAULT_RESAMPLES
 

@@ -14,7 +14,7 @@ def register(groups) -> None:
         "same --data, --split, --limit and --seed. TIND stays private: only item ids and sentence hashes are "
         "written; the Harness reads the encrypted release in place.",
     )
-    from negkit.cli.evaluate import non_negative, parse_limit, per_task_value, seed_value
+    from negkit.cli.arguments import non_negative, parse_limit, per_task_value, seed_value
 
     parser.add_argument("--tasks", required=True, help="comma-separated: tind, nan-nli, scone, nubench")
     parser.add_argument("--out", "--output-path", dest="out", required=True, help="folder to write the tasks to")

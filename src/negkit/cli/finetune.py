@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from negkit.cli.evaluate import seed_value
+from negkit.cli.arguments import label_list, pattern_list, seed_value, word_list
 from negkit.errors import NegkitError
 
 
@@ -125,27 +125,6 @@ def add_output_arguments(parser: argparse._ActionsContainer) -> None:
     parser.add_argument("--keep-checkpoints", type=int, default=2, help="newest checkpoints kept (plus the best)")
     parser.add_argument("--logging-steps", type=int, default=5)
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
-
-
-def pattern_list(text: str) -> tuple[int, ...]:
-    try:
-        numbers = tuple(int(part) for part in text.split(",") if part.strip())
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected pattern numbers such as 1,5,6, got {text!r}") from None
-    if not numbers:
-        raise argparse.ArgumentTypeError("expected at least one pattern number")
-    return numbers
-
-
-def word_list(text: str) -> tuple[str, ...]:
-    return tuple(part.strip() for part in text.split(",") if part.strip())
-
-
-def label_list(text: str) -> tuple[str, ...]:
-    labels = tuple(part.strip() for part in text.split(",") if part.strip())
-    if len(labels) < 2 or len(set(labels)) != len(labels):
-        raise argparse.ArgumentTypeError(f"expected two or more distinct label names, got {text!r}")
-    return labels
 
 
 def options_from_args(args: argparse.Namespace):

@@ -7,7 +7,7 @@ import json
 import sys
 from typing import TextIO
 
-from negkit.cli.evaluate import seed_value
+from negkit.cli.arguments import seed_value
 from negkit.data.cdsco import read_lines
 from negkit.data.corpora import read_corpus
 from negkit.data.resolution import CorpusStatistics, corpus_statistics

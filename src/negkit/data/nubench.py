@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from negkit.atomic_io import atomic_write_text
 from negkit.errors import DataNotFoundError, InputFormatError, quoted
-from negkit.hub import hub_offline, in_hub_cache, offline_reason
-from negkit.textfiles import iter_csv, iter_jsonl, iter_parquet
+from negkit.io.atomic import atomic_write_text
+from negkit.io.hub import hub_offline, in_hub_cache, offline_reason
+from negkit.io.textfiles import iter_csv, iter_jsonl, iter_parquet
 
 HUB_ID = "thunder-research-group/SNU_Thunder-NUBench"
 MULTIPLE_CHOICE = "multiple-choice"

@@ -30,11 +30,11 @@ from pathlib import Path
 from typing import Any
 
 from negkit import __version__
-from negkit.atomic_io import atomic_write_jsonl, atomic_write_text, make_folder
 from negkit.errors import NegkitError
-from negkit.eval_flags import task_options_for
 from negkit.export.lm_eval_utils import sentence_hash
-from negkit.run_record import data_record
+from negkit.io.atomic import atomic_write_jsonl, atomic_write_text, make_folder
+from negkit.run.flags import task_options_for
+from negkit.run.record import data_record
 from negkit.tasks.base import get_task
 
 #: negkit task -> the Harness task name(s) exported for it.
@@ -57,7 +57,7 @@ def export_lm_eval(tasks: Sequence[str], out: str | Path, data: str | None = Non
     The options mean what they mean for ``negkit eval`` and select the same items; a flag a task does not take
     is an error, as there.
     """
-    from negkit.evaluate import EvalOptions, task_limit
+    from negkit.run.options import EvalOptions, task_limit
 
     if not tasks:
         raise NegkitError(f"no task to export; exportable tasks: {', '.join(HARNESS_NAMES)}")
@@ -85,7 +85,7 @@ def export_lm_eval(tasks: Sequence[str], out: str | Path, data: str | None = Non
 
 def export_command(tasks: Sequence[str], out: Path, options: Any) -> str:
     """The ``negkit export lm-eval`` command that writes this export again."""
-    from negkit.eval_flags import format_per_task
+    from negkit.run.flags import format_per_task
 
     command = ["negkit", "export", "lm-eval", "--tasks", ",".join(tasks), "--out", str(out.resolve()),
                "--split", options.split]

@@ -6,7 +6,7 @@ backends (causal, encoder-decoder, NLI; GGUF files after conversion). It takes:
 - ``device``: ``cpu``, ``cuda``, ``cuda:N``, ``mps`` or ``auto`` (a GPU when one is visible, else the CPU);
   an explicit GPU that is not there is an error, never a silent fallback to the CPU;
 - ``dtype``: ``float32``, ``bfloat16``, ``float16`` or ``auto`` (bfloat16 where the device computes it,
-  float16 on GPUs without bfloat16, float32 for exact runs, which :mod:`negkit.evaluate` decides);
+  float16 on GPUs without bfloat16, float32 for exact runs, which :mod:`negkit.run.evaluate` decides);
 - ``quantize``: ``8bit`` or ``4bit`` through bitsandbytes (TIND's Table 9 loaded its largest models so),
   which needs the ``bitsandbytes`` package and a CUDA GPU; it changes the answers, so the model's
   fingerprint records it;

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from negkit.atomic_io import atomic_write_json, atomic_write_text
+from negkit.io.atomic import atomic_write_json, atomic_write_text
 from negkit.report.harness import harness_layout
 from negkit.report.markdown import markdown_table
 

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from negkit.atomic_io import atomic_write_text
+from negkit.io.atomic import atomic_write_text
 from negkit.report import plots
 from negkit.report.figures import SUITE_FIGURES, Figure, resolution_figures
 
@@ -146,7 +146,7 @@ def summary_table(results: Sequence[dict[str, Any]]) -> str:
 
 
 def run_html(results: Sequence[dict[str, Any]], resolution_scores: Sequence[dict[str, Any]] = ()) -> str:
-    """The report page of one ``negkit eval`` run (its task results, as :func:`negkit.evaluate.evaluate` returns)."""
+    """The report page of one ``negkit eval`` run (its task results, as :func:`negkit.run.evaluate.evaluate` returns)."""
     model = results[0]["model"] if results else {}
     title = f"negkit report: {model.get('name', 'no task')}"
     body = [f"<h1>{html.escape(title)}</h1>",

@@ -27,12 +27,12 @@ from negkit.data.nli import NLIItem
 from negkit.data.nubench import json_objects
 from negkit.data.tind_types import PATTERN_NAMES, TruthItem
 from negkit.errors import InputFormatError, NegkitError, quoted, shortened
+from negkit.io.textfiles import read_json_object
 from negkit.metrics.condaqa_intervals import condaqa_estimands
 from negkit.metrics.intervals import Estimand
 from negkit.metrics.mc_intervals import nubench_estimands
 from negkit.metrics.nli_intervals import nan_nli_estimands, scone_estimands
 from negkit.metrics.tind_intervals import tind_estimands
-from negkit.textfiles import read_json_object
 
 RESULTS_SUFFIX = ".results.json"
 SAMPLES_SUFFIX = ".samples.jsonl"

@@ -7,7 +7,7 @@ the model only through the protocols of :mod:`negkit.models.base` (e.g. to ask w
 template), and the engine answers their requests.
 
 Register a task with :func:`register_task`; ``negkit eval --tasks NAME`` finds it with
-:func:`get_task`. Optional members checked before any work (:mod:`negkit.preflight`): ``splits`` (the split
+:func:`get_task`. Optional members checked before any work (:mod:`negkit.run.preflight`): ``splits`` (the split
 names the task has, with an optional ``normalize_split(name)`` for aliases) and ``check(options)`` (raise a
 :class:`NegkitError` for options that do not apply). Task options (few-shot, prompt style, ...) are constructor arguments, and
 variants that people ask for by name are registered under their own names.

@@ -56,7 +56,7 @@ class TruthTask:
     model_kind = "language_model"
     #: The splits ``load`` takes (checked before any work): the release's three and ``all``, the whole set.
     splits: tuple[str, ...] = (*SPLITS, ALL_SPLITS)
-    #: Record fields that hold decrypted TIND text (hashed in outputs inside a git working tree, see negkit.privacy).
+    #: Record fields that hold decrypted TIND text (hashed in outputs inside a git working tree, see negkit.io.privacy).
     private_fields: tuple[str, ...] = ("sentence", "prompt")
 
     @staticmethod

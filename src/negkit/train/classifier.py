@@ -25,8 +25,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from negkit.atomic_io import atomic_write_json
 from negkit.errors import InputFormatError, NegkitError
+from negkit.io.atomic import atomic_write_json
 from negkit.train import record
 from negkit.train.examples import held_out, jsonl_objects
 from negkit.train.options import FinetuneOptions, command_line

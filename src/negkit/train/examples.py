@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from negkit.errors import InputFormatError, NegkitError
-from negkit.textfiles import iter_jsonl
+from negkit.io.textfiles import iter_jsonl
 
 #: Values of :attr:`TindFilter.polarity` and :attr:`TindFilter.kind`.
 POLARITIES = ("all", "affirmative", "negative")

@@ -18,8 +18,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from negkit.atomic_io import atomic_write_json
 from negkit.errors import NegkitError
+from negkit.io.atomic import atomic_write_json
 from negkit.train import record
 from negkit.train.batches import PaddingCollator, TokenizedDataset, tokenize_examples
 from negkit.train.examples import (

@@ -1,4 +1,4 @@
-"""Scorers for ``negkit score nubench|nan-nli|scone|condaqa`` (registered in :data:`negkit.cli.score.SUITE_SCORERS`).
+"""Scorers for ``negkit score nubench|nan-nli|scone|condaqa`` (registered in :data:`negkit.scoring.SUITE_SCORERS`).
 
 Each reads the gold data (``--data``, else the usual data roots), reads the predictions file (layout in
 :mod:`negkit.data.suite_predictions`), and scores the predicted items with the suite's metrics. Items without a
@@ -9,18 +9,22 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from negkit.cli.score import SuiteScore
+from negkit.data.condaqa import read_condaqa
 from negkit.data.locate import locate_dataset
 from negkit.data.nli import read_nan_nli, read_scone
 from negkit.data.nubench import MULTIPLE_CHOICE, SPLITS, load_choice_items
 from negkit.data.suite_predictions import read_answer_predictions, read_choice_predictions, read_label_predictions
 from negkit.errors import DataNotFoundError
+from negkit.metrics.condaqa import canonical_answer, condaqa_report, is_correct
+from negkit.metrics.condaqa_intervals import condaqa_estimands
 from negkit.metrics.intervals import IntervalSettings, intervals_json
 from negkit.metrics.mc_intervals import nubench_estimands
 from negkit.metrics.nli import nan_nli_report, scone_accuracy
 from negkit.metrics.nli_intervals import nan_nli_estimands, scone_estimands
+from negkit.report.condaqa import condaqa_tables
 from negkit.report.nli import nan_nli_tables, scone_tables
 from negkit.report.nubench import nubench_tables
+from negkit.scoring.base import SuiteScore
 from negkit.tasks.multiple_choice import locate_nubench_root, nubench_metrics
 
 
@@ -79,11 +83,6 @@ def score_scone(path: Path, name: str = "predictions", data: str | None = None,
 def score_condaqa(path: Path, name: str = "predictions", data: str | None = None,
                   intervals: IntervalSettings | None = IntervalSettings()) -> SuiteScore:
     """CondaQA accuracy and group consistency for the predicted questions (dev split)."""
-    from negkit.data.condaqa import read_condaqa
-    from negkit.metrics.condaqa import canonical_answer, condaqa_report, is_correct
-    from negkit.metrics.condaqa_intervals import condaqa_estimands
-    from negkit.report.condaqa import condaqa_tables
-
     items = read_condaqa(locate_dataset("condaqa", data))
     predicted = read_answer_predictions(path, {item.item_id for item in items})
     chosen = [item for item in items if item.item_id in predicted]

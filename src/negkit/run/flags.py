@@ -48,7 +48,7 @@ def _accepts(task: Any) -> frozenset[str]:
 
 
 def task_options_for(tasks: Sequence[str], options: Any, classifier: bool = False) -> dict[str, dict[str, Any]]:
-    """Each task's constructor options from ``options`` (an :class:`negkit.evaluate.EvalOptions`).
+    """Each task's constructor options from ``options`` (an :class:`negkit.run.evaluate.EvalOptions`).
 
     Checks, before any model is loaded or any data read, that every task exists, that every flag applies to
     every task it is given for, and that the option values are valid; all problems are reported together as
