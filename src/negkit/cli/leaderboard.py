@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from negkit.cli.evaluate import seed_value
+from negkit.cli.arguments import seed_value
 from negkit.errors import NegkitError
 from negkit.metrics.intervals import DEFAULT_RESAMPLES
 from negkit.report.leaderboard import LeaderboardOptions, leaderboard

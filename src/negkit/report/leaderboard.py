@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from negkit.atomic_io import atomic_write_json, atomic_write_text, make_folder
+from negkit.io.atomic import atomic_write_json, atomic_write_text, make_folder
 from negkit.errors import NegkitError
 from negkit.metrics.intervals import (DEFAULT_LEVEL, DEFAULT_RESAMPLES, Estimand, bootstrap_intervals,
                                       paired_bootstrap)
