@@ -18,7 +18,7 @@ _STYLE = """<style>
 table.sortable th{cursor:pointer;user-select:none;white-space:nowrap}
 table.sortable th[aria-sort=ascending]::after{content:" \\25B2";font-size:.7em}
 table.sortable th[aria-sort=descending]::after{content:" \\25BC";font-size:.7em}
-td.best{font-weight:700}.worse{color:#b3261e;font-size:.8em}
+th.t{text-align:left}td.best{font-weight:700}.worse{color:#b3261e;font-size:.8em}
 table.heat td{text-align:center;min-width:4.5rem}table.heat td.t{text-align:left}
 .legend{font-size:.85rem;color:#444}
 </style>"""
@@ -116,7 +116,7 @@ def _value_cell(cell: dict[str, Any] | None) -> str:
 def ranking_table(data: dict[str, Any], slugs: dict[str, str]) -> str:
     """The sortable table: one row per model, its mean rank and its primary metric on every column."""
     columns = data["columns"]
-    head = ['<th data-first="ascending">#</th>', '<th data-first="ascending">model</th>',
+    head = ['<th data-first="ascending">#</th>', '<th class="t" data-first="ascending">model</th>',
             '<th data-first="ascending" title="average rank over the columns the model has">mean rank</th>']
     head += [f'<th data-first="descending" title="{_e(c["metric_label"])}; unit: {_e(c["unit"])}">{_e(c["label"])}</th>'
              for c in columns]
@@ -136,7 +136,7 @@ def ranking_table(data: dict[str, Any], slugs: dict[str, str]) -> str:
 def heatmap_table(data: dict[str, Any]) -> str:
     """Model x column: the primary metric as a coloured cell (0 to 100 percent)."""
     columns = data["columns"]
-    head = "<tr><th>model</th>" + "".join(f"<th>{_e(c['label'])}</th>" for c in columns) + "</tr>"
+    head = '<tr><th class="t">model</th>' + "".join(f"<th>{_e(c['label'])}</th>" for c in columns) + "</tr>"
     rows = []
     for name in _ordered(data):
         cells = [f'<td class="t">{_e(name)}</td>']
@@ -167,7 +167,7 @@ def differences_tables(data: dict[str, Any]) -> str:
         split = f", split {_e(column['split'])}" if column["split"] else ""
         parts.append(f"<h3>{_e(column['label'])}</h3><p class=\"meta\">{_e(column['metric_label'])} (percent){split}; "
                      f"unit of the intervals: {_e(column['unit'])}</p>"
-                     "<table><tr><th>rank</th><th>model</th><th>items</th><th>value [95% interval]</th>"
+                     "<table><tr><th>rank</th><th class=\"t\">model</th><th>items</th><th>value [95% interval]</th>"
                      f"<th>difference from {_e(column['best'])} [95% interval]</th><th>shared items</th></tr>{rows}</table>")
     return "\n".join(parts)
 
