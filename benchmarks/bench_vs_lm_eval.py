@@ -118,7 +118,7 @@ def run_workload(name: str, task_name: str, data: Path | None, limit: int, negki
                  work: Path, task_options: dict[str, Any]) -> dict[str, Any]:
     from negkit.run.options import EvalOptions
     from negkit.run.evaluate import evaluate
-    from negkit.tasks.base import get_task
+    from negkit.suites import get_task
 
     task = get_task(task_name, **task_options)
     items = task.load(data, "test", limit, 0).items

@@ -95,7 +95,7 @@ def test_recorded_command_parses_back_to_the_same_plan(tiny, pairs, tmp_path):
 def test_tind_examples_follow_the_evaluation_prompt_and_filters(tiny):
     shared_data_path("tind", "raw-public.zip")
     from negkit.models.registry import load_model
-    from negkit.tasks.truth import TruthTask
+    from negkit.tasks.tind import TruthTask
     from negkit.train.examples import tind_examples
 
     lm = load_model(f"hf:{tiny}")
@@ -117,7 +117,7 @@ def test_tind_examples_follow_the_evaluation_prompt_and_filters(tiny):
         TindFilter(patterns=(2,), exclude_patterns=(2,))
     verbal = tind_examples(lm, None, subset=TindFilter(patterns=(6,), negation=("verbal",)), chat=False)
     assert verbal.description["sentences"] < len(tind_examples(lm, None, subset=TindFilter(patterns=(6,))).examples)
-    from negkit.tasks.truth import tind_source
+    from negkit.tasks.tind import tind_source
     from negkit.train.examples import _read_tind
 
     kept = [item for item in _read_tind(tind_source(None), "train", 0)
@@ -130,7 +130,7 @@ def test_per_group_thins_every_group_over_its_four_cells(tiny):
     from collections import Counter
 
     from negkit.models.registry import load_model
-    from negkit.tasks.truth import tind_source
+    from negkit.tasks.tind import tind_source
     from negkit.train.examples import _read_tind, thin_groups, tind_examples
     from negkit.train.options import command_line
 

@@ -15,7 +15,7 @@ from negkit.models.base import LoglikelihoodRequest
 from negkit.models.registry import load_model
 from negkit.run.evaluate import evaluate
 from negkit.run.options import EvalOptions, model_options
-from negkit.tasks.truth import TruthTask
+from negkit.tasks.tind import TruthTask
 from tiny_models import save_tiny_causal, synthetic_truth_items
 
 

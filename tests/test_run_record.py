@@ -14,7 +14,8 @@ from negkit.run.evaluate import evaluate
 from negkit.run.flags import task_options_for
 from negkit.run.options import EvalOptions
 from negkit.run.record import data_record, inserted_system_text, merge_timings, negkit_source
-from negkit.tasks.base import get_task, resolve_limit
+from negkit.suites import get_task
+from negkit.tasks.base import resolve_limit
 
 FIXTURE = Path(__file__).parent / "fixtures" / "thunder_nubench"
 SHARED = Path(__file__).resolve().parents[1] / ".." / "shared" / "data"

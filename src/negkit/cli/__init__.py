@@ -19,7 +19,9 @@ import sys
 from collections.abc import Sequence
 
 from negkit import __version__
+from negkit.cli.arguments import included_paths
 from negkit.errors import NegkitError
+from negkit.suites import include_suites
 
 #: Error messages are cut to this many characters (a quoted input value never floods the terminal).
 MESSAGE_LIMIT = 1000
@@ -100,8 +102,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
             reconfigure(errors="backslashreplace")
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
     try:
+        include_suites(included_paths(argv))  # a user's suites, before the parser lists the suites it knows
+        parser = build_parser()
         args = parser.parse_args(argv)
         handler = getattr(args, "handler", None)
         if handler is None:

@@ -139,3 +139,22 @@ def label_list(text: str) -> tuple[str, ...]:
     if len(labels) < 2 or len(set(labels)) != len(labels):
         raise argparse.ArgumentTypeError(f"expected two or more distinct label names, got {text!r}")
     return labels
+
+
+def add_include_argument(parser: argparse._ActionsContainer) -> None:
+    """``--include PATH`` (repeatable): suites from a user's ``.py`` file or folder (:mod:`negkit.suites.include`).
+    :func:`negkit.cli.main` loads them before the parser is built, so their names are known to every command."""
+    parser.add_argument("--include", action="append", metavar="PATH",
+                        help="also load the suites of this .py file, or of every .py file in this folder "
+                        "(see docs/suites.md); may be repeated")
+
+
+def included_paths(argv: list[str]) -> list[str]:
+    """The values of every ``--include PATH`` / ``--include=PATH`` in a command line."""
+    paths = []
+    for position, argument in enumerate(argv):
+        if argument == "--include" and position + 1 < len(argv):
+            paths.append(argv[position + 1])
+        elif argument.startswith("--include="):
+            paths.append(argument.split("=", 1)[1])
+    return paths

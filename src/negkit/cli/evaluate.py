@@ -7,10 +7,24 @@ import math
 import sys
 from pathlib import Path
 
-from negkit.cli.arguments import (non_negative, parse_batch_size, parse_limit, per_task_value, positive_float, positive_int,
-                                  seed_value, wait_seconds)
+from negkit.cli.arguments import (
+    add_include_argument,
+    non_negative,
+    parse_batch_size,
+    parse_limit,
+    per_task_value,
+    positive_float,
+    positive_int,
+    seed_value,
+    wait_seconds,
+)
 from negkit.engine.runner import DEFAULT_CHUNK_SIZE, DEFAULT_COMMIT_SECONDS
 from negkit.errors import NegkitError, quoted
+from negkit.models.model_args import parse_model_args
+from negkit.report.combined import REPORT_FILE
+from negkit.run.options import EvalOptions
+from negkit.run.preflight import check_data_argument
+from negkit.suites import classifier_tasks, locate_task_data, registered_tasks, suite_status
 
 
 def register(groups) -> None:
@@ -58,6 +72,7 @@ def add_task_arguments(parser: argparse._ActionsContainer) -> None:
     parser.add_argument("--tasks", help="comma-separated task names (see --list); default: every suite whose data is found")
     parser.add_argument("--list", action="store_true", help="list the registered tasks and where their data was found")
     parser.add_argument("--data", help="data root, data set folder or file (default: NEGKIT_DATA, ./data, ../shared/data)")
+    add_include_argument(parser)
     parser.add_argument("--split", default="test",
                         help="split to evaluate (default: test); TIND also takes 'all', the whole data set (paper Table 4)")
     parser.add_argument("--limit", type=parse_limit, metavar="N|F|TASK=N,...",
@@ -116,10 +131,7 @@ def add_run_arguments(parser: argparse._ActionsContainer) -> None:
 def run_eval(args: argparse.Namespace) -> int:
     if args.list:
         return list_tasks(args.data)
-    from negkit.run.options import EvalOptions
-    from negkit.run.evaluate import evaluate
-    from negkit.models.model_args import parse_model_args
-    from negkit.report.combined import REPORT_FILE
+    from negkit.run.evaluate import evaluate  # loads the engine and the models (torch) only when a run starts
 
     if args.bootstrap < 0:
         raise NegkitError(f"--bootstrap must be 0 (no intervals) or a number of resamples, got {args.bootstrap}")
@@ -132,8 +144,6 @@ def run_eval(args: argparse.Namespace) -> int:
             raise NegkitError(f"--tasks {quoted(args.tasks)} has an empty task name (TASK,TASK,...)")
     else:
         if args.data is not None:
-            from negkit.run.preflight import check_data_argument
-
             check_data_argument(args.data)
         tasks, skipped = suites_to_run(args.data, classifier=args.model.startswith("nli:"))
     options = EvalOptions(
@@ -160,11 +170,10 @@ def run_eval(args: argparse.Namespace) -> int:
 def suites_to_run(data: str | None, classifier: bool = False) -> tuple[list[str], dict[str, str]]:
     """The main task of every suite whose data is found, and the suites left out (suite -> how to get its data),
     each said on standard error: a suite is never skipped without a word."""
-    from negkit.suites import CLASSIFIER_TASKS, suite_status
-
     tasks, skipped = [], {}
+    can_classify = classifier_tasks()
     for status in suite_status(data):
-        if classifier and status.task not in CLASSIFIER_TASKS:
+        if classifier and status.task not in can_classify:
             continue
         if status.location is None:
             skipped[status.suite] = status.hint
@@ -179,12 +188,7 @@ def suites_to_run(data: str | None, classifier: bool = False) -> tuple[list[str]
 
 
 def list_tasks(data: str | None) -> int:
-    from negkit.suites import locate_task_data, suite_status
-    from negkit.tasks.base import registered_tasks
-
     if data is not None:
-        from negkit.run.preflight import check_data_argument
-
         check_data_argument(data)
 
     print("Suites (run by `negkit eval` without --tasks when their data is found):")

@@ -12,19 +12,21 @@ import argparse
 import json
 from pathlib import Path
 
-from negkit.cli.arguments import seed_value
+from negkit.cli.arguments import add_include_argument, seed_value
 from negkit.errors import NegkitError
 from negkit.io.atomic import atomic_write_text
 from negkit.metrics.intervals import DEFAULT_RESAMPLES, IntervalSettings
-from negkit.scoring import SUITE_HELP, SUITE_SCORERS, score_predictions
+from negkit.scoring import score_predictions, scored_suites
 
 
 def register(groups) -> None:
-    for suite in SUITE_SCORERS:
+    for suite in scored_suites():
+        # the suite's main task name is also accepted (e.g. nubench for thunder-nubench), as before suites existed
+        aliases = [name for name in (*suite.aliases, suite.main_task) if name != suite.name]
         parser = groups["score"].add_parser(
-            suite,
-            help=SUITE_HELP.get(suite, f"score {suite} predictions"),
-            description=SUITE_HELP.get(suite, f"Score {suite} predictions."),
+            suite.name, aliases=list(dict.fromkeys(aliases)),
+            help=suite.scorer_help or f"score {suite.name} predictions",
+            description=suite.scorer_help or f"Score {suite.name} predictions.",
         )
         parser.add_argument("predictions", metavar="PREDICTIONS", type=Path, help="the predictions file")
         parser.add_argument("--json", action="store_true", help="print the metrics as JSON instead of Markdown tables")
@@ -34,7 +36,8 @@ def register(groups) -> None:
         parser.add_argument("--bootstrap", type=int, default=DEFAULT_RESAMPLES, metavar="N",
                             help=f"bootstrap resamples for the 95%% intervals (default: {DEFAULT_RESAMPLES}; 0: none)")
         parser.add_argument("--seed", type=seed_value, default=0, help="seed of the bootstrap (default: 0)")
-        parser.set_defaults(handler=run_score, suite=suite)
+        add_include_argument(parser)
+        parser.set_defaults(handler=run_score, suite=suite.name)
 
 
 def run_score(args: argparse.Namespace) -> int:

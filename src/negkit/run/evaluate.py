@@ -39,6 +39,7 @@ from negkit.run.flags import eval_command
 from negkit.run.options import EvalOptions, model_options, resolve_dtype_for_mode
 from negkit.run.preflight import PreparedTask, prepare_run
 from negkit.run.record import TimingLog, attach_prompts, data_record, merge_timings, prompt_record, run_record, utc_now
+from negkit.suites import suite_view
 
 STORE_FILE = "requests.jsonl"
 
@@ -102,7 +103,7 @@ def _evaluate(model: str | Any, tasks: list[str], options: EvalOptions, dtype: s
         if batching:  # the batch sizes used over the whole run (each task's own are in its results' engine)
             record["model"]["batching"] = batching
         if group.is_main:
-            write_combined_report(results, out, record, options.skipped, time.time() - started_at)
+            write_combined_report(results, out, record, options.skipped, time.time() - started_at, suite_view)
         group.barrier()  # the lock is released only when every rank is done
     return results
 

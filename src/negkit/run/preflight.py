@@ -29,8 +29,8 @@ from typing import Any
 
 from negkit.errors import NegkitError, quoted
 from negkit.run.options import EvalOptions, model_options, resolve_dtype_for_mode, task_limit
-from negkit.tasks.base import Task, TaskData, get_task
-
+from negkit.suites import get_task
+from negkit.tasks.base import Task, TaskData
 
 
 @dataclass
@@ -190,7 +190,7 @@ def check_baseline_answers(request: RunRequest, name: str, task: Task) -> None:
 
 def check_adapter(request: RunRequest) -> None:
     """``--adapter``: a PEFT adapter folder, on a model negkit can put it on."""
-    adapter = getattr(request.options, "adapter", None)
+    adapter = request.options.adapter
     if adapter is None:
         return
     if request.model_spec is not None and request.model_spec.split(":", 1)[0] in ("openai", "vllm"):

@@ -4,7 +4,7 @@ Three sources, each rendered exactly the way ``negkit eval`` asks the same model
 is measured:
 
 - **TIND** (:func:`tind_examples`): the authors' format: the sentence in the zero-shot prompt of
-  :class:`negkit.tasks.truth.TruthTask` (with the chat template when the model has one, or as forced), the answer
+  :class:`negkit.tasks.tind.TruthTask` (with the chat template when the model has one, or as forced), the answer
   ``True`` or ``False``; with the paper's subset filters (:class:`TindFilter`). Decrypted sentences stay in memory.
 - **Thunder-NUBench** (:func:`nubench_examples`): the sentence-negation pairs in the paper's SFT format (prompt 7's
   instruction block, ``Sentence: {premise}\\nNegation:``, the negation as the answer).
@@ -135,7 +135,7 @@ def tind_examples(
     are never trained on when both use the same seed. ``chat`` forces the chat template on or off. ``limit`` takes
     about that many sentences as whole groups stratified by pattern, drawn with ``limit_seed`` (as ``negkit eval
     --limit`` does), after ``subset.per_group`` has thinned every group (:func:`thin_groups`)."""
-    from negkit.tasks.truth import TruthTask, data_files, sample_groups, tind_source
+    from negkit.tasks.tind import TruthTask, data_files, sample_groups, tind_source
 
     subset = subset or TindFilter()
     source = tind_source(data)
@@ -212,7 +212,7 @@ def _read_tind(source: str | Path, split: str, seed: int) -> list[Any]:
 
 def _user_message(sentence: str) -> str:
     """The zero-shot user turn of the chat prompt (as in :meth:`TruthTask.prompt`)."""
-    from negkit.tasks.truth import CHAT_QUESTION
+    from negkit.tasks.tind import CHAT_QUESTION
 
     return f"{CHAT_QUESTION} {sentence.strip()}"
 
@@ -247,7 +247,8 @@ def nubench_examples(model: Any, data: str | Path | None = None, chat: bool = Fa
     data with a chat template.
     """
     from negkit.data.nubench import NEGATION_PAIRS, find_split_file, load_negation_pairs
-    from negkit.tasks.multiple_choice import TARGET_DELIMITER, instruction_block, locate_nubench_root, render_prompt
+    from negkit.data.nubench import locate_nubench_root
+    from negkit.tasks.multiple_choice import TARGET_DELIMITER, instruction_block, render_prompt
 
     root = locate_nubench_root(data)
     pairs = load_negation_pairs(root)
@@ -272,12 +273,12 @@ def check_source(train: str, data: str | Path | None, split: str = "train", spli
     """Read a training source once without a model, so that missing or malformed data is reported before any
     model loads (TIND's parsed release is kept for :func:`tind_examples`)."""
     if train == "tind":
-        from negkit.tasks.truth import tind_source
+        from negkit.tasks.tind import tind_source
 
         _read_tind(tind_source(data), split, split_seed)
     elif train == "nubench":
         from negkit.data.nubench import load_negation_pairs
-        from negkit.tasks.multiple_choice import locate_nubench_root
+        from negkit.data.nubench import locate_nubench_root
 
         load_negation_pairs(locate_nubench_root(data))
     else:
