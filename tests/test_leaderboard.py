@@ -15,6 +15,7 @@ from negkit.cli import main
 from negkit.errors import NegkitError
 from negkit.report.leaderboard import LeaderboardOptions, leaderboard, leaderboard_data, parse_entries, slug
 from negkit.report.leaderboard_html import colour
+from negkit.suites import suite_view
 
 OPTIONS = LeaderboardOptions(resamples=400)
 #: Ten ScoNe-like base pairs (one condition): six gold "entailment", four "neutral".
@@ -56,7 +57,7 @@ def runs(tmp_path) -> dict[str, Path]:
 
 
 def test_values_ranks_and_differences_from_the_best(runs):
-    data = leaderboard_data([runs[name] for name in ("random", "constant", "majority", "oracle")], OPTIONS)
+    data = leaderboard_data([runs[name] for name in ("random", "constant", "majority", "oracle")], OPTIONS, suite_view)
     assert [column["key"] for column in data["columns"]] == ["scone"]
     column = data["columns"][0]
     assert column["metric"] == "accuracy.overall" and column["unit"] == "ScoNe base pair" and column["best"] == "oracle"
@@ -80,7 +81,7 @@ def test_values_ranks_and_differences_from_the_best(runs):
 
 
 def test_a_tie_is_not_significant_and_every_tied_model_is_best(runs):
-    data = leaderboard_data([runs["constant"], runs["majority"]], OPTIONS)
+    data = leaderboard_data([runs["constant"], runs["majority"]], OPTIONS, suite_view)
     cells = data["cells"]
     assert cells["constant"]["scone"]["best"] and cells["majority"]["scone"]["best"]
     versus = cells["majority"]["scone"]["vs_best"]
@@ -92,7 +93,7 @@ def test_named_folders_form_one_model_and_splits_are_columns(runs, tmp_path):
     test = _condaqa(tmp_path / "random-condaqa-test", "random", [False, False, True, False], split="test")
     other = _condaqa(tmp_path / "random-condaqa-dev", "random", [True, False, False, False])
     data = leaderboard_data([f"constant={runs['constant']}", f"constant={dev}", f"random={runs['random']}",
-                             f"random={test}", f"random={other}"], OPTIONS)
+                             f"random={test}", f"random={other}"], OPTIONS, suite_view)
     assert [model["name"] for model in data["models"]] == ["constant", "random"]
     assert [column["key"] for column in data["columns"]] == ["scone", "condaqa [dev]", "condaqa [test]"]
     assert data["cells"]["constant"]["condaqa [dev]"]["estimate"] == 75.0
@@ -103,7 +104,7 @@ def test_named_folders_form_one_model_and_splits_are_columns(runs, tmp_path):
     assert data["mean_rank"]["random"] == {"mean": pytest.approx(5 / 3, abs=1e-6), "columns": 3}  # ranks 2, 2, 1
     assert data["columns"][1]["unit"] == "CondaQA passage"
     with pytest.raises(NegkitError, match="task scone is in both"):
-        leaderboard_data([f"m={runs['constant']}", f"m={runs['random']}"], OPTIONS)
+        leaderboard_data([f"m={runs['constant']}", f"m={runs['random']}"], OPTIONS, suite_view)
 
 
 def test_entries_and_slugs(tmp_path):
@@ -117,7 +118,7 @@ def test_entries_and_slugs(tmp_path):
 def test_site_files_links_and_determinism(runs, tmp_path):
     (runs["oracle"] / "report.html").write_text("<!DOCTYPE html><title>r</title>", encoding="utf-8")
     out = tmp_path / "site"
-    paths = leaderboard([runs["oracle"], runs["random"]], out, OPTIONS)
+    paths = leaderboard([runs["oracle"], runs["random"]], out, OPTIONS, suite_view)
     index = paths["index"].read_text(encoding="utf-8")
     assert 'id="ranking"' in index and 'id="heatmap"' in index and "<script>" in index
     assert not re.search(r'(src|href)="(https?:)?//', index), "the site must not fetch anything"
@@ -127,7 +128,7 @@ def test_site_files_links_and_determinism(runs, tmp_path):
     assert not link.startswith("/") and (out / "models" / link).resolve() == (runs["oracle"] / "report.html").resolve()
     assert "negkit report RUN_DIR" in (out / "models" / "random.html").read_text(encoding="utf-8")
     assert json.loads(paths["json"].read_text())["columns"][0]["best"] == "oracle"
-    again = leaderboard([runs["oracle"], runs["random"]], tmp_path / "again", OPTIONS)
+    again = leaderboard([runs["oracle"], runs["random"]], tmp_path / "again", OPTIONS, suite_view)
     assert again["index"].read_bytes() == paths["index"].read_bytes()
 
 
@@ -154,7 +155,7 @@ def test_browser_renders_and_the_table_sorts(runs, tmp_path):
     out = tmp_path / "site"
     condaqa = _condaqa(tmp_path / "oracle-condaqa", "oracle", [True, False, False, False])
     leaderboard(["random=" + str(runs["random"]), "oracle=" + str(runs["oracle"]), "oracle=" + str(condaqa),
-                 "constant=" + str(runs["constant"])], out, OPTIONS)
+                 "constant=" + str(runs["constant"])], out, OPTIONS, suite_view)
     # columns: #, model, mean rank, scone, condaqa
     rendered = render(out / "index.html", actions=(
         _MODELS, _CLICK.format(index=1), _MODELS, _CLICK.format(index=3), _MODELS, _CLICK.format(index=3), _MODELS,
@@ -168,3 +169,8 @@ def test_browser_renders_and_the_table_sorts(runs, tmp_path):
     assert condaqa_down[0] == "oracle" and len(condaqa_down) == 3  # models without the task stay, last
     page = render(out / "models" / "oracle.html")
     assert page.console_errors == [] and page.requests == []
+
+
+def test_tasks_no_suite_can_rebuild_are_left_out(runs):
+    data = leaderboard_data([runs["oracle"]], OPTIONS)  # the default lookup knows no suite
+    assert data["columns"] == [] and data["skipped"] == ["scone"]

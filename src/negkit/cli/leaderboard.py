@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import argparse
 
-from negkit.cli.arguments import seed_value
+from negkit.cli.arguments import add_include_argument, seed_value
 from negkit.errors import NegkitError
 from negkit.metrics.intervals import DEFAULT_RESAMPLES
 from negkit.report.leaderboard import LeaderboardOptions, leaderboard
+from negkit.suites import suite_view
 
 
 def register(groups) -> None:
@@ -28,6 +29,7 @@ def register(groups) -> None:
     parser.add_argument("--bootstrap", type=int, default=DEFAULT_RESAMPLES, metavar="N",
                         help=f"bootstrap resamples (default: {DEFAULT_RESAMPLES})")
     parser.add_argument("--seed", type=seed_value, default=0, help="seed of the bootstrap (default: 0)")
+    add_include_argument(parser)
     parser.set_defaults(handler=run_leaderboard)
 
 
@@ -39,6 +41,6 @@ def run_leaderboard(args: argparse.Namespace) -> int:
         tasks = tuple(name.strip() for name in args.tasks.split(",") if name.strip())
         if not tasks:
             raise NegkitError("--tasks names no task")
-    paths = leaderboard(args.runs, args.out, LeaderboardOptions(args.bootstrap, args.seed, tasks=tasks))
+    paths = leaderboard(args.runs, args.out, LeaderboardOptions(args.bootstrap, args.seed, tasks=tasks), suite_view)
     print(paths["index"])
     return 0

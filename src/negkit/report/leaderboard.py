@@ -13,8 +13,10 @@ with its interval and two-sided p-value: *significant* when the interval exclude
 (ties share them); a model's mean rank is over the columns it has. All primary metrics are higher-is-better and
 are shown in percent.
 
-Which metric is primary, how a task's records become estimands and what a unit is: that is the suites' knowledge,
-read from :mod:`negkit.report.run_records`; nothing here names a benchmark. The pages are written by
+Which metric is primary, its scale, how a task's records become estimands and what a unit is: that is the suites'
+knowledge, asked of the :data:`~negkit.report.suite_view.SuiteLookup` the caller passes (the registry's
+:func:`negkit.suites.suite_view`); nothing here names a benchmark. Tasks no suite can rebuild from their records
+are listed as left out. The pages are written by
 :mod:`negkit.report.leaderboard_html`.
 """
 
@@ -33,7 +35,8 @@ from negkit.metrics.intervals import (DEFAULT_LEVEL, DEFAULT_RESAMPLES, Estimand
                                       paired_bootstrap)
 from negkit.report.compare import run_names
 from negkit.report.leaderboard_html import index_html, model_html
-from negkit.report.run_records import PRIMARY, RunFolder, TaskRun, read_run, record_estimands, suite_of
+from negkit.report.run_records import RunFolder, TaskRun, read_run, record_estimands
+from negkit.report.suite_view import SuiteLookup, SuiteView, no_suites
 
 INDEX_FILE = "index.html"
 JSON_FILE = "leaderboard.json"
@@ -96,17 +99,20 @@ def _split(task: TaskRun) -> str:
     return str(task.results.get("data", {}).get("split", ""))
 
 
-def _primary(task_name: str, estimands: Sequence[Estimand]) -> Estimand | None:
+def _primary(view: SuiteView, estimands: Sequence[Estimand]) -> Estimand | None:
     """The estimand the suite ranks by (its first headline metric when the suite names none)."""
-    suite = suite_of(task_name) or task_name
-    path = PRIMARY.get(suite)
+    path = view.primary_metric
     chosen = [e for e in estimands if e.path == path] if path else list(estimands[:1])
     return chosen[0] if chosen else None
 
 
-def _percent(estimand: Estimand) -> float:
-    """The factor that puts the estimand's values in percent (ratios at scale 100 are already)."""
-    return 1.0 if estimand.ratio_scale == 100.0 else 100.0
+def _percent(view: SuiteView) -> float:
+    """The factor that puts the suite's values in percent (a suite on a 0-100 scale is already)."""
+    return 1.0 if view.scale[1] == 100.0 else 100.0 / (view.scale[1] or 1.0)
+
+
+def _comparable(view: SuiteView | None) -> bool:
+    return view is not None and view.estimands is not None
 
 
 def _scaled(value: float | None, factor: float) -> float | None:
@@ -128,8 +134,10 @@ def _average_ranks(values: dict[str, float]) -> dict[str, float]:
     return ranks
 
 
-def leaderboard_data(entries: Sequence[str | Path], options: LeaderboardOptions | None = None) -> dict[str, Any]:
-    """The leaderboard of the models in ``entries`` (see the module's docstring), JSON-ready.
+def leaderboard_data(entries: Sequence[str | Path], options: LeaderboardOptions | None = None,
+                     suites: SuiteLookup = no_suites) -> dict[str, Any]:
+    """The leaderboard of the models in ``entries`` (see the module's docstring), JSON-ready; ``suites`` (the
+    registry's :func:`negkit.suites.suite_view`) says how each task's primary metric is rebuilt from its records.
 
     Layout: ``{"settings", "models": [{"name", "model", "folders", "commands"}], "columns": [{"key", "task",
     "split", "label", "suite", "metric", "metric_label", "unit"}], "cells": {MODEL: {COLUMN: {"estimate", "ci",
@@ -142,7 +150,7 @@ def leaderboard_data(entries: Sequence[str | Path], options: LeaderboardOptions 
     skipped: list[str] = []
     for model in models:
         for _, task in model.task_runs():
-            if suite_of(task.name) is None:
+            if not _comparable(suites(task.name)):
                 skipped.append(task.name)
             else:
                 splits.setdefault(task.name, set()).add(_split(task))
@@ -166,7 +174,7 @@ def leaderboard_data(entries: Sequence[str | Path], options: LeaderboardOptions 
     for task_name, task_splits in splits.items():
         for split in sorted(task_splits):
             key = task_name if len(task_splits) == 1 else f"{task_name} [{split}]"
-            column = _column(task_name, split, key, models, data, options)
+            column = _column(task_name, split, key, models, data, options, suites(task_name))
             if column is not None:
                 data["columns"].append(column)
     for model in models:
@@ -177,7 +185,7 @@ def leaderboard_data(entries: Sequence[str | Path], options: LeaderboardOptions 
 
 
 def _column(task_name: str, split: str, key: str, models: Sequence[_Model], data: dict[str, Any],
-            options: LeaderboardOptions) -> dict[str, Any] | None:
+            options: LeaderboardOptions, view: SuiteView) -> dict[str, Any] | None:
     """Fill one column's cells (values, ranks, differences from the best); its description, or None if empty."""
     found: dict[str, TaskRun] = {}
     for model in models:
@@ -185,19 +193,18 @@ def _column(task_name: str, split: str, key: str, models: Sequence[_Model], data
             if task.name == task_name and _split(task) == split:
                 found[model.name] = task
     primaries: dict[str, Estimand] = {}
-    factor = 100.0
+    factor = _percent(view)
     for name, task in found.items():
-        estimands = record_estimands(task.name, task.records, task.samples_file)
+        estimands = record_estimands(task.name, task.records, task.samples_file, view)
         intervals = bootstrap_intervals(estimands, options.resamples, options.seed, options.level)
-        primary = _primary(task_name, estimands)
+        primary = _primary(view, estimands)
         data["metrics"][name][key] = [
-            {"path": e.path, "label": e.label or e.path, "estimate": _scaled(intervals[e.path].estimate, _percent(e)),
-             "ci": [_scaled(intervals[e.path].low, _percent(e)), _scaled(intervals[e.path].high, _percent(e))]}
+            {"path": e.path, "label": e.label or e.path, "estimate": _scaled(intervals[e.path].estimate, factor),
+             "ci": [_scaled(intervals[e.path].low, factor), _scaled(intervals[e.path].high, factor)]}
             for e in estimands]
         if primary is None or intervals[primary.path].estimate is None:
             continue
         primaries[name] = primary
-        factor = _percent(primary)
         interval = intervals[primary.path]
         data["cells"][name][key] = {
             "estimate": _scaled(interval.estimate, factor), "ci": [_scaled(interval.low, factor), _scaled(interval.high, factor)],
@@ -211,21 +218,22 @@ def _column(task_name: str, split: str, key: str, models: Sequence[_Model], data
         cell["rank"] = ranks[name]
         cell["best"] = ranks[name] == ranks[best]  # tied values are all best
         if name != best:
-            cell["vs_best"] = _versus(found[name], found[best], primaries[name].path, factor, options)
+            cell["vs_best"] = _versus(found[name], found[best], primaries[name].path, factor, options, view)
     first = primaries[best]
-    return {"key": key, "task": task_name, "split": split, "label": key, "suite": suite_of(task_name) or task_name,
+    return {"key": key, "task": task_name, "split": split, "label": key, "suite": view.name,
             "metric": first.path, "metric_label": first.label or first.path, "unit": first.unit, "best": best}
 
 
-def _versus(task: TaskRun, best: TaskRun, path: str, factor: float, options: LeaderboardOptions) -> dict[str, Any] | None:
+def _versus(task: TaskRun, best: TaskRun, path: str, factor: float, options: LeaderboardOptions,
+            view: SuiteView) -> dict[str, Any] | None:
     """``task - best`` on the primary metric over the items both scored, paired over their units."""
     by_id = {record["item_id"]: record for record in task.records}
     shared_best = [record for record in best.records if record["item_id"] in by_id]
     if not shared_best:
         return None
     shared = [by_id[record["item_id"]] for record in shared_best]
-    runs = [e for e in record_estimands(task.name, shared, task.samples_file) if e.path == path]
-    bests = [e for e in record_estimands(best.name, shared_best, best.samples_file) if e.path == path]
+    runs = [e for e in record_estimands(task.name, shared, task.samples_file, view) if e.path == path]
+    bests = [e for e in record_estimands(best.name, shared_best, best.samples_file, view) if e.path == path]
     difference = paired_bootstrap(runs, bests, options.resamples, options.seed, options.level).get(path)
     if difference is None or difference.estimate is None:
         return None
@@ -254,11 +262,13 @@ def report_links(data: dict[str, Any], out: Path) -> dict[str, list[tuple[str, s
     return links
 
 
-def leaderboard(entries: Sequence[str | Path], out: str | Path, options: LeaderboardOptions | None = None) -> dict[str, Path]:
+def leaderboard(entries: Sequence[str | Path], out: str | Path, options: LeaderboardOptions | None = None,
+                suites: SuiteLookup = no_suites) -> dict[str, Path]:
     """Build the leaderboard of ``entries`` and write the static site into ``out``: ``index.html`` (ranking,
-    heatmap, differences from the best), ``models/NAME.html`` per model and ``leaderboard.json``; their paths."""
+    heatmap, differences from the best), ``models/NAME.html`` per model and ``leaderboard.json``; their paths.
+    ``suites`` as for :func:`leaderboard_data`."""
     out = Path(out)
-    data = leaderboard_data(entries, options)
+    data = leaderboard_data(entries, options, suites)
     make_folder(out / MODELS_FOLDER)
     links = report_links(data, out)
     slugs = _unique_slugs([model["name"] for model in data["models"]])
