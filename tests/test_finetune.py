@@ -96,7 +96,7 @@ def test_tind_examples_follow_the_evaluation_prompt_and_filters(tiny):
     shared_data_path("tind", "raw-public.zip")
     from negkit.models.registry import load_model
     from negkit.tasks.tind import TruthTask
-    from negkit.train.examples import tind_examples
+    from negkit.suites.tind.training import tind_examples
 
     lm = load_model(f"hf:{tiny}")
     data = tind_examples(lm, None, subset=TindFilter(exclude_patterns=(1, 5), polarity="affirmative", kind="inputs"),
@@ -118,7 +118,7 @@ def test_tind_examples_follow_the_evaluation_prompt_and_filters(tiny):
     verbal = tind_examples(lm, None, subset=TindFilter(patterns=(6,), negation=("verbal",)), chat=False)
     assert verbal.description["sentences"] < len(tind_examples(lm, None, subset=TindFilter(patterns=(6,))).examples)
     from negkit.tasks.tind import tind_source
-    from negkit.train.examples import _read_tind
+    from negkit.suites.tind.training import _read_tind
 
     kept = [item for item in _read_tind(tind_source(None), "train", 0)
             if TindFilter(patterns=(6,), negation=("verbal",)).keeps(item)]
@@ -131,7 +131,7 @@ def test_per_group_thins_every_group_over_its_four_cells(tiny):
 
     from negkit.models.registry import load_model
     from negkit.tasks.tind import tind_source
-    from negkit.train.examples import _read_tind, thin_groups, tind_examples
+    from negkit.suites.tind.training import _read_tind, thin_groups, tind_examples
     from negkit.train.options import command_line
 
     items = [item for item in _read_tind(tind_source(None), "train", 0) if item.pattern_id in (2, 6)]
@@ -186,7 +186,7 @@ def test_tind_training_then_eval_with_the_adapter(tiny, tmp_path):
 def test_nubench_pairs_in_the_papers_format(tiny, tmp_path):
     from negkit.models.registry import load_model
     from negkit.tasks.multiple_choice import render_prompt
-    from negkit.train.examples import nubench_examples
+    from negkit.suites.nubench import nubench_examples
 
     lm = load_model(f"hf:{tiny}")
     data = nubench_examples(lm, FIXTURE)

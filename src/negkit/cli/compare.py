@@ -16,6 +16,10 @@ from negkit.report.html import write_run_folder_html
 from negkit.suites import suite_view
 
 
+#: Place in ``negkit --help``.
+ORDER = 20
+
+
 def register(groups) -> None:
     parser = groups[""].add_parser(
         "compare",

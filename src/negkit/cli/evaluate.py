@@ -27,6 +27,10 @@ from negkit.run.preflight import check_data_argument
 from negkit.suites import classifier_tasks, locate_task_data, registered_tasks, suite_status
 
 
+#: Place in ``negkit --help``.
+ORDER = 10
+
+
 def register(groups) -> None:
     parser = groups[""].add_parser(
         "eval",

@@ -8,6 +8,12 @@ from negkit.cli.arguments import add_include_argument, non_negative, parse_limit
 from negkit.export.lm_eval import export_lm_eval
 
 
+#: Place in ``negkit --help``.
+ORDER = 70
+#: Command groups this module adds commands to.
+GROUPS = {"export": "write negkit's tasks for other tools (the LM Evaluation Harness)"}
+
+
 def register(groups) -> None:
     parser = groups["export"].add_parser(
         "lm-eval",

@@ -11,6 +11,9 @@ from negkit.metrics.intervals import DEFAULT_RESAMPLES
 from negkit.report.leaderboard import LeaderboardOptions, leaderboard
 from negkit.suites import suite_view
 
+#: Place in ``negkit --help``: after ``compare``.
+ORDER = 25
+
 
 def register(groups) -> None:
     parser = groups[""].add_parser(

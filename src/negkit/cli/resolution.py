@@ -18,6 +18,12 @@ from negkit.metrics.starsem import count_starsem_by_sentence, score_starsem, val
 from negkit.metrics.starsem_intervals import starsem_intervals
 
 
+#: Place in ``negkit --help``.
+ORDER = 40
+#: Command groups this module adds commands to.
+GROUPS = {"resolution": "negation cue/scope resolution: corpora, scorer, systems"}
+
+
 def register(groups) -> None:
     """Add the ``resolution`` sub-commands."""
     group = groups["resolution"]

@@ -15,6 +15,10 @@ from negkit.errors import NegkitError
 from negkit.io.textfiles import decode_utf8, read_text
 
 
+#: Place in ``negkit --help``.
+ORDER = 45
+
+
 def register(groups) -> None:
     """Add the system commands to the ``resolution`` group."""
     commands = groups["resolution"]

@@ -19,6 +19,12 @@ from negkit.metrics.intervals import DEFAULT_RESAMPLES, IntervalSettings
 from negkit.scoring import score_predictions, scored_suites
 
 
+#: Place in ``negkit --help``.
+ORDER = 60
+#: Command groups this module adds commands to.
+GROUPS = {"score": "compute a suite's metrics from a predictions file made elsewhere"}
+
+
 def register(groups) -> None:
     for suite in scored_suites():
         # the suite's main task name is also accepted (e.g. nubench for thunder-nubench), as before suites existed

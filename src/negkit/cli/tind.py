@@ -37,6 +37,12 @@ from negkit.run.preflight import check_output_folder
 _HF_SUFFIXES = (".jsonl", ".json", ".parquet")
 
 
+#: Place in ``negkit --help``.
+ORDER = 50
+#: Command groups this module adds commands to.
+GROUPS = {"tind": "This is not a Dataset: load, convert, generate, check"}
+
+
 def register(groups) -> None:
     convert = groups["tind"].add_parser(
         "convert",

@@ -24,6 +24,10 @@ from negkit.io.privacy import refuse_inside_git
 from negkit.run.preflight import check_output_folder
 
 
+#: Place in ``negkit --help``.
+ORDER = 55
+
+
 def register(groups) -> None:
     tind = groups["tind"]
     generate = tind.add_parser(

@@ -86,14 +86,19 @@ class HarnessExport:
 @dataclass(frozen=True)
 class TrainingSource:
     """A named training set for ``negkit finetune --train NAME``: ``build(model, options, split, limit)`` returns
-    the training examples (a :class:`negkit.tasks.training.TrainingData`); ``check(options)`` checks that the data
-    is there before a model loads; ``dev_split`` says whether ``--dev split`` reads a development split."""
+    the training examples (a :class:`negkit.tasks.training.TrainingData`; ``options`` is the run's
+    ``FinetuneOptions``, ``limit`` None when the source leaves the limit to ``finetune``); ``check(options)``
+    checks that the data is there before a model loads; ``dev_split`` says whether ``--dev split`` reads the
+    source's validation split; ``curriculum`` whether ``--affirmative-first`` applies (examples marked
+    ``negated``); ``own_limit`` whether the source applies ``--limit`` itself."""
 
     name: str
     build: Callable[..., Any]
     description: str = ""
     check: Callable[[Any], None] | None = None
     dev_split: bool = False
+    curriculum: bool = False
+    own_limit: bool = False
 
 
 @dataclass(frozen=True)

@@ -15,13 +15,16 @@ from typing import Any
 from negkit.data.nubench import (
     DATA_FOLDER,
     MULTIPLE_CHOICE,
+    NEGATION_PAIRS,
     SPLITS,
     ChoiceItem,
+    find_split_file,
     load_choice_items,
+    load_negation_pairs,
     locate_nubench_root,
 )
 from negkit.data.predictions import read_choice_predictions, whole_number
-from negkit.errors import DataNotFoundError
+from negkit.errors import DataNotFoundError, NegkitError
 from negkit.io.atomic import atomic_write_jsonl, atomic_write_text
 from negkit.metrics.intervals import IntervalSettings, intervals_json
 from negkit.metrics.mc_intervals import nubench_estimands
@@ -31,10 +34,19 @@ from negkit.report.figures import triple
 from negkit.report.harness import harness_task_yaml
 from negkit.report.nubench import nubench_tables
 from negkit.report.suite_view import Figure
-from negkit.suites.description import DataSource, HarnessExport, SuiteDescription, SuiteScore, TaskEntry
+from negkit.suites.description import DataSource, HarnessExport, SuiteDescription, SuiteScore, TaskEntry, TrainingSource
 from negkit.suites.registry import register_suite
 from negkit.tasks.base import TaskData
-from negkit.tasks.multiple_choice import FEWSHOT_DELIMITER, FEWSHOT_SPLIT, NubenchTask, nubench_metrics, render_prompt
+from negkit.tasks.multiple_choice import (
+    FEWSHOT_DELIMITER,
+    FEWSHOT_SPLIT,
+    TARGET_DELIMITER,
+    NubenchTask,
+    instruction_block,
+    nubench_metrics,
+    render_prompt,
+)
+from negkit.tasks.training import Example, TrainingData, answer_completion
 
 NAME = "nubench"
 HARNESS_TASK = "negkit_nubench"
@@ -144,6 +156,46 @@ def _harness_notes(entry: dict[str, Any]) -> list[str]:
             f"`--seed 0,1234,1234,{seeds[0]}` for negkit's run `seed-{seeds[0]}`.", ""]
 
 
+def nubench_examples(model: Any, data: str | Path | None = None, chat: bool = False, prompt_id: str = "7") -> TrainingData:
+    """Thunder-NUBench sentence-negation pairs in the paper's SFT format.
+
+    Without the chat template (default; how ``negkit eval --tasks nubench`` asks): prompt ``prompt_id`` (prompt 7 =
+    the instruction block, ``\\nSentence: {premise}\\nNegation:``) and the completion ``" " + hypothesis`` (the
+    evaluation's target delimiter is one space), then EOS. With ``chat``: the Alpaca record as one user turn
+    (instruction, a newline, input) and the hypothesis as the assistant turn, the way LLaMA-Factory renders Alpaca
+    data with a chat template.
+    """
+    root = locate_nubench_root(data)
+    pairs = load_negation_pairs(root)
+    if not pairs:
+        raise NegkitError(f"no Thunder-NUBench sentence-negation pairs in {root or 'the hub data set'}")
+    examples = []
+    for pair in pairs:
+        if chat:
+            message = f"{instruction_block()}\nSentence: {pair.premise}\nNegation:"
+            prompt = model.apply_chat_template([{"role": "user", "content": message}])
+            completion, eos = answer_completion(model, prompt, message, pair.hypothesis, True)
+        else:
+            prompt, completion, eos = render_prompt(prompt_id, pair.premise), TARGET_DELIMITER + pair.hypothesis, True
+        examples.append(Example(prompt, completion, eos, f"pair-{pair.index}"))
+    files = [find_split_file(root, NEGATION_PAIRS, "train")] if root is not None else []
+    description = {"kind": "nubench", "source": str(root) if root else "hub", "chat_template": chat,
+                   "prompt_id": None if chat else prompt_id, "pairs": len(pairs)}
+    return TrainingData(examples, files, description)
+
+
+def _build_training(model: Any, options: Any, split: str, limit: int | None) -> Any:
+    return nubench_examples(model, options.data, chat=bool(options.chat))
+
+
+def _check_training(options: Any) -> None:
+    load_negation_pairs(locate_nubench_root(options.data))
+
+
+TRAINING = TrainingSource(NAME, _build_training, "Thunder-NUBench sentence-negation pairs (the paper's SFT data)",
+                          check=_check_training)
+
+
 SUITE = register_suite(SuiteDescription(
     name="thunder-nubench",
     title="Thunder-NUBench",
@@ -167,5 +219,6 @@ SUITE = register_suite(SuiteDescription(
     figures=nubench_figures,
     record_estimands=_estimands,
     harness=HarnessExport((HARNESS_TASK,), write_harness_task, loaders={"load_nubench": NAME}, notes=_harness_notes),
+    training=(TRAINING,),
     order=20,
 ))

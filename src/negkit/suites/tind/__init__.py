@@ -4,7 +4,7 @@ affirmative and negated, in groups; the authors' first-token protocol is the mai
 Reader: :func:`negkit.data.tind.read_tind` (the authors' encrypted zip read in place, HF-layout files or the hub);
 metrics: :func:`negkit.metrics.tind.tind_metrics` (the authors' accuracy buckets and coherence); intervals resample
 whole groups. Its parts: :mod:`~negkit.suites.tind.figures`, :mod:`~negkit.suites.tind.harness` (the Harness
-export, ids and hashes only).
+export, ids and hashes only), :mod:`~negkit.suites.tind.training` (``negkit finetune --train tind``).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from negkit.suites.description import DataSource, HarnessExport, SuiteDescriptio
 from negkit.suites.registry import register_suite
 from negkit.suites.tind import harness
 from negkit.suites.tind.figures import tind_figures
+from negkit.suites.tind.training import TRAINING
 from negkit.tasks.tind import TruthTask
 
 NAME = "tind"
@@ -104,5 +105,6 @@ SUITE = register_suite(SuiteDescription(
     record_estimands=_estimands,
     harness=HarnessExport((harness.CHAT, harness.PLAIN), harness.write_harness_task, loaders={"load_tind": None},
                           utils_source=harness.utils_source(), readme=harness.readme_commands),
+    training=(TRAINING,),
     order=10,
 ))
