@@ -231,13 +231,14 @@ RUN_CASES = {  # name -> (damage, file named)
 
 
 @pytest.mark.parametrize("case", sorted(RUN_CASES))
-@pytest.mark.parametrize("command", ["compare", "report"])
+@pytest.mark.parametrize("command", ["compare", "report", "leaderboard"])
 def test_damaged_run_folder(command, case, run, tmp_path, capsys):
     damage, name = RUN_CASES[case]
     damage(run)
     if command == "report" and case.startswith("samples-row"):
-        return  # the report draws what it can; only compare rebuilds metrics from the records
-    argv = ["compare", run, "--bootstrap", "10"] if command == "compare" else ["report", run]
+        return  # the report draws what it can; only compare and leaderboard rebuild metrics from the records
+    argv = {"compare": ["compare", run, "--bootstrap", "10"], "report": ["report", run],
+            "leaderboard": ["leaderboard", run, "--bootstrap", "10", "--out", tmp_path / "site"]}[command]
     assert_input_error(argv, capsys, where=run / name)
 
 
@@ -246,6 +247,7 @@ def test_compare_and_export_out_that_cannot_be_created(run, root, tmp_path, caps
     blocker.write_text("x")
     for out in (blocker, blocker / "below", Path("/dev/null/c")):
         assert_input_error(["compare", run, "--bootstrap", "10", "--out", out], capsys, where=out)
+        assert_input_error(["leaderboard", run, "--bootstrap", "10", "--out", out], capsys, where=out)
         assert_input_error(["export", "lm-eval", "--tasks", "scone", "--data", root, "--out", out], capsys, where=out)
     assert_input_error(["compare", run, "--seed", "-1"], capsys, contains="--seed")
 
