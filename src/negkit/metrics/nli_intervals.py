@@ -83,6 +83,13 @@ def _setting(prefix: str, counts: np.ndarray, units: list[Hashable], labels: Seq
     return estimands
 
 
+def setting_estimands(prefix: str, gold: Sequence[str], predicted: Sequence[str], units: Sequence[Hashable],
+                      labels: Sequence[str], unit: str, name: str, headline: bool = True) -> list[Estimand]:
+    """Per-class F1 (``PREFIX.per_class.LABEL.f1``), support-weighted F1 (``PREFIX.all_f1``) and accuracy
+    (``PREFIX.accuracy``) over ``labels``, resampling ``units`` (one per item); other suites' NLI settings."""
+    return _setting(prefix, _label_counts(gold, predicted, labels), list(units), labels, unit, name, headline)
+
+
 def _strict(prefix: str, items: Sequence[NLIItem], predicted: Sequence[str], headline: bool) -> Estimand:
     all_right: dict[str, bool] = {}
     for item, label in zip(items, predicted):

@@ -21,7 +21,7 @@ from negkit.report import plots
 from negkit.report.figures import resolution_figures
 from negkit.report.markdown import markdown_table, with_interval
 from negkit.report.run_records import read_run
-from negkit.report.suite_view import Figure, SuiteLookup, no_suites
+from negkit.report.suite_view import Figure, SuiteLookup, no_suites, run_sections
 
 HTML_FILE = "report.html"
 _CSS = """
@@ -157,6 +157,11 @@ def run_html(results: Sequence[dict[str, Any]], resolution_scores: Sequence[dict
     summary = summary_table(results, suites)
     if summary:
         body += ["<h2>Summary</h2>", markdown_to_html(summary)]
+    for section in run_sections(results, suites):  # parts drawing on several tasks (e.g. a paper's table)
+        body.append(f"<h2>{html.escape(section.title)}</h2>")
+        if section.figures is not None:
+            body.append(figures_html(section.figures()) if plots.available() else no_plots())
+        body.append(markdown_to_html(section.markdown))
     for result in results:
         task = result["task"].get("task", "?")
         body.append(f"<h2>{html.escape(task)}</h2>")

@@ -39,20 +39,21 @@ from negkit.run.flags import eval_command
 from negkit.run.options import EvalOptions, model_options, resolve_dtype_for_mode
 from negkit.run.preflight import PreparedTask, prepare_run
 from negkit.run.record import TimingLog, attach_prompts, data_record, merge_timings, prompt_record, run_record, utc_now
-from negkit.suites import suite_view
+from negkit.suites import expand_task_names, suite_view
 
 STORE_FILE = "requests.jsonl"
 
 
 def evaluate(model: str | Any, tasks: Sequence[str], options: EvalOptions | None = None) -> list[dict[str, Any]]:
     """Evaluate ``model`` (a spec for :func:`negkit.models.registry.load_model`, or a model object) on
-    ``tasks``; return one results dictionary per task (also written under ``options.out``).
+    ``tasks`` (task names, or suite names standing for their tasks); return one results dictionary per task (also
+    written under ``options.out``).
 
     Everything is checked, and every task's data read, before the model loads
     (:func:`negkit.run.preflight.prepare_run`); the output folder is locked for the whole run
     (:class:`negkit.engine.run_lock.RunLock`)."""
     options = options or EvalOptions()
-    tasks = list(tasks)
+    tasks = expand_task_names(tasks)  # a suite's name stands for its tasks
     dtype = resolve_dtype_for_mode(options.mode, options.dtype, options.quantize or options.model_args.get("quantize"))
     started_at = time.time()
     plan = prepare_run(model, tasks, options)  # every flag, data set and the model spec, before the model loads

@@ -19,6 +19,7 @@ from negkit.suites.registry import (
     ENTRY_POINT_GROUP,
     all_suites,
     classifier_tasks,
+    expand_task_names,
     get_suite,
     get_task,
     register_suite,
@@ -34,7 +35,7 @@ from negkit.suites.status import SuiteStatus, default_tasks, locate_task_data, s
 
 __all__ = [
     "ENTRY_POINT_GROUP", "DataSource", "HarnessExport", "SuiteDescription", "SuiteScore", "SuiteStatus", "TaskEntry",
-    "TrainingSource", "all_suites", "classifier_tasks", "default_tasks", "get_suite", "get_task", "include_suites", "load_plugins", "locate_task_data",
+    "TrainingSource", "all_suites", "classifier_tasks", "expand_task_names", "default_tasks", "get_suite", "get_task", "include_suites", "load_plugins", "locate_task_data",
     "register_suite", "registered_names", "registered_tasks", "suite_for_task", "suite_status", "suite_view", "task_entry",
     "unregister_suite",
 ]

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from negkit.report.suite_view import EstimandBuilder, FigureBuilder, SuiteView
+from negkit.report.suite_view import EstimandBuilder, FigureBuilder, SectionBuilder, SuiteView
 from negkit.tasks.base import Task, TaskData
 
 
@@ -126,6 +126,9 @@ class SuiteDescription:
     training: tuple[TrainingSource, ...] = ()
     #: Position in ``negkit eval --list``, the default run and reports (lower first).
     order: int = 100
+    #: A section of a run's report drawing on several tasks, e.g. a paper's table comparing two benchmarks
+    #: (``run_sections(results) -> RunSection or None``).
+    run_sections: SectionBuilder | None = None
 
     def __post_init__(self) -> None:
         names = [entry.name for entry in self.tasks]
@@ -149,7 +152,7 @@ class SuiteDescription:
     def view(self) -> SuiteView:
         """The suite as the report pages see it."""
         return SuiteView(self.name, self.primary_metric, self.digits, self.scale, self.figures,
-                         self.record_estimands, self.order)
+                         self.record_estimands, self.order, self.run_sections)
 
     def flags(self) -> dict[str, frozenset[str]]:
         """The task options each task accepts (``prompt``, ``num_fewshot``, ``chat``, ...)."""

@@ -15,6 +15,7 @@ import importlib
 import importlib.metadata
 import pkgutil
 import types
+from collections.abc import Sequence
 from typing import Any
 
 from negkit.errors import NegkitError
@@ -171,3 +172,14 @@ def registered_tasks() -> dict[str, str]:
 def classifier_tasks() -> tuple[str, ...]:
     """The tasks that also run with a sequence-classification model (``nli:PATH``)."""
     return tuple(entry.name for suite in all_suites() for entry in suite.tasks if entry.classifier)
+
+
+def expand_task_names(names: Sequence[str]) -> list[str]:
+    """``names`` with each suite name (or alias) that is not itself a task replaced by that suite's tasks, in
+    order (``--tasks negnli`` runs negnli-mnli, negnli-snli and negnli-rte); other names stay as they are."""
+    tasks = set(registered_tasks())
+    expanded: list[str] = []
+    for name in names:
+        suite = None if name in tasks else next((s for s in all_suites() if name in s.names), None)
+        expanded += list(suite.task_names) if suite is not None else [name]
+    return expanded
