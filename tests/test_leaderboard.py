@@ -103,6 +103,11 @@ def test_named_folders_form_one_model_and_splits_are_columns(runs, tmp_path):
     assert data["mean_rank"]["constant"] == {"mean": 1.0, "columns": 2}
     assert data["mean_rank"]["random"] == {"mean": pytest.approx(5 / 3, abs=1e-6), "columns": 3}  # ranks 2, 2, 1
     assert data["columns"][1]["unit"] == "CondaQA passage"
+    picked = leaderboard_data([f"random={runs['random']}", f"random={test}", f"random={other}"],
+                              LeaderboardOptions(resamples=100, tasks=("condaqa", "scone")), suite_view)
+    assert [column["key"] for column in picked["columns"]] == ["condaqa [dev]", "condaqa [test]", "scone"]
+    with pytest.raises(NegkitError, match="--tasks names tasks no run has: tind"):
+        leaderboard_data([runs["random"]], LeaderboardOptions(resamples=100, tasks=("tind",)), suite_view)
     with pytest.raises(NegkitError, match="task scone is in both"):
         leaderboard_data([f"m={runs['constant']}", f"m={runs['random']}"], OPTIONS, suite_view)
 

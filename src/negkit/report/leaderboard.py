@@ -171,7 +171,11 @@ def leaderboard_data(entries: Sequence[str | Path], options: LeaderboardOptions 
         "columns": [], "cells": {model.name: {} for model in models}, "metrics": {model.name: {} for model in models},
         "mean_rank": {}, "skipped": sorted(set(skipped)),
     }
-    for task_name, task_splits in splits.items():
+    # columns in the order --tasks gives, else in the suites' report order
+    ordered = list(options.tasks) if options.tasks is not None else sorted(
+        splits, key=lambda name: (suites(name).order, suites(name).name, name))  # type: ignore[union-attr]
+    for task_name in ordered:
+        task_splits = splits[task_name]
         for split in sorted(task_splits):
             key = task_name if len(task_splits) == 1 else f"{task_name} [{split}]"
             column = _column(task_name, split, key, models, data, options, suites(task_name))

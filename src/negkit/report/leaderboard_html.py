@@ -15,7 +15,8 @@ from typing import Any
 from negkit.report.html import page
 
 _STYLE = """<style>
-table.sortable th{cursor:pointer;user-select:none;white-space:nowrap}
+body{max-width:1600px}table.sortable th{cursor:pointer;user-select:none;white-space:nowrap}
+table.sortable td{white-space:nowrap}
 table.sortable th[aria-sort=ascending]::after{content:" \\25B2";font-size:.7em}
 table.sortable th[aria-sort=descending]::after{content:" \\25BC";font-size:.7em}
 th.t{text-align:left}td.best{font-weight:700}.worse{color:#b3261e;font-size:.8em}
