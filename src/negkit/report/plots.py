@@ -13,7 +13,7 @@ from __future__ import annotations
 import io
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 #: Colours of the series (matplotlib's colour-blind friendly "tableau" order).
@@ -58,6 +58,41 @@ def to_svg(figure: Any) -> str:
     plt.close(figure)
     text = buffer.getvalue()
     return text[text.index("<svg"):].strip()
+
+
+def to_png(figure: Any, dpi: int = 150) -> bytes:
+    """The figure as PNG bytes (no date or software name in the metadata, so equal figures give equal bytes);
+    closes the figure."""
+    plt = _pyplot()
+    for artist in figure.findobj(_text_class()):
+        artist.set_text(drawable(artist.get_text()))
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=dpi, bbox_inches="tight", metadata={"Software": None})
+    plt.close(figure)
+    return buffer.getvalue()
+
+
+def _text_class() -> Any:
+    from matplotlib.text import Text  # matplotlib is optional and heavy: imported when a figure is drawn
+
+    return Text
+
+
+def histogram(counts: Mapping[int, int], title: str, xlabel: str, ylabel: str) -> tuple[str, bytes]:
+    """Bars of ``counts`` (integer value -> frequency) on an integer axis, as ``(svg, png)``."""
+    import copy
+
+    plt = _pyplot()
+    figure, axes = plt.subplots(figsize=(6.4, 3.0))
+    values = sorted(counts)
+    axes.bar(values, [counts[v] for v in values], width=0.85, color=COLOURS[0])
+    axes.set_xlabel(xlabel)
+    axes.set_ylabel(ylabel)
+    axes.set_title(title)
+    axes.set_xlim(min(values, default=0) - 0.9, max(values, default=0) + 0.9)
+    axes.xaxis.get_major_locator().set_params(integer=True)
+    png_figure = copy.deepcopy(figure)
+    return to_svg(figure), to_png(png_figure)
 
 
 def _half_widths(values: Sequence[float | None], lows: Sequence[float | None], highs: Sequence[float | None]) -> list[list[float]]:

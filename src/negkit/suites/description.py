@@ -16,7 +16,8 @@ A suite module builds one and calls :func:`negkit.suites.register_suite`; every 
 - **report**: ``figures`` (the HTML section), ``record_estimands`` (headline metrics rebuilt from per-sample
   records, for ``negkit compare``), ``digits`` and ``scale``;
 - **harness** (:class:`HarnessExport`): the LM Evaluation Harness export;
-- **training** (:class:`TrainingSource`): named training sets for ``negkit finetune --train NAME``.
+- **training** (:class:`TrainingSource`): named training sets for ``negkit finetune --train NAME``;
+- **statistics**: the data statistics tables of ``negkit data stats SUITE``.
 """
 
 from __future__ import annotations
@@ -124,6 +125,9 @@ class SuiteDescription:
     record_estimands: EstimandBuilder | None = None
     harness: HarnessExport | None = None
     training: tuple[TrainingSource, ...] = ()
+    #: ``statistics(data) -> DataStatistics``: the paper's data tables from the data under a data root
+    #: (``negkit data stats SUITE``; :mod:`negkit.data.statistics`).
+    statistics: Callable[[str | Path | None], Any] | None = None
     #: Position in ``negkit eval --list``, the default run and reports (lower first).
     order: int = 100
     #: A section of a run's report drawing on several tasks, e.g. a paper's table comparing two benchmarks

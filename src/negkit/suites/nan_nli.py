@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from negkit.data.locate import locate_dataset
+from negkit.data.nan_nli_stats import nan_nli_data_statistics
 from negkit.data.nli import NEGATION_TYPES, NLI_LABELS, NLIItem, read_nan_nli
 from negkit.data.predictions import whole_number
 from negkit.metrics.intervals import IntervalSettings, intervals_json
@@ -141,5 +142,6 @@ SUITE = register_suite(SuiteDescription(
     figures=nan_nli_figures,
     record_estimands=_estimands,
     harness=HarnessExport(("negkit_nan_nli",), label_writer("load_nan_nli"), loaders={"load_nan_nli": NAME}),
+    statistics=nan_nli_data_statistics,
     order=30,
 ))

@@ -23,6 +23,7 @@ from negkit.data.nubench import (
     load_negation_pairs,
     locate_nubench_root,
 )
+from negkit.data.nubench_stats import nubench_data_statistics
 from negkit.data.predictions import read_choice_predictions, whole_number
 from negkit.errors import DataNotFoundError, NegkitError
 from negkit.io.atomic import atomic_write_jsonl, atomic_write_text
@@ -220,5 +221,6 @@ SUITE = register_suite(SuiteDescription(
     record_estimands=_estimands,
     harness=HarnessExport((HARNESS_TASK,), write_harness_task, loaders={"load_nubench": NAME}, notes=_harness_notes),
     training=(TRAINING,),
+    statistics=nubench_data_statistics,
     order=20,
 ))
