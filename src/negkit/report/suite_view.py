@@ -57,6 +57,9 @@ class SuiteView:
     order: int = 100
     #: A section of the run's report drawing on several tasks (None: none).
     sections: SectionBuilder | None = None
+    #: Headline metric paths that are fractions in [0, 1] although the suite prints percentages (an AUC): 3
+    #: decimals and the axis (0, 1) in ``negkit compare``.
+    fractions: tuple[str, ...] = ()
 
 
 #: Task name -> its suite's view, or None.
