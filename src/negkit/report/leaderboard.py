@@ -211,7 +211,8 @@ def _column(task_name: str, split: str, key: str, models: Sequence[_Model], data
         primaries[name] = primary
         interval = intervals[primary.path]
         data["cells"][name][key] = {
-            "estimate": _scaled(interval.estimate, factor), "ci": [_scaled(interval.low, factor), _scaled(interval.high, factor)],
+            "estimate": _scaled(interval.estimate, factor),
+            "ci": [_scaled(interval.low, factor), _scaled(interval.high, factor)],
             "items": len(task.records), "units": interval.units, "rank": None, "best": False, "vs_best": None}
     if not primaries:
         return None

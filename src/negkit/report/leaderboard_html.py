@@ -107,7 +107,8 @@ def _value_cell(cell: dict[str, Any] | None) -> str:
     worse = cell.get("vs_best") or {}
     mark = ""
     if worse.get("significant"):
-        title = f"{worse['difference']:+.1f} [{worse['ci'][0]:+.1f}, {worse['ci'][1]:+.1f}] from the best, p={worse['p_value']:.3f}"
+        low, high = worse["ci"]
+        title = f"{worse['difference']:+.1f} [{low:+.1f}, {high:+.1f}] from the best, p={worse['p_value']:.3f}"
         mark = f' <span class="worse" title="{_e(title)}">&#9660;</span>'
     css = ' class="best"' if cell.get("best") else ""
     return (f'<td{css} data-sort="{cell["estimate"]:.6f}">{_number(cell["estimate"])}{_interval(cell["ci"])}'
@@ -157,7 +158,7 @@ def differences_tables(data: dict[str, Any]) -> str:
     """Per column: every model's value and its paired difference from the best model."""
     parts = []
     for column in data["columns"]:
-        entries = [(name, data["cells"][name][column["key"]]) for name in data["cells"] if column["key"] in data["cells"][name]]
+        entries = [(name, cells[column["key"]]) for name, cells in data["cells"].items() if column["key"] in cells]
         entries.sort(key=lambda item: (item[1]["rank"], item[0]))
         rows = "".join(
             f'<tr><td>{_number(cell["rank"], 1)}</td><td class="t">{_e(name)}</td><td>{cell["items"]}</td>'
@@ -221,12 +222,14 @@ def model_html(data: dict[str, Any], name: str, links: Sequence[tuple[str, str |
             continue
         total = sum(1 for cells in data["cells"].values() if column["key"] in cells)
         rows.append(f'<tr><td class="t">{_e(column["label"])}</td><td class="t">{_e(column["metric_label"])}</td>'
-                    f'<td>{_number(cell["rank"], 1)} of {total}</td><td>{_number(cell["estimate"])}{_interval(cell["ci"])}</td>'
+                    f'<td>{_number(cell["rank"], 1)} of {total}</td>'
+                    f'<td>{_number(cell["estimate"])}{_interval(cell["ci"])}</td>'
                     f'<td>{"best" if cell["best"] else _difference(cell.get("vs_best"))}</td></tr>')
     body += ["<h2>Place per task</h2>", "<table><tr><th>task</th><th>metric</th><th>rank</th><th>value [95% interval]"
              "</th><th>difference from the best</th></tr>" + "".join(rows) + "</table>"]
     for key, metrics in data["metrics"][name].items():
         table = "".join(f'<tr><td class="t">{_e(m["label"])}</td><td>{_number(m["estimate"])}{_interval(m["ci"])}</td></tr>'
                         for m in metrics)
-        body += [f"<h3>{_e(key)}: headline metrics (percent)</h3>", f"<table><tr><th>metric</th><th>value [95% interval]</th></tr>{table}</table>"]
+        body += [f"<h3>{_e(key)}: headline metrics (percent)</h3>",
+                 f"<table><tr><th>metric</th><th>value [95% interval]</th></tr>{table}</table>"]
     return page(title, body)
