@@ -8,8 +8,8 @@ import json
 
 from negkit.cli.arguments import label_list, pattern_list, seed_value, word_list
 from negkit.errors import NegkitError
-from negkit.suites import classifier_tasks
-from negkit.train.examples import default_source, training_sources
+from negkit.models.model_args import parse_model_args
+from negkit.suites import classifier_tasks, default_training_source, training_sources
 
 
 #: Place in ``negkit --help``.
@@ -44,10 +44,10 @@ def register(groups) -> None:
 
 def add_data_arguments(parser: argparse._ActionsContainer) -> None:
     sources = training_sources()
-    parser.add_argument("--train", default=default_source(), metavar="|".join([*sources, "FILE"]),
+    parser.add_argument("--train", default=default_training_source(), metavar="|".join([*sources, "FILE"]),
                         help=", ".join(f"{name} ({source.description})" for name, source in sources.items())
                         + ", or a JSON Lines file of {\"prompt\", \"completion\"} (nli: models: premise, hypothesis, "
-                        f"label as .jsonl/.csv/.tsv); default: {default_source()}")
+                        f"label as .jsonl/.csv/.tsv); default: {default_training_source()}")
     parser.add_argument("--data", help="data root, data set folder or file (default: NEGKIT_DATA, ./data, ../shared/data)")
     parser.add_argument("--split", default="train", help="TIND split to train on (default: train)")
     parser.add_argument("--split-seed", type=seed_value, default=0,
@@ -135,8 +135,7 @@ def add_output_arguments(parser: argparse._ActionsContainer) -> None:
 
 
 def options_from_args(args: argparse.Namespace):
-    from negkit.models.model_args import parse_model_args
-    from negkit.train import FinetuneOptions, TindFilter
+    from negkit.train import FinetuneOptions, TindFilter  # loads torch: off the start-up path
 
     return FinetuneOptions(
         out=args.out, train=args.train, data=args.data, split=args.split, split_seed=args.split_seed,
@@ -160,7 +159,7 @@ def options_from_args(args: argparse.Namespace):
 
 
 def run_finetune(args: argparse.Namespace) -> int:
-    from negkit.train import finetune
+    from negkit.train import finetune  # loads torch: off the start-up path
 
     if args.model.startswith("openai:"):
         raise NegkitError("a model behind an OpenAI-compatible server cannot be fine-tuned here")
@@ -180,7 +179,7 @@ def run_finetune(args: argparse.Namespace) -> int:
 
 
 def run_merge(args: argparse.Namespace) -> int:
-    from negkit.train import merge_adapter
+    from negkit.train import merge_adapter  # loads torch: off the start-up path
 
     merged = merge_adapter(args.model, args.adapter, args.out, dtype=args.dtype)
     print(f"merged model: {merged['path']} (evaluate: negkit eval --model hf:{merged['path']})")

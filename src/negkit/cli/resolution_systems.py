@@ -11,9 +11,15 @@ import sys
 from pathlib import Path
 
 from negkit.cli.arguments import non_negative, positive_float, positive_int, seed_value
+from negkit.data.cdsco import format_cdsco
 from negkit.errors import NegkitError
 from negkit.io.textfiles import decode_utf8, read_text
-from negkit.resolution.splits import CORPORA
+from negkit.models.checks import check_pretrained
+from negkit.resolution.evaluate import evaluate_model, format_evaluation, score_sentences
+from negkit.resolution.predict import baseline, corpus_sentences, gold_document, predict, write_system
+from negkit.resolution.splits import CORPORA, load_split
+from negkit.resolution.tagging import load_tagging_system, raw_sentences, sentence_to_json
+from negkit.run.preflight import check_output_folder
 
 
 #: Place in ``negkit --help``.
@@ -104,9 +110,6 @@ def _add_gold_out_and_score(parser: argparse.ArgumentParser) -> None:
 
 def _finish(args: argparse.Namespace, gold, system, *, gold_cues: bool) -> int:
     """Write the system (and gold) files, then print the scores when asked."""
-    from negkit.resolution.evaluate import format_evaluation, score_sentences
-    from negkit.resolution.predict import gold_document, write_system
-
     if args.score:  # before writing: a gold that cannot be scored fails with nothing written
         name = args.out if args.out != "-" else "system"
         evaluation = score_sentences(gold, system, name, args.corpus or "", args.split if args.corpus else "",
@@ -120,24 +123,18 @@ def _finish(args: argparse.Namespace, gold, system, *, gold_cues: bool) -> int:
 
 
 def run_baseline(args: argparse.Namespace) -> int:
-    from negkit.resolution.predict import baseline, corpus_sentences
-
     gold = corpus_sentences(args.gold, corpus=args.corpus, split=args.split, data=args.data)
     return _finish(args, gold, baseline(gold), gold_cues=True)
 
 
 def run_train(args: argparse.Namespace) -> int:
-    from negkit.resolution.splits import load_split
-    from negkit.resolution.train import NegationResolver, ResolverSettings
+    from negkit.resolution.train import NegationResolver, ResolverSettings  # loads torch: off the start-up path
 
     settings = ResolverSettings.for_budget(
         args.minutes, encoder=args.encoder, scope_variant=args.scope_variant, seed=args.seed,
         threads=args.threads, cue_epochs=args.cue_epochs, scope_epochs=args.scope_epochs,
     )
-    from negkit.models.checks import check_pretrained
-    from negkit.resolution.neural import resolve_encoder
-
-    from negkit.run.preflight import check_output_folder
+    from negkit.resolution.neural import resolve_encoder  # loads torch: off the start-up path
 
     check_output_folder(Path(args.out))  # a file in the way fails before the training, not after it
     check_pretrained(resolve_encoder(args.encoder))  # a missing or broken encoder fails before any work
@@ -151,8 +148,6 @@ def run_train(args: argparse.Namespace) -> int:
 
 
 def run_predict(args: argparse.Namespace) -> int:
-    from negkit.resolution.predict import corpus_sentences, predict
-
     gold = corpus_sentences(args.input, corpus=args.corpus, split=args.split, data=args.data)
     if args.score and not gold.annotated:
         raise NegkitError(f"{args.input}: --score needs an annotated input (this is a blind file)")
@@ -161,8 +156,6 @@ def run_predict(args: argparse.Namespace) -> int:
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
-    from negkit.resolution.evaluate import evaluate_model, format_evaluation
-
     results = evaluate_model(args.model, args.corpus, split=args.split, data=args.data, gold_cues=args.gold_cues,
                              bootstrap=args.bootstrap, seed=args.seed)
     if args.json:
@@ -173,9 +166,6 @@ def run_evaluate(args: argparse.Namespace) -> int:
 
 
 def run_tag(args: argparse.Namespace) -> int:
-    from negkit.data.cdsco import format_cdsco
-    from negkit.resolution.tagging import load_tagging_system, raw_sentences, sentence_to_json
-
     if args.file is not None and args.text is not None:
         raise NegkitError("give the text to tag as an argument or with --file, not both")
     if args.file is not None:

@@ -25,6 +25,7 @@ vLLM runs its own parallelism: one negkit process drives it (not torchrun).
 
 from __future__ import annotations
 
+import inspect
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -105,7 +106,7 @@ class VLLMModel:
         if device not in (None, "auto"):
             raise NegkitError(f"--device {device}: vLLM chooses its device from its own build; leave --device out")
         try:
-            import vllm
+            import vllm  # optional library, imported when used
         except ImportError:
             raise NegkitError("the vllm backend needs the vllm package (pip install vllm, in its own environment: "
                               "it pins its own torch)") from None
@@ -147,7 +148,7 @@ class VLLMModel:
 
     # -- engine calls -------------------------------------------------------------------------------
     def _generate(self, prompts: Sequence[list[int]], params: Any) -> list[Any]:
-        from vllm.inputs import TokensPrompt
+        from vllm.inputs import TokensPrompt  # optional library, imported when used
 
         outputs: list[Any] = []
         step = self.batch_size or max(1, len(prompts))
@@ -158,7 +159,7 @@ class VLLMModel:
 
     def _token_logprobs(self, prompts: Sequence[list[int]], token_ids: Sequence[int]) -> list[tuple[dict[int, float], int]]:
         """For each prompt: the log-probability of each of ``token_ids`` at the next position, and the greedy token."""
-        from vllm import SamplingParams
+        from vllm import SamplingParams  # optional library, imported when used
 
         wanted = list(dict.fromkeys(token_ids))
         if _has_logprob_token_ids():
@@ -210,7 +211,7 @@ class VLLMModel:
         return results  # type: ignore[return-value]
 
     def _prompt_scores(self, contexts: Sequence[list[int]], continuations: Sequence[list[int]]) -> list[LoglikelihoodResult]:
-        from vllm import SamplingParams
+        from vllm import SamplingParams  # optional library, imported when used
 
         params = SamplingParams(max_tokens=1, temperature=0.0, prompt_logprobs=0, detokenize=False)
         outputs = self._generate([list(c) + list(t) for c, t in zip(contexts, continuations)], params)
@@ -228,7 +229,7 @@ class VLLMModel:
         return results
 
     def generate(self, contexts: Sequence[str], max_new_tokens: int = 8, stop: Sequence[str] = ()) -> list[str]:
-        from vllm import SamplingParams
+        from vllm import SamplingParams  # optional library, imported when used
 
         params = SamplingParams(max_tokens=max_new_tokens, temperature=0.0, stop=list(stop) or None)
         outputs = self._generate([self.rules.encode_context(text)[0] for text in contexts], params)
@@ -237,10 +238,8 @@ class VLLMModel:
 
 def _has_logprob_token_ids(module: Any = None) -> bool:
     """Whether the installed vLLM can return the log-probabilities of chosen token ids (``logprob_token_ids``)."""
-    import inspect
-
     if module is None:
-        import vllm as module
+        import vllm as module  # optional library, imported when used
     try:
         return "logprob_token_ids" in inspect.signature(module.SamplingParams).parameters
     except (TypeError, ValueError):

@@ -10,11 +10,14 @@ matplotlib is an optional dependency (``pip install negkit[report]``); :func:`av
 
 from __future__ import annotations
 
+import copy
 import io
 import math
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+import numpy as np
 
 #: Colours of the series (matplotlib's colour-blind friendly "tableau" order).
 COLOURS = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7")
@@ -30,10 +33,10 @@ def available() -> bool:
 
 
 def _pyplot() -> Any:
-    import matplotlib
+    import matplotlib  # heavy: off the start-up path
 
     matplotlib.use("Agg", force=True)
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # heavy: off the start-up path
 
     matplotlib.rcParams.update({"svg.hashsalt": "negkit", "svg.fonttype": "path", "font.size": 9,
                                 "axes.spines.top": False, "axes.spines.right": False})
@@ -48,7 +51,7 @@ def drawable(text: str) -> str:
 
 def to_svg(figure: Any) -> str:
     """The figure as an ``<svg>`` element (XML prolog and DOCTYPE removed), then closed."""
-    from matplotlib.text import Text
+    from matplotlib.text import Text  # heavy: off the start-up path
 
     plt = _pyplot()
     for artist in figure.findobj(Text):
@@ -80,8 +83,6 @@ def _text_class() -> Any:
 
 def histogram(counts: Mapping[int, int], title: str, xlabel: str, ylabel: str) -> tuple[str, bytes]:
     """Bars of ``counts`` (integer value -> frequency) on an integer axis, as ``(svg, png)``."""
-    import copy
-
     plt = _pyplot()
     figure, axes = plt.subplots(figsize=(6.4, 3.0))
     values = sorted(counts)
@@ -138,7 +139,6 @@ def heatmap(matrix: Sequence[Sequence[float | None]], rows: Sequence[str], colum
             vmin: float = 0.0, vmax: float = 1.0, digits: int = 2, colour_map: str = "viridis") -> str:
     """A matrix as coloured cells with the values written in them (an empty cell: a missing value)."""
     plt = _pyplot()
-    import numpy as np
 
     data = np.array([[math.nan if value is None else float(value) for value in row] for row in matrix], dtype=float)
     figure, axes = plt.subplots(figsize=(max(3.0, 0.85 * len(columns) + 2.2), max(1.8, 0.36 * len(rows) + 1.2)))

@@ -22,6 +22,7 @@ from negkit.metrics.nis import NisResult, count_nis_by_sentence, score_nis
 from negkit.metrics.nis_intervals import nis_intervals
 from negkit.metrics.starsem import StarsemResult, count_starsem_by_sentence, score_starsem
 from negkit.metrics.starsem_intervals import starsem_intervals
+from negkit.resolution.splits import load_split
 
 
 @dataclass(frozen=True)
@@ -114,7 +115,6 @@ def evaluate_model(model: str | Path, corpora: Sequence[str], split: str = "test
     ``gold_cues=True`` runs only the scope resolver, on the gold cues; ``bootstrap`` > 0 adds 95% intervals
     (resampling sentences, seeded by ``seed``).
     """
-    from negkit.resolution.splits import load_split
     from negkit.resolution.train import NegationResolver  # pulls in torch: kept off the start-up path
 
     resolver = NegationResolver.load(model)

@@ -23,19 +23,15 @@ from negkit.report import plots
 from negkit.report.figures import triple
 from negkit.report.nli import nan_nli_tables
 from negkit.report.suite_view import Figure
-from negkit.suites._nli import chosen_predictions, label_writer, nli_items
+from negkit.suites._nli import THREE_WAY_ANSWERS, THREE_WAY_PROMPT, chosen_predictions, label_writer, nli_items
 from negkit.suites.description import DataSource, HarnessExport, SuiteDescription, SuiteScore, TaskEntry
 from negkit.suites.registry import register_suite
 from negkit.tasks.nli import NLITask
 
 NAME = "nan-nli"
 DATA_FILE = "nan.csv"
-PROMPT = (
-    "Premise: {premise}\nHypothesis: {hypothesis}\n"
-    "Does the premise entail the hypothesis, contradict it, or neither? "
-    "Answer entailment, contradiction or neutral.\nAnswer:"
-)
-ANSWERS: dict[str, str] = {"entailment": "entailment", "contradiction": "contradiction", "neutral": "neutral"}
+PROMPT = THREE_WAY_PROMPT
+ANSWERS = THREE_WAY_ANSWERS
 
 
 class NanNLITask(NLITask):

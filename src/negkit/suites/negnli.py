@@ -32,11 +32,9 @@ from negkit.report import plots
 from negkit.report.figures import triple
 from negkit.report.negnli import confusion_heatmap, negnli_tables, table5_figures, table5_markdown
 from negkit.report.suite_view import Figure, RunSection
-from negkit.suites._nli import chosen_predictions, nli_items
+from negkit.suites._nli import THREE_WAY_ANSWERS, THREE_WAY_PROMPT, chosen_predictions, nli_items
 from negkit.suites.description import DataSource, SuiteDescription, SuiteScore, TaskEntry
 from negkit.suites.registry import register_suite
-from negkit.suites.nan_nli import ANSWERS as NAN_NLI_ANSWERS
-from negkit.suites.nan_nli import PROMPT as NAN_NLI_PROMPT
 from negkit.tasks.nli import NLITask
 
 NAME = "negnli"
@@ -64,8 +62,8 @@ class NegNLITask(NLITask):
         self.name = f"{NAME}-{source}"
         self.labels: tuple[str, ...] = NEGNLI_SOURCES[source][1]
         self.two_way = source == "rte"
-        self.prompt = RTE_PROMPT if self.two_way else NAN_NLI_PROMPT
-        self.answers = RTE_ANSWERS if self.two_way else NAN_NLI_ANSWERS
+        self.prompt = RTE_PROMPT if self.two_way else THREE_WAY_PROMPT
+        self.answers = RTE_ANSWERS if self.two_way else THREE_WAY_ANSWERS
         super().__init__(model_kind, chat, system_instruction)
 
     def config(self) -> dict[str, Any]:

@@ -33,7 +33,7 @@ from negkit.data.tind_hf import SPLIT_ALIASES, SPLITS
 from negkit.data.tind_types import TruthItem
 from negkit.errors import InputFormatError, NegkitError
 from negkit.metrics.intervals import intervals_json
-from negkit.metrics.tind import record_p_true
+from negkit.metrics.tind import record_p_true, tind_metrics
 from negkit.metrics.tind_intervals import tind_estimands
 from negkit.models.base import AnswerSpace, GenerateRequest, LoglikelihoodRequest, NextTokenRequest, Request, Response
 from negkit.tasks.base import TaskData, resolve_limit, wrap_prompt
@@ -194,8 +194,6 @@ class TruthTask:
         return records
 
     def metrics(self, items: Sequence[TruthItem], records: Sequence[dict[str, Any]]) -> dict[str, Any]:
-        from negkit.metrics.tind import tind_metrics
-
         metrics = tind_metrics(list(items), [bool(record["prediction"]) for record in records], record_p_true(records))
         if self.sample is not None:
             metrics["sample"] = self.sample

@@ -20,6 +20,8 @@ from typing import Any
 
 from negkit.errors import NegkitError
 from negkit.io.atomic import atomic_write_json
+from negkit.models.adapter import adapter_weights_sha256
+from negkit.suites import training_source
 from negkit.tasks.training import TrainingData
 from negkit.train import record
 from negkit.train.batches import PaddingCollator, TokenizedDataset, tokenize_examples
@@ -30,7 +32,6 @@ from negkit.train.examples import (
     jsonl_examples,
     sample_examples,
     split_dev,
-    training_source,
 )
 from negkit.train.options import FinetuneOptions, command_line, layer_list
 from negkit.train.run import claim, output_folder, status, train_resumably
@@ -44,7 +45,7 @@ def finetune(model: str, options: FinetuneOptions | None = None) -> dict[str, An
     with LoRA on ``options.train``; return the run record (also written to ``OUT/negkit_training.json``)."""
     options = options or FinetuneOptions()
     if model.startswith("nli:"):
-        from negkit.train.classifier import finetune_classifier
+        from negkit.train.classifier import finetune_classifier  # loads torch: off the start-up path
 
         return finetune_classifier(model, options)
     options = replace(options, learning_rate=options.learning_rate or DEFAULT_LEARNING_RATE)
@@ -76,7 +77,7 @@ def finetune(model: str, options: FinetuneOptions | None = None) -> dict[str, An
         "versions": record.library_versions(), "environment": record.environment(),
     }
     if options.merge_out:
-        from negkit.train.merge import save_merged
+        from negkit.train.merge import save_merged  # loads torch: off the start-up path
 
         run["merged"] = save_merged(trainer.model, lm, Path(options.merge_out), out)
     run = record.jsonable(run)
@@ -86,7 +87,7 @@ def finetune(model: str, options: FinetuneOptions | None = None) -> dict[str, An
 
 def load_language_model(model: str, options: FinetuneOptions) -> Any:
     """The negkit language model for ``model`` (its tokenizer rules and chat template are the evaluation's)."""
-    from negkit.models.registry import load_model
+    from negkit.models.registry import load_model  # loads torch: off the start-up path
 
     if model.startswith("openai:"):
         raise NegkitError("a model behind an OpenAI-compatible server cannot be fine-tuned here; use default, hf: or gguf:")
@@ -150,14 +151,15 @@ def data_record(data: TrainingData, tokens: dict[str, int]) -> dict[str, Any]:
 def build_trainer(lm: Any, train: TrainingData, dev: TrainingData | None, options: FinetuneOptions,
                   out: Path) -> tuple[Any, dict[str, Any]]:
     """The Trainer for this run: LoRA-wrapped model, tokenized data, arguments and negkit's callbacks."""
-    import torch
+    import torch  # heavy: off the start-up path
 
-    from negkit.train.trainer import WeightedLossTrainer, negkit_callbacks, quiet, training_arguments
+    from negkit.train.trainer import (  # loads torch: off the start-up path
+        WeightedLossTrainer, negkit_callbacks, quiet, training_arguments)  # loads torch: off the start-up path
 
     torch.manual_seed(options.seed)  # LoRA's initial weights
     base = lm.model
     if options.quantize:
-        from peft import prepare_model_for_kbit_training
+        from peft import prepare_model_for_kbit_training  # heavy: off the start-up path
 
         base = prepare_model_for_kbit_training(base, use_gradient_checkpointing=options.gradient_checkpointing)
     model = apply_lora(base, options)
@@ -184,7 +186,7 @@ def build_trainer(lm: Any, train: TrainingData, dev: TrainingData | None, option
 
 def apply_lora(model: Any, options: FinetuneOptions) -> Any:
     """``model`` with fresh LoRA layers (only they train)."""
-    from peft import LoraConfig, get_peft_model
+    from peft import LoraConfig, get_peft_model  # heavy: off the start-up path
 
     targets: Any = options.lora_targets
     if targets == "peft-default":
@@ -215,7 +217,7 @@ def checked_layers(model: Any, layers: tuple[int, ...]) -> tuple[int, ...]:
 
 def linear_module_names(model: Any) -> list[str]:
     """The names (last part) of the model's linear layers, without the output head: what ``all-linear`` means."""
-    import torch
+    import torch  # heavy: off the start-up path
 
     head = model.get_output_embeddings() if hasattr(model, "get_output_embeddings") else None
     return sorted({name.rsplit(".", 1)[-1] for name, module in model.named_modules()
@@ -234,8 +236,8 @@ def lora_record(model: Any) -> dict[str, Any]:
 
 def restore_adapter(model: Any, checkpoint: Path) -> None:
     """Load the adapter weights of ``checkpoint`` (the best step by development loss) into ``model``."""
-    from peft import set_peft_model_state_dict
-    from safetensors.torch import load_file
+    from peft import set_peft_model_state_dict  # heavy: off the start-up path
+    from safetensors.torch import load_file  # optional library, imported when used
 
     weights = checkpoint / "adapter_model.safetensors"
     if not weights.is_file():
@@ -246,8 +248,6 @@ def restore_adapter(model: Any, checkpoint: Path) -> None:
 def save_adapter(model: Any, out: Path) -> str:
     """Write the adapter into ``out`` file by file atomically (saved to a temporary folder, then renamed);
     return its weights hash."""
-    from negkit.models.adapter import adapter_weights_sha256
-
     temporary = Path(tempfile.mkdtemp(prefix=".adapter-", dir=out))
     try:
         model.save_pretrained(str(temporary), safe_serialization=True)
