@@ -41,6 +41,8 @@ class Rendered:
     title: str = ""
     #: The page's width in CSS pixels (more than the window's: the page scrolls sideways).
     content_width: float = 0.0
+    #: The value of each expression passed to :func:`render` as ``actions``, evaluated in order after the load.
+    evaluated: list[Any] = field(default_factory=list)
 
 
 def find_chromium() -> str | None:
@@ -101,8 +103,9 @@ def _start(chromium: str, profile: str) -> tuple[subprocess.Popen, str]:
     raise RuntimeError("chromium did not start its DevTools endpoint")
 
 
-def render(page: Path, width: int = 1280) -> Rendered:
-    """Load ``page`` in headless chromium and collect what :class:`Rendered` holds."""
+def render(page: Path, width: int = 1280, actions: tuple[str, ...] = ()) -> Rendered:
+    """Load ``page`` in headless chromium and collect what :class:`Rendered` holds; each JavaScript expression of
+    ``actions`` (e.g. a click, then a read of the table) is evaluated in turn after the load, before the screenshot."""
     chromium = find_chromium()
     if chromium is None:
         raise RuntimeError("chromium is not installed")
@@ -119,6 +122,8 @@ def render(page: Path, width: int = 1280) -> Rendered:
             tools.events.clear()
             tools.call("Page.navigate", {"url": page.resolve().as_uri()}, session=session)
             tools.wait_for("Page.loadEventFired")
+            values = [tools.call("Runtime.evaluate", {"expression": action, "returnByValue": True},
+                                 session=session)["result"].get("value") for action in actions]
             evaluated = tools.call("Runtime.evaluate", {"expression": _ELEMENTS, "returnByValue": True}, session=session)
             title = tools.call("Runtime.evaluate", {"expression": "document.title", "returnByValue": True}, session=session)
             metrics = tools.call("Page.getLayoutMetrics", session=session)["cssContentSize"]
@@ -126,7 +131,7 @@ def render(page: Path, width: int = 1280) -> Rendered:
                 "format": "png", "captureBeyondViewport": True,
                 "clip": {"x": 0, "y": 0, "width": width, "height": metrics["height"], "scale": 1}}, session=session)
             result = Rendered(elements=evaluated["result"]["value"], screenshot=base64.b64decode(shot["data"]),
-                              title=title["result"]["value"], content_width=metrics["width"])
+                              title=title["result"]["value"], content_width=metrics["width"], evaluated=values)
             _collect(tools.events, result, page.resolve().as_uri())
             tools.call("Browser.close")
         finally:

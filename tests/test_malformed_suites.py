@@ -230,9 +230,9 @@ RUN_CASES = {  # name -> (damage, file named)
 }
 
 
-#: The report draws from results files and does not read a record's row number (only compare rebuilds metrics
-#: from the records), so for it that damage is no error: tested apart below.
-DAMAGED_RUNS = [(command, case) for command in ("compare", "report") for case in sorted(RUN_CASES)
+#: The report draws from results files and does not read a record's row number (only compare and leaderboard
+#: rebuild metrics from the records), so for it that damage is no error: tested apart below.
+DAMAGED_RUNS = [(command, case) for command in ("compare", "report", "leaderboard") for case in sorted(RUN_CASES)
                 if not (command == "report" and case.startswith("samples-row"))]
 
 
@@ -240,7 +240,8 @@ DAMAGED_RUNS = [(command, case) for command in ("compare", "report") for case in
 def test_damaged_run_folder(command, case, run, tmp_path, capsys):
     damage, name = RUN_CASES[case]
     damage(run)
-    argv = ["compare", run, "--bootstrap", "10"] if command == "compare" else ["report", run]
+    argv = {"compare": ["compare", run, "--bootstrap", "10"], "report": ["report", run],
+            "leaderboard": ["leaderboard", run, "--bootstrap", "10", "--out", tmp_path / "site"]}[command]
     assert_input_error(argv, capsys, where=run / name)
 
 
@@ -257,6 +258,7 @@ def test_compare_and_export_out_that_cannot_be_created(run, root, tmp_path, caps
     blocker.write_text("x")
     for out in (blocker, blocker / "below", Path("/dev/null/c")):
         assert_input_error(["compare", run, "--bootstrap", "10", "--out", out], capsys, where=out)
+        assert_input_error(["leaderboard", run, "--bootstrap", "10", "--out", out], capsys, where=out)
         assert_input_error(["export", "lm-eval", "--tasks", "scone", "--data", root, "--out", out], capsys, where=out)
     assert_input_error(["compare", run, "--seed", "-1"], capsys, contains="--seed")
 

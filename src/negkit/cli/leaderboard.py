@@ -1,0 +1,49 @@
+"""``negkit leaderboard RUN_DIR... --out DIR``: a static, offline site ranking every model on every task
+(see :mod:`negkit.report.leaderboard`)."""
+
+from __future__ import annotations
+
+import argparse
+
+from negkit.cli.arguments import add_include_argument, seed_value
+from negkit.errors import NegkitError
+from negkit.metrics.intervals import DEFAULT_RESAMPLES
+from negkit.report.leaderboard import LeaderboardOptions, leaderboard
+from negkit.suites import suite_view
+
+#: Place in ``negkit --help``: after ``compare``.
+ORDER = 25
+
+
+def register(groups) -> None:
+    parser = groups[""].add_parser(
+        "leaderboard",
+        help="a static leaderboard site: every model ranked on every task, intervals, heatmap, paired tests",
+        description="Build a static site from `negkit eval` output folders, readable offline from its files: "
+        "index.html ranks every model on every task by the suite's primary metric with 95% intervals, draws a "
+        "model x task heatmap and marks which differences from each task's best model are significant (paired "
+        "bootstrap over the suite's unit, on the items both scored); models/NAME.html per model links to its "
+        "runs' report.html; leaderboard.json holds the numbers. A RUN_DIR may be NAME=RUN_DIR: folders given the "
+        "same NAME form one model (e.g. a constant baseline run once per suite).",
+    )
+    parser.add_argument("runs", nargs="+", metavar="RUN_DIR", help="output folders of `negkit eval` (or NAME=RUN_DIR)")
+    parser.add_argument("--out", required=True, metavar="DIR", help="folder to write the site into")
+    parser.add_argument("--tasks", help="comma-separated tasks to include (default: every task a run has)")
+    parser.add_argument("--bootstrap", type=int, default=DEFAULT_RESAMPLES, metavar="N",
+                        help=f"bootstrap resamples (default: {DEFAULT_RESAMPLES})")
+    parser.add_argument("--seed", type=seed_value, default=0, help="seed of the bootstrap (default: 0)")
+    add_include_argument(parser)
+    parser.set_defaults(handler=run_leaderboard)
+
+
+def run_leaderboard(args: argparse.Namespace) -> int:
+    if args.bootstrap < 1:
+        raise NegkitError(f"--bootstrap must be at least 1, got {args.bootstrap}")
+    tasks = None
+    if args.tasks is not None:
+        tasks = tuple(name.strip() for name in args.tasks.split(",") if name.strip())
+        if not tasks:
+            raise NegkitError("--tasks names no task")
+    paths = leaderboard(args.runs, args.out, LeaderboardOptions(args.bootstrap, args.seed, tasks=tasks), suite_view)
+    print(paths["index"])
+    return 0
