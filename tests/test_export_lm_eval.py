@@ -4,6 +4,7 @@ when ``lm_eval`` is importable): same items, prompts, answer strings and gold an
 from __future__ import annotations
 
 import importlib.util
+import json
 from pathlib import Path
 
 import pytest
@@ -166,3 +167,67 @@ def test_the_harness_loads_the_export(tmp_path):
     negkit = get_task("nubench")
     items = negkit.load(str(FIXTURE), "test", 3, 0).items
     assert [task.doc_to_text(doc) for doc in docs] == [requests[0].context for requests in negkit.requests(items)]
+
+
+NEW_SUITES = {"blimp-negation": "load_blimp_negation", "neqa": "load_neqa", "negnli-mnli": "load_negnli_mnli",
+              "negnli-snli": "load_negnli_snli", "negnli-rte": "load_negnli_rte"}
+
+
+@pytest.mark.parametrize("name", list(NEW_SUITES))
+def test_new_suites_export_negkit_requests(tmp_path, name):
+    """BLiMP negation, NeQA and NegNLI: the Harness documents, contexts and continuations are negkit's requests."""
+    pytest.importorskip("datasets")
+    folder = get_task(name).dataset
+    if not (SHARED / folder).is_dir():
+        pytest.skip(f"{folder} not found in ../shared/data")
+    out = tmp_path / "export"
+    assert main(["export", "lm-eval", "--tasks", name, "--data", str(SHARED), "--limit", "9", "--out", str(out)]) == 0
+    harness = harness_names()[name][0]
+    config = read_yaml(out / f"{harness}.yaml")
+    assert config["task"] == harness and config["custom_dataset"] == f"!function utils.{NEW_SUITES[name]}"
+    assert config["output_type"] == "multiple_choice" and config["test_split"] == "test"
+    manifest = json.loads((out / "negkit_export.json").read_text(encoding="utf-8"))
+    entry = manifest["tasks"][name]
+    assert entry["harness_tasks"] == [harness] and entry["docs"] == {"test": f"{harness}.test.jsonl"}
+    assert entry["data"]["files"] and all(file.startswith(folder + "/") for file in entry["data"]["files"])
+    task = get_task(name)
+    items = task.load(str(SHARED), "test", 9, 0).items
+    docs = list(getattr(load_utils(out), NEW_SUITES[name])()["test"])
+    assert entry["count"] == len(docs) == len(items) >= 9
+    assert [doc["item_id"] for doc in docs] == [item.item_id for item in items]
+    delimiter = config["target_delimiter"]
+    assert delimiter == {"blimp-negation": " ", "neqa": ""}.get(name, " ")
+    for doc, requests in zip(docs, task.requests(items)):
+        context = doc[config["doc_to_text"]]
+        choices = doc[config["doc_to_choice"]]
+        assert [(context, delimiter + choice) for choice in choices] == \
+            [(request.context, request.continuation) for request in requests]
+    for doc, item in zip(docs, items):
+        gold = doc[config["doc_to_target"]]
+        if name == "blimp-negation":
+            assert doc["context"] == "" and doc["choices"] == [item.good, item.bad] and gold == 0
+        elif name == "neqa":
+            assert gold == item.answer_index and doc["prompt"] == item.prompt
+        else:
+            assert task.answers[doc["choices"][gold]] == item.label
+    if name.startswith("negnli"):
+        assert docs[0]["choices"] == (["yes", "no"] if name == "negnli-rte" else ["entailment", "contradiction", "neutral"])
+
+
+@pytest.mark.parametrize("name", list(NEW_SUITES))
+def test_the_harness_asks_negkit_requests_on_the_new_suites(tmp_path, name):
+    """With the Harness importable, its own requests for the exported documents are negkit's."""
+    pytest.importorskip("lm_eval")
+    from lm_eval.tasks import TaskManager
+
+    if not (SHARED / get_task(name).dataset).is_dir():
+        pytest.skip(f"{get_task(name).dataset} not found in ../shared/data")
+    out = tmp_path / "export"
+    export_lm_eval([name], out, data=str(SHARED), limit=7)
+    harness = harness_names()[name][0]
+    task = TaskManager(include_path=str(out)).load([harness])["tasks"][harness]
+    negkit = get_task(name)
+    items = negkit.load(str(SHARED), "test", 7, 0).items
+    asked = [[instance.arguments for instance in task.construct_requests(doc, task.doc_to_text(doc), metadata=(harness, 0, 1))]
+             for doc in task.test_docs()]
+    assert asked == [[(request.context, request.continuation) for request in requests] for requests in negkit.requests(items)]

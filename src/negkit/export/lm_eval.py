@@ -8,7 +8,8 @@ so the Harness's per-item predictions and accuracy equal negkit's for the same m
 
 Which tasks can be exported, under which Harness names, and how, is each suite's
 :attr:`negkit.suites.SuiteDescription.harness` (:class:`negkit.suites.HarnessExport`): a suite's main task is
-exported under the names it gives (``negkit export lm-eval --tasks TASK,...``).
+exported under the names it gives (``negkit export lm-eval --tasks TASK,...``), and the suite's other tasks
+named in :attr:`negkit.suites.SuiteDescription.task_harness`.
 """
 
 from __future__ import annotations
@@ -33,9 +34,14 @@ UTILS = "utils.py"
 
 
 def exportable() -> dict[str, HarnessExport]:
-    """negkit task -> how it is exported (the main task of every suite that has a Harness export), in the
-    suites' order."""
-    return {suite.main_task: suite.harness for suite in all_suites() if suite.harness is not None}
+    """negkit task -> how it is exported (the main task of every suite that has a Harness export, then the
+    suite's other exported tasks), in the suites' order."""
+    exports: dict[str, HarnessExport] = {}
+    for suite in all_suites():
+        if suite.harness is not None:
+            exports[suite.main_task] = suite.harness
+        exports.update(suite.task_harness)
+    return exports
 
 
 def harness_names() -> dict[str, tuple[str, ...]]:

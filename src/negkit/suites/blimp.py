@@ -21,19 +21,22 @@ from negkit.data.blimp import PARADIGMS, MinimalPair, blimp_files, read_blimp
 from negkit.data.locate import locate_dataset
 from negkit.data.predictions import field, read_predictions, string
 from negkit.errors import InputFormatError, quoted
+from negkit.io.atomic import atomic_write_jsonl, atomic_write_text
 from negkit.metrics.blimp import blimp_estimands, blimp_report, pair_correct
 from negkit.metrics.intervals import IntervalSettings, intervals_json
 from negkit.models.base import LoglikelihoodRequest, LoglikelihoodResult
 from negkit.report import plots
 from negkit.report.blimp import blimp_tables
 from negkit.report.figures import triple
+from negkit.report.harness import harness_task_yaml
 from negkit.report.run_records import need
 from negkit.report.suite_view import Figure
-from negkit.suites.description import DataSource, SuiteDescription, SuiteScore, TaskEntry
+from negkit.suites.description import DataSource, HarnessExport, SuiteDescription, SuiteScore, TaskEntry
 from negkit.suites.registry import register_suite
 from negkit.tasks.base import TaskData, resolve_limit
 
 NAME = "blimp-negation"
+HARNESS_TASK = "negkit_blimp_negation"
 #: The LM Evaluation Harness's default target delimiter, put before each sentence (after the empty context).
 TARGET_DELIMITER = " "
 PROTOCOL = ("sum of the log-probabilities of every token of ' ' + sentence, the first conditioned on the model's "
@@ -159,6 +162,18 @@ def blimp_figures(metrics: dict[str, Any], records: Sequence[dict[str, Any]] | N
     return [("Accuracy per paradigm and over the seven (95% intervals; dashed: chance)", bars)]
 
 
+def write_harness_task(task: Any, loaded: TaskData, out: Path, data: str | None, names: tuple[str, ...]) -> dict[str, Any]:
+    """The pairs for the Harness as its ``blimp_*`` tasks ask them: an empty context and the choices
+    ``[good, bad]`` after the target delimiter (gold: 0, the good sentence)."""
+    docs = [{"item_id": pair.item_id, "paradigm": pair.paradigm, "context": "", "choices": [pair.good, pair.bad],
+             "gold": 0} for pair in loaded.items]
+    atomic_write_jsonl(out / f"{HARNESS_TASK}.test.jsonl", docs)
+    atomic_write_text(out / f"{HARNESS_TASK}.yaml", harness_task_yaml(
+        HARNESS_TASK, "load_blimp_negation", "context", "choices", "gold", task.target_delimiter,
+        f"{task.name}: each sentence scored whole after the empty context (arg-max; the Harness's blimp_* protocol)."))
+    return {"docs": {"test": f"{HARNESS_TASK}.test.jsonl"}}
+
+
 def _estimands(records: Sequence[dict[str, Any]], path: Path) -> list[Any]:
     fields = ("item_id", "paradigm", "correct")
     return blimp_estimands([{name: need(record, name, path, number) for name in fields}
@@ -183,5 +198,6 @@ SUITE = register_suite(SuiteDescription(
     primary_metric="overall.accuracy",
     figures=blimp_figures,
     record_estimands=_estimands,
+    harness=HarnessExport((HARNESS_TASK,), write_harness_task, loaders={"load_blimp_negation": NAME}),
     order=60,
 ))

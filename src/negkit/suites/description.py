@@ -16,7 +16,8 @@ A suite module builds one and calls :func:`negkit.suites.register_suite`; every 
 - **report**: ``figures`` (the HTML section), ``record_estimands`` (headline metrics rebuilt from per-sample
   records, for ``negkit compare``), ``digits``, ``scale`` and ``fractions`` (headline metrics that are fractions in
   a suite printed in percent, e.g. TIND's AUC of p(True));
-- **harness** (:class:`HarnessExport`): the LM Evaluation Harness export;
+- **harness** (:class:`HarnessExport`): the LM Evaluation Harness export of the main task (``task_harness``: of
+  other tasks);
 - **training** (:class:`TrainingSource`): named training sets for ``negkit finetune --train NAME``;
 - **statistics**: the data statistics tables of ``negkit data stats SUITE``.
 """
@@ -127,6 +128,8 @@ class SuiteDescription:
     figures: FigureBuilder | None = None
     record_estimands: EstimandBuilder | None = None
     harness: HarnessExport | None = None
+    #: Harness exports of the suite's other tasks (task name -> export), exported beside the main task's.
+    task_harness: Mapping[str, HarnessExport] = field(default_factory=dict)
     training: tuple[TrainingSource, ...] = ()
     #: ``statistics(data) -> DataStatistics``: the paper's data tables from the data under a data root
     #: (``negkit data stats SUITE``; :mod:`negkit.data.statistics`).

@@ -32,8 +32,8 @@ from negkit.report import plots
 from negkit.report.figures import triple
 from negkit.report.negnli import confusion_heatmap, negnli_tables, table5_figures, table5_markdown
 from negkit.report.suite_view import Figure, RunSection
-from negkit.suites._nli import THREE_WAY_ANSWERS, THREE_WAY_PROMPT, chosen_predictions, nli_items
-from negkit.suites.description import DataSource, SuiteDescription, SuiteScore, TaskEntry
+from negkit.suites._nli import THREE_WAY_ANSWERS, THREE_WAY_PROMPT, chosen_predictions, label_writer, nli_items
+from negkit.suites.description import DataSource, HarnessExport, SuiteDescription, SuiteScore, TaskEntry
 from negkit.suites.registry import register_suite
 from negkit.tasks.nli import NLITask
 
@@ -156,6 +156,15 @@ def table5_section(results: Sequence[Mapping[str, Any]]) -> RunSection | None:
     return RunSection("NaN-NLI paper: Table 5 and Figure 1", markdown, lambda: table5_figures(results))
 
 
+def _harness(source: str) -> HarnessExport:
+    """The Harness export of ``negnli-SOURCE``: negkit's prompt and answer words (task ``negkit_negnli_SOURCE``)."""
+    loader = f"load_negnli_{source}"
+    return HarnessExport((f"negkit_negnli_{source}",), label_writer(loader), loaders={loader: f"{NAME}-{source}"})
+
+
+HARNESS: dict[str, HarnessExport] = {f"{NAME}-{source}": _harness(source) for source in NEGNLI_SOURCES}
+
+
 def _estimands(records: Sequence[dict[str, Any]], path: Path) -> list[Any]:
     items, predicted = nli_items(records, "negnli", path)
     labels = NEGNLI_SOURCES["rte"][1] if any(item.item_id.startswith(f"{NAME}-rte-") for item in items) \
@@ -181,6 +190,8 @@ SUITE = register_suite(SuiteDescription(
     primary_metric="standard.all_f1",
     figures=negnli_figures,
     record_estimands=_estimands,
+    harness=HARNESS[f"{NAME}-mnli"],
+    task_harness={task: export for task, export in HARNESS.items() if task != f"{NAME}-mnli"},
     run_sections=table5_section,
     order=45,
 ))

@@ -17,20 +17,23 @@ from negkit.data.locate import locate_dataset
 from negkit.data.neqa import NEQA_FILE, NeQAItem, read_neqa
 from negkit.data.predictions import field, read_predictions, string, whole_number
 from negkit.errors import InputFormatError, NegkitError, quoted
+from negkit.io.atomic import atomic_write_jsonl, atomic_write_text
 from negkit.metrics.intervals import IntervalSettings, intervals_json
 from negkit.metrics.multiple_choice import predict, predict_normalised
 from negkit.metrics.neqa import neqa_estimands, neqa_report
 from negkit.models.base import AnswerSpace, LoglikelihoodRequest, LoglikelihoodResult
 from negkit.report import plots
 from negkit.report.figures import triple
+from negkit.report.harness import harness_task_yaml
 from negkit.report.neqa import neqa_tables
 from negkit.report.run_records import need
 from negkit.report.suite_view import Figure
-from negkit.suites.description import DataSource, SuiteDescription, SuiteScore, TaskEntry
+from negkit.suites.description import DataSource, HarnessExport, SuiteDescription, SuiteScore, TaskEntry
 from negkit.suites.registry import register_suite
 from negkit.tasks.base import TaskData, resolve_limit, wrap_prompt
 
 NAME = "neqa"
+HARNESS_TASK = "negkit_neqa"
 #: NeQA's classes (every question of the release offers these two).
 DEFAULT_CLASSES: tuple[str, ...] = (" A", " B")
 
@@ -173,6 +176,18 @@ def neqa_figures(metrics: dict[str, Any], records: Sequence[dict[str, Any]] | No
     return [("Accuracy (95% intervals; dashed: chance)", accuracy), ("Answers given and right answers", shares)]
 
 
+def write_harness_task(task: Any, loaded: TaskData, out: Path, data: str | None, names: tuple[str, ...]) -> dict[str, Any]:
+    """The questions for the Harness: the prompt as written, the classes as continuations with no delimiter
+    (``target_delimiter: ""``, as negkit and the Harness's ``inverse_scaling_neqa``), the gold class index."""
+    docs = [{"item_id": item.item_id, "prompt": item.prompt, "choices": list(item.classes), "gold": item.answer_index}
+            for item in loaded.items]
+    atomic_write_jsonl(out / f"{HARNESS_TASK}.test.jsonl", docs)
+    atomic_write_text(out / f"{HARNESS_TASK}.yaml", harness_task_yaml(
+        HARNESS_TASK, "load_neqa", "prompt", "choices", "gold", "",
+        f"{task.name}: each class scored as written after the prompt (arg-max)."))
+    return {"docs": {"test": f"{HARNESS_TASK}.test.jsonl"}}
+
+
 def _estimands(records: Sequence[dict[str, Any]], path: Path) -> list[Any]:
     fields = ("item_id", "classes", "gold", "prediction", "prediction_norm")
     return neqa_estimands([{name: need(record, name, path, number) for name in fields}
@@ -196,5 +211,6 @@ SUITE = register_suite(SuiteDescription(
     primary_metric="acc",
     figures=neqa_figures,
     record_estimands=_estimands,
+    harness=HarnessExport((HARNESS_TASK,), write_harness_task, loaders={"load_neqa": NAME}),
     order=70,
 ))
