@@ -1,6 +1,7 @@
 """Tasks exported with ``negkit export lm-eval``, run by the LM Evaluation Harness, against ``negkit eval``.
 
-For each task (TIND with the chat template, NaN-NLI, ScoNe, Thunder-NUBench), the script runs ``negkit eval`` on
+For each task (TIND with the chat template, NaN-NLI, ScoNe, Thunder-NUBench; also ``blimp-negation``, ``neqa``
+and the ``negnli-*`` tasks with ``--tasks``), the script runs ``negkit eval`` on
 the model (exact mode, float32), exports the same items with ``negkit export lm-eval``, runs the Harness's own
 command line on the export (hf backend, the model's folder, float32, CPU, ``--batch_size 32``), and compares
 every item's prediction (Harness: the arg-max of its choices' log-likelihoods; negkit: the task's prediction),
@@ -97,6 +98,10 @@ def negkit_choice(task: str, sample: dict[str, Any]) -> tuple[int, int | None, l
     """negkit's predicted choice index (acc, acc_norm) and its per-choice scores, in the export's choice order."""
     if task == "tind":
         return (0 if sample["prediction"] else 1), None, [sample["logprob_true"], sample["logprob_false"]]
+    if task == "blimp-negation":
+        return (0 if sample["prediction"] == "good" else 1), None, [sample["logprob_good"], sample["logprob_bad"]]
+    if task == "neqa":
+        return sample["prediction"], sample["prediction_norm"], sample["loglikelihoods"]
     if task == "nubench":
         run = sample["runs"]["zero-shot"]
         names = sample["candidates"]
@@ -128,7 +133,7 @@ def compare(task: str, negkit_samples: list[dict[str, Any]], samples: list[dict[
         centred = [a - b for a, b in zip(centre(my_scores), centre(scores))]
         margin_diff = max(margin_diff, max(abs(value) for value in centred))
     row = {"items": len(negkit_samples), "identical_predictions": same, "max_score_diff": margin_diff}
-    if task == "nubench":
+    if task in ("nubench", "neqa"):
         row["identical_predictions_norm"] = same_norm
     return row
 
