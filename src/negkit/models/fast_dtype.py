@@ -5,7 +5,8 @@ bfloat16 matmul runs several times faster than a float32 one, but on a CPU with 
 half float32's rate (182 against 349 GFLOP/s), and float16 is emulated on many CPUs. So on the CPU fast mode
 times a forward pass of a one-layer copy of the model's architecture (the model's own shapes and code, random
 weights, a batch of :data:`ROWS` x :data:`TOKENS` tokens, as the engine's CPU token budget gives) in float32,
-bfloat16 and float16, the dtypes in turn, and takes the fastest; a 16-bit dtype only when it is faster than
+bfloat16 and float16, the dtypes in turn (CPU seconds of the process, which the load of other jobs hardly
+changes), and takes the fastest; a 16-bit dtype only when it is faster than
 float32 by :data:`MARGIN` at least, so fast mode is never slower than exact mode (which runs in float32). Where
 the one-layer model cannot be built, square matmuls at the model's hidden and intermediate sizes are timed
 instead.
@@ -109,7 +110,7 @@ def decide(seconds: dict[str, float]) -> tuple[str, str]:
     """The fastest dtype, a 16-bit one only when it takes at most :data:`MARGIN` of float32's time; and why."""
     base = seconds["float32"]
     fastest = min((name for name in seconds if name != "float32"), key=lambda name: seconds[name], default=None)
-    figures = ", ".join(f"{name} {1000 * value:.1f} ms" for name, value in seconds.items())
+    figures = ", ".join(f"{name} {1000 * value:.1f} CPU ms" for name, value in seconds.items())
     if fastest is not None and seconds[fastest] <= MARGIN * base:
         return fastest, f"{fastest} is {base / seconds[fastest]:.2f}x as fast as float32 here ({figures})"
     return "float32", (f"no 16-bit dtype is at least {1 / MARGIN:.2f}x as fast as float32 here ({figures}); "
@@ -117,8 +118,9 @@ def decide(seconds: dict[str, float]) -> tuple[str, str]:
 
 
 def calibrate(config: Any, auto_class_name: str) -> tuple[dict[str, float], str]:
-    """Seconds of one calibration step per candidate dtype (the fastest of :data:`ROUNDS` rounds, the dtypes
-    interleaved so that a change in the machine's load touches all of them), and a description of the step."""
+    """CPU seconds of one calibration step per candidate dtype (the fastest of :data:`ROUNDS` rounds, the dtypes
+    interleaved so that a change in the machine's load touches all of them), and a description of the step.
+    CPU time, not wall time: on a machine shared with other jobs the wall time of a step is mostly waiting."""
     steps: dict[str, Callable[[], None]] = {}
     workload = f"one-layer {model_shapes(config).get('model_type', 'model')}, {ROWS} x {TOKENS} tokens"
     for name in CANDIDATES:
@@ -134,10 +136,10 @@ def calibrate(config: Any, auto_class_name: str) -> tuple[dict[str, float], str]
         step()
     for _ in range(ROUNDS):
         for name, step in steps.items():
-            started = time.perf_counter()
+            started = time.process_time()
             step()
-            best[name] = min(best[name], time.perf_counter() - started)
-    return best, workload
+            best[name] = min(best[name], time.process_time() - started)
+    return best, workload + " (CPU seconds of this process: other processes' load hardly changes them)"
 
 
 def forward_step(config: Any, dtype: torch.dtype, auto_class_name: str) -> Callable[[], None]:
