@@ -205,11 +205,13 @@ def main() -> None:
             write_scaled_fixture(work / "nubench", args.items)
             rows += run_workload("nubench", "nubench", work / "nubench", min(args.limit, args.items), negkit_models,
                                  harness_model, work, {"prompt": "7"})
+            print(*map(json.dumps, rows), sep="\n", flush=True)
         if "nubench-5shot" in wanted and args.fewshot_items:
             rows += run_workload("nubench-5shot", "nubench", FIXTURE, args.fewshot_items, negkit_models, harness_model,
                                  work, {"prompt": "7", "num_fewshot": 5, "seeds": (42,)})
         if "scone" in wanted:
             rows += run_workload("scone", "scone", None, 6 * args.scone_rows, negkit_models, harness_model, work, {})
+            print(json.dumps(rows[-2:] if len(negkit_models) == 2 else rows[-1:]), flush=True)
     load_after = Path("/proc/loadavg").read_text().split()[:3]
     print(f"model: {args.model}; CPU: {cpu_description()['cpu']}; torch threads: {args.threads}; lm-eval batch size: "
           f"{args.lm_eval_batch_size}; load average before {' '.join(load_before)}, after {' '.join(load_after)}")
@@ -217,6 +219,14 @@ def main() -> None:
         print(f"negkit {mode}: dtype {model.load_info.get('dtype')}; fast_dtype {model.load_info.get('fast_dtype')}")
     for row in rows:
         print(json.dumps(row))
+    print("| workload | items | mode (dtype) | negkit acc / acc_norm | lm-eval acc / acc_norm | predictions identical "
+          "(acc, acc_norm) | max abs. log-lik. diff | negkit s | lm-eval s | speed ratio |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for row in rows:
+        print(f"| {row['workload']} | {row['items']} | {row['mode']} ({row['dtype']}) | {row['negkit_acc']:.3f} / "
+              f"{row['negkit_acc_norm']:.3f} | {row['lm_eval_acc']:.3f} / {row['lm_eval_acc_norm']:.3f} | "
+              f"{row['acc_predictions_identical']}, {row['acc_norm_predictions_identical']} | "
+              f"{row['max_abs_loglik_diff']:.1e} | {row['negkit_s']} | {row['lm_eval_s']} | {row['speed_ratio']}x |")
     if args.json:
         args.json.write_text(json.dumps(rows, indent=2) + "\n")
 
