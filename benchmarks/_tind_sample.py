@@ -8,7 +8,7 @@ from pathlib import Path
 import torch
 
 from negkit.data.tind import read_tind
-from negkit.tasks.truth import tind_source
+from negkit.tasks.tind import tind_source
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -133,9 +133,10 @@ def compare(task: str, negkit_samples: list[dict[str, Any]], samples: list[dict[
 
 def main() -> int:
     args = parse_args()
-    from negkit.cli.evaluate import parse_limit
-    from negkit.evaluate import EvalOptions, evaluate
-    from negkit.export.lm_eval import HARNESS_NAMES, export_lm_eval
+    from negkit.cli.arguments import parse_limit
+    from negkit.run.options import EvalOptions
+    from negkit.run.evaluate import evaluate
+    from negkit.export.lm_eval import export_lm_eval, harness_names
 
     work = Path(args.work).resolve()
     work.mkdir(parents=True, exist_ok=True)
@@ -155,7 +156,7 @@ def main() -> int:
         export = work / "export" / task
         export_lm_eval([task], export, data=data, limit=task_limit)
         chat = task == "tind" and result["prompt"]["chat_template_applied"]
-        harness_task = HARNESS_NAMES[task][0] if task != "tind" or chat else "negkit_tind_plain"
+        harness_task = harness_names()[task][0] if task != "tind" or chat else "negkit_tind_plain"
         out = work / "lm-eval" / task
         command, harness_seconds, harness_cpu = run_harness(args.lm_eval, folder, export, [harness_task], chat, out,
                                                             args.batch_size)

@@ -205,7 +205,7 @@ def main() -> int:
     from transformers import AutoTokenizer
 
     from negkit.models.gguf import converted_folder, default_model_file
-    from negkit.tasks.truth import TruthTask
+    from negkit.tasks.tind import TruthTask
 
     work = args.work or Path(tempfile.mkdtemp(prefix="negkit-bench-"))
     work.mkdir(parents=True, exist_ok=True)

@@ -119,8 +119,9 @@ def compare(name: str, negkit_scores: list[list[float]], harness_scores: list[li
 def run_workload(name: str, task_name: str, data: Path | None, limit: int, negkit_models: dict[str, Any],
                  harness_model: Any, work: Path, task_options: dict[str, Any]) -> list[dict[str, Any]]:
     """One row per negkit mode (``negkit_models``: mode -> loaded model), each against the same Harness run."""
-    from negkit.evaluate import EvalOptions, evaluate
-    from negkit.tasks.base import get_task
+    from negkit.run.evaluate import evaluate
+    from negkit.run.options import EvalOptions
+    from negkit.suites import get_task
 
     task = get_task(task_name, **task_options)
     items = task.load(data, "test", limit, 0).items

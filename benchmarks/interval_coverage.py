@@ -57,7 +57,7 @@ def tind_timing(resamples: int) -> str:
     from negkit.data.tind import read_tind
     from negkit.metrics.intervals import intervals_json
     from negkit.metrics.tind_intervals import tind_estimands
-    from negkit.tasks.truth import tind_source
+    from negkit.tasks.tind import tind_source
 
     source = tind_source(REPO.parent / "shared" / "data")
     items = read_tind(source, "test", 0)

@@ -7,8 +7,8 @@ import stat
 
 import pytest
 
-from negkit.atomic_io import TEMP_PREFIX, atomic_write_json, atomic_write_jsonl, atomic_write_text, atomic_writer
 from negkit.errors import NegkitError
+from negkit.io.atomic import TEMP_PREFIX, atomic_write_json, atomic_write_jsonl, atomic_write_text, atomic_writer
 from negkit.models.model_args import format_model_args, parse_model_args
 
 

@@ -13,10 +13,11 @@ from conftest import shared_data_path
 from negkit.cli import main
 from negkit.engine.requests import LoglikelihoodRequest
 from negkit.errors import NegkitError
-from negkit.evaluate import EvalOptions, evaluate
 from negkit.models.base import AnswerSpace
 from negkit.models.baselines import OTHER_LOGPROB, load_baseline
 from negkit.models.registry import load_model
+from negkit.run.evaluate import evaluate
+from negkit.run.options import EvalOptions
 
 FIXTURE = Path(__file__).parent / "fixtures" / "thunder_nubench"
 SPACE = AnswerSpace({"entailment": "Yes", "neutral": "No"}, ("neutral", "entailment", "neutral"))

@@ -10,7 +10,7 @@ import torch
 from negkit.engine.requests import LoglikelihoodRequest, request_payload
 from negkit.errors import NegkitError
 from negkit.models.hf_common import HFTokenizerRules
-from negkit.tasks.base import get_task
+from negkit.suites import get_task
 from tiny_models import tiny_causal_lm, tiny_tokenizer
 
 FIXTURE = Path(__file__).parent / "fixtures" / "thunder_nubench"

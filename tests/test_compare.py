@@ -10,8 +10,10 @@ from conftest import shared_data_path
 
 from negkit.cli import main
 from negkit.errors import InputFormatError, NegkitError
-from negkit.evaluate import EvalOptions, evaluate
 from negkit.report.compare import CompareOptions, compare, compare_markdown, run_names
+from negkit.run.evaluate import evaluate
+from negkit.run.options import EvalOptions
+from negkit.suites import suite_view
 
 FIXTURE = Path(__file__).parent / "fixtures" / "thunder_nubench"
 OPTIONS = CompareOptions(resamples=300)
@@ -36,7 +38,7 @@ def runs(tmp_path_factory) -> dict[str, Path]:
 
 
 def test_leaderboard_and_differences(runs):
-    comparison = compare([runs["majority"], runs["random"]], baseline=runs["random"], options=OPTIONS)
+    comparison = compare([runs["majority"], runs["random"]], baseline=runs["random"], options=OPTIONS, suites=suite_view)
     assert comparison["baseline"] == "random" and [r["name"] for r in comparison["runs"]] == ["majority", "random"]
     assert set(comparison["tasks"]) == {"tind", "nan-nli", "scone", "nubench"}
     tind = comparison["tasks"]["tind"]
@@ -62,7 +64,7 @@ def test_leaderboard_and_differences(runs):
 
 
 def test_identical_runs_differ_by_nothing(runs):
-    comparison = compare([runs["random"], runs["random-again"]], options=OPTIONS)
+    comparison = compare([runs["random"], runs["random-again"]], options=OPTIONS, suites=suite_view)
     assert comparison["baseline"].endswith("/random") and comparison["baseline"] != "again/random"
     for task in comparison["tasks"].values():
         row = next(row for row in task["rows"] if not row["baseline"])
@@ -90,12 +92,12 @@ def test_cli_prints_and_writes_every_format(runs, tmp_path, capsys):
 
 def test_errors_name_the_problem(runs, tmp_path, capsys):
     with pytest.raises(NegkitError, match="not a run folder"):
-        compare([tmp_path / "missing"])
+        compare([tmp_path / "missing"], suites=suite_view)
     (tmp_path / "empty").mkdir()
     with pytest.raises(NegkitError, match="no TASK.results.json files"):
-        compare([tmp_path / "empty"])
+        compare([tmp_path / "empty"], suites=suite_view)
     with pytest.raises(NegkitError, match="--tasks names tasks no run has: condaqa"):
-        compare([runs["random"]], options=CompareOptions(resamples=10, tasks=("condaqa",)))
+        compare([runs["random"]], options=CompareOptions(resamples=10, tasks=("condaqa",)), suites=suite_view)
     broken = tmp_path / "broken"
     broken.mkdir()
     (broken / "scone.results.json").write_text((runs["random"] / "scone.results.json").read_text())
@@ -104,7 +106,7 @@ def test_errors_name_the_problem(runs, tmp_path, capsys):
     del record["gold"]
     (broken / "scone.samples.jsonl").write_text("\n".join([lines[0], json.dumps(record), *lines[2:]]) + "\n")
     with pytest.raises(InputFormatError, match="scone.samples.jsonl:2: sample record lacks 'gold'"):
-        compare([broken])
+        compare([broken], suites=suite_view)
     assert main(["compare", str(tmp_path / "empty")]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.startswith("negkit: error:")
@@ -117,6 +119,6 @@ def test_old_nan_nli_samples_without_premises_drop_strict(runs, tmp_path):
     records = [json.loads(line) for line in (runs["random"] / "nan-nli.samples.jsonl").read_text().splitlines()]
     (old / "nan-nli.samples.jsonl").write_text("".join(
         json.dumps({k: v for k, v in r.items() if k != "premise_id"}) + "\n" for r in records))
-    task = compare([old], options=OPTIONS)["tasks"]["nan-nli"]
+    task = compare([old], options=OPTIONS, suites=suite_view)["tasks"]["nan-nli"]
     assert [m["path"] for m in task["metrics"]] == ["standard.all_f1", "standard.accuracy", "binary.all_f1",
                                                      "binary.accuracy"]

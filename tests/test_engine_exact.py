@@ -8,7 +8,7 @@ import torch
 from negkit.engine.batching import LengthSortedBatcher
 from negkit.engine.prefix import PrefixChecker, common_prefix_length
 from negkit.models.base import LoglikelihoodRequest
-from negkit.tasks.truth import TruthTask, true_probability
+from negkit.tasks.tind import TruthTask, true_probability
 from tiny_models import plain_next_token_logprobs, synthetic_truth_items, tiny_causal_lm
 
 TOLERANCE = 1e-4

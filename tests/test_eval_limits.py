@@ -7,8 +7,8 @@ import argparse
 import pytest
 
 from negkit.cli import main
-from negkit.cli.evaluate import format_limit, parse_limit
-from negkit.evaluate import task_limit
+from negkit.cli.arguments import format_limit, parse_limit
+from negkit.run.options import task_limit
 
 
 def test_one_number_applies_to_every_task():

@@ -10,8 +10,8 @@ import pytest
 
 from negkit.cli import main
 from negkit.errors import NegkitError
-from negkit.export.lm_eval import HARNESS_NAMES, export_lm_eval
-from negkit.tasks.base import get_task
+from negkit.export.lm_eval import export_lm_eval, harness_names
+from negkit.suites import get_task
 
 FIXTURE = Path(__file__).parent / "fixtures" / "thunder_nubench"
 SHARED = Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
@@ -37,14 +37,16 @@ def load_utils(folder: Path):
 
 
 def test_utils_do_not_import_negkit():
-    source = (Path(__file__).resolve().parents[1] / "src" / "negkit" / "export" / "lm_eval_utils.py").read_text()
+    from negkit.export.lm_eval import exportable, utils_text
+
+    source = utils_text(list(exportable().values()))  # the shared part, every generated loader, every suite's code
     imports = [line.split()[1] for line in source.splitlines() if line.startswith(("import ", "from "))]
     assert not [name for name in imports if name.startswith("negkit")]  # it runs where negkit is not installed
 
 
 def test_truth_prompts_agree_with_the_utils():
-    from negkit.export.lm_eval_utils import TIND_CHAT_QUESTION, TIND_QUESTION
-    from negkit.tasks.truth import CHAT_QUESTION, QUESTION
+    from negkit.suites.tind.harness_utils import TIND_CHAT_QUESTION, TIND_QUESTION
+    from negkit.tasks.tind import CHAT_QUESTION, QUESTION
 
     assert (TIND_CHAT_QUESTION, TIND_QUESTION) == (CHAT_QUESTION, QUESTION)
 
@@ -89,7 +91,7 @@ def test_hf_layout_tind_export_keeps_sentences_out(tmp_path):
     export_lm_eval(["tind"], out, data=str(data))
     written = "".join(path.read_text(encoding="utf-8") for path in out.iterdir() if path.name != "utils.py")
     assert not any(item.sentence in written for item in items)  # ids and hashes only
-    for name in HARNESS_NAMES["tind"]:
+    for name in harness_names()["tind"]:
         config = read_yaml(out / f"{name}.yaml")
         assert config["doc_to_choice"] == ["True", "False"] and config["target_delimiter"] == ""
     rows = list(load_utils(out).load_tind()["test"])
@@ -140,7 +142,7 @@ def test_nli_docs_match_negkit_requests(tmp_path):
                 [(request.context, request.continuation) for request in requests]
             assert task.answers[doc["choices"][doc["gold"]]] == (item.label if name == "nan-nli" else
                                                                  ("entailment" if item.label == "entailment" else "neutral"))
-        assert read_yaml(out / f"{HARNESS_NAMES[name][0]}.yaml")["target_delimiter"] == " "
+        assert read_yaml(out / f"{harness_names()[name][0]}.yaml")["target_delimiter"] == " "
 
 
 def test_export_errors(tmp_path, capsys):

@@ -95,8 +95,8 @@ def test_recorded_command_parses_back_to_the_same_plan(tiny, pairs, tmp_path):
 def test_tind_examples_follow_the_evaluation_prompt_and_filters(tiny):
     shared_data_path("tind", "raw-public.zip")
     from negkit.models.registry import load_model
-    from negkit.tasks.truth import TruthTask
-    from negkit.train.examples import tind_examples
+    from negkit.tasks.tind import TruthTask
+    from negkit.suites.tind.training import tind_examples
 
     lm = load_model(f"hf:{tiny}")
     data = tind_examples(lm, None, subset=TindFilter(exclude_patterns=(1, 5), polarity="affirmative", kind="inputs"),
@@ -117,8 +117,8 @@ def test_tind_examples_follow_the_evaluation_prompt_and_filters(tiny):
         TindFilter(patterns=(2,), exclude_patterns=(2,))
     verbal = tind_examples(lm, None, subset=TindFilter(patterns=(6,), negation=("verbal",)), chat=False)
     assert verbal.description["sentences"] < len(tind_examples(lm, None, subset=TindFilter(patterns=(6,))).examples)
-    from negkit.tasks.truth import tind_source
-    from negkit.train.examples import _read_tind
+    from negkit.tasks.tind import tind_source
+    from negkit.suites.tind.training import _read_tind
 
     kept = [item for item in _read_tind(tind_source(None), "train", 0)
             if TindFilter(patterns=(6,), negation=("verbal",)).keeps(item)]
@@ -130,8 +130,8 @@ def test_per_group_thins_every_group_over_its_four_cells(tiny):
     from collections import Counter
 
     from negkit.models.registry import load_model
-    from negkit.tasks.truth import tind_source
-    from negkit.train.examples import _read_tind, thin_groups, tind_examples
+    from negkit.tasks.tind import tind_source
+    from negkit.suites.tind.training import _read_tind, thin_groups, tind_examples
     from negkit.train.options import command_line
 
     items = [item for item in _read_tind(tind_source(None), "train", 0) if item.pattern_id in (2, 6)]
@@ -156,7 +156,8 @@ def test_per_group_thins_every_group_over_its_four_cells(tiny):
 
 def test_tind_training_then_eval_with_the_adapter(tiny, tmp_path):
     shared_data_path("tind", "raw-public.zip")
-    from negkit.evaluate import EvalOptions, evaluate
+    from negkit.run.options import EvalOptions
+    from negkit.run.evaluate import evaluate
 
     out = tmp_path / "adapter"
     run = finetune(f"hf:{tiny}", FinetuneOptions(out=out, train="tind", limit=40, dev="split", dev_limit=16,
@@ -185,7 +186,7 @@ def test_tind_training_then_eval_with_the_adapter(tiny, tmp_path):
 def test_nubench_pairs_in_the_papers_format(tiny, tmp_path):
     from negkit.models.registry import load_model
     from negkit.tasks.multiple_choice import render_prompt
-    from negkit.train.examples import nubench_examples
+    from negkit.suites.nubench import nubench_examples
 
     lm = load_model(f"hf:{tiny}")
     data = nubench_examples(lm, FIXTURE)
@@ -235,7 +236,8 @@ def test_resume_after_kill_equals_an_uninterrupted_run(tiny, pairs, tmp_path):
 
 
 def test_merged_export_answers_like_the_adapter(tiny, pairs, tmp_path, capsys):
-    from negkit.evaluate import EvalOptions, evaluate
+    from negkit.run.options import EvalOptions
+    from negkit.run.evaluate import evaluate
 
     out = tmp_path / "adapter"
     run = finetune(f"hf:{tiny}", FinetuneOptions(out=out, train=str(pairs), merge_out=str(tmp_path / "merged"), **QUICK))

@@ -28,7 +28,8 @@ def tiny(tmp_path_factory) -> Path:
 def test_affirmative_first_puts_affirmative_sentences_before_all_of_them(tiny):
     shared_data_path("tind", "raw-public.zip")
     from negkit.models.registry import load_model
-    from negkit.train.examples import affirmative_first, tind_examples
+    from negkit.suites.tind.training import tind_examples
+    from negkit.train.examples import affirmative_first
 
     lm = load_model(f"hf:{tiny}")
     data = tind_examples(lm, None, subset=TindFilter(patterns=(2, 6), per_group=4), chat=False)
@@ -49,7 +50,8 @@ def test_curriculum_on_upper_layers_trains_in_order_and_evaluates(tiny, tmp_path
     shared_data_path("tind", "raw-public.zip")
     from safetensors.torch import load_file
 
-    from negkit.evaluate import EvalOptions, evaluate
+    from negkit.run.options import EvalOptions
+    from negkit.run.evaluate import evaluate
     from negkit.models.registry import load_model
     from negkit.train.batches import tokenize_examples
     from negkit.train.lm import build_trainer, training_data

@@ -15,9 +15,11 @@ import pytest
 from browser import find_chromium, render
 from conftest import shared_data_path
 
-from negkit.evaluate import EvalOptions, evaluate
 from negkit.report import plots
 from negkit.report.html import HTML_FILE, markdown_to_html, run_html, write_html_report
+from negkit.run.evaluate import evaluate
+from negkit.run.options import EvalOptions
+from negkit.suites import suite_view
 
 FIXTURE = Path(__file__).parent / "fixtures" / "thunder_nubench"
 #: Figures per section: TIND 3, NaN-NLI 3, ScoNe 1, Thunder-NUBench 2, negation resolution 1.
@@ -42,7 +44,7 @@ def report_folder(tmp_path_factory) -> Path:
                             text=True).stdout
     (out / "resolution-dev.json").write_text(scored, encoding="utf-8")
     assert "Scopes(cue match).f1" in json.loads(scored)["systems"][0]["intervals"]
-    write_html_report(results, out)
+    write_html_report(results, out, suite_view)
     return out
 
 
@@ -55,7 +57,7 @@ def test_page_is_self_contained_and_deterministic(report_folder):
     for result in results:
         result["files"] = {"tables": str(report_folder / f"{result['task']['task']}.md"),
                            "samples": str(report_folder / f"{result['task']['task']}.samples.jsonl")}
-    assert run_html(results) == run_html(results)  # same input, same bytes
+    assert run_html(results, suites=suite_view) == run_html(results, suites=suite_view)  # same input, same bytes
 
 
 @pytest.mark.skipif(find_chromium() is None, reason="chromium is not installed (scripts/setup.sh installs Debian's "
@@ -104,7 +106,7 @@ def test_without_matplotlib_the_page_keeps_its_tables(report_folder, monkeypatch
     monkeypatch.setattr(plots, "available", lambda: False)
     results = [json.loads(p.read_text()) for p in sorted(report_folder.glob("scone.results.json"))]
     results[0]["files"] = {"tables": str(report_folder / "scone.md")}
-    page = run_html(results)
+    page = run_html(results, suites=suite_view)
     assert "<svg" not in page and "pip install negkit[report]" in page and "<table>" in page
 
 

@@ -10,11 +10,12 @@ import pytest
 import torch
 
 from negkit.errors import NegkitError
-from negkit.evaluate import EvalOptions, evaluate, model_options
 from negkit.models import loading
 from negkit.models.base import LoglikelihoodRequest
 from negkit.models.registry import load_model
-from negkit.tasks.truth import TruthTask
+from negkit.run.evaluate import evaluate
+from negkit.run.options import EvalOptions, model_options
+from negkit.tasks.tind import TruthTask
 from tiny_models import save_tiny_causal, synthetic_truth_items
 
 
@@ -155,8 +156,8 @@ def test_sharded_loading_with_offload_matches_one_device(folder, tmp_path, prefi
 
 
 def test_secrets_stay_out_of_the_reproduction_record():
-    from negkit.eval_flags import eval_command
-    from negkit.run_record import resolved_options
+    from negkit.run.flags import eval_command
+    from negkit.run.record import resolved_options
 
     options = EvalOptions(model_args={"api_key": "sk-secret", "timeout": 5}, device="cpu")
     assert "sk-secret" not in json.dumps(resolved_options(options))

@@ -9,7 +9,7 @@ import pytest
 
 from negkit.data.nubench import ChoiceItem, load_choice_items
 from negkit.models.base import LoglikelihoodResult
-from negkit.tasks.base import get_task
+from negkit.suites import get_task
 from negkit.tasks.multiple_choice import (
     FEWSHOT_DELIMITER,
     fewshot_prefix,

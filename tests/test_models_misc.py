@@ -7,10 +7,10 @@ import types
 import pytest
 
 from negkit.errors import NegkitError
-from negkit.evaluate import resolve_dtype_for_mode
 from negkit.models.base import ModelFingerprint
 from negkit.models.hf_nli import config_labels, map_labels
-from negkit.tasks.truth import TruthTask, true_probability
+from negkit.run.options import resolve_dtype_for_mode
+from negkit.tasks.tind import TruthTask, true_probability
 from tiny_models import synthetic_truth_items, tiny_causal_lm
 
 

@@ -8,7 +8,7 @@ from conftest import shared_data_path
 from negkit.data.nli import NLIItem
 from negkit.errors import NegkitError
 from negkit.models.base import ClassifyRequest, LoglikelihoodResult
-from negkit.tasks.base import get_task
+from negkit.suites import get_task
 
 
 def _item(item_id, label, condition=""):

@@ -16,7 +16,7 @@ from negkit.models.base import LoglikelihoodRequest
 from negkit.models.hf_causal import HFCausalLM
 from negkit.models.openai_server import OpenAICompatibleLM
 from negkit.models.registry import load_model
-from negkit.tasks.truth import TruthTask
+from negkit.tasks.tind import TruthTask
 from tiny_models import save_tiny_causal
 
 TESTS = Path(__file__).resolve().parent

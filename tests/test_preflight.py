@@ -9,8 +9,9 @@ import pytest
 import negkit.models.registry as registry
 from negkit.cli import main
 from negkit.errors import NegkitError
-from negkit.evaluate import EvalOptions, evaluate
-from negkit.preflight import RUN_CHECKS, TASK_CHECKS, prepare_run
+from negkit.run.evaluate import evaluate
+from negkit.run.options import EvalOptions
+from negkit.run.preflight import RUN_CHECKS, TASK_CHECKS, prepare_run
 
 
 @pytest.fixture
@@ -88,7 +89,7 @@ def test_hub_name_fails_fast_offline(shared_data, monkeypatch, capsys):
 
 
 def test_hub_name_fails_fast_without_network(shared_data, monkeypatch, capsys):
-    import negkit.hub as hub
+    import negkit.io.hub as hub
 
     monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
     monkeypatch.setattr(hub, "_probe_result", None)
@@ -118,12 +119,12 @@ def test_out_that_cannot_be_a_folder(out_kind, shared_data, no_model_load, tmp_p
 
 def test_checks_are_extensible(shared_data, no_model_load, monkeypatch):
     calls = []
-    monkeypatch.setattr("negkit.preflight.RUN_CHECKS", RUN_CHECKS + [lambda request: calls.append("run")])
+    monkeypatch.setattr("negkit.run.preflight.RUN_CHECKS", RUN_CHECKS + [lambda request: calls.append("run")])
 
     def refuse_prompt(request, name, task):
         raise NegkitError(f"--prompt does not apply to task {name}")
 
-    monkeypatch.setattr("negkit.preflight.TASK_CHECKS", TASK_CHECKS + [refuse_prompt])
+    monkeypatch.setattr("negkit.run.preflight.TASK_CHECKS", TASK_CHECKS + [refuse_prompt])
     with pytest.raises(NegkitError, match="--prompt does not apply to task nan-nli"):
         prepare_run("default", ["nan-nli"], EvalOptions(data=str(shared_data)))
     assert calls == ["run"]

@@ -9,7 +9,7 @@ import pytest
 
 from negkit.cli import main
 from negkit.data.tind import write_tind_jsonl
-from negkit.privacy import redact_record, text_sha256
+from negkit.io.privacy import redact_record, text_sha256
 from tiny_models import save_tiny_causal, synthetic_truth_items
 
 

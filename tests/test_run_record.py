@@ -10,10 +10,12 @@ import pytest
 
 from negkit.cli import main
 from negkit.errors import NegkitError
-from negkit.evaluate import EvalOptions, evaluate
-from negkit.eval_flags import task_options_for
-from negkit.run_record import data_record, inserted_system_text, merge_timings, negkit_source
-from negkit.tasks.base import get_task, resolve_limit
+from negkit.run.evaluate import evaluate
+from negkit.run.flags import task_options_for
+from negkit.run.options import EvalOptions
+from negkit.run.record import data_record, inserted_system_text, merge_timings, negkit_source
+from negkit.suites import get_task
+from negkit.tasks.base import resolve_limit
 
 FIXTURE = Path(__file__).parent / "fixtures" / "thunder_nubench"
 SHARED = Path(__file__).resolve().parents[1] / ".." / "shared" / "data"

@@ -15,9 +15,10 @@ import pytest
 from negkit.engine.runner import answer_requests
 from negkit.engine.store import RunStore, request_key
 from negkit.errors import InputFormatError
-from negkit.evaluate import EvalOptions, evaluate
-from negkit.models.hf_causal import HFCausalLM
 from negkit.models.base import LoglikelihoodRequest, LoglikelihoodResult, ModelFingerprint, NextTokenRequest
+from negkit.models.hf_causal import HFCausalLM
+from negkit.run.evaluate import evaluate
+from negkit.run.options import EvalOptions
 from tiny_models import synthetic_truth_items
 
 TESTS = Path(__file__).resolve().parent

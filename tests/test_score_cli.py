@@ -12,8 +12,8 @@ import pytest
 from tind_support import public_zip
 
 from negkit.cli import main
-from negkit.cli.score import SUITE_SCORERS, load_scorer
 from negkit.report.tind import overview_table, tind_report
+from negkit.scoring import load_scorer, scored_suites
 
 
 def record(test_id, is_distractor, negation, label, prediction, pattern_id=5, pattern="Hypernymy"):
@@ -104,7 +104,7 @@ def test_missing_and_empty_prediction_files(tmp_path, capsys):
 
 
 def test_every_registered_suite_resolves():
-    for suite in SUITE_SCORERS:
+    for suite in [suite.name for suite in scored_suites()]:
         assert callable(load_scorer(suite))
 
 

@@ -7,7 +7,7 @@ import torch
 from negkit.models.base import LoglikelihoodRequest
 from negkit.models.hf_common import fingerprint_for
 from negkit.models.hf_seq2seq import HFSeq2SeqLM
-from negkit.tasks.truth import TruthTask
+from negkit.tasks.tind import TruthTask
 from tiny_models import synthetic_truth_items, tiny_t5, tiny_tokenizer
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from negkit.report.tind import input_pattern_table, tind_report
-from negkit.tasks.truth import TruthTask
+from negkit.tasks.tind import TruthTask
 from tind_support import PUBLIC_COUNTS, public_zip
 
 

@@ -11,9 +11,9 @@ from negkit.cli import main
 from negkit.data.tind import write_tind_jsonl
 from negkit.errors import NegkitError
 from negkit.models.base import GenerateRequest, LoglikelihoodRequest, LoglikelihoodResult, NextTokenRequest
-from negkit.tasks.base import get_task, registered_tasks
+from negkit.suites import get_task, registered_tasks
 from negkit.tasks.tind_fewshot import authors_fewshot_examples, draw_fewshot_examples, fewshot_block
-from negkit.tasks.truth import TruthTask, sample_groups, true_probability
+from negkit.tasks.tind import TruthTask, sample_groups, true_probability
 from tiny_models import save_tiny_causal, synthetic_truth_items
 
 

@@ -18,7 +18,7 @@ from negkit.errors import NegkitError
 from negkit.models.base import LoglikelihoodRequest
 from negkit.models.hf_causal import HFCausalLM
 from negkit.models.registry import load_model
-from negkit.tasks.truth import TruthTask
+from negkit.tasks.tind import TruthTask
 from tiny_models import save_tiny_causal, synthetic_truth_items, tiny_tokenizer
 
 TOLERANCE = 1e-4

@@ -1,7 +1,9 @@
 """The ``negkit`` command line: argument parsing and dispatch only.
 
 Each command family lives in its own module of this package and exposes
-``register(groups: CommandGroups) -> None``, which adds sub-commands to the groups it needs.
+``register(groups: CommandGroups) -> None``, which adds sub-commands to the groups it needs; a module defining
+``GROUPS`` adds command groups, and ``ORDER`` places it in ``negkit --help`` (:func:`command_modules`: no list to
+edit).
 A sub-command parser stores its handler with ``parser.set_defaults(handler=function)``; the
 handler receives the parsed ``argparse.Namespace`` and returns an exit status. Everything a
 handler does is a call into the library, so it is reachable from Python with the same names.
@@ -15,27 +17,32 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import pkgutil
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from negkit import __version__
+from negkit.cli.arguments import included_paths
 from negkit.errors import NegkitError
+from negkit.suites import include_suites
 
 #: Error messages are cut to this many characters (a quoted input value never floods the terminal).
 MESSAGE_LIMIT = 1000
 
-#: Command groups (``negkit GROUP COMMAND``) and their one-line help.
-GROUPS: dict[str, str] = {
-    "resolution": "negation cue/scope resolution: corpora, scorer, systems",
-    "tind": "This is not a Dataset: load, convert, generate, check",
-    "score": "compute a suite's metrics from a predictions file made elsewhere",
-    "export": "write negkit's tasks for other tools (the LM Evaluation Harness)",
-}
+#: The default place of a command module in ``negkit --help`` (a module's ``ORDER`` moves it).
+DEFAULT_ORDER = 100
 
-#: Modules of this package that register commands, in the order their commands are listed.
-COMMAND_MODULES: tuple[str, ...] = (
-    "evaluate", "compare", "finetune", "resolution", "resolution_systems", "tind", "tind_generate", "score", "export",
-)
+
+def command_modules() -> list[Any]:
+    """Every module of this package that registers commands (it has ``register``), by its ``ORDER`` then name.
+
+    A module may also define ``GROUPS = {NAME: HELP}``: command groups (``negkit NAME COMMAND``) it adds commands to.
+    """
+    modules = [importlib.import_module(f"negkit.cli.{info.name}") for info in pkgutil.iter_modules(__path__)]
+    modules = [module for module in modules if hasattr(module, "register")]
+    return sorted(modules, key=lambda module: (getattr(module, "ORDER", DEFAULT_ORDER), module.__name__))
+
 
 CommandGroups = dict[str, "argparse._SubParsersAction[argparse.ArgumentParser]"]
 
@@ -60,12 +67,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"negkit {__version__}")
     top = parser.add_subparsers(dest="command", metavar="COMMAND")
     groups: CommandGroups = {"": top}
-    for name, help_text in GROUPS.items():
-        group_parser = top.add_parser(name, help=help_text, description=help_text)
-        groups[name] = group_parser.add_subparsers(dest=f"{name}_command", metavar="COMMAND")
-        group_parser.set_defaults(handler=_group_usage(group_parser))
-    for module_name in COMMAND_MODULES:
-        module = importlib.import_module(f"negkit.cli.{module_name}")
+    modules = command_modules()
+    for module in modules:
+        for name, help_text in getattr(module, "GROUPS", {}).items():
+            group_parser = top.add_parser(name, help=help_text, description=help_text)
+            groups[name] = group_parser.add_subparsers(dest=f"{name}_command", metavar="COMMAND")
+            group_parser.set_defaults(handler=_group_usage(group_parser))
+    for module in modules:
         module.register(groups)
     return parser
 
@@ -99,8 +107,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
             reconfigure(errors="backslashreplace")
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
     try:
+        include_suites(included_paths(argv))  # a user's suites, before the parser lists the suites it knows
+        parser = build_parser()
         args = parser.parse_args(argv)
         handler = getattr(args, "handler", None)
         if handler is None:

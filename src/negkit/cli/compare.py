@@ -7,9 +7,17 @@ import argparse
 import json
 from pathlib import Path
 
-from negkit.cli.evaluate import seed_value
+from negkit.cli.arguments import add_include_argument, seed_value
 from negkit.errors import NegkitError
 from negkit.metrics.intervals import DEFAULT_RESAMPLES
+from negkit.report.compare import CompareOptions, compare, compare_markdown
+from negkit.report.compare_page import write_comparison
+from negkit.report.html import write_run_folder_html
+from negkit.suites import suite_view
+
+
+#: Place in ``negkit --help``.
+ORDER = 20
 
 
 def register(groups) -> None:
@@ -31,6 +39,7 @@ def register(groups) -> None:
     parser.add_argument("--seed", type=seed_value, default=0, help="seed of the bootstrap (default: 0)")
     parser.add_argument("--json", action="store_true", help="print the comparison as JSON instead of Markdown")
     parser.add_argument("--out", metavar="DIR", help="also write compare.md, compare.json and compare.html into DIR")
+    add_include_argument(parser)
     parser.set_defaults(handler=run_compare)
 
     report = groups[""].add_parser(
@@ -41,12 +50,11 @@ def register(groups) -> None:
         "older negkit, or after adding a resolution*.json score.",
     )
     report.add_argument("run", metavar="RUN_DIR", help="an output folder of `negkit eval`")
+    add_include_argument(report)
     report.set_defaults(handler=run_report)
 
 
 def run_compare(args: argparse.Namespace) -> int:
-    from negkit.report.compare import CompareOptions, compare, compare_markdown, write_comparison
-
     if args.bootstrap < 1:
         raise NegkitError(f"--bootstrap must be at least 1, got {args.bootstrap}")
     tasks = None
@@ -54,7 +62,7 @@ def run_compare(args: argparse.Namespace) -> int:
         tasks = tuple(name.strip() for name in args.tasks.split(",") if name.strip())
         if not tasks:
             raise NegkitError("--tasks names no task")
-    comparison = compare(args.runs, args.baseline, CompareOptions(args.bootstrap, args.seed, tasks=tasks))
+    comparison = compare(args.runs, args.baseline, CompareOptions(args.bootstrap, args.seed, tasks=tasks), suite_view)
     if args.out:
         write_comparison(comparison, Path(args.out))
     print(json.dumps(comparison, indent=2, ensure_ascii=False) if args.json else compare_markdown(comparison), end="\n" if args.json else "")
@@ -62,7 +70,5 @@ def run_compare(args: argparse.Namespace) -> int:
 
 
 def run_report(args: argparse.Namespace) -> int:
-    from negkit.report.html import write_run_folder_html
-
-    print(write_run_folder_html(Path(args.run)))
+    print(write_run_folder_html(Path(args.run), suite_view))
     return 0

@@ -1,15 +1,34 @@
-"""``negkit eval``: evaluate a model on registered tasks (see :mod:`negkit.evaluate`)."""
+"""``negkit eval``: evaluate a model on registered tasks (see :mod:`negkit.run.evaluate`)."""
 
 from __future__ import annotations
 
 import argparse
 import math
-import re
 import sys
 from pathlib import Path
 
+from negkit.cli.arguments import (
+    add_include_argument,
+    non_negative,
+    parse_batch_size,
+    parse_limit,
+    per_task_value,
+    positive_float,
+    positive_int,
+    seed_value,
+    wait_seconds,
+)
 from negkit.engine.runner import DEFAULT_CHUNK_SIZE, DEFAULT_COMMIT_SECONDS
 from negkit.errors import NegkitError, quoted
+from negkit.models.model_args import parse_model_args
+from negkit.report.combined import REPORT_FILE
+from negkit.run.options import EvalOptions
+from negkit.run.preflight import check_data_argument
+from negkit.suites import classifier_tasks, locate_task_data, registered_tasks, suite_status
+
+
+#: Place in ``negkit --help``.
+ORDER = 10
 
 
 def register(groups) -> None:
@@ -58,6 +77,7 @@ def add_task_arguments(parser: argparse._ActionsContainer) -> None:
     parser.add_argument("--tasks", help="comma-separated task names (see --list); default: every suite whose data is found")
     parser.add_argument("--list", action="store_true", help="list the registered tasks and where their data was found")
     parser.add_argument("--data", help="data root, data set folder or file (default: NEGKIT_DATA, ./data, ../shared/data)")
+    add_include_argument(parser)
     parser.add_argument("--split", default="test",
                         help="split to evaluate (default: test); TIND also takes 'all', the whole data set (paper Table 4)")
     parser.add_argument("--limit", type=parse_limit, metavar="N|F|TASK=N,...",
@@ -116,9 +136,7 @@ def add_run_arguments(parser: argparse._ActionsContainer) -> None:
 def run_eval(args: argparse.Namespace) -> int:
     if args.list:
         return list_tasks(args.data)
-    from negkit.evaluate import EvalOptions, evaluate
-    from negkit.models.model_args import parse_model_args
-    from negkit.report.combined import REPORT_FILE
+    from negkit.run.evaluate import evaluate  # loads the engine and the models (torch) only when a run starts
 
     if args.bootstrap < 0:
         raise NegkitError(f"--bootstrap must be 0 (no intervals) or a number of resamples, got {args.bootstrap}")
@@ -131,8 +149,6 @@ def run_eval(args: argparse.Namespace) -> int:
             raise NegkitError(f"--tasks {quoted(args.tasks)} has an empty task name (TASK,TASK,...)")
     else:
         if args.data is not None:
-            from negkit.preflight import check_data_argument
-
             check_data_argument(args.data)
         tasks, skipped = suites_to_run(args.data, classifier=args.model.startswith("nli:"))
     options = EvalOptions(
@@ -159,11 +175,10 @@ def run_eval(args: argparse.Namespace) -> int:
 def suites_to_run(data: str | None, classifier: bool = False) -> tuple[list[str], dict[str, str]]:
     """The main task of every suite whose data is found, and the suites left out (suite -> how to get its data),
     each said on standard error: a suite is never skipped without a word."""
-    from negkit.suites import CLASSIFIER_TASKS, suite_status
-
     tasks, skipped = [], {}
+    can_classify = classifier_tasks()
     for status in suite_status(data):
-        if classifier and status.task not in CLASSIFIER_TASKS:
+        if classifier and status.task not in can_classify:
             continue
         if status.location is None:
             skipped[status.suite] = status.hint
@@ -177,123 +192,8 @@ def suites_to_run(data: str | None, classifier: bool = False) -> tuple[list[str]
     return tasks, skipped
 
 
-def per_task_value(convert):
-    """An argparse type for ``VALUE`` (every task) or ``TASK=VALUE,...`` (per task), each converted."""
-
-    def parse(text: str):
-        if "=" not in text:
-            return convert(text)
-        values = {}
-        for part in text.split(","):
-            task, separator, value = part.partition("=")
-            if not separator or not task.strip() or not value.strip():
-                raise argparse.ArgumentTypeError(f"per-task entries are TASK=VALUE, got {part!r}")
-            if task.strip() in values:
-                raise argparse.ArgumentTypeError(f"task {task.strip()!r} is given twice")
-            values[task.strip()] = convert(value.strip())
-        return values
-
-    return parse
-
-
-def non_negative(text: str) -> int:
-    """An argparse type: a whole number >= 0."""
-    return whole_number(text, 0)
-
-
-def limit_value(text: str) -> int | float:
-    """A count (>= 1) or a fraction in (0, 1), as the Harness's ``--limit``."""
-    if re.fullmatch(r"\s*-?\d+\s*", text):
-        return positive_int(text.strip())
-    try:
-        fraction = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a count or a fraction, got {text[:40]!r}") from None
-    if not 0 < fraction < 1:
-        raise argparse.ArgumentTypeError(f"a fraction must be between 0 and 1 (exclusive), got {text[:40]!r}")
-    return fraction
-
-
-#: ``500`` -> 500 for every task; ``0.1`` -> a tenth of each task; ``tind=1500,scone=0.5`` -> per task.
-parse_limit = per_task_value(limit_value)
-
-
-def format_limit(limit: int | float | dict[str, int | float]) -> str:
-    """Inverse of :func:`parse_limit`."""
-    from negkit.eval_flags import format_per_task
-
-    return format_per_task(limit)
-
-
-def positive_int(text: str) -> int:
-    """An argparse type: a whole number >= 1."""
-    return whole_number(text, 1)
-
-
-def whole_number(text: str, minimum: int) -> int:
-    """``text`` as a whole number of at least ``minimum`` (an argparse error otherwise)."""
-    try:
-        number = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number, got {text[:40]!r}") from None
-    if number < minimum:
-        raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {number}")
-    return number
-
-
-#: Seeds are whole numbers in [0, 2**32): every generator negkit seeds (random, NumPy, torch) takes them as they are
-#: (NumPy refuses negative seeds; Python's random would treat -1 as 1).
-SEED_LIMIT = 2**32
-
-
-def seed_value(text: str) -> int:
-    """An argparse type: a seed, a whole number from 0 to 2**32 - 1."""
-    number = whole_number(text, 0)
-    if number >= SEED_LIMIT:
-        raise argparse.ArgumentTypeError(f"must be below 2**32, got {text[:40]!r}")
-    return number
-
-
-def positive_float(text: str) -> float:
-    """An argparse type: a finite number > 0."""
-    return _number(text, lambda number: number > 0 and math.isfinite(number), "a finite number above 0")
-
-
-def wait_seconds(text: str) -> float:
-    """An argparse type: seconds to wait (>= 0), or ``inf``."""
-    return _number(text, lambda number: number >= 0, "a number of seconds of at least 0")
-
-
-def _number(text: str, accept, what: str) -> float:
-    try:
-        number = float(text)
-    except ValueError:
-        number = math.nan
-    if not accept(number):
-        raise argparse.ArgumentTypeError(f"must be {what}, got {text[:40]!r}")
-    return number
-
-
-def parse_batch_size(text: str) -> int | None:
-    """``auto`` -> None (memory-safe automatic size), else a positive integer."""
-    if text == "auto":
-        return None
-    try:
-        size = int(text)
-    except ValueError:
-        raise NegkitError(f"--batch-size must be a number or auto, got {text!r}") from None
-    if size < 1:
-        raise NegkitError(f"--batch-size must be at least 1, got {size}")
-    return size
-
-
 def list_tasks(data: str | None) -> int:
-    from negkit.suites import locate_task_data, suite_status
-    from negkit.tasks.base import registered_tasks
-
     if data is not None:
-        from negkit.preflight import check_data_argument
-
         check_data_argument(data)
 
     print("Suites (run by `negkit eval` without --tasks when their data is found):")

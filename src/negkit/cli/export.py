@@ -4,6 +4,15 @@ from __future__ import annotations
 
 import argparse
 
+from negkit.cli.arguments import add_include_argument, non_negative, parse_limit, per_task_value, seed_value
+from negkit.export.lm_eval import export_lm_eval
+
+
+#: Place in ``negkit --help``.
+ORDER = 70
+#: Command groups this module adds commands to.
+GROUPS = {"export": "write negkit's tasks for other tools (the LM Evaluation Harness)"}
+
 
 def register(groups) -> None:
     parser = groups["export"].add_parser(
@@ -14,9 +23,8 @@ def register(groups) -> None:
         "same --data, --split, --limit and --seed. TIND stays private: only item ids and sentence hashes are "
         "written; the Harness reads the encrypted release in place.",
     )
-    from negkit.cli.evaluate import non_negative, parse_limit, per_task_value, seed_value
-
-    parser.add_argument("--tasks", required=True, help="comma-separated: tind, nan-nli, scone, nubench")
+    parser.add_argument("--tasks", required=True, help="comma-separated tasks (the main task of a suite that has an "
+                        "export; negkit eval --list lists them)")
     parser.add_argument("--out", "--output-path", dest="out", required=True, help="folder to write the tasks to")
     parser.add_argument("--data", help="data root, data set folder or file (as for negkit eval)")
     parser.add_argument("--split", default="test", help="split to export (default: test)")
@@ -26,12 +34,11 @@ def register(groups) -> None:
                         help="Thunder-NUBench prompt id (default 7)")
     parser.add_argument("--num-fewshot", "--num_fewshot", type=per_task_value(non_negative), metavar="K|TASK=K,...",
                         help="Thunder-NUBench few-shot examples (the Harness draws them from the validation split)")
+    add_include_argument(parser)
     parser.set_defaults(handler=run_export)
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from negkit.export.lm_eval import export_lm_eval
-
     tasks = [name.strip() for name in args.tasks.split(",") if name.strip()]
     manifest = export_lm_eval(tasks, args.out, data=args.data, split=args.split, limit=args.limit, seed=args.seed,
                               prompt=args.prompt, num_fewshot=args.num_fewshot)

@@ -6,8 +6,14 @@ from __future__ import annotations
 import argparse
 import json
 
-from negkit.cli.evaluate import seed_value
+from negkit.cli.arguments import label_list, pattern_list, seed_value, word_list
 from negkit.errors import NegkitError
+from negkit.suites import classifier_tasks
+from negkit.train.examples import default_source, training_sources
+
+
+#: Place in ``negkit --help``.
+ORDER = 30
 
 
 def register(groups) -> None:
@@ -37,10 +43,11 @@ def register(groups) -> None:
 
 
 def add_data_arguments(parser: argparse._ActionsContainer) -> None:
-    parser.add_argument("--train", default="tind", metavar="tind|nubench|FILE",
-                        help="tind (the TIND train split), nubench (Thunder-NUBench sentence-negation pairs), or a "
-                        "JSON Lines file of {\"prompt\", \"completion\"} (nli: models: premise, hypothesis, label "
-                        "as .jsonl/.csv/.tsv)")
+    sources = training_sources()
+    parser.add_argument("--train", default=default_source(), metavar="|".join([*sources, "FILE"]),
+                        help=", ".join(f"{name} ({source.description})" for name, source in sources.items())
+                        + ", or a JSON Lines file of {\"prompt\", \"completion\"} (nli: models: premise, hypothesis, "
+                        f"label as .jsonl/.csv/.tsv); default: {default_source()}")
     parser.add_argument("--data", help="data root, data set folder or file (default: NEGKIT_DATA, ./data, ../shared/data)")
     parser.add_argument("--split", default="train", help="TIND split to train on (default: train)")
     parser.add_argument("--split-seed", type=seed_value, default=0,
@@ -127,27 +134,6 @@ def add_output_arguments(parser: argparse._ActionsContainer) -> None:
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
-def pattern_list(text: str) -> tuple[int, ...]:
-    try:
-        numbers = tuple(int(part) for part in text.split(",") if part.strip())
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected pattern numbers such as 1,5,6, got {text!r}") from None
-    if not numbers:
-        raise argparse.ArgumentTypeError("expected at least one pattern number")
-    return numbers
-
-
-def word_list(text: str) -> tuple[str, ...]:
-    return tuple(part.strip() for part in text.split(",") if part.strip())
-
-
-def label_list(text: str) -> tuple[str, ...]:
-    labels = tuple(part.strip() for part in text.split(",") if part.strip())
-    if len(labels) < 2 or len(set(labels)) != len(labels):
-        raise argparse.ArgumentTypeError(f"expected two or more distinct label names, got {text!r}")
-    return labels
-
-
 def options_from_args(args: argparse.Namespace):
     from negkit.models.model_args import parse_model_args
     from negkit.train import FinetuneOptions, TindFilter
@@ -187,7 +173,7 @@ def run_finetune(args: argparse.Namespace) -> int:
         print(f"stopped by --max-minutes at step {result['global_step']} of {result['max_steps']}; the same command "
               "(with any --max-minutes) continues from there")
     if args.model.startswith("nli:"):
-        print(f"evaluate: negkit eval --model nli:{args.out} --tasks nan-nli,scone")
+        print(f"evaluate: negkit eval --model nli:{args.out} --tasks {','.join(classifier_tasks())}")
     else:
         print(f"evaluate: negkit eval --model {args.model} --adapter {args.out} --seed {args.split_seed}")
     return 0

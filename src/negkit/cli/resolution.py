@@ -7,7 +7,7 @@ import json
 import sys
 from typing import TextIO
 
-from negkit.cli.evaluate import seed_value
+from negkit.cli.arguments import seed_value
 from negkit.data.cdsco import read_lines
 from negkit.data.corpora import read_corpus
 from negkit.data.resolution import CorpusStatistics, corpus_statistics
@@ -16,6 +16,12 @@ from negkit.metrics.intervals import DEFAULT_RESAMPLES, IntervalSettings
 from negkit.metrics.nis import NisScores, mean_scores, score_nis
 from negkit.metrics.starsem import count_starsem_by_sentence, score_starsem, validate_system
 from negkit.metrics.starsem_intervals import starsem_intervals
+
+
+#: Place in ``negkit --help``.
+ORDER = 40
+#: Command groups this module adds commands to.
+GROUPS = {"resolution": "negation cue/scope resolution: corpora, scorer, systems"}
 
 
 def register(groups) -> None:

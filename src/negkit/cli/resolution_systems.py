@@ -10,9 +10,13 @@ import json
 import sys
 from pathlib import Path
 
-from negkit.cli.evaluate import positive_float, positive_int, seed_value
+from negkit.cli.arguments import positive_float, positive_int, seed_value
 from negkit.errors import NegkitError
-from negkit.textfiles import decode_utf8, read_text
+from negkit.io.textfiles import decode_utf8, read_text
+
+
+#: Place in ``negkit --help``.
+ORDER = 45
 
 
 def register(groups) -> None:
@@ -69,7 +73,7 @@ def register(groups) -> None:
 
 
 def _write_system(sentences, reference, out: str) -> None:
-    from negkit.atomic_io import atomic_write_bytes
+    from negkit.io.atomic import atomic_write_bytes
     from negkit.data.cdsco import format_cdsco
 
     text = format_cdsco(sentences, final_newlines=getattr(reference, "final_newlines", None))
@@ -99,7 +103,7 @@ def run_train(args: argparse.Namespace) -> int:
     from negkit.models.checks import check_pretrained
     from negkit.resolution.neural import resolve_encoder
 
-    from negkit.preflight import check_output_folder
+    from negkit.run.preflight import check_output_folder
 
     check_output_folder(Path(args.out))  # a file in the way fails before the training, not after it
     check_pretrained(resolve_encoder(args.encoder))  # a missing or broken encoder fails before any work

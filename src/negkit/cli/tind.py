@@ -12,8 +12,8 @@ import argparse
 import json
 from pathlib import Path
 
-from negkit.atomic_io import atomic_write_text
-from negkit.cli.evaluate import seed_value
+from negkit.cli.arguments import seed_value
+from negkit.io.atomic import atomic_write_text
 from negkit.data.tind import (
     DEFAULT_PASSWORD,
     assign_splits,
@@ -30,11 +30,17 @@ from negkit.data.tind import (
 )
 from negkit.data.tind_stats import tind_statistics
 from negkit.errors import InputFormatError
-from negkit.preflight import check_output_folder
-from negkit.privacy import refuse_inside_git
+from negkit.io.privacy import refuse_inside_git
 from negkit.report.tind import statistics_table
+from negkit.run.preflight import check_output_folder
 
 _HF_SUFFIXES = (".jsonl", ".json", ".parquet")
+
+
+#: Place in ``negkit --help``.
+ORDER = 50
+#: Command groups this module adds commands to.
+GROUPS = {"tind": "This is not a Dataset: load, convert, generate, check"}
 
 
 def register(groups) -> None:

@@ -12,16 +12,20 @@ import argparse
 import time
 from pathlib import Path
 
+from negkit.cli.arguments import positive_int, seed_value
 from negkit.cli.tind import copy_example_counts
 from negkit.data.locate import locate_dataset
 from negkit.data.tind import DEFAULT_PASSWORD, read_tind_hf, read_tind_raw, write_tind_raw
-from negkit.cli.evaluate import positive_int, seed_value
 from negkit.errors import DataNotFoundError, InputFormatError, NegkitError, quoted
 from negkit.generate.check import check_groups, check_splits, format_report
 from negkit.generate.generate import Generator, write_generation
 from negkit.generate.report import comparison_table
-from negkit.preflight import check_output_folder
-from negkit.privacy import refuse_inside_git
+from negkit.io.privacy import refuse_inside_git
+from negkit.run.preflight import check_output_folder
+
+
+#: Place in ``negkit --help``.
+ORDER = 55
 
 
 def register(groups) -> None:

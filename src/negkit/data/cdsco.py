@@ -24,10 +24,10 @@ from dataclasses import dataclass
 from os import PathLike
 from typing import TextIO
 
-from negkit.atomic_io import atomic_write_bytes
 from negkit.data.resolution import NegationInstance, ResolutionSentence, Token, TokenPart
 from negkit.errors import InputFormatError, quoted, shortened
-from negkit.textfiles import open_input
+from negkit.io.atomic import atomic_write_bytes
+from negkit.io.textfiles import open_input
 
 #: Number of fields before the negation columns.
 BASE_FIELDS = 7

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from negkit.errors import InputFormatError
-from negkit.textfiles import iter_jsonl
+from negkit.io.textfiles import iter_jsonl
 
 #: ``PassageEditID`` -> the edit's name, in the paper's order.
 EDITS: dict[int, str] = {0: "original", 1: "paraphrase", 2: "scope", 3: "affirmative"}

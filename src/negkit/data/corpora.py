@@ -12,7 +12,7 @@ from pathlib import Path
 
 from negkit.data.resolution import Corpus
 from negkit.errors import InputFormatError
-from negkit.textfiles import open_input
+from negkit.io.textfiles import open_input
 
 
 def detect_format(path: str | Path) -> str:

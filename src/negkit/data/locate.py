@@ -1,8 +1,9 @@
 """Where benchmark data comes from.
 
 Search order for a data root: an explicit path (``--data``), the ``NEGKIT_DATA`` environment variable,
-then ``./data`` and ``../shared/data`` relative to the working directory. Each benchmark lives in a
-sub-folder of the root named as in :data:`DATASET_FOLDERS`. An explicit path is the only place looked at:
+then ``./data`` and ``../shared/data`` relative to the working directory. Each data set lives in a
+sub-folder of the root: a benchmark's is named by its suite (:attr:`negkit.suites.DataSource.folder`), the
+resolution corpora's as in :data:`DATASET_FOLDERS`. An explicit path is the only place looked at:
 when it does not exist, or does not hold the data set, that is an error (never a silent fall-back to another
 folder, which would record the wrong data in the results).
 """
@@ -14,18 +15,8 @@ from pathlib import Path
 
 from negkit.errors import DataNotFoundError
 
-#: Sub-folder of the data root for each data set.
-DATASET_FOLDERS: dict[str, str] = {
-    "cd-sco": "cd-sco",
-    "bioscope": "bioscope",
-    "sfu": "sfu-review",
-    "tind": "tind",
-    "nan-nli": "nan-nli",
-    "scone": "scone",
-    "condaqa": "condaqa",
-    "wordnet": "wordnet",
-    "thunder-nubench": "thunder-nubench",
-}
+#: Sub-folder of the data root for data sets whose folder is not their name.
+DATASET_FOLDERS: dict[str, str] = {"sfu": "sfu-review"}
 
 
 def candidate_roots(explicit: str | Path | None = None) -> list[Path]:

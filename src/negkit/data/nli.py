@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from negkit.errors import InputFormatError, quoted
-from negkit.textfiles import iter_csv
+from negkit.io.textfiles import iter_csv
 
 #: The three NLI labels, in the order negkit reports them.
 NLI_LABELS: tuple[str, str, str] = ("contradiction", "entailment", "neutral")

@@ -21,12 +21,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from negkit.atomic_io import atomic_write_text
+from negkit.data.locate import locate_dataset
 from negkit.errors import DataNotFoundError, InputFormatError, quoted
-from negkit.hub import hub_offline, in_hub_cache, offline_reason
-from negkit.textfiles import iter_csv, iter_jsonl, iter_parquet
+from negkit.io.atomic import atomic_write_text
+from negkit.io.hub import hub_offline, in_hub_cache, offline_reason
+from negkit.io.textfiles import iter_csv, iter_jsonl, iter_parquet
 
 HUB_ID = "thunder-research-group/SNU_Thunder-NUBench"
+#: The data set's folder under a data root.
+DATA_FOLDER = "thunder-nubench"
 MULTIPLE_CHOICE = "multiple-choice"
 NEGATION_PAIRS = "sentence-negation-pair"
 #: Splits of each configuration.
@@ -260,3 +263,13 @@ def _check_unique(source: str, item_ids: list[str]) -> None:
         if item_id in seen:
             raise InputFormatError(source, None, f"duplicate index (item {position}: {item_id})")
         seen.add(item_id)
+
+
+def locate_nubench_root(data: str | Path | None) -> Path | None:
+    """The local Thunder-NUBench root (``ROOT/multiple-choice/...``), or None to use the hub."""
+    if data is not None and (Path(data) / MULTIPLE_CHOICE).is_dir():
+        return Path(data)
+    try:
+        return locate_dataset(DATA_FOLDER, data)
+    except DataNotFoundError:
+        return None

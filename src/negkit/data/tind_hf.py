@@ -19,11 +19,11 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from negkit.atomic_io import atomic_writer
 from negkit.data.tind_types import KINDS, PATTERN_NAMES, TruthItem, make_item_id
 from negkit.errors import DataNotFoundError, InputFormatError, NegkitError, quoted
-from negkit.hub import hub_offline, in_hub_cache, looks_like_path, offline_reason
-from negkit.textfiles import iter_jsonl, iter_parquet
+from negkit.io.atomic import atomic_writer
+from negkit.io.hub import hub_offline, in_hub_cache, looks_like_path, offline_reason
+from negkit.io.textfiles import iter_jsonl, iter_parquet
 
 #: The hub name of the authors' release.
 HUB_NAME = "HiTZ/This-is-not-a-dataset"
@@ -131,7 +131,7 @@ class RecordReader:
 
     def _sentence(self, record: Mapping[str, Any], line: int) -> str:
         """The sentence; per-sample files written inside a git working tree hold its SHA-256 instead
-        (``sentence_sha256``, see :mod:`negkit.privacy`), read as ``sha256:HEX``."""
+        (``sentence_sha256``, see :mod:`negkit.io.privacy`), read as ``sha256:HEX``."""
         if "sentence" not in record and "sentence_sha256" in record:
             digest = self.field(record, "sentence_sha256", line, str)
             if not re.fullmatch(r"[0-9a-f]{64}", digest):

@@ -26,7 +26,7 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
-from negkit.atomic_io import atomic_write_bytes, make_folder
+from negkit.io.atomic import atomic_write_bytes, make_folder
 from negkit.data.tind_types import (
     KINDS,
     PATTERN_NAMES,
@@ -39,7 +39,7 @@ from negkit.data.tind_types import (
     make_item_id,
 )
 from negkit.errors import DataNotFoundError, InputFormatError, NegkitError, quoted
-from negkit.textfiles import read_bytes
+from negkit.io.textfiles import read_bytes
 
 #: The password the authors publish for their zip (and the one of ``raw-public.zip``).
 DEFAULT_PASSWORD = "hitz"

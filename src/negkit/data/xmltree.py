@@ -15,7 +15,7 @@ from pathlib import Path
 from xml.parsers import expat
 
 from negkit.errors import InputFormatError
-from negkit.textfiles import read_bytes
+from negkit.io.textfiles import read_bytes
 
 #: Elements deeper than this are refused (real corpora nest a few levels; deeper is damage or an attack).
 MAX_DEPTH = 200

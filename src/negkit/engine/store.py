@@ -23,9 +23,9 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from negkit.atomic_io import describe_os_error
-from negkit.errors import InputFormatError, NegkitError
 from negkit.engine.requests import LoglikelihoodResult, ModelFingerprint, Request, Response, request_payload
+from negkit.errors import InputFormatError, NegkitError
+from negkit.io.atomic import describe_os_error
 
 
 def request_key(fingerprint: ModelFingerprint, mode: str, request: Request) -> str:

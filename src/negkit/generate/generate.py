@@ -14,7 +14,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from negkit.atomic_io import atomic_write_text, make_folder
 from negkit.data.tind import format_example_counts, split_groups, write_tind_jsonl, write_tind_raw
 from negkit.data.tind_split import SplitCounts
 from negkit.data.tind_types import DistractorRef, SourceTriple, TindGroup
@@ -23,6 +22,7 @@ from negkit.generate.realise import Realiser
 from negkit.generate.resources import SideResources, align_wordnet, load_side_resources
 from negkit.generate.select import TripleSelector
 from negkit.generate.wordnet import WordNet
+from negkit.io.atomic import atomic_write_text, make_folder
 
 #: Per pattern, the distractor roles: (header label, synset form?, number of the replaced synset).
 DISTRACTOR_ROLES: dict[int, tuple[tuple[str, bool, int], ...]] = {

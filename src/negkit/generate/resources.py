@@ -21,7 +21,7 @@ from pathlib import Path
 from negkit.data.locate import locate_dataset
 from negkit.errors import DataNotFoundError, InputFormatError
 from negkit.generate.wordnet import _SENSE_KEY_POS, WordNet
-from negkit.textfiles import iter_csv, iter_lines
+from negkit.io.textfiles import iter_csv, iter_lines
 
 #: BLC variant used by default: all relations, BLCs subsuming at least 20 synsets (the papers' usual choice).
 DEFAULT_BLC_VARIANT = "all/20"

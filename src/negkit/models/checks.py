@@ -2,7 +2,7 @@
 
 :func:`check_model_spec` looks at what a spec names without loading it: a GGUF file's header, a model folder's
 ``config.json``, tokenizer and weight files, an OpenAI-compatible server's URL, and whether a hub name can be
-fetched at all (offline, a name that is not in the local cache fails at once, see :mod:`negkit.hub`). A path
+fetched at all (offline, a name that is not in the local cache fails at once, see :mod:`negkit.io.hub`). A path
 that does not exist is reported as a missing path, never looked up on the hub. The loaders still catch what
 only loading can show (:func:`negkit.models.registry.load_model` turns it into a :class:`NegkitError`).
 """
@@ -15,8 +15,8 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 from negkit.errors import InputFormatError, NegkitError, quoted
-from negkit.hub import in_hub_cache, looks_like_path, require_hub
-from negkit.textfiles import read_json_object
+from negkit.io.hub import in_hub_cache, looks_like_path, require_hub
+from negkit.io.textfiles import read_json_object
 
 GGUF_MAGIC = b"GGUF"
 #: Files any one of which makes a folder's tokenizer loadable.

@@ -14,8 +14,8 @@ import shutil
 import socket
 from pathlib import Path
 
-from negkit.atomic_io import describe_os_error
 from negkit.errors import InputFormatError, NegkitError
+from negkit.io.atomic import describe_os_error
 from negkit.models.fingerprints import cache_dir, file_sha256
 
 #: ``HASH.PID@HOST.partial`` (older negkit: ``HASH.PID.partial``), a conversion in progress.

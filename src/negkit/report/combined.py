@@ -7,9 +7,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from negkit.atomic_io import atomic_write_json, atomic_write_text
+from negkit.io.atomic import atomic_write_json, atomic_write_text
 from negkit.report.harness import harness_layout
+from negkit.report.html import write_html_report
 from negkit.report.markdown import markdown_table
+from negkit.report.suite_view import SuiteLookup, no_suites
 
 REPORT_FILE = "report.md"
 RESULTS_FILE = "results.json"
@@ -39,15 +41,15 @@ def combined_markdown(results: Sequence[dict[str, Any]], skipped: dict[str, str]
 
 
 def write_combined_report(results: Sequence[dict[str, Any]], out: str | Path, record: dict[str, Any] | None = None,
-                          skipped: dict[str, str] | None = None, seconds: float | None = None) -> dict[str, str]:
+                          skipped: dict[str, str] | None = None, seconds: float | None = None,
+                          suites: SuiteLookup = no_suites) -> dict[str, str]:
     """Write ``report.md``, ``report.html`` and ``results.json`` (the run's ``record``, every task's results, the
-    suites ``skipped`` for want of data, the wall time in ``seconds``) into ``out``; return their paths."""
-    from negkit.report.html import write_html_report
-
+    suites ``skipped`` for want of data, the wall time in ``seconds``) into ``out``; return their paths. ``suites``
+    gives each task's figures and main metric in ``report.html``."""
     out = Path(out)
     report = out / REPORT_FILE
     atomic_write_text(report, combined_markdown(results, skipped))
     combined = out / RESULTS_FILE
     atomic_write_json(combined, harness_layout(results, record, seconds, skipped))
-    page = write_html_report(results, out)
+    page = write_html_report(results, out, suites)
     return {"report": str(report), "html": str(page), "results": str(combined)}

@@ -21,15 +21,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from negkit.atomic_io import atomic_write_json, atomic_write_text, make_folder
 from negkit.errors import NegkitError
 from negkit.metrics.intervals import DEFAULT_LEVEL, DEFAULT_RESAMPLES, bootstrap_intervals, paired_bootstrap
 from negkit.report.markdown import markdown_table, number
 from negkit.report.plots import drawable
-from negkit.report.run_records import PRIMARY, RunFolder, read_run, record_estimands, suite_of
-
-#: Decimals per suite in tables (TIND is in percent, the others are fractions).
-DIGITS: dict[str, int] = {"tind": 2}
+from negkit.report.run_records import RunFolder, read_run, record_estimands
+from negkit.report.suite_view import SuiteLookup, SuiteView, no_suites
 
 
 @dataclass(frozen=True)
@@ -53,11 +50,13 @@ def run_names(folders: Sequence[Path]) -> list[str]:
 
 
 def compare(run_dirs: Sequence[str | Path], baseline: str | Path | None = None,
-            options: CompareOptions | None = None) -> dict[str, Any]:
-    """Compare the runs in ``run_dirs`` (and ``baseline``) task by task; the JSON-ready comparison.
+            options: CompareOptions | None = None, suites: SuiteLookup = no_suites) -> dict[str, Any]:
+    """Compare the runs in ``run_dirs`` (and ``baseline``) task by task; the JSON-ready comparison. ``suites``
+    (:func:`negkit.suites.suite_view`) says how each task's headline metrics are rebuilt from its samples; tasks
+    no suite can rebuild are left out.
 
     Layout: ``{"baseline", "settings", "runs": [{"name", "path", "model", "tasks"}], "tasks": {TASK: {"suite",
-    "primary", "metrics": [{"path", "label"}], "rows": [{"run", "model", "items", "baseline", "values": {PATH:
+    "primary", "digits", "scale", "metrics": [{"path", "label"}], "rows": [{"run", "model", "items", "baseline", "values": {PATH:
     {"estimate", "ci"}}, "vs_baseline": {PATH: {"difference", "ci", "p_value", "significant", "units", "rows"}},
     "shared_items"}]}}}`` with rows sorted by the primary metric, best first.
     """
@@ -70,7 +69,7 @@ def compare(run_dirs: Sequence[str | Path], baseline: str | Path | None = None,
     runs = [read_run(folder) for folder in folders]
     names = run_names(folders)
     base_index = 0 if baseline is None else [f.resolve() for f in folders].index(Path(baseline).resolve())
-    task_names = list(dict.fromkeys(name for run in runs for name in run.tasks if suite_of(name)))
+    task_names = list(dict.fromkeys(name for run in runs for name in run.tasks if _comparable(suites(name))))
     if options.tasks is not None:
         unknown = [name for name in options.tasks if name not in task_names]
         if unknown:
@@ -85,20 +84,24 @@ def compare(run_dirs: Sequence[str | Path], baseline: str | Path | None = None,
         "tasks": {},
     }
     for task_name in task_names:
-        comparison["tasks"][task_name] = _compare_task(task_name, runs, names, base_index, options)
+        comparison["tasks"][task_name] = _compare_task(task_name, runs, names, base_index, options, suites(task_name))
     return comparison
 
 
+def _comparable(view: SuiteView | None) -> bool:
+    return view is not None and view.estimands is not None
+
+
 def _compare_task(task_name: str, runs: list[RunFolder], names: list[str], base_index: int,
-                  options: CompareOptions) -> dict[str, Any]:
-    suite = suite_of(task_name) or task_name
+                  options: CompareOptions, view: SuiteView | None) -> dict[str, Any]:
+    suite = view.name if view else task_name
     base = runs[base_index].tasks.get(task_name)
     rows, metrics = [], {}
     for index, (run, name) in enumerate(zip(runs, names)):
         task = run.tasks.get(task_name)
         if task is None:
             continue
-        estimands = record_estimands(task_name, task.records, task.samples_file)
+        estimands = record_estimands(task_name, task.records, task.samples_file, view)
         metrics.update({e.path: e.label or e.path for e in estimands})
         intervals = bootstrap_intervals(estimands, options.resamples, options.seed, options.level)
         row: dict[str, Any] = {
@@ -107,29 +110,33 @@ def _compare_task(task_name: str, runs: list[RunFolder], names: list[str], base_
                        for path, i in intervals.items()},
         }
         if base is not None and index != base_index:
-            row.update(_paired(task_name, task.records, base.records, task.samples_file, base.samples_file, options))
+            row.update(_paired(task_name, task.records, base.records, task.samples_file, base.samples_file, options,
+                               view))
         rows.append(row)
-    primary = PRIMARY.get(suite, next(iter(metrics), ""))
+    primary = (view.primary_metric if view else None) or next(iter(metrics), "")
     rows.sort(key=lambda row: -(row["values"].get(primary, {}).get("estimate") or float("-inf")))
-    return {"suite": suite, "primary": primary, "baseline_has_task": base is not None,
+    return {"suite": suite, "primary": primary, "digits": view.digits if view else 3,
+            "scale": list(view.scale) if view else [0.0, 1.0], "baseline_has_task": base is not None,
             "metrics": [{"path": path, "label": label} for path, label in metrics.items()], "rows": rows}
 
 
 def _paired(task_name: str, records: list[dict[str, Any]], base_records: list[dict[str, Any]], path: Path,
-            base_path: Path, options: CompareOptions) -> dict[str, Any]:
+            base_path: Path, options: CompareOptions, view: SuiteView | None) -> dict[str, Any]:
     """The paired differences of a run from the baseline on the items both scored."""
     by_id = {record["item_id"]: record for record in records}
     shared_base = [record for record in base_records if record["item_id"] in by_id]
     shared_run = [by_id[record["item_id"]] for record in shared_base]
     if not shared_base:
         return {"shared_items": 0, "vs_baseline": {}}
-    differences = paired_bootstrap(record_estimands(task_name, shared_run, path),
-                                   record_estimands(task_name, shared_base, base_path),
+    differences = paired_bootstrap(record_estimands(task_name, shared_run, path, view),
+                                   record_estimands(task_name, shared_base, base_path, view),
                                    options.resamples, options.seed, options.level)
     return {"shared_items": len(shared_base), "vs_baseline": {p: d.as_dict() for p, d in differences.items()}}
 
 
 # -- Markdown ---------------------------------------------------------------------------------------------
+
+
 def _cell(entry: dict[str, Any] | None, digits: int) -> str:
     if not entry or entry.get("estimate") is None:
         return number(None)
@@ -171,7 +178,7 @@ def compare_markdown(comparison: dict[str, Any]) -> str:
 
 def task_markdown(task_name: str, task: dict[str, Any], baseline: str) -> str:
     """One task's leaderboard and difference table."""
-    digits = DIGITS.get(task["suite"], 3)
+    digits = task.get("digits", 3)
     metrics = task["metrics"]
     primary_label = next((m["label"] for m in metrics if m["path"] == task["primary"]), task["primary"])
     board = markdown_table(
@@ -192,15 +199,3 @@ def task_markdown(task_name: str, task: dict[str, Any], baseline: str) -> str:
     elif not task["baseline_has_task"]:
         text += f"\n\nThe baseline `{baseline}` did not run {task_name}: no differences."
     return text
-
-
-def write_comparison(comparison: dict[str, Any], out: Path) -> dict[str, Path]:
-    """Write ``compare.md``, ``compare.json`` and ``compare.html`` into ``out`` (atomically); return their paths."""
-    from negkit.report.html import comparison_html
-
-    make_folder(out)
-    paths = {"markdown": out / "compare.md", "json": out / "compare.json", "html": out / "compare.html"}
-    atomic_write_text(paths["markdown"], compare_markdown(comparison))
-    atomic_write_json(paths["json"], comparison)
-    atomic_write_text(paths["html"], comparison_html(comparison))
-    return paths

@@ -11,11 +11,14 @@ keys ``acc,none`` and ``acc_stderr,none``. The papers' own metrics stay in ``tas
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 import re
 import statistics
 from collections.abc import Sequence
 from typing import Any
+
+from negkit import __version__
 
 #: The Harness's filter name for unfiltered responses, used in its metric keys.
 FILTER = "none"
@@ -143,3 +146,17 @@ def harness_layout(results: Sequence[dict[str, Any]], record: dict[str, Any] | N
         "skipped": dict(skipped or {}),
     })
     return layout
+
+
+def harness_task_yaml(name: str, loader: str, text: str, choices: str, target: str, delimiter: str, comment: str,
+                      extra: str = "") -> str:
+    """A multiple-choice task file of the LM Evaluation Harness (``negkit export lm-eval``): documents from
+    ``utils.LOADER``, the prompt field ``text``, the choices and the gold index, scored by accuracy."""
+    return (
+        f"# {comment}\n# Written by negkit {__version__} (negkit export lm-eval); see README.md in this folder.\n"
+        f"task: {name}\ncustom_dataset: !function utils.{loader}\ntest_split: test\n{extra}"
+        f"output_type: multiple_choice\ndoc_to_text: {text}\ndoc_to_choice: {choices}\ndoc_to_target: {target}\n"
+        f"target_delimiter: {json.dumps(delimiter)}\n"
+        "metric_list:\n  - metric: acc\n    aggregation: mean\n    higher_is_better: true\n"
+        f"metadata:\n  version: 1.0\n  negkit_version: {json.dumps(__version__)}\n"
+    )

@@ -16,9 +16,12 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from negkit.atomic_io import atomic_write_text
+from negkit.io.atomic import atomic_write_text
 from negkit.report import plots
-from negkit.report.figures import SUITE_FIGURES, Figure, resolution_figures
+from negkit.report.figures import resolution_figures
+from negkit.report.markdown import markdown_table, with_interval
+from negkit.report.run_records import read_run
+from negkit.report.suite_view import Figure, SuiteLookup, no_suites
 
 HTML_FILE = "report.html"
 _CSS = """
@@ -39,6 +42,8 @@ pre{background:#f6f8fa;padding:.6rem;overflow-x:auto}code{font-size:.9em}
 
 
 # -- Markdown (the subset negkit's reports use) -> HTML ----------------------------------------------------
+
+
 def _inline(text: str) -> str:
     text = html.escape(text, quote=False)
     text = re.sub(r"`([^`]+)`", r"<code>\1</code>", text)
@@ -97,6 +102,8 @@ def markdown_to_html(text: str) -> str:
 
 
 # -- page assembly ----------------------------------------------------------------------------------------
+
+
 def page(title: str, body: Iterable[str]) -> str:
     """A complete HTML document with the inline style sheet."""
     return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
@@ -110,7 +117,7 @@ def figures_html(figures: Sequence[Figure]) -> str:
     return '<div class="figures">' + "\n".join(items) + "</div>"
 
 
-def _no_plots() -> str:
+def no_plots() -> str:
     return '<p class="note">Figures need matplotlib: <code>pip install negkit[report]</code>.</p>'
 
 
@@ -121,59 +128,53 @@ def _records(result: dict[str, Any]) -> list[dict[str, Any]]:
     return [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def _suite(task_name: str) -> str:
-    from negkit.report.run_records import suite_of
-
-    return suite_of(task_name) or task_name
-
-
-def summary_table(results: Sequence[dict[str, Any]]) -> str:
-    """Markdown: per task its items and main metric with the interval (every headline metric is in its section)."""
-    from negkit.report.markdown import markdown_table, with_interval
-    from negkit.report.run_records import PRIMARY
-
+def summary_table(results: Sequence[dict[str, Any]], suites: SuiteLookup = no_suites) -> str:
+    """Markdown: per task its items and main metric with the interval (every headline metric is in its section);
+    ``suites`` says each task's main metric and decimals."""
     rows = []
     for result in results:
         task = result["task"].get("task", "?")
         intervals = result.get("metrics", {}).get("intervals", {})
-        path = PRIMARY.get(_suite(task))
+        view = suites(task)
+        path = view.primary_metric if view else None
         entry = intervals.get(path) if path else None
-        if entry:
-            digits = 2 if _suite(task) == "tind" else 3
+        if entry and view:
+            digits = view.digits
             rows.append([task, result.get("data", {}).get("count", "–"), entry.get("label", path),
                          with_interval(entry["estimate"], intervals, path, digits)])
     return markdown_table(["task", "items", "main metric", "value [95% interval]"], rows) if rows else ""
 
 
-def run_html(results: Sequence[dict[str, Any]], resolution_scores: Sequence[dict[str, Any]] = ()) -> str:
-    """The report page of one ``negkit eval`` run (its task results, as :func:`negkit.evaluate.evaluate` returns)."""
+def run_html(results: Sequence[dict[str, Any]], resolution_scores: Sequence[dict[str, Any]] = (),
+             suites: SuiteLookup = no_suites) -> str:
+    """The report page of one ``negkit eval`` run (its task results, as :func:`negkit.run.evaluate.evaluate`
+    returns); ``suites`` gives each task's figures and main metric (:func:`negkit.suites.suite_view`)."""
     model = results[0]["model"] if results else {}
     title = f"negkit report: {model.get('name', 'no task')}"
     body = [f"<h1>{html.escape(title)}</h1>",
             f'<p class="meta">{html.escape(str(model.get("backend", "")))}, {html.escape(str(model.get("dtype", "")))}; '
             f"negkit {html.escape(str(results[0].get('negkit_version', '')) if results else '')}</p>"]
-    summary = summary_table(results)
+    summary = summary_table(results, suites)
     if summary:
         body += ["<h2>Summary</h2>", markdown_to_html(summary)]
     for result in results:
         task = result["task"].get("task", "?")
         body.append(f"<h2>{html.escape(task)}</h2>")
-        builder = SUITE_FIGURES.get(_suite(task))
+        view = suites(task)
+        builder = view.figures if view else None
         if builder is not None:
-            body.append(figures_html(builder(result["metrics"], _records(result))) if plots.available() else _no_plots())
+            body.append(figures_html(builder(result["metrics"], _records(result))) if plots.available() else no_plots())
         tables = result.get("files", {}).get("tables")
         if tables and Path(tables).is_file():
             body.append(markdown_to_html(Path(tables).read_text(encoding="utf-8")))
     for score in resolution_scores:
         body.append(f"<h2>Negation resolution: {html.escape(Path(str(score.get('gold', ''))).name)}</h2>")
-        body.append(figures_html(resolution_figures(score)) if plots.available() else _no_plots())
+        body.append(figures_html(resolution_figures(score)) if plots.available() else no_plots())
         body.append(_resolution_table(score))
     return page(title, body)
 
 
 def _resolution_table(score: dict[str, Any]) -> str:
-    from negkit.report.markdown import markdown_table, with_interval
-
     rows = []
     for entry in score.get("systems", []):
         intervals = entry.get("intervals", {})
@@ -197,39 +198,27 @@ def resolution_scores(folder: Path) -> list[dict[str, Any]]:
     return scores
 
 
-def write_html_report(results: Sequence[dict[str, Any]], out: str | Path) -> Path:
+def write_html_report(results: Sequence[dict[str, Any]], out: str | Path, suites: SuiteLookup = no_suites) -> Path:
     """Write ``report.html`` into ``out`` (atomically) and return its path."""
     out = Path(out)
     path = out / HTML_FILE
-    atomic_write_text(path, run_html(results, resolution_scores(out)))
+    atomic_write_text(path, run_html(results, resolution_scores(out), suites))
     return path
 
 
-def comparison_html(comparison: dict[str, Any]) -> str:
-    """``negkit compare`` as a self-contained page: per task its figures, leaderboard and differences."""
-    from negkit.report.compare import compare_markdown, task_markdown
-    from negkit.report.figures import comparison_figures
-
-    title = f"negkit comparison (baseline: {comparison['baseline']})"
-    intro = compare_markdown({**comparison, "tasks": {}}).split("\n", 1)[1]  # without its "# negkit comparison"
-    body = [f"<h1>{html.escape(title)}</h1>", markdown_to_html(intro)]
-    for task_name, task in comparison["tasks"].items():
-        figures = comparison_figures(task_name, task, comparison["baseline"]) if plots.available() else []
-        body.append(markdown_to_html(task_markdown(task_name, task, comparison["baseline"])).replace(
-            "</h3>", "</h3>\n" + (figures_html(figures) if figures else _no_plots()), 1))
-    return page(title, body)
-
-
-def write_run_folder_html(folder: Path) -> Path:
-    """Write ``report.html`` of an existing run folder from its task files (see ``negkit report``)."""
-    from negkit.report.run_records import read_run
-
+def write_run_folder_html(folder: Path, suites: SuiteLookup = no_suites) -> Path:
+    """Write ``report.html`` of an existing run folder from its task files (see ``negkit report``); tasks in the
+    suites' order."""
     run = read_run(folder)
-    order = ("tind", "nubench", "nan-nli", "scone", "condaqa")  # the suites' order in `negkit eval`
+
+    def order(name: str) -> tuple[int, str]:
+        view = suites(name)
+        return (view.order if view else 1_000_000, name)
+
     results = []
-    for name, task in sorted(run.tasks.items(), key=lambda item: (order.index(_suite(item[0])) if _suite(item[0]) in order
-                                                                  else len(order), item[0])):
+    for name in sorted(run.tasks, key=order):
+        task = run.tasks[name]
         tables = folder / f"{name}.md"
         results.append({**task.results, "files": {"samples": str(task.samples_file),
                                                    **({"tables": str(tables)} if tables.is_file() else {})}})
-    return write_html_report(results, folder)
+    return write_html_report(results, folder, suites)

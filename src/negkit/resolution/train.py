@@ -17,13 +17,13 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from negkit import __version__
-from negkit.atomic_io import atomic_write_json
 from negkit.data.resolution import ResolutionSentence
 from negkit.errors import InputFormatError, quoted
+from negkit.io.atomic import atomic_write_json
+from negkit.io.textfiles import read_json_object
 from negkit.resolution.cue_tagger import CueTagger
 from negkit.resolution.neural import TrainingSettings, resolve_encoder
 from negkit.resolution.scope_resolver import ScopeResolver
-from negkit.textfiles import read_json_object
 
 CONFIG_FILE = "negkit_resolution.json"
 

@@ -1,4 +1,4 @@
-"""What a task is, and the registry ``negkit eval`` reads.
+"""What a task is.
 
 A task is a way of asking a benchmark's questions (inspect_ai's idea: data + how to ask + how to
 judge, composed). It turns items into model requests, the answers into per-item records with a
@@ -6,8 +6,8 @@ prediction, and the records into metrics and Markdown tables. Tasks never touch 
 the model only through the protocols of :mod:`negkit.models.base` (e.g. to ask whether it has a chat
 template), and the engine answers their requests.
 
-Register a task with :func:`register_task`; ``negkit eval --tasks NAME`` finds it with
-:func:`get_task`. Optional members checked before any work (:mod:`negkit.preflight`): ``splits`` (the split
+A suite (:mod:`negkit.suites`) lists its tasks with a factory each; ``negkit eval --tasks NAME`` builds one with
+:func:`negkit.suites.get_task`. Optional members checked before any work (:mod:`negkit.run.preflight`): ``splits`` (the split
 names the task has, with an optional ``normalize_split(name)`` for aliases) and ``check(options)`` (raise a
 :class:`NegkitError` for options that do not apply). Task options (few-shot, prompt style, ...) are constructor arguments, and
 variants that people ask for by name are registered under their own names.
@@ -16,7 +16,7 @@ variants that people ask for by name are registered under their own names.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -114,56 +114,3 @@ def wrap_prompt(text: str, model: Any, chat: bool, system_instruction: str | Non
         separator = "" if system_instruction[-1].isspace() else "\n\n"
         return f"{system_instruction}{separator}{text}"
     return text
-
-
-TaskFactory = Callable[..., Task]
-
-_REGISTRY: dict[str, tuple[TaskFactory, str]] = {}
-
-
-def register_task(name: str, description: str = "") -> Callable[[TaskFactory], TaskFactory]:
-    """Decorator: register ``factory`` (a Task class or function returning one) under ``name``."""
-
-    def decorate(factory: TaskFactory) -> TaskFactory:
-        if name in _REGISTRY and _REGISTRY[name][0] is not factory:
-            raise ValueError(f"task {name!r} is already registered")
-        _REGISTRY[name] = (factory, description)
-        return factory
-
-    return decorate
-
-
-def _import_task_modules() -> None:
-    """Import every module of :mod:`negkit.tasks`, so that their ``register_task`` calls run.
-
-    A new task module registers itself just by living in this package; no list to edit.
-    """
-    import importlib
-    import pkgutil
-
-    import negkit.tasks
-
-    for module in pkgutil.iter_modules(negkit.tasks.__path__):
-        if module.name != "base":
-            importlib.import_module(f"negkit.tasks.{module.name}")
-
-
-def get_task(name: str, **options: Any) -> Task:
-    """Build the task registered as ``name`` with ``options``; a clear error names the known tasks."""
-    _import_task_modules()
-    if name not in _REGISTRY:
-        known = ", ".join(sorted(_REGISTRY)) or "none"
-        raise NegkitError(f"unknown task {name!r}; known tasks: {known}")
-    factory, _description = _REGISTRY[name]
-    try:
-        return factory(**options)
-    except TypeError as error:
-        if "unexpected keyword argument" not in str(error):
-            raise
-        raise NegkitError(f"task {name} does not take that option ({error})") from None
-
-
-def registered_tasks() -> dict[str, str]:
-    """Registered task names and their one-line descriptions, sorted by name."""
-    _import_task_modules()
-    return {name: _REGISTRY[name][1] for name in sorted(_REGISTRY)}

@@ -27,7 +27,7 @@ from negkit.errors import NegkitError
 from negkit.metrics.condaqa import canonical_answer, condaqa_report, normalize_answer
 from negkit.metrics.multiple_choice import argmax
 from negkit.models.base import AnswerSpace, GenerateRequest, LoglikelihoodRequest
-from negkit.tasks.base import TaskData, register_task, resolve_limit, wrap_prompt
+from negkit.tasks.base import TaskData, resolve_limit, wrap_prompt
 
 PROMPT = (
     "{passage}\nQuestion: {question}\n"
@@ -136,23 +136,3 @@ class CondaQATask:
         gold = tuple(label for item in items for label, text in CHOICES.items()
                      if normalize_answer(item.answer) == normalize_answer(text))
         return AnswerSpace({label: label for label in CHOICES}, gold)
-
-    def intervals(self, items: Sequence[QAItem], records: Sequence[dict[str, Any]], settings: Any = None) -> dict[str, Any]:
-        """95% intervals of accuracy and consistency, resampling passages (:mod:`negkit.metrics.condaqa_intervals`)."""
-        from negkit.metrics.condaqa_intervals import condaqa_estimands
-        from negkit.metrics.intervals import intervals_json
-
-        return intervals_json(condaqa_estimands(records), settings)
-
-    def tables(self, metrics: dict[str, Any]) -> str:
-        from negkit.report.condaqa import condaqa_tables
-
-        return condaqa_tables(metrics)
-
-
-register_task("condaqa", "CondaQA: questions about negated statements, written answers scored by exact match")(
-    lambda **options: CondaQATask(name="condaqa", **options)
-)
-register_task("condaqa-choice", "CondaQA: log-likelihood of yes / no / don't know (span answers count as wrong)")(
-    lambda **options: CondaQATask(name="condaqa-choice", style="choice", **options)
-)

@@ -32,12 +32,13 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from negkit.data.locate import locate_dataset
-from negkit.data.nubench import ChoiceItem, find_split_file, load_choice_items
+from negkit.data.nubench import ChoiceItem, find_split_file, load_choice_items, locate_nubench_root
 from negkit.errors import DataNotFoundError, NegkitError
+from negkit.metrics.intervals import intervals_json
+from negkit.metrics.mc_intervals import nubench_estimands
 from negkit.metrics.multiple_choice import CHOICE_NAMES, error_analysis, mean_and_sd, predict, predict_normalised
 from negkit.models.base import LoglikelihoodRequest, LoglikelihoodResult
-from negkit.tasks.base import TaskData, register_task, resolve_limit, wrap_prompt
+from negkit.tasks.base import TaskData, resolve_limit, wrap_prompt
 
 TARGET_DELIMITER = " "
 FEWSHOT_DELIMITER = "\n\n"
@@ -112,12 +113,12 @@ def _same_item(first: ChoiceItem, second: ChoiceItem) -> bool:
     return first.sentence == second.sentence and first.candidates == second.candidates
 
 
-@register_task("nubench", "Thunder-NUBench: standard negation as multiple choice by log-likelihood")
 class NubenchTask:
     """Thunder-NUBench multiple choice with one prompt, zero-shot (``num_fewshot=0``) or k-shot over seeds."""
 
-    name = "nubench"
-    dataset = "thunder-nubench"
+    #: Set by the suite that asks it (:mod:`negkit.suites.nubench`): the task name and the data folder.
+    name = ""
+    dataset = ""
     model_kind = "language_model"
     accepts = frozenset({"prompt", "num_fewshot", "chat", "system_instruction", "bos"})
     splits: tuple[str, ...] = ("validation", "test")
@@ -269,15 +270,7 @@ class NubenchTask:
 
     def intervals(self, items: Sequence[ChoiceItem], records: Sequence[dict[str, Any]], settings: Any = None) -> dict[str, Any]:
         """95% intervals of acc, acc_norm and the error analysis, resampling items (:mod:`negkit.metrics.mc_intervals`)."""
-        from negkit.metrics.intervals import intervals_json
-        from negkit.metrics.mc_intervals import nubench_estimands
-
         return intervals_json(nubench_estimands(records, self.runs), settings)
-
-    def tables(self, metrics: dict[str, Any]) -> str:
-        from negkit.report.nubench import nubench_tables
-
-        return nubench_tables(metrics)
 
 
 def nubench_metrics(records: Sequence[dict[str, Any]], runs: Sequence[str]) -> dict[str, Any]:
@@ -315,13 +308,3 @@ def nubench_metrics(records: Sequence[dict[str, Any]], runs: Sequence[str]) -> d
             mean, sd = mean_and_sd(values)
             summary[metric] = {"mean": mean, "sd": sd}
     return {"count": len(records), "runs": per_run, "summary": summary}
-
-
-def locate_nubench_root(data: str | Path | None) -> Path | None:
-    """The local Thunder-NUBench root (``ROOT/multiple-choice/...``), or None to use the hub."""
-    if data is not None and (Path(data) / "multiple-choice").is_dir():
-        return Path(data)
-    try:
-        return locate_dataset("thunder-nubench", data)
-    except DataNotFoundError:
-        return None

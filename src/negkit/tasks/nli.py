@@ -1,18 +1,16 @@
-"""NaN-NLI and ScoNe asked two ways: a language model scored on label words, or an NLI sequence classifier.
+"""NLI suites asked two ways: a language model scored on label words, or an NLI sequence classifier.
 
 Language model (lm-eval's multiple-choice style: each answer word is scored as the continuation ``" " + word``
-of the prompt, and the arg-max of the log-likelihoods is the prediction):
-
-- ScoNe, the prompt Thunder-NUBench used: ``Assume that {premise}\\nIs it then definitely true that
-  {hypothesis}?\\nAnswer yes or no.\\nAnswer:`` with the answers ``Yes`` (entailment) and ``No`` (neutral).
-- NaN-NLI, negkit's 3-way prompt (:data:`NAN_NLI_PROMPT`) with the answers ``entailment``, ``contradiction`` and
-  ``neutral`` (the label words themselves).
+of the prompt, and the arg-max of the log-likelihoods is the prediction): a suite gives the prompt (with
+``{premise}`` and ``{hypothesis}``) and its answer words with the label each stands for (the ScoNe and NaN-NLI
+suites: :mod:`negkit.suites.scone`, :mod:`negkit.suites.nan_nli`).
 
 Classifier: each pair goes to the model as ``(premise, hypothesis)`` (the backend encodes it; see
 :mod:`negkit.models.hf_nli` for ``pair_encoding``); the label names come from the model's configuration
-(``id2label``) or an explicit ``--model-args labels=[...]`` map, and are mapped onto entailment / neutral / contradiction by name with the backend's
-:func:`negkit.models.hf_nli.map_labels` (a clear error names any label that cannot be mapped). ScoNe has only entailment and neutral gold labels; a contradiction
-prediction counts as neutral (not entailed), as in the ScoNe paper's use of MNLI models.
+(``id2label``) or an explicit ``--model-args labels=[...]`` map, and are mapped onto entailment / neutral /
+contradiction by name with the backend's :func:`negkit.models.hf_nli.map_labels` (a clear error names any label
+that cannot be mapped). A suite whose gold labels are only entailment and neutral maps a contradiction prediction
+to neutral (not entailed) in ``_fit_label``, as the ScoNe paper did with MNLI models.
 """
 
 from __future__ import annotations
@@ -22,24 +20,17 @@ from pathlib import Path
 from typing import Any
 
 from negkit.data.locate import locate_dataset
-from negkit.data.nli import NLI_LABELS, SCONE_CONDITIONS, NLIItem, read_nan_nli, read_scone, scone_split_folder
+from negkit.data.nli import NLI_LABELS, NLIItem
 from negkit.errors import NegkitError
 from negkit.metrics.multiple_choice import argmax
-from negkit.metrics.nli import nan_nli_report, scone_accuracy
 from negkit.models.base import AnswerSpace, ClassifyRequest, LoglikelihoodRequest
-from negkit.tasks.base import TaskData, register_task, resolve_limit, wrap_prompt
+from negkit.tasks.base import TaskData, resolve_limit, wrap_prompt
 
-SCONE_PROMPT = "Assume that {premise}\nIs it then definitely true that {hypothesis}?\nAnswer yes or no.\nAnswer:"
-SCONE_ANSWERS: dict[str, str] = {"Yes": "entailment", "No": "neutral"}
-NAN_NLI_PROMPT = (
-    "Premise: {premise}\nHypothesis: {hypothesis}\n"
-    "Does the premise entail the hypothesis, contradict it, or neither? "
-    "Answer entailment, contradiction or neutral.\nAnswer:"
-)
-NAN_NLI_ANSWERS: dict[str, str] = {"entailment": "entailment", "contradiction": "contradiction", "neutral": "neutral"}
 
-class _NLITask:
-    """Shared machinery: reading items, building requests, turning answers into labelled records."""
+class NLITask:
+    """An NLI suite asked with label words or a classifier: reading items, building requests, turning answers into
+    labelled records. A suite subclasses it with its ``name``, ``dataset``, ``prompt``, ``answers`` and
+    ``read(folder, split)`` / ``files(folder, split)`` (and its ``metrics``, ``intervals``, ``tables``)."""
 
     name = ""
     dataset = ""
@@ -158,75 +149,3 @@ class _NLITask:
 
     def predictions(self, records: Sequence[dict[str, Any]]) -> list[str]:
         return [record["prediction"] for record in records]
-
-
-@register_task("nan-nli", "NaN-NLI: sub-clausal negation NLI (3-way prompt, or --classifier)")
-class NanNLITask(_NLITask):
-    """NaN-NLI (all 258 pairs; the split argument is ignored: the suite is a single test set)."""
-
-    name = "nan-nli"
-    dataset = "nan-nli"
-    splits: tuple[str, ...] = ("test",)
-    prompt = NAN_NLI_PROMPT
-    answers = NAN_NLI_ANSWERS
-
-    def read(self, folder: Path, split: str) -> list[NLIItem]:
-        return read_nan_nli(folder / "nan.csv")
-
-    def files(self, folder: Path, split: str) -> list[Path]:
-        return [folder / "nan.csv"]
-
-    def metrics(self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]]) -> dict[str, Any]:
-        return nan_nli_report(items, self.predictions(records))
-
-    def intervals(self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]], settings: Any = None) -> dict[str, Any]:
-        """95% intervals of every metric, resampling premises (:mod:`negkit.metrics.nli_intervals`)."""
-        from negkit.metrics.intervals import intervals_json
-        from negkit.metrics.nli_intervals import nan_nli_estimands
-
-        return intervals_json(nan_nli_estimands(items, self.predictions(records)), settings)
-
-    def tables(self, metrics: dict[str, Any]) -> str:
-        from negkit.report.nli import nan_nli_tables
-
-        return nan_nli_tables(metrics)
-
-
-@register_task("scone", "ScoNe-NLI: scoped negation, six conditions (yes/no prompt, or --classifier)")
-class SconeTask(_NLITask):
-    """ScoNe-NLI, all six conditions of ``split`` (``test`` by default, or ``train``)."""
-
-    name = "scone"
-    dataset = "scone"
-    splits: tuple[str, ...] = ("train", "test")
-    prompt = SCONE_PROMPT
-    answers = SCONE_ANSWERS
-
-    def read(self, folder: Path, split: str) -> list[NLIItem]:
-        return read_scone(folder, split)
-
-    def files(self, folder: Path, split: str) -> list[Path]:
-        return [scone_split_folder(folder, split) / f"{condition}.csv" for condition in SCONE_CONDITIONS]
-
-    def limit_items(self, items: list[NLIItem], limit: int) -> list[NLIItem]:
-        """The first ``ceil(limit / 6)`` rows of every condition (the same base pairs in each)."""
-        rows = -(-limit // len(SCONE_CONDITIONS))
-        return [item for item in items if item.row < rows]
-
-    def _fit_label(self, label: str) -> str:
-        return "neutral" if label == "contradiction" else label
-
-    def metrics(self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]]) -> dict[str, Any]:
-        return {"count": len(items), "accuracy": scone_accuracy(items, self.predictions(records))}
-
-    def intervals(self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]], settings: Any = None) -> dict[str, Any]:
-        """95% intervals of the accuracies, resampling base pairs (:mod:`negkit.metrics.nli_intervals`)."""
-        from negkit.metrics.intervals import intervals_json
-        from negkit.metrics.nli_intervals import scone_estimands
-
-        return intervals_json(scone_estimands(items, self.predictions(records)), settings)
-
-    def tables(self, metrics: dict[str, Any]) -> str:
-        from negkit.report.nli import scone_tables
-
-        return scone_tables(metrics)

@@ -20,7 +20,7 @@ from typing import Any
 import torch
 
 from negkit.errors import NegkitError
-from negkit.train.examples import Example
+from negkit.tasks.training import Example
 
 IGNORE = -100
 

@@ -24,7 +24,7 @@ from typing import Any
 
 from transformers import TrainerCallback
 
-from negkit.atomic_io import atomic_write_jsonl, atomic_write_text, fsync_folder
+from negkit.io.atomic import atomic_write_jsonl, atomic_write_text, fsync_folder
 
 COMPLETE_MARKER = "COMPLETE"
 _CHECKPOINT_RE = re.compile(r"checkpoint-(\d+)")

@@ -25,10 +25,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from negkit.atomic_io import atomic_write_json
 from negkit.errors import InputFormatError, NegkitError
+from negkit.io.atomic import atomic_write_json
 from negkit.train import record
-from negkit.train.examples import held_out, jsonl_objects
+from negkit.train.examples import held_out, jsonl_objects, training_source
 from negkit.train.options import FinetuneOptions, command_line
 from negkit.train.run import claim, output_folder, status, train_resumably
 
@@ -130,7 +130,7 @@ def finetune_classifier(model: str, options: FinetuneOptions) -> dict[str, Any]:
 
     options = replace(options, learning_rate=options.learning_rate or DEFAULT_LEARNING_RATE)
     options.validate()
-    if options.train in ("tind", "nubench"):
+    if training_source(options.train) is not None:
         raise NegkitError(f"nli: models train on an NLI file (premise, hypothesis, label), not {options.train}")
     out = output_folder(options.out)
     started = time.perf_counter()

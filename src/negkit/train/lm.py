@@ -18,20 +18,19 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from negkit.atomic_io import atomic_write_json
 from negkit.errors import NegkitError
+from negkit.io.atomic import atomic_write_json
+from negkit.tasks.training import TrainingData
 from negkit.train import record
 from negkit.train.batches import PaddingCollator, TokenizedDataset, tokenize_examples
 from negkit.train.examples import (
-    TrainingData,
     affirmative_first,
     check_source,
     describe_counts,
     jsonl_examples,
-    nubench_examples,
     sample_examples,
     split_dev,
-    tind_examples,
+    training_source,
 )
 from negkit.train.options import FinetuneOptions, command_line, layer_list
 from negkit.train.run import claim, output_folder, status, train_resumably
@@ -52,9 +51,9 @@ def finetune(model: str, options: FinetuneOptions | None = None) -> dict[str, An
     options.validate()
     out = output_folder(options.out)
     started = time.perf_counter()
-    check_source(options.train, options.data, options.split, options.split_seed)
+    check_source(options.train, options)
     if options.dev is not None and options.dev != "split" and not _is_number(options.dev):
-        check_source(options.dev, None)
+        check_source(options.dev, options)
     lm = load_language_model(model, options)
     train_data, dev_data = training_data(lm, options)
     plan = {"base_model": lm.fingerprint.as_dict(), "train": data_plan(train_data),
@@ -101,23 +100,23 @@ def load_language_model(model: str, options: FinetuneOptions) -> Any:
 
 def training_data(lm: Any, options: FinetuneOptions) -> tuple[TrainingData, TrainingData | None]:
     """The training examples and the development examples (if asked for)."""
-    if options.train == "tind":
-        def tind(split: str, limit: int | None) -> TrainingData:
-            return tind_examples(lm, options.data, split, options.split_seed, options.tind, options.chat, limit,
-                                 options.seed)
-
-        train = tind(options.split, options.limit)
+    source = training_source(options.train)
+    if source is not None:
+        train = source.build(lm, options, options.split, options.limit if source.own_limit else None)
+        if not source.own_limit:
+            train = sample_examples(train, options.limit, options.seed)
         if options.affirmative_first is not None:
             train = affirmative_first(train, options.affirmative_first, options.seed)
         if options.dev == "split":
-            return train, tind("validation", options.dev_limit)
+            if not source.dev_split:
+                raise NegkitError(f"--dev split: {source.name} has no development split; give a fraction (e.g. "
+                                  "0.05) or a JSON Lines file")
+            return train, source.build(lm, options, "validation", options.dev_limit)
     else:
         if options.dev == "split":
-            raise NegkitError("--dev split is for TIND; give a fraction (e.g. 0.05) or a JSON Lines file")
-        if options.train == "nubench":
-            train = nubench_examples(lm, options.data, chat=bool(options.chat))
-        else:
-            train = jsonl_examples(options.train, lm, chat=bool(options.chat))
+            raise NegkitError("--dev split reads a suite's validation split; give a fraction (e.g. 0.05) or a JSON "
+                              "Lines file")
+        train = jsonl_examples(options.train, lm, chat=bool(options.chat))
         train = sample_examples(train, options.limit, options.seed)
     if options.dev is None:
         return train, None

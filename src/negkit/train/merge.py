@@ -12,8 +12,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from negkit.atomic_io import atomic_write_json, fsync_folder, make_folder
 from negkit.errors import NegkitError
+from negkit.io.atomic import atomic_write_json, fsync_folder, make_folder
 
 MERGED_RECORD = "negkit_merged.json"
 

@@ -10,10 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from negkit.errors import NegkitError
-from negkit.train.examples import TindFilter
+from negkit.suites.tind.training import TindFilter
+from negkit.train.examples import default_source, training_source
 
-#: Training sources besides a JSON Lines file.
-SOURCES = ("tind", "nubench")
 SCHEDULERS = ("cosine", "linear", "constant", "constant_with_warmup")
 
 
@@ -23,9 +22,9 @@ class FinetuneOptions:
     papers' settings."""
 
     out: str | Path = "negkit-finetune"
-    #: ``tind``, ``nubench``, or a JSON Lines file of prompt/completion pairs (or, for ``nli:`` models, an NLI
-    #: file: see :mod:`negkit.train.classifier`).
-    train: str = "tind"
+    #: A suite's training set (``tind``, ``nubench``, ...; default: the first suite's), or a JSON Lines file of
+    #: prompt/completion pairs (or, for ``nli:`` models, an NLI file: see :mod:`negkit.train.classifier`).
+    train: str = field(default_factory=default_source)
     data: str | None = None
     split: str = "train"
     #: The seed of TIND's group-level split of the raw release: evaluate with ``negkit eval --seed`` equal to it.
@@ -117,7 +116,8 @@ class FinetuneOptions:
             raise NegkitError(f"unknown --scheduler {self.scheduler!r}; choose one of {', '.join(SCHEDULERS)}")
         if self.early_stopping_patience is not None and self.dev is None:
             raise NegkitError("--early-stopping needs development data (--dev split|FRACTION|FILE)")
-        if self.affirmative_first is not None and (self.train != "tind" or self.tind.polarity != "all"):
+        source = training_source(self.train)
+        if self.affirmative_first is not None and (source is None or not source.curriculum or self.tind.polarity != "all"):
             raise NegkitError("--affirmative-first orders TIND training sentences of both polarities "
                               "(--train tind without --polarity)")
         if self.lora_layers is not None:
@@ -165,8 +165,8 @@ def command_line(model: str, options: FinetuneOptions, adapter_out: str | None =
     for item in fields(FinetuneOptions):
         name = item.name
         value = getattr(options, name)
-        if name in ("out", "train", "tind", "progress", "model_args", "chat", "labels"):
-            continue
+        if name in ("out", "train", "progress", "model_args", "chat", "labels") or isinstance(value, TindFilter):
+            continue  # spelled below (a subset by its own flags)
         if isinstance(value, bool):
             if value != getattr(defaults, name):
                 words.append(flag(name) if value else f"--no-{name.replace('_', '-')}")
@@ -178,19 +178,7 @@ def command_line(model: str, options: FinetuneOptions, adapter_out: str | None =
         words += ["--labels", ",".join(options.labels)]
     if options.model_args:
         words += ["--model-args", ",".join(f"{key}={value}" for key, value in options.model_args.items())]
-    subset = options.tind
-    if subset.patterns:
-        words += ["--patterns", ",".join(map(str, subset.patterns))]
-    if subset.exclude_patterns:
-        words += ["--exclude-patterns", ",".join(map(str, subset.exclude_patterns))]
-    if subset.polarity != "all":
-        words += ["--polarity", subset.polarity]
-    if subset.kind != "all":
-        words += ["--sentences", subset.kind]
-    if subset.negation:
-        words += ["--negation", ",".join(subset.negation)]
-    if subset.per_group is not None:
-        words += ["--per-group", str(subset.per_group)]
+    words += options.tind.flags()
     if not options.progress:
         words.append("--no-progress")
     return shlex.join(words)

@@ -7,8 +7,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from negkit.atomic_io import atomic_write_json, make_folder
 from negkit.errors import NegkitError
+from negkit.io.atomic import atomic_write_json, make_folder
 from negkit.train import record
 from negkit.train.callbacks import best_step, complete_checkpoints, remove_torn_checkpoints, write_log
 from negkit.train.trainer import throughput

@@ -19,8 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from negkit.errors import NegkitError
-from negkit.suites import CLASSIFIER_TASKS
-from negkit.tasks.base import get_task
+from negkit.models.model_args import format_model_args, redact_model_args
+from negkit.run.options import EvalOptions
+from negkit.suites import classifier_tasks, get_task
 
 #: Task option -> the command-line flag(s) that set it.
 FLAGS: dict[str, str] = {
@@ -47,8 +48,8 @@ def _accepts(task: Any) -> frozenset[str]:
     return frozenset(getattr(task, "accepts", frozenset()))
 
 
-def task_options_for(tasks: Sequence[str], options: Any, classifier: bool = False) -> dict[str, dict[str, Any]]:
-    """Each task's constructor options from ``options`` (an :class:`negkit.evaluate.EvalOptions`).
+def task_options_for(tasks: Sequence[str], options: EvalOptions, classifier: bool = False) -> dict[str, dict[str, Any]]:
+    """Each task's constructor options from ``options``.
 
     Checks, before any model is loaded or any data read, that every task exists, that every flag applies to
     every task it is given for, and that the option values are valid; all problems are reported together as
@@ -58,13 +59,14 @@ def task_options_for(tasks: Sequence[str], options: Any, classifier: bool = Fals
         per_task(options.limit, tasks, "--limit")
     result = {task: dict(options.task_options.get(task, {})) for task in tasks}
     if classifier:
+        can_classify = classifier_tasks()
         for task in tasks:
-            if task in CLASSIFIER_TASKS:
+            if task in can_classify:
                 result[task].setdefault("model_kind", "classifier")
     base = {task: get_task(task, **result[task]) for task in tasks}  # unknown task names fail here
     problems: list[str] = []
     for option, flag in FLAGS.items():
-        value = getattr(options, option, None)
+        value = getattr(options, option)
         if value is None:
             continue
         for task, task_value in per_task(value, tasks, flag.split(" ")[0]).items():
@@ -79,7 +81,7 @@ def task_options_for(tasks: Sequence[str], options: Any, classifier: bool = Fals
     if problems:
         raise NegkitError("; ".join(problems))
     built = {task: get_task(task, **result[task]) for task in tasks}  # validates the values (prompt ids, counts)
-    seed = getattr(options, "seed", None)
+    seed = options.seed
     if seed is not None:
         users = [task for task in tasks if getattr(built[task], "uses_seed", False)]
         if not users:
@@ -98,7 +100,7 @@ def format_per_task(value: Any) -> str:
     return str(value)
 
 
-def eval_command(spec: str, tasks: Sequence[str], options: Any, dtype: str, data_root: Path | None = None) -> list[str]:
+def eval_command(spec: str, tasks: Sequence[str], options: EvalOptions, dtype: str, data_root: Path | None = None) -> list[str]:
     """The ``negkit eval`` command that reruns this evaluation, every option spelled out with its effective
     value (the data root and the output folder as absolute paths)."""
     from negkit.models.model_args import format_model_args, redact_model_args
@@ -121,18 +123,17 @@ def eval_command(spec: str, tasks: Sequence[str], options: Any, dtype: str, data
     if options.system_instruction is not None:
         command += ["--system-instruction", options.system_instruction]
     for option in ("bos", "fewshot_examples"):
-        value = getattr(options, option, None)
+        value = getattr(options, option)
         if value is not None:
             command += [FLAGS[option], value]
-    for flag, value in (("--device", getattr(options, "device", None)), ("--quantize", getattr(options, "quantize", None))):
+    for flag, value in (("--device", options.device), ("--quantize", options.quantize)):
         if value is not None:
             command += [flag, value]
     if options.model_args:
         command += ["--model-args", format_model_args(redact_model_args(options.model_args))]
-    if getattr(options, "adapter", None) is not None:
+    if options.adapter is not None:
         command += ["--adapter", str(Path(options.adapter).resolve())]
-    command += ["--bootstrap", str(getattr(options, "bootstrap", 1000)),
-                "--bootstrap-seed", str(getattr(options, "bootstrap_seed", 0))]
+    command += ["--bootstrap", str(options.bootstrap), "--bootstrap-seed", str(options.bootstrap_seed)]
     if options.out is not None:
         command += ["--out", str(Path(options.out).resolve())]
     return command

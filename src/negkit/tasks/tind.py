@@ -32,8 +32,10 @@ from negkit.data.tind import item_record, read_tind
 from negkit.data.tind_hf import SPLIT_ALIASES, SPLITS
 from negkit.data.tind_types import TruthItem
 from negkit.errors import InputFormatError, NegkitError
+from negkit.metrics.intervals import intervals_json
+from negkit.metrics.tind_intervals import tind_estimands
 from negkit.models.base import AnswerSpace, GenerateRequest, LoglikelihoodRequest, NextTokenRequest, Request, Response
-from negkit.tasks.base import TaskData, register_task, resolve_limit, wrap_prompt
+from negkit.tasks.base import TaskData, resolve_limit, wrap_prompt
 from negkit.tasks.tind_fewshot import FEWSHOT_SOURCES, authors_fewshot_examples, draw_fewshot_examples, fewshot_block
 
 QUESTION = "Is the following statement True or False?"
@@ -56,7 +58,7 @@ class TruthTask:
     model_kind = "language_model"
     #: The splits ``load`` takes (checked before any work): the release's three and ``all``, the whole set.
     splits: tuple[str, ...] = (*SPLITS, ALL_SPLITS)
-    #: Record fields that hold decrypted TIND text (hashed in outputs inside a git working tree, see negkit.privacy).
+    #: Record fields that hold decrypted TIND text (hashed in outputs inside a git working tree, see negkit.io.privacy).
     private_fields: tuple[str, ...] = ("sentence", "prompt")
 
     @staticmethod
@@ -205,15 +207,7 @@ class TruthTask:
 
     def intervals(self, items: Sequence[TruthItem], records: Sequence[dict[str, Any]], settings: Any = None) -> dict[str, Any]:
         """95% intervals of every metric, resampling whole groups (:mod:`negkit.metrics.tind_intervals`)."""
-        from negkit.metrics.intervals import intervals_json
-        from negkit.metrics.tind_intervals import tind_estimands
-
         return intervals_json(tind_estimands(list(items), [bool(record["prediction"]) for record in records]), settings)
-
-    def tables(self, metrics: dict[str, Any]) -> str:
-        from negkit.report.tind import tind_report
-
-        return tind_report(metrics, name=self.name, title=f"TIND results ({self.prompt_id()})")
 
 
 def true_probability(logprob_true: float, logprob_false: float) -> float:
@@ -302,17 +296,3 @@ def describe_sample(sample: Sequence[TruthItem], split: str, limit: int, seed: i
         "of_sentences": total, "of_groups": total_groups,
         "groups_per_pattern": {f"{pattern:02d}": len(per_pattern[pattern]) for pattern in sorted(per_pattern)},
     }
-
-
-register_task("tind", "TIND true/false probing, zero-shot, the authors' first-token protocol")(
-    lambda **options: TruthTask(name="tind", **options)
-)
-register_task("tind-fewshot", "TIND with the authors' 44 few-shot examples (4 per pattern) and prompts")(
-    lambda **options: TruthTask(name="tind-fewshot", fewshot=True, **options)
-)
-register_task("tind-generate", "TIND, greedy generation; True iff the output contains 'true'")(
-    lambda **options: TruthTask(name="tind-generate", style="generate", **options)
-)
-register_task("tind-continuation", "TIND, LM-harness style: log-likelihood of ' True' vs ' False' (not the authors' protocol)")(
-    lambda **options: TruthTask(name="tind-continuation", style="continuation", **options)
-)

@@ -1,6 +1,6 @@
 """Validation before work: everything a run needs is checked before the model loads and before any task runs.
 
-:func:`prepare_run` is called by :func:`negkit.evaluate.evaluate` first of all. In order it:
+:func:`prepare_run` is called by :func:`negkit.run.evaluate.evaluate` first of all. In order it:
 
 1. runs every function in :data:`RUN_CHECKS` on a :class:`RunRequest` (the model spec, the task names and the
    options): task names known and not repeated, limits that name tasks that run, mode and dtype, chunk sizes,
@@ -25,13 +25,12 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from negkit.errors import NegkitError, quoted
-from negkit.tasks.base import Task, TaskData, get_task
-
-if TYPE_CHECKING:
-    from negkit.evaluate import EvalOptions
+from negkit.run.options import EvalOptions, model_options, resolve_dtype_for_mode, task_limit
+from negkit.suites import get_task
+from negkit.tasks.base import Task, TaskData
 
 
 @dataclass
@@ -99,8 +98,6 @@ def check_limits(request: RunRequest) -> None:
 
 
 def check_run_options(request: RunRequest) -> None:
-    from negkit.evaluate import resolve_dtype_for_mode
-
     options = request.options
     resolve_dtype_for_mode(options.mode, options.dtype, options.quantize or options.model_args.get("quantize"))
     if not isinstance(options.split, str) or not options.split.strip():
@@ -125,7 +122,7 @@ def check_run_options(request: RunRequest) -> None:
 
 def check_data_argument(data: str | Path) -> None:
     """``--data`` names something that exists, or a hub id (never silently another folder)."""
-    from negkit.hub import looks_like_path
+    from negkit.io.hub import looks_like_path
 
     text = str(data)
     if not text.strip():
@@ -193,7 +190,7 @@ def check_baseline_answers(request: RunRequest, name: str, task: Task) -> None:
 
 def check_adapter(request: RunRequest) -> None:
     """``--adapter``: a PEFT adapter folder, on a model negkit can put it on."""
-    adapter = getattr(request.options, "adapter", None)
+    adapter = request.options.adapter
     if adapter is None:
         return
     if request.model_spec is not None and request.model_spec.split(":", 1)[0] in ("openai", "vllm"):
@@ -216,13 +213,12 @@ def prepare_run(model: str | Any, task_names: Sequence[str], options: EvalOption
     for check in RUN_CHECKS:
         check(request)
     if spec is not None:
-        from negkit.evaluate import model_options
         from negkit.models.checks import check_model_spec
         from negkit.models.registry import check_model_options
 
         check_model_options(spec, model_options(options))  # an unknown --model-args key, before anything loads
         check_model_spec(spec, options.model_args)
-    from negkit.eval_flags import task_options_for
+    from negkit.run.flags import task_options_for
 
     if request.model is not None:
         classifier = hasattr(request.model, "classify")
@@ -238,8 +234,6 @@ def prepare_run(model: str | Any, task_names: Sequence[str], options: EvalOption
         if callable(own_check):
             own_check(options)
         built.append((name, task))
-    from negkit.evaluate import task_limit
-
     plan = RunPlan(request)
     seed = 0 if options.seed is None else options.seed
     for name, task in built:

@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from negkit import __version__
-from negkit.atomic_io import atomic_write_json
 from negkit.data.locate import candidate_roots
+from negkit.io.atomic import atomic_write_json
 from negkit.models.fingerprints import file_sha256
 
 #: Libraries whose versions go into the record when installed (the first three always are, or None).
@@ -270,7 +270,7 @@ def _jsonable(value: Any) -> Any:
 
 def run_record(spec: str, tasks: Sequence[str], options: Any, command: Sequence[str], model: Any, dtype: str,
                started: float) -> dict[str, Any]:
-    """The run-wide reproduction record (the per-task parts are added by :func:`negkit.evaluate.evaluate`)."""
+    """The run-wide reproduction record (the per-task parts are added by :func:`negkit.run.evaluate.evaluate`)."""
     return {
         "command": shlex.join(command),
         "argv": list(sys.argv),

@@ -2,7 +2,7 @@
 write results.
 
 For each task, the output folder receives ``TASK.results.json`` (the metrics and the reproduction record of
-:mod:`negkit.run_record`: the resolved command, versions, git commit, device, dtype, batch sizes, date, the
+:mod:`negkit.run.record`: the resolved command, versions, git commit, device, dtype, batch sizes, date, the
 exact prompt template, few-shot ids, data hashes, timings of every invocation), ``TASK.samples.jsonl`` (one
 record per item, with its inputs and the exact prompt) and ``TASK.md`` (Markdown tables); ``results.json``
 holds every task in the LM Evaluation Harness's layout as well. Answers go to ``requests.jsonl``, the run
@@ -17,127 +17,31 @@ import sys
 import time
 from collections.abc import Sequence
 from contextlib import ExitStack
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from negkit import __version__
-from negkit.atomic_io import atomic_write_json, atomic_write_jsonl, atomic_write_text, remove_temporaries
 from negkit.data.locate import find_data_root
 from negkit.engine.distributed import STORE_PATTERN, ProcessGroup, answer_share, launcher_group, rank_device, store_file
 from negkit.engine.run_lock import run_lock_for_rank
-from negkit.engine.runner import DEFAULT_CHUNK_SIZE, DEFAULT_COMMIT_SECONDS, answer_requests
+from negkit.engine.runner import answer_requests
 from negkit.engine.store import RunStore
 from negkit.errors import NegkitError
-from negkit.eval_flags import eval_command
-from negkit.metrics.intervals import DEFAULT_RESAMPLES, IntervalSettings
+from negkit.io.atomic import atomic_write_json, atomic_write_jsonl, atomic_write_text, remove_temporaries
+from negkit.io.privacy import private_fields_to_redact, redact_record
+from negkit.metrics.intervals import IntervalSettings
 from negkit.models.model_args import redact_model_args
-from negkit.preflight import PreparedTask, prepare_run
-from negkit.privacy import private_fields_to_redact, redact_record
 from negkit.report.combined import write_combined_report
 from negkit.report.harness import harness_metrics
-from negkit.run_files import samples_record
-from negkit.run_record import TimingLog, attach_prompts, data_record, merge_timings, prompt_record, run_record, utc_now
+from negkit.run.files import samples_record
+from negkit.run.flags import eval_command
+from negkit.run.options import EvalOptions, model_options, resolve_dtype_for_mode
+from negkit.run.preflight import PreparedTask, prepare_run
+from negkit.run.record import TimingLog, attach_prompts, data_record, merge_timings, prompt_record, run_record, utc_now
+from negkit.suites import suite_view
 
-MODES = ("exact", "fast")
 STORE_FILE = "requests.jsonl"
-
-
-@dataclass
-class EvalOptions:
-    """Everything ``negkit eval`` takes besides the model and the tasks."""
-
-    data: str | None = None
-    split: str = "test"
-    #: About this many items per task (a float in (0, 1): that share of the items); a mapping gives per-task
-    #: limits (tasks not named run in full).
-    limit: int | float | dict[str, int | float] | None = None
-    #: Seed of splits, samples and few-shot draws (None: 0, and the paper's five seeds for Thunder-NUBench
-    #: few-shot; a seed given replaces those by itself).
-    seed: int | None = None
-    batch_size: int | None = None
-    #: ``float32``, ``bfloat16``, ``float16`` or ``auto`` (exact mode: float32 only; fast mode: auto by default).
-    dtype: str | None = None
-    mode: str = "exact"
-    #: ``cpu``, ``cuda``, ``cuda:N``, ``mps`` or ``auto`` (None: auto; under a launcher: each rank's own GPU).
-    device: str | None = None
-    #: ``8bit`` or ``4bit`` (bitsandbytes; fast mode, CUDA GPU).
-    quantize: str | None = None
-    #: OpenAI-compatible servers: seconds to wait for an answer, and tries after a failure (None: the backend's).
-    timeout: float | None = None
-    retries: int | None = None
-    out: str | Path | None = None
-    progress: bool = True
-    command: Sequence[str] | None = None
-    #: Requests per durable write to the run store at most (at most this much work is redone after a kill).
-    chunk_size: int = DEFAULT_CHUNK_SIZE
-    #: Seconds of model work per durable write to the run store, about (whichever of the two comes first).
-    commit_seconds: float = DEFAULT_COMMIT_SECONDS
-    #: Seconds to wait for another run that holds the output folder's lock (0: refuse at once).
-    wait_lock: float = 0.0
-    #: Write TIND sentences into per-sample files even inside a git working tree (default: their SHA-256 there).
-    allow_in_git: bool = False
-    #: Constructor options per task name, e.g. ``{"nubench": {"prompt": "7", "num_fewshot": 5}}``.
-    task_options: dict[str, dict[str, Any]] = field(default_factory=dict)
-    #: Options for the model loader (``--model-args``, see :mod:`negkit.models.model_args`).
-    model_args: dict[str, Any] = field(default_factory=dict)
-    #: A LoRA adapter folder (``negkit finetune`` output or any PEFT adapter) put on the model before any task.
-    adapter: str | Path | None = None
-    #: Merge the adapter into the weights in memory (same answers, faster); False keeps separate LoRA layers.
-    merge_adapter: bool = True
-    # The LM Evaluation Harness's task flags (see :mod:`negkit.eval_flags`); None: each task's default.
-    #: Few-shot examples: one count for every task, or per task.
-    num_fewshot: int | dict[str, int] | None = None
-    #: Prompt id: one for every task, or per task.
-    prompt: str | dict[str, str] | None = None
-    #: True: apply the model's chat template; False: never; None: each task's default (TIND: when the model has one).
-    chat: bool | None = None
-    #: A system message (chat), or text put before the prompt and a blank line (plain prompts).
-    system_instruction: str | None = None
-    #: Thunder-NUBench's BOS policy (``tokenizer``, ``none``, ``always``); None: the task's default.
-    bos: str | None = None
-    #: TIND few-shot examples: ``authors`` (the fixed list) or ``seeded``; None: the task's default.
-    fewshot_examples: str | None = None
-    #: Suites left out because their data was not found (suite -> how to get it), recorded in results.json.
-    skipped: dict[str, str] = field(default_factory=dict)
-    #: Bootstrap resamples for the 95% confidence intervals of every metric (0: no intervals), and their seed.
-    bootstrap: int = DEFAULT_RESAMPLES
-    bootstrap_seed: int = 0
-
-
-def task_limit(limit: int | float | dict[str, int | float] | None, task_name: str) -> int | float | None:
-    """The item limit of ``task_name``: one number for every task, or a per-task mapping."""
-    if isinstance(limit, dict):
-        return limit.get(task_name)
-    return limit
-
-
-def resolve_dtype_for_mode(mode: str, dtype: str | None, quantize: str | None = None) -> str:
-    """Exact mode runs in float32 (another dtype, or quantized weights, is an error); fast mode defaults to
-    ``auto`` (bfloat16, or float16 on GPUs without bfloat16)."""
-    if mode not in MODES:
-        raise NegkitError(f"unknown mode {mode!r}; choose exact or fast")
-    if mode == "exact":
-        if dtype not in (None, "auto", "float32"):
-            raise NegkitError(f"exact mode runs in float32; use --mode fast for --dtype {dtype}")
-        if quantize is not None:
-            raise NegkitError(f"--quantize {quantize} computes in 16 bits; add --mode fast (exact mode runs in float32)")
-        return "float32"
-    return dtype or "auto"
-
-
-def model_options(options: EvalOptions) -> dict[str, Any]:
-    """What ``load_model`` gets: the flags (batch size, device, quantization) and ``--model-args``; a key given
-    both ways is an error."""
-    flags = {"batch_size": options.batch_size, "device": options.device, "quantize": options.quantize,
-             "timeout": options.timeout, "retries": options.retries}
-    both = sorted(key for key, value in flags.items() if value is not None and key in options.model_args)
-    if both:
-        raise NegkitError(f"{', '.join(both)} given both as a flag and in --model-args; give it once")
-    merged = {key: value for key, value in flags.items() if value is not None or key == "batch_size"}
-    # a server's own defaults are recorded in its load_info; other backends never see the server options
-    merged.update(options.model_args)
-    return merged
 
 
 def evaluate(model: str | Any, tasks: Sequence[str], options: EvalOptions | None = None) -> list[dict[str, Any]]:
@@ -145,7 +49,7 @@ def evaluate(model: str | Any, tasks: Sequence[str], options: EvalOptions | None
     ``tasks``; return one results dictionary per task (also written under ``options.out``).
 
     Everything is checked, and every task's data read, before the model loads
-    (:func:`negkit.preflight.prepare_run`); the output folder is locked for the whole run
+    (:func:`negkit.run.preflight.prepare_run`); the output folder is locked for the whole run
     (:class:`negkit.engine.run_lock.RunLock`)."""
     options = options or EvalOptions()
     tasks = list(tasks)
@@ -199,7 +103,7 @@ def _evaluate(model: str | Any, tasks: list[str], options: EvalOptions, dtype: s
         if batching:  # the batch sizes used over the whole run (each task's own are in its results' engine)
             record["model"]["batching"] = batching
         if group.is_main:
-            write_combined_report(results, out, record, options.skipped, time.time() - started_at)
+            write_combined_report(results, out, record, options.skipped, time.time() - started_at, suite_view)
         group.barrier()  # the lock is released only when every rank is done
     return results
 

@@ -1,8 +1,6 @@
-"""Data loaders of the negkit tasks exported for the LM Evaluation Harness (``negkit export lm-eval``).
-
-This file is copied next to the task YAML files as ``utils.py``; the Harness imports it from there (``!function
-utils.load_...``). It needs only the Python standard library and ``datasets`` (which the Harness installs), not
-negkit. ``negkit_export.json`` beside it says which items each task asks, in negkit's order.
+"""TIND's loader for the LM Evaluation Harness export, appended to the export's ``utils.py`` (everything below the
+marker line is copied; it needs only the standard library, the shared part of ``utils.py`` above it, and
+``pyzipper`` / ``pyarrow`` for the files that need them).
 
 TIND stays encrypted: the export holds only item ids and short hashes of the sentences; the sentences are read
 at run time from the release negkit read (the authors' password-protected zip, read in place, or the HF-layout
@@ -12,15 +10,18 @@ same release; ``NEGKIT_TIND_PASSWORD`` gives the zip's password (default: the on
 
 from __future__ import annotations
 
-import hashlib
-import json
-import os
-import re
-import zipfile
-from pathlib import Path
+from negkit.report.harness_utils import HERE, _dataset, _manifest, _read_jsonl  # above the marker in utils.py
 
-HERE = Path(__file__).resolve().parent
-MANIFEST = HERE / "negkit_export.json"
+MARKER = "# --- negkit export: copied into utils.py from here ---"
+
+# --- negkit export: copied into utils.py from here ---
+import hashlib  # noqa: E402
+import os  # noqa: E402
+import re  # noqa: E402
+import zipfile  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+TIND_TASK = "tind"
 TIND_QUESTION = "Is the following statement True or False?"
 TIND_CHAT_QUESTION = "Is the following statement True or False? Answer only True or False."
 _PATTERN_FILE = re.compile(r"#(\d{2})\.Pattern\.txt")
@@ -32,44 +33,9 @@ def sentence_hash(sentence: str) -> str:
     return hashlib.sha256(sentence.encode("utf-8")).hexdigest()[:16]
 
 
-def _manifest() -> dict:
-    return json.loads(MANIFEST.read_text(encoding="utf-8"))
-
-
-def _read_jsonl(path: Path) -> list[dict]:
-    with open(path, encoding="utf-8") as handle:
-        return [json.loads(line) for line in handle if line.strip()]
-
-
-def _dataset(rows_by_split: dict) -> object:
-    import datasets
-
-    return datasets.DatasetDict({split: datasets.Dataset.from_list(rows) for split, rows in rows_by_split.items()})
-
-
-def _load_docs(task: str) -> object:
-    entry = _manifest()["tasks"][task]
-    return _dataset({split: _read_jsonl(HERE / name) for split, name in entry["docs"].items()})
-
-
-def load_nan_nli(**_options: object) -> object:
-    """NaN-NLI pairs, as negkit selected them (``custom_dataset`` of ``negkit_nan_nli``)."""
-    return _load_docs("nan-nli")
-
-
-def load_scone(**_options: object) -> object:
-    """ScoNe-NLI pairs, as negkit selected them (``custom_dataset`` of ``negkit_scone``)."""
-    return _load_docs("scone")
-
-
-def load_nubench(**_options: object) -> object:
-    """Thunder-NUBench items (and the validation pool for few-shot), as negkit selected them."""
-    return _load_docs("nubench")
-
-
 def load_tind(**_options: object) -> object:
     """The exported TIND items, read at run time from the release (``custom_dataset`` of ``negkit_tind*``)."""
-    entry = _manifest()["tasks"]["tind"]
+    entry = _manifest()["tasks"][TIND_TASK]
     source = os.environ.get("NEGKIT_TIND_SOURCE") or entry["source"]
     password = os.environ.get("NEGKIT_TIND_PASSWORD", entry.get("password", "hitz"))
     if entry["format"] == "raw":
@@ -97,7 +63,7 @@ def _raw_texts(path: Path, password: str) -> dict:
     if path.is_file() and zipfile.is_zipfile(path):
         archive = zipfile.ZipFile(path)
         if any(info.compress_type == 99 for info in archive.infolist()):  # AES, as in the authors' own zip
-            import pyzipper
+            import pyzipper  # optional: only the authors' AES-encrypted zip needs it
 
             archive = pyzipper.AESZipFile(path)
         archive.setpassword(password.encode("utf-8"))
@@ -138,7 +104,7 @@ def _hf_sentences(files: list) -> dict:
     sentences, counts = {}, {}
     for file in files:
         if file.suffix == ".parquet":
-            import pyarrow.parquet
+            import pyarrow.parquet  # optional: only parquet files need it
 
             records = pyarrow.parquet.read_table(file).to_pylist()
         else:

@@ -1,0 +1,52 @@
+"""What the generic report pages need to know about a suite, handed to them by the caller.
+
+The report package never names a benchmark: the HTML page of a run, ``negkit report`` and ``negkit compare`` ask a
+:data:`SuiteLookup` (task name -> :class:`SuiteView`, or None for a task no suite claims) for a task's figures,
+main metric, decimals and the headline estimands rebuilt from its per-sample records. :mod:`negkit.suites` builds
+the lookup from its registry (:func:`negkit.suites.suite_view`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from negkit.metrics.intervals import Estimand
+
+#: A figure: its caption and its SVG text.
+Figure = tuple[str, str]
+#: ``(metrics, per-sample records) -> figures``.
+FigureBuilder = Callable[[dict[str, Any], Sequence[dict[str, Any]]], list[Figure]]
+#: ``(per-sample records, the samples file named in errors) -> every estimand`` (headline ones are flagged).
+EstimandBuilder = Callable[[Sequence[dict[str, Any]], Path], list[Estimand]]
+
+
+@dataclass(frozen=True)
+class SuiteView:
+    """A suite as the report pages see it."""
+
+    #: The suite's name (``compare``'s ``suite`` field).
+    name: str
+    #: The metric path a leaderboard is sorted by and the run summary shows (None: the first headline metric).
+    primary_metric: str | None = None
+    #: Decimals in tables (percentages: 2; fractions: 3).
+    digits: int = 3
+    #: The axis of the comparison figures: ``(0, 100)`` for percentages, ``(0, 1)`` for fractions.
+    scale: tuple[float, float] = (0.0, 1.0)
+    #: The figures of the suite's HTML section (None: tables only).
+    figures: FigureBuilder | None = None
+    #: The headline estimands rebuilt from per-sample records (None: ``negkit compare`` cannot compare the task).
+    estimands: EstimandBuilder | None = None
+    #: Position among the suites in a report (lower first).
+    order: int = 100
+
+
+#: Task name -> its suite's view, or None.
+SuiteLookup = Callable[[str], "SuiteView | None"]
+
+
+def no_suites(task_name: str) -> SuiteView | None:
+    """A lookup that knows no suite (tables only, nothing to compare)."""
+    return None

@@ -1,0 +1,173 @@
+"""The suite registry: :func:`register_suite`, :func:`get_suite` (by name or alias), :func:`all_suites`, and the
+tasks of every suite (:func:`get_task`, :func:`registered_tasks`).
+
+negkit's own suites are the modules of this package (each registers itself when imported; the registry imports
+them all the first time it is asked, so a new suite module needs no list to be edited). A user's suites come from
+a Python file or folder (:func:`include_suites`, ``--include PATH``) or from an installed package that declares an
+entry point in the group ``negkit.suites`` (its value: a module that registers suites when imported, or a
+:class:`SuiteDescription` object, or a function returning one or several).
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import importlib.metadata
+import pkgutil
+import types
+from typing import Any
+
+from negkit.errors import NegkitError
+from negkit.report.suite_view import SuiteView
+from negkit.suites.description import SuiteDescription, TaskEntry
+from negkit.tasks.base import Task
+
+#: The entry-point group installed packages declare their suites in.
+ENTRY_POINT_GROUP = "negkit.suites"
+#: Modules of this package that are not suites.
+_INFRASTRUCTURE = frozenset({"description", "registry", "include", "status", "choice"})
+
+_SUITES: dict[str, SuiteDescription] = {}
+_state = {"loaded": False, "loading": False}
+
+
+def register_suite(suite: SuiteDescription, replace: bool = False) -> SuiteDescription:
+    """Add ``suite`` to the registry and return it. A name, alias or task name already taken by another suite
+    is an error (``replace=True`` replaces a suite of the same name, e.g. a user's file loaded twice)."""
+    if not isinstance(suite, SuiteDescription):
+        raise NegkitError(f"register_suite expects a SuiteDescription, got {type(suite).__name__}")
+    old = _SUITES.get(suite.name)
+    if old is not None and old is not suite and not replace:
+        raise NegkitError(f"suite {suite.name!r} is already registered")
+    others = [other for other in _SUITES.values() if other.name != suite.name]
+    taken = {name: other.name for other in others for name in other.names}
+    tasks = {task: other.name for other in others for task in other.task_names}
+    for name in suite.names:
+        if name in taken:
+            raise NegkitError(f"suite {suite.name}: the name {name!r} is already taken by suite {taken[name]}")
+    for task in suite.task_names:
+        if task in tasks:
+            raise NegkitError(f"suite {suite.name}: task {task!r} is already a task of suite {tasks[task]}")
+    _SUITES[suite.name] = suite
+    return suite
+
+
+def unregister_suite(name: str) -> None:
+    """Remove the suite ``name`` (tests, and a user's suite replaced by another file)."""
+    _SUITES.pop(name, None)
+
+
+def registered_names() -> list[str]:
+    """The names of the suites registered so far (negkit's own are loaded first)."""
+    _load_builtin()
+    return list(_SUITES)
+
+
+def _load_builtin() -> None:
+    """Import negkit's own suite modules and the installed packages' entry points, once."""
+    if _state["loaded"] or _state["loading"]:
+        return
+    _state["loading"] = True
+    try:
+        import negkit.suites as package
+
+        for module in pkgutil.iter_modules(package.__path__):
+            if module.name not in _INFRASTRUCTURE and not module.name.startswith("_"):
+                importlib.import_module(f"negkit.suites.{module.name}")
+        for entry_point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+            load_entry_point(entry_point)
+        _state["loaded"] = True
+    finally:
+        _state["loading"] = False
+
+
+def load_entry_point(entry_point: Any) -> None:
+    """Load one entry point of the group ``negkit.suites`` and register what it gives."""
+    try:
+        loaded = entry_point.load()
+    except Exception as error:  # a broken plug-in is named, never a traceback
+        raise NegkitError(f"entry point {entry_point.name} = {entry_point.value} (group {ENTRY_POINT_GROUP}): "
+                          f"cannot be loaded: {type(error).__name__}: {error}") from None
+    register_loaded(loaded, f"entry point {entry_point.name} = {entry_point.value}")
+
+
+def register_loaded(loaded: Any, origin: str) -> None:
+    """Register what a plug-in gives: a module (which registered its suites itself when imported), a
+    :class:`SuiteDescription`, a list of them, or a function returning either."""
+    if isinstance(loaded, types.ModuleType):
+        return
+    if isinstance(loaded, SuiteDescription):
+        if _SUITES.get(loaded.name) is not loaded:
+            register_suite(loaded, replace=True)
+    elif isinstance(loaded, (list, tuple)):
+        for item in loaded:
+            register_loaded(item, origin)
+    elif callable(loaded):
+        register_loaded(loaded(), origin)
+    else:
+        raise NegkitError(f"{origin}: expected a module, a SuiteDescription or a function returning one, "
+                          f"got {type(loaded).__name__}")
+
+
+def all_suites() -> list[SuiteDescription]:
+    """Every registered suite, in their ``order`` (then by name)."""
+    _load_builtin()
+    return sorted(_SUITES.values(), key=lambda suite: (suite.order, suite.name))
+
+
+def get_suite(name: str) -> SuiteDescription:
+    """The suite named ``name`` (or one of its aliases); an unknown name is an error suggesting the closest."""
+    for suite in all_suites():
+        if name in suite.names:
+            return suite
+    known = [known for suite in all_suites() for known in suite.names]
+    close = difflib.get_close_matches(name, known, n=1)
+    hint = f"; did you mean {close[0]}?" if close else ""
+    raise NegkitError(f"unknown suite {name!r}{hint} (suites: {', '.join(suite.name for suite in all_suites())})")
+
+
+def suite_for_task(task_name: str) -> SuiteDescription | None:
+    """The suite one of whose tasks is ``task_name`` (None: no suite has it)."""
+    for suite in all_suites():
+        if task_name in suite.task_names:
+            return suite
+    return None
+
+
+def suite_view(task_name: str) -> SuiteView | None:
+    """The report pages' view of the suite of ``task_name`` (the :data:`negkit.report.suite_view.SuiteLookup`
+    that ``negkit eval``, ``report`` and ``compare`` hand to the report package)."""
+    suite = suite_for_task(task_name)
+    return suite.view() if suite else None
+
+
+def task_entry(name: str) -> TaskEntry:
+    """The task entry named ``name``; an unknown name is an error naming the closest and the known tasks."""
+    suite = suite_for_task(name)
+    if suite is None:
+        known = sorted(registered_tasks())
+        close = difflib.get_close_matches(name, known, n=1)
+        hint = f"; did you mean {close[0]}?" if close else ""
+        raise NegkitError(f"unknown task {name!r}{hint}; known tasks: {', '.join(known) or 'none'}")
+    return suite.task(name)
+
+
+def get_task(name: str, **options: Any) -> Task:
+    """Build the task ``name`` with ``options``; a clear error names the known tasks or the option refused."""
+    entry = task_entry(name)
+    try:
+        return entry.factory(**options)
+    except TypeError as error:
+        if "unexpected keyword argument" not in str(error):
+            raise
+        raise NegkitError(f"task {name} does not take that option ({error})") from None
+
+
+def registered_tasks() -> dict[str, str]:
+    """Every suite's task names and their one-line descriptions, sorted by name."""
+    return dict(sorted((entry.name, entry.description) for suite in all_suites() for entry in suite.tasks))
+
+
+def classifier_tasks() -> tuple[str, ...]:
+    """The tasks that also run with a sequence-classification model (``nli:PATH``)."""
+    return tuple(entry.name for suite in all_suites() for entry in suite.tasks if entry.classifier)
