@@ -61,6 +61,7 @@ class TreeScorer:
         self.checked: set[str] = set()
         #: Each check against a plain pass: its features, distances, tolerances and where they came from.
         self.tolerances: list[dict[str, Any]] = []
+        self._tolerance: tuple[tuple[float, float], str] | None = None
         #: Why the tree is off for this model (None: it is on).
         self.disabled: str | None = None
         #: The most anchor caches held at once (each is freed when no row beneath it is left).
@@ -321,7 +322,9 @@ class TreeScorer:
         for prompt in choose_prompts(found, unchecked):
             row, place, features = found[prompt]
             distances = tree_distance(self.model, prompts[prompt], outputs[row][place])
-            tolerance, source = tolerance_for(self.model, prompts[prompt])
+            if self._tolerance is None:  # the dtype's noise is measured once per model (16 bits: a float32 pass)
+                self._tolerance = tolerance_for(self.model, prompts[prompt])
+            tolerance, source = self._tolerance
             self.tolerances.append({"features": sorted(features), "distance": list(distances),
                                     "tolerance": list(tolerance), "from": source})
             if distances[0] > tolerance[0] or distances[1] > tolerance[1]:
