@@ -9,8 +9,9 @@ Both tools score the same items with the same model folder on CPU, the Harness i
 size 32 (``--lm-eval-batch-size``), negkit with its automatic batching in exact mode (float32) and in fast mode
 (the dtype its calibration chooses on this machine, ``--modes``); the script checks that every item's acc and
 acc_norm prediction agrees, prints the largest log-likelihood difference, both tools' acc / acc_norm and the
-time of each (model loading excluded; negkit's time is its whole ``evaluate`` call, writing the samples,
-intervals and report included).
+wall time and CPU seconds of each (model loading excluded; negkit's time is its whole ``evaluate`` call,
+writing the samples, intervals and report included). On a machine shared with other jobs the wall time follows
+the load; the CPU seconds of the process hardly do.
 
     OMP_NUM_THREADS=2 PYTHONPATH=src python benchmarks/bench_vs_lm_eval.py        # fixture 200 items, ScoNe 1,200
 
@@ -140,25 +141,29 @@ def run_workload(name: str, task_name: str, data: Path | None, limit: int, negki
 
     negkit_runs = {}
     for mode, negkit_model in negkit_models.items():
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.process_time()
         (result,) = evaluate(negkit_model, [task_name], EvalOptions(
             data=str(data) if data else None, limit=limit, out=work / f"negkit-{name}-{mode}", progress=False,
             mode=mode, task_options={task_name: task_options}))
-        seconds = time.perf_counter() - started
+        seconds, cpu = time.perf_counter() - started, time.process_time() - started_cpu
         samples = [json.loads(line) for line in Path(result["files"]["samples"]).read_text().splitlines()]
         if task_name == "nubench":
             run = task.runs[0]
             scores = [sample["runs"][run]["loglikelihoods"] for sample in samples]
         else:
             scores = [list(sample["scores"].values()) for sample in samples]
-        negkit_runs[mode] = (scores, seconds, result)
+        negkit_runs[mode] = (scores, seconds, result, cpu)
     seed = task.seeds[0] if shots else 42
     harness_task = lm_eval_task(f"negkit_bench_{name}", docs, fewshot_docs, shots)
+    started_cpu = time.process_time()
     harness_scores, harness_metrics, harness_seconds = lm_eval_scores(harness_model, harness_task, len(items), seed)
+    harness_cpu = time.process_time() - started_cpu
     rows = []
-    for mode, (scores, seconds, result) in negkit_runs.items():
+    for mode, (scores, seconds, result, cpu) in negkit_runs.items():
         row = compare(name, scores, harness_scores, choices, gold, seconds, harness_seconds, harness_metrics)
         load = result["model"].get("load", {})
+        row.update(negkit_cpu_s=round(cpu, 2), lm_eval_cpu_s=round(harness_cpu, 2),
+                   speed_ratio_cpu=round(harness_cpu / cpu, 2))
         row.update(mode=mode, dtype=load.get("dtype"), score_s=result.get("timings", {}).get("score_s"),
                    prefix_tree=result.get("engine", {}).get("prefix_tree"))
         rows.append(row)
@@ -221,13 +226,15 @@ def main() -> None:
     for row in rows:
         print(json.dumps(row))
     print("| workload | items | mode (dtype) | negkit acc / acc_norm | lm-eval acc / acc_norm | predictions identical "
-          "(acc, acc_norm) | max abs. log-lik. diff | negkit s | lm-eval s | speed ratio |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          "(acc, acc_norm) | max abs. log-lik. diff | negkit s | lm-eval s | speed ratio | CPU s negkit / lm-eval | "
+          "ratio (CPU) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for row in rows:
         print(f"| {row['workload']} | {row['items']} | {row['mode']} ({row['dtype']}) | {row['negkit_acc']:.3f} / "
               f"{row['negkit_acc_norm']:.3f} | {row['lm_eval_acc']:.3f} / {row['lm_eval_acc_norm']:.3f} | "
               f"{row['acc_predictions_identical']}, {row['acc_norm_predictions_identical']} | "
-              f"{row['max_abs_loglik_diff']:.1e} | {row['negkit_s']} | {row['lm_eval_s']} | {row['speed_ratio']}x |")
+              f"{row['max_abs_loglik_diff']:.1e} | {row['negkit_s']} | {row['lm_eval_s']} | {row['speed_ratio']}x | "
+              f"{row['negkit_cpu_s']} / {row['lm_eval_cpu_s']} | {row['speed_ratio_cpu']}x |")
     if args.json:
         args.json.write_text(json.dumps(rows, indent=2) + "\n")
 
