@@ -24,7 +24,7 @@ METRICS = {"cues_b_f1": "Cues-B F1", "scm_b_f1": "SCM-B F1", "scope_tokens_f1": 
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--model", action="append", required=True, help="TRAIN_CORPUS=MODEL_DIR (repeatable)")
     parser.add_argument("--test", nargs="+", default=list(CORPORA), choices=CORPORA)
     parser.add_argument("--data", help="data root")

@@ -12,7 +12,8 @@ template's final newline adds the same amount to every choice, which this leaves
 
 Thunder-NUBench's real data is gated; without it the hand-written fixture in tests/fixtures is used (24 items).
 Writes nothing into the repository except the ``--json`` figures; TIND stays encrypted (the export holds ids and
-hashes only; the Harness's samples, which hold the sentences, stay under ``--work``).
+hashes only; the Harness's samples, which hold the sentences, stay under ``--work``). With TIND among the tasks, a
+``--work`` inside a git working tree is refused, as ``negkit tind convert`` refuses one, unless ``--allow-in-git``.
 """
 
 from __future__ import annotations
@@ -32,8 +33,8 @@ REPO = Path(__file__).resolve().parents[1]
 FIXTURE = REPO / "tests" / "fixtures" / "thunder_nubench"
 
 
-def parse_args() -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.split("\n\n")[0])
     parser.add_argument("--lm-eval", default=os.environ.get("LM_EVAL", "lm_eval"), help="the Harness's lm_eval command")
     parser.add_argument("--work", required=True, help="folder for runs, exports and the Harness's outputs")
     parser.add_argument("--data", help="negkit data root (default: negkit's search order)")
@@ -43,7 +44,8 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--batch-size", type=int, default=32, help="the Harness's --batch_size (default 32)")
     parser.add_argument("--model", default="default", help="negkit model spec (a transformers folder for the Harness)")
     parser.add_argument("--json", help="write the figures here as JSON")
-    return parser.parse_args()
+    parser.add_argument("--allow-in-git", action="store_true", help="allow a --work inside a git working tree")
+    return parser.parse_args(argv)
 
 
 def model_folder(spec: str) -> Path:
@@ -131,8 +133,17 @@ def compare(task: str, negkit_samples: list[dict[str, Any]], samples: list[dict[
     return row
 
 
-def main() -> int:
-    args = parse_args()
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    from negkit.errors import NegkitError
+    from negkit.io.privacy import refuse_inside_git
+
+    if "tind" in [task.strip() for task in args.tasks.split(",")]:
+        try:  # before anything is written: the Harness's samples of TIND hold decrypted sentences
+            refuse_inside_git(args.work, args.allow_in_git, "decrypted TIND sentences (the Harness's samples)")
+        except NegkitError as error:
+            print(f"bench_export_lm_eval: error: {error}", file=sys.stderr)
+            return 2
     from negkit.cli.arguments import parse_limit
     from negkit.run.options import EvalOptions
     from negkit.run.evaluate import evaluate

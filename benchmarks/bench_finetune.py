@@ -83,7 +83,7 @@ def matmul_rate(device: str, dtype: torch.dtype, size: int = 4096, repeats: int 
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--size", choices=tuple(SIZES), default="small")
     parser.add_argument("--steps", type=int, default=20)
     parser.add_argument("--batch-size", type=int, default=16)

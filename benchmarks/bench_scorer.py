@@ -57,7 +57,7 @@ def timed(function, repeat: int) -> tuple[float, float, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--data", help="data root holding cd-sco/ (default: NEGKIT_DATA, ./data, ../shared/data)")
     args = parser.parse_args(argv)

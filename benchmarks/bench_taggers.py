@@ -25,7 +25,7 @@ from negkit.resolution.train import NegationResolver, ResolverSettings  # noqa: 
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", help="data root (default: NEGKIT_DATA, ./data, ../shared/data)")
     parser.add_argument("--encoder", default="all-MiniLM-L6-v2")
     parser.add_argument("--scope-variant", default="marker", choices=("marker", "bilstm"))

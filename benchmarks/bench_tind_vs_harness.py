@@ -27,7 +27,8 @@ GPU variant (not run where no GPU is lent): ``--device cuda --random-model 1b`` 
 random weights from a config (speed does not depend on the weights), runs the Harness in bfloat16 beside
 negkit fast and exact, and reports the fraction of the GPU's bf16 (and fp32) matmul peak.
 
-Decrypted TIND sentences are written only to a temporary folder outside the repository (``--work``).
+Decrypted TIND sentences are written only under ``--work`` (default: a temporary folder); a ``--work`` inside a git
+working tree is refused, as ``negkit tind convert`` refuses one, unless ``--allow-in-git`` is given.
 """
 
 from __future__ import annotations
@@ -187,8 +188,8 @@ def negkit_predictions(out: Path, ids: list[str]) -> list[bool]:
     return [by_id[item_id] for item_id in ids]
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.split("\n\n")[0])
     parser.add_argument("--harness-python", required=True, help="python of an environment with lm_eval 0.4.13")
     parser.add_argument("--sentences", type=int, default=2000, help="negkit's --limit (whole groups, about N)")
     parser.add_argument("--prompts", default="chat,plain")
@@ -199,9 +200,19 @@ def main() -> int:
     parser.add_argument("--data", help="data root (default: negkit's usual search)")
     parser.add_argument("--work", type=Path, help="working folder (default: a temporary folder)")
     parser.add_argument("--json", type=Path, help="also write the figures here")
-    args = parser.parse_args()
+    parser.add_argument("--allow-in-git", action="store_true", help="allow a --work inside a git working tree")
+    args = parser.parse_args(argv)
 
     sys.path.insert(0, str(REPO / "src"))
+    from negkit.errors import NegkitError
+    from negkit.io.privacy import refuse_inside_git
+
+    try:  # before anything is written: the docs and the Harness's samples hold decrypted sentences
+        refuse_inside_git(args.work or tempfile.gettempdir(), args.allow_in_git,
+                          "decrypted TIND sentences (this benchmark's docs and the Harness's samples)")
+    except NegkitError as error:
+        print(f"bench_tind_vs_harness: error: {error}", file=sys.stderr)
+        return 2
     from transformers import AutoTokenizer
 
     from negkit.models.gguf import converted_folder, default_model_file

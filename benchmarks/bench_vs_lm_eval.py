@@ -171,7 +171,7 @@ def run_workload(name: str, task_name: str, data: Path | None, limit: int, negki
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.split("\n\n")[0])
     parser.add_argument("--model", help="a transformers model folder (default: negkit's converted SmolLM2-135M-Instruct)")
     parser.add_argument("--items", type=int, default=200, help="size of the scaled multiple-choice fixture")
     parser.add_argument("--limit", type=int, default=200, help="multiple-choice items actually scored")

@@ -26,7 +26,7 @@ TOLERANCE = 1e-4
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--sentences", type=int, default=100)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--data")

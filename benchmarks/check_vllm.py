@@ -19,7 +19,7 @@ from _tind_sample import tind_sample  # noqa: E402
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--sentences", type=int, default=200)
     parser.add_argument("--model", help="transformers folder (default: negkit's converted SmolLM2-135M-Instruct)")
     parser.add_argument("--dtype", default="float32")

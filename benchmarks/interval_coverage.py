@@ -73,7 +73,7 @@ def tind_timing(resamples: int) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--simulations", type=int, default=1000)
     parser.add_argument("--resamples", type=int, default=1000)
     args = parser.parse_args()

@@ -19,7 +19,7 @@ from negkit.data.sfu import read_sfu
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--data", help="data root (default: NEGKIT_DATA, ./data, ../shared/data)")
     parser.add_argument("--cue-in-scope", action="store_true", help="keep cue words inside their scope")
     parser.add_argument("--notes", action="store_true", help="print what could not be mapped")

@@ -3,7 +3,7 @@
 A module *names* a benchmark when one of its string constants (docstrings excluded) is exactly one of the
 benchmark's names (e.g. ``"scone"``, ``"thunder-nubench"`` or ``"nubench"``). A benchmark's *own* modules are
 the ones whose file name (or a folder on their path, below ``negkit``) starts with the benchmark's module stem
-(``tind``, ``nubench``, ``nan_nli``, ``scone``, ``condaqa``): its suite module, and its own data reader, task,
+(``tind``, ``nubench``, ``nan_nli``, ``scone``, ``condaqa``, ``blimp``, ``negnli``, ``neqa``): its suite module, and its own data reader, task,
 metrics and report modules where it has them. Shared modules (e.g. ``data/nli.py``, read by NaN-NLI and ScoNe)
 count.
 
@@ -23,6 +23,9 @@ BENCHMARKS: dict[str, tuple[tuple[str, ...], str]] = {
     "nan-nli": (("nan-nli",), "nan_nli"),
     "scone": (("scone",), "scone"),
     "condaqa": (("condaqa",), "condaqa"),
+    "blimp-negation": (("blimp-negation", "blimp"), "blimp"),
+    "negnli": (("negnli", "negation-nli"), "negnli"),
+    "neqa": (("neqa",), "neqa"),
 }
 
 

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Set up (scripts/setup.sh) and run the whole test suite. Fails when pytest collects no test (exit 5).
+# Set up (scripts/setup.sh), check the import contracts of pyproject.toml (import-linter: the layers of
+# docs/architecture.md, no import circles, imports inside functions included), then run the whole test suite.
+# Fails on a broken contract, and when pytest collects no test (exit 5).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh || exit 1
+.venv/bin/lint-imports --config pyproject.toml || { echo "test: an import contract is broken (see above)" >&2; exit 1; }
 .venv/bin/python -m pytest -q "$@"
 status=$?
 if [ "$status" -eq 5 ]; then

@@ -39,6 +39,8 @@ class Rendered:
     elements: list[dict[str, Any]] = field(default_factory=list)
     screenshot: bytes = b""
     title: str = ""
+    #: The page's width in CSS pixels (more than the window's: the page scrolls sideways).
+    content_width: float = 0.0
 
 
 def find_chromium() -> str | None:
@@ -124,7 +126,7 @@ def render(page: Path, width: int = 1280) -> Rendered:
                 "format": "png", "captureBeyondViewport": True,
                 "clip": {"x": 0, "y": 0, "width": width, "height": metrics["height"], "scale": 1}}, session=session)
             result = Rendered(elements=evaluated["result"]["value"], screenshot=base64.b64decode(shot["data"]),
-                              title=title["result"]["value"])
+                              title=title["result"]["value"], content_width=metrics["width"])
             _collect(tools.events, result, page.resolve().as_uri())
             tools.call("Browser.close")
         finally:

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from negkit.generate.wordnet import default_wordnet_folder
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = Path(os.environ.get("NEGKIT_TEST_DATA", REPO_ROOT.parent / "shared" / "data"))
 
@@ -21,6 +23,15 @@ def shared_data_path(*parts: str) -> Path:
     if not path.exists():
         pytest.skip(f"shared data not found: {path} (place the shared data folder beside the repository)")
     return path
+
+
+def wordnet_database_or_skip() -> Path:
+    """The WordNet 3.0 database folder negkit reads (``WNSEARCHDIR``, ``$WNHOME/dict``, ``/usr/share/wordnet``);
+    skips the calling test when its ``data.noun`` is absent. Any other problem is negkit's and fails the test."""
+    folder = default_wordnet_folder()
+    if not (folder / "data.noun").is_file():
+        pytest.skip(f"WordNet 3.0 database not found in {folder} (install Debian's wordnet-base or set WNSEARCHDIR)")
+    return folder
 
 
 @pytest.fixture

@@ -131,7 +131,7 @@ def make_handler(backend: Backend, fail_first: int, no_logprobs: bool, echo: boo
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(allow_abbrev=False)
     parser.add_argument("folder")
     parser.add_argument("--fail-first", type=int, default=0)
     parser.add_argument("--no-logprobs", action="store_true")

@@ -42,7 +42,12 @@ def test_leaderboard_and_differences(runs):
     assert comparison["baseline"] == "random" and [r["name"] for r in comparison["runs"]] == ["majority", "random"]
     assert set(comparison["tasks"]) == {"tind", "nan-nli", "scone", "nubench"}
     tind = comparison["tasks"]["tind"]
-    assert tind["primary"] == "all.accuracy" and len(tind["metrics"]) == 12
+    assert tind["primary"] == "all.accuracy" and len(tind["metrics"]) == 13  # 7 accuracies, 5 coherences, 1 AUC
+    assert tind["metrics"][-1] == {"path": "p_true_auc.all", "label": "AUC p(True)", "digits": 3, "scale": [0.0, 1.0]}
+    majority = next(row for row in tind["rows"] if row["run"] == "majority")
+    assert majority["values"]["p_true_auc.all"]["estimate"] == 0.5  # one p(True) for every sentence: every pair tied
+    auc_difference = majority["vs_baseline"]["p_true_auc.all"]  # a paired interval, as for every headline metric
+    assert auc_difference["ci"][0] <= auc_difference["difference"] <= auc_difference["ci"][1]
     values = [row["values"]["all.accuracy"]["estimate"] for row in tind["rows"]]
     assert values == sorted(values, reverse=True)
     other = next(row for row in tind["rows"] if not row["baseline"])
@@ -61,6 +66,7 @@ def test_leaderboard_and_differences(runs):
     assert "## tind" in markdown and "(baseline)" in markdown
     assert f"majority − random ({other['items']} shared items)" in markdown
     assert "p=" in markdown and "[" in markdown
+    assert "| AUC p(True) | " in markdown and " 0.500 [" in markdown  # AUCs with 3 decimals, percentages with 2
 
 
 def test_identical_runs_differ_by_nothing(runs):

@@ -107,7 +107,7 @@ def test_negkit_eval_condaqa(tmp_path, task):
     assert main(["eval", "--model", f"hf:{model}", "--tasks", task, "--data", str(shared_data_path()),
                  "--limit", "6", "--no-progress", "--out", str(out)]) == 0
     result = json.loads((out / f"{task}.results.json").read_text())
-    assert result["metrics"]["count"] == 6 and result["data"]["split"] == "dev"
+    assert result["metrics"]["count"] == 6 and result["data"]["split"] == "test"  # negkit's default split
     samples = [json.loads(line) for line in (out / f"{task}.samples.jsonl").read_text().splitlines()]
     assert all("prediction" in s and "gold" in s for s in samples)
     if task == "condaqa-choice":

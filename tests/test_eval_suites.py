@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from negkit.cli import main
-from negkit.suites import default_tasks, suite_status
+from negkit.suites import all_suites, default_tasks, suite_status
 
 FIXTURE = Path(__file__).parent / "fixtures" / "thunder_nubench"
 
@@ -48,6 +48,8 @@ def test_eval_without_tasks_writes_one_report(tmp_path, monkeypatch, capsys):
     results = combined["tasks"]
     assert [result["task"]["task"] for result in results] == ["nubench"]
     assert results[0]["task"]["seeds"] == [42, 1234, 3000, 5000, 7000]
-    assert set(combined["skipped"]) == {"tind", "nan-nli", "scone", "condaqa"}  # said, not silently left out
+    # every other suite is said, not silently left out
+    assert set(combined["skipped"]) == {suite.name for suite in all_suites()} - {"thunder-nubench"}
+    assert {"tind", "nan-nli", "scone", "condaqa", "negnli", "blimp-negation", "neqa"} <= set(combined["skipped"])
     samples = (out / "nubench.samples.jsonl").read_text().splitlines()
     assert len(samples) == 3 and set(json.loads(samples[0])["runs"]) == {"seed-42", "seed-1234", "seed-3000", "seed-5000", "seed-7000"}

@@ -69,6 +69,7 @@ def test_browser_renders_every_chart(report_folder, tmp_path):
     assert rendered.console_errors == []
     assert rendered.requests == []
     assert rendered.title.startswith("negkit report: random")
+    assert rendered.content_width <= 1280, "the page scrolls sideways at 1280 px"
     charts = [element for element in rendered.elements if element["tag"] in ("svg", "canvas")]
     assert len(charts) == EXPECTED_FIGURES
     image = Image.open(io.BytesIO(rendered.screenshot)).convert("L")
@@ -120,3 +121,54 @@ def test_report_command_rewrites_the_page_of_a_run_folder(report_folder, capsys)
     text = page.read_text(encoding="utf-8")
     assert text.index("<h2>tind</h2>") < text.index("<h2>nan-nli</h2>") < text.index("<h2>scone</h2>")
     assert text.count("<svg") >= EXPECTED_FIGURES
+
+
+def test_summary_puts_every_suite_in_percent():
+    from negkit.report.html import summary_table
+    from negkit.suites import suite_view
+
+    def result(task, estimate, low, high):
+        path = {"tind": "all.accuracy", "scone": "accuracy.overall"}[task]
+        return {"task": {"task": task}, "data": {"count": 10},
+                "metrics": {"intervals": {path: {"estimate": estimate, "ci": [low, high], "label": "accuracy"}}}}
+
+    table = summary_table([result("tind", 50.26, 48.5, 52.0), result("scone", 0.5125, 0.4, 0.625)], suite_view)
+    lines = table.splitlines()
+    assert lines[0] == "| task | items | main metric | value in % [95% interval] |"
+    assert lines[2] == "| tind | 10 | accuracy | 50.26 [48.50, 52.00] |"  # TIND is in percent already
+    assert lines[3] == "| scone | 10 | accuracy | 51.25 [40.00, 62.50] |"  # a fraction, times 100
+
+
+def test_scone_condition_labels_do_not_overlap(monkeypatch):
+    pytest.importorskip("matplotlib")
+    from negkit.data.nli import SCONE_CONDITIONS
+    from negkit.report import plots
+    from negkit.suites.scone import scone_figures
+
+    captured = []
+    real = plots.to_svg
+    monkeypatch.setattr(plots, "to_svg", lambda figure: captured.append(figure) or real(figure))
+    scone_figures({"accuracy": {c: 0.5 for c in (*SCONE_CONDITIONS, "overall")}})
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    figure = captured[0]
+    renderer = FigureCanvasAgg(figure).get_renderer()
+    boxes = [label.get_window_extent(renderer) for label in figure.axes[0].get_xticklabels()]
+    assert len(boxes) == 7
+    assert all(left.x1 < right.x0 for left, right in zip(boxes, boxes[1:])), "tick labels overlap"
+    assert "one\nscoped,\none not\nscoped" in [label.get_text() for label in figure.axes[0].get_xticklabels()]
+
+
+@pytest.mark.skipif(find_chromium() is None, reason="chromium is not installed (see scripts/setup.sh)")
+def test_compare_page_fits_1280_pixels(report_folder, tmp_path):
+    from negkit.report.compare import compare
+    from negkit.report.compare_page import write_comparison
+    from negkit.suites import suite_view
+
+    other = tmp_path / "seed1"
+    evaluate("random", ["tind"], EvalOptions(data=str(shared_data_path()), limit={"tind": 300}, out=other,
+                                             progress=False, bootstrap=100, model_args={"seed": 1}))
+    write_comparison(compare([report_folder, other], suites=suite_view), tmp_path / "compare")
+    rendered = render(tmp_path / "compare" / "compare.html")
+    assert rendered.console_errors == [] and rendered.requests == []
+    assert rendered.content_width <= 1280, f"compare.html is {rendered.content_width} px wide at 1280"

@@ -223,11 +223,10 @@ def test_bad_tind_command_arguments(tmp_path, capsys):
 
 def _wordnet_root(tmp_path: Path, broken: str, content: bytes) -> Path:
     """A data root whose wordnet/ links the shared side resources, but for one file replaced by ``content``."""
-    from conftest import shared_data_path
+    from conftest import shared_data_path, wordnet_database_or_skip
 
-    shared = shared_data_path("wordnet")
-    if not shared.is_dir():
-        pytest.skip("the WordNet side resources are not in the shared data")
+    shared = shared_data_path("wordnet")  # skips, naming the folder, when the side resources are absent
+    wordnet_database_or_skip()  # the database is read before the side resources
     folder = tmp_path / "data" / "wordnet"
     folder.mkdir(parents=True)
     for path in shared.iterdir():
@@ -241,7 +240,7 @@ def _wordnet_root(tmp_path: Path, broken: str, content: bytes) -> Path:
 def test_side_resource_not_utf8(broken, tmp_path, capsys):
     from conftest import shared_data_path
 
-    good = (shared_data_path("wordnet") / broken).read_bytes() if shared_data_path("wordnet").is_dir() else b""
+    good = (shared_data_path("wordnet") / broken).read_bytes()
     root = _wordnet_root(tmp_path, broken, good[:300] + b"\xff\xfe" + good[300:])
     assert_input_error(["tind", "generate", "--out", tmp_path / "g", "--patterns", "1", "--limit", "1", "--data", root],
                        capsys, where=root / "wordnet" / broken, contains="not UTF-8")
@@ -260,9 +259,14 @@ def test_check_of_a_small_generation_with_an_empty_split(tmp_path, capsys):
     """A split no group fell into is an empty file that `tind check` accepts; a split file emptied afterwards is not."""
     from negkit.cli import main
 
+    from conftest import shared_data_path, wordnet_database_or_skip
+
     out = tmp_path / "g"
-    if main(["tind", "generate", "--out", str(out), "--patterns", "1", "--limit", "2"]) != 0:
-        pytest.skip(f"WordNet 3.0 or its side resources are not available: {capsys.readouterr().err.strip()}")
+    data = shared_data_path("wordnet").parent  # the prerequisites (each skips with its name when absent)
+    wordnet = wordnet_database_or_skip()
+    argv = ["tind", "generate", "--out", str(out), "--patterns", "1", "--limit", "2", "--data", str(data),
+            "--wordnet", str(wordnet)]
+    assert main(argv) == 0, capsys.readouterr().err
     empty = [path for path in (out / "jsonl").iterdir() if path.stat().st_size == 0]
     assert empty, "two groups cannot fill three splits"
     capsys.readouterr()

@@ -172,6 +172,38 @@ def nan_items():
     return read_nan_nli(shared_data_path("nan-nli", "nan.csv"))
 
 
+#: The paper's printed Table 8 and Table 9 (RoBERTa-MNLI fine-tuned on NegNLI), labels and error rates exactly as
+#: printed, in the printed order (../shared/specs/benchmarks.md section 3).
+PRINTED_TABLE8 = [
+    ("not + quantifier", 0.559), ("not + focus particle", 0.261), ("not + degree expression", 0.300),
+    ("not + affixially-negated adjective/adverb", 0.423), ("not + PP", 0.067), ("Absolute and approximate negator", 0.333),
+    ("not in verbless clause", 0.077), ("not in coordination", 0.000), ("not in implicit proposition", 0.000),
+]
+PRINTED_TABLE9 = [
+    ("Indefinite quantifier change", 0.486), ("Numerical quantifier change", 0.333),
+    ("Comparative quantifier change", 0.650), ("Negator addition or deletion", 0.364), ("Negator position change", 0.327),
+    ("Negator token change", 0.333), ("Clause or sub-clause deletion", 0.333), ("Focus particle change", 0.375),
+    ("Lexical change", 0.308), ("Syntactic change", 0.000),
+]
+
+
+def _reachable(rate: float, pairs: int) -> bool:
+    """Whether a printed 3-decimal error rate is some wrong/pairs."""
+    return any(round(wrong / pairs, 3) == rate for wrong in range(pairs + 1))
+
+
+def test_tables_8_and_9_have_the_printed_rows_labels_and_order(nan_items):
+    predicted = [E] * len(nan_items)
+    table8 = construction_error_rates(nan_items, predicted)
+    table9 = operation_error_rates(nan_items, predicted)
+    assert list(table8) == [label for label, _ in PRINTED_TABLE8]
+    assert list(table9) == [label for label, _ in PRINTED_TABLE9]
+    # each printed error rate is a fraction of negkit's row: the rows hold the pairs the paper counted
+    assert all(_reachable(rate, table8[label].total) for label, rate in PRINTED_TABLE8)
+    assert all(_reachable(rate, table9[label].total) for label, rate in PRINTED_TABLE9)
+    assert not _reachable(0.423, 14) and not _reachable(0.423, 12)  # only the merged 26 pairs give 0.423 (11/26)
+
+
 def test_table8_paper_grouping_always_entailment(nan_items):
     rates = construction_error_rates(nan_items, [E] * len(nan_items))
     got = {row: (rate.wrong, rate.total) for row, rate in rates.items()}
@@ -180,19 +212,19 @@ def test_table8_paper_grouping_always_entailment(nan_items):
         "not + focus particle": (14, 23),
         "not + degree expression": (11, 20),
         # adjective 11 of 14 + adverb 10 of 12
-        "not + affixally negated adjective/adverb": (21, 26),
+        "not + affixially-negated adjective/adverb": (21, 26),
         "not + PP": (8, 15),
+        # absolute (never) 5 of 11 + approximate (rarely) 8 of 16
+        "Absolute and approximate negator": (13, 27),
         "not in verbless clause": (9, 13),
         "not in coordination": (16, 26),
-        # absolute (never) 5 of 11 + approximate (rarely) 8 of 16
-        "absolute/approximate negator": (13, 27),
-        "not + auxiliary": (4, 9),
+        "not in implicit proposition": (3, 4),
     }
-    # left out, as in the paper: "not that" (4 pairs) and "not common vs uncommon" (2 pairs)
-    assert sum(total for _, total in got.values()) == 258 - 6
+    # no row in the paper: "not + auxillary" (9 pairs) and "verbal vs affixal negation" (2 pairs)
+    assert sum(total for _, total in got.values()) == 258 - 11
     by_value = construction_error_rates(nan_items, [E] * len(nan_items), grouping="value")
     assert len(by_value) == 13
-    assert (by_value["not in implicit proposition"].wrong, by_value["not in implicit proposition"].total) == (3, 4)
+    assert (by_value["not + auxillary"].wrong, by_value["not + auxillary"].total) == (4, 9)
     assert (by_value["verbal vs affixal negation"].wrong, by_value["verbal vs affixal negation"].total) == (1, 2)
     with pytest.raises(ValueError):
         construction_error_rates(nan_items, [E] * len(nan_items), grouping="nope")
@@ -211,12 +243,12 @@ def test_table9_both_countings_and_table1_counts(nan_items):
     # every other operation column holds only 0 and 1: both countings agree there
     assert {op: r for op, r in exactly_one.items() if op != negator} == {op: r for op, r in non_zero.items() if op != negator}
     assert (exactly_one["Negator position change"].wrong, exactly_one["Negator position change"].total) == (62, 101)
-    assert (exactly_one["Syntactical changes"].wrong, exactly_one["Syntactical changes"].total) == (0, 4)
+    assert (exactly_one["Syntactic change"].wrong, exactly_one["Syntactic change"].total) == (0, 4)
     # the paper's Table 1 "Count" column (printed: 74, 27, 130, 101, 6, 36, 20, 16, 13, 4) is the sum of the cells
     assert operation_applications(nan_items) == {
         "Indefinite quantifier change": 74, "Negator addition or deletion": 130, "Negator position change": 101,
         "Clause or sub-clause deletion": 36, "Negator token change": 6, "Comparative quantifier change": 20,
-        "Focus particle change": 16, "Lexical change": 13, "Numerical quantifier change": 27, "Syntactical changes": 4,
+        "Focus particle change": 16, "Lexical change": 13, "Numerical quantifier change": 27, "Syntactic change": 4,
     }
     with pytest.raises(ValueError):
         operation_error_rates(nan_items, predicted, counting="sum")
@@ -241,12 +273,18 @@ def test_nan_nli_report_tables_8_and_9(nan_items):
 
     report = nan_nli_report(nan_items, [E] * len(nan_items))
     assert report["operation_counting"] == "exactly-one" and report["operation_counting_other"] == "non-zero"
-    assert report["constructions_left_out"] == {"not in implicit proposition": 4, "verbal vs affixal negation": 2}
+    assert report["constructions_left_out"] == {"not + auxillary": 9, "verbal vs affixal negation": 2}
+    assert list(report["construction_error_rate"]) == [label for label, _ in PRINTED_TABLE8]
+    assert list(report["operation_error_rate"]) == [label for label, _ in PRINTED_TABLE9]
+    assert list(report["operation_applications"]) == [label for label, _ in PRINTED_TABLE9]
     text = nan_nli_tables(report)
-    assert "| absolute/approximate negator | 13 | 27 | 0.481 |" in text
-    assert "| approximate negator | absolute/approximate negator | 8 | 16 | 0.500 |" in text
-    assert "| not in implicit proposition | (left out) | 3 | 4 | 0.750 |" in text
-    assert "| Negator addition or deletion | 130 | 77 | 118 | 0.653 |" in text
+    printed = [line.split(" | ")[0].lstrip("| ") for line in text.split("| construction | wrong")[1].splitlines()[2:11]]
+    assert printed == [label for label, _ in PRINTED_TABLE8]  # the markdown rows, in the printed order
+    assert "| Absolute and approximate negator | 13 | 27 | 0.481 |" in text
+    assert "| approximate negator | Absolute and approximate negator | 8 | 16 | 0.500 |" in text
+    assert "| not + auxillary | (no row in the paper) | 4 | 9 | 0.444 |" in text
+    assert "| Negator addition or deletion | Negator addition or deletion | 130 | 77 | 118 | 0.653 |" in text
+    assert "| Syntactic change | Syntactical changes | 4 | 0 | 4 | 0.000 |" in text
     assert "Counting `non-zero` instead: Negator addition or deletion: 81 wrong of 124 pairs, error rate 0.653." in text
     other = nan_nli_report(nan_items, [E] * len(nan_items), operation_counting="non-zero")
     assert other["operation_error_rate"]["Negator addition or deletion"]["total"] == 124

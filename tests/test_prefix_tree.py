@@ -427,3 +427,25 @@ def test_a_mismatch_after_some_batches_keeps_them_and_computes_only_the_rest(mon
     assert sum(done) == len(texts) and lm.scorer.stats.tokens_total == sum(
         len(lm.rules.encode_context(text)[0]) for text in texts[3:])
     assert all(abs(answer["True"] - expected["True"]) < TOLERANCE for answer, expected in zip(answers, reference))
+
+
+def test_tree_distance_of_a_flat_distribution_is_not_an_error():
+    """A random model's next-token distribution can be flat: no token is likely, and the log-probability
+    difference over the likely tokens is 0 (it was a max over nothing)."""
+    from types import SimpleNamespace
+
+    import torch
+
+    from negkit.engine.tree_check import tree_distance
+
+    class Flat(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.weight = torch.nn.Parameter(torch.zeros(1))
+
+        def forward(self, input_ids, use_cache=False):
+            return SimpleNamespace(logits=torch.zeros(1, input_ids.shape[1], 1000))
+
+    prompt = SimpleNamespace(ids=(5, 6, 7, 8), first_scored=2, last_scored=3)
+    uniform = torch.full((2, 1000), -torch.log(torch.tensor(1000.0)))
+    assert tree_distance(Flat(), prompt, uniform) == (pytest.approx(0.0, abs=1e-6), 0.0)

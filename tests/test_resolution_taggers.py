@@ -144,4 +144,4 @@ def test_train_and_evaluate_cli_on_a_small_cdsco_data_root(tiny_encoder, tmp_pat
     capsys.readouterr()
     assert main(["resolution", "evaluate", str(model), "--corpus", "cd-sco", "--data", str(tmp_path / "data")]) == 0
     table = capsys.readouterr().out
-    assert table.startswith("| system | corpus | split | Cues-B F1") and "| cd-sco | test |" in table
+    assert table.startswith("| system | corpus | split | cues | Cues-B F1") and "| cd-sco | test | predicted |" in table

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import REPO_ROOT, shared_data_path
+from conftest import REPO_ROOT, shared_data_path, wordnet_database_or_skip
 
 from negkit.cli import main
 from negkit.data.tind import read_tind_hf
@@ -26,11 +26,10 @@ LIMIT = 4
 
 @pytest.fixture(scope="module")
 def generator() -> Generator:
+    # the prerequisites are the side resources in the shared data and the WordNet 3.0 database (each skips with its
+    # name when absent); anything that goes wrong once both are there fails the tests
     folder = shared_data_path("wordnet")
-    try:
-        return Generator.load(folder)
-    except Exception as error:  # noqa: BLE001 - a missing WordNet database means "skip"
-        pytest.skip(f"WordNet 3.0 or its side resources not available: {error}")
+    return Generator.load(folder, wordnet_database_or_skip())
 
 
 def _files(folder: Path) -> dict[str, bytes]:

@@ -115,3 +115,21 @@ def test_real_vllm_matches_transformers(tmp_path):
     contexts = _contexts(reference)
     _compare(model, reference, contexts)
     assert model.generate(contexts[:3], 3) == reference.generate(contexts[:3], 3)
+
+
+def test_vllm_8bit_is_refused_before_vllm_is_imported(monkeypatch, folder):
+    # vLLM's in-flight bitsandbytes quantization is 4-bit only: 8bit would load 4-bit weights and record 8-bit.
+    monkeypatch.setitem(sys.modules, "vllm", None)  # importing vllm would fail: the check comes first
+    with pytest.raises(NegkitError, match="8bit is not available with the vllm backend: .*4-bit only"):
+        load_model(f"vllm:{folder}", quantize="8bit")
+    with pytest.raises(NegkitError, match="must be 4bit with the vllm backend, got '3bit'"):
+        load_model(f"vllm:{folder}", quantize="3bit")
+
+
+def test_vllm_4bit_records_what_vllm_loads(fake, folder):
+    model = load_model(f"vllm:{folder}", dtype="float32", quantize="4bit")
+    assert fake.LLM.instances[-1].engine_args["quantization"] == "bitsandbytes"
+    assert model.load_info["quantization"] == "bitsandbytes-4bit-vllm-inflight"
+    assert ("quantization", "bitsandbytes-4bit-vllm-inflight") in model.fingerprint.extra
+    with pytest.raises(NegkitError, match="give one of them"):
+        load_model(f"vllm:{folder}", quantize="4bit", quantization="fp8")

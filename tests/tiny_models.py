@@ -145,6 +145,16 @@ def tiny_t5(vocab_size: int, seed: int = 0):
     return model
 
 
+def save_tiny_t5(folder: Path, seed: int = 0) -> Path:
+    """Write :func:`tiny_t5` and a T5-style tokenizer (a final ``</s>``, no chat template) to ``folder``."""
+    tokenizer = tiny_tokenizer(chat_template=False, append_eos=True)
+    model = tiny_t5(len(tokenizer), seed)
+    folder.mkdir(parents=True, exist_ok=True)
+    model.save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder
+
+
 def save_tiny_classifier(folder: Path, labels: tuple[str, ...] | None = None, seed: int = 0) -> Path:
     """Write a 2-layer BERT sequence-pair classifier (hidden size 32, random weights) and a word-piece
     tokenizer to ``folder``. ``labels`` names its outputs in ``config.id2label``; None leaves the generic

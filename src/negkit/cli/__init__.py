@@ -52,7 +52,15 @@ class UsageError(NegkitError):
 
 
 class Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line, ``negkit: error: problem (see PROG --help)``, exit 2."""
+    """An argument parser whose errors are one line, ``negkit: error: problem (see PROG --help)``, exit 2.
+
+    Abbreviated long options are refused (``allow_abbrev=False``; sub-command parsers are of this class too):
+    ``--fewshot 5`` must not silently mean ``--fewshot-examples 5``.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str):  # type: ignore[override]
         raise UsageError(f"{message} (see {self.prog} --help)")

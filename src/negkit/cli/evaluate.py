@@ -22,6 +22,7 @@ from negkit.engine.runner import DEFAULT_CHUNK_SIZE, DEFAULT_COMMIT_SECONDS
 from negkit.errors import NegkitError, quoted
 from negkit.models.model_args import parse_model_args
 from negkit.report.combined import REPORT_FILE
+from negkit.run.evaluate import evaluate
 from negkit.run.options import EvalOptions
 from negkit.run.preflight import check_data_argument
 from negkit.suites import classifier_tasks, locate_task_data, registered_tasks, suite_status
@@ -136,7 +137,6 @@ def add_run_arguments(parser: argparse._ActionsContainer) -> None:
 def run_eval(args: argparse.Namespace) -> int:
     if args.list:
         return list_tasks(args.data)
-    from negkit.run.evaluate import evaluate  # loads the engine and the models (torch) only when a run starts
 
     if args.bootstrap < 0:
         raise NegkitError(f"--bootstrap must be 0 (no intervals) or a number of resamples, got {args.bootstrap}")

@@ -8,8 +8,8 @@ import json
 
 from negkit.cli.arguments import label_list, pattern_list, seed_value, word_list
 from negkit.errors import NegkitError
-from negkit.suites import classifier_tasks
-from negkit.train.examples import default_source, training_sources
+from negkit.models.model_args import parse_model_args
+from negkit.suites import classifier_tasks, default_training_source, training_sources
 
 
 #: Place in ``negkit --help``.
@@ -44,10 +44,10 @@ def register(groups) -> None:
 
 def add_data_arguments(parser: argparse._ActionsContainer) -> None:
     sources = training_sources()
-    parser.add_argument("--train", default=default_source(), metavar="|".join([*sources, "FILE"]),
+    parser.add_argument("--train", default=default_training_source(), metavar="|".join([*sources, "FILE"]),
                         help=", ".join(f"{name} ({source.description})" for name, source in sources.items())
                         + ", or a JSON Lines file of {\"prompt\", \"completion\"} (nli: models: premise, hypothesis, "
-                        f"label as .jsonl/.csv/.tsv); default: {default_source()}")
+                        f"label as .jsonl/.csv/.tsv); default: {default_training_source()}")
     parser.add_argument("--data", help="data root, data set folder or file (default: NEGKIT_DATA, ./data, ../shared/data)")
     parser.add_argument("--split", default="train", help="TIND split to train on (default: train)")
     parser.add_argument("--split-seed", type=seed_value, default=0,
@@ -77,6 +77,10 @@ def add_data_arguments(parser: argparse._ActionsContainer) -> None:
                         help="development data for the loss during training and early stopping: TIND's validation "
                         "split, a held-out fraction of the training examples (e.g. 0.05), or a file")
     parser.add_argument("--dev-limit", type=int, help="at most N development examples")
+    parser.add_argument("--recipe", metavar="NAME",
+                        help="a paper's hyper-parameters for the options left at their defaults: NaN-NLI's Appendix A "
+                        "as nan-nli-mnli (on MNLI: batch 16, lr 3e-5, 3 epochs, Adam) or nan-nli (then on NegNLI, "
+                        "split 85:15: batch 16, lr 2e-5, 5 epochs, Adam); see docs/finetuning.md")
     parser.add_argument("--labels", type=label_list, help="nli: label names in output order (default: the model's "
                         "own; else entailment,neutral,contradiction)")
 
@@ -135,10 +139,10 @@ def add_output_arguments(parser: argparse._ActionsContainer) -> None:
 
 
 def options_from_args(args: argparse.Namespace):
-    from negkit.models.model_args import parse_model_args
-    from negkit.train import FinetuneOptions, TindFilter
+    from negkit.train import FinetuneOptions, TindFilter  # loads torch: off the start-up path
+    from negkit.train.nan_nli_recipes import apply_recipe
 
-    return FinetuneOptions(
+    options = FinetuneOptions(
         out=args.out, train=args.train, data=args.data, split=args.split, split_seed=args.split_seed,
         tind=TindFilter(patterns=args.patterns, exclude_patterns=args.exclude_patterns or (), polarity=args.polarity,
                         kind=args.sentences, negation=args.negation or (), per_group=args.per_group),
@@ -157,10 +161,11 @@ def options_from_args(args: argparse.Namespace):
         progress=not args.no_progress,
         model_args=parse_model_args(args.model_args), labels=args.labels,
     )
+    return apply_recipe(options, args.recipe) if getattr(args, "recipe", None) else options
 
 
 def run_finetune(args: argparse.Namespace) -> int:
-    from negkit.train import finetune
+    from negkit.train import finetune  # loads torch: off the start-up path
 
     if args.model.startswith("openai:"):
         raise NegkitError("a model behind an OpenAI-compatible server cannot be fine-tuned here")
@@ -180,7 +185,7 @@ def run_finetune(args: argparse.Namespace) -> int:
 
 
 def run_merge(args: argparse.Namespace) -> int:
-    from negkit.train import merge_adapter
+    from negkit.train import merge_adapter  # loads torch: off the start-up path
 
     merged = merge_adapter(args.model, args.adapter, args.out, dtype=args.dtype)
     print(f"merged model: {merged['path']} (evaluate: negkit eval --model hf:{merged['path']})")

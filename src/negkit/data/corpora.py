@@ -10,7 +10,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from negkit.data.bioscope import read_bioscope
+from negkit.data.cdsco import read_cdsco
 from negkit.data.resolution import Corpus
+from negkit.data.sfu import read_sfu
 from negkit.errors import InputFormatError
 from negkit.io.textfiles import open_input
 
@@ -48,15 +51,9 @@ def read_corpus(path: str | Path, format: str | None = None) -> Corpus:
     """Read a corpus file (or SFU folder) in any supported format."""
     fmt = format or detect_format(path)
     if fmt == "cdsco":
-        from negkit.data.cdsco import read_cdsco
-
         return Corpus(str(path), fmt, read_cdsco(path))
     if fmt == "bioscope":
-        from negkit.data.bioscope import read_bioscope
-
         return read_bioscope(path)
     if fmt == "sfu":
-        from negkit.data.sfu import read_sfu
-
         return read_sfu(path)
     raise InputFormatError(path, None, f"unknown corpus format {fmt!r} (expected cdsco, bioscope or sfu)")

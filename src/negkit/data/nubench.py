@@ -212,7 +212,7 @@ def _hub_records(config: str, split: str) -> Iterator[tuple[int, dict[str, Any]]
             "the task out"
         )
     try:
-        import datasets
+        import datasets  # heavy: off the start-up path
     except ImportError:
         raise DataNotFoundError("loading Thunder-NUBench from the hub needs the 'datasets' package (pip install negkit[hub])") from None
     try:

@@ -20,6 +20,7 @@ This module has no I/O: readers and writers live in one module per format (``cds
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -167,3 +168,22 @@ def corpus_statistics(sentences: Iterable[ResolutionSentence], unmapped: int = 0
         events=n_events,
         unmapped=unmapped,
     )
+
+
+_WORD_CHARACTER = re.compile(r"\w")
+
+
+def scope_length(instance: NegationInstance) -> int:
+    """Number of scope parts holding a (Unicode) word character: the NIS scope length (metrics spec 8.2),
+    which leaves punctuation out by its text, so it means the same on corpora with and without POS tags."""
+    return sum(1 for part in instance.scope if _WORD_CHARACTER.search(part.text))
+
+
+def scope_length_counts(sentences: Iterable[ResolutionSentence]) -> dict[int, int]:
+    """Negation instances by scope length (:func:`scope_length`; 0 for an empty scope), sorted by length."""
+    counts: dict[int, int] = {}
+    for sentence in sentences:
+        for instance in sentence.instances:
+            length = scope_length(instance)
+            counts[length] = counts.get(length, 0) + 1
+    return dict(sorted(counts.items()))

@@ -194,7 +194,7 @@ def _read_files(files: Sequence[Path]) -> list[TruthItem]:
 
 def _read_hub(name: str, splits: Sequence[str]) -> list[TruthItem]:
     try:
-        import datasets
+        import datasets  # heavy: off the start-up path
     except ImportError as error:
         raise NegkitError(f"loading {name} from the hub needs the datasets package (pip install 'negkit[hub]')") from error
     if hub_offline() and not in_hub_cache(name, "README.md", repo_type="dataset"):
@@ -259,8 +259,8 @@ def write_tind_jsonl(
 def write_tind_parquet(items: Iterable[TruthItem], path: str | Path, extended: bool = False) -> int:
     """Write items as an HF-layout parquet file; return the number of rows."""
     try:
-        import pyarrow
-        import pyarrow.parquet as parquet
+        import pyarrow  # optional library, imported when used
+        import pyarrow.parquet as parquet  # optional library, imported when used
     except ImportError as error:
         raise NegkitError("writing parquet needs pyarrow (pip install 'negkit[hub]')") from error
     records = [item_record(item, extended) for item in items]

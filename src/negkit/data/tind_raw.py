@@ -26,7 +26,6 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
-from negkit.io.atomic import atomic_write_bytes, make_folder
 from negkit.data.tind_types import (
     KINDS,
     PATTERN_NAMES,
@@ -39,6 +38,7 @@ from negkit.data.tind_types import (
     make_item_id,
 )
 from negkit.errors import DataNotFoundError, InputFormatError, NegkitError, quoted
+from negkit.io.atomic import atomic_write_bytes, make_folder
 from negkit.io.textfiles import read_bytes
 
 #: The password the authors publish for their zip (and the one of ``raw-public.zip``).
@@ -135,7 +135,7 @@ def _open_zip(path: Path, password: str) -> zipfile.ZipFile:
     if any(info.compress_type == _AES_COMPRESSION for info in archive.infolist()):
         archive.close()
         try:
-            import pyzipper
+            import pyzipper  # optional library, imported when used
         except ImportError as error:
             raise NegkitError(f"{path} is AES-encrypted; install pyzipper (pip install 'negkit[zip]')") from error
         archive = pyzipper.AESZipFile(path)

@@ -29,7 +29,7 @@ DEFAULT_TOKEN_BUDGET = 1024
 def is_out_of_memory(error: BaseException) -> bool:
     """Whether ``error`` is an accelerator or host out-of-memory error."""
     try:
-        import torch
+        import torch  # heavy: off the start-up path
 
         if isinstance(error, torch.OutOfMemoryError):
             return True
@@ -48,7 +48,7 @@ def auto_token_budget(bytes_per_token: int, device: str = "cpu") -> int:
     """
     if not device.startswith("cuda"):
         return DEFAULT_TOKEN_BUDGET
-    import torch
+    import torch  # heavy: off the start-up path
 
     free, _total = torch.cuda.mem_get_info(torch.device(device))
     return max(256, int(free * 0.6) // max(1, bytes_per_token))
@@ -144,7 +144,7 @@ class LengthSortedBatcher:
 def release_cached_memory() -> None:
     """Give cached accelerator memory back after an out-of-memory error."""
     try:
-        import torch
+        import torch  # heavy: off the start-up path
 
         if torch.cuda.is_available():
             torch.cuda.empty_cache()

@@ -195,7 +195,7 @@ class CausalScorer:
 def expanded_cache(cache: Any, batch_size: int, config: Any) -> Any:
     """A new ``DynamicCache`` whose every row holds the one row of ``cache`` (views: nothing is copied, and the
     original is never mutated; gradients flow back to it when it was computed with them)."""
-    from transformers import DynamicCache
+    from transformers import DynamicCache  # heavy: off the start-up path
 
     expanded = [(layer.keys.expand(batch_size, -1, -1, -1), layer.values.expand(batch_size, -1, -1, -1))
                 for layer in cache.layers]

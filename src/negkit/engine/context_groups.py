@@ -20,8 +20,8 @@ from typing import Any
 import torch
 
 from negkit.engine.batching import LengthSortedBatcher
-from negkit.engine.placement import input_device
 from negkit.engine.causal import PrefixStats
+from negkit.engine.placement import input_device
 
 
 @dataclass(frozen=True)
@@ -126,7 +126,7 @@ class ContextGroupScorer:
         width = max((len(tokens) - 1 for tokens in continuations), default=0)
         if width <= 0:
             return None
-        from transformers import DynamicCache
+        from transformers import DynamicCache  # heavy: off the start-up path
 
         device = self.device
         index = torch.tensor(owners, dtype=torch.long, device=device)

@@ -29,6 +29,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from negkit.engine.requests import LoglikelihoodRequest
+from negkit.engine.runner import request_sort_key
+from negkit.engine.store import request_key
 from negkit.errors import NegkitError
 
 T = TypeVar("T")
@@ -61,7 +64,7 @@ class ProcessGroup:
 
     def barrier(self) -> None:
         if self.active:
-            import torch.distributed as dist
+            import torch.distributed as dist  # heavy: off the start-up path
 
             dist.barrier()
 
@@ -69,7 +72,7 @@ class ProcessGroup:
         """Rank 0's ``value`` on every rank."""
         if not self.active:
             return value
-        import torch.distributed as dist
+        import torch.distributed as dist  # heavy: off the start-up path
 
         box = [value]
         dist.broadcast_object_list(box, src=0)
@@ -79,7 +82,7 @@ class ProcessGroup:
         """Every rank's ``value``, in rank order, on every rank."""
         if not self.active:
             return [value]
-        import torch.distributed as dist
+        import torch.distributed as dist  # heavy: off the start-up path
 
         values: list[Any] = [None] * self.world_size
         dist.all_gather_object(values, value)
@@ -88,7 +91,7 @@ class ProcessGroup:
     def close(self) -> None:
         """Leave the process group if this object created it."""
         if self._owns_backend:
-            import torch.distributed as dist
+            import torch.distributed as dist  # heavy: off the start-up path
 
             if dist.is_initialized():
                 dist.destroy_process_group()
@@ -113,7 +116,7 @@ def launcher_group(environ: Mapping[str, str] | None = None) -> ProcessGroup:
         raise NegkitError(f"RANK={rank} does not fit WORLD_SIZE={world_size}")
     group = ProcessGroup(rank, world_size, local_rank, local_world_size)
     if world_size > 1:
-        import torch.distributed as dist
+        import torch.distributed as dist  # heavy: off the start-up path
 
         if not dist.is_initialized():
             if "MASTER_ADDR" not in environ or "MASTER_PORT" not in environ:
@@ -136,7 +139,7 @@ def rank_device(group: ProcessGroup, device: str | None, model_args: Mapping[str
             raise NegkitError("device_map shards one model over a machine's GPUs; with several ranks per machine use "
                               "one rank per machine (--nproc-per-node 1), or drop device_map")
         return device
-    import torch
+    import torch  # heavy: off the start-up path
 
     name = (device or "auto").lower()
     if name == "cpu":
@@ -190,9 +193,6 @@ def answer_share(group: ProcessGroup, model: Any, requests: Sequence[Any], store
     Alone: nothing to do (the caller answers everything)."""
     if not group.active:
         return {}
-    from negkit.engine.requests import LoglikelihoodRequest
-    from negkit.engine.runner import request_sort_key
-    from negkit.engine.store import request_key
 
     store.refresh()  # every answer of the earlier tasks (all written before the last barrier)
     group.barrier()  # no rank writes this task's answers before every rank has looked: all see the same missing set

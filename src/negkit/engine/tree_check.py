@@ -96,6 +96,8 @@ def distance(first: torch.Tensor, second: torch.Tensor) -> tuple[float, float]:
     the largest difference of log-probabilities among the tokens that either gives at least :data:`LIKELY`."""
     variation = float(0.5 * (first.exp() - second.exp()).abs().sum(dim=-1).max())
     likely = torch.maximum(first, second) >= math.log(LIKELY)
+    if not bool(likely.any()):  # a flat distribution (e.g. a random model): no likely token to compare
+        return variation, 0.0
     return variation, float((first - second).abs()[likely].max())
 
 

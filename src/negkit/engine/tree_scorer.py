@@ -233,7 +233,7 @@ class TreeScorer:
     def _prefix_cache(self, lanes: Sequence[Lane], offsets: list[dict[int, int]], plan: TreePlan,
                       caches: dict[int, Layers], prefix: int) -> Any:
         """A fresh cache holding each lane's anchor caches side by side (anchors are never mutated)."""
-        from transformers import DynamicCache
+        from transformers import DynamicCache  # heavy: off the start-up path
 
         single = {tuple(lane.anchors) for lane in lanes}
         layers = len(caches[next(anchor for lane in lanes for anchor in lane.anchors)])

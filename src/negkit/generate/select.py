@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from negkit.data.tind_types import SourceSynset, SourceTriple
 from negkit.generate.resources import SideResources, lemma_of_sense_key, pos_of_sense_key
-from negkit.generate.wordnet import Synset, WordNet
+from negkit.generate.wordnet import LEXICOGRAPHER_FILES, Synset, WordNet
 
 #: Stand-in for the Top Concept Ontology's Animal/Human features (patterns #08 and #09).
 ANIMATE_LEXICOGRAPHER_FILES: frozenset[str] = frozenset({"noun.person", "noun.animal"})
@@ -86,8 +86,6 @@ def _same_lexfile_sense(wordnet: WordNet, sense_key: str) -> str | None:
 
 
 def _lexfile_name(pos: str, number: int) -> str:
-    from negkit.generate.wordnet import LEXICOGRAPHER_FILES
-
     return LEXICOGRAPHER_FILES[number] if 0 <= number < len(LEXICOGRAPHER_FILES) else ""
 
 

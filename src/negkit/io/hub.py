@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
 import socket
 import threading
+from pathlib import Path
 from urllib.parse import urlparse
 
 from negkit.errors import NegkitError
@@ -91,7 +91,7 @@ def in_hub_cache(repo_id: str, filename: str = "config.json", revision: str | No
                  repo_type: str = "model") -> bool:
     """Whether ``filename`` of ``repo_id`` is in the local Hugging Face cache."""
     try:
-        from huggingface_hub import try_to_load_from_cache
+        from huggingface_hub import try_to_load_from_cache  # optional library, imported when used
     except ImportError:
         return False
     try:

@@ -114,8 +114,8 @@ def iter_parquet(path: str | os.PathLike[str]) -> Iterator[tuple[int, dict[str, 
     """``(row number, record)`` of a parquet file (rows numbered from 1); a file that is not parquet, is cut
     short or damaged is an :class:`InputFormatError`."""
     try:
-        import pyarrow
-        import pyarrow.parquet as parquet
+        import pyarrow  # optional library, imported when used
+        import pyarrow.parquet as parquet  # optional library, imported when used
     except ImportError:
         raise NegkitError(f"{path}: reading parquet needs pyarrow (pip install 'negkit[hub]')") from None
     if not Path(path).is_file():

@@ -19,7 +19,8 @@ result does not depend on the order of the rows; ``seed`` fixes every draw.
   estimand is the same (0 of 17 groups coherent), every resample repeats it and the percentile interval
   collapses to a point, which would print a sample as if it were exact; such an estimand gets the Wilson
   score interval with the number of units as ``n`` instead (its ``method`` says so); a metric observed on a single
-  unit gets no interval (``ci`` is ``[null, null]``: the spread between units cannot be estimated from one);
+  unit gets no interval, whatever its outcomes (``ci`` is ``[null, null]`` and ``method`` :data:`ONE_UNIT`: the
+  spread between units cannot be estimated from one; reports mark such a cell and say why);
 - closed-form standard errors for ratio (mean) estimands, ``se`` and ``se_clustered``
   (:mod:`negkit.metrics.standard_errors`);
 - :func:`paired_bootstrap`: the difference ``run - baseline`` of every estimand both runs have, its percentile
@@ -68,6 +69,10 @@ class Estimand:
     ratio_scale: float | None = None
     #: Shown in leaderboards (``negkit compare``) and headline plots.
     headline: bool = False
+    #: For a metric that is no function of summed counts (an AUC): the metric ``(B,)`` from row weights ``(B, N)``,
+    #: each row's weight being how often its unit was drawn. Replicates then use it instead of ``statistic``
+    #: (which still gives the point estimate).
+    row_statistic: Statistic | None = None
 
 
 @dataclass(frozen=True)
@@ -91,7 +96,10 @@ class Interval:
     method: str = "percentile bootstrap"
 
     def as_dict(self) -> dict[str, Any]:
-        """The JSON entry written next to the metric."""
+        """The JSON entry written next to the metric (with ``no_interval_reason`` when ``ci`` is ``[null, null]``
+        because the metric was observed on a single unit)."""
+        reason = ({"no_interval_reason": f"a single {self.unit} in the sample here: the spread between "
+                                         f"{self.unit}s cannot be estimated from one"} if self.method == ONE_UNIT else {})
         return {
             "estimate": _clean(self.estimate),
             "ci": [_clean(self.low), _clean(self.high)],
@@ -106,6 +114,7 @@ class Interval:
             "bootstrap_se": _clean(self.bootstrap_se),
             "se": _clean(self.se),
             "se_clustered": _clean(self.se_clustered),
+            **reason,
         }
 
 
@@ -226,15 +235,22 @@ def draw_blocks(units: int, resamples: int, seed: int) -> Iterator[np.ndarray]:
         yield np.bincount(offsets, minlength=size * units).reshape(size, units).astype(float)
 
 
-def _replicates(estimands: Sequence[Estimand], totals_list: Sequence[np.ndarray], slices: Sequence[slice], units: int,
-                resamples: int, seed: int) -> list[list[np.ndarray]]:
-    """Each estimand's statistic on every replicate, for each totals matrix (same draws for all)."""
-    out: list[list[list[np.ndarray]]] = [[[] for _ in estimands] for _ in totals_list]
+def _replicates(runs: Sequence[tuple[Sequence[Estimand], Sequence[np.ndarray], np.ndarray]], slices: Sequence[slice],
+                units: int, resamples: int, seed: int) -> list[list[np.ndarray]]:
+    """Each estimand's statistic on every replicate, for each run's ``(estimands, row positions, totals)`` (the same
+    draws for all runs)."""
+    out: list[list[list[np.ndarray]]] = [[[] for _ in estimands] for estimands, _, _ in runs]
     for weights in draw_blocks(units, resamples, seed):
-        for which, totals in enumerate(totals_list):
+        for which, (estimands, positions, totals) in enumerate(runs):
             sums = weights @ totals
-            for position, (estimand, columns) in enumerate(zip(estimands, slices)):
-                out[which][position].append(np.asarray(estimand.statistic(sums[:, columns]), dtype=float))
+            for position, (estimand, rows, columns) in enumerate(zip(estimands, positions, slices)):
+                if estimand.row_statistic is not None:  # row weights, a bounded number of replicates at a time
+                    step = max(1, _BLOCK_CELLS // max(len(rows), 1))
+                    values = np.concatenate([estimand.row_statistic(weights[start:start + step][:, rows])
+                                             for start in range(0, weights.shape[0], step)])
+                else:
+                    values = estimand.statistic(sums[:, columns])
+                out[which][position].append(np.asarray(values, dtype=float))
     return [[np.concatenate(parts) if parts else np.zeros(0) for parts in per_run] for per_run in out]
 
 
@@ -262,7 +278,7 @@ def bootstrap_intervals(estimands: Sequence[Estimand], resamples: int = DEFAULT_
     index = _unit_index(estimands)
     positions = _positions(estimands, index)
     totals, slices = _totals(estimands, positions, len(index))
-    replicates = _replicates(estimands, [totals], slices, len(index), resamples, seed)[0]
+    replicates = _replicates([(estimands, positions, totals)], slices, len(index), resamples, seed)[0]
     result: dict[str, Interval] = {}
     for estimand, rows, columns, values in zip(estimands, positions, slices, replicates):
         low, high, undefined = percentile_interval(values, level)
@@ -274,11 +290,11 @@ def bootstrap_intervals(estimands: Sequence[Estimand], resamples: int = DEFAULT_
             se = ratio_se(estimand.counts[active], estimand.ratio_scale)
             se_clustered = ratio_se(totals[used_units][:, columns], estimand.ratio_scale)
         method = "percentile bootstrap"
-        if estimand.ratio_scale is not None and all_outcomes_equal(estimand.counts[active]):
+        if used_units.size < 2:  # whatever the outcomes, as every metric observed on one unit
+            low, high, method = None, None, ONE_UNIT
+        elif estimand.ratio_scale is not None and all_outcomes_equal(estimand.counts[active]):
             low, high = wilson_interval(float(estimand.counts[active, 0].sum() > 0), int(used_units.size), level)
             low, high, method = low * estimand.ratio_scale, high * estimand.ratio_scale, WILSON
-        elif used_units.size < 2:
-            low, high, method = None, None, ONE_UNIT
         result[estimand.path] = Interval(
             estimate=_point(estimand, estimand.counts) if active.any() else None, method=method,
             low=low, high=high, level=level, unit=estimand.unit, units=int(used_units.size),
@@ -303,11 +319,13 @@ def paired_bootstrap(runs: Sequence[Estimand], baselines: Sequence[Estimand], re
         return {}
     runs_, bases = [run for run, _ in pairs], [base for _, base in pairs]
     index = _unit_index(runs_ + bases)
-    totals_run, slices = _totals(runs_, _positions(runs_, index), len(index))
-    totals_base, slices_base = _totals(bases, _positions(bases, index), len(index))
+    positions_run, positions_base = _positions(runs_, index), _positions(bases, index)
+    totals_run, slices = _totals(runs_, positions_run, len(index))
+    totals_base, slices_base = _totals(bases, positions_base, len(index))
     if [(s.start, s.stop) for s in slices] != [(s.start, s.stop) for s in slices_base]:
         raise ValueError("paired estimands must have the same number of count columns")
-    run_values, base_values = _replicates(runs_, [totals_run, totals_base], slices, len(index), resamples, seed)
+    run_values, base_values = _replicates([(runs_, positions_run, totals_run), (bases, positions_base, totals_base)],
+                                          slices, len(index), resamples, seed)
     result: dict[str, Difference] = {}
     for (run, base), run_reps, base_reps in zip(pairs, run_values, base_values):
         differences = run_reps - base_reps

@@ -74,3 +74,20 @@ def _error_analysis(records: Sequence[Mapping[str, Any]], run: str, units: list[
         estimands.append(ratio_estimand(f"{prefix}.confusion_rate.{kind}", confused, of_kind, units, UNIT,
                                         label=f"confusion {kind} ({run})"))
     return estimands
+
+
+def nubench_run_estimands(records: Sequence[Mapping[str, Any]], runs: Sequence[str]) -> list[Estimand]:
+    """The intervals of a prompt sweep (``negkit.tasks.nubench_sweep``): each run's ``acc`` and ``acc_norm``
+    (paths ``runs.RUN.acc`` / ``runs.RUN.acc_norm``), resampling items."""
+    units = [str(record["item_id"]) for record in records]
+    estimands: list[Estimand] = []
+    for run in runs:
+        answers = [record["runs"].get(run, {}) for record in records]
+        present = np.array([bool(run_answers) for run_answers in answers], dtype=float)
+        for key, metric in (("prediction", "acc"), ("prediction_norm", "acc_norm")):
+            if any(run_answers and run_answers.get(key) is None for run_answers in answers):
+                continue
+            correct = np.array([run_answers.get(key) == GOLD for run_answers in answers], dtype=float)
+            estimands.append(ratio_estimand(f"runs.{run}.{metric}", correct, present, units, UNIT,
+                                            label=f"{metric} ({run})"))
+    return estimands

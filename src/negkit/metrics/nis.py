@@ -133,31 +133,47 @@ def _pair_scores(gold: NisInstance, system: NisInstance) -> tuple[float, float, 
     return shared / len(system.scope), shared / len(gold.scope), shared
 
 
+def count_nis_by_sentence(gold: CdscoLines, system: CdscoLines) -> list[NisCounts]:
+    """The NIS sums of each sentence pair, in order (no validation; see :func:`score_nis`).
+
+    Every NIS number is a ratio of sums over sentences, so these per-sentence counts are what a bootstrap
+    over sentences resamples (:mod:`negkit.metrics.nis_intervals`).
+    """
+    result = []
+    for gold_sentence, system_sentence in zip(read_nis_sentences(gold), read_nis_sentences(system)):
+        result.append(NisCounts())
+        _accumulate(result[-1], nis_instances(gold_sentence), nis_instances(system_sentence))
+    return result
+
+
+def _accumulate(counts: NisCounts, gold_instances: list[NisInstance], system_instances: list[NisInstance]) -> None:
+    """Add one sentence pair's sums to ``counts`` (pairs in the script's order, so float sums match it)."""
+    counts.gold_instances += len(gold_instances)
+    counts.system_instances += len(system_instances)
+    counts.gold_scope_tokens += sum(len(g.scope) for g in gold_instances)
+    counts.system_scope_tokens += sum(len(s.scope) for s in system_instances)
+    counts.gold_nonempty_scopes += sum(1 for g in gold_instances if g.scope)
+    counts.system_nonempty_scopes += sum(1 for s in system_instances if s.scope)
+    used = [False] * len(gold_instances)
+    for s in system_instances:
+        for index, g in enumerate(gold_instances):
+            if used[index] or g.cue != s.cue:
+                continue  # the script goes on after a pair; identical gold cues could pair twice
+            used[index] = True
+            precision, recall, shared = _pair_scores(g, s)
+            counts.pairs += 1
+            counts.precision_sum += precision
+            counts.recall_sum += recall
+            counts.shared_scope_tokens += shared
+            counts.exact_scopes += g.scope == s.scope
+            counts.exact_nonempty_scopes += bool(g.scope) and g.scope == s.scope
+
+
 def count_nis(gold: CdscoLines, system: CdscoLines) -> NisCounts:
     """Accumulate the NIS sums over sentence pairs (no validation; see :func:`score_nis`)."""
     counts = NisCounts()
     for gold_sentence, system_sentence in zip(read_nis_sentences(gold), read_nis_sentences(system)):
-        gold_instances = nis_instances(gold_sentence)
-        system_instances = nis_instances(system_sentence)
-        counts.gold_instances += len(gold_instances)
-        counts.system_instances += len(system_instances)
-        counts.gold_scope_tokens += sum(len(g.scope) for g in gold_instances)
-        counts.system_scope_tokens += sum(len(s.scope) for s in system_instances)
-        counts.gold_nonempty_scopes += sum(1 for g in gold_instances if g.scope)
-        counts.system_nonempty_scopes += sum(1 for s in system_instances if s.scope)
-        used = [False] * len(gold_instances)
-        for s in system_instances:
-            for index, g in enumerate(gold_instances):
-                if used[index] or g.cue != s.cue:
-                    continue  # the script goes on after a pair; identical gold cues could pair twice
-                used[index] = True
-                precision, recall, shared = _pair_scores(g, s)
-                counts.pairs += 1
-                counts.precision_sum += precision
-                counts.recall_sum += recall
-                counts.shared_scope_tokens += shared
-                counts.exact_scopes += g.scope == s.scope
-                counts.exact_nonempty_scopes += bool(g.scope) and g.scope == s.scope
+        _accumulate(counts, nis_instances(gold_sentence), nis_instances(system_sentence))
     return counts
 
 

@@ -11,9 +11,10 @@ NaN-NLI settings:
   the hypotheses without negation; error rate per construction and per operation (a pair with several
   operations counts for each); the NaN-Quant subset; the confusion matrix normalised by the true label.
 
-Table 8 (error rate per construction) prints the constructions grouped as the paper groups them
-(:data:`PAPER_CONSTRUCTION_ROWS`): the affixally negated adjective and adverb rows merged, the absolute and
-approximate negators merged, and two rare constructions left out; the per-value breakdown is kept apart.
+Tables 8 (error rate per construction) and 9 (per operation) have the rows, labels and order the paper prints
+(:data:`PAPER_TABLE8`, :data:`PAPER_TABLE9`): in Table 8 the affixally negated adjective and adverb merged, the
+absolute and approximate negators merged, and no row for "not + auxillary" nor "verbal vs affixal negation"; the
+per-value breakdown (one row per ``Construction`` value) is kept beside it.
 Table 9 (error rate per operation) has two readings, because six ``Negator addition or deletion`` cells hold 2:
 ``"exactly-one"`` (a pair counts for an operation whose cell is exactly 1; the only reading that reproduces the
 printed Table 9, the default) and ``"non-zero"`` (every pair with a non-zero cell, as the paper's text says).
@@ -41,24 +42,44 @@ BINARY_LABELS: tuple[str, str] = (ENTAILMENT, NOT_ENTAILMENT)
 #: Name of the hypothesis breakdown row for hypotheses that carry no negation.
 NO_NEGATION = "No negation"
 
-#: Table 8's rows: ``nan.csv`` Construction value -> the paper's row (None: left out of Table 8). The paper
-#: merges the two affixal rows and the two negator rows, and leaves out the two rarest constructions
-#: ("not that", 4 pairs; "not common vs uncommon", 2 pairs). Values not listed here keep a row of their own.
+#: The paper's printed Table 8, in its order: each row's label exactly as printed and the ``nan.csv``
+#: ``Construction`` values it counts. The paper merges the two affixal values and the two negator values, and
+#: prints no row for "not + auxillary" (9 pairs) nor "verbal vs affixal negation" (2 pairs).
+PAPER_TABLE8: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("not + quantifier", ("not + quantifier",)),
+    ("not + focus particle", ("not + focus particle",)),
+    ("not + degree expression", ("not + degree expression",)),
+    ("not + affixially-negated adjective/adverb",
+     ("not + affixially negated gradable adjective", "not + affixially negated adverb")),
+    ("not + PP", ("not + pp",)),
+    ("Absolute and approximate negator", ("absolute negator", "approximate negator")),
+    ("not in verbless clause", ("not in verbless clause",)),
+    ("not in coordination", ("not in coordination",)),
+    ("not in implicit proposition", ("not in implicit proposition",)),
+)
+#: ``Construction`` values the printed Table 8 has no row for.
+PAPER_TABLE8_LEFT_OUT: tuple[str, ...] = ("not + auxillary", "verbal vs affixal negation")
+#: Table 8's rows: ``nan.csv`` Construction value -> the printed row (None: no row in the paper). Values not
+#: listed here (another version of the file) keep a row of their own after the printed ones.
 PAPER_CONSTRUCTION_ROWS: dict[str, str | None] = {
-    "not + quantifier": "not + quantifier",
-    "not + focus particle": "not + focus particle",
-    "not + degree expression": "not + degree expression",
-    "not + affixially negated gradable adjective": "not + affixally negated adjective/adverb",
-    "not + affixially negated adverb": "not + affixally negated adjective/adverb",
-    "not + pp": "not + PP",
-    "not in verbless clause": "not in verbless clause",
-    "not in coordination": "not in coordination",
-    "absolute negator": "absolute/approximate negator",
-    "approximate negator": "absolute/approximate negator",
-    "not + auxillary": "not + auxiliary",
-    "not in implicit proposition": None,
-    "verbal vs affixal negation": None,
+    **{value: row for row, values in PAPER_TABLE8 for value in values},
+    **{value: None for value in PAPER_TABLE8_LEFT_OUT},
 }
+#: The paper's printed Table 9, in its order: each row's label exactly as printed and its ``nan.csv`` column.
+PAPER_TABLE9: tuple[tuple[str, str], ...] = (
+    ("Indefinite quantifier change", "Indefinite quantifier change"),
+    ("Numerical quantifier change", "Numerical quantifier change"),
+    ("Comparative quantifier change", "Comparative quantifier change"),
+    ("Negator addition or deletion", "Negator addition or deletion"),
+    ("Negator position change", "Negator position change"),
+    ("Negator token change", "Negator token change"),
+    ("Clause or sub-clause deletion", "Clause or sub-clause deletion"),
+    ("Focus particle change", "Focus particle change"),
+    ("Lexical change", "Lexical change"),
+    ("Syntactic change", "Syntactical changes"),
+)
+#: ``nan.csv`` operation column -> Table 9's printed row label.
+PAPER_OPERATION_ROWS: dict[str, str] = {column: row for row, column in PAPER_TABLE9}
 CONSTRUCTION_GROUPINGS = ("paper", "value")
 #: How Table 9 counts a pair for an operation: its cell is exactly 1 (default, the printed numbers), or non-zero.
 OPERATION_COUNTINGS = ("exactly-one", "non-zero")
@@ -177,15 +198,21 @@ def _error_rates(pairs: list[tuple[str, bool]]) -> dict[str, ErrorRate]:
 
 
 def paper_construction_row(construction: str) -> str | None:
-    """The Table 8 row of a ``Construction`` value (None: the paper leaves it out)."""
+    """The printed Table 8 row of a ``Construction`` value (None: the paper prints no row for it)."""
     return PAPER_CONSTRUCTION_ROWS.get(construction, construction)
+
+
+def paper_operation_row(column: str) -> str:
+    """The printed Table 9 row of a ``nan.csv`` operation column."""
+    return PAPER_OPERATION_ROWS.get(column, column)
 
 
 def construction_error_rates(items: Sequence[NLIItem], predicted: Sequence[str], grouping: str = "paper") -> dict[str, ErrorRate]:
     """Error rate per construction (Truong et al., Table 8).
 
-    ``grouping="paper"``: the paper's rows (:data:`PAPER_CONSTRUCTION_ROWS`, in that order; left-out
-    constructions are not counted); ``"value"``: one row per ``Construction`` value, in first-seen order.
+    ``grouping="paper"``: the printed rows (:data:`PAPER_TABLE8`: labels as printed, in the printed order; the
+    values the paper prints no row for are not counted); ``"value"``: one row per ``Construction`` value, in
+    first-seen order.
     """
     _check(items, predicted)
     if grouping not in CONSTRUCTION_GROUPINGS:
@@ -194,21 +221,23 @@ def construction_error_rates(items: Sequence[NLIItem], predicted: Sequence[str],
         return _error_rates([(item.construction, label != item.label) for item, label in zip(items, predicted)])
     pairs = [(paper_construction_row(item.construction), label != item.label) for item, label in zip(items, predicted)]
     rates = _error_rates([(row, wrong) for row, wrong in pairs if row is not None])
-    order = [row for row in dict.fromkeys(PAPER_CONSTRUCTION_ROWS.values()) if row in rates]
+    order = [row for row, _ in PAPER_TABLE8 if row in rates]
     return {row: rates[row] for row in order + [row for row in rates if row not in order]}
 
 
 def left_out_constructions(items: Sequence[NLIItem]) -> dict[str, int]:
-    """Pairs per ``Construction`` value that the paper's Table 8 leaves out."""
+    """Pairs per ``Construction`` value that the printed Table 8 has no row for."""
     counts: dict[str, int] = {}
     for item in items:
         if paper_construction_row(item.construction) is None:
             counts[item.construction] = counts.get(item.construction, 0) + 1
-    return counts
+    order = [value for value in PAPER_TABLE8_LEFT_OUT if value in counts]
+    return {value: counts[value] for value in order + [value for value in counts if value not in order]}
 
 
 def operation_error_rates(items: Sequence[NLIItem], predicted: Sequence[str], counting: str = "exactly-one") -> dict[str, ErrorRate]:
-    """Error rate per operation type (Table 9); a pair with several operations counts once for each.
+    """Error rate per operation type (Table 9; rows labelled and ordered as printed, :data:`PAPER_TABLE9`); a pair
+    with several operations counts once for each.
 
     ``counting="exactly-one"`` (default) counts a pair for an operation whose cell is exactly 1, which is what
     reproduces the printed Table 9; ``"non-zero"`` counts every pair whose cell is above 0 (the paper's text).
@@ -217,15 +246,17 @@ def operation_error_rates(items: Sequence[NLIItem], predicted: Sequence[str], co
     if counting not in OPERATION_COUNTINGS:
         raise ValueError(f"unknown operation counting {counting!r}; choose one of {OPERATION_COUNTINGS}")
     keep = (lambda count: count == 1) if counting == "exactly-one" else (lambda count: count > 0)
-    pairs = [(op, label != item.label) for item, label in zip(items, predicted) for op in item.operations if keep(item.operation_count(op))]
+    pairs = [(paper_operation_row(op), label != item.label) for item, label in zip(items, predicted)
+             for op in item.operations if keep(item.operation_count(op))]
     rates = _error_rates(pairs)
-    return {op: rates[op] for op in NAN_OPERATIONS if op in rates}
+    return {row: rates[row] for row, _ in PAPER_TABLE9 if row in rates}  # other columns are not NaN-NLI's
 
 
 def operation_applications(items: Sequence[NLIItem]) -> dict[str, int]:
-    """How many times each operation was applied: the sum of its cells (the paper's Table 1 counts)."""
-    totals = {op: sum(item.operation_count(op) for item in items) for op in NAN_OPERATIONS}
-    return {op: total for op, total in totals.items() if total}
+    """How many times each operation was applied: the sum of its cells (the paper's Table 1 counts), under Table 9's
+    row labels in its order."""
+    totals = {paper_operation_row(op): sum(item.operation_count(op) for item in items) for op in NAN_OPERATIONS}
+    return {row: totals[row] for row, _ in PAPER_TABLE9 if totals.get(row)}
 
 
 def quantification_subset(items: Sequence[NLIItem], predicted: Sequence[str]) -> tuple[list[NLIItem], list[str]]:

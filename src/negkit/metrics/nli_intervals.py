@@ -17,7 +17,14 @@ import numpy as np
 
 from negkit.data.nli import NEGATION_TYPES, NLI_LABELS, SCONE_CONDITIONS, NLIItem
 from negkit.metrics.intervals import Estimand, ratio_estimand, safe_divide
-from negkit.metrics.nli import BINARY_LABELS, NO_NEGATION, OPERATION_COUNTINGS, paper_construction_row, to_binary
+from negkit.metrics.nli import (
+    BINARY_LABELS,
+    NO_NEGATION,
+    OPERATION_COUNTINGS,
+    paper_construction_row,
+    paper_operation_row,
+    to_binary,
+)
 
 NAN_UNIT = "NaN-NLI premise"
 SCONE_UNIT = "ScoNe base pair"
@@ -83,6 +90,13 @@ def _setting(prefix: str, counts: np.ndarray, units: list[Hashable], labels: Seq
     return estimands
 
 
+def setting_estimands(prefix: str, gold: Sequence[str], predicted: Sequence[str], units: Sequence[Hashable],
+                      labels: Sequence[str], unit: str, name: str, headline: bool = True) -> list[Estimand]:
+    """Per-class F1 (``PREFIX.per_class.LABEL.f1``), support-weighted F1 (``PREFIX.all_f1``) and accuracy
+    (``PREFIX.accuracy``) over ``labels``, resampling ``units`` (one per item); other suites' NLI settings."""
+    return _setting(prefix, _label_counts(gold, predicted, labels), list(units), labels, unit, name, headline)
+
+
 def _strict(prefix: str, items: Sequence[NLIItem], predicted: Sequence[str], headline: bool) -> Estimand:
     all_right: dict[str, bool] = {}
     for item, label in zip(items, predicted):
@@ -145,7 +159,8 @@ def nan_nli_estimands(items: Sequence[NLIItem], predicted: Sequence[str], headli
     other = next(counting for counting in OPERATION_COUNTINGS if counting != operation_counting)
     for prefix, counting in (("operation_error_rate", operation_counting), ("operation_error_rate_other", other)):
         keep: Callable[[int], bool] = (lambda count: count == 1) if counting == "exactly-one" else (lambda count: count > 0)
-        error_rates(prefix, lambda item, keep=keep: [op for op in item.operations if keep(item.operation_count(op))])
+        error_rates(prefix, lambda item, keep=keep: [paper_operation_row(op) for op in item.operations
+                                                     if keep(item.operation_count(op))])
     quant = np.array([item.quantification for item in items], dtype=float)
     estimands += _settings("nan_quant.", items, predicted, quant, headline=False)
     for true in NLI_LABELS:

@@ -14,6 +14,10 @@ one ``v_all``/``v_input``/``v_distractor`` triple for every value ``v`` of negat
 syntactic_scope other than ``affirmation``/``none`` (values lower-cased; the six of the release are always
 listed, empty ones with accuracy 0). Only patterns that have items get a per-pattern entry.
 
+With the models' p(True) (``P(True) / (P(True) + P(False))``, negkit's addition, not the authors'), ``p_true_auc``
+holds the ROC AUC of p(True) (ties count half, :mod:`negkit.metrics.auc`) for each view of :data:`AUC_VIEWS`,
+overall and per pattern: a threshold-free measure of how well p(True) orders the sentences.
+
 Coherence is judged per group ``(pattern_id, group_id)``; see :func:`group_coherence`. The authors' code
 crashes when a compared cell is empty after filtering; here such a group counts as incoherent for that
 measure and is counted in ``Empty_cells`` (and ``summary.groups_with_empty_cells``).
@@ -21,10 +25,12 @@ measure and is counted in ``Empty_cells`` (and ``summary.groups_with_empty_cells
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import math
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from negkit.data.tind_types import AFFIRMATION, ANTONYMY_PATTERNS, PATTERN_NAMES, TruthItem, expected_label
+from negkit.metrics.auc import roc_auc
 
 ACCURACY_BUCKETS: tuple[str, ...] = (
     "all",
@@ -46,6 +52,33 @@ COHERENCE_MEASURES: tuple[str, ...] = (
     "Input-Distractor_Negation",
 )
 _NOT_NEGATION = ("affirmation", "none")
+
+
+def _negated(item: TruthItem) -> bool:
+    return item.negation_type != AFFIRMATION
+
+
+#: ROC AUC views of p(True): name -> (which sentences, which of them are the positives). Against the gold label on
+#: all, affirmative, negative, input and distractor sentences; and input (positive) against distractor sentences on
+#: affirmative and on negative ones (a model that flips under negation has an AUC below 0.5 there).
+AUC_VIEWS: dict[str, tuple[Callable[[TruthItem], bool], Callable[[TruthItem], bool]]] = {
+    "all": (lambda item: True, lambda item: item.label),
+    "affirmations": (lambda item: not _negated(item), lambda item: item.label),
+    "negations": (_negated, lambda item: item.label),
+    "inputs": (lambda item: not item.is_distractor, lambda item: item.label),
+    "distractors": (lambda item: item.is_distractor, lambda item: item.label),
+    "input_vs_distractor_affirmations": (lambda item: not _negated(item), lambda item: not item.is_distractor),
+    "input_vs_distractor_negations": (_negated, lambda item: not item.is_distractor),
+}
+
+
+def p_true_aucs(items: Sequence[TruthItem], p_true: Sequence[float]) -> dict[str, float | None]:
+    """The ROC AUC of p(True) in every view of :data:`AUC_VIEWS` (None where a view lacks a positive or a negative)."""
+    result: dict[str, float | None] = {}
+    for view, (keep, positive) in AUC_VIEWS.items():
+        chosen = [(score, positive(item)) for item, score in zip(items, p_true) if keep(item)]
+        result[view] = roc_auc([score for score, _ in chosen], [label for _, label in chosen])
+    return result
 
 COHERENT = "coherent"
 INCOHERENT = "incoherent"
@@ -172,14 +205,27 @@ def coherence_scores(verdicts: Iterable[dict[str, str]]) -> dict[str, dict[str, 
     return tally
 
 
-def tind_metrics(items: Sequence[TruthItem], predictions: Sequence[bool]) -> dict[str, Any]:
-    """All TIND metrics for boolean ``predictions`` (one per item), overall and per pattern.
+def record_p_true(records: Sequence[dict[str, Any]]) -> list[float] | None:
+    """Every sample record's ``p_true``, or None when some record has none (a generated answer, a baseline)."""
+    values = [record.get("p_true") for record in records]
+    if not values or any(not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value)
+                         for value in values):
+        return None
+    return [float(value) for value in values]
+
+
+def tind_metrics(items: Sequence[TruthItem], predictions: Sequence[bool],
+                 p_true: Sequence[float] | None = None) -> dict[str, Any]:
+    """All TIND metrics for boolean ``predictions`` (one per item), overall and per pattern; with ``p_true`` (one
+    per item) also the ROC AUCs of p(True) (``p_true_auc``).
 
     Groups are ``(pattern_id, group_id)``; items of a group need not be contiguous. See the module
     docstring for the layout of the result.
     """
     if len(items) != len(predictions):
         raise ValueError(f"{len(predictions)} predictions for {len(items)} items")
+    if p_true is not None and len(p_true) != len(items):
+        raise ValueError(f"{len(p_true)} p(True) values for {len(items)} items")
     overall = _Counts()
     per_pattern: dict[int, _Counts] = {}
     groups: dict[tuple[int, int], tuple[list[TruthItem], list[bool]]] = {}
@@ -199,9 +245,14 @@ def tind_metrics(items: Sequence[TruthItem], predictions: Sequence[bool]) -> dic
     verdicts = {key: group_coherence(key[0], *group) for key, group in groups.items()}
     result = overall.scores()
     result["coherence_scores"] = coherence_scores(verdicts.values())
+    if p_true is not None:
+        result["p_true_auc"] = p_true_aucs(items, p_true)
     for pattern_id in sorted(per_pattern):
         pattern_result = per_pattern[pattern_id].scores()
         pattern_result["coherence_scores"] = coherence_scores(v for key, v in verdicts.items() if key[0] == pattern_id)
+        if p_true is not None:
+            chosen = [(item, score) for item, score in zip(items, p_true) if item.pattern_id == pattern_id]
+            pattern_result["p_true_auc"] = p_true_aucs([item for item, _ in chosen], [score for _, score in chosen])
         result[PATTERN_NAMES[pattern_id]] = pattern_result
     empty_cell_groups = sum(EMPTY_CELL in group_verdicts.values() for group_verdicts in verdicts.values())
     result["summary"] = {

@@ -1,5 +1,6 @@
 """Which TIND metrics get a confidence interval, and how: every accuracy bucket (overall, per negation
-analysis value, per pattern) and every coherence measure (overall and per pattern), resampling whole groups.
+analysis value, per pattern), every coherence measure (overall and per pattern) and, given p(True), every ROC AUC
+of p(True) (overall and per pattern), resampling whole groups.
 
 Sentences of a group share their synsets and template, so the group ``(pattern_id, group_id)`` is the unit:
 an accuracy is a mean over sentences clustered by group, a coherence percentage a mean over groups. Paths
@@ -15,8 +16,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from negkit.data.tind_types import AFFIRMATION, PATTERN_NAMES, TruthItem
+from negkit.metrics.auc import auc_estimand
 from negkit.metrics.intervals import Estimand, ratio_estimand
-from negkit.metrics.tind import ACCURACY_BUCKETS, COHERENCE_MEASURES, COHERENT, NEGATION_SCOPES, group_coherence
+from negkit.metrics.tind import ACCURACY_BUCKETS, AUC_VIEWS, COHERENCE_MEASURES, COHERENT, NEGATION_SCOPES, group_coherence
 
 UNIT = "TIND group"
 _NOT_NEGATION = ("affirmation", "none")
@@ -34,6 +36,16 @@ LABELS: dict[str, str] = {
     "Affirmation-Negation_Distractor": "coh. aff-neg distr.",
     "Input-Distractor_Affirmation": "coh. input-distr. aff",
     "Input-Distractor_Negation": "coh. input-distr. neg",
+}
+#: Short labels of the ROC AUC views of p(True) (:data:`negkit.metrics.tind.AUC_VIEWS`).
+AUC_LABELS: dict[str, str] = {
+    "all": "AUC p(True)",
+    "affirmations": "AUC aff",
+    "negations": "AUC neg",
+    "inputs": "AUC input",
+    "distractors": "AUC distr.",
+    "input_vs_distractor_affirmations": "AUC input vs distr., aff",
+    "input_vs_distractor_negations": "AUC input vs distr., neg",
 }
 
 
@@ -67,8 +79,10 @@ def _negation_masks(items: Sequence[TruthItem]) -> dict[str, np.ndarray]:
     return masks
 
 
-def tind_estimands(items: Sequence[TruthItem], predictions: Sequence[bool]) -> list[Estimand]:
-    """Every interval of a TIND run: accuracies clustered by group, coherence over groups (see the module doc)."""
+def tind_estimands(items: Sequence[TruthItem], predictions: Sequence[bool],
+                   p_true: Sequence[float] | None = None) -> list[Estimand]:
+    """Every interval of a TIND run: accuracies clustered by group, coherence over groups, and with ``p_true`` the
+    ROC AUCs of p(True) clustered by group (see the module doc); the AUC of all sentences is a headline metric."""
     if len(items) != len(predictions):
         raise ValueError(f"{len(predictions)} predictions for {len(items)} items")
     correct = np.array([bool(p) == item.label for item, p in zip(items, predictions)], dtype=float)
@@ -91,6 +105,27 @@ def tind_estimands(items: Sequence[TruthItem], predictions: Sequence[bool]) -> l
         for bucket in ACCURACY_BUCKETS:
             accuracy(f"{PATTERN_NAMES[pattern_id]}.{bucket}.accuracy", buckets[bucket] & in_pattern, LABELS[bucket])
     estimands += coherence_estimands(items, predictions)
+    if p_true is not None:
+        estimands += auc_estimands(items, p_true)
+    return estimands
+
+
+def auc_estimands(items: Sequence[TruthItem], p_true: Sequence[float]) -> list[Estimand]:
+    """The ROC AUC of p(True) in every view, over all sentences and per pattern (paths ``p_true_auc.VIEW`` and
+    ``PATTERN.p_true_auc.VIEW``), resampling whole groups."""
+    if len(items) != len(p_true):
+        raise ValueError(f"{len(p_true)} p(True) values for {len(items)} items")
+    estimands = []
+    for pattern_id in [None, *sorted({item.pattern_id for item in items})]:
+        prefix = "" if pattern_id is None else f"{PATTERN_NAMES[pattern_id]}."
+        for view, (keep, positive) in AUC_VIEWS.items():
+            chosen = [(item, score) for item, score in zip(items, p_true)
+                      if keep(item) and (pattern_id is None or item.pattern_id == pattern_id)]
+            if not chosen:
+                continue
+            estimands.append(auc_estimand(
+                f"{prefix}p_true_auc.{view}", [score for _, score in chosen], [positive(item) for item, _ in chosen],
+                [item.group_key for item, _ in chosen], UNIT, AUC_LABELS[view], headline=pattern_id is None and view == "all"))
     return estimands
 
 

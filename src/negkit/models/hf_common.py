@@ -54,9 +54,14 @@ class HFTokenizerRules:
     def encode_context(self, text: str, add_bos: bool | None = None) -> tuple[list[int], list[int]]:
         """Token ids of a context (special tokens added, a final EOS dropped) and each token's end offset.
 
+        The empty context is the prefix token alone (:meth:`prefix_token_id`, whatever ``add_bos`` says), so that a
+        continuation after it is a whole sequence whose first token is conditioned on that token.
+
         ``add_bos`` (see :class:`negkit.engine.requests.LoglikelihoodRequest`): ``None`` keeps the tokenizer's
         own choice, ``False`` removes a BOS the tokenizer added, ``True`` prepends one when it did not.
         """
+        if text == "":
+            return [self.prefix_token_id()], [0]
         encoding = self.tokenizer(text, add_special_tokens=True, return_offsets_mapping=True)
         ids = list(encoding["input_ids"])
         ends = [end for _start, end in encoding["offset_mapping"]]
@@ -73,6 +78,36 @@ class HFTokenizerRules:
             elif not add_bos and len(ids) > 1 and ids[0] == bos and ends[0] == 0 and not text.startswith(self.tokenizer.bos_token):
                 ids, ends = ids[1:], ends[1:]
         return ids, ends
+
+    def prefix_token_id(self) -> int:
+        """The token an empty context stands for: the tokenizer's BOS token where it defines one, else its EOS
+        token (the LM Evaluation Harness's prefix token for an empty context)."""
+        for token_id in (self.tokenizer.bos_token_id, self.tokenizer.eos_token_id):
+            if token_id is not None:
+                return int(token_id)
+        raise NegkitError("an empty context needs a BOS or EOS token to condition on; this model's tokenizer has neither")
+
+    def prefix_token(self) -> dict[str, Any]:
+        """The prefix token as results record it: its id, its text and which special token it is (``bos``/``eos``);
+        None values when the tokenizer has neither."""
+        bos = self.tokenizer.bos_token_id
+        source = "bos" if bos is not None else ("eos" if self.tokenizer.eos_token_id is not None else None)
+        if source is None:
+            return {"id": None, "token": None, "from": None}
+        token_id = self.prefix_token_id()
+        return {"id": token_id, "token": self.tokenizer.convert_ids_to_tokens(token_id), "from": source}
+
+    def encode_request(self, context: str, continuation: str,
+                       add_bos: bool | None = None) -> tuple[list[int], list[int], list[int]]:
+        """The context's ids and end offsets and the continuation's ids of a log-likelihood request.
+
+        An empty context is the prefix token, except when the continuation itself starts with that token: then
+        the continuation's first token is the context (the LM Evaluation Harness's rule)."""
+        continuation_ids = self.encode(continuation, special=False)
+        if context == "" and continuation_ids and continuation_ids[0] == self.prefix_token_id():
+            return continuation_ids[:1], [0], continuation_ids[1:]
+        ids, ends = self.encode_context(context, add_bos)
+        return ids, ends, continuation_ids
 
     def encode(self, text: str, special: bool) -> list[int]:
         """Ids of ``text``: as a context when ``special``, else plain (no special tokens)."""

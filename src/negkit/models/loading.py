@@ -131,7 +131,7 @@ def quantization_config(quantize: str | None, dtype: str, options: dict[str, Any
         raise NegkitError(f"--quantize {quantize} needs the bitsandbytes package (pip install 'negkit[quant]')") from None
     if not torch.cuda.is_available():
         raise NegkitError(f"--quantize {quantize} needs a CUDA GPU (bitsandbytes' k-bit kernels); none is visible here")
-    from transformers import BitsAndBytesConfig
+    from transformers import BitsAndBytesConfig  # heavy: off the start-up path
 
     if quantize == "8bit":
         return BitsAndBytesConfig(load_in_8bit=True, llm_int8_threshold=float(options.get("llm_int8_threshold", 6.0)))
@@ -190,9 +190,9 @@ def load_pretrained(auto_class_name: str, name: str, dtype: str | None, backend:
                     quantize: str | None = None, **options: Any) -> tuple[Any, Any, Any, dict[str, Any]]:
     """Model (``transformers.<auto_class_name>``), tokenizer, fingerprint and load info of a folder or hub
     name (see the module documentation for the arguments)."""
-    import transformers
+    import transformers  # heavy: off the start-up path
 
-    from negkit.models.hf_common import fingerprint_for
+    from negkit.models.hf_common import fingerprint_for  # loads torch: off the start-up path
 
     if options.get("device_map") is not None and device not in (None, "auto"):
         raise NegkitError("give either --device or --model-args device_map (which places the model itself), not both")
@@ -252,7 +252,7 @@ def _config(name: str, options: dict[str, Any]) -> Any:
 
 def input_device_of(model: Any) -> torch.device:
     """Where a model's inputs go (see :func:`negkit.engine.placement.input_device`)."""
-    from negkit.engine.placement import input_device
+    from negkit.engine.placement import input_device  # loads torch: off the start-up path
 
     return input_device(model)
 

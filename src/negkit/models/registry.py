@@ -29,11 +29,12 @@ from pathlib import Path
 from typing import Any
 
 from negkit.errors import NegkitError
-from negkit.models.checks import check_pretrained
+from negkit.models.checks import SCHEMES, check_pretrained, did_you_mean  # SCHEMES: the schemes load_model knows, re-exported
 from negkit.models.fingerprints import file_sha256
+from negkit.models.gguf import converted_folder, default_model_file
 from negkit.models.loading import FLAG_ARGS, LOADER_ARGS, check_options
+from negkit.models.openai_server import OpenAICompatibleLM
 
-SCHEMES = ("default", "hf", "gguf", "openai", "nli", "vllm", "random", "constant", "majority")
 
 
 def load_model(spec: str, dtype: str | None = "float32", **options: Any) -> Any:
@@ -67,7 +68,7 @@ def held_transformers_logs() -> Iterator[list[logging.LogRecord]]:
     usual when the load succeeds, left out when it fails (the failure is then one error line, which quotes the
     report's first mismatch). Loading progress bars are shown on a terminal only (in a log they are noise)."""
     try:
-        from transformers.utils import logging as hf_logging
+        from transformers.utils import logging as hf_logging  # heavy: off the start-up path
     except ImportError:
         yield []
         return
@@ -110,22 +111,20 @@ LOAD_ERRORS: tuple[type[BaseException], ...] = (OSError, ValueError, KeyError, T
 def check_model_options(spec: str, options: dict[str, Any]) -> None:
     """An unknown option key for ``spec``'s backend is an error listing the known ones; nothing is loaded."""
     scheme = spec.partition(":")[0]
-    from negkit.models.baselines import is_baseline_spec
+    from negkit.models.baselines import is_baseline_spec  # loads torch: off the start-up path
 
     if is_baseline_spec(spec):
-        from negkit.models.baselines import BASELINE_ARGS
+        from negkit.models.baselines import BASELINE_ARGS  # loads torch: off the start-up path
 
         check_options(spec, options, BASELINE_ARGS)
     elif scheme == "openai":
-        from negkit.models.openai_server import OpenAICompatibleLM
-
         check_options("openai", options, OpenAICompatibleLM.MODEL_ARGS)
     elif scheme == "vllm":
-        from negkit.models.vllm_backend import VLLMModel
+        from negkit.models.vllm_backend import VLLMModel  # loads torch: off the start-up path
 
         check_options("vllm", options, VLLMModel.MODEL_ARGS)
     elif scheme == "nli":
-        from negkit.models.hf_nli import HFClassifier
+        from negkit.models.hf_nli import HFClassifier  # loads torch: off the start-up path
 
         check_options("nli", options, {**FLAG_ARGS, **LOADER_ARGS, **HFClassifier.ENGINE_ARGS})
     else:
@@ -140,46 +139,46 @@ def _location(spec: str) -> str:
 
 def _load(spec: str, dtype: str | None, **options: Any) -> Any:
     scheme, _, rest = spec.partition(":")
-    from negkit.models.baselines import is_baseline_spec
+    from negkit.models.baselines import is_baseline_spec  # loads torch: off the start-up path
 
     if is_baseline_spec(spec):
-        from negkit.models.baselines import load_baseline
+        from negkit.models.baselines import load_baseline  # loads torch: off the start-up path
 
         return load_baseline(spec, dtype, **options)
     if spec == "default":
-        from negkit.models.gguf import default_model_file
-
         return _load_gguf(default_model_file(), dtype, name=f"default:{default_model_file().name}", **options)
     if scheme == "gguf":
         return _load_gguf(Path(rest), dtype, name=Path(rest).name, **options)
     if scheme == "openai":
-        from negkit.models.openai_server import OpenAICompatibleLM
-
         return OpenAICompatibleLM.from_spec(rest, **options)
     if scheme == "vllm":
-        from negkit.models.vllm_backend import VLLMModel
+        from negkit.models.vllm_backend import VLLMModel  # loads torch: off the start-up path
 
         return VLLMModel.from_pretrained(rest, dtype=dtype, **options)
     if scheme == "nli":
-        from negkit.models.hf_nli import HFClassifier
+        from negkit.models.hf_nli import HFClassifier  # loads torch: off the start-up path
 
         return HFClassifier.from_pretrained(rest, dtype=dtype, **options)
     if scheme == "hf":
         return _load_transformers(rest, dtype, **options)
     if ":" in spec and not Path(spec).exists():
-        raise NegkitError(f"unknown model spec {spec!r}; use one of: default, hf:PATH, gguf:FILE, openai:URL#MODEL, "
+        raise NegkitError(f"unknown model spec {spec!r}{did_you_mean(spec)}; use one of: default, hf:PATH, gguf:FILE, "
+                          "openai:URL#MODEL, "
                           "vllm:PATH, nli:PATH, random, constant:ANSWER, majority")
+    if did_you_mean(spec) and not Path(spec).expanduser().exists():
+        raise NegkitError(f"unknown model {spec!r}{did_you_mean(spec)}; a Hugging Face name or folder is written "
+                          f"hf:{spec}")
     return _load_transformers(spec, dtype, **options)
 
 
 def _check_language_model_options(backend: str, options: dict[str, Any]) -> None:
-    from negkit.models.hf_causal import HFCausalLM
+    from negkit.models.hf_causal import HFCausalLM  # loads torch: off the start-up path
 
     check_options(backend, options, {**FLAG_ARGS, **LOADER_ARGS, **HFCausalLM.ENGINE_ARGS})
 
 
 def _load_transformers(name: str, dtype: str | None, **options: Any) -> Any:
-    from transformers import AutoConfig
+    from transformers import AutoConfig  # heavy: off the start-up path
 
     # a missing path, a broken folder, or the hub offline: fail at once
     check_pretrained(name, options.get("revision"), options.get("subfolder"), tokenizer=not options.get("tokenizer"))
@@ -191,17 +190,16 @@ def _load_transformers(name: str, dtype: str | None, **options: Any) -> Any:
     except (OSError, ValueError, KeyError) as error:
         raise NegkitError(f"{name}: cannot load the model configuration: {_first_line(error)}") from None
     if getattr(config, "is_encoder_decoder", False):
-        from negkit.models.hf_seq2seq import HFSeq2SeqLM
+        from negkit.models.hf_seq2seq import HFSeq2SeqLM  # loads torch: off the start-up path
 
         return HFSeq2SeqLM.from_pretrained(name, dtype=dtype, **options)
-    from negkit.models.hf_causal import HFCausalLM
+    from negkit.models.hf_causal import HFCausalLM  # loads torch: off the start-up path
 
     return HFCausalLM.from_pretrained(name, dtype=dtype, **options)
 
 
 def _load_gguf(path: Path, dtype: str | None, name: str, **options: Any) -> Any:
-    from negkit.models.gguf import converted_folder
-    from negkit.models.hf_causal import HFCausalLM
+    from negkit.models.hf_causal import HFCausalLM  # loads torch: off the start-up path
 
     model = HFCausalLM.from_pretrained(str(converted_folder(path)), dtype=dtype, backend="gguf", **options)
     model.fingerprint = replace(model.fingerprint, name=name, sha256=file_sha256(path))

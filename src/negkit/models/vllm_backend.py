@@ -18,12 +18,14 @@ prefix caching, on by default here) serves the prompt text every request shares:
 Engine options (``--model-args``): ``tensor_parallel_size`` (one model over N GPUs), ``pipeline_parallel_size``,
 ``gpu_memory_utilization``, ``max_model_len``, ``enforce_eager``, ``quantization``, ``revision``,
 ``trust_remote_code`` (only when true), ``tokenizer``, ``enable_prefix_caching``, ``max_num_seqs``, ``seed``,
-``swap_space``, ``kv_cache_memory_bytes``. ``--quantize 8bit|4bit`` maps to vLLM's bitsandbytes quantization.
+``swap_space``, ``kv_cache_memory_bytes``. ``--quantize 4bit`` maps to vLLM's in-flight bitsandbytes quantization,
+which is 4-bit only: ``--quantize 8bit`` is refused before anything is loaded (it would load 4-bit weights).
 vLLM runs its own parallelism: one negkit process drives it (not torchrun).
 """
 
 from __future__ import annotations
 
+import inspect
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -33,7 +35,6 @@ from negkit.errors import NegkitError
 from negkit.models.base import LoglikelihoodRequest, LoglikelihoodResult, ModelFingerprint
 from negkit.models.fingerprints import weights_sha256
 from negkit.models.hf_common import HFTokenizerRules, cut_at_stop
-from negkit.models.loading import quantization_label
 
 #: Options passed to ``vllm.LLM`` (key -> what it does).
 ENGINE_ARGS: dict[str, str] = {
@@ -53,6 +54,26 @@ ENGINE_ARGS: dict[str, str] = {
     "kv_cache_memory_bytes": "key/value cache size in bytes (instead of gpu_memory_utilization)",
 }
 
+#: What ``--quantize 4bit`` loads under vLLM (fingerprinted and recorded in results): vLLM quantizes the weights
+#: to 4 bits with bitsandbytes as it loads them, with its own settings (not transformers' BitsAndBytesConfig).
+VLLM_4BIT_LABEL = "bitsandbytes-4bit-vllm-inflight"
+
+
+def check_vllm_quantize(quantize: str | None) -> None:
+    """Refuse a ``--quantize`` vLLM cannot honour, before vLLM is imported or anything is loaded.
+
+    vLLM's in-flight bitsandbytes quantization is 4-bit only: asked for bitsandbytes on an unquantized checkpoint it
+    loads 4-bit weights whatever was asked, so ``8bit`` would run a 4-bit model and record 8-bit.
+    """
+    if quantize is None or quantize == "4bit":
+        return
+    if quantize == "8bit":
+        raise NegkitError("--quantize 8bit is not available with the vllm backend: vLLM's in-flight bitsandbytes "
+                          "quantization is 4-bit only (it would load 4-bit weights). Use --quantize 4bit, a "
+                          "pre-quantized checkpoint (e.g. --model-args quantization=fp8 or an 8-bit GPTQ/AWQ model), "
+                          "or an hf: model with --quantize 8bit")
+    raise NegkitError(f"--quantize must be 4bit with the vllm backend, got {quantize!r}")
+
 
 class VLLMModel:
     """A model served by an in-process ``vllm.LLM`` behind the :class:`negkit.models.base.LanguageModel` protocol."""
@@ -60,7 +81,8 @@ class VLLMModel:
     is_encoder_decoder = False
     #: ``--model-args`` keys (and Python options) this backend knows.
     MODEL_ARGS = {**ENGINE_ARGS, "batch_size": "prompts per call to the engine (default: all of a chunk)",
-                  "device": "auto only: vLLM's build decides (CUDA, CPU, ...)", "quantize": "8bit | 4bit (bitsandbytes)",
+                  "device": "auto only: vLLM's build decides (CUDA, CPU, ...)",
+                  "quantize": "4bit only (vLLM's in-flight bitsandbytes quantization)",
                   "top_k": "top logprobs asked when the installed vLLM lacks logprob_token_ids (default 20)"}
 
     def __init__(self, llm: Any, fingerprint: ModelFingerprint, batch_size: int | None = None, top_k: int = 20) -> None:
@@ -77,13 +99,14 @@ class VLLMModel:
                         device: str | None = None, quantize: str | None = None, top_k: int = 20,
                         **engine: Any) -> VLLMModel:
         """Start vLLM's engine on ``name`` (a folder or hub name) in ``dtype`` (``auto``: bfloat16)."""
+        check_vllm_quantize(quantize)
         if int(os.environ.get("WORLD_SIZE", "1")) > 1:
             raise NegkitError("the vllm backend runs one engine per run: start negkit once and split the model with "
                               "--model-args tensor_parallel_size=N (not torchrun / accelerate launch)")
         if device not in (None, "auto"):
             raise NegkitError(f"--device {device}: vLLM chooses its device from its own build; leave --device out")
         try:
-            import vllm
+            import vllm  # optional library, imported when used
         except ImportError:
             raise NegkitError("the vllm backend needs the vllm package (pip install vllm, in its own environment: "
                               "it pins its own torch)") from None
@@ -92,15 +115,15 @@ class VLLMModel:
         if options.get("trust_remote_code") not in (None, True, False):
             raise NegkitError("--model-args trust_remote_code takes true or false")
         if quantize is not None:
-            if quantize not in ("8bit", "4bit"):
-                raise NegkitError(f"--quantize must be 8bit or 4bit, got {quantize!r}")
-            options.setdefault("quantization", "bitsandbytes")
+            if options.setdefault("quantization", "bitsandbytes") != "bitsandbytes":
+                raise NegkitError(f"--quantize 4bit asks vLLM for bitsandbytes, but --model-args quantization="
+                                  f"{options['quantization']}; give one of them")
         try:
             llm = vllm.LLM(model=name, dtype=resolved_dtype, **options)
         except (OSError, ValueError) as error:
             raise NegkitError(f"vllm cannot load model {name!r}: {error}") from None
         extra: list[tuple[str, str]] = []
-        label = quantization_label(quantize, {}) or options.get("quantization")
+        label = VLLM_4BIT_LABEL if quantize else options.get("quantization")
         if label:
             extra.append(("quantization", str(label)))
         exact = _has_logprob_token_ids(vllm)
@@ -125,7 +148,7 @@ class VLLMModel:
 
     # -- engine calls -------------------------------------------------------------------------------
     def _generate(self, prompts: Sequence[list[int]], params: Any) -> list[Any]:
-        from vllm.inputs import TokensPrompt
+        from vllm.inputs import TokensPrompt  # optional library, imported when used
 
         outputs: list[Any] = []
         step = self.batch_size or max(1, len(prompts))
@@ -136,7 +159,7 @@ class VLLMModel:
 
     def _token_logprobs(self, prompts: Sequence[list[int]], token_ids: Sequence[int]) -> list[tuple[dict[int, float], int]]:
         """For each prompt: the log-probability of each of ``token_ids`` at the next position, and the greedy token."""
-        from vllm import SamplingParams
+        from vllm import SamplingParams  # optional library, imported when used
 
         wanted = list(dict.fromkeys(token_ids))
         if _has_logprob_token_ids():
@@ -188,7 +211,7 @@ class VLLMModel:
         return results  # type: ignore[return-value]
 
     def _prompt_scores(self, contexts: Sequence[list[int]], continuations: Sequence[list[int]]) -> list[LoglikelihoodResult]:
-        from vllm import SamplingParams
+        from vllm import SamplingParams  # optional library, imported when used
 
         params = SamplingParams(max_tokens=1, temperature=0.0, prompt_logprobs=0, detokenize=False)
         outputs = self._generate([list(c) + list(t) for c, t in zip(contexts, continuations)], params)
@@ -206,7 +229,7 @@ class VLLMModel:
         return results
 
     def generate(self, contexts: Sequence[str], max_new_tokens: int = 8, stop: Sequence[str] = ()) -> list[str]:
-        from vllm import SamplingParams
+        from vllm import SamplingParams  # optional library, imported when used
 
         params = SamplingParams(max_tokens=max_new_tokens, temperature=0.0, stop=list(stop) or None)
         outputs = self._generate([self.rules.encode_context(text)[0] for text in contexts], params)
@@ -215,10 +238,8 @@ class VLLMModel:
 
 def _has_logprob_token_ids(module: Any = None) -> bool:
     """Whether the installed vLLM can return the log-probabilities of chosen token ids (``logprob_token_ids``)."""
-    import inspect
-
     if module is None:
-        import vllm as module
+        import vllm as module  # optional library, imported when used
     try:
         return "logprob_token_ids" in inspect.signature(module.SamplingParams).parameters
     except (TypeError, ValueError):

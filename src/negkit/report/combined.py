@@ -11,14 +11,16 @@ from negkit.io.atomic import atomic_write_json, atomic_write_text
 from negkit.report.harness import harness_layout
 from negkit.report.html import write_html_report
 from negkit.report.markdown import markdown_table
-from negkit.report.suite_view import SuiteLookup, no_suites
+from negkit.report.suite_view import SuiteLookup, no_suites, run_sections
 
 REPORT_FILE = "report.md"
 RESULTS_FILE = "results.json"
 
 
-def combined_markdown(results: Sequence[dict[str, Any]], skipped: dict[str, str] | None = None) -> str:
-    """The model, a summary row per task, the suites skipped for want of data, then each task's own tables."""
+def combined_markdown(results: Sequence[dict[str, Any]], skipped: dict[str, str] | None = None,
+                      suites: SuiteLookup = no_suites) -> str:
+    """The model, a summary row per task, the suites skipped for want of data, the sections drawing on several
+    tasks (``suites`` gives them), then each task's own tables."""
     if not results:
         return "# negkit report\n\nNo task was run.\n"
     model = results[0]["model"]
@@ -33,6 +35,7 @@ def combined_markdown(results: Sequence[dict[str, Any]], skipped: dict[str, str]
     ]
     if skipped:
         parts.append("Not run (data not found): " + "; ".join(f"{suite} (get it: {hint})" for suite, hint in skipped.items()))
+    parts += [f"## {section.title}\n\n{section.markdown.strip()}" for section in run_sections(results, suites)]
     for result in results:
         tables_file = result.get("files", {}).get("tables")
         if tables_file and Path(tables_file).is_file():
@@ -48,7 +51,7 @@ def write_combined_report(results: Sequence[dict[str, Any]], out: str | Path, re
     gives each task's figures and main metric in ``report.html``."""
     out = Path(out)
     report = out / REPORT_FILE
-    atomic_write_text(report, combined_markdown(results, skipped))
+    atomic_write_text(report, combined_markdown(results, skipped, suites))
     combined = out / RESULTS_FILE
     atomic_write_json(combined, harness_layout(results, record, seconds, skipped))
     page = write_html_report(results, out, suites)

@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from negkit.errors import NegkitError
-from negkit.metrics.intervals import DEFAULT_LEVEL, DEFAULT_RESAMPLES, bootstrap_intervals, paired_bootstrap
-from negkit.report.markdown import markdown_table, number
+from negkit.metrics.intervals import DEFAULT_LEVEL, DEFAULT_RESAMPLES, ONE_UNIT, bootstrap_intervals, paired_bootstrap
+from negkit.report.markdown import ONE_UNIT_MARK, markdown_table, number
 from negkit.report.plots import drawable
 from negkit.report.run_records import RunFolder, read_run, record_estimands
 from negkit.report.suite_view import SuiteLookup, SuiteView, no_suites
@@ -56,7 +56,8 @@ def compare(run_dirs: Sequence[str | Path], baseline: str | Path | None = None,
     no suite can rebuild are left out.
 
     Layout: ``{"baseline", "settings", "runs": [{"name", "path", "model", "tasks"}], "tasks": {TASK: {"suite",
-    "primary", "digits", "scale", "metrics": [{"path", "label"}], "rows": [{"run", "model", "items", "baseline", "values": {PATH:
+    "primary", "digits", "scale", "metrics": [{"path", "label"} and, for a fraction in a suite printed in percent,
+    "digits" and "scale"], "rows": [{"run", "model", "items", "baseline", "values": {PATH:
     {"estimate", "ci"}}, "vs_baseline": {PATH: {"difference", "ci", "p_value", "significant", "units", "rows"}},
     "shared_items"}]}}}`` with rows sorted by the primary metric, best first.
     """
@@ -117,7 +118,14 @@ def _compare_task(task_name: str, runs: list[RunFolder], names: list[str], base_
     rows.sort(key=lambda row: -(row["values"].get(primary, {}).get("estimate") or float("-inf")))
     return {"suite": suite, "primary": primary, "digits": view.digits if view else 3,
             "scale": list(view.scale) if view else [0.0, 1.0], "baseline_has_task": base is not None,
-            "metrics": [{"path": path, "label": label} for path, label in metrics.items()], "rows": rows}
+            "metrics": [_metric_entry(path, label, view) for path, label in metrics.items()], "rows": rows}
+
+
+def _metric_entry(path: str, label: str, view: SuiteView | None) -> dict[str, Any]:
+    """A compared metric; one that is a fraction in a suite printed in percent carries its own decimals and axis."""
+    if view is not None and path in view.fractions:
+        return {"path": path, "label": label, "digits": 3, "scale": [0.0, 1.0]}
+    return {"path": path, "label": label}
 
 
 def _paired(task_name: str, records: list[dict[str, Any]], base_records: list[dict[str, Any]], path: Path,
@@ -142,7 +150,8 @@ def _cell(entry: dict[str, Any] | None, digits: int) -> str:
         return number(None)
     low, high = entry["ci"]
     if low is None or high is None:
-        return number(entry["estimate"], digits)
+        mark = f" {ONE_UNIT_MARK}" if entry.get("method") == ONE_UNIT else ""
+        return number(entry["estimate"], digits) + mark
     return f"{entry['estimate']:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
 
 
@@ -169,7 +178,8 @@ def compare_markdown(comparison: dict[str, Any]) -> str:
         f"Values: `estimate [low, high]`, {settings['level']:.0%} percentile bootstrap intervals "
         f"({settings['resamples']:,} resamples, seed {settings['seed']}) resampling each suite's unit. Differences: "
         f"run − baseline on the items both scored, paired bootstrap; `*` marks an interval that excludes 0 "
-        f"(two-sided p < {1 - settings['level']:.2f}).",
+        f"(two-sided p < {1 - settings['level']:.2f}); `{ONE_UNIT_MARK}` marks a value observed on a single unit "
+        f"(no interval: the spread between units cannot be estimated from one).",
     ]
     for task_name, task in comparison["tasks"].items():
         parts.append(task_markdown(task_name, task, comparison["baseline"]))
@@ -178,13 +188,13 @@ def compare_markdown(comparison: dict[str, Any]) -> str:
 
 def task_markdown(task_name: str, task: dict[str, Any], baseline: str) -> str:
     """One task's leaderboard and difference table."""
-    digits = task.get("digits", 3)
     metrics = task["metrics"]
+    digits = {m["path"]: m.get("digits", task.get("digits", 3)) for m in metrics}
     primary_label = next((m["label"] for m in metrics if m["path"] == task["primary"]), task["primary"])
     board = markdown_table(
         ["rank", "run", "items"] + [m["label"] for m in metrics],
         [[rank, row["run"] + (" (baseline)" if row["baseline"] else ""), row["items"]]
-         + [_cell(row["values"].get(m["path"]), digits) for m in metrics]
+         + [_cell(row["values"].get(m["path"]), digits[m["path"]]) for m in metrics]
          for rank, row in enumerate(task["rows"], start=1)],
     )
     text = f"## {task_name}\n\nLeaderboard (sorted by {primary_label}):\n\n{board}"
@@ -192,7 +202,7 @@ def task_markdown(task_name: str, task: dict[str, Any], baseline: str) -> str:
     if others:
         differences = markdown_table(
             ["metric"] + [f"{row['run']} − {baseline} ({row['shared_items']} shared items)" for row in others],
-            [[m["label"]] + [_difference_cell(row["vs_baseline"].get(m["path"]), digits) for row in others]
+            [[m["label"]] + [_difference_cell(row["vs_baseline"].get(m["path"]), digits[m["path"]]) for row in others]
              for m in metrics],
         )
         text += f"\n\nDifference from the baseline `{baseline}`:\n\n{differences}"

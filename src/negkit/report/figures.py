@@ -64,12 +64,19 @@ def comparison_figures(task_name: str, task: dict[str, Any], baseline: str,
         low, high = entry["ci"]
         return entry[key], low, high
 
-    values = {row["run"]: [entry_triple(row["values"].get(path), "estimate") for path in paths] for row in task["rows"]}
-    figures = [(f"{task_name}: headline metrics per run (95% intervals)",
-                plots.interval_bars(labels, values, f"{task_name}", "value", scale, width=max(6.4, 0.75 * len(labels) + 3)))]
-    differences = {row["run"]: [entry_triple(row["vs_baseline"].get(path), "difference") for path in paths]
-                   for row in task["rows"] if row.get("vs_baseline")}
-    if differences:
-        figures.append((f"{task_name}: difference from {baseline} (paired bootstrap, 95% intervals)",
-                        plots.forest(labels, differences, f"{task_name}: run − {baseline}", "difference")))
+    axes = [tuple(metric.get("scale", scale)) for metric in task["metrics"]]  # a metric may have its own axis
+    figures = []
+    for axis in dict.fromkeys(axes):
+        chosen = [index for index, own in enumerate(axes) if own == axis]
+        names = [labels[index] for index in chosen]
+        values = {row["run"]: [entry_triple(row["values"].get(paths[index]), "estimate") for index in chosen]
+                  for row in task["rows"]}
+        figures.append((f"{task_name}: headline metrics per run (95% intervals)",
+                        plots.interval_bars(names, values, f"{task_name}", "value", axis,
+                                            width=max(6.4, 0.75 * len(names) + 3))))
+        differences = {row["run"]: [entry_triple(row["vs_baseline"].get(paths[index]), "difference") for index in chosen]
+                       for row in task["rows"] if row.get("vs_baseline")}
+        if differences:
+            figures.append((f"{task_name}: difference from {baseline} (paired bootstrap, 95% intervals)",
+                            plots.forest(names, differences, f"{task_name}: run − {baseline}", "difference")))
     return figures

@@ -21,7 +21,7 @@ from negkit.report import plots
 from negkit.report.figures import resolution_figures
 from negkit.report.markdown import markdown_table, with_interval
 from negkit.report.run_records import read_run
-from negkit.report.suite_view import Figure, SuiteLookup, no_suites
+from negkit.report.suite_view import Figure, SuiteLookup, no_suites, run_sections
 
 HTML_FILE = "report.html"
 _CSS = """
@@ -29,10 +29,11 @@ body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:2re
 color:#222;line-height:1.45}
 h1{font-size:1.6rem;margin-bottom:.2rem}h2{border-bottom:2px solid #4e79a7;padding-bottom:.2rem;margin-top:2.4rem}
 h3{margin-top:1.6rem}.meta{color:#555;margin-top:0}
-table{border-collapse:collapse;margin:.6rem 0 1rem;font-size:.86rem;font-variant-numeric:tabular-nums}
+table{border-collapse:collapse;margin:.6rem 0 1rem;font-size:.86rem;font-variant-numeric:tabular-nums;
+display:block;max-width:100%;overflow-x:auto}
 th,td{border:1px solid #d0d7de;padding:.25rem .5rem;text-align:right;vertical-align:top}
 th{background:#f3f5f8}td:first-child,th:first-child,td.t{text-align:left}
-.ci{color:#6a737d;font-size:.8em;white-space:nowrap}.sig{color:#b3261e;font-weight:600}
+.ci{color:#6a737d;font-size:.8em;display:inline-block}.sig{color:#b3261e;font-weight:600}
 .figures{display:flex;flex-wrap:wrap;gap:1rem}
 figure{margin:0;border:1px solid #e1e4e8;border-radius:6px;padding:.5rem;background:#fff;max-width:100%}
 figure svg{max-width:100%;height:auto}figcaption{font-size:.85rem;color:#444;margin-top:.3rem}
@@ -58,7 +59,7 @@ def _cell(text: str, tag: str) -> str:
         body = f'{_inline(match.group(1))} <span class="ci">{_inline(match.group(2) + match.group(3))}</span>{significant}'
     else:
         body = _inline(text)
-    numeric = re.match(r"[+\-−–]?(\d|\.\d|–$)", text)
+    numeric = re.match(r"(\*\*)?[+\-−–]?(\d|\.\d|–$)", text)  # a bold number (a best value) too
     return f"<{tag}>{body}</{tag}>" if numeric or tag == "th" else f'<{tag} class="t">{body}</{tag}>'
 
 
@@ -129,8 +130,9 @@ def _records(result: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def summary_table(results: Sequence[dict[str, Any]], suites: SuiteLookup = no_suites) -> str:
-    """Markdown: per task its items and main metric with the interval (every headline metric is in its section);
-    ``suites`` says each task's main metric and decimals."""
+    """Markdown: per task its items and main metric with the interval, every value in percent (some suites'
+    metrics are percentages, others' fractions: the summary puts them on one scale, from each suite's ``scale``;
+    each section keeps its own); ``suites`` says each task's main metric."""
     rows = []
     for result in results:
         task = result["task"].get("task", "?")
@@ -139,10 +141,23 @@ def summary_table(results: Sequence[dict[str, Any]], suites: SuiteLookup = no_su
         path = view.primary_metric if view else None
         entry = intervals.get(path) if path else None
         if entry and view:
-            digits = view.digits
+            scale = 100.0 / (view.scale[1] or 1.0)
             rows.append([task, result.get("data", {}).get("count", "–"), entry.get("label", path),
-                         with_interval(entry["estimate"], intervals, path, digits)])
-    return markdown_table(["task", "items", "main metric", "value [95% interval]"], rows) if rows else ""
+                         percent_cell(entry, scale)])
+    header = ["task", "items", "main metric", "value in % [95% interval]"]
+    return markdown_table(header, rows) if rows else ""
+
+
+def percent_cell(entry: dict[str, Any], scale: float) -> str:
+    """``estimate [low, high]`` of an interval entry, times ``scale``, with two decimals (the estimate alone when
+    the interval is missing)."""
+    value = entry.get("estimate")
+    if value is None:
+        return "–"
+    low, high = entry.get("ci", (None, None))
+    if low is None or high is None:
+        return f"{value * scale:.2f}"
+    return f"{value * scale:.2f} [{low * scale:.2f}, {high * scale:.2f}]"
 
 
 def run_html(results: Sequence[dict[str, Any]], resolution_scores: Sequence[dict[str, Any]] = (),
@@ -157,6 +172,11 @@ def run_html(results: Sequence[dict[str, Any]], resolution_scores: Sequence[dict
     summary = summary_table(results, suites)
     if summary:
         body += ["<h2>Summary</h2>", markdown_to_html(summary)]
+    for section in run_sections(results, suites):  # parts drawing on several tasks (e.g. a paper's table)
+        body.append(f"<h2>{html.escape(section.title)}</h2>")
+        if section.figures is not None:
+            body.append(figures_html(section.figures()) if plots.available() else no_plots())
+        body.append(markdown_to_html(section.markdown))
     for result in results:
         task = result["task"].get("task", "?")
         body.append(f"<h2>{html.escape(task)}</h2>")

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from negkit.metrics.intervals import ONE_UNIT
+
 
 def number(value: float | int | None, digits: int = 3) -> str:
     """A number as text: integers as they are, floats with ``digits`` decimals, ``None`` as an en dash."""
@@ -23,11 +25,18 @@ def markdown_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> 
     return "\n".join(lines)
 
 
+#: Marks a value without an interval because the sample has a single unit there (explained by :func:`interval_note`).
+ONE_UNIT_MARK = "†"
+
+
 def with_interval(value: float | int | None, intervals: Mapping[str, Any] | None, path: str, digits: int = 3) -> str:
     """``value [low, high]``: a metric and its 95% interval from a task's ``intervals`` (keyed by metric path);
-    the value alone when the metric has no interval (e.g. ``--bootstrap 0``)."""
+    ``value †`` when the metric was observed on a single unit (no interval; :func:`interval_note` says why); the
+    value alone when the metric has no interval entry (e.g. ``--bootstrap 0``)."""
     text = number(value, digits)
     entry = (intervals or {}).get(path)
+    if value is not None and entry and entry.get("method") == ONE_UNIT:
+        return f"{text} {ONE_UNIT_MARK}"
     if value is None or not entry or None in entry.get("ci", (None,)):
         return text
     low, high = entry["ci"]
@@ -46,4 +55,7 @@ def interval_note(intervals: Mapping[str, Any] | None) -> str:
     if wilson:
         note += (" Where every outcome is the same (e.g. 0 of 17 groups coherent) the bootstrap cannot vary, so the "
                  "Wilson score interval over the units is shown instead.")
+    if any(entry.get("method") == ONE_UNIT for entry in intervals.values()):
+        note += (f" {ONE_UNIT_MARK} No interval: the sample has a single {first['unit']} there, and the spread between "
+                 f"{first['unit']}s cannot be estimated from one.")
     return note

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from negkit.data.nli import NLI_LABELS, SCONE_CONDITIONS
-from negkit.metrics.nli import BINARY_LABELS
+from negkit.metrics.nli import BINARY_LABELS, PAPER_TABLE9, paper_construction_row
 from negkit.report.markdown import interval_note, markdown_table, with_interval
 
 
@@ -49,22 +49,22 @@ def _error_table(title: str, rows: dict[str, Any], intervals: Intervals = None, 
 
 
 def _construction_tables(metrics: dict[str, Any]) -> list[str]:
-    """Table 8 as the paper groups it, then the breakdown per ``Construction`` value with its Table 8 row."""
-    from negkit.metrics.nli import paper_construction_row
-
+    """Table 8 with the paper's printed rows, labels and order, then the breakdown per ``Construction`` value
+    with the printed row it is counted in."""
     left_out = metrics.get("constructions_left_out", {})
     note = ", ".join(f"{name} ({count} pairs)" for name, count in left_out.items())
     by_value = metrics.get("construction_error_rate_by_value", {})
     intervals = metrics.get("intervals")
     value_table = markdown_table(
         ["construction (nan.csv)", "Table 8 row", "wrong", "pairs", "error rate"],
-        [[key, paper_construction_row(key) or "(left out)", values["wrong"], values["total"],
+        [[key, paper_construction_row(key) or "(no row in the paper)", values["wrong"], values["total"],
           with_interval(values["rate"], intervals, f"construction_error_rate_by_value.{key}.rate")]
          for key, values in by_value.items()],
     )
     parts = [
-        "Error rate per construction (Table 8, the paper's grouping: affixally negated adjective and adverb merged, "
-        "absolute and approximate negators merged" + (f"; left out as in the paper: {note}" if note else "") + "):",
+        "Error rate per construction (Table 8: the paper's printed rows, labels and order; affixally negated "
+        "adjective and adverb merged, absolute and approximate negators merged"
+        + (f"; the paper prints no row for: {note}" if note else "") + "):",
         _error_table("construction", metrics["construction_error_rate"], intervals, "construction_error_rate"),
     ]
     if by_value:
@@ -73,19 +73,21 @@ def _construction_tables(metrics: dict[str, Any]) -> list[str]:
 
 
 def _operation_tables(metrics: dict[str, Any]) -> list[str]:
-    """Table 9 in the default counting, with Table 1's application counts and the other counting's differences."""
+    """Table 9 (printed rows, labels and order) in the default counting, with each row's nan.csv column, Table 1's
+    application counts and the other counting's differences."""
     counting = metrics.get("operation_counting", "exactly-one")
     applied = metrics.get("operation_applications", {})
     rows = metrics["operation_error_rate"]
     intervals = metrics.get("intervals")
+    columns = {row: column for row, column in PAPER_TABLE9}
     table = markdown_table(
-        ["operation", "applied (Table 1)", "wrong", "pairs", "error rate"],
-        [[key, applied.get(key, ""), values["wrong"], values["total"],
+        ["operation", "nan.csv column", "applied (Table 1)", "wrong", "pairs", "error rate"],
+        [[key, columns.get(key, key), applied.get(key, ""), values["wrong"], values["total"],
           with_interval(values["rate"], intervals, f"operation_error_rate.{key}.rate")] for key, values in rows.items()],
     )
     how = ("a pair counts for each operation whose cell is exactly 1 (this reproduces the printed Table 9)"
            if counting == "exactly-one" else "a pair counts for each operation whose cell is non-zero")
-    parts = [f"Error rate per operation (Table 9; {how}):", table]
+    parts = [f"Error rate per operation (Table 9: the paper's printed rows, labels and order; {how}):", table]
     other = metrics.get("operation_error_rate_other", {})
     differing = [(key, values) for key, values in other.items() if rows.get(key) != values]
     if differing:

@@ -10,11 +10,14 @@ matplotlib is an optional dependency (``pip install negkit[report]``); :func:`av
 
 from __future__ import annotations
 
+import copy
 import io
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
+
+import numpy as np
 
 #: Colours of the series (matplotlib's colour-blind friendly "tableau" order).
 COLOURS = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7")
@@ -30,10 +33,10 @@ def available() -> bool:
 
 
 def _pyplot() -> Any:
-    import matplotlib
+    import matplotlib  # heavy: off the start-up path
 
     matplotlib.use("Agg", force=True)
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # heavy: off the start-up path
 
     matplotlib.rcParams.update({"svg.hashsalt": "negkit", "svg.fonttype": "path", "font.size": 9,
                                 "axes.spines.top": False, "axes.spines.right": False})
@@ -48,7 +51,7 @@ def drawable(text: str) -> str:
 
 def to_svg(figure: Any) -> str:
     """The figure as an ``<svg>`` element (XML prolog and DOCTYPE removed), then closed."""
-    from matplotlib.text import Text
+    from matplotlib.text import Text  # heavy: off the start-up path
 
     plt = _pyplot()
     for artist in figure.findobj(Text):
@@ -58,6 +61,39 @@ def to_svg(figure: Any) -> str:
     plt.close(figure)
     text = buffer.getvalue()
     return text[text.index("<svg"):].strip()
+
+
+def to_png(figure: Any, dpi: int = 150) -> bytes:
+    """The figure as PNG bytes (no date or software name in the metadata, so equal figures give equal bytes);
+    closes the figure."""
+    plt = _pyplot()
+    for artist in figure.findobj(_text_class()):
+        artist.set_text(drawable(artist.get_text()))
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=dpi, bbox_inches="tight", metadata={"Software": None})
+    plt.close(figure)
+    return buffer.getvalue()
+
+
+def _text_class() -> Any:
+    from matplotlib.text import Text  # matplotlib is optional and heavy: imported when a figure is drawn
+
+    return Text
+
+
+def histogram(counts: Mapping[int, int], title: str, xlabel: str, ylabel: str) -> tuple[str, bytes]:
+    """Bars of ``counts`` (integer value -> frequency) on an integer axis, as ``(svg, png)``."""
+    plt = _pyplot()
+    figure, axes = plt.subplots(figsize=(6.4, 3.0))
+    values = sorted(counts)
+    axes.bar(values, [counts[v] for v in values], width=0.85, color=COLOURS[0])
+    axes.set_xlabel(xlabel)
+    axes.set_ylabel(ylabel)
+    axes.set_title(title)
+    axes.set_xlim(min(values, default=0) - 0.9, max(values, default=0) + 0.9)
+    axes.xaxis.get_major_locator().set_params(integer=True)
+    png_figure = copy.deepcopy(figure)
+    return to_svg(figure), to_png(png_figure)
 
 
 def _half_widths(values: Sequence[float | None], lows: Sequence[float | None], highs: Sequence[float | None]) -> list[list[float]]:
@@ -71,8 +107,11 @@ def _half_widths(values: Sequence[float | None], lows: Sequence[float | None], h
 
 def interval_bars(categories: Sequence[str], series: dict[str, Sequence[tuple[float | None, float | None, float | None]]],
                   title: str, ylabel: str, ylim: tuple[float, float] | None = None, reference: float | None = None,
-                  width: float = 6.4) -> str:
-    """Grouped bars: one group per category, one bar per series; each value is ``(value, low, high)``."""
+                  width: float = 6.4, wrap: int | None = None) -> str:
+    """Grouped bars: one group per category, one bar per series; each value is ``(value, low, high)``.
+
+    Tick labels of more than five categories are slanted, unless ``wrap`` is given: then every label is broken
+    into lines of about ``wrap`` characters and set upright (for long labels that would overlap when slanted)."""
     plt = _pyplot()
     figure, axes = plt.subplots(figsize=(width, 3.2))
     count = max(len(series), 1)
@@ -85,7 +124,9 @@ def interval_bars(categories: Sequence[str], series: dict[str, Sequence[tuple[fl
                  error_kw={"elinewidth": 1, "ecolor": "#333333"})
     if reference is not None:
         axes.axhline(reference, color="#888888", linestyle="--", linewidth=1)
-    if len(categories) > 5:
+    if wrap is not None:
+        axes.set_xticks(range(len(categories)), [_wrap(c, wrap) for c in categories], fontsize=8)
+    elif len(categories) > 5:
         axes.set_xticks(range(len(categories)), [_wrap(c, 18) for c in categories], rotation=30, ha="right",
                         rotation_mode="anchor")
     else:
@@ -94,7 +135,9 @@ def interval_bars(categories: Sequence[str], series: dict[str, Sequence[tuple[fl
     axes.set_title(title)
     if ylim:
         axes.set_ylim(*ylim)
-    if len(series) > 1:
+    if len(series) > 1 and wrap is None and len(categories) > 5:  # slanted labels below: the legend to the right
+        axes.legend(frameon=False, fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    elif len(series) > 1:
         axes.legend(frameon=False, fontsize=8, ncols=min(len(series), 4), loc="upper center", bbox_to_anchor=(0.5, -0.18))
     return to_svg(figure)
 
@@ -103,7 +146,6 @@ def heatmap(matrix: Sequence[Sequence[float | None]], rows: Sequence[str], colum
             vmin: float = 0.0, vmax: float = 1.0, digits: int = 2, colour_map: str = "viridis") -> str:
     """A matrix as coloured cells with the values written in them (an empty cell: a missing value)."""
     plt = _pyplot()
-    import numpy as np
 
     data = np.array([[math.nan if value is None else float(value) for value in row] for row in matrix], dtype=float)
     figure, axes = plt.subplots(figsize=(max(3.0, 0.85 * len(columns) + 2.2), max(1.8, 0.36 * len(rows) + 1.2)))

@@ -24,6 +24,20 @@ EstimandBuilder = Callable[[Sequence[dict[str, Any]], Path], list[Estimand]]
 
 
 @dataclass(frozen=True)
+class RunSection:
+    """A part of a run's report that draws on several tasks (e.g. a paper's table comparing two benchmarks):
+    its title, its Markdown, and its figures (built only for the HTML page)."""
+
+    title: str
+    markdown: str
+    figures: Callable[[], list[Figure]] | None = None
+
+
+#: ``(every task's results of a run) -> a section, or None when the run lacks what it needs``.
+SectionBuilder = Callable[[Sequence[dict[str, Any]]], "RunSection | None"]
+
+
+@dataclass(frozen=True)
 class SuiteView:
     """A suite as the report pages see it."""
 
@@ -41,6 +55,11 @@ class SuiteView:
     estimands: EstimandBuilder | None = None
     #: Position among the suites in a report (lower first).
     order: int = 100
+    #: A section of the run's report drawing on several tasks (None: none).
+    sections: SectionBuilder | None = None
+    #: Headline metric paths that are fractions in [0, 1] although the suite prints percentages (an AUC): 3
+    #: decimals and the axis (0, 1) in ``negkit compare``.
+    fractions: tuple[str, ...] = ()
 
 
 #: Task name -> its suite's view, or None.
@@ -50,3 +69,10 @@ SuiteLookup = Callable[[str], "SuiteView | None"]
 def no_suites(task_name: str) -> SuiteView | None:
     """A lookup that knows no suite (tables only, nothing to compare)."""
     return None
+
+
+def run_sections(results: Sequence[dict[str, Any]], suites: SuiteLookup) -> list[RunSection]:
+    """The sections the suites of a run's tasks add to its report (each suite asked once, in the tasks' order)."""
+    views = [suites(str(result.get("task", {}).get("task", "?"))) for result in results]
+    builders = list(dict.fromkeys(view.sections for view in views if view is not None and view.sections is not None))
+    return [section for build in builders if (section := build(results)) is not None]

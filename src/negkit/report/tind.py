@@ -10,6 +10,7 @@ The input is the dictionary of :func:`negkit.metrics.tind.tind_metrics` (the aut
   coherence;
 * :func:`negation_type_table` — per negation type (Table 7): accuracy on all, input and distractor
   sentences for affirmation and each negation type;
+* :func:`auc_table` — per pattern, the ROC AUC of p(True) in every view (negkit's addition; runs with p(True));
 * :func:`tind_report` — all of them under headings, with the sample note (a ``--limit`` run) and the
   empty-cell note when they apply.
 
@@ -23,8 +24,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from negkit.data.tind_types import PATTERN_IDS
-from negkit.metrics.tind import ACCURACY_BUCKETS, COHERENCE_MEASURES, NEGATION_VALUES
-from negkit.metrics.tind_intervals import LABELS
+from negkit.metrics.tind import ACCURACY_BUCKETS, AUC_VIEWS, COHERENCE_MEASURES, NEGATION_VALUES
+from negkit.metrics.tind_intervals import AUC_LABELS, LABELS
 from negkit.report.markdown import interval_note, markdown_table, number, with_interval
 
 #: Short column titles for the coherence measures, in the order of COHERENCE_MEASURES.
@@ -127,6 +128,18 @@ def negation_type_table(metrics: Mapping[str, Any]) -> str:
     return markdown_table(headers, rows)
 
 
+def auc_table(metrics: Mapping[str, Any]) -> str:
+    """Per pattern and in all, the ROC AUC of p(True) in every view (3 decimals; "–" where a view lacks a positive
+    or a negative); "" for a run without p(True)."""
+    if "p_true_auc" not in metrics:
+        return ""
+    intervals = metrics.get("intervals")
+    rows = [[label] + [with_interval(entry.get("p_true_auc", {}).get(view), intervals, f"{prefix}p_true_auc.{view}")
+                       for view in AUC_VIEWS]
+            for label, entry, prefix in _pattern_rows(metrics)]
+    return markdown_table(["pattern", *(AUC_LABELS[view] for view in AUC_VIEWS)], rows)
+
+
 def empty_cell_note(metrics: Mapping[str, Any]) -> str:
     """A sentence on groups with an empty truth-table cell (counted as incoherent), or "" when there are none."""
     groups = metrics.get("summary", {}).get("groups_with_empty_cells", 0)
@@ -178,6 +191,12 @@ def tind_report(metrics: Mapping[str, Any], name: str = "model", title: str = "T
         "### Per negation type (paper Table 7)",
         negation_type_table(metrics),
     ]
+    aucs = auc_table(metrics)
+    if aucs:
+        parts += ["### ROC AUC of p(True) (negkit's addition)",
+                  "Against the gold label on all, affirmative, negative, input and distractor sentences; input "
+                  "against distractor sentences on affirmative and on negative ones (below 0.5: the model ranks "
+                  "distractors above inputs, as it should under negation). Ties count half.", aucs]
     for note in (empty_cell_note(metrics), interval_note(metrics.get("intervals"))):
         if note:
             parts.append(note)

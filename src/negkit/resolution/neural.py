@@ -51,7 +51,7 @@ def resolve_encoder(name_or_path: str) -> str:
 
 def _quiet_transformers() -> None:
     """No progress bars or advisory warnings from transformers while loading and saving taggers."""
-    from transformers.utils import logging as hf_logging
+    from transformers.utils import logging as hf_logging  # heavy: off the start-up path
 
     hf_logging.disable_progress_bar()
     hf_logging.set_verbosity_error()
@@ -179,7 +179,7 @@ class Tagger:
     @classmethod
     def create(cls, encoder_name: str, config: NetworkConfig) -> Tagger:
         """A fresh tagger around a pretrained encoder (folder or hub name)."""
-        from transformers import AutoModel, AutoTokenizer
+        from transformers import AutoModel, AutoTokenizer  # heavy: off the start-up path
 
         _quiet_transformers()
         path = resolve_encoder(encoder_name)
@@ -206,7 +206,7 @@ class Tagger:
     @classmethod
     def load(cls, folder: str | Path) -> Tagger:
         """Read a tagger written by :meth:`save`."""
-        from transformers import AutoModel, AutoTokenizer
+        from transformers import AutoModel, AutoTokenizer  # heavy: off the start-up path
 
         _quiet_transformers()
         folder = Path(folder)
@@ -343,7 +343,7 @@ def train_network(
     Stops after ``settings.epochs``, after ``patience`` epochs without improvement, or when the time limit
     would be exceeded by another epoch (estimated from the epochs so far).
     """
-    from transformers import get_linear_schedule_with_warmup
+    from transformers import get_linear_schedule_with_warmup  # heavy: off the start-up path
 
     if settings.threads:
         torch.set_num_threads(settings.threads)

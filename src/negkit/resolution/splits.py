@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 
+from negkit.data.cdsco import read_cdsco
+from negkit.data.corpora import read_corpus
 from negkit.data.locate import locate_dataset
 from negkit.data.resolution import ResolutionSentence
 from negkit.errors import NegkitError
@@ -67,8 +69,6 @@ def load_split(corpus: str, split: str, data: str | Path | None = None) -> list[
     if split not in SPLITS:
         raise NegkitError(f"unknown split {split!r} (expected one of {', '.join(SPLITS)})")
     if corpus == "cd-sco":
-        from negkit.data.cdsco import read_cdsco
-
         folder = locate_dataset("cd-sco", data)
         return [sentence for name in CDSCO_FILES[split] for sentence in read_cdsco(folder / name)]
     wanted = set(documents_of_split(corpus, split))
@@ -79,7 +79,5 @@ def load_split(corpus: str, split: str, data: str | Path | None = None) -> list[
 
 def read_document_corpus(corpus: str, data: str | Path | None = None) -> list[ResolutionSentence]:
     """Every sentence of the BioScope abstracts or the SFU Review corpus."""
-    from negkit.data.corpora import read_corpus
-
     folder = locate_dataset(corpus, data)
     return read_corpus(folder / DOCUMENT_CORPUS_FILES[corpus], format=corpus).sentences

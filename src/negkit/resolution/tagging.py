@@ -79,7 +79,7 @@ class LexiconPunctuationTagger:
 
 def default_model_dir() -> Path | None:
     """``NEGKIT_RESOLUTION_MODEL`` if set, else the cache folder when it holds a model, else ``None``."""
-    from negkit.resolution.train import CONFIG_FILE
+    from negkit.resolution.train import CONFIG_FILE  # loads torch: off the start-up path
 
     configured = os.environ.get(MODEL_ENVIRONMENT_VARIABLE)
     if configured:
@@ -90,7 +90,7 @@ def default_model_dir() -> Path | None:
 
 def load_tagging_system(model: str | Path | None = None, fallback: bool = True):
     """The system :func:`tag` uses: ``model``, else :func:`default_model_dir`, else the fallback (if allowed)."""
-    from negkit.resolution.train import NegationResolver
+    from negkit.resolution.train import NegationResolver  # loads torch: off the start-up path
 
     folder = Path(model) if model is not None else default_model_dir()
     if folder is not None:

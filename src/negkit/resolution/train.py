@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from negkit import __version__
-from negkit.data.resolution import ResolutionSentence
+from negkit.data.resolution import NegationInstance, ResolutionSentence
 from negkit.errors import InputFormatError, quoted
 from negkit.io.atomic import atomic_write_json
 from negkit.io.textfiles import read_json_object
@@ -91,10 +91,18 @@ class NegationResolver:
         }
         return self
 
-    def predict(self, sentences: Sequence[ResolutionSentence]) -> list[ResolutionSentence]:
-        """Copies of ``sentences`` with predicted cues and scopes (no events, no speculation)."""
-        cues = self.cue_tagger.predict(sentences)
-        with_cues = [replace(s, instances=found, speculation=[]) for s, found in zip(sentences, cues)]
+    def predict(self, sentences: Sequence[ResolutionSentence], *, gold_cues: bool = False) -> list[ResolutionSentence]:
+        """Copies of ``sentences`` with predicted cues and scopes (no events, no speculation).
+
+        ``gold_cues=True`` skips the cue tagger: the cues annotated in ``sentences`` are kept and only their
+        scopes are predicted (scope resolution from gold cues, the setting of NegBERT's scope results).
+        """
+        if gold_cues:
+            with_cues = [replace(s, instances=[NegationInstance(cue=i.cue) for i in s.instances], speculation=[])
+                         for s in sentences]
+        else:
+            cues = self.cue_tagger.predict(sentences)
+            with_cues = [replace(s, instances=found, speculation=[]) for s, found in zip(sentences, cues)]
         return self.scope_resolver.predict(with_cues)
 
     def save(self, folder: str | Path) -> None:

@@ -103,8 +103,6 @@ def format_per_task(value: Any) -> str:
 def eval_command(spec: str, tasks: Sequence[str], options: EvalOptions, dtype: str, data_root: Path | None = None) -> list[str]:
     """The ``negkit eval`` command that reruns this evaluation, every option spelled out with its effective
     value (the data root and the output folder as absolute paths)."""
-    from negkit.models.model_args import format_model_args, redact_model_args
-
     command = ["negkit", "eval", "--model", spec, "--tasks", ",".join(tasks), "--split", options.split,
                "--mode", options.mode, "--dtype", dtype, "--batch-size", str(options.batch_size or "auto")]
     data = Path(options.data).resolve() if options.data else data_root

@@ -28,6 +28,10 @@ from pathlib import Path
 from typing import Any
 
 from negkit.errors import NegkitError, quoted
+from negkit.io.hub import looks_like_path
+from negkit.models.adapter import describe_adapter
+from negkit.models.checks import check_model_spec
+from negkit.run.flags import task_options_for
 from negkit.run.options import EvalOptions, model_options, resolve_dtype_for_mode, task_limit
 from negkit.suites import get_task
 from negkit.tasks.base import Task, TaskData
@@ -122,8 +126,6 @@ def check_run_options(request: RunRequest) -> None:
 
 def check_data_argument(data: str | Path) -> None:
     """``--data`` names something that exists, or a hub id (never silently another folder)."""
-    from negkit.io.hub import looks_like_path
-
     text = str(data)
     if not text.strip():
         raise NegkitError("--data is empty")
@@ -182,7 +184,7 @@ def check_server_options(request: RunRequest) -> None:
 
 def check_baseline_answers(request: RunRequest, name: str, task: Task) -> None:
     """A constant or majority baseline needs a task with fixed answers, and a constant one of them."""
-    from negkit.models.baselines import check_baseline_task, is_baseline_spec
+    from negkit.models.baselines import check_baseline_task, is_baseline_spec  # loads torch: off the start-up path
 
     if request.model_spec is not None and is_baseline_spec(request.model_spec):
         check_baseline_task(request.model_spec, name, task)
@@ -195,7 +197,6 @@ def check_adapter(request: RunRequest) -> None:
         return
     if request.model_spec is not None and request.model_spec.split(":", 1)[0] in ("openai", "vllm"):
         raise NegkitError(f"--adapter needs a local transformers model (default, hf:, gguf:, nli:), not {request.model_spec}")
-    from negkit.models.adapter import describe_adapter
 
     describe_adapter(adapter)
 
@@ -213,12 +214,10 @@ def prepare_run(model: str | Any, task_names: Sequence[str], options: EvalOption
     for check in RUN_CHECKS:
         check(request)
     if spec is not None:
-        from negkit.models.checks import check_model_spec
-        from negkit.models.registry import check_model_options
+        from negkit.models.registry import check_model_options  # loads torch: off the start-up path
 
         check_model_options(spec, model_options(options))  # an unknown --model-args key, before anything loads
         check_model_spec(spec, options.model_args)
-    from negkit.run.flags import task_options_for
 
     if request.model is not None:
         classifier = hasattr(request.model, "classify")

@@ -29,6 +29,7 @@ from negkit import __version__
 from negkit.data.locate import candidate_roots
 from negkit.io.atomic import atomic_write_json
 from negkit.models.fingerprints import file_sha256
+from negkit.models.model_args import redact_model_args
 
 #: Libraries whose versions go into the record when installed (the first three always are, or None).
 PACKAGES: tuple[str, ...] = ("torch", "transformers", "tokenizers", "peft", "accelerate", "bitsandbytes", "vllm",
@@ -248,8 +249,6 @@ def _read_json(path: Path) -> Any:
 
 def resolved_options(options: Any) -> dict[str, Any]:
     """Every field of an options dataclass with its effective value, JSON-ready."""
-    from negkit.models.model_args import redact_model_args
-
     values = asdict(options) if is_dataclass(options) else dict(vars(options))
     if isinstance(values.get("model_args"), dict):
         values["model_args"] = redact_model_args(values["model_args"])  # no secret is ever written

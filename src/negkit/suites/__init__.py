@@ -15,10 +15,13 @@ from negkit.suites.description import (
     TaskEntry,
     TrainingSource,
 )
+from negkit.suites.include import include_suites, load_plugins
 from negkit.suites.registry import (
     ENTRY_POINT_GROUP,
     all_suites,
     classifier_tasks,
+    default_training_source,
+    expand_task_names,
     get_suite,
     get_task,
     register_suite,
@@ -27,14 +30,16 @@ from negkit.suites.registry import (
     suite_for_task,
     suite_view,
     task_entry,
+    training_source,
+    training_sources,
     unregister_suite,
 )
-from negkit.suites.include import include_suites, load_plugins
 from negkit.suites.status import SuiteStatus, default_tasks, locate_task_data, suite_status
 
 __all__ = [
-    "ENTRY_POINT_GROUP", "DataSource", "HarnessExport", "SuiteDescription", "SuiteScore", "SuiteStatus", "TaskEntry",
-    "TrainingSource", "all_suites", "classifier_tasks", "default_tasks", "get_suite", "get_task", "include_suites", "load_plugins", "locate_task_data",
-    "register_suite", "registered_names", "registered_tasks", "suite_for_task", "suite_status", "suite_view", "task_entry",
-    "unregister_suite",
+    "DataSource", "ENTRY_POINT_GROUP", "HarnessExport", "SuiteDescription", "SuiteScore", "SuiteStatus", "TaskEntry",
+    "TrainingSource", "all_suites", "classifier_tasks", "default_tasks", "default_training_source",
+    "expand_task_names", "get_suite", "get_task", "include_suites", "load_plugins", "locate_task_data",
+    "register_suite", "registered_names", "registered_tasks", "suite_for_task", "suite_status", "suite_view",
+    "task_entry", "training_source", "training_sources", "unregister_suite",
 ]

@@ -16,6 +16,14 @@ from negkit.report.harness import harness_task_yaml
 from negkit.report.run_records import need
 from negkit.tasks.base import TaskData
 
+#: negkit's 3-way NLI prompt (NaN-NLI, and NegNLI's MNLI and SNLI parts) and its answer words, the labels themselves.
+THREE_WAY_PROMPT = (
+    "Premise: {premise}\nHypothesis: {hypothesis}\n"
+    "Does the premise entail the hypothesis, contradict it, or neither? "
+    "Answer entailment, contradiction or neutral.\nAnswer:"
+)
+THREE_WAY_ANSWERS: dict[str, str] = {"entailment": "entailment", "contradiction": "contradiction", "neutral": "neutral"}
+
 
 def nli_items(records: Sequence[dict[str, Any]], suite: str, path: Path,
               item_id_pattern: re.Pattern[str] | None = None) -> tuple[list[NLIItem], list[str]]:

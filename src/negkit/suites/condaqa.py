@@ -1,5 +1,5 @@
 """CondaQA (Ravichander et al., 2022): questions about passages with a negation cue and their edits (dev split,
-1,110 questions). Tasks: ``condaqa`` (written answers, exact match: the paper's protocol) and ``condaqa-choice``
+1,110 questions; test split, 7,240: ``--split dev`` or ``--split test``, the same protocol and metrics). Tasks: ``condaqa`` (written answers, exact match: the paper's protocol) and ``condaqa-choice``
 (log-likelihood of yes / no / don't know); see :mod:`negkit.tasks.condaqa`. Reader:
 :func:`negkit.data.condaqa.read_condaqa`; metrics: :func:`negkit.metrics.condaqa.condaqa_report`; intervals
 resample passages.
@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from negkit.data.condaqa import DEV_FILE, QAItem, read_condaqa
+from negkit.data.condaqa import DEV_FILE, SPLIT_FILES, TEST_FILE, QAItem, read_condaqa
 from negkit.data.locate import locate_dataset
 from negkit.data.predictions import field, read_predictions, string
 from negkit.errors import InputFormatError, quoted
@@ -70,10 +70,17 @@ def read_answer_predictions(path: str | Path, item_ids: set[str]) -> dict[str, s
 
 def score_condaqa(path: Path, name: str = "predictions", data: str | None = None,
                   intervals: IntervalSettings | None = IntervalSettings()) -> SuiteScore:
-    """CondaQA accuracy and group consistency for the predicted questions (dev split)."""
-    items = read_condaqa(locate_dataset(NAME, data))
+    """CondaQA accuracy and group consistency for the predicted questions (of the dev or the test split: their
+    SampleIDs differ; the splits whose file is present are read)."""
+    folder = locate_dataset(NAME, data)
+    splits = ({split: read_condaqa(folder, split) for split, file in SPLIT_FILES.items()
+               if (folder / file).is_file() or split == "dev"} if folder.is_dir() else {"file": read_condaqa(folder)})
+    items = [item for split_items in splits.values() for item in split_items]
     predicted = read_answer_predictions(path, {item.item_id for item in items})
     chosen = [item for item in items if item.item_id in predicted]
+    # the data set's size: the questions of the splits the predictions come from
+    items = [item for split_items in splits.values() if any(item.item_id in predicted for item in split_items)
+             for item in split_items]
     answers = [canonical_answer(predicted[item.item_id]) for item in chosen]
     metrics = condaqa_report(chosen, answers)
     metrics |= {"data_count": len(items), "source": name, "style": "predictions"}
@@ -114,7 +121,8 @@ SUITE = register_suite(SuiteDescription(
                   "CondaQA: log-likelihood of yes / no / don't know (span answers count as wrong)"),
     ),
     main_task=NAME,
-    data=DataSource(NAME, f"github AbhilashaRavichander/CondaQA data/{DEV_FILE} into DATA/condaqa/ "
+    data=DataSource(NAME, f"github AbhilashaRavichander/CondaQA data/{DEV_FILE} (and {TEST_FILE}, the union of "
+                    "data/few-shot/test_splits/conda_fewshot_test_{1..5}.json) into DATA/condaqa/ "
                     "(or the hub data set lasha-nlp/CONDAQA)", licence="Apache-2.0 (the repository's LICENSE)"),
     reader=read_condaqa,
     metrics=condaqa_report,

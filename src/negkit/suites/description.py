@@ -14,9 +14,11 @@ A suite module builds one and calls :func:`negkit.suites.register_suite`; every 
   **scorer** (``negkit score SUITE FILE``: a predictions file made elsewhere -> :class:`SuiteScore`);
 - **intervals**: the unit the bootstrap resamples (``interval_unit``) and the ``primary_metric``;
 - **report**: ``figures`` (the HTML section), ``record_estimands`` (headline metrics rebuilt from per-sample
-  records, for ``negkit compare``), ``digits`` and ``scale``;
+  records, for ``negkit compare``), ``digits``, ``scale`` and ``fractions`` (headline metrics that are fractions in
+  a suite printed in percent, e.g. TIND's AUC of p(True));
 - **harness** (:class:`HarnessExport`): the LM Evaluation Harness export;
-- **training** (:class:`TrainingSource`): named training sets for ``negkit finetune --train NAME``.
+- **training** (:class:`TrainingSource`): named training sets for ``negkit finetune --train NAME``;
+- **statistics**: the data statistics tables of ``negkit data stats SUITE``.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from negkit.report.suite_view import EstimandBuilder, FigureBuilder, SuiteView
+from negkit.report.suite_view import EstimandBuilder, FigureBuilder, SectionBuilder, SuiteView
 from negkit.tasks.base import Task, TaskData
 
 
@@ -120,12 +122,20 @@ class SuiteDescription:
     primary_metric: str | None = None
     digits: int = 3
     scale: tuple[float, float] = (0.0, 1.0)
+    #: Headline metric paths that are fractions although ``scale`` is percent (see :class:`SuiteView`).
+    fractions: tuple[str, ...] = ()
     figures: FigureBuilder | None = None
     record_estimands: EstimandBuilder | None = None
     harness: HarnessExport | None = None
     training: tuple[TrainingSource, ...] = ()
+    #: ``statistics(data) -> DataStatistics``: the paper's data tables from the data under a data root
+    #: (``negkit data stats SUITE``; :mod:`negkit.data.statistics`).
+    statistics: Callable[[str | Path | None], Any] | None = None
     #: Position in ``negkit eval --list``, the default run and reports (lower first).
     order: int = 100
+    #: A section of a run's report drawing on several tasks, e.g. a paper's table comparing two benchmarks
+    #: (``run_sections(results) -> RunSection or None``).
+    run_sections: SectionBuilder | None = None
 
     def __post_init__(self) -> None:
         names = [entry.name for entry in self.tasks]
@@ -149,7 +159,7 @@ class SuiteDescription:
     def view(self) -> SuiteView:
         """The suite as the report pages see it."""
         return SuiteView(self.name, self.primary_metric, self.digits, self.scale, self.figures,
-                         self.record_estimands, self.order)
+                         self.record_estimands, self.order, self.run_sections, self.fractions)
 
     def flags(self) -> dict[str, frozenset[str]]:
         """The task options each task accepts (``prompt``, ``num_fewshot``, ``chat``, ...)."""

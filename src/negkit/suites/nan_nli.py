@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from negkit.data.locate import locate_dataset
+from negkit.data.nan_nli_stats import nan_nli_data_statistics
 from negkit.data.nli import NEGATION_TYPES, NLI_LABELS, NLIItem, read_nan_nli
 from negkit.data.predictions import whole_number
 from negkit.metrics.intervals import IntervalSettings, intervals_json
@@ -22,19 +23,15 @@ from negkit.report import plots
 from negkit.report.figures import triple
 from negkit.report.nli import nan_nli_tables
 from negkit.report.suite_view import Figure
-from negkit.suites._nli import chosen_predictions, label_writer, nli_items
+from negkit.suites._nli import THREE_WAY_ANSWERS, THREE_WAY_PROMPT, chosen_predictions, label_writer, nli_items
 from negkit.suites.description import DataSource, HarnessExport, SuiteDescription, SuiteScore, TaskEntry
 from negkit.suites.registry import register_suite
 from negkit.tasks.nli import NLITask
 
 NAME = "nan-nli"
 DATA_FILE = "nan.csv"
-PROMPT = (
-    "Premise: {premise}\nHypothesis: {hypothesis}\n"
-    "Does the premise entail the hypothesis, contradict it, or neither? "
-    "Answer entailment, contradiction or neutral.\nAnswer:"
-)
-ANSWERS: dict[str, str] = {"entailment": "entailment", "contradiction": "contradiction", "neutral": "neutral"}
+PROMPT = THREE_WAY_PROMPT
+ANSWERS = THREE_WAY_ANSWERS
 
 
 class NanNLITask(NLITask):
@@ -141,5 +138,6 @@ SUITE = register_suite(SuiteDescription(
     figures=nan_nli_figures,
     record_estimands=_estimands,
     harness=HarnessExport(("negkit_nan_nli",), label_writer("load_nan_nli"), loaders={"load_nan_nli": NAME}),
+    statistics=nan_nli_data_statistics,
     order=30,
 ))

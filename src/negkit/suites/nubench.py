@@ -7,8 +7,9 @@ intervals resample items.
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from negkit.data.nubench import (
     load_negation_pairs,
     locate_nubench_root,
 )
+from negkit.data.nubench_stats import nubench_data_statistics
 from negkit.data.predictions import read_choice_predictions, whole_number
 from negkit.errors import DataNotFoundError, NegkitError
 from negkit.io.atomic import atomic_write_jsonl, atomic_write_text
@@ -33,6 +35,7 @@ from negkit.report import plots
 from negkit.report.figures import triple
 from negkit.report.harness import harness_task_yaml
 from negkit.report.nubench import nubench_tables
+from negkit.report.nubench_sweep import sweep_run_tables
 from negkit.report.suite_view import Figure
 from negkit.suites.description import DataSource, HarnessExport, SuiteDescription, SuiteScore, TaskEntry, TrainingSource
 from negkit.suites.registry import register_suite
@@ -45,6 +48,14 @@ from negkit.tasks.multiple_choice import (
     instruction_block,
     nubench_metrics,
     render_prompt,
+)
+from negkit.tasks.nubench_sweep import (
+    FEWSHOT_DESCRIPTION,
+    FEWSHOT_TASK,
+    PROMPTS_DESCRIPTION,
+    PROMPTS_TASK,
+    fewshot_task,
+    prompts_task,
 )
 from negkit.tasks.training import Example, TrainingData, answer_completion
 
@@ -60,6 +71,19 @@ class ThunderNUBenchTask(NubenchTask):
 
     def tables(self, metrics: dict[str, Any]) -> str:
         return nubench_tables(metrics)
+
+
+def _with_sweep_tables(factory: Callable[..., Any]) -> Callable[..., Any]:
+    """``factory`` (a prompt-sweep task's), whose tasks write the sweep's per-run tables (the tables live in the
+    report layer, above tasks)."""
+
+    @functools.wraps(factory)
+    def make(**options: Any) -> Any:
+        task = factory(**options)
+        task.tables = sweep_run_tables
+        return task
+
+    return make
 
 
 def _positional(path: Path, line: int, record: Mapping[str, Any]) -> str | None:
@@ -200,7 +224,10 @@ SUITE = register_suite(SuiteDescription(
     name="thunder-nubench",
     title="Thunder-NUBench",
     aliases=(NAME,),
-    tasks=(TaskEntry(NAME, ThunderNUBenchTask, "Thunder-NUBench: standard negation as multiple choice by log-likelihood"),),
+    tasks=(TaskEntry(NAME, ThunderNUBenchTask, "Thunder-NUBench: standard negation as multiple choice by log-likelihood"),
+           # the prompt sweep of the paper's Tables 11-14 (`negkit nubench sweep`, negkit.run.nubench_sweep)
+           TaskEntry(PROMPTS_TASK, _with_sweep_tables(prompts_task), PROMPTS_DESCRIPTION),
+           TaskEntry(FEWSHOT_TASK, _with_sweep_tables(fewshot_task), FEWSHOT_DESCRIPTION)),
     main_task=NAME,
     data=DataSource(
         DATA_FOLDER,
@@ -220,5 +247,6 @@ SUITE = register_suite(SuiteDescription(
     record_estimands=_estimands,
     harness=HarnessExport((HARNESS_TASK,), write_harness_task, loaders={"load_nubench": NAME}, notes=_harness_notes),
     training=(TRAINING,),
+    statistics=nubench_data_statistics,
     order=20,
 ))

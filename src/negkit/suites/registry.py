@@ -15,11 +15,13 @@ import importlib
 import importlib.metadata
 import pkgutil
 import types
+from collections.abc import Sequence
 from typing import Any
 
+import negkit.suites as package
 from negkit.errors import NegkitError
 from negkit.report.suite_view import SuiteView
-from negkit.suites.description import SuiteDescription, TaskEntry
+from negkit.suites.description import SuiteDescription, TaskEntry, TrainingSource
 from negkit.tasks.base import Task
 
 #: The entry-point group installed packages declare their suites in.
@@ -69,8 +71,6 @@ def _load_builtin() -> None:
         return
     _state["loading"] = True
     try:
-        import negkit.suites as package
-
         for module in pkgutil.iter_modules(package.__path__):
             if module.name not in _INFRASTRUCTURE and not module.name.startswith("_"):
                 importlib.import_module(f"negkit.suites.{module.name}")
@@ -171,3 +171,29 @@ def registered_tasks() -> dict[str, str]:
 def classifier_tasks() -> tuple[str, ...]:
     """The tasks that also run with a sequence-classification model (``nli:PATH``)."""
     return tuple(entry.name for suite in all_suites() for entry in suite.tasks if entry.classifier)
+
+
+def training_sources() -> dict[str, TrainingSource]:
+    """``negkit finetune --train NAME`` -> the suite's training set, for every suite that has one (suites' order)."""
+    return {source.name: source for suite in all_suites() for source in suite.training}
+
+
+def training_source(name: str) -> TrainingSource | None:
+    """The suite training set named ``name``, or None (``--train`` then names a file)."""
+    return training_sources().get(name)
+
+
+def default_training_source() -> str:
+    """The training set ``negkit finetune`` uses when none is named: the first suite's."""
+    return next(iter(training_sources()), "")
+
+
+def expand_task_names(names: Sequence[str]) -> list[str]:
+    """``names`` with each suite name (or alias) that is not itself a task replaced by that suite's tasks, in
+    order (``--tasks negnli`` runs negnli-mnli, negnli-snli and negnli-rte); other names stay as they are."""
+    tasks = set(registered_tasks())
+    expanded: list[str] = []
+    for name in names:
+        suite = None if name in tasks else next((s for s in all_suites() if name in s.names), None)
+        expanded += list(suite.task_names) if suite is not None else [name]
+    return expanded

@@ -102,8 +102,10 @@ def score_scone(path: Path, name: str = "predictions", data: str | None = None,
 def scone_figures(metrics: dict[str, Any], records: Sequence[dict[str, Any]] | None = None) -> list[Figure]:
     """Accuracy per condition and overall."""
     conditions = [c for c in (*SCONE_CONDITIONS, "overall") if c in metrics.get("accuracy", {})]
-    bars = plots.interval_bars(conditions, {"accuracy": [triple(metrics, f"accuracy.{c}") for c in conditions]},
-                               "ScoNe-NLI accuracy per condition", "accuracy", (0, 1), reference=0.5, width=7.2)
+    labels = [condition.replace("_scoped_one_", "_scoped, one_").replace("_", " ") for condition in conditions]
+    bars = plots.interval_bars(labels, {"accuracy": [triple(metrics, f"accuracy.{c}") for c in conditions]},
+                               "ScoNe-NLI accuracy per condition", "accuracy", (0, 1), reference=0.5, width=7.2,
+                               wrap=10)
     return [("Accuracy per condition (95% intervals; dashed: chance)", bars)]
 
 

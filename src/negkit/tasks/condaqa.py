@@ -1,4 +1,5 @@
-"""CondaQA asked of a language model (Ravichander et al., 2022; the dev split, 1,110 questions).
+"""CondaQA asked of a language model (Ravichander et al., 2022; the dev split, 1,110 questions, and the test split,
+7,240: ``--split dev`` or ``--split test``, the same protocol and metrics).
 
 The paper evaluated generative models (UnifiedQA, GPT-3, InstructGPT) by letting them write the answer and
 scoring exact match; negkit does the same by default, zero-shot, with one fixed prompt (:data:`PROMPT`):
@@ -11,7 +12,7 @@ scoring exact match; negkit does the same by default, zero-shot, with one fixed 
   gold answer is a span cannot be answered this way and count as wrong (the report says how many).
 
 The paper's few-shot experiments drew 9 training examples per run from the train split (the authors' few-shot
-splits are of the train and test sets, not the dev set); only the dev set is available here, so negkit runs
+splits are of the train and test sets); the train split is not available here, so negkit runs
 zero-shot.
 """
 
@@ -21,7 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from negkit.data.condaqa import DEV_FILE, QAItem, read_condaqa
+from negkit.data.condaqa import SPLIT_FILES, QAItem, read_condaqa
 from negkit.data.locate import locate_dataset
 from negkit.errors import NegkitError
 from negkit.metrics.condaqa import canonical_answer, condaqa_report, normalize_answer
@@ -44,7 +45,7 @@ class CondaQATask:
 
     dataset = "condaqa"
     model_kind = "language_model"
-    #: The splits ``load`` takes: the dev split, also under negkit's default ``test`` (the only data here).
+    #: The splits ``load`` takes (the train split is not distributed here).
     splits: tuple[str, ...] = ("dev", "test")
 
     @staticmethod
@@ -80,18 +81,21 @@ class CondaQATask:
         return wrap_prompt(PROMPT, model, self.chat, self.system_instruction)
 
     def load(self, data: str | Path | None, split: str, limit: int | None, seed: int) -> TaskData:
-        """The dev split (the only one distributed here; ``--split test``, negkit's default, also reads it and the
-        results record both the split asked for and ``dev``); ``limit`` keeps the first questions."""
-        if split not in ("dev", "validation", "test"):
-            raise NegkitError(f"CondaQA has only its dev split here, not {split!r} (--split dev)")
+        """The dev or test split (``validation`` means dev); ``limit`` keeps the first questions."""
+        split = self.normalize_split(split)
+        if split not in SPLIT_FILES:
+            raise NegkitError(f"CondaQA has no {split!r} split here (--split dev or --split test)")
         folder = locate_dataset(self.dataset, data)
-        items = read_condaqa(folder)
+        if not (folder / SPLIT_FILES[split]).is_file() and (folder / SPLIT_FILES["dev"]).is_file():
+            raise NegkitError(f"{folder / SPLIT_FILES[split]}: no such file (CondaQA's {split} split; this data folder "
+                              "has the dev split: --split dev)")
+        items = read_condaqa(folder, split)
         total = len(items)
         limit = resolve_limit(limit, total)
         if limit is not None:
             items = items[:limit]
-        selection = {"split": "dev", "requested_split": split, "limit": limit, "count": len(items), "items_in_split": total}
-        return TaskData(items, [folder / DEV_FILE], selection)
+        selection = {"split": split, "limit": limit, "count": len(items), "items_in_split": total}
+        return TaskData(items, [folder / SPLIT_FILES[split]], selection)
 
     def requests(self, items: Sequence[QAItem], model: Any = None) -> list[tuple[Any, ...]]:
         if self.chat and model is None:

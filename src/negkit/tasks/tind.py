@@ -33,6 +33,7 @@ from negkit.data.tind_hf import SPLIT_ALIASES, SPLITS
 from negkit.data.tind_types import TruthItem
 from negkit.errors import InputFormatError, NegkitError
 from negkit.metrics.intervals import intervals_json
+from negkit.metrics.tind import record_p_true, tind_metrics
 from negkit.metrics.tind_intervals import tind_estimands
 from negkit.models.base import AnswerSpace, GenerateRequest, LoglikelihoodRequest, NextTokenRequest, Request, Response
 from negkit.tasks.base import TaskData, resolve_limit, wrap_prompt
@@ -193,9 +194,7 @@ class TruthTask:
         return records
 
     def metrics(self, items: Sequence[TruthItem], records: Sequence[dict[str, Any]]) -> dict[str, Any]:
-        from negkit.metrics.tind import tind_metrics
-
-        metrics = tind_metrics(list(items), [bool(record["prediction"]) for record in records])
+        metrics = tind_metrics(list(items), [bool(record["prediction"]) for record in records], record_p_true(records))
         if self.sample is not None:
             metrics["sample"] = self.sample
         return metrics
@@ -207,7 +206,8 @@ class TruthTask:
 
     def intervals(self, items: Sequence[TruthItem], records: Sequence[dict[str, Any]], settings: Any = None) -> dict[str, Any]:
         """95% intervals of every metric, resampling whole groups (:mod:`negkit.metrics.tind_intervals`)."""
-        return intervals_json(tind_estimands(list(items), [bool(record["prediction"]) for record in records]), settings)
+        return intervals_json(tind_estimands(list(items), [bool(record["prediction"]) for record in records],
+                                             record_p_true(records)), settings)
 
 
 def true_probability(logprob_true: float, logprob_false: float) -> float:

@@ -86,7 +86,7 @@ class TokenizedDataset(torch.utils.data.Dataset):
 
     def __getitem__(self, index: int) -> dict[str, Any]:
         row = self.rows[index]
-        return {"input_ids": row.ids, "loss_weights": row.weights}
+        return {"input_ids": row.ids, "loss_weights": row.weights, "prompt_len": row.prompt_len}
 
     def token_count(self) -> int:
         return sum(len(row.ids) for row in self.rows)

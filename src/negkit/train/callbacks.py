@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tqdm import tqdm
 from transformers import TrainerCallback
 
 from negkit.io.atomic import atomic_write_jsonl, atomic_write_text, fsync_folder
@@ -181,8 +182,6 @@ class ProgressBar(TrainerCallback):
 
     def on_train_begin(self, args: Any, state: Any, control: Any, **kwargs: Any) -> Any:
         if self.enabled:
-            from tqdm import tqdm
-
             self.bar = tqdm(total=state.max_steps, initial=state.global_step, desc="finetune", unit="step",
                             file=sys.stderr, dynamic_ncols=True)
         return control

@@ -2,7 +2,7 @@
 NLI data.
 
 Input: JSON Lines or CSV/TSV with ``premise``, ``hypothesis``, ``label`` (or MNLI/SNLI's ``sentence1``,
-``sentence2``, ``gold_label``); rows whose label is ``-`` or empty (no annotator consensus in MNLI/SNLI) are skipped
+``sentence2``, ``gold_label``), or one of NegNLI's ``MNLI.txt``/``SNLI.txt``/``RTE.txt`` (:mod:`negkit.data.negnli`); rows whose label is ``-`` or empty (no annotator consensus in MNLI/SNLI) are skipped
 and counted; integer labels index ``--labels``. The whole model is fine-tuned (as the NLI models compared in the
 paper were), with a new classification head unless the model already names its labels.
 
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import csv
 import os
+import random
 import re
 import shutil
 import tempfile
@@ -25,10 +26,15 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import numpy
+
+from negkit.data.negnli import read_negnli
 from negkit.errors import InputFormatError, NegkitError
 from negkit.io.atomic import atomic_write_json
+from negkit.models.fingerprints import weights_sha256
+from negkit.suites import training_source
 from negkit.train import record
-from negkit.train.examples import held_out, jsonl_objects, training_source
+from negkit.train.examples import held_out, jsonl_objects
 from negkit.train.options import FinetuneOptions, command_line
 from negkit.train.run import claim, output_folder, status, train_resumably
 
@@ -44,6 +50,8 @@ def read_nli_pairs(path: str | Path, labels: tuple[str, ...] | None = None) -> t
     path = Path(path)
     if not path.is_file():
         raise NegkitError(f"NLI training file not found: {path}")
+    if path.suffix == ".txt":  # NegNLI's files (Hossain et al., 2020): tab-separated, read by their own reader
+        return [(item.premise, item.hypothesis, item.label) for item in read_negnli(path)], 0
     rows: list[tuple[str, str, str]] = []
     skipped = 0
     for line, record_ in _records(path):
@@ -125,8 +133,8 @@ def label_order(config: Any, data_labels: set[str], labels: tuple[str, ...] | No
 def finetune_classifier(model: str, options: FinetuneOptions) -> dict[str, Any]:
     """Fine-tune the sequence-classification model ``nli:PATH`` on ``options.train`` (an NLI file); the output
     folder becomes a complete model loadable with ``negkit eval --model nli:OUT``."""
-    import torch
-    import transformers
+    import torch  # heavy: off the start-up path
+    import transformers  # heavy: off the start-up path
 
     options = replace(options, learning_rate=options.learning_rate or DEFAULT_LEARNING_RATE)
     options.validate()
@@ -176,8 +184,6 @@ def finetune_classifier(model: str, options: FinetuneOptions) -> dict[str, Any]:
 def _split(rows: list, options: FinetuneOptions) -> tuple[list, list | None, int]:
     """Training rows (``--limit`` of them, drawn with the seed), development rows and how many dev rows were
     skipped."""
-    import random
-
     dev: list | None = None
     dev_skipped = 0
     if options.dev is not None:
@@ -198,10 +204,9 @@ def _split(rows: list, options: FinetuneOptions) -> tuple[list, list | None, int
 
 def _trainer(model: Any, tokenizer: Any, rows: list, dev_rows: list | None, order: tuple[str, ...],
              options: FinetuneOptions, out: Path) -> Any:
-    import numpy
-    from transformers import DataCollatorWithPadding, Trainer
+    from transformers import DataCollatorWithPadding, Trainer  # heavy: off the start-up path
 
-    from negkit.train.trainer import negkit_callbacks, quiet, training_arguments
+    from negkit.train.trainer import negkit_callbacks, quiet, training_arguments  # loads torch: off the start-up path
 
     index = {label: number for number, label in enumerate(order)}
 
@@ -225,7 +230,7 @@ def _trainer(model: Any, tokenizer: Any, rows: list, dev_rows: list | None, orde
 
 
 def _checkpoint_weights(checkpoint: Path) -> dict[str, Any]:
-    from safetensors.torch import load_file
+    from safetensors.torch import load_file  # optional library, imported when used
 
     weights = checkpoint / "model.safetensors"
     if not weights.is_file():
@@ -249,6 +254,4 @@ def _save_model(model: Any, tokenizer: Any, out: Path) -> None:
 
 
 def _weights_sha(name: str) -> str | None:
-    from negkit.models.fingerprints import weights_sha256
-
     return weights_sha256(name) if Path(name).is_dir() else None

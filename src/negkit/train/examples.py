@@ -17,23 +17,8 @@ from typing import Any
 
 from negkit.errors import InputFormatError, NegkitError
 from negkit.io.textfiles import iter_jsonl
-from negkit.suites import TrainingSource, all_suites
+from negkit.suites import training_source
 from negkit.tasks.training import Example, TrainingData, answer_completion
-
-
-def training_sources() -> dict[str, TrainingSource]:
-    """``--train NAME`` -> the suite's training set, for every suite that has one (in the suites' order)."""
-    return {source.name: source for suite in all_suites() for source in suite.training}
-
-
-def training_source(train: str) -> TrainingSource | None:
-    """The suite training set named ``train``, or None (``train`` is then a file)."""
-    return training_sources().get(train)
-
-
-def default_source() -> str:
-    """The training set ``negkit finetune`` uses when none is named: the first suite's."""
-    return next(iter(training_sources()), "")
 
 
 def check_source(train: str, options: Any) -> None:

@@ -20,6 +20,8 @@ from typing import Any
 
 from negkit.errors import NegkitError
 from negkit.io.atomic import atomic_write_json
+from negkit.models.adapter import adapter_weights_sha256
+from negkit.suites import training_source
 from negkit.tasks.training import TrainingData
 from negkit.train import record
 from negkit.train.batches import PaddingCollator, TokenizedDataset, tokenize_examples
@@ -30,7 +32,6 @@ from negkit.train.examples import (
     jsonl_examples,
     sample_examples,
     split_dev,
-    training_source,
 )
 from negkit.train.options import FinetuneOptions, command_line, layer_list
 from negkit.train.run import claim, output_folder, status, train_resumably
@@ -44,7 +45,7 @@ def finetune(model: str, options: FinetuneOptions | None = None) -> dict[str, An
     with LoRA on ``options.train``; return the run record (also written to ``OUT/negkit_training.json``)."""
     options = options or FinetuneOptions()
     if model.startswith("nli:"):
-        from negkit.train.classifier import finetune_classifier
+        from negkit.train.classifier import finetune_classifier  # loads torch: off the start-up path
 
         return finetune_classifier(model, options)
     options = replace(options, learning_rate=options.learning_rate or DEFAULT_LEARNING_RATE)
@@ -67,7 +68,8 @@ def finetune(model: str, options: FinetuneOptions | None = None) -> dict[str, An
         restore_adapter(trainer.model, out / record.CHECKPOINTS / f"checkpoint-{summary['best_step']}")
     weights_sha = save_adapter(trainer.model, out)
     run = {
-        "negkit_training": 1, "status": status(summary), "kind": "lora-causal-lm", "command": command_line(model, options),
+        "negkit_training": 1, "status": status(summary),
+        "kind": "lora-seq2seq-lm" if is_seq2seq(lm) else "lora-causal-lm", "command": command_line(model, options),
         "base_model": {"spec": model, **lm.fingerprint.as_dict(), "key": lm.fingerprint.key()},
         "data": {"train": data_record(train_data, counts["train"]),
                  "dev": data_record(dev_data, counts["dev"]) if dev_data else None},
@@ -76,7 +78,7 @@ def finetune(model: str, options: FinetuneOptions | None = None) -> dict[str, An
         "versions": record.library_versions(), "environment": record.environment(),
     }
     if options.merge_out:
-        from negkit.train.merge import save_merged
+        from negkit.train.merge import save_merged  # loads torch: off the start-up path
 
         run["merged"] = save_merged(trainer.model, lm, Path(options.merge_out), out)
     run = record.jsonable(run)
@@ -86,16 +88,24 @@ def finetune(model: str, options: FinetuneOptions | None = None) -> dict[str, An
 
 def load_language_model(model: str, options: FinetuneOptions) -> Any:
     """The negkit language model for ``model`` (its tokenizer rules and chat template are the evaluation's)."""
-    from negkit.models.registry import load_model
+    from negkit.models.registry import load_model  # loads torch: off the start-up path
 
     if model.startswith("openai:"):
         raise NegkitError("a model behind an OpenAI-compatible server cannot be fine-tuned here; use default, hf: or gguf:")
     extra = {key: value for key, value in (("device", options.device), ("quantize", options.quantize)) if value}
     lm = load_model(model, dtype=options.dtype, **extra, **options.model_args)
-    if getattr(lm, "is_encoder_decoder", False) or not hasattr(lm, "rules"):
-        raise NegkitError(f"{model}: negkit fine-tunes causal language models (and nli: classifiers); "
-                          "this model is not one")
+    if not hasattr(lm, "rules") or not hasattr(lm, "model"):
+        raise NegkitError(f"{model}: negkit fine-tunes local transformers language models (causal or "
+                          "encoder-decoder) and nli: classifiers; this model is not one")
+    if is_seq2seq(lm) and options.prompt_loss_weight > 0:
+        raise NegkitError(f"{model} is an encoder-decoder model: its decoder never predicts the prompt, so "
+                          "--prompt-loss-weight does not apply (leave it at 0)")
     return lm
+
+
+def is_seq2seq(lm: Any) -> bool:
+    """True for an encoder-decoder model (T5, Flan-T5, BART): the prompt is the encoder's input."""
+    return bool(getattr(lm, "is_encoder_decoder", False))
 
 
 def training_data(lm: Any, options: FinetuneOptions) -> tuple[TrainingData, TrainingData | None]:
@@ -150,17 +160,19 @@ def data_record(data: TrainingData, tokens: dict[str, int]) -> dict[str, Any]:
 def build_trainer(lm: Any, train: TrainingData, dev: TrainingData | None, options: FinetuneOptions,
                   out: Path) -> tuple[Any, dict[str, Any]]:
     """The Trainer for this run: LoRA-wrapped model, tokenized data, arguments and negkit's callbacks."""
-    import torch
+    import torch  # heavy: off the start-up path
 
-    from negkit.train.trainer import WeightedLossTrainer, negkit_callbacks, quiet, training_arguments
+    from negkit.train.trainer import (  # loads torch: off the start-up path
+        WeightedLossTrainer, negkit_callbacks, quiet, training_arguments)  # loads torch: off the start-up path
 
     torch.manual_seed(options.seed)  # LoRA's initial weights
     base = lm.model
     if options.quantize:
-        from peft import prepare_model_for_kbit_training
+        from peft import prepare_model_for_kbit_training  # heavy: off the start-up path
 
         base = prepare_model_for_kbit_training(base, use_gradient_checkpointing=options.gradient_checkpointing)
-    model = apply_lora(base, options)
+    seq2seq = is_seq2seq(lm)
+    model = apply_lora(base, options, "SEQ_2_SEQ_LM" if seq2seq else "CAUSAL_LM")
     rows, dropped = tokenize_examples(lm.rules, lm.tokenizer, train.examples, options.max_length, options.prompt_loss_weight)
     if not rows:
         raise NegkitError(f"every training example is longer than --max-length {options.max_length} tokens")
@@ -173,18 +185,26 @@ def build_trainer(lm: Any, train: TrainingData, dev: TrainingData | None, option
         dev_set = TokenizedDataset(dev_rows)
         counts["dev"] = {"tokens": dev_set.token_count(), "dropped_too_long": dev_dropped}
     arguments = training_arguments(options, out, len(train_set), dev_set is not None, str(lm._device()))
-    trainer = WeightedLossTrainer(
+    if seq2seq:
+        from negkit.train.seq2seq import Seq2SeqCollator, Seq2SeqLossTrainer  # torch, transformers: off the start-up path
+
+        trainer_class, collator = Seq2SeqLossTrainer, Seq2SeqCollator(lm.rules.pad_id)
+    else:
+        sharing = options.share_prefix and not options.gradient_checkpointing
+        trainer_class, collator = WeightedLossTrainer, PaddingCollator(lm.rules.pad_id, sharing)
+    trainer = trainer_class(
         model=model, args=arguments, train_dataset=train_set, eval_dataset=dev_set,
         in_order=options.affirmative_first is not None,  # a curriculum is trained in its order
-        data_collator=PaddingCollator(lm.rules.pad_id, options.share_prefix and not options.gradient_checkpointing), callbacks=negkit_callbacks(options, out),
+        data_collator=collator, callbacks=negkit_callbacks(options, out),
     )
     quiet(trainer)
     return trainer, counts
 
 
-def apply_lora(model: Any, options: FinetuneOptions) -> Any:
-    """``model`` with fresh LoRA layers (only they train)."""
-    from peft import LoraConfig, get_peft_model
+def apply_lora(model: Any, options: FinetuneOptions, task_type: str = "CAUSAL_LM") -> Any:
+    """``model`` with fresh LoRA layers (only they train); ``task_type`` is PEFT's (``SEQ_2_SEQ_LM`` for
+    encoder-decoder models, whose ``--lora-layers`` name blocks of the encoder and of the decoder alike)."""
+    from peft import LoraConfig, get_peft_model  # heavy: off the start-up path
 
     targets: Any = options.lora_targets
     if targets == "peft-default":
@@ -196,8 +216,11 @@ def apply_lora(model: Any, options: FinetuneOptions) -> Any:
         layers["layers_to_transform"] = list(checked_layers(model, layer_list(options.lora_layers)))
         if targets == "all-linear":  # PEFT takes a layer list only with module names
             targets = linear_module_names(model)
+        if task_type == "SEQ_2_SEQ_LM":  # T5 numbers its blocks `block.N` (and sub-layers `layer.N`), BART `layers.N`
+            names = [name for name, _ in model.named_modules()]
+            layers["layers_pattern"] = "block" if any(".block." in name for name in names) else "layers"
     config = LoraConfig(r=options.lora_r, lora_alpha=options.lora_alpha, lora_dropout=options.lora_dropout,
-                        target_modules=targets, bias="none", task_type="CAUSAL_LM", **layers)
+                        target_modules=targets, bias="none", task_type=task_type, **layers)
     try:
         return get_peft_model(model, config)
     except ValueError as error:
@@ -215,7 +238,7 @@ def checked_layers(model: Any, layers: tuple[int, ...]) -> tuple[int, ...]:
 
 def linear_module_names(model: Any) -> list[str]:
     """The names (last part) of the model's linear layers, without the output head: what ``all-linear`` means."""
-    import torch
+    import torch  # heavy: off the start-up path
 
     head = model.get_output_embeddings() if hasattr(model, "get_output_embeddings") else None
     return sorted({name.rsplit(".", 1)[-1] for name, module in model.named_modules()
@@ -234,8 +257,8 @@ def lora_record(model: Any) -> dict[str, Any]:
 
 def restore_adapter(model: Any, checkpoint: Path) -> None:
     """Load the adapter weights of ``checkpoint`` (the best step by development loss) into ``model``."""
-    from peft import set_peft_model_state_dict
-    from safetensors.torch import load_file
+    from peft import set_peft_model_state_dict  # heavy: off the start-up path
+    from safetensors.torch import load_file  # optional library, imported when used
 
     weights = checkpoint / "adapter_model.safetensors"
     if not weights.is_file():
@@ -246,8 +269,6 @@ def restore_adapter(model: Any, checkpoint: Path) -> None:
 def save_adapter(model: Any, out: Path) -> str:
     """Write the adapter into ``out`` file by file atomically (saved to a temporary folder, then renamed);
     return its weights hash."""
-    from negkit.models.adapter import adapter_weights_sha256
-
     temporary = Path(tempfile.mkdtemp(prefix=".adapter-", dir=out))
     try:
         model.save_pretrained(str(temporary), safe_serialization=True)

@@ -14,6 +14,7 @@ from typing import Any
 
 from negkit.errors import NegkitError
 from negkit.io.atomic import atomic_write_json, fsync_folder, make_folder
+from negkit.models.adapter import describe_adapter
 
 MERGED_RECORD = "negkit_merged.json"
 
@@ -22,10 +23,9 @@ def merge_adapter(model: str, adapter: str | Path, out: str | Path, dtype: str =
                   model_args: dict[str, Any] | None = None) -> dict[str, Any]:
     """Load ``model`` (``default``, ``hf:PATH``, ``gguf:FILE``), merge the adapter of ``adapter`` into it and save
     the result in ``out``; return the record written beside it."""
-    from peft import PeftModel
+    from peft import PeftModel  # heavy: off the start-up path
 
-    from negkit.models.adapter import describe_adapter
-    from negkit.models.registry import load_model
+    from negkit.models.registry import load_model  # loads torch: off the start-up path
 
     _check_target(Path(out))
     describe_adapter(adapter)  # a clear error for a folder that is not an adapter
@@ -41,8 +41,6 @@ def merge_adapter(model: str, adapter: str | Path, out: str | Path, dtype: str =
 
 def save_merged(peft_model: Any, lm: Any, out: Path, adapter: Path, spec: str | None = None) -> dict[str, Any]:
     """Merge ``peft_model``'s adapter into its base (in place) and write the merged model and ``lm``'s tokenizer."""
-    from negkit.models.adapter import describe_adapter
-
     _check_target(out)
     info = describe_adapter(adapter)
     merged = peft_model.merge_and_unload()

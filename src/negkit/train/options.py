@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from negkit.errors import NegkitError
+from negkit.suites import default_training_source, training_source
 from negkit.suites.tind.training import TindFilter
-from negkit.train.examples import default_source, training_source
 
 SCHEDULERS = ("cosine", "linear", "constant", "constant_with_warmup")
 
@@ -24,7 +24,7 @@ class FinetuneOptions:
     out: str | Path = "negkit-finetune"
     #: A suite's training set (``tind``, ``nubench``, ...; default: the first suite's), or a JSON Lines file of
     #: prompt/completion pairs (or, for ``nli:`` models, an NLI file: see :mod:`negkit.train.classifier`).
-    train: str = field(default_factory=default_source)
+    train: str = field(default_factory=default_training_source)
     data: str | None = None
     split: str = "train"
     #: The seed of TIND's group-level split of the raw release: evaluate with ``negkit eval --seed`` equal to it.

@@ -48,7 +48,7 @@ def library_versions() -> dict[str, str | None]:
 
 def environment() -> dict[str, Any]:
     """Where the run happened (no host names or paths): platform, CPU count, torch threads, GPU if any."""
-    import torch
+    import torch  # heavy: off the start-up path
 
     info: dict[str, Any] = {"platform": platform.platform(terse=True), "machine": platform.machine(),
                             "cpu_count": os.cpu_count(), "torch_threads": torch.get_num_threads()}

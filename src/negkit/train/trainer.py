@@ -125,7 +125,7 @@ def throughput(trainer: Trainer) -> dict[str, Any]:
 
 def quiet(trainer: Trainer) -> None:
     """Remove the Trainer's own printers: they write logs on stdout; negkit's bar and log files replace them."""
-    from transformers.trainer_callback import PrinterCallback, ProgressCallback
+    from transformers.trainer_callback import PrinterCallback, ProgressCallback  # heavy: off the start-up path
 
     for callback in (PrinterCallback, ProgressCallback):
         trainer.remove_callback(callback)

@@ -17,7 +17,7 @@ from negkit.data.tind import read_tind
 from negkit.data.tind_hf import parse_bool, read_tind_predictions
 from negkit.data.tind_types import PATTERN_NAMES, TruthItem
 from negkit.metrics.intervals import IntervalSettings, intervals_json
-from negkit.metrics.tind import tind_metrics
+from negkit.metrics.tind import record_p_true, tind_metrics
 from negkit.metrics.tind_intervals import tind_estimands
 from negkit.report.run_records import need
 from negkit.report.tind import tind_report
@@ -74,7 +74,7 @@ def tind_items(records: Sequence[dict[str, Any]], path: Path) -> tuple[list[Trut
 
 
 def _estimands(records: Sequence[dict[str, Any]], path: Path) -> list[Any]:
-    return tind_estimands(*tind_items(records, path))
+    return tind_estimands(*tind_items(records, path), record_p_true(records))
 
 
 SUITE = register_suite(SuiteDescription(
@@ -101,6 +101,7 @@ SUITE = register_suite(SuiteDescription(
     primary_metric="all.accuracy",
     digits=2,
     scale=(0.0, 100.0),
+    fractions=("p_true_auc.all",),
     figures=tind_figures,
     record_estimands=_estimands,
     harness=HarnessExport((harness.CHAT, harness.PLAIN), harness.write_harness_task, loaders={"load_tind": None},
