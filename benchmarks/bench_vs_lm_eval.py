@@ -5,12 +5,15 @@ Two workloads:
   items (each copy gets a distinct sentence suffix so that no request repeats and nothing is deduplicated);
 - ScoNe-NLI test with the Thunder-NUBench yes/no prompt (``--scone-rows`` rows of each of the six conditions).
 
-Both tools score the same items with the same model folder in float32 on CPU; the script checks that every
-item's acc and acc_norm prediction agrees, prints the largest log-likelihood difference, both tools' acc /
-acc_norm and the scoring time of each (model loading excluded). lm-eval runs with its default batch size (1)
-unless ``--lm-eval-batch-size`` says otherwise; negkit with its automatic batching.
+Both tools score the same items with the same model folder on CPU, the Harness in float32 at its usual batch
+size 32 (``--lm-eval-batch-size``), negkit with its automatic batching in exact mode (float32) and in fast mode
+(the dtype its calibration chooses on this machine, ``--modes``); the script checks that every item's acc and
+acc_norm prediction agrees, prints the largest log-likelihood difference, both tools' acc / acc_norm and the
+wall time and CPU seconds of each (model loading excluded; negkit's time is its whole ``evaluate`` call,
+writing the samples, intervals and report included). On a machine shared with other jobs the wall time follows
+the load; the CPU seconds of the process hardly do.
 
-    OMP_NUM_THREADS=2 PYTHONPATH=src python benchmarks/bench_vs_lm_eval.py --limit 200 --scone-rows 20
+    OMP_NUM_THREADS=2 PYTHONPATH=src python benchmarks/bench_vs_lm_eval.py        # fixture 200 items, ScoNe 1,200
 
 Needs ``pip install lm_eval`` (the ``bench`` extra).
 """
@@ -114,10 +117,11 @@ def compare(name: str, negkit_scores: list[list[float]], harness_scores: list[li
     return row
 
 
-def run_workload(name: str, task_name: str, data: Path | None, limit: int, negkit_model: Any, harness_model: Any,
-                 work: Path, task_options: dict[str, Any]) -> dict[str, Any]:
-    from negkit.run.options import EvalOptions
+def run_workload(name: str, task_name: str, data: Path | None, limit: int, negkit_models: dict[str, Any],
+                 harness_model: Any, work: Path, task_options: dict[str, Any]) -> list[dict[str, Any]]:
+    """One row per negkit mode (``negkit_models``: mode -> loaded model), each against the same Harness run."""
     from negkit.run.evaluate import evaluate
+    from negkit.run.options import EvalOptions
     from negkit.suites import get_task
 
     task = get_task(task_name, **task_options)
@@ -135,34 +139,50 @@ def run_workload(name: str, task_name: str, data: Path | None, limit: int, negki
         fewshot_docs = work / f"{name}-validation.jsonl"
         write_docs(fewshot_docs, task.pool, zero_shot.requests(task.pool), [0] * len(task.pool))
 
-    started = time.perf_counter()
-    (result,) = evaluate(negkit_model, [task_name], EvalOptions(data=str(data) if data else None, limit=limit,
-                                                              out=work / f"negkit-{name}", progress=False,
-                                                              task_options={task_name: task_options}))
-    negkit_seconds = time.perf_counter() - started
-    samples = [json.loads(line) for line in Path(result["files"]["samples"]).read_text().splitlines()]
-    if task_name == "nubench":
-        run = task.runs[0]
-        negkit_scores = [sample["runs"][run]["loglikelihoods"] for sample in samples]
-    else:
-        negkit_scores = [list(sample["scores"].values()) for sample in samples]
+    negkit_runs = {}
+    for mode, negkit_model in negkit_models.items():
+        started, started_cpu = time.perf_counter(), time.process_time()
+        (result,) = evaluate(negkit_model, [task_name], EvalOptions(
+            data=str(data) if data else None, limit=limit, out=work / f"negkit-{name}-{mode}", progress=False,
+            mode=mode, task_options={task_name: task_options}))
+        seconds, cpu = time.perf_counter() - started, time.process_time() - started_cpu
+        samples = [json.loads(line) for line in Path(result["files"]["samples"]).read_text().splitlines()]
+        if task_name == "nubench":
+            run = task.runs[0]
+            scores = [sample["runs"][run]["loglikelihoods"] for sample in samples]
+        else:
+            scores = [list(sample["scores"].values()) for sample in samples]
+        negkit_runs[mode] = (scores, seconds, result, cpu)
     seed = task.seeds[0] if shots else 42
     harness_task = lm_eval_task(f"negkit_bench_{name}", docs, fewshot_docs, shots)
+    started_cpu = time.process_time()
     harness_scores, harness_metrics, harness_seconds = lm_eval_scores(harness_model, harness_task, len(items), seed)
-    return compare(name, negkit_scores, harness_scores, choices, gold, negkit_seconds, harness_seconds, harness_metrics)
+    harness_cpu = time.process_time() - started_cpu
+    rows = []
+    for mode, (scores, seconds, result, cpu) in negkit_runs.items():
+        row = compare(name, scores, harness_scores, choices, gold, seconds, harness_seconds, harness_metrics)
+        load = result["model"].get("load", {})
+        row.update(negkit_cpu_s=round(cpu, 2), lm_eval_cpu_s=round(harness_cpu, 2),
+                   speed_ratio_cpu=round(harness_cpu / cpu, 2))
+        row.update(mode=mode, dtype=load.get("dtype"), score_s=result.get("timings", {}).get("score_s"),
+                   prefix_tree=result.get("engine", {}).get("prefix_tree"))
+        rows.append(row)
+    return rows
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.split("\n\n")[0])
     parser.add_argument("--model", help="a transformers model folder (default: negkit's converted SmolLM2-135M-Instruct)")
-    parser.add_argument("--items", type=int, default=1000, help="size of the scaled multiple-choice fixture")
-    parser.add_argument("--limit", type=int, default=1000, help="multiple-choice items actually scored")
+    parser.add_argument("--items", type=int, default=200, help="size of the scaled multiple-choice fixture")
+    parser.add_argument("--limit", type=int, default=200, help="multiple-choice items actually scored")
     parser.add_argument("--scone-rows", type=int, default=200, help="ScoNe test rows per condition (200 = all)")
     parser.add_argument("--fewshot-items", type=int, default=0,
                         help="also compare 5-shot (seed 42) on this many fixture items (0: skip)")
     parser.add_argument("--only", choices=("nubench", "nubench-5shot", "scone"), action="append",
                         help="run only these workloads (repeatable; default: all that are enabled)")
-    parser.add_argument("--lm-eval-batch-size", type=int, default=1)
+    parser.add_argument("--modes", default="exact,fast", help="negkit modes to compare (exact: float32; fast: the "
+                        "dtype fast mode's calibration chooses on this machine)")
+    parser.add_argument("--lm-eval-batch-size", type=int, default=32, help="the Harness's batch size (its usual 32)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--json", type=Path, help="also write the rows as JSON here")
     args = parser.parse_args()
@@ -170,6 +190,7 @@ def main() -> None:
     import torch
     from lm_eval.models.huggingface import HFLM
 
+    from negkit.models.fast_dtype import cpu_description
     from negkit.models.registry import load_model
 
     torch.set_num_threads(args.threads)
@@ -177,24 +198,43 @@ def main() -> None:
         from negkit.models.gguf import converted_folder, default_model_file
 
         args.model = str(converted_folder(default_model_file()))
-    negkit_model = load_model(f"hf:{args.model}", dtype="float32", device="cpu")
+    dtypes = {"exact": "float32", "fast": "auto"}
+    negkit_models = {mode: load_model(f"hf:{args.model}", dtype=dtypes[mode], device="cpu")
+                     for mode in args.modes.split(",")}
     harness_model = HFLM(pretrained=args.model, dtype="float32", device="cpu", batch_size=args.lm_eval_batch_size)
+    load_before = Path("/proc/loadavg").read_text().split()[:3]
     rows = []
     with tempfile.TemporaryDirectory() as temporary:
         work = Path(temporary)
         wanted = set(args.only or ("nubench", "nubench-5shot", "scone"))
         if "nubench" in wanted:
             write_scaled_fixture(work / "nubench", args.items)
-            rows.append(run_workload("nubench", "nubench", work / "nubench", min(args.limit, args.items), negkit_model,
-                                     harness_model, work, {"prompt": "7"}))
+            rows += run_workload("nubench", "nubench", work / "nubench", min(args.limit, args.items), negkit_models,
+                                 harness_model, work, {"prompt": "7"})
+            print(*map(json.dumps, rows), sep="\n", flush=True)
         if "nubench-5shot" in wanted and args.fewshot_items:
-            rows.append(run_workload("nubench-5shot", "nubench", FIXTURE, args.fewshot_items, negkit_model, harness_model,
-                                     work, {"prompt": "7", "num_fewshot": 5, "seeds": (42,)}))
+            rows += run_workload("nubench-5shot", "nubench", FIXTURE, args.fewshot_items, negkit_models, harness_model,
+                                 work, {"prompt": "7", "num_fewshot": 5, "seeds": (42,)})
         if "scone" in wanted:
-            rows.append(run_workload("scone", "scone", None, 6 * args.scone_rows, negkit_model, harness_model, work, {}))
-    print(f"model: {args.model}; torch threads: {args.threads}; lm-eval batch size: {args.lm_eval_batch_size}")
+            rows += run_workload("scone", "scone", None, 6 * args.scone_rows, negkit_models, harness_model, work, {})
+            print(json.dumps(rows[-2:] if len(negkit_models) == 2 else rows[-1:]), flush=True)
+    load_after = Path("/proc/loadavg").read_text().split()[:3]
+    print(f"model: {args.model}; CPU: {cpu_description()['cpu']}; torch threads: {args.threads}; lm-eval batch size: "
+          f"{args.lm_eval_batch_size}; load average before {' '.join(load_before)}, after {' '.join(load_after)}")
+    for mode, model in negkit_models.items():
+        print(f"negkit {mode}: dtype {model.load_info.get('dtype')}; fast_dtype {model.load_info.get('fast_dtype')}")
     for row in rows:
         print(json.dumps(row))
+    print("| workload | items | mode (dtype) | negkit acc / acc_norm | lm-eval acc / acc_norm | predictions identical "
+          "(acc, acc_norm) | max abs. log-lik. diff | negkit s | lm-eval s | speed ratio | CPU s negkit / lm-eval | "
+          "ratio (CPU) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for row in rows:
+        print(f"| {row['workload']} | {row['items']} | {row['mode']} ({row['dtype']}) | {row['negkit_acc']:.3f} / "
+              f"{row['negkit_acc_norm']:.3f} | {row['lm_eval_acc']:.3f} / {row['lm_eval_acc_norm']:.3f} | "
+              f"{row['acc_predictions_identical']}, {row['acc_norm_predictions_identical']} | "
+              f"{row['max_abs_loglik_diff']:.1e} | {row['negkit_s']} | {row['lm_eval_s']} | {row['speed_ratio']}x | "
+              f"{row['negkit_cpu_s']} / {row['lm_eval_cpu_s']} | {row['speed_ratio_cpu']}x |")
     if args.json:
         args.json.write_text(json.dumps(rows, indent=2) + "\n")
 

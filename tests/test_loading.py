@@ -107,8 +107,12 @@ def test_flag_and_model_arg_given_twice_is_an_error():
         model_options(EvalOptions(device="cpu", model_args={"device": "cpu"}))
 
 
-def test_fast_mode_auto_dtype_loads_bfloat16_on_cpu_and_results_record_it(folder, tmp_path):
+def test_fast_mode_auto_dtype_loads_the_calibrated_dtype_on_cpu_and_results_record_it(folder, tmp_path, monkeypatch):
     from negkit.data.tind import write_tind_jsonl
+    from negkit.models import fast_dtype
+
+    monkeypatch.setenv("NEGKIT_FAST_DTYPE_CACHE", str(tmp_path / "fast-dtype.json"))
+    monkeypatch.setattr(fast_dtype, "calibrate", lambda *_: ({"float32": 1.0, "bfloat16": 0.5, "float16": 2.0}, "mocked"))
 
     data = tmp_path / "tind"
     data.mkdir()
@@ -119,6 +123,9 @@ def test_fast_mode_auto_dtype_loads_bfloat16_on_cpu_and_results_record_it(folder
     assert result["model"]["dtype"] == "bfloat16"
     load = json.loads((tmp_path / "run" / "tind.results.json").read_text())["model"]["load"]
     assert load["dtype"] == "bfloat16" and load["dtype_requested"] == "auto" and load["device"] == "cpu"
+    (task,) = json.loads((tmp_path / "run" / "results.json").read_text())["tasks"]
+    choice = task["model"]["load"]["fast_dtype"]
+    assert choice["chosen"] == "bfloat16" and choice["seconds"]["float32"] == 1.0 and "2.00x" in choice["reason"]
 
 
 def test_secrets_in_model_args_are_never_recorded():

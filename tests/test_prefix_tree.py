@@ -245,10 +245,17 @@ def test_a_template_anchor_is_kept_for_the_next_call():
     assert ran_fresh - ran_warm >= template - 1
 
 
-def test_a_model_that_fails_the_check_falls_back_to_batch_prefixes(monkeypatch):
+#: How far 16-bit answers may be from a plain pass in the same dtype (bfloat16 noise is about 0.03 here; a model
+#: that ignores position ids is 0.5 off).
+HALF_TOLERANCE = {torch.float32: TOLERANCE, torch.bfloat16: 0.05, torch.float16: 0.01}
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16, torch.float16])
+def test_a_model_that_fails_the_check_falls_back_to_batch_prefixes(monkeypatch, dtype):
     from negkit.engine.tree_scorer import TreeScorer
 
     lm = tiny_causal_lm(chat_template=False, batch_size=4)
+    lm.model.to(dtype)
     texts = _prompts(lm)
     original = TreeScorer._run
 
@@ -264,8 +271,10 @@ def test_a_model_that_fails_the_check_falls_back_to_batch_prefixes(monkeypatch):
     answers = lm.next_token_logprobs(texts, ["True"])
     assert lm.scorer.stats.prefix_tree.startswith("off: the prefix tree differs from a plain forward pass")
     assert lm.scorer.tree.disabled and sum(done) == len(texts)  # nothing was reported twice
+    if dtype != torch.float32:  # the 16-bit tolerance comes from the noise measured against a float32 pass
+        assert "noise measured" in lm.scorer.tree.disabled and lm.model.dtype == dtype
     for text, answer in zip(texts, answers):
-        assert abs(answer["True"] - plain_next_token_logprobs(lm, text, ["True"])["True"]) < TOLERANCE
+        assert abs(answer["True"] - plain_next_token_logprobs(lm, text, ["True"])["True"]) < HALF_TOLERANCE[dtype]
     lm.next_token_logprobs(texts[:3], ["True"])  # stays off for this model
     assert lm.scorer.stats.prefix_tree.startswith("off")
 
@@ -286,16 +295,44 @@ def test_models_without_custom_masks_or_with_short_sliding_windows_use_batch_pre
     assert off.scorer.tree is None and off.load_info["prefix_tree"] is False
 
 
-def test_fast_mode_bfloat16_runs_along_the_tree():
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
+def test_fast_mode_16_bit_runs_along_the_tree(dtype):
     lm = tiny_causal_lm(chat_template=False, batch_size=None)
-    lm.model.to(torch.bfloat16)
+    lm.model.to(dtype)
     lm.scorer.tree.row_tokens = 16
     texts = _prompts(lm)
     answers = lm.next_token_logprobs(texts, ["True", "False"])
-    assert lm.scorer.stats.prefix_tree == "on"
+    assert lm.scorer.stats.prefix_tree == "on"  # ordinary 16-bit noise stays within the measured tolerance
+    checks = lm.scorer.tree.tolerances
+    assert checks and all(check["from"].startswith("8 x the") and "measured" in check["from"] for check in checks)
     for text, answer in zip(texts, answers):
         reference = plain_next_token_logprobs(lm, text, ["True", "False"])
-        assert abs(answer["True"] - reference["True"]) < 0.1
+        assert abs(answer["True"] - reference["True"]) < HALF_TOLERANCE[dtype]
+
+
+def test_16_bit_tolerance_is_a_multiple_of_the_measured_noise_and_leaves_the_model_as_it_was():
+    from negkit.engine.causal import EncodedPrompt
+    from negkit.engine.tree_check import CHECK_TOLERANCE, NOISE_FACTOR, measured_noise, tolerance_for
+
+    lm = tiny_causal_lm(chat_template=False, batch_size=None)
+    ids = tuple(lm.rules.encode_context(_prompts(lm)[0])[0])
+    prompt = EncodedPrompt("", ids, (), len(ids), len(ids) - 1, len(ids) - 1)
+    assert tolerance_for(lm.model, prompt) == (CHECK_TOLERANCE[torch.float32], "float32")
+    lm.model.to(torch.bfloat16)
+    rotary = lm.model.model.rotary_emb
+    rotary.inv_freq = rotary.inv_freq.float()  # a tensor kept in float32
+    weights = {name: tensor.clone() for name, tensor in [*lm.model.named_parameters(), *lm.model.named_buffers()]}
+    noise, how = measured_noise(lm.model, prompt)
+    assert how == "measured" and 1e-4 < noise[0] < 0.02 and 1e-3 < noise[1] < 0.2
+    (variation, logprob), source = tolerance_for(lm.model, prompt)
+    assert (variation, logprob) == pytest.approx((NOISE_FACTOR * noise[0], NOISE_FACTOR * noise[1]))
+    assert "bfloat16 noise measured" in source
+    # every tensor back in its own dtype, bit for bit
+    for name, tensor in [*lm.model.named_parameters(), *lm.model.named_buffers()]:
+        assert tensor.dtype == weights[name].dtype and torch.equal(tensor, weights[name])
+    lm.model.is_quantized = True  # weights that cannot be cast: the noise is estimated from the dtype's epsilon
+    noise, how = measured_noise(lm.model, prompt)
+    assert noise == (torch.finfo(torch.bfloat16).eps / 2, 4 * torch.finfo(torch.bfloat16).eps) and "estimated" in how
 
 
 def _tiny_model_of(kind: str, lm):

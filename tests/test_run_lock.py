@@ -200,6 +200,25 @@ def test_a_fixed_batch_size_is_the_smallest_chunk(tmp_path, monkeypatch):
     assert model.calls[0] == 16 and set(model.calls[1:-1]) == {4}
 
 
+def test_on_a_loaded_cpu_chunks_follow_cpu_time_not_the_wall_time_spent_waiting(tmp_path, monkeypatch):
+    clock, cpu = [0.0], [0.0]
+    monkeypatch.setattr(runner.time, "perf_counter", lambda: clock[0])
+    monkeypatch.setattr(runner.time, "process_time", lambda: cpu[0])
+
+    class LoadedCpuModel(SlowModel):  # 0.5 CPU s per request, but 10 times that on the wall clock (a busy machine)
+        load_info = {"device": "cpu"}
+
+        def next_token_logprobs(self, contexts, candidates):
+            cpu[0] += 0.5 * len(contexts)
+            return super().next_token_logprobs(contexts, candidates)
+
+    model = LoadedCpuModel(clock, seconds_per_request=5.0)
+    requests = [NextTokenRequest(f"prompt {index:04d}", ("True", "False")) for index in range(100)]
+    with RunStore(tmp_path / "s.jsonl") as store:
+        answer_requests(model, requests, store, chunk_size=256, commit_seconds=10)
+    assert model.calls[0] == runner.FIRST_CHUNK_SIZE and set(model.calls[1:-1]) == {20}  # not 2 per chunk
+
+
 def test_chunk_size_flag_is_validated(capsys):
     assert_usage_error(["eval", "--chunk-size", "0"], "--chunk-size", capsys)
     assert_usage_error(["eval", "--commit-seconds", "nan"], "--commit-seconds", capsys)

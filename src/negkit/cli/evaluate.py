@@ -61,7 +61,8 @@ def add_model_arguments(parser: argparse._ActionsContainer) -> None:
     parser.add_argument("--device", help="cpu | cuda | cuda:N | mps | auto (default: a GPU when one is visible; "
                         "under torchrun/accelerate each rank takes cuda:LOCAL_RANK)")
     parser.add_argument("--dtype", choices=("auto", "float32", "bfloat16", "float16"),
-                        help="exact mode: float32; fast mode default auto (bfloat16, float16 on GPUs without bf16)")
+                        help="exact mode: float32; fast mode default auto (CPU: the fastest of float32, bfloat16 and "
+                        "float16 by a short calibration cached per machine; GPU: bfloat16, float16 without bf16)")
     parser.add_argument("--quantize", choices=("8bit", "4bit"),
                         help="load the weights quantized with bitsandbytes (needs a CUDA GPU and --mode fast)")
     parser.add_argument("--mode", choices=("exact", "fast"), default="exact", help="exact reproduces plain forward passes (fp32)")

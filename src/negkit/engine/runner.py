@@ -7,7 +7,8 @@ It dispatches each request kind to the matching protocol method.
 
 Durability is bounded by time as well as by count: a chunk holds at most ``chunk_size`` requests and is
 sized from the rate measured on the previous chunks so that it takes about ``commit_seconds`` (10 s by
-default); the first chunk is small. A kill therefore loses at most about ``commit_seconds`` of work (or
+default; on the CPU the smaller of wall and CPU time counts, so that a machine loaded by other jobs does not
+shrink the chunks); the first chunk is small. A kill therefore loses at most about ``commit_seconds`` of work (or
 one model batch, when a single batch takes longer than that).
 """
 
@@ -77,15 +78,16 @@ def answer_requests(
     if per_batch:
         model.progress = progress
     sizer = _ChunkSizer(chunk_size, commit_seconds, getattr(model, "batch_size", None))
+    on_cpu = str((getattr(model, "load_info", None) or {}).get("device", "")).startswith("cpu")
     try:
         for group in _group_by_call(missing):
             start = 0
             while start < len(group):
                 chunk = group[start : start + sizer.next_size()]
                 start += len(chunk)
-                began = time.perf_counter()
+                began, began_cpu = time.perf_counter(), time.process_time()
                 responses = _call_model(model, chunk)
-                sizer.measured(len(chunk), time.perf_counter() - began)
+                sizer.measured(len(chunk), _work_seconds(began, began_cpu, on_cpu))
                 if len(responses) != len(chunk):
                     raise NegkitError(f"model returned {len(responses)} answers for {len(chunk)} requests")
                 answers.update(zip(chunk, responses))
@@ -122,6 +124,16 @@ class _ChunkSizer:
         fitting = int(count / elapsed * self.seconds)
         # grow at most fourfold per chunk, so that one fast chunk does not make the next one huge
         self.size = max(self.floor, min(self.cap, fitting, 4 * max(count, 1)))
+
+
+def _work_seconds(began: float, began_cpu: float, on_cpu: bool) -> float:
+    """Seconds of model work since ``began`` (wall clock) / ``began_cpu`` (this process's CPU clock). A model that
+    computes on the CPU counts the smaller of its wall time and its CPU time: on a machine shared with other jobs
+    most of the wall time is spent waiting for a core, and chunks sized from it would shrink to a request or two,
+    which runs slower still (no batching, no shared prefixes); on a quiet machine the two agree (CPU time counts
+    every thread, so it is the larger there)."""
+    wall = time.perf_counter() - began
+    return min(wall, time.process_time() - began_cpu) if on_cpu else wall
 
 
 def fits(request: Request, response: Response) -> bool:

@@ -30,10 +30,13 @@ FEATURES = (
     "cache gap",  # unused (masked) cache columns lie between the prompt's cache and its row
 )
 #: Largest total variation distance between the tree's and a plain pass's next-token distributions, and
-#: largest difference of their log-probabilities of likely tokens, by compute precision (floating-point noise
-#: is far below; a wrong mask or position is far above).
+#: largest difference of their log-probabilities of likely tokens, in float32 (floating-point noise is far below;
+#: a wrong mask or position is far above).
 CHECK_TOLERANCE = {torch.float32: (1e-3, 1e-3), torch.float64: (1e-3, 1e-3)}
-HALF_PRECISION_TOLERANCE = (0.1, 1.0)
+#: In 16 bits the tolerance is this many times the dtype's noise, measured on the checked prompt as the distance
+#: between the model's 16-bit plain pass and a float32 plain pass of the same weights (the tree's and the plain
+#: pass's rounding errors are each about that large; a model that ignores position ids is 20 times further off).
+NOISE_FACTOR = 8.0
 #: Tokens at least this likely count for the log-probability check.
 LIKELY = 1e-4
 
@@ -76,10 +79,8 @@ def choose_prompts(found: dict[int, tuple[int, int, frozenset[str]]], unchecked:
     return chosen
 
 
-def tree_distance(model: Any, prompt: Any, tree_logprobs: torch.Tensor) -> tuple[float, float]:
-    """How far ``tree_logprobs`` are from the next-token distributions of a plain forward pass of ``prompt``
-    alone, over its scored positions: the largest total variation distance, and the largest difference of
-    log-probabilities among the tokens that either gives a probability of at least :data:`LIKELY`."""
+def plain_logprobs(model: Any, prompt: Any) -> torch.Tensor:
+    """The log-softmax of a plain forward pass of ``prompt`` alone at its scored positions (float32, on the CPU)."""
     scored = prompt.last_scored - prompt.first_scored + 1
     kwargs: dict[str, Any] = {"use_cache": False}
     if "logits_to_keep" in inspect.signature(model.forward).parameters:
@@ -87,14 +88,70 @@ def tree_distance(model: Any, prompt: Any, tree_logprobs: torch.Tensor) -> tuple
     with torch.inference_mode():
         ids = torch.tensor([prompt.ids[: prompt.last_scored + 1]], dtype=torch.long, device=input_device(model))
         logits = model(input_ids=ids, **kwargs).logits[0, -scored:]
-    plain = torch.log_softmax(logits.float(), dim=-1).cpu()
-    variation = float(0.5 * (plain.exp() - tree_logprobs.exp()).abs().sum(dim=-1).max())
-    likely = torch.maximum(plain, tree_logprobs) >= math.log(LIKELY)
+    return torch.log_softmax(logits.float(), dim=-1).cpu()
+
+
+def distance(first: torch.Tensor, second: torch.Tensor) -> tuple[float, float]:
+    """The largest total variation distance between two sets of next-token log-distributions (row by row), and
+    the largest difference of log-probabilities among the tokens that either gives at least :data:`LIKELY`."""
+    variation = float(0.5 * (first.exp() - second.exp()).abs().sum(dim=-1).max())
+    likely = torch.maximum(first, second) >= math.log(LIKELY)
     if not bool(likely.any()):  # a flat distribution (e.g. a random model): no likely token to compare
         return variation, 0.0
-    return variation, float((plain - tree_logprobs).abs()[likely].max())
+    return variation, float((first - second).abs()[likely].max())
 
 
-def tolerance_for(model: Any) -> tuple[float, float]:
-    """The check's tolerances (total variation, log-probability) for the model's compute dtype."""
-    return CHECK_TOLERANCE.get(model.get_input_embeddings().weight.dtype, HALF_PRECISION_TOLERANCE)
+def tree_distance(model: Any, prompt: Any, tree_logprobs: torch.Tensor) -> tuple[float, float]:
+    """How far ``tree_logprobs`` are from a plain forward pass of ``prompt`` alone (:func:`distance`)."""
+    return distance(plain_logprobs(model, prompt), tree_logprobs)
+
+
+def compute_dtype(model: Any) -> torch.dtype:
+    """The dtype the model computes in (its input embedding's)."""
+    return model.get_input_embeddings().weight.dtype
+
+
+def rounding_noise(model: Any) -> tuple[float, float]:
+    """The noise expected of the model's compute dtype without a measurement: half its machine epsilon in total
+    variation and four epsilons in log-probability (bfloat16: 0.0039 and 0.031; float16: 0.0005 and 0.0039,
+    about what :func:`measured_noise` finds on the tests' tiny models)."""
+    epsilon = torch.finfo(compute_dtype(model)).eps
+    return epsilon / 2, 4 * epsilon
+
+
+def measured_noise(model: Any, prompt: Any) -> tuple[tuple[float, float], str]:
+    """The 16-bit noise on ``prompt``: :func:`distance` between the model's plain pass and a float32 plain pass
+    of the same weights, and how it was found ("measured"). The model's tensors are cast to float32 in place and
+    back to their own dtypes (lossless: every 16-bit number is a float32 number). Where that cannot run (quantized or dispatched weights,
+    out of memory, any failure), :func:`rounding_noise` and why."""
+    if getattr(model, "is_quantized", False) or getattr(model, "hf_device_map", None):
+        return rounding_noise(model), "estimated from the dtype (quantized or dispatched weights)"
+    half = plain_logprobs(model, prompt)
+    tensors = [tensor for tensor in (*model.parameters(), *model.buffers()) if tensor.is_floating_point()]
+    dtypes = [tensor.dtype for tensor in tensors]  # restored one by one (some modules are kept in float32)
+    try:
+        for tensor in tensors:
+            tensor.data = tensor.data.to(torch.float32)
+        full = plain_logprobs(model, prompt)
+    except Exception as error:  # noqa: BLE001 - out of memory, a model that cannot be cast: estimate instead
+        return rounding_noise(model), f"estimated from the dtype (float32 pass failed: {type(error).__name__})"
+    finally:
+        for tensor, original in zip(tensors, dtypes):
+            tensor.data = tensor.data.to(original)
+    return distance(half, full), "measured"
+
+
+def tolerance_for(model: Any, prompt: Any = None) -> tuple[tuple[float, float], str]:
+    """The check's tolerances (total variation, log-probability) for the model's compute dtype and how they were
+    found: :data:`CHECK_TOLERANCE` in float32; in 16 bits :data:`NOISE_FACTOR` times the noise of the dtype
+    measured on ``prompt`` (:func:`measured_noise`), never below the float32 tolerances."""
+    dtype = compute_dtype(model)
+    if dtype in CHECK_TOLERANCE:
+        return CHECK_TOLERANCE[dtype], "float32"
+    if prompt is None:
+        noise, how = rounding_noise(model), "estimated from the dtype"
+    else:
+        noise, how = measured_noise(model, prompt)
+    floor = CHECK_TOLERANCE[torch.float32]
+    tolerance = (max(floor[0], NOISE_FACTOR * noise[0]), max(floor[1], NOISE_FACTOR * noise[1]))
+    return tolerance, f"{NOISE_FACTOR:g} x the {str(dtype).removeprefix('torch.')} noise {how} ({noise[0]:.2g}, {noise[1]:.2g})"

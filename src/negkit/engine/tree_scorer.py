@@ -59,6 +59,9 @@ class TreeScorer:
         self.row_tokens = row_tokens
         #: The features (:data:`negkit.engine.tree_check.FEATURES`) already checked against plain passes.
         self.checked: set[str] = set()
+        #: Each check against a plain pass: its features, distances, tolerances and where they came from.
+        self.tolerances: list[dict[str, Any]] = []
+        self._tolerance: tuple[tuple[float, float], str] | None = None
         #: Why the tree is off for this model (None: it is on).
         self.disabled: str | None = None
         #: The most anchor caches held at once (each is freed when no row beneath it is left).
@@ -316,14 +319,18 @@ class TreeScorer:
                outputs: dict[int, list[torch.Tensor]], prompts: Sequence[Any], done: dict[int, Any]) -> None:
         """Compare a prompt of each feature not yet checked on this model with a plain pass (raises
         :class:`TreeMismatch` and turns the tree off when one differs)."""
-        tolerance = tolerance_for(self.model)
         for prompt in choose_prompts(found, unchecked):
             row, place, features = found[prompt]
             distances = tree_distance(self.model, prompts[prompt], outputs[row][place])
+            if self._tolerance is None:  # the dtype's noise is measured once per model (16 bits: a float32 pass)
+                self._tolerance = tolerance_for(self.model, prompts[prompt])
+            tolerance, source = self._tolerance
+            self.tolerances.append({"features": sorted(features), "distance": list(distances),
+                                    "tolerance": list(tolerance), "from": source})
             if distances[0] > tolerance[0] or distances[1] > tolerance[1]:
                 names = ", ".join(feature for feature in FEATURES if feature in features)
                 self.disabled = (f"the prefix tree differs from a plain forward pass on this model (total variation "
-                                 f"{distances[0]:.3g}, log-probabilities {distances[1]:.3g}; tolerances {tolerance[0]}, "
-                                 f"{tolerance[1]}; with {names})")
+                                 f"{distances[0]:.3g}, log-probabilities {distances[1]:.3g}; tolerances "
+                                 f"{tolerance[0]:.3g}, {tolerance[1]:.3g}: {source}; with {names})")
                 raise TreeMismatch(self.disabled, done)
             self.checked |= features

@@ -12,7 +12,7 @@ from negkit.engine.causal import CausalScorer, EncodedPrompt
 from negkit.engine.context_groups import ContextGroup, ContextGroupScorer, group_by_context
 from negkit.engine.prefix import PrefixChecker
 from negkit.models.base import LoglikelihoodRequest, LoglikelihoodResult, ModelFingerprint
-from negkit.models.hf_common import HFTokenizerRules, TokenizerBackedModel, cut_at_stop
+from negkit.models.hf_common import HFTokenizerRules, TokenizerBackedModel, cut_at_stop, stop_criteria
 from negkit.models.loading import load_pretrained
 
 #: Callback after each batch: (number of requests done in it).
@@ -164,6 +164,7 @@ class HFCausalLM(TokenizerBackedModel):
                 max_new_tokens=max_new_tokens,
                 do_sample=False,
                 pad_token_id=pad,
+                stopping_criteria=stop_criteria(self.tokenizer, stop, width),  # each row ends at its stop string
             )
             texts = self.tokenizer.batch_decode(output[:, width:], skip_special_tokens=True)
             return [cut_at_stop(text, stop) for text in texts]

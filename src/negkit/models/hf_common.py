@@ -156,3 +156,22 @@ def cut_at_stop(text: str, stop: Sequence[str]) -> str:
             if position != -1:
                 cut = min(cut, position)
     return text[:cut]
+
+
+def stop_criteria(tokenizer: Any, stop: Sequence[str], start: int) -> Any:
+    """A ``transformers.StoppingCriteriaList`` that ends each sequence of a greedy ``generate`` call as soon as its
+    text from column ``start`` on (decoded as the answer is, without special tokens) holds one of the ``stop``
+    strings; None without stop strings. The text before the stop string is what it would have been without
+    stopping (greedy decoding of one row does not depend on the others), and :func:`cut_at_stop` cuts there."""
+    markers = [marker for marker in stop if marker]
+    if not markers:
+        return None
+    from transformers import StoppingCriteria, StoppingCriteriaList  # heavy: kept off negkit's start-up path
+
+    class StopStrings(StoppingCriteria):
+        def __call__(self, input_ids: torch.Tensor, scores: Any, **kwargs: Any) -> torch.Tensor:
+            texts = tokenizer.batch_decode(input_ids[:, start:], skip_special_tokens=True)
+            return torch.tensor([any(marker in text for marker in markers) for text in texts], dtype=torch.bool,
+                                device=input_ids.device)
+
+    return StoppingCriteriaList([StopStrings()])

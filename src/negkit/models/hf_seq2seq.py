@@ -11,7 +11,7 @@ import torch
 from negkit.engine.batching import LengthSortedBatcher, auto_token_budget
 from negkit.errors import NegkitError
 from negkit.models.base import LoglikelihoodRequest, LoglikelihoodResult, ModelFingerprint
-from negkit.models.hf_common import HFTokenizerRules, TokenizerBackedModel, cut_at_stop
+from negkit.models.hf_common import HFTokenizerRules, TokenizerBackedModel, cut_at_stop, stop_criteria
 from negkit.models.loading import load_pretrained
 
 
@@ -106,7 +106,8 @@ class HFSeq2SeqLM(TokenizerBackedModel):
             input_ids, mask = self._padded([encoded[i] for i in indices], self.rules.pad_id)
             with torch.inference_mode():
                 output = self.model.generate(input_ids=input_ids, attention_mask=mask,
-                                             max_new_tokens=max_new_tokens, do_sample=False)
+                                             max_new_tokens=max_new_tokens, do_sample=False,
+                                             stopping_criteria=stop_criteria(self.tokenizer, stop, 0))
             texts = self.tokenizer.batch_decode(output, skip_special_tokens=True)
             return [cut_at_stop(text, stop) for text in texts]
 

@@ -5,8 +5,9 @@ backends (causal, encoder-decoder, NLI; GGUF files after conversion). It takes:
 
 - ``device``: ``cpu``, ``cuda``, ``cuda:N``, ``mps`` or ``auto`` (a GPU when one is visible, else the CPU);
   an explicit GPU that is not there is an error, never a silent fallback to the CPU;
-- ``dtype``: ``float32``, ``bfloat16``, ``float16`` or ``auto`` (bfloat16 where the device computes it,
-  float16 on GPUs without bfloat16, float32 for exact runs, which :mod:`negkit.run.evaluate` decides);
+- ``dtype``: ``float32``, ``bfloat16``, ``float16`` or ``auto`` (fast mode's: on the CPU the fastest of the
+  three on this machine, timed once and cached, never a 16-bit one slower than float32; bfloat16 on GPUs that
+  compute it, else float16; see :mod:`negkit.models.fast_dtype`; exact runs ask for float32, as :mod:`negkit.run.evaluate` decides);
 - ``quantize``: ``8bit`` or ``4bit`` through bitsandbytes (TIND's Table 9 loaded its largest models so),
   which needs the ``bitsandbytes`` package and a CUDA GPU; it changes the answers, so the model's
   fingerprint records it;
@@ -27,6 +28,7 @@ from typing import Any
 import torch
 
 from negkit.errors import NegkitError, shortened
+from negkit.models.fast_dtype import choose_fast_dtype
 
 DTYPES: dict[str, torch.dtype] = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
 #: ``--dtype`` values (``auto`` is resolved per device by :func:`resolve_dtype_name`).
@@ -195,7 +197,12 @@ def load_pretrained(auto_class_name: str, name: str, dtype: str | None, backend:
     if options.get("device_map") is not None and device not in (None, "auto"):
         raise NegkitError("give either --device or --model-args device_map (which places the model itself), not both")
     resolved_device = resolve_device(device) if options.get("device_map") is None else "auto"
-    dtype_name = resolve_dtype_name(dtype, resolved_device if resolved_device != "auto" else resolve_device("auto"))
+    compute_device = resolved_device if resolved_device != "auto" else resolve_device("auto")
+    dtype_choice = None
+    if (dtype or "auto") == "auto" and quantize is None:  # fast mode's own choice, timed on this machine
+        dtype_name, dtype_choice = choose_fast_dtype(_config(name, options), compute_device, auto_class_name)
+    else:
+        dtype_name = resolve_dtype_name(dtype, compute_device)
     kwargs = pretrained_kwargs(dtype_name, resolved_device, quantize, options)
     tokenizer_kwargs = {key: kwargs[key] for key in ("revision", "subfolder", "trust_remote_code") if key in kwargs}
     tokenizer_name = options.get("tokenizer") or name
@@ -222,9 +229,25 @@ def load_pretrained(auto_class_name: str, name: str, dtype: str | None, backend:
         "quantization": label,
         "loader": recorded,
     }
+    if dtype_choice is not None:
+        info["fast_dtype"] = dtype_choice
     if options.get("tokenizer"):
         info["tokenizer"] = options["tokenizer"]
     return model, tokenizer, fingerprint, info
+
+
+def _config(name: str, options: dict[str, Any]) -> Any:
+    """The model's configuration (for fast mode's calibration), with the loader's revision and remote-code options."""
+    import transformers  # heavy: kept off negkit's start-up path
+
+    kwargs = {key: options[key] for key in ("revision", "subfolder") if options.get(key) is not None}
+    if options.get("trust_remote_code") is True:
+        kwargs["trust_remote_code"] = True
+    try:
+        return transformers.AutoConfig.from_pretrained(name, **kwargs)
+    except (OSError, ValueError) as error:
+        text = str(error).strip()
+        raise NegkitError(f"{name}: cannot load the model configuration ({(text.splitlines()[0] if text else type(error).__name__)[:300]})") from None
 
 
 def input_device_of(model: Any) -> torch.device:
