@@ -378,3 +378,19 @@ def intervals_json(estimands: Sequence[Estimand], settings: IntervalSettings | N
         path: {**interval.as_dict(), "label": present[path].label or path, "headline": present[path].headline}
         for path, interval in intervals.items()
     }
+
+
+def precision_recall_statistic(which: str) -> Statistic:
+    """Precision, recall or F1 (``which``; percent) from summed columns ``[precision numerator, precision
+    denominator, recall numerator, recall denominator]``; F1 is the harmonic mean of the two."""
+
+    def statistic(sums: np.ndarray) -> np.ndarray:
+        precision = 100 * safe_divide(sums[:, 0], sums[:, 1])
+        recall = 100 * safe_divide(sums[:, 2], sums[:, 3])
+        if which == "precision":
+            return precision
+        if which == "recall":
+            return recall
+        return safe_divide(2 * precision * recall, precision + recall)
+
+    return statistic

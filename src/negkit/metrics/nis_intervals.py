@@ -10,12 +10,12 @@ percentages.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from negkit.metrics.intervals import Estimand, IntervalSettings, intervals_json, safe_divide
+from negkit.metrics.intervals import Estimand, IntervalSettings, intervals_json, precision_recall_statistic
 from negkit.metrics.nis import NisCounts
 
 UNIT = "sentence"
@@ -29,21 +29,6 @@ SCORES: dict[str, tuple[str, str, str, str]] = {
 _LABELS = {"cue": "NIS cues", "nis_tok": "NIS_tok", "nis_tok_tokens": "NIS_tok token-weighted", "nis_ex": "NIS_ex"}
 
 
-def _statistic(which: str) -> Callable[[np.ndarray], np.ndarray]:
-    """Precision, recall or F1 (percent) from summed ``[p numerator, p denominator, r numerator, r denominator]``."""
-
-    def statistic(sums: np.ndarray) -> np.ndarray:
-        precision = 100 * safe_divide(sums[:, 0], sums[:, 1])
-        recall = 100 * safe_divide(sums[:, 2], sums[:, 3])
-        if which == "precision":
-            return precision
-        if which == "recall":
-            return recall
-        return safe_divide(2 * precision * recall, precision + recall)
-
-    return statistic
-
-
 def nis_estimands(sentences: Sequence[NisCounts]) -> list[Estimand]:
     """Precision, recall and F1 of the cue, NIS_tok, token-weighted and NIS_ex scores, one row per sentence."""
     units = list(range(len(sentences)))
@@ -51,7 +36,7 @@ def nis_estimands(sentences: Sequence[NisCounts]) -> list[Estimand]:
     for name, columns in SCORES.items():
         counts = np.array([[getattr(s, column) for column in columns] for s in sentences], dtype=float).reshape(-1, 4)
         for which in ("precision", "recall", "f1"):
-            estimands.append(Estimand(f"{name}.{which}", counts, units, _statistic(which), UNIT,
+            estimands.append(Estimand(f"{name}.{which}", counts, units, precision_recall_statistic(which), UNIT,
                                       f"{_LABELS[name]} {which}", headline=name == "nis_tok" and which == "f1"))
     return estimands
 

@@ -9,12 +9,12 @@ percent; unrounded, where the official script computes F1 from the two rounded p
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from negkit.metrics.intervals import Estimand, IntervalSettings, intervals_json, safe_divide
+from negkit.metrics.intervals import Estimand, IntervalSettings, intervals_json, precision_recall_statistic
 from negkit.metrics.starsem import StarsemCounts
 
 UNIT = "sentence"
@@ -34,30 +34,16 @@ ROWS: dict[str, tuple[str, str | None, str, str]] = {
 }
 
 
-def _statistic(which: str) -> Callable[[np.ndarray], np.ndarray]:
-    """Precision, recall or F1 (percent) from summed ``[tp, precision denominator, tp + fn]``."""
-
-    def statistic(sums: np.ndarray) -> np.ndarray:
-        precision = 100 * safe_divide(sums[:, 0], sums[:, 1])
-        recall = 100 * safe_divide(sums[:, 0], sums[:, 2])
-        if which == "precision":
-            return precision
-        if which == "recall":
-            return recall
-        return safe_divide(2 * precision * recall, precision + recall)
-
-    return statistic
-
-
 def starsem_estimands(sentences: Sequence[StarsemCounts]) -> list[Estimand]:
     """Precision, recall and F1 of every row of the official table, one row of counts per sentence."""
     units = list(range(len(sentences)))
     estimands = []
     for label, (tp, fp, system, fn) in ROWS.items():
         counts = np.array([[getattr(s, tp), getattr(s, tp) + getattr(s, fp) if fp else getattr(s, system),
-                            getattr(s, tp) + getattr(s, fn)] for s in sentences], dtype=float).reshape(-1, 3)
+                            getattr(s, tp), getattr(s, tp) + getattr(s, fn)] for s in sentences],
+                          dtype=float).reshape(-1, 4)
         for which in ("precision", "recall", "f1"):
-            estimands.append(Estimand(f"{label}.{which}", counts, units, _statistic(which), UNIT, f"{label} {which}",
+            estimands.append(Estimand(f"{label}.{which}", counts, units, precision_recall_statistic(which), UNIT, f"{label} {which}",
                                       headline=which == "f1"))
     return estimands
 
