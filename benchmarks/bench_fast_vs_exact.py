@@ -19,31 +19,22 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
+
+from bench_tind_vs_harness import run_command  # this folder is on sys.path when a script here runs
 
 REPO = Path(__file__).resolve().parents[1]
 
 
 def timed(command: list[str], env: dict[str, str], log: Path) -> dict[str, Any]:
-    """Run ``command``; its wall time, CPU seconds (user + system of the waited-for tree) and load averages."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    load_before = Path("/proc/loadavg").read_text().split()[:3]
-    started = time.perf_counter()
-    with open(log, "w", encoding="utf-8") as handle:
-        done = subprocess.run(command, env=env, stdout=handle, stderr=subprocess.STDOUT)
-    wall = time.perf_counter() - started
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if done.returncode != 0:
-        raise SystemExit(f"command failed ({done.returncode}), see {log}: {' '.join(command)}")
-    return {"wall_s": round(wall, 2), "cpu_s": round(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, 2),
-            "load_before": load_before, "load_after": Path("/proc/loadavg").read_text().split()[:3]}
+    """Run ``command``; its wall time, CPU seconds (user + system of the waited-for tree, both rounded to 0.01 s)
+    and load averages (:func:`bench_tind_vs_harness.run_command`)."""
+    figures = run_command(command, env, log)
+    return {**figures, "wall_s": round(figures["wall_s"], 2), "cpu_s": round(figures["cpu_s"], 2)}
 
 
 def predictions(out: Path) -> dict[str, bool]:
