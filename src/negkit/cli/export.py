@@ -23,8 +23,8 @@ def register(groups) -> None:
         "same --data, --split, --limit and --seed. TIND stays private: only item ids and sentence hashes are "
         "written; the Harness reads the encrypted release in place.",
     )
-    parser.add_argument("--tasks", required=True, help="comma-separated tasks (the main task of a suite that has an "
-                        "export; negkit eval --list lists them)")
+    parser.add_argument("--tasks", required=True, help="comma-separated tasks or suites (a suite's name stands for its "
+                        "exported tasks, e.g. negnli: negnli-mnli, negnli-snli, negnli-rte; negkit eval --list lists them)")
     parser.add_argument("--out", "--output-path", dest="out", required=True, help="folder to write the tasks to")
     parser.add_argument("--data", help="data root, data set folder or file (as for negkit eval)")
     parser.add_argument("--split", default="test", help="split to export (default: test)")

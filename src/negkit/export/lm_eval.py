@@ -9,7 +9,9 @@ so the Harness's per-item predictions and accuracy equal negkit's for the same m
 Which tasks can be exported, under which Harness names, and how, is each suite's
 :attr:`negkit.suites.SuiteDescription.harness` (:class:`negkit.suites.HarnessExport`): a suite's main task is
 exported under the names it gives (``negkit export lm-eval --tasks TASK,...``), and the suite's other tasks
-named in :attr:`negkit.suites.SuiteDescription.task_harness`.
+named in :attr:`negkit.suites.SuiteDescription.task_harness`. A suite's name (or alias) stands for its exported
+tasks, as a suite's name stands for its tasks in ``negkit eval`` (``--tasks negnli``: ``negnli-mnli``,
+``negnli-snli`` and ``negnli-rte``), see :func:`export_task_names`.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from negkit.io.atomic import atomic_write_text, make_folder
 from negkit.run.flags import format_per_task, task_options_for
 from negkit.run.options import EvalOptions, task_limit
 from negkit.run.record import data_record
-from negkit.suites import HarnessExport, all_suites, get_task
+from negkit.suites import HarnessExport, all_suites, get_task, registered_tasks
 
 MANIFEST = "negkit_export.json"
 UTILS = "utils.py"
@@ -49,6 +51,28 @@ def harness_names() -> dict[str, tuple[str, ...]]:
     return {task: export.names for task, export in exportable().items()}
 
 
+def export_task_names(names: Sequence[str]) -> list[str]:
+    """``names`` with each suite name (or alias) that is not itself a task replaced by that suite's tasks that
+    have a Harness export, in the suite's order (``negnli`` -> ``negnli-mnli``, ``negnli-snli``, ``negnli-rte``;
+    ``thunder-nubench`` -> ``nubench``); a task named twice is exported once. Other names stay as they are (an
+    unknown or unexportable task is refused by :func:`export_lm_eval`); a suite none of whose tasks has an export
+    is an error naming it."""
+    exports = exportable()
+    tasks = set(registered_tasks()) | set(exports)
+    expanded: list[str] = []
+    for name in names:
+        suite = None if name in tasks else next((s for s in all_suites() if name in s.names), None)
+        if suite is None:
+            chosen = [name]
+        else:
+            chosen = [task for task in suite.task_names if task in exports]
+            if not chosen:
+                raise NegkitError(f"suite {name} has no task exported to the LM Evaluation Harness; exportable "
+                                  f"tasks: {', '.join(exports)}")
+        expanded += [task for task in chosen if task not in expanded]
+    return expanded
+
+
 def export_lm_eval(tasks: Sequence[str], out: str | Path, data: str | None = None, split: str = "test",
                    limit: int | float | dict[str, int | float] | None = None, seed: int | None = None,
                    prompt: str | dict[str, str] | None = None, num_fewshot: int | dict[str, int] | None = None,
@@ -56,9 +80,10 @@ def export_lm_eval(tasks: Sequence[str], out: str | Path, data: str | None = Non
     """Write Harness tasks for ``tasks`` into ``out``; return the manifest (also ``out/negkit_export.json``).
 
     The options mean what they mean for ``negkit eval`` and select the same items; a flag a task does not take
-    is an error, as there.
+    is an error, as there. A suite's name stands for its exported tasks (:func:`export_task_names`).
     """
     exports = exportable()
+    tasks = export_task_names(tasks)
     if not tasks:
         raise NegkitError(f"no task to export; exportable tasks: {', '.join(exports)}")
     unknown = [task for task in tasks if task not in exports]
