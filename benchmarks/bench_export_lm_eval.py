@@ -297,8 +297,9 @@ def main(argv: list[str] | None = None) -> int:
               f"{row['lm_eval_s'] / max(row['negkit_s'], 1e-9):.2f}x |")
     print(f"\nload average before {load_before}, after {load_after}")
     if args.json:
-        text = json.dumps({"rows": rows, "lm_eval_commands": commands, "loadavg_before": load_before,
-                           "loadavg_after": load_after}, indent=1) + "\n"
+        command = shlex.join(["python", "benchmarks/bench_export_lm_eval.py", *(sys.argv[1:] if argv is None else argv)])
+        text = json.dumps({"command": command, "rows": rows, "lm_eval_commands": commands, "cpus": os.cpu_count(),
+                           "loadavg_before": load_before, "loadavg_after": load_after}, indent=1) + "\n"
         from negkit.data.locate import find_data_root
 
         root = find_data_root(args.data)
