@@ -89,11 +89,11 @@ def _bad(path: Path, text: str | bytes) -> Path:
 
 @pytest.mark.parametrize("line, problem", [
     ("{not json", "not valid JSON"),
-    (json.dumps({"sentence_good": "A.", "pairID": "1"}), "missing field(s): sentence_bad"),
+    (json.dumps({"sentence_good": "A.", "pairID": "1"}), "missing field 'sentence_bad'"),
     (json.dumps({**PAIR, "pairID": "1", "sentence_bad": "  "}), "field 'sentence_bad': expected a non-empty sentence"),
     (json.dumps({**PAIR, "pairID": "1", "UID": "npi_present_2"}), "is not this file's paradigm 'npi_present_1'"),
     (json.dumps({**PAIR, "pairID": "0"}), "pairID '0' appears twice"),
-    (json.dumps([1, 2]), "not a JSON object"),
+    (json.dumps([1, 2]), "expected a JSON object, found an array"),
 ])
 def test_blimp_malformed_lines(tmp_path, line, problem):
     path = _bad(tmp_path / "npi_present_1.jsonl", json.dumps(PAIR) + "\n" + line + "\n")

@@ -120,20 +120,6 @@ def parse_batch_size(text: str) -> int | None:
     return size
 
 
-def pattern_list(text: str) -> tuple[int, ...]:
-    try:
-        numbers = tuple(int(part) for part in text.split(",") if part.strip())
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected pattern numbers such as 1,5,6, got {text!r}") from None
-    if not numbers:
-        raise argparse.ArgumentTypeError("expected at least one pattern number")
-    return numbers
-
-
-def word_list(text: str) -> tuple[str, ...]:
-    return tuple(part.strip() for part in text.split(",") if part.strip())
-
-
 def label_list(text: str) -> tuple[str, ...]:
     labels = tuple(part.strip() for part in text.split(",") if part.strip())
     if len(labels) < 2 or len(set(labels)) != len(labels):

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import Any
 
-from negkit.cli.arguments import label_list, pattern_list, seed_value, word_list
+from negkit.cli.arguments import label_list, seed_value
 from negkit.errors import NegkitError
 from negkit.models.model_args import parse_model_args
 from negkit.suites import classifier_tasks, default_training_source, training_sources
@@ -52,23 +53,9 @@ def add_data_arguments(parser: argparse._ActionsContainer) -> None:
     parser.add_argument("--split", default="train", help="TIND split to train on (default: train)")
     parser.add_argument("--split-seed", type=seed_value, default=0,
                         help="seed of TIND's group-level split of the raw release; evaluate with --seed equal to it")
-    parser.add_argument("--patterns", type=pattern_list, help="TIND: only these patterns, e.g. 1,5,6")
-    parser.add_argument("--exclude-patterns", type=pattern_list, help="TIND: leave these patterns out (held out)")
-    parser.add_argument("--polarity", choices=("all", "affirmative", "negative"), default="all",
-                        help="TIND: only affirmative or only negative sentences")
-    parser.add_argument("--sentences", choices=("all", "inputs", "distractors"), default="all",
-                        help="TIND: only input sentences (no distractors) or only distractor sentences")
-    parser.add_argument("--negation", type=word_list, metavar="TYPE,...",
-                        help="TIND: of the negative sentences keep those of these types (verbal, non_verbal, analytic, "
-                        "synthetic, clausal, subclausal); with all polarities: affirmative plus one negation type")
     parser.add_argument("--limit", type=int, help="at most N training examples (TIND: about N sentences as whole "
                         "groups stratified by pattern, drawn with --seed)")
-    parser.add_argument("--per-group", type=int, metavar="N",
-                        help="TIND: at most N sentences of each group (balanced over affirmative/negative and "
-                        "input/distractor, drawn with --seed; --limit then counts thinned groups): more words per step")
-    parser.add_argument("--affirmative-first", type=int, metavar="N",
-                        help="TIND: a curriculum: first N affirmative sentences drawn from the training sentences "
-                        "(the label is then the lexical fact alone), then all of them, in a fixed order")
+    add_source_arguments(parser)
     chat = parser.add_mutually_exclusive_group()
     chat.add_argument("--chat", dest="chat", action="store_const", const=True,
                       help="render prompts with the model's chat template (TIND default when the model has one)")
@@ -83,6 +70,32 @@ def add_data_arguments(parser: argparse._ActionsContainer) -> None:
                         "split 85:15: batch 16, lr 2e-5, 5 epochs, Adam); see docs/finetuning.md")
     parser.add_argument("--labels", type=label_list, help="nli: label names in output order (default: the model's "
                         "own; else entailment,neutral,contradiction)")
+
+
+def add_source_arguments(parser: argparse._ActionsContainer) -> None:
+    """The flags the suites' training sources accept (``TrainingSource.flags``), each declared once."""
+    declared: set[str] = set()
+    for source in training_sources().values():
+        for flag in source.flags:
+            if declared.isdisjoint(flag.names):
+                parser.add_argument(*flag.names, **flag.settings)
+            declared.update(flag.names)
+
+
+def source_options(args: argparse.Namespace) -> dict[str, Any]:
+    """``FinetuneOptions`` keyword arguments from every training source's flags (``TrainingSource.options``); two
+    sources that set one option to different values are a suite author's error."""
+    options: dict[str, Any] = {}
+    for source in training_sources().values():
+        if source.options is None:
+            continue
+        values = {flag.dest: getattr(args, flag.dest, flag.settings.get("default")) for flag in source.flags}
+        for name, value in source.options(values).items():
+            if name in options and options[name] != value:
+                raise ValueError(f"training source {source.name!r} sets finetune option {name!r} to {value!r}, "
+                                 f"another source to {options[name]!r}")
+            options[name] = value
+    return options
 
 
 def add_training_arguments(parser: argparse._ActionsContainer) -> None:
@@ -139,13 +152,11 @@ def add_output_arguments(parser: argparse._ActionsContainer) -> None:
 
 
 def options_from_args(args: argparse.Namespace):
-    from negkit.train import FinetuneOptions, TindFilter  # loads torch: off the start-up path
+    from negkit.train import FinetuneOptions  # loads torch: off the start-up path
     from negkit.train.nan_nli_recipes import apply_recipe
 
     options = FinetuneOptions(
         out=args.out, train=args.train, data=args.data, split=args.split, split_seed=args.split_seed,
-        tind=TindFilter(patterns=args.patterns, exclude_patterns=args.exclude_patterns or (), polarity=args.polarity,
-                        kind=args.sentences, negation=args.negation or (), per_group=args.per_group),
         limit=args.limit, chat=args.chat, dev=args.dev, dev_limit=args.dev_limit, seed=args.seed,
         learning_rate=args.learning_rate, epochs=args.epochs, max_steps=args.max_steps, max_minutes=args.max_minutes,
         batch_size=args.batch_size,
@@ -153,13 +164,13 @@ def options_from_args(args: argparse.Namespace):
         weight_decay=args.weight_decay, max_grad_norm=args.max_grad_norm, max_length=args.max_length,
         prompt_loss_weight=args.prompt_loss_weight, lora_r=args.lora_r, lora_alpha=args.lora_alpha,
         lora_dropout=args.lora_dropout, lora_targets=args.lora_targets, lora_layers=args.lora_layers,
-        affirmative_first=args.affirmative_first, eval_steps=args.eval_steps,
+        eval_steps=args.eval_steps,
         early_stopping_patience=args.early_stopping_patience, early_stopping_threshold=args.early_stopping_threshold,
         save_steps=args.save_steps, save_minutes=args.save_minutes, keep_checkpoints=args.keep_checkpoints,
         logging_steps=args.logging_steps, dtype=args.dtype, device=args.device, quantize=args.quantize,
         gradient_checkpointing=args.gradient_checkpointing, share_prefix=args.share_prefix, merge_out=args.merge_out,
         progress=not args.no_progress,
-        model_args=parse_model_args(args.model_args), labels=args.labels,
+        model_args=parse_model_args(args.model_args), labels=args.labels, **source_options(args),
     )
     return apply_recipe(options, args.recipe) if getattr(args, "recipe", None) else options
 

@@ -7,7 +7,7 @@ import argparse
 import json
 from dataclasses import replace
 
-from negkit.cli.arguments import pattern_list, seed_value
+from negkit.cli.arguments import seed_value
 from negkit.cli.finetune import (
     add_data_arguments,
     add_lora_arguments,
@@ -15,6 +15,7 @@ from negkit.cli.finetune import (
     add_training_arguments,
     options_from_args,
 )
+from negkit.suites.tind.training import pattern_list
 
 #: Listed after ``negkit tind convert/stats`` (cli/tind.py, which declares the ``tind`` group).
 ORDER = 51

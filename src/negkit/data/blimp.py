@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from negkit.errors import InputFormatError, quoted
-from negkit.io.textfiles import iter_jsonl
+from negkit.io.textfiles import iter_json_objects
 
 #: The seven negation / NPI-licensing paradigms, in the order negkit reports them (the files' names).
 PARADIGMS: tuple[str, ...] = (
@@ -58,12 +58,7 @@ def read_blimp_paradigm(path: str | Path, paradigm: str | None = None) -> list[M
     paradigm = paradigm or path.stem
     pairs: list[MinimalPair] = []
     seen: set[str] = set()
-    for line, record in iter_jsonl(path):
-        if not isinstance(record, dict):
-            raise InputFormatError(path, line, "not a JSON object")
-        missing = [name for name in _REQUIRED if name not in record]
-        if missing:
-            raise InputFormatError(path, line, f"missing field(s): {', '.join(missing)}")
+    for line, record in iter_json_objects(path, required=_REQUIRED):
         uid = record.get("UID", paradigm)
         if uid != paradigm:
             raise InputFormatError(path, line, f"field 'UID': {quoted(uid, 60)} is not this file's paradigm {paradigm!r}")

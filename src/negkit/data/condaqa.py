@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from negkit.errors import InputFormatError
-from negkit.io.textfiles import iter_jsonl
+from negkit.io.textfiles import iter_json_objects
 
 #: ``PassageEditID`` -> the edit's name, in the paper's order.
 EDITS: dict[int, str] = {0: "original", 1: "paraphrase", 2: "scope", 3: "affirmative"}
@@ -88,12 +88,7 @@ def read_condaqa(path: str | Path, split: str = "dev") -> list[QAItem]:
         path = path / SPLIT_FILES[split]
     items: list[QAItem] = []
     seen: set[int] = set()
-    for line, record in iter_jsonl(path):
-        if not isinstance(record, dict):
-            raise InputFormatError(path, line, "not a JSON object")
-        missing = [name for name in _REQUIRED if name not in record]
-        if missing:
-            raise InputFormatError(path, line, f"missing field(s): {', '.join(missing)}")
+    for line, record in iter_json_objects(path, required=_REQUIRED):
         sample_id = _integer(path, line, record, "SampleID")
         if sample_id in seen:
             raise InputFormatError(path, line, f"SampleID {sample_id} appears twice")

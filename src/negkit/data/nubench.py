@@ -25,7 +25,7 @@ from negkit.data.locate import locate_dataset
 from negkit.errors import DataNotFoundError, InputFormatError, quoted
 from negkit.io.atomic import atomic_write_text
 from negkit.io.hub import hub_offline, in_hub_cache, offline_reason
-from negkit.io.textfiles import iter_csv, iter_jsonl, iter_parquet
+from negkit.io.textfiles import iter_csv, iter_json_objects, iter_parquet, require_fields
 
 HUB_ID = "thunder-research-group/SNU_Thunder-NUBench"
 #: The data set's folder under a data root.
@@ -99,20 +99,12 @@ def find_split_file(root: str | Path, config: str, split: str) -> Path:
     )
 
 
-def json_objects(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    """``(line, object)`` for each non-blank line of a JSON Lines file; anything but an object is an error."""
-    for line_number, record in iter_jsonl(path):
-        if not isinstance(record, dict):
-            raise InputFormatError(path, line_number, "expected a JSON object")
-        yield line_number, record
-
-
 def read_records(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """Yield ``(line, record)`` from a jsonl, parquet or csv file (line is the row's 1-based file line for jsonl
     and csv, the 1-based row number for parquet)."""
     path = Path(path)
     if path.suffix == ".jsonl":
-        yield from json_objects(path)
+        yield from iter_json_objects(path)
     elif path.suffix == ".csv":
         rows = iter_csv(path)
         first = next(rows, None)
@@ -133,7 +125,7 @@ def read_choice_items(records: Iterable[tuple[int, Mapping[str, Any]]], source: 
     """Build :class:`ChoiceItem` objects from ``(line, record)`` pairs; ``source`` names the file in errors."""
     items: list[ChoiceItem] = []
     for line, record in records:
-        _require_fields(source, line, record, _CHOICE_COLUMNS)
+        require_fields(source, line, record, _CHOICE_COLUMNS)
         choice2_type = str(record["choice2_type"]).strip()
         if choice2_type not in CHOICE2_TYPES:
             raise InputFormatError(source, line, f"field 'choice2_type': unknown value {quoted(choice2_type)} (expected one of {CHOICE2_TYPES})")
@@ -162,7 +154,7 @@ def read_negation_pairs(records: Iterable[tuple[int, Mapping[str, Any]]], source
     """Build :class:`NegationPair` objects from ``(line, record)`` pairs."""
     pairs: list[NegationPair] = []
     for line, record in records:
-        _require_fields(source, line, record, _PAIR_COLUMNS)
+        require_fields(source, line, record, _PAIR_COLUMNS)
         premise, hypothesis = _text(record["premise"]), _text(record["hypothesis"])
         if not premise or not hypothesis:
             raise InputFormatError(source, line, "empty 'premise' or 'hypothesis'")
@@ -232,12 +224,6 @@ def _check_config_split(config: str, split: str) -> None:
         raise DataNotFoundError(f"unknown Thunder-NUBench config {config!r} (expected one of {tuple(SPLITS)})")
     if split not in SPLITS[config]:
         raise DataNotFoundError(f"Thunder-NUBench {config} has no split {split!r} (expected one of {SPLITS[config]})")
-
-
-def _require_fields(source: str, line: int, record: Mapping[str, Any], fields: tuple[str, ...]) -> None:
-    missing = [name for name in fields if name not in record]
-    if missing:
-        raise InputFormatError(source, line, f"missing field(s): {', '.join(missing)}")
 
 
 def _text(value: Any) -> str:

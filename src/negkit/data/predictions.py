@@ -17,7 +17,7 @@ from typing import Any
 
 from negkit.data.nli import NLI_LABELS
 from negkit.errors import InputFormatError, quoted
-from negkit.io.textfiles import iter_jsonl
+from negkit.io.textfiles import iter_json_objects, require_fields
 
 #: ``(path, line, record) -> item id`` for a line without ``item_id`` (None: the line must have one).
 ItemIdReader = Callable[[Path, int, Mapping[str, Any]], "str | None"]
@@ -35,18 +35,9 @@ class ChoicePrediction:
     prediction_norm: str | None
 
 
-def json_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    """``(line, object)`` for each non-blank line; anything but a JSON object is an error."""
-    for line, record in iter_jsonl(path):
-        if not isinstance(record, dict):
-            raise InputFormatError(path, line, "expected a JSON object")
-        yield line, record
-
-
 def field(path: Path, line: int, record: Mapping[str, Any], name: str) -> Any:
     """``record[name]``; a missing field is an error naming it."""
-    if name not in record:
-        raise InputFormatError(path, line, f"missing field {name!r}")
+    require_fields(path, line, record, (name,))
     return record[name]
 
 
@@ -86,7 +77,7 @@ def read_predictions(path: str | Path, item_ids: set[str], item_id_of: Callable[
     an item predicted twice and an empty file are errors."""
     path = Path(path)
     predictions: dict[str, Any] = {}
-    for line, record in json_lines(path):
+    for line, record in iter_json_objects(path):
         name = item_id_of(line, record)
         if name not in item_ids:
             raise InputFormatError(path, line, f"unknown item {quoted(name)}")
@@ -132,7 +123,7 @@ def _choice_name(path: Path, line: int, item: Any, value: Any, name: str) -> str
 
 def _expand_runs(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """Lines as given, or one line per run for ``negkit eval`` sample records (``{"item_id", "runs": {...}}``)."""
-    for line, record in json_lines(path):
+    for line, record in iter_json_objects(path):
         runs = record.get("runs")
         if isinstance(runs, dict) and "prediction" not in record:
             for run, values in runs.items():

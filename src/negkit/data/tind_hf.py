@@ -23,7 +23,7 @@ from negkit.data.tind_types import KINDS, PATTERN_NAMES, TruthItem, make_item_id
 from negkit.errors import DataNotFoundError, InputFormatError, NegkitError, quoted
 from negkit.io.atomic import atomic_writer
 from negkit.io.hub import hub_offline, in_hub_cache, looks_like_path, offline_reason
-from negkit.io.textfiles import iter_jsonl, iter_parquet
+from negkit.io.textfiles import iter_jsonl, iter_parquet, json_kind, require_fields
 
 #: The hub name of the authors' release.
 HUB_NAME = "HiTZ/This-is-not-a-dataset"
@@ -77,8 +77,7 @@ class RecordReader:
         self._group_sizes: dict[tuple[int, int], int] = {}
 
     def field(self, record: Mapping[str, Any], name: str, line: int, kind: type) -> Any:
-        if name not in record:
-            raise InputFormatError(self.location, line, f"missing field {name!r}")
+        require_fields(self.location, line, record, (name,))
         value = record[name]
         if kind is bool:
             parsed = parse_bool(value)
@@ -96,7 +95,7 @@ class RecordReader:
     def item(self, record: Mapping[str, Any], line: int) -> TruthItem:
         """The item of one record; ``line`` (1-based line or row number) is used in error messages."""
         if not isinstance(record, Mapping):
-            raise InputFormatError(self.location, line, f"expected a JSON object, found {type(record).__name__}")
+            raise InputFormatError(self.location, line, f"expected a JSON object, found {json_kind(record)}")
         pattern_id = self.field(record, "pattern_id", line, int)
         if pattern_id not in PATTERN_NAMES:
             raise InputFormatError(self.location, line, f"field 'pattern_id': expected 1-11, found {pattern_id}")

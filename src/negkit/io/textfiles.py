@@ -2,7 +2,8 @@
 
 Each function raises :class:`~negkit.errors.InputFormatError` naming the file (and the line where there is one)
 for a missing file, a folder, unreadable bytes, bytes that are not UTF-8, malformed JSON or the wrong kind of
-JSON value; never a Python exception. Values quoted in messages are cut short (:func:`negkit.errors.quoted`).
+JSON value (``expected a JSON object, found an array``), a missing field (``missing field 'x'``); never a Python
+exception. Values quoted in messages are cut short (:func:`negkit.errors.quoted`).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import io
 import json
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -74,7 +75,7 @@ def read_json_object(path: str | os.PathLike[str], what: str = "JSON object") ->
     except RecursionError:
         raise InputFormatError(path, None, f"JSON nested too deeply (expected a {what})") from None
     if not isinstance(data, dict):
-        raise InputFormatError(path, None, f"expected a JSON object ({what}), found {type(data).__name__}")
+        raise InputFormatError(path, None, f"expected a JSON object ({what}), found {json_kind(data)}")
     return data
 
 
@@ -108,6 +109,53 @@ def iter_jsonl(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
         except RecursionError:
             raise InputFormatError(path, line_number, "JSON nested too deeply") from None
         yield line_number, value
+
+
+#: How a decoded JSON value is named in messages (JSON's names, not Python's).
+_JSON_KINDS: tuple[tuple[type, str], ...] = (
+    (bool, "true or false"), (dict, "an object"), (list, "an array"), (str, "a string"), (int, "a number"),
+    (float, "a number"),
+)
+
+
+def json_kind(value: Any) -> str:
+    """What ``value`` is, in JSON's words (``an array``, ``a string``, ``null``, ...), for error messages."""
+    if value is None:
+        return "null"
+    return next((name for kind, name in _JSON_KINDS if isinstance(value, kind)), type(value).__name__)
+
+
+def json_object(path: str | os.PathLike[str], line: int | None, value: Any) -> dict[str, Any]:
+    """``value`` when it is a JSON object; else an :class:`InputFormatError` ``FILE:LINE: expected a JSON object,
+    found an array`` (``line`` None when the file has no lines, e.g. a hub data set)."""
+    if not isinstance(value, dict):
+        raise InputFormatError(path, line, f"expected a JSON object, found {json_kind(value)}")
+    return value
+
+
+def require_fields(path: str | os.PathLike[str], line: int | None, record: Mapping[str, Any],
+                   fields: Iterable[str]) -> None:
+    """Raise ``FILE:LINE: missing field 'a'`` (or ``missing fields 'a', 'b'``, in the order of ``fields``) when
+    ``record`` lacks any of ``fields``."""
+    missing = [name for name in fields if name not in record]
+    if missing:
+        names = ", ".join(repr(name) for name in missing)
+        raise InputFormatError(path, line, f"missing field{'s' if len(missing) > 1 else ''} {names}")
+
+
+def iter_json_objects(path: str | os.PathLike[str], required: Iterable[str] = ()) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``(line number, object)`` for every non-blank line of a JSON Lines file whose lines must each be a JSON
+    object holding the ``required`` fields.
+
+    Every way a line can be bad is one :class:`InputFormatError` ``FILE:LINE: problem``: the errors of
+    :func:`iter_jsonl`, a value that is not an object (:func:`json_object`) and a missing field
+    (:func:`require_fields`).
+    """
+    fields = tuple(required)
+    for line_number, value in iter_jsonl(path):
+        record = json_object(path, line_number, value)
+        require_fields(path, line_number, record, fields)
+        yield line_number, record
 
 
 def iter_parquet(path: str | os.PathLike[str]) -> Iterator[tuple[int, dict[str, Any]]]:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from negkit.io.atomic import atomic_write_text
+from negkit.io.textfiles import iter_json_objects
 from negkit.report import plots
 from negkit.report.figures import resolution_figures
 from negkit.report.markdown import markdown_table, with_interval
@@ -126,7 +127,7 @@ def _records(result: dict[str, Any]) -> list[dict[str, Any]]:
     path = result.get("files", {}).get("samples")
     if not path or not Path(path).is_file():
         return []
-    return [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [record for _, record in iter_json_objects(path)]  # a damaged line is FILE:LINE: problem
 
 
 def summary_table(results: Sequence[dict[str, Any]], suites: SuiteLookup = no_suites) -> str:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from negkit.errors import InputFormatError, NegkitError, quoted, shortened
-from negkit.io.textfiles import iter_jsonl, read_json_object
+from negkit.io.textfiles import iter_json_objects, json_kind, read_json_object
 from negkit.metrics.intervals import Estimand
 from negkit.report.suite_view import SuiteView
 
@@ -57,14 +57,7 @@ class RunFolder:
 
 def read_samples(path: Path) -> list[dict[str, Any]]:
     """The records of a ``TASK.samples.jsonl`` file (a bad line is an error naming the file and line)."""
-    records = []
-    for number, record in iter_jsonl(path):
-        if not isinstance(record, dict):
-            raise InputFormatError(path, number, "expected a JSON object")
-        if "item_id" not in record:
-            raise InputFormatError(path, number, "a sample record must have an 'item_id'")
-        records.append(record)
-    return records
+    return [record for _, record in iter_json_objects(path, required=("item_id",))]
 
 
 #: Fields of a ``TASK.results.json`` that hold JSON objects (``task`` must be there: it names the task).
@@ -80,7 +73,7 @@ def read_task_results(path: Path) -> dict[str, Any]:
     for key in _RESULT_OBJECTS:
         if key in results and not isinstance(results[key], dict):
             raise InputFormatError(path, None, f"field {key!r}: expected a JSON object, found "
-                                   f"{type(results[key]).__name__} {quoted(results[key])}")
+                                   f"{json_kind(results[key])} {quoted(results[key])}")
     return results
 
 

@@ -13,7 +13,9 @@ from negkit.suites.description import (
     SuiteDescription,
     SuiteScore,
     TaskEntry,
+    TrainingFlag,
     TrainingSource,
+    training_flag,
 )
 from negkit.suites.include import include_suites, load_plugins
 from negkit.suites.registry import (
@@ -38,8 +40,8 @@ from negkit.suites.status import SuiteStatus, default_tasks, locate_task_data, s
 
 __all__ = [
     "DataSource", "ENTRY_POINT_GROUP", "HarnessExport", "SuiteDescription", "SuiteScore", "SuiteStatus", "TaskEntry",
-    "TrainingSource", "all_suites", "classifier_tasks", "default_tasks", "default_training_source",
+    "TrainingFlag", "TrainingSource", "all_suites", "classifier_tasks", "default_tasks", "default_training_source",
     "expand_task_names", "get_suite", "get_task", "include_suites", "load_plugins", "locate_task_data",
     "register_suite", "registered_names", "registered_tasks", "suite_for_task", "suite_status", "suite_view",
-    "task_entry", "training_source", "training_sources", "unregister_suite",
+    "task_entry", "training_flag", "training_source", "training_sources", "unregister_suite",
 ]

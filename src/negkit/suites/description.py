@@ -18,7 +18,8 @@ A suite module builds one and calls :func:`negkit.suites.register_suite`; every 
   a suite printed in percent, e.g. TIND's AUC of p(True));
 - **harness** (:class:`HarnessExport`): the LM Evaluation Harness export of the main task (``task_harness``: of
   other tasks);
-- **training** (:class:`TrainingSource`): named training sets for ``negkit finetune --train NAME``;
+- **training** (:class:`TrainingSource`): named training sets for ``negkit finetune --train NAME``, with the
+  ``finetune`` flags each accepts (:class:`TrainingFlag`);
 - **statistics**: the data statistics tables of ``negkit data stats SUITE``.
 """
 
@@ -87,13 +88,39 @@ class HarnessExport:
 
 
 @dataclass(frozen=True)
+class TrainingFlag:
+    """A ``negkit finetune`` flag that a training source accepts: its option strings (``--per-group``) and the
+    keyword arguments of argparse's ``add_argument`` (``type``, ``choices``, ``default``, ``metavar``, ``help``:
+    the help text is what ``negkit finetune --help`` shows). Build one with :func:`training_flag`."""
+
+    names: tuple[str, ...]
+    settings: Mapping[str, Any] = field(default_factory=dict, hash=False)
+
+    @property
+    def dest(self) -> str:
+        """The attribute the parsed value lands in (argparse's rule: ``--per-group`` -> ``per_group``)."""
+        return str(self.settings.get("dest") or self.names[0].lstrip("-").replace("-", "_"))
+
+
+def training_flag(*names: str, **settings: Any) -> TrainingFlag:
+    """``training_flag("--per-group", type=int, metavar="N", help="...")``: argparse's own spelling."""
+    return TrainingFlag(names, settings)
+
+
+@dataclass(frozen=True)
 class TrainingSource:
     """A named training set for ``negkit finetune --train NAME``: ``build(model, options, split, limit)`` returns
     the training examples (a :class:`negkit.tasks.training.TrainingData`; ``options`` is the run's
     ``FinetuneOptions``, ``limit`` None when the source leaves the limit to ``finetune``); ``check(options)``
     checks that the data is there before a model loads; ``dev_split`` says whether ``--dev split`` reads the
     source's validation split; ``curriculum`` whether ``--affirmative-first`` applies (examples marked
-    ``negated``); ``own_limit`` whether the source applies ``--limit`` itself."""
+    ``negated``); ``own_limit`` whether the source applies ``--limit`` itself.
+
+    ``flags`` are the source's own ``negkit finetune`` flags (e.g. TIND's subset filters), which the command adds
+    to its parser; ``options(values)`` turns their parsed values (``values``: the command line by argparse
+    destination) into ``FinetuneOptions`` keyword arguments. ``negkit finetune`` calls ``options`` of every
+    source, whatever ``--train`` names, so a flag given for another source still reaches the options' checks.
+    A flag that an earlier source (in the suites' order) already declares is shared, not declared twice."""
 
     name: str
     build: Callable[..., Any]
@@ -102,6 +129,8 @@ class TrainingSource:
     dev_split: bool = False
     curriculum: bool = False
     own_limit: bool = False
+    flags: tuple[TrainingFlag, ...] = ()
+    options: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = None
 
 
 @dataclass(frozen=True)

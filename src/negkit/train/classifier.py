@@ -31,10 +31,11 @@ import numpy
 from negkit.data.negnli import read_negnli
 from negkit.errors import InputFormatError, NegkitError
 from negkit.io.atomic import atomic_write_json
+from negkit.io.textfiles import iter_json_objects
 from negkit.models.fingerprints import weights_sha256
 from negkit.suites import training_source
 from negkit.train import record
-from negkit.train.examples import held_out, jsonl_objects
+from negkit.train.examples import held_out
 from negkit.train.options import FinetuneOptions, command_line
 from negkit.train.run import claim, output_folder, status, train_resumably
 
@@ -72,7 +73,7 @@ def read_nli_pairs(path: str | Path, labels: tuple[str, ...] | None = None) -> t
 
 def _records(path: Path):
     if path.suffix in (".jsonl", ".json"):
-        yield from jsonl_objects(path)
+        yield from iter_json_objects(path)
         return
     if path.suffix not in (".csv", ".tsv"):
         raise InputFormatError(path, None, f"unsupported file type {path.suffix!r} (use .jsonl, .csv or .tsv)")

@@ -11,12 +11,12 @@ files, filters, counts and a hash of the examples' text) for the run's configura
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from negkit.errors import InputFormatError, NegkitError
-from negkit.io.textfiles import iter_jsonl
+from negkit.io.textfiles import iter_json_objects
 from negkit.suites import training_source
 from negkit.tasks.training import Example, TrainingData, answer_completion
 
@@ -29,7 +29,7 @@ def check_source(train: str, options: Any) -> None:
         if source.check is not None:
             source.check(options)
         return
-    for line, record in jsonl_objects(Path(train)):
+    for line, record in iter_json_objects(Path(train)):
         _prompt_completion(Path(train), line, record)
 
 
@@ -53,7 +53,7 @@ def jsonl_examples(path: str | Path, model: Any = None, chat: bool = False) -> T
     """
     path = Path(path)
     examples = []
-    for line, record in jsonl_objects(path):
+    for line, record in iter_json_objects(path):
         prompt, completion, eos = _prompt_completion(path, line, record)
         if chat:
             message = prompt
@@ -64,14 +64,6 @@ def jsonl_examples(path: str | Path, model: Any = None, chat: bool = False) -> T
         raise InputFormatError(path, None, "no examples (the file is empty)")
     return TrainingData(examples, [path], {"kind": "jsonl", "source": str(path), "chat_template": chat,
                                            "examples": len(examples)})
-
-
-def jsonl_objects(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    """``(line, object)`` for each non-blank line; bad bytes, bad JSON or a non-object is ``FILE:LINE: problem``."""
-    for number, record in iter_jsonl(path):
-        if not isinstance(record, dict):
-            raise InputFormatError(path, number, "expected a JSON object")
-        yield number, record
 
 
 def sample_examples(data: TrainingData, limit: int | None, seed: int) -> TrainingData:

@@ -6,16 +6,17 @@ answer ``True`` or ``False``) with the paper's subset filters (:class:`TindFilte
 
 from __future__ import annotations
 
+import argparse
 import functools
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from negkit.data.tind import is_raw_source, normalize_split, read_tind, read_tind_raw, split_groups
 from negkit.errors import NegkitError
-from negkit.suites.description import TrainingSource
+from negkit.suites.description import TrainingFlag, TrainingSource, training_flag
 from negkit.tasks.tind import CHAT_QUESTION, TruthTask, data_files, sample_groups, tind_source
 from negkit.tasks.training import Example, TrainingData, answer_completion
 
@@ -194,5 +195,50 @@ def _check(options: Any) -> None:
     _read_tind(tind_source(options.data), options.split, options.split_seed)
 
 
+def pattern_list(text: str) -> tuple[int, ...]:
+    """An argparse type: pattern numbers such as ``1,5,6`` (the range is checked by :class:`TindFilter`)."""
+    try:
+        numbers = tuple(int(part) for part in text.split(",") if part.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected pattern numbers such as 1,5,6, got {text!r}") from None
+    if not numbers:
+        raise argparse.ArgumentTypeError("expected at least one pattern number")
+    return numbers
+
+
+def word_list(text: str) -> tuple[str, ...]:
+    """An argparse type: comma-separated words (blank entries dropped)."""
+    return tuple(part.strip() for part in text.split(",") if part.strip())
+
+
+#: ``negkit finetune``'s flags for TIND's training data (the help texts of ``negkit finetune --help``).
+FLAGS: tuple[TrainingFlag, ...] = (
+    training_flag("--patterns", type=pattern_list, help="TIND: only these patterns, e.g. 1,5,6"),
+    training_flag("--exclude-patterns", type=pattern_list, help="TIND: leave these patterns out (held out)"),
+    training_flag("--polarity", choices=POLARITIES, default="all",
+                  help="TIND: only affirmative or only negative sentences"),
+    training_flag("--sentences", choices=KINDS, default="all",
+                  help="TIND: only input sentences (no distractors) or only distractor sentences"),
+    training_flag("--negation", type=word_list, metavar="TYPE,...",
+                  help="TIND: of the negative sentences keep those of these types (verbal, non_verbal, analytic, "
+                  "synthetic, clausal, subclausal); with all polarities: affirmative plus one negation type"),
+    training_flag("--per-group", type=int, metavar="N",
+                  help="TIND: at most N sentences of each group (balanced over affirmative/negative and "
+                  "input/distractor, drawn with --seed; --limit then counts thinned groups): more words per step"),
+    training_flag("--affirmative-first", type=int, metavar="N",
+                  help="TIND: a curriculum: first N affirmative sentences drawn from the training sentences "
+                  "(the label is then the lexical fact alone), then all of them, in a fixed order"),
+)
+
+
+def _options(values: Mapping[str, Any]) -> dict[str, Any]:
+    """``FinetuneOptions`` keyword arguments from the values of :data:`FLAGS` (the inverse of
+    :meth:`TindFilter.flags` and ``--affirmative-first``)."""
+    subset = TindFilter(patterns=values.get("patterns"), exclude_patterns=values.get("exclude_patterns") or (),
+                        polarity=values.get("polarity") or "all", kind=values.get("sentences") or "all",
+                        negation=values.get("negation") or (), per_group=values.get("per_group"))
+    return {"tind": subset, "affirmative_first": values.get("affirmative_first")}
+
+
 TRAINING = TrainingSource("tind", _build, "the TIND train split (--dev split: its validation split)", check=_check,
-                          dev_split=True, curriculum=True, own_limit=True)
+                          dev_split=True, curriculum=True, own_limit=True, flags=FLAGS, options=_options)
