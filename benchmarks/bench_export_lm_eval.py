@@ -18,7 +18,7 @@ the Harness's on negkit's export, pair by pair (``blimp-PARADIGM-PAIRID``).
 
     python benchmarks/bench_export_lm_eval.py --lm-eval LM_EVAL_VENV/bin/lm_eval \\
         --work RUNS/export-bench --json docs/results/export-lm-eval.json
-    python benchmarks/bench_export_lm_eval.py --lm-eval LM_EVAL_VENV/bin/lm_eval --work RUNS/export-neg \
+    python benchmarks/bench_export_lm_eval.py --lm-eval LM_EVAL_VENV/bin/lm_eval --work RUNS/export-neg \\
         --data ../shared/data --tasks blimp-negation,neqa,negnli --limit "" --json FIGURES.json
 
 Thunder-NUBench's real data is gated; without it the hand-written fixture in tests/fixtures is used (24 items).
