@@ -156,8 +156,10 @@ def path_words(command: Command) -> list[str]:
         if word.startswith("-") or "://" in word or previous in ("--model-args", "--system-instruction"):
             continue
         if previous == "--model":
-            scheme, _, rest = word.partition(":")
-            if scheme in ("gguf",) or (scheme in ("hf", "nli") and _looks_local(rest)):
+            scheme, colon, rest = word.partition(":")
+            if not colon and _looks_local(word):  # a model folder (e.g. a resolution model's)
+                words.append(word)
+            elif scheme in ("gguf",) or (scheme in ("hf", "nli") and _looks_local(rest)):
                 words.append(rest)
             continue
         if previous in ("--include_path", "--include-path") or _looks_local(word) or \
