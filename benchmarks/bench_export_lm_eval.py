@@ -304,8 +304,9 @@ def main(argv: list[str] | None = None) -> int:
 
         root = find_data_root(args.data)
         # no path of this machine in the figures: the folders become names
+        venv = Path(args.lm_eval).parent.parent if os.sep in args.lm_eval else None  # VENV/bin/lm_eval
         for path, name in ((work, "$WORK"), (folder, "$MODEL"), (lm_eval_tasks, "$LM_EVAL_TASKS"), (REPO, "."),
-                           (root.resolve() if root else None, "$DATA"), (Path.home(), "~")):
+                           (root.resolve() if root else None, "$DATA"), (venv, "$LM_EVAL_VENV"), (Path.home(), "~")):
             if path is not None:
                 text = text.replace(str(path), name)
         Path(args.json).write_text(text, encoding="utf-8")
