@@ -9,6 +9,7 @@ import math
 import re
 
 from negkit.errors import NegkitError
+from negkit.metrics.intervals import DEFAULT_RESAMPLES
 from negkit.run.flags import format_per_task
 
 
@@ -133,6 +134,27 @@ def add_include_argument(parser: argparse._ActionsContainer) -> None:
     parser.add_argument("--include", action="append", metavar="PATH",
                         help="also load the suites of this .py file, or of every .py file in this folder "
                         "(see docs/suites.md); may be repeated")
+
+
+def add_run_interval_arguments(parser: argparse._ActionsContainer, tasks_help: str) -> None:
+    """``--tasks``, ``--bootstrap`` and ``--seed`` of the commands that recompute intervals from run folders
+    (``compare``, ``leaderboard``); :func:`selected_run_tasks` checks them."""
+    parser.add_argument("--tasks", help=tasks_help)
+    parser.add_argument("--bootstrap", type=int, default=DEFAULT_RESAMPLES, metavar="N",
+                        help=f"bootstrap resamples (default: {DEFAULT_RESAMPLES})")
+    parser.add_argument("--seed", type=seed_value, default=0, help="seed of the bootstrap (default: 0)")
+
+
+def selected_run_tasks(args: argparse.Namespace) -> tuple[str, ...] | None:
+    """Check ``--bootstrap`` (at least 1) and return the ``--tasks`` names (None: every task a run has)."""
+    if args.bootstrap < 1:
+        raise NegkitError(f"--bootstrap must be at least 1, got {args.bootstrap}")
+    if args.tasks is None:
+        return None
+    tasks = tuple(name.strip() for name in args.tasks.split(",") if name.strip())
+    if not tasks:
+        raise NegkitError("--tasks names no task")
+    return tasks
 
 
 def included_paths(argv: list[str]) -> list[str]:

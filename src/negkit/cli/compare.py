@@ -7,9 +7,7 @@ import argparse
 import json
 from pathlib import Path
 
-from negkit.cli.arguments import add_include_argument, seed_value
-from negkit.errors import NegkitError
-from negkit.metrics.intervals import DEFAULT_RESAMPLES
+from negkit.cli.arguments import add_include_argument, add_run_interval_arguments, selected_run_tasks
 from negkit.report.compare import CompareOptions, compare, compare_markdown
 from negkit.report.compare_page import write_comparison
 from negkit.report.html import write_run_folder_html
@@ -33,10 +31,7 @@ def register(groups) -> None:
     parser.add_argument("--baseline", metavar="RUN_DIR",
                         help="the run the others are compared with (default: the first RUN_DIR); e.g. a run of "
                         "`negkit eval --model random` or the base model of a fine-tuned one")
-    parser.add_argument("--tasks", help="comma-separated tasks to compare (default: every task a run has)")
-    parser.add_argument("--bootstrap", type=int, default=DEFAULT_RESAMPLES, metavar="N",
-                        help=f"bootstrap resamples (default: {DEFAULT_RESAMPLES})")
-    parser.add_argument("--seed", type=seed_value, default=0, help="seed of the bootstrap (default: 0)")
+    add_run_interval_arguments(parser, "comma-separated tasks to compare (default: every task a run has)")
     parser.add_argument("--json", action="store_true", help="print the comparison as JSON instead of Markdown")
     parser.add_argument("--out", metavar="DIR", help="also write compare.md, compare.json and compare.html into DIR")
     add_include_argument(parser)
@@ -55,13 +50,7 @@ def register(groups) -> None:
 
 
 def run_compare(args: argparse.Namespace) -> int:
-    if args.bootstrap < 1:
-        raise NegkitError(f"--bootstrap must be at least 1, got {args.bootstrap}")
-    tasks = None
-    if args.tasks is not None:
-        tasks = tuple(name.strip() for name in args.tasks.split(",") if name.strip())
-        if not tasks:
-            raise NegkitError("--tasks names no task")
+    tasks = selected_run_tasks(args)
     comparison = compare(args.runs, args.baseline, CompareOptions(args.bootstrap, args.seed, tasks=tasks), suite_view)
     if args.out:
         write_comparison(comparison, Path(args.out))

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from negkit.cli.arguments import add_include_argument, seed_value
-from negkit.errors import NegkitError
-from negkit.metrics.intervals import DEFAULT_RESAMPLES
+from negkit.cli.arguments import add_include_argument, add_run_interval_arguments, selected_run_tasks
 from negkit.report.leaderboard import LeaderboardOptions, leaderboard
 from negkit.suites import suite_view
 
@@ -28,22 +26,13 @@ def register(groups) -> None:
     )
     parser.add_argument("runs", nargs="+", metavar="RUN_DIR", help="output folders of `negkit eval` (or NAME=RUN_DIR)")
     parser.add_argument("--out", required=True, metavar="DIR", help="folder to write the site into")
-    parser.add_argument("--tasks", help="comma-separated tasks to include (default: every task a run has)")
-    parser.add_argument("--bootstrap", type=int, default=DEFAULT_RESAMPLES, metavar="N",
-                        help=f"bootstrap resamples (default: {DEFAULT_RESAMPLES})")
-    parser.add_argument("--seed", type=seed_value, default=0, help="seed of the bootstrap (default: 0)")
+    add_run_interval_arguments(parser, "comma-separated tasks to include (default: every task a run has)")
     add_include_argument(parser)
     parser.set_defaults(handler=run_leaderboard)
 
 
 def run_leaderboard(args: argparse.Namespace) -> int:
-    if args.bootstrap < 1:
-        raise NegkitError(f"--bootstrap must be at least 1, got {args.bootstrap}")
-    tasks = None
-    if args.tasks is not None:
-        tasks = tuple(name.strip() for name in args.tasks.split(",") if name.strip())
-        if not tasks:
-            raise NegkitError("--tasks names no task")
+    tasks = selected_run_tasks(args)
     paths = leaderboard(args.runs, args.out, LeaderboardOptions(args.bootstrap, args.seed, tasks=tasks), suite_view)
     print(paths["index"])
     return 0

@@ -31,9 +31,8 @@ from typing import Any
 
 from negkit.io.atomic import atomic_write_json, atomic_write_text, make_folder
 from negkit.errors import NegkitError
-from negkit.metrics.intervals import (DEFAULT_LEVEL, DEFAULT_RESAMPLES, Estimand, bootstrap_intervals,
-                                      paired_bootstrap)
-from negkit.report.compare import run_names
+from negkit.metrics.intervals import Estimand, bootstrap_intervals, paired_bootstrap
+from negkit.report.compare import CompareOptions, run_names
 from negkit.report.leaderboard_html import index_html, model_html
 from negkit.report.run_records import RunFolder, TaskRun, read_run, record_estimands
 from negkit.report.suite_view import SuiteLookup, SuiteView, no_suites
@@ -43,14 +42,9 @@ JSON_FILE = "leaderboard.json"
 MODELS_FOLDER = "models"
 
 
-@dataclass(frozen=True)
-class LeaderboardOptions:
-    """Bootstrap settings and the tasks to include (None: every task some run has and negkit can rebuild)."""
-
-    resamples: int = DEFAULT_RESAMPLES
-    seed: int = 0
-    level: float = DEFAULT_LEVEL
-    tasks: tuple[str, ...] | None = None
+#: Bootstrap settings and the tasks to include (None: every task some run has and negkit can rebuild): the same
+#: settings as a comparison's.
+LeaderboardOptions = CompareOptions
 
 
 @dataclass
