@@ -20,21 +20,16 @@ from negkit.data.negnli import TRIPLE_CONDITIONS
 from negkit.data.nli import NLIItem
 from negkit.metrics.classification import normalised_confusion
 from negkit.metrics.intervals import Estimand, ratio_estimand
-from negkit.metrics.nli import setting_scores
+from negkit.metrics.nli import check_predictions, setting_scores
 from negkit.metrics.nli_intervals import nli_unit, setting_estimands
 
 UNIT = "NegNLI original pair"
 
 
-def _check(items: Sequence[NLIItem], predicted: Sequence[str]) -> None:
-    if len(items) != len(predicted):
-        raise ValueError(f"{len(items)} items but {len(predicted)} predictions")
-
-
 def negnli_report(items: Sequence[NLIItem], predicted: Sequence[str], labels: Sequence[str]) -> dict[str, Any]:
     """``standard`` (per_class P/R/F1/support, all_f1, accuracy), ``confusion_matrix`` (normalised by the true
     label), ``confusion_counts`` and ``accuracy_by_negation`` (premise / hypothesis / both, when the items carry it)."""
-    _check(items, predicted)
+    check_predictions(items, predicted)
     gold = [item.label for item in items]
     counts = {true: {guess: sum(1 for g, p in zip(gold, predicted) if g == true and p == guess) for guess in labels}
               for true in labels}
@@ -55,7 +50,7 @@ def negnli_report(items: Sequence[NLIItem], predicted: Sequence[str], labels: Se
 
 def negnli_estimands(items: Sequence[NLIItem], predicted: Sequence[str], labels: Sequence[str]) -> list[Estimand]:
     """Intervals of every metric of :func:`negnli_report` (same paths), resampling original pairs."""
-    _check(items, predicted)
+    check_predictions(items, predicted)
     units = [nli_unit(item) for item in items]
     gold = [item.label for item in items]
     estimands = setting_estimands("standard", gold, predicted, units, labels, UNIT, "standard")

@@ -128,7 +128,8 @@ class ErrorRate:
         return self.wrong / self.total if self.total else 0.0
 
 
-def _check(items: Sequence[NLIItem], predicted: Sequence[str]) -> None:
+def check_predictions(items: Sequence[NLIItem], predicted: Sequence[str]) -> None:
+    """Raise ``ValueError`` unless there is one prediction per item."""
     if len(items) != len(predicted):
         raise ValueError(f"{len(items)} items but {len(predicted)} predictions")
 
@@ -146,19 +147,19 @@ def to_binary(label: str) -> str:
 
 def standard_scores(items: Sequence[NLIItem], predicted: Sequence[str]) -> SettingScores:
     """The 3-way setting."""
-    _check(items, predicted)
+    check_predictions(items, predicted)
     return setting_scores([item.label for item in items], predicted, NLI_LABELS)
 
 
 def binary_scores(items: Sequence[NLIItem], predicted: Sequence[str]) -> SettingScores:
     """Entailment vs not-entailment."""
-    _check(items, predicted)
+    check_predictions(items, predicted)
     return setting_scores([to_binary(item.label) for item in items], [to_binary(p) for p in predicted], BINARY_LABELS)
 
 
 def strict_score(items: Sequence[NLIItem], predicted: Sequence[str]) -> StrictScore:
     """Premises whose hypotheses are all labelled correctly, over all premises (grouped by ``premise_id``)."""
-    _check(items, predicted)
+    check_predictions(items, predicted)
     all_right: dict[str, bool] = {}
     for item, label in zip(items, predicted):
         all_right[item.premise_id] = all_right.get(item.premise_id, True) and label == item.label
@@ -174,14 +175,14 @@ def _macro_over(items: Sequence[NLIItem], predicted: Sequence[str], keep: Callab
 
 def premise_type_breakdown(items: Sequence[NLIItem], predicted: Sequence[str]) -> dict[str, MacroScores]:
     """Macro P/R/F1 over the pairs whose premise carries each negation type (types with no pair are left out)."""
-    _check(items, predicted)
+    check_predictions(items, predicted)
     rows = {kind: _macro_over(items, predicted, lambda item, k=kind: k in item.premise_negation) for kind in NEGATION_TYPES}
     return {kind: scores for kind, scores in rows.items() if scores.count}
 
 
 def hypothesis_type_breakdown(items: Sequence[NLIItem], predicted: Sequence[str]) -> dict[str, MacroScores]:
     """As :func:`premise_type_breakdown` for the hypothesis, plus :data:`NO_NEGATION` for hypotheses without one."""
-    _check(items, predicted)
+    check_predictions(items, predicted)
     rows = {kind: _macro_over(items, predicted, lambda item, k=kind: k in item.hypothesis_negation) for kind in NEGATION_TYPES}
     rows[NO_NEGATION] = _macro_over(items, predicted, lambda item: not item.hypothesis_negation)
     return {kind: scores for kind, scores in rows.items() if scores.count}
@@ -214,7 +215,7 @@ def construction_error_rates(items: Sequence[NLIItem], predicted: Sequence[str],
     values the paper prints no row for are not counted); ``"value"``: one row per ``Construction`` value, in
     first-seen order.
     """
-    _check(items, predicted)
+    check_predictions(items, predicted)
     if grouping not in CONSTRUCTION_GROUPINGS:
         raise ValueError(f"unknown construction grouping {grouping!r}; choose one of {CONSTRUCTION_GROUPINGS}")
     if grouping == "value":
@@ -242,7 +243,7 @@ def operation_error_rates(items: Sequence[NLIItem], predicted: Sequence[str], co
     ``counting="exactly-one"`` (default) counts a pair for an operation whose cell is exactly 1, which is what
     reproduces the printed Table 9; ``"non-zero"`` counts every pair whose cell is above 0 (the paper's text).
     """
-    _check(items, predicted)
+    check_predictions(items, predicted)
     if counting not in OPERATION_COUNTINGS:
         raise ValueError(f"unknown operation counting {counting!r}; choose one of {OPERATION_COUNTINGS}")
     keep = (lambda count: count == 1) if counting == "exactly-one" else (lambda count: count > 0)
@@ -261,14 +262,14 @@ def operation_applications(items: Sequence[NLIItem]) -> dict[str, int]:
 
 def quantification_subset(items: Sequence[NLIItem], predicted: Sequence[str]) -> tuple[list[NLIItem], list[str]]:
     """The NaN-Quant subset (items flagged ``Quantification``) with their predictions."""
-    _check(items, predicted)
+    check_predictions(items, predicted)
     chosen = [(item, label) for item, label in zip(items, predicted) if item.quantification]
     return [item for item, _ in chosen], [label for _, label in chosen]
 
 
 def confusion_matrix(items: Sequence[NLIItem], predicted: Sequence[str]) -> dict[str, dict[str, float]]:
     """3-way confusion matrix normalised by the true label (Figure 1)."""
-    _check(items, predicted)
+    check_predictions(items, predicted)
     return normalised_confusion([item.label for item in items], predicted, NLI_LABELS)
 
 
@@ -312,7 +313,7 @@ def nan_nli_report(items: Sequence[NLIItem], predicted: Sequence[str], operation
 
 def scone_accuracy(items: Sequence[NLIItem], predicted: Sequence[str]) -> dict[str, float]:
     """ScoNe accuracy per condition (conditions present, in the paper's order) and ``overall``."""
-    _check(items, predicted)
+    check_predictions(items, predicted)
     result: dict[str, float] = {}
     for condition in SCONE_CONDITIONS:
         pairs = [(item.label, label) for item, label in zip(items, predicted) if item.condition == condition]
