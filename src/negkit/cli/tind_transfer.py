@@ -45,6 +45,9 @@ def register(groups) -> None:
     transfer.add_argument("--test-seed", type=seed_value, default=0, help="seed of the test sample")
     transfer.add_argument("--no-base", action="store_true", help="do not score the base model")
     transfer.add_argument("--jobs", type=int, default=1, help="patterns fine-tuned at once, one process each")
+    transfer.add_argument("--threads", type=int, default=1, metavar="N",
+                          help="torch threads of every fine-tuning and scoring, whatever --jobs is (default: 1), so "
+                          "that the numbers do not depend on --jobs; on C cores use --jobs C, or --jobs 1 --threads C")
     transfer.add_argument("--eval-batch-size", type=int, help="batch size when scoring")
     transfer.add_argument("--eval-quantize", choices=("8bit", "4bit"),
                           help="score with the base model quantized (TIND's authors: 8bit; needs a CUDA GPU)")
@@ -71,6 +74,7 @@ def run_transfer_train(args: argparse.Namespace) -> int:
     options = TransferOptions(out=args.out, finetune=recipe, patterns=patterns, test_groups=args.test_groups,
                               test_per_group=args.test_per_group or None, test_split=args.test_split,
                               test_seed=args.test_seed, base=not args.no_base, jobs=args.jobs,
+                              threads=args.threads,
                               batch_size=args.eval_batch_size, eval_quantize=args.eval_quantize)
     statuses = transfer_train(args.model, options)
     print(json.dumps(statuses))

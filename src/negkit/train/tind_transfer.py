@@ -14,7 +14,10 @@ Layout of ``OUT``::
 
 Every step is resumable: a finished fine-tuning or scoring is skipped (its files are written atomically at the
 end), a killed fine-tuning resumes from its last complete checkpoint. ``jobs`` runs that many patterns at once,
-each in its own process. Prediction files hold item ids, labels and probabilities, never TIND sentences.
+each in its own process. Every fine-tuning and every scoring runs with ``threads`` torch threads, whatever ``jobs``
+is: the thread count changes the order of floating-point sums, so this is what makes ``--jobs 2`` give exactly the
+numbers of ``--jobs 1`` (``threads`` is part of the plan). Prediction files hold item ids, labels and
+probabilities, never TIND sentences.
 """
 
 from __future__ import annotations
@@ -68,6 +71,8 @@ class TransferOptions:
     base: bool = True
     #: Patterns fine-tuned at once, each in its own process.
     jobs: int = 1
+    #: Torch threads of every fine-tuning and scoring, whatever ``jobs`` is (so the numbers do not depend on it).
+    threads: int = 1
     batch_size: int | None = None
     #: Load the base model quantized when scoring (``8bit``, as TIND's authors evaluated; needs a CUDA GPU).
     eval_quantize: str | None = None
@@ -75,7 +80,7 @@ class TransferOptions:
     def validate(self) -> None:
         if not self.patterns or any(pattern not in PATTERNS for pattern in self.patterns):
             raise NegkitError(f"--patterns: TIND patterns are 1 to 11, got {list(self.patterns)}")
-        for name in ("test_groups", "jobs"):
+        for name in ("test_groups", "jobs", "threads"):
             if getattr(self, name) < 1:
                 raise NegkitError(f"--{name.replace('_', '-')} must be at least 1, got {getattr(self, name)}")
         if self.test_per_group is not None and self.test_per_group < 1:
@@ -141,6 +146,7 @@ def transfer_train(model: str, options: TransferOptions | None = None) -> dict[s
 
 def run_pattern(model: str, options: TransferOptions, pattern: int, items: list[Any]) -> str:
     """Fine-tune on ``pattern`` (or resume, or skip when done), then score the adapter; the row's status."""
+    use_threads(options.threads)  # in a worker process as in the main one: the same sums in the same order
     folder = Path(options.out) / row_name(pattern)
     recipe = pattern_recipe(options, pattern, folder / "adapter")
     _say(f"{row_name(pattern)}: fine-tuning ({recipe.tind.polarity} polarity, affirmative first "
@@ -221,6 +227,7 @@ def score_row(model: str, adapter: Path | None, items: list[Any], options: Trans
     if done and done.get("item_ids_sha256") == sample_sha and done.get("adapter_weights_sha256") == weights:
         return status
     started = time.perf_counter()
+    use_threads(options.threads)
     recipe = options.finetune
     extra = {key: value for key, value in (("device", recipe.device), ("batch_size", options.batch_size),
                                            ("quantize", options.eval_quantize)) if value}
@@ -238,8 +245,16 @@ def score_row(model: str, adapter: Path | None, items: list[Any], options: Trans
         "negkit_transfer_predictions": 1, "row": folder.name, "model": model, "status": status,
         "adapter": str(adapter) if adapter is not None else None, "adapter_weights_sha256": weights,
         "chat_template": task.uses_chat(lm), "item_ids_sha256": sample_sha, "sentences": len(rows),
+        "threads": options.threads,
         "seconds": round(time.perf_counter() - started, 2), "records": rows}, indent=None)
     return status
+
+
+def use_threads(threads: int) -> None:
+    """Run torch with ``threads`` intra-op threads in this process."""
+    import torch  # heavy: off the start-up path
+
+    torch.set_num_threads(threads)
 
 
 def transfer_matrix(out: str | Path, resamples: int = 1000, seed: int = 0, plots: bool = True) -> dict[str, Any]:
@@ -289,7 +304,7 @@ def transfer_command(model: str, options: TransferOptions) -> str:
     recipe = command_line(model, replace(options.finetune, progress=True), "OUT")[len(head) + 1:]
     words = [f"negkit tind transfer-train --model {model} --out {options.out}",
              f"--patterns {','.join(map(str, options.patterns))}", f"--test-groups {options.test_groups}",
-             f"--test-split {options.test_split}", f"--test-seed {options.test_seed}"]
+             f"--test-split {options.test_split}", f"--test-seed {options.test_seed}", f"--threads {options.threads}"]
     if options.test_per_group is not None:
         words.append(f"--test-per-group {options.test_per_group}")
     if not options.base:
