@@ -11,9 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from negkit.generate.wordnet import default_wordnet_folder
+from negkit.benchmarks.tind.generator.wordnet import default_wordnet_folder
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
+#: The tests folder (helper scripts the tests start as child processes live here).
+TESTS = REPO_ROOT / "tests"
+#: The hand-written Thunder-NUBench sample (its data is gated), in the data set's layout.
+NUBENCH_FIXTURE = TESTS / "fixtures" / "thunder_nubench"
 SHARED_DATA = Path(os.environ.get("NEGKIT_TEST_DATA", REPO_ROOT.parent / "shared" / "data"))
 
 
@@ -51,7 +55,7 @@ def tiny_model_folder(tmp_path_factory):
 @pytest.fixture(scope="module")
 def synthetic_data(tmp_path_factory):
     """A TIND-like data folder (test.jsonl, train.jsonl) of invented sentences."""
-    from negkit.data.tind import write_tind_jsonl
+    from negkit.benchmarks.tind.data import write_tind_jsonl
     from tiny_models import synthetic_truth_items
 
     folder = tmp_path_factory.mktemp("tind-synthetic")

@@ -106,7 +106,7 @@ def plain_next_token_logprobs(lm, context: str, candidates: list[str]) -> dict[s
 
 def synthetic_truth_items(groups_per_pattern: int = 3, patterns: tuple[int, ...] = (1, 2, 5)):
     """Invented TIND-like items (not TIND sentences): every group has the four cells, twice."""
-    from negkit.data.tind_types import PATTERN_NAMES, TruthItem, expected_label, make_item_id
+    from negkit.benchmarks.tind.types import PATTERN_NAMES, TruthItem, expected_label, make_item_id
 
     nouns = ["dog", "cat", "rose", "car", "sun", "snow", "iron", "glass", "water", "bird", "fish", "triangle"]
     items = []
@@ -143,6 +143,16 @@ def tiny_t5(vocab_size: int, seed: int = 0):
     with torch.no_grad():
         model.lm_head.weight.mul_(20)
     return model
+
+
+def tiny_seq2seq_lm():
+    """A tiny random T5 as negkit's encoder-decoder backend (batch 3), with a T5-style tokenizer."""
+    from negkit.models.hf_common import fingerprint_for
+    from negkit.models.hf_seq2seq import HFSeq2SeqLM
+
+    tokenizer = tiny_tokenizer(chat_template=False, append_eos=True)
+    model = tiny_t5(len(tokenizer))
+    return HFSeq2SeqLM(model, tokenizer, fingerprint_for("hf", model, "tiny-t5", "float32"), batch_size=3)
 
 
 def save_tiny_t5(folder: Path, seed: int = 0) -> Path:

@@ -1,4 +1,4 @@
-"""``negkit eval``: evaluate a model on registered tasks (see :mod:`negkit.run.evaluate`)."""
+"""``negkit eval``: evaluate a model on registered tasks (see :mod:`negkit.commands.eval.evaluate`)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,10 @@ import argparse
 import math
 import sys
 from pathlib import Path
+from typing import Any
 
-from negkit.cli.arguments import (
-    add_include_argument,
+from negkit.cli.arguments import add_include_argument
+from negkit.kit.arguments import (
     non_negative,
     parse_batch_size,
     parse_limit,
@@ -18,21 +19,24 @@ from negkit.cli.arguments import (
     seed_value,
     wait_seconds,
 )
-from negkit.engine.runner import DEFAULT_CHUNK_SIZE, DEFAULT_COMMIT_SECONDS
+from negkit.runs.runner import DEFAULT_CHUNK_SIZE, DEFAULT_COMMIT_SECONDS
 from negkit.errors import NegkitError, quoted
 from negkit.models.model_args import parse_model_args
-from negkit.report.combined import REPORT_FILE
-from negkit.run.evaluate import evaluate
-from negkit.run.options import EvalOptions
-from negkit.run.preflight import check_data_argument
-from negkit.suites import classifier_tasks, locate_task_data, registered_tasks, suite_status
+from negkit.commands.eval.combined import REPORT_FILE
+from negkit.commands.eval.evaluate import evaluate
+from negkit.commands.eval.options import EvalOptions
+from negkit.commands.eval.preflight import check_data_argument
+from negkit.commands.status import locate_task_data, suite_status
+from negkit.kit.command_context import CommandContext
+from negkit.kit.suites import classifier_tasks, registered_tasks
+from negkit.models.spec import parse_model_spec
 
 
 #: Place in ``negkit --help``.
 ORDER = 10
 
 
-def register(groups) -> None:
+def register(groups, context) -> None:
     parser = groups[""].add_parser(
         "eval",
         help="evaluate a model on benchmark tasks (results JSON, per-sample JSONL, Markdown tables)",
@@ -150,18 +154,8 @@ def run_eval(args: argparse.Namespace) -> int:
     else:
         if args.data is not None:
             check_data_argument(args.data)
-        tasks, skipped = suites_to_run(args.data, classifier=args.model.startswith("nli:"))
-    options = EvalOptions(
-        data=args.data, split=args.split, limit=args.limit, seed=args.seed,
-        batch_size=parse_batch_size(args.batch_size), dtype=args.dtype, mode=args.mode, out=args.out,
-        device=args.device, quantize=args.quantize,
-        progress=not args.no_progress, model_args=parse_model_args(args.model_args), num_fewshot=args.num_fewshot,
-        prompt=args.prompt, chat=args.chat, system_instruction=args.system_instruction, skipped=skipped,
-        bos=args.bos, fewshot_examples=args.fewshot_examples,
-        chunk_size=args.chunk_size, commit_seconds=args.commit_seconds, wait_lock=args.wait_lock,
-        allow_in_git=args.allow_in_git, adapter=args.adapter, timeout=args.timeout, retries=args.retries,
-        bootstrap=args.bootstrap, bootstrap_seed=args.bootstrap_seed,
-    )
+        tasks, skipped = suites_to_run(args.data, classifier=parse_model_spec(args.model).is_classifier)
+    options = eval_options(args, skipped=skipped)
     results = evaluate(args.model, tasks, options)
     for result in results:
         print(f"{result['task']['task']}: {result['files']['results']}")
@@ -170,6 +164,32 @@ def run_eval(args: argparse.Namespace) -> int:
         print(f"report: {report}\n")
         print(report.read_text(encoding="utf-8"))
     return 0
+
+
+def eval_options(args: argparse.Namespace, **fields: Any) -> EvalOptions:
+    """The :class:`EvalOptions` of parsed eval flags (the model and run groups, and the task group's flags where the
+    parser has them); ``fields`` replace values (a benchmark's own command sets its split, its few-shot count)."""
+
+    def given(name: str) -> Any:
+        return getattr(args, name, None)
+
+    values: dict[str, Any] = dict(
+        data=given("data"), split=args.split if hasattr(args, "split") else "test", limit=given("limit"),
+        seed=given("seed"),
+        batch_size=parse_batch_size(args.batch_size), dtype=args.dtype, mode=args.mode, out=args.out,
+        device=args.device, quantize=args.quantize, progress=not args.no_progress,
+        model_args=parse_model_args(args.model_args), num_fewshot=given("num_fewshot"), prompt=given("prompt"),
+        chat=given("chat"), system_instruction=given("system_instruction"), bos=given("bos"),
+        fewshot_examples=given("fewshot_examples"), chunk_size=args.chunk_size, commit_seconds=args.commit_seconds,
+        wait_lock=args.wait_lock, allow_in_git=args.allow_in_git, adapter=args.adapter, timeout=args.timeout,
+        retries=args.retries, bootstrap=args.bootstrap, bootstrap_seed=args.bootstrap_seed,
+    )
+    return EvalOptions(**{**values, **fields})
+
+
+def command_context() -> CommandContext:
+    """What a benchmark's own commands get of ``negkit eval`` (:class:`negkit.kit.command_context.CommandContext`)."""
+    return CommandContext(add_model_arguments, add_run_arguments, eval_options, evaluate)
 
 
 def suites_to_run(data: str | None, classifier: bool = False) -> tuple[list[str], dict[str, str]]:
