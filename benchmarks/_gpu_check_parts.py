@@ -7,6 +7,7 @@ Helpers only; gpu_check.py says what runs, in which order, and where the figures
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -237,14 +238,17 @@ def memory_limit(lm: Any, device: str, headroom_bytes: int, simulated_rows: int)
 
 def run_device_tests(device: str, data: Path | None, log: Path, timeout_s: float, selection: tuple[str, ...] = DEVICE_TESTS,
                      ) -> dict[str, Any]:
-    """The device tests in a pytest subprocess (NEGKIT_TEST_DEVICE=``device``; NEGKIT_TEST_DATA=``data`` when given):
+    """The device tests in a pytest subprocess (NEGKIT_TEST_DEVICE=``device``; NEGKIT_TEST_DATA and NEGKIT_DATA
+    ``data`` when given):
     counts, failures with their messages, seconds; the whole output goes to ``log``."""
     junit = log.with_suffix(".junit.xml")
     env = {**os.environ, "NEGKIT_TEST_DEVICE": device, "PYTHONPATH": str(REPO / "src"), "PYTHONUNBUFFERED": "1"}
-    if data is not None:
-        env["NEGKIT_TEST_DATA"] = str(data)
-    command = [sys.executable, "-m", "pytest", "-q", "-rfEs", "-p", "no:cacheprovider", "--junitxml", str(junit),
-               *selection]
+    if data is not None:  # the tests' data (tests/conftest.py), and negkit's own default for runs without --data
+        env.update(NEGKIT_TEST_DATA=str(data), NEGKIT_DATA=str(data))
+    command = [sys.executable, "-m", "pytest", "-q", "-rfEs", "--durations=15", "-p", "no:cacheprovider",
+               "--junitxml", str(junit), *selection]
+    if importlib.util.find_spec("pytest_timeout") is not None:  # one hanging test must not take the whole budget
+        command[3:3] = ["--timeout", "150"]
     started = time.perf_counter()
     with open(log, "w", encoding="utf-8") as handle:
         try:
@@ -252,8 +256,9 @@ def run_device_tests(device: str, data: Path | None, log: Path, timeout_s: float
             returncode: int | str = done.returncode
         except subprocess.TimeoutExpired:
             returncode = f"killed after {timeout_s:.0f} s"
-    figures: dict[str, Any] = {"command": " ".join(command[1:]), "env": {"NEGKIT_TEST_DEVICE": device,
-                               **({"NEGKIT_TEST_DATA": str(data)} if data is not None else {})},
+    shown = [part for part in command[1:] if part not in (str(junit), "--junitxml")]  # no machine paths
+    figures: dict[str, Any] = {"command": " ".join(shown), "env": {"NEGKIT_TEST_DEVICE": device, **(
+                               {"NEGKIT_TEST_DATA": data.name, "NEGKIT_DATA": data.name} if data is not None else {})},
                                "returncode": returncode, "wall_s": round(time.perf_counter() - started, 1)}
     if junit.is_file():
         figures.update(junit_counts(junit))

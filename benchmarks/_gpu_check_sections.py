@@ -233,6 +233,8 @@ def print_summary(report: dict[str, Any]) -> None:
     if "tests" in tests:
         print(f"tests: {tests['passed']} passed, {tests['failures'] + tests['errors']} failed, {tests['skipped']} "
               f"skipped in {tests['wall_s']} s" + "".join(f"\n  FAILED {f['test']}: {f['message'][:160]}" for f in tests["failed"]))
+    elif "returncode" in tests:
+        print(f"tests: pytest ended with {tests['returncode']} and no JUnit report (see pytest.log)")
     peaks = sections.get("matmul_peak", {}).get("flop_per_s", {})
     if peaks:
         print("matmul peak: " + ", ".join(f"{name} {value / 1e12:.1f} TFLOP/s" for name, value in peaks.items()))
