@@ -9,7 +9,7 @@ from negkit.engine.batching import LengthSortedBatcher
 from negkit.engine.prefix import PrefixChecker, common_prefix_length
 from negkit.models.base import LoglikelihoodRequest
 from negkit.benchmarks.tind.task import TruthTask, true_probability
-from tiny_models import plain_next_token_logprobs, synthetic_truth_items, tiny_causal_lm
+from tiny_models import model_device, plain_next_token_logprobs, synthetic_truth_items, tiny_causal_lm
 
 TOLERANCE = 1e-4
 
@@ -49,8 +49,8 @@ def test_loglikelihood_matches_plain_forward_pass():
         context = lm.rules.encode(request.context, special=True)
         continuation = lm.rules.encode(request.continuation, special=False)
         with torch.no_grad():
-            logits = lm.model(input_ids=torch.tensor([context + continuation])).logits[0]
-        logprobs = torch.log_softmax(logits, dim=-1)
+            logits = lm.model(input_ids=torch.tensor([context + continuation], device=model_device(lm.model))).logits[0]
+        logprobs = torch.log_softmax(logits, dim=-1).cpu()
         expected = sum(float(logprobs[len(context) - 1 + k, token]) for k, token in enumerate(continuation))
         greedy = all(int(logprobs[len(context) - 1 + k].argmax()) == token for k, token in enumerate(continuation))
         assert abs(result.logprob - expected) < TOLERANCE

@@ -9,7 +9,7 @@ import torch
 
 from negkit.engine.prefix_tree import Row, build_trie, plan_rows
 from negkit.models.base import LoglikelihoodRequest
-from tiny_models import plain_next_token_logprobs, tiny_causal_lm
+from tiny_models import model_device, plain_next_token_logprobs, tiny_causal_lm
 
 TOLERANCE = 1e-4
 
@@ -200,7 +200,8 @@ def test_continuations_along_the_tree_match_plain_passes():
         context = lm.rules.encode(request.context, special=True)
         continuation = lm.rules.encode(request.continuation, special=False)
         with torch.no_grad():
-            logprobs = torch.log_softmax(lm.model(input_ids=torch.tensor([context + continuation])).logits[0], dim=-1)
+            ids = torch.tensor([context + continuation], device=model_device(lm.model))
+            logprobs = torch.log_softmax(lm.model(input_ids=ids).logits[0], dim=-1).cpu()
         expected = sum(float(logprobs[len(context) - 1 + k, token]) for k, token in enumerate(continuation))
         greedy = all(int(logprobs[len(context) - 1 + k].argmax()) == token for k, token in enumerate(continuation))
         assert abs(result.logprob - expected) < TOLERANCE
@@ -363,7 +364,7 @@ def _tiny_model_of(kind: str, lm):
     model = transformers.AutoModelForCausalLM.from_config(configs[kind](), attn_implementation="eager").eval()
     with torch.no_grad():
         model.get_output_embeddings().weight.mul_(20)
-    return model
+    return model.to(model_device(lm.model))  # beside the model it replaces (the tests' device)
 
 
 @pytest.mark.parametrize("kind", ["gpt2", "opt", "gpt_neox", "falcon", "phi3", "qwen2", "gemma2", "gemma3", "gptj"])
