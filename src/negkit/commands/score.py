@@ -53,12 +53,22 @@ def load_scorer(suite: str) -> Callable[..., SuiteScore]:
 def score_task(task: Any, path: Path, name: str = "predictions", data: str | None = None,
                intervals: IntervalSettings | None = IntervalSettings(), split: str = "test") -> SuiteScore:
     """The one path: the predictions file as records in ``negkit eval``'s shape (``task.predictions``), then the
-    task's own metrics, intervals and tables (:func:`negkit.kit.scoring.task_numbers`) over the items predicted."""
-    items = task.load(data, split, None, 0).items
+    task's own metrics, intervals and tables (:func:`negkit.kit.scoring.task_numbers`) over the items predicted. A
+    task whose predictions files hold their items (``predictions_hold_items``) reads no data set; one whose
+    predictions may answer any of several splits says which (``scoring_items(data) -> {split: items}``)."""
+    if getattr(task, "predictions_hold_items", False):
+        records = task.predictions(Path(path), None)
+        metrics = task_numbers(task, task.items_from_records(records, Path(path)), records, intervals) | {"source": name}
+        return SuiteScore(metrics, task.tables(metrics))
+    scoring_items = getattr(task, "scoring_items", None)  # a task whose predictions may answer several splits
+    splits = scoring_items(data) if scoring_items is not None else {split: task.load(data, split, None, 0).items}
+    items = [item for split_items in splits.values() for item in split_items]
     records = task.predictions(Path(path), items)
     predicted = {str(record["item_id"]) for record in records}
     chosen = [item for item in items if item.item_id in predicted]
-    metrics = task_numbers(task, chosen, records, intervals) | {"data_count": len(items), "source": name}
+    # the data set's size: the questions of the splits the predictions come from
+    count = sum(len(split_items) for split_items in splits.values() if any(item.item_id in predicted for item in split_items))
+    metrics = task_numbers(task, chosen, records, intervals) | {"data_count": count, "source": name}
     return SuiteScore(metrics, task.tables(metrics))
 
 
