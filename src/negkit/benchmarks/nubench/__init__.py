@@ -37,10 +37,11 @@ from negkit.kit.harness.layout import harness_task_yaml
 from negkit.benchmarks.nubench.tables import nubench_tables
 from negkit.benchmarks.nubench.sweep_tables import sweep_run_tables
 from negkit.kit.view import Figure
-from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescription, SuiteScore, TaskEntry, TrainingSource
+from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescription, SuiteScore, TaskEntry, TrainingSource, task_flag
 from negkit.kit.suites.registry import register_suite
 from negkit.kit.tasks.base import TaskData
 from negkit.benchmarks.nubench.task import (
+    BOS_POLICIES,
     FEWSHOT_DELIMITER,
     FEWSHOT_SPLIT,
     TARGET_DELIMITER,
@@ -247,6 +248,9 @@ SUITE = register_suite(SuiteDescription(
     record_estimands=_estimands,
     harness=HarnessExport((HARNESS_TASK,), write_harness_task, loaders={"load_nubench": NAME}, notes=_harness_notes),
     training=(TRAINING,),
+    task_flags=(task_flag("--bos", option="bos", choices=tuple(BOS_POLICIES),
+                          help="Thunder-NUBench: a BOS token before the context: the tokenizer's choice (default, as "
+                          "lm-eval 0.4.13), none (as the older lm-eval the paper used), or always"),),
     statistics=nubench_data_statistics,
     order=20,
 ))

@@ -13,10 +13,11 @@ from typing import Any
 
 from negkit.benchmarks.tind import harness
 from negkit.benchmarks.tind.data import read_tind
+from negkit.benchmarks.tind.fewshot import FEWSHOT_SOURCES
 from negkit.benchmarks.tind.figures import tind_figures
 from negkit.benchmarks.tind.task import TruthTask
 from negkit.benchmarks.tind.training import TRAINING
-from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescription, TaskEntry
+from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescription, TaskEntry, task_flag
 from negkit.kit.suites.registry import register_suite
 
 NAME = "tind"
@@ -53,5 +54,8 @@ SUITE = register_suite(SuiteDescription(
     harness=HarnessExport((harness.CHAT, harness.PLAIN), harness.write_harness_task, loaders={"load_tind": None},
                           utils_source=harness.utils_source(), readme=harness.readme_commands),
     training=(TRAINING,),
+    task_flags=(task_flag("--fewshot-examples", option="fewshot_examples", choices=FEWSHOT_SOURCES,
+                          help="tind-fewshot: the authors' fixed 44 examples (default) or 4 per pattern drawn with "
+                          "--seed from the training split"),),
     order=10,
 ))

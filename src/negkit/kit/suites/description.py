@@ -103,6 +103,27 @@ class TrainingFlag:
         return str(self.settings.get("dest") or self.names[0].lstrip("-").replace("-", "_"))
 
 
+@dataclass(frozen=True)
+class TaskFlag:
+    """A ``negkit eval`` flag that sets one option of the tasks that accept it (``Task.accepts``), declared by the
+    benchmark whose tasks take it (e.g. Thunder-NUBench's ``--bos``): its option strings, the task option it sets,
+    and argparse's ``add_argument`` keyword arguments. A flag given for a task that does not take it is an error.
+    Build one with :func:`task_flag`."""
+
+    names: tuple[str, ...]
+    option: str
+    settings: Mapping[str, Any] = field(default_factory=dict, hash=False)
+
+    @property
+    def dest(self) -> str:
+        return self.option
+
+
+def task_flag(*names: str, option: str, **settings: Any) -> TaskFlag:
+    """``task_flag("--bos", option="bos", choices=(...), help="...")``: argparse's own spelling."""
+    return TaskFlag(names, option, settings)
+
+
 def training_flag(*names: str, **settings: Any) -> TrainingFlag:
     """``training_flag("--per-group", type=int, metavar="N", help="...")``: argparse's own spelling."""
     return TrainingFlag(names, settings)
@@ -173,6 +194,8 @@ class SuiteDescription:
     training: tuple[TrainingSource, ...] = ()
     #: Fine-tuning recipes of the benchmark's paper (``negkit finetune --recipe NAME``).
     recipes: tuple[Recipe, ...] = ()
+    #: ``negkit eval`` flags of the benchmark's own task options (:class:`TaskFlag`).
+    task_flags: tuple[TaskFlag, ...] = ()
     #: ``statistics(data) -> DataStatistics``: the paper's data tables from the data under a data root
     #: (``negkit data stats SUITE``; :mod:`negkit.kit.data.statistics`).
     statistics: Callable[[str | Path | None], Any] | None = None
