@@ -1,10 +1,15 @@
 """Scoring a predictions file made elsewhere: the library behind ``negkit score SUITE PREDICTIONS``.
 
-Each suite's scorer (:attr:`negkit.kit.suites.SuiteDescription.scorer`) is a function ``score_x(path,
-name="predictions", [data=None], [intervals=IntervalSettings()])`` returning a :class:`SuiteScore` (the metrics
-dictionary and its Markdown tables); it raises :class:`negkit.errors.InputFormatError` naming file, line and field
-on bad input. :func:`score_predictions` checks a ``negkit eval`` samples file against its results file, then calls
-the suite's scorer with the options it takes.
+A suite's main task scores it through the one path (:func:`score_task`): ``Task.predictions(path, items)`` reads
+the file as records in ``negkit eval``'s own shape, and the task's own metrics, intervals and tables follow. A
+task may say more, each optional: ``task_for_predictions(path)`` (the suite's task that scores this file, e.g. the
+one whose items it names), ``scored_items(data)`` (the items a predictions file may name; default: the ``test``
+split's) and ``scored_metrics(metrics, name, items)`` (what ``negkit score`` reports; default: the metrics with
+``data_count`` and ``source``, the run's name). A suite written before that gives a scorer of its own
+(:attr:`negkit.kit.suites.SuiteDescription.scorer`): a function ``score_x(path, name="predictions", [data=None],
+[intervals=IntervalSettings()])`` returning a :class:`SuiteScore` (the metrics dictionary and its Markdown tables).
+Either raises :class:`negkit.errors.InputFormatError` naming file, line and field on bad input.
+:func:`score_predictions` checks a ``negkit eval`` samples file against its results file, then scores it.
 """
 
 from __future__ import annotations
@@ -53,12 +58,23 @@ def load_scorer(suite: str) -> Callable[..., SuiteScore]:
 def score_task(task: Any, path: Path, name: str = "predictions", data: str | None = None,
                intervals: IntervalSettings | None = IntervalSettings(), split: str = "test") -> SuiteScore:
     """The one path: the predictions file as records in ``negkit eval``'s shape (``task.predictions``), then the
-    task's own metrics, intervals and tables (:func:`negkit.kit.scoring.task_numbers`) over the items predicted."""
-    items = task.load(data, split, None, 0).items
-    records = task.predictions(Path(path), items)
+    task's own metrics, intervals and tables (:func:`negkit.kit.scoring.task_numbers`) over the items predicted
+    (the task's optional hooks: see the module documentation)."""
+    path = Path(path)
+    choose = getattr(task, "task_for_predictions", None)
+    if choose is not None:
+        task = choose(path)
+    scored_items = getattr(task, "scored_items", None)
+    items = scored_items(data) if scored_items is not None else task.load(data, split, None, 0).items
+    records = task.predictions(path, items)
     predicted = {str(record["item_id"]) for record in records}
     chosen = [item for item in items if item.item_id in predicted]
-    metrics = task_numbers(task, chosen, records, intervals) | {"data_count": len(items), "source": name}
+    metrics = task_numbers(task, chosen, records, intervals)
+    scored_metrics = getattr(task, "scored_metrics", None)
+    if scored_metrics is not None:
+        metrics = scored_metrics(metrics, name, items)
+    else:
+        metrics |= {"data_count": len(items), "source": name}
     return SuiteScore(metrics, task.tables(metrics))
 
 
