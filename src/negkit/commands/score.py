@@ -75,6 +75,8 @@ def score_task(task: Any, path: Path, name: str = "predictions", data: str | Non
         metrics = scored_metrics(metrics, name, items)
     else:
         metrics |= {"data_count": len(items), "source": name}
+    if "intervals" in metrics:  # last, as negkit eval writes them
+        metrics["intervals"] = metrics.pop("intervals")
     return SuiteScore(metrics, task.tables(metrics))
 
 

@@ -83,6 +83,10 @@ class SconeTask(NLITask):
     def tables(self, metrics: dict[str, Any]) -> str:
         return scone_tables(metrics)
 
+    def scored_metrics(self, metrics: dict[str, Any], name: str, items: Sequence[NLIItem]) -> dict[str, Any]:
+        """``negkit score``'s metrics: the pairs predicted and the pairs in the data first."""
+        return {"count": metrics["count"], "data_count": len(items), **metrics}
+
 
 def scone_metrics(items: Sequence[NLIItem], predictions: Sequence[str]) -> dict[str, Any]:
     """Accuracy per condition and overall (what ``negkit eval`` and ``negkit score`` both report)."""
