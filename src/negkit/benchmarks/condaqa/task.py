@@ -152,7 +152,7 @@ class CondaQATask:
     def harness_scores(self, records: Sequence[Mapping[str, Any]]) -> dict[str, list[float]]:
         return {"acc": [float(bool(record["correct"])) for record in records]}
 
-    def scoring_items(self, data: str | Path | None) -> dict[str, list[QAItem]]:
+    def scored_items(self, data: str | Path | None) -> dict[str, list[QAItem]]:
         """The questions a predictions file may answer: every split whose file the data folder has (their
         SampleIDs differ), by split."""
         folder = locate_dataset(self.dataset, data)
