@@ -18,7 +18,7 @@ from negkit.models.openai_server import OpenAICompatibleLM
 from negkit.models.registry import load_model
 from negkit.benchmarks.tind.task import TruthTask
 from tiny_models import save_tiny_causal
-from conftest import TESTS
+from conftest import TESTS, shared_data_path
 
 
 
@@ -130,3 +130,37 @@ def test_unreachable_server_and_bad_spec():
         client.generate(["hello"])
     with pytest.raises(NegkitError, match="needs a URL"):
         load_model("openai:localhost#x")
+
+
+def test_an_api_key_reaches_no_file_a_run_writes(server, tmp_path, monkeypatch):
+    """Issue 32, finding 1: ``--model-args api_key=...`` was redacted in the record's command and model_args but
+    written in plain text through ``record.argv`` and the run's lock file. Every file a run writes is searched."""
+    from negkit.cli import main
+    from negkit.io.locks import RunLock
+    from negkit.models.model_args import redact_command_line
+
+    data = shared_data_path("scone")
+    secret = "sk-negkit-test-9f2c"
+    out = tmp_path / "run"
+    argv = ["eval", "--model", f"openai:{server.url}#tiny", "--model-args", f"api_key={secret},timeout=30",
+            "--tasks", "scone", "--limit", "2", "--data", str(data.parent), "--out", str(out), "--no-progress"]
+    seen_locks: list[str] = []
+    acquire = RunLock.acquire
+
+    def acquire_and_read(lock):  # the lock file as it stands during the run (a kill leaves it behind)
+        held = acquire(lock)
+        seen_locks.append(Path(lock.path).read_text())
+        return held
+
+    monkeypatch.setattr(RunLock, "acquire", acquire_and_read)
+    monkeypatch.setattr(sys, "argv", ["negkit", *argv])
+    assert main(argv) == 0
+    assert seen_locks and all(secret not in text for text in seen_locks)
+    written = [path for path in out.rglob("*") if path.is_file()]
+    assert any(path.name == "results.json" for path in written)
+    leaks = [path.name for path in written if secret.encode() in path.read_bytes()]
+    assert leaks == []
+    record = json.loads((out / "results.json").read_text())["record"]
+    assert "api_key=***" in " ".join(record["argv"])
+    assert redact_command_line(["--model-args", f'api_key="{secret}",token=\'t,1\'', f"hf_token={secret}"]) == [
+        "--model-args", "api_key=***,token=***", "hf_token=***"]

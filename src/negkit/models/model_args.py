@@ -12,6 +12,7 @@ twice, an unclosed quote or bracket) is an error that quotes the pair: nothing i
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from negkit.errors import NegkitError, quoted
@@ -118,3 +119,18 @@ SECRET_KEYS = frozenset({"api_key", "token", "hf_token"})
 def redact_model_args(args: dict[str, Any]) -> dict[str, Any]:
     """``args`` with secret values (:data:`SECRET_KEYS`) replaced by ``"***"``."""
     return {key: ("***" if key in SECRET_KEYS and value is not None else value) for key, value in args.items()}
+
+
+_SECRET_IN_TEXT = re.compile(r"\b(" + "|".join(sorted(SECRET_KEYS, key=len, reverse=True)) + r")=(\"[^\"]*\"|'[^']*'|[^,\s]*)")
+
+
+def redact_text(text: str) -> str:
+    """``text`` (a command line, a ``--model-args`` value) with every ``KEY=VALUE`` of a secret key (:data:`SECRET_KEYS`)
+    written ``KEY=***``, whatever quoting the value has."""
+    return _SECRET_IN_TEXT.sub(lambda match: f"{match.group(1)}=***", text)
+
+
+def redact_command_line(argv: Sequence[str]) -> list[str]:
+    """``argv`` with the secret values of :func:`redact_text` hidden in every argument: what a run records of the
+    command that started it (results, lock files, logs)."""
+    return [redact_text(str(argument)) for argument in argv]

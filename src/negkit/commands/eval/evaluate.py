@@ -28,6 +28,7 @@ from negkit.runs.store import RunStore
 from negkit.errors import NegkitError
 from negkit.io.atomic import remove_temporaries
 from negkit.models.adapter import apply_adapter
+from negkit.models.model_args import redact_command_line
 from negkit.commands.eval.combined import write_combined_report
 from negkit.commands.eval.flags import eval_command
 from negkit.commands.eval.options import EvalOptions, model_options, resolve_dtype_for_mode
@@ -107,7 +108,7 @@ def _open_store(stack: ExitStack, out: Path, group: ProcessGroup) -> RunStore:
 
 def _hold_lock(stack: ExitStack, out: Path, options: EvalOptions, group: ProcessGroup) -> None:
     """Rank 0 (or a single process) takes the folder's run lock; every rank learns whether it succeeded."""
-    command = shlex.join(options.command) if options.command is not None else shlex.join(["negkit", *sys.argv[1:]])
+    command = shlex.join(redact_command_line(options.command if options.command is not None else ["negkit", *sys.argv[1:]]))
     problem: Exception | None = None
     try:
         stack.enter_context(run_lock_for_rank(out, group.rank, group.world_size, wait=options.wait_lock,

@@ -29,7 +29,7 @@ from negkit import __version__
 from negkit.kit.data.locate import candidate_roots
 from negkit.io.atomic import atomic_write_json
 from negkit.models.fingerprints import file_sha256
-from negkit.models.model_args import redact_model_args
+from negkit.models.model_args import redact_command_line, redact_model_args
 
 #: Libraries whose versions go into the record when installed (the first three always are, or None).
 PACKAGES: tuple[str, ...] = ("torch", "transformers", "tokenizers", "peft", "accelerate", "bitsandbytes", "vllm",
@@ -271,8 +271,8 @@ def run_record(spec: str, tasks: Sequence[str], options: Any, command: Sequence[
                started: float) -> dict[str, Any]:
     """The run-wide reproduction record (the per-task parts are added by :func:`negkit.commands.eval.evaluate.evaluate`)."""
     return {
-        "command": shlex.join(command),
-        "argv": list(sys.argv),
+        "command": shlex.join(redact_command_line(command)),
+        "argv": redact_command_line(sys.argv),
         "model_spec": spec,
         "tasks": list(tasks),
         "options": {**resolved_options(options), "dtype": dtype},
