@@ -96,6 +96,14 @@ def test_cli_prints_and_writes_every_format(runs, tmp_path, capsys):
     assert list(json.loads(capsys.readouterr().out)["tasks"]) == ["scone"]
 
 
+def _copy_results_without_samples_record(results: Path, folder: Path) -> None:
+    """A results file as negkit wrote it before it recorded its samples file's size and hash (so that a samples
+    file edited by a test is read, not refused as edited)."""
+    record = json.loads(results.read_text())
+    record.pop("samples", None)
+    (folder / results.name).write_text(json.dumps(record))
+
+
 def test_errors_name_the_problem(runs, tmp_path, capsys):
     with pytest.raises(NegkitError, match="not a run folder"):
         compare([tmp_path / "missing"], suites=suite_view)
@@ -106,7 +114,7 @@ def test_errors_name_the_problem(runs, tmp_path, capsys):
         compare([runs["random"]], options=CompareOptions(resamples=10, tasks=("condaqa",)), suites=suite_view)
     broken = tmp_path / "broken"
     broken.mkdir()
-    (broken / "scone.results.json").write_text((runs["random"] / "scone.results.json").read_text())
+    _copy_results_without_samples_record(runs["random"] / "scone.results.json", broken)  # else its hash check fires
     lines = (runs["random"] / "scone.samples.jsonl").read_text().splitlines()
     record = json.loads(lines[1])
     del record["gold"]
@@ -121,7 +129,7 @@ def test_errors_name_the_problem(runs, tmp_path, capsys):
 def test_old_nan_nli_samples_without_premises_drop_strict(runs, tmp_path):
     old = tmp_path / "old"
     old.mkdir()
-    (old / "nan-nli.results.json").write_text((runs["random"] / "nan-nli.results.json").read_text())
+    _copy_results_without_samples_record(runs["random"] / "nan-nli.results.json", old)  # as an older run wrote it
     records = [json.loads(line) for line in (runs["random"] / "nan-nli.samples.jsonl").read_text().splitlines()]
     (old / "nan-nli.samples.jsonl").write_text("".join(
         json.dumps({k: v for k, v in r.items() if k != "premise_id"}) + "\n" for r in records))

@@ -50,7 +50,7 @@ def runs(tmp_path) -> dict[str, Path]:
                       "neutral", "entailment", "entailment", "neutral"]
     return {
         "oracle": _scone(tmp_path / "oracle", "oracle", GOLD),
-        "constant": _scone(tmp_path / "constant", "constant:yes", ["entailment"] * 10),
+        "constant": _scone(tmp_path / "constant", "constant", ["entailment"] * 10),
         "majority": _scone(tmp_path / "majority", "majority", ["entailment"] * 10),
         "random": _scone(tmp_path / "random", "random", random_answers),
     }
@@ -77,7 +77,7 @@ def test_values_ranks_and_differences_from_the_best(runs):
     # the four neutral pairs are the only differences: a resample without any of them has probability 0.6^10 < 0.025
     assert versus["significant"] and versus["ci"][1] < 0 and versus["p_value"] < 0.05
     assert cells["random"]["vs_best"]["difference"] == pytest.approx(-50.0) and cells["random"]["vs_best"]["significant"]
-    assert data["mean_rank"]["oracle"] == {"mean": 1.0, "columns": 1}
+    assert data["mean_rank"]["oracle"] == {"mean": 1.0, "columns": 1, "covered": 1, "of": 1}
 
 
 def test_a_tie_is_not_significant_and_every_tied_model_is_best(runs):
@@ -100,8 +100,10 @@ def test_named_folders_form_one_model_and_splits_are_columns(runs, tmp_path):
     assert data["cells"]["random"]["condaqa [dev]"]["estimate"] == 25.0
     assert data["cells"]["random"]["condaqa [test]"]["estimate"] == 25.0
     assert "condaqa [test]" not in data["cells"]["constant"]
-    assert data["mean_rank"]["constant"] == {"mean": 1.0, "columns": 2}
-    assert data["mean_rank"]["random"] == {"mean": pytest.approx(5 / 3, abs=1e-6), "columns": 3}  # ranks 2, 2, 1
+    # mean ranks over the columns both have (scone, condaqa [dev]); random alone on condaqa [test] is not "best"
+    assert data["mean_rank"]["constant"] == {"mean": 1.0, "columns": 2, "covered": 2, "of": 3}
+    assert data["mean_rank"]["random"] == {"mean": 2.0, "columns": 2, "covered": 3, "of": 3}
+    assert not data["cells"]["random"]["condaqa [test]"]["best"] and data["columns"][2]["best"] is None
     assert data["columns"][1]["unit"] == "CondaQA passage"
     picked = leaderboard_data([f"random={runs['random']}", f"random={test}", f"random={other}"],
                               LeaderboardOptions(resamples=100, tasks=("condaqa", "scone")), suite_view)
@@ -179,3 +181,22 @@ def test_browser_renders_and_the_table_sorts(runs, tmp_path):
 def test_tasks_no_suite_can_rebuild_are_left_out(runs):
     data = leaderboard_data([runs["oracle"]], OPTIONS)  # the default lookup knows no suite
     assert data["columns"] == [] and data["skipped"] == ["scone"]
+
+
+def test_rows_are_models_ranked_over_the_tasks_they_share(runs, tmp_path):
+    """Issue 32, finding 19: a model run on every task and a baseline on some were ranked by mean ranks over
+    different columns, "best" was starred where a model had no competitor, and rows were named by folder."""
+    main_run = _scone(tmp_path / "main", "SmolLM2-135M", ["entailment"] * 6 + ["neutral"] * 2 + ["entailment"] * 2)
+    _condaqa(main_run, "SmolLM2-135M", [True, True, False, False])
+    data = leaderboard_data([main_run, runs["random"]], OPTIONS, suite_view)
+    assert [model["name"] for model in data["models"]] == ["SmolLM2-135M", "random"]  # the model, not "main"
+    assert data["models"][0]["folders"] == [str(main_run)]
+    # scone: 8/10 against 5/10; condaqa has no competitor: no "best", and it does not enter the mean rank
+    assert data["mean_rank"]["SmolLM2-135M"] == {"mean": 1.0, "columns": 1, "covered": 2, "of": 2}
+    assert data["mean_rank"]["random"] == {"mean": 2.0, "columns": 1, "covered": 1, "of": 2}
+    assert not data["cells"]["SmolLM2-135M"]["condaqa"]["best"]
+    assert data["cells"]["SmolLM2-135M"]["scone"]["best"]
+    # two folders of one model on the same task: each row keeps its folder's name beside the model
+    again = _scone(tmp_path / "again", "random", ["entailment"] * 10)
+    names = [model["name"] for model in leaderboard_data([runs["random"], again], OPTIONS, suite_view)["models"]]
+    assert names == ["random (random)", "random (again)"]

@@ -145,3 +145,33 @@ def test_train_and_evaluate_cli_on_a_small_cdsco_data_root(tiny_encoder, tmp_pat
     assert main(["resolution", "evaluate", str(model), "--corpus", "cd-sco", "--data", str(tmp_path / "data")]) == 0
     table = capsys.readouterr().out
     assert table.startswith("| system | corpus | split | cues | Cues-B F1") and "| cd-sco | test | predicted |" in table
+
+
+@pytest.mark.parametrize("breakage", ["pickle-encoder-weights", "head-of-another-shape"])
+def test_a_damaged_saved_model_is_a_one_line_error(trained_model, breakage, tmp_path, capsys):
+    """Issue 32, finding 18: encoder weights as a pickle ``.bin`` gave a ``torch.load`` traceback, and a head
+    whose tensors have another shape a "size mismatch" traceback, in ``resolution predict``/``tag``."""
+    import pickle
+    import shutil
+
+    from negkit.cli import main
+
+    folder = tmp_path / "model"
+    shutil.copytree(trained_model, folder)
+    encoder = folder / "cue" / "encoder"
+    if breakage == "pickle-encoder-weights":
+        for weights in encoder.glob("*.safetensors"):
+            weights.unlink()
+        (encoder / "pytorch_model.bin").write_bytes(pickle.dumps(Path("not tensors")))
+        where = encoder
+    else:
+        head = next(path for path in (folder / "cue").iterdir() if path.suffix == ".pt")
+        state = torch.load(head, weights_only=True)
+        name = next(key for key, value in state.items() if value.dim() == 2)
+        state[name] = torch.zeros(state[name].shape[0] + 3, state[name].shape[1])
+        torch.save(state, head)
+        where = head
+    capsys.readouterr()
+    assert main(["resolution", "tag", "--model", str(folder), "I did not go."]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith(f"negkit: error: {where}") and "Traceback" not in error and len(error.splitlines()) == 1

@@ -26,7 +26,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from negkit import __version__
-from negkit.cli.arguments import included_paths
 from negkit.cli.evaluate import command_context
 from negkit.kit.command_context import CommandGroups
 from negkit.errors import NegkitError
@@ -124,6 +123,15 @@ def one_line(message: str, limit: int = MESSAGE_LIMIT) -> str:
     return text
 
 
+def _included_paths(parser: argparse.ArgumentParser, argv: list[str]) -> list[str]:
+    """The ``--include`` paths of a command that takes the option, read by the parser itself (help aside, and
+    leaving flags that the included suites declare for the second reading): a file is executed only for such a
+    command, and only after its command line was read."""
+    first = [argument for argument in argv if argument not in ("-h", "--help")]
+    known, _unknown = parser.parse_known_args(first)
+    return list(getattr(known, "include", None) or [])
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return its exit status."""
     for stream in (sys.stdout, sys.stderr):  # paths of bytes that are not UTF-8 are printed escaped, not a crash
@@ -132,8 +140,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             reconfigure(errors="backslashreplace")
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        include_suites(included_paths(argv))  # a user's suites, before the parser lists the suites it knows
         parser = build_parser()
+        included = _included_paths(parser, argv)
+        if included:  # a user's suites (their tasks and flags) join, then the command line is read again
+            include_suites(included)
+            parser = build_parser()
         args = parser.parse_args(argv)
         handler = getattr(args, "handler", None)
         if handler is None:

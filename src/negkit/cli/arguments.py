@@ -25,6 +25,9 @@ def add_run_interval_arguments(parser: argparse._ActionsContainer, tasks_help: s
     parser.add_argument("--bootstrap", type=int, default=DEFAULT_RESAMPLES, metavar="N",
                         help=f"bootstrap resamples (default: {DEFAULT_RESAMPLES})")
     parser.add_argument("--seed", type=seed_value, default=0, help="seed of the bootstrap (default: 0)")
+    parser.add_argument("--allow-different-data", action="store_true",
+                        help="show runs of a task on other data (another split, data files with other SHA-256) "
+                        "without paired differences; without it they are refused")
 
 
 def selected_run_tasks(args: argparse.Namespace) -> tuple[str, ...] | None:
@@ -37,14 +40,3 @@ def selected_run_tasks(args: argparse.Namespace) -> tuple[str, ...] | None:
     if not tasks:
         raise NegkitError("--tasks names no task")
     return tasks
-
-
-def included_paths(argv: list[str]) -> list[str]:
-    """The values of every ``--include PATH`` / ``--include=PATH`` in a command line."""
-    paths = []
-    for position, argument in enumerate(argv):
-        if argument == "--include" and position + 1 < len(argv):
-            paths.append(argv[position + 1])
-        elif argument.startswith("--include="):
-            paths.append(argument.split("=", 1)[1])
-    return paths

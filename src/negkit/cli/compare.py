@@ -51,7 +51,7 @@ def register(groups, context) -> None:
 
 def run_compare(args: argparse.Namespace) -> int:
     tasks = selected_run_tasks(args)
-    comparison = compare(args.runs, args.baseline, CompareOptions(args.bootstrap, args.seed, tasks=tasks), suite_view)
+    comparison = compare(args.runs, args.baseline, CompareOptions(args.bootstrap, args.seed, tasks=tasks, allow_different_data=args.allow_different_data), suite_view)
     if args.out:
         write_comparison(comparison, Path(args.out))
     print(json.dumps(comparison, indent=2, ensure_ascii=False) if args.json else compare_markdown(comparison), end="\n" if args.json else "")

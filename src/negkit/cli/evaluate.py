@@ -125,6 +125,9 @@ def add_run_arguments(parser: argparse._ActionsContainer) -> None:
     parser.add_argument("--commit-seconds", type=positive_float, default=DEFAULT_COMMIT_SECONDS, metavar="S",
                         help="seconds of model work per durable write to the run store, about (default: "
                         f"{DEFAULT_COMMIT_SECONDS:g}); a kill loses at most this much work")
+    parser.add_argument("--start-over", action="store_true",
+                        help="remove --out's negkit run files (results, samples, reports, stored answers) before the "
+                        "run; other files stay. Without it, a folder holding another model's tasks is refused")
     parser.add_argument("--allow-in-git", action="store_true",
                         help="write a task's private fields (sentences of a data set kept encrypted) into the per-sample "
                         "files even when --out is inside a git working tree (there they are written as SHA-256 hashes "
@@ -178,7 +181,7 @@ def eval_options(args: argparse.Namespace, **fields: Any) -> EvalOptions:
         chat=given("chat"), system_instruction=given("system_instruction"),
         task_flags={option: given(option) for option in task_flags() if given(option) is not None},
         chunk_size=args.chunk_size, commit_seconds=args.commit_seconds,
-        wait_lock=args.wait_lock, allow_in_git=args.allow_in_git, adapter=args.adapter, timeout=args.timeout,
+        wait_lock=args.wait_lock, allow_in_git=args.allow_in_git, start_over=args.start_over, adapter=args.adapter, timeout=args.timeout,
         retries=args.retries, bootstrap=args.bootstrap, bootstrap_seed=args.bootstrap_seed,
     )
     return EvalOptions(**{**values, **fields})

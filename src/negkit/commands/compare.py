@@ -25,7 +25,7 @@ from negkit.errors import NegkitError
 from negkit.kit.metrics.intervals import DEFAULT_LEVEL, DEFAULT_RESAMPLES, ONE_UNIT, bootstrap_intervals, paired_bootstrap
 from negkit.kit.render.markdown import ONE_UNIT_MARK, markdown_table, number
 from negkit.kit.render.plots import drawable
-from negkit.kit.runs import RunFolder, read_run, record_estimands
+from negkit.kit.runs import RunFolder, different_data, read_run, record_estimands
 from negkit.kit.view import SuiteLookup, SuiteView, no_suites
 
 
@@ -37,6 +37,9 @@ class CompareOptions:
     seed: int = 0
     level: float = DEFAULT_LEVEL
     tasks: tuple[str, ...] | None = None
+    #: Show runs on other data (another split, data files with other hashes) beside the baseline, unpaired; without
+    #: it such runs are refused (their item ids name different items).
+    allow_different_data: bool = False
 
 
 def run_names(folders: Sequence[Path]) -> list[str]:
@@ -110,7 +113,13 @@ def _compare_task(task_name: str, runs: list[RunFolder], names: list[str], base_
             "values": {path: {"estimate": i.estimate, "ci": [i.low, i.high], "method": i.method}
                        for path, i in intervals.items()},
         }
-        if base is not None and index != base_index:
+        problem = different_data(task_name, task, name, base, names[base_index]) if base is not None else None
+        if problem is not None and not options.allow_different_data:
+            raise NegkitError(f"{problem}; compare runs on the same data, or pass --allow-different-data to show "
+                              "them unpaired")
+        if problem is not None:
+            row["unpaired"] = problem
+        elif base is not None and index != base_index:
             row.update(_paired(task_name, task.records, base.records, task.samples_file, base.samples_file, options,
                                view))
         rows.append(row)

@@ -34,7 +34,7 @@ from negkit.errors import NegkitError
 from negkit.kit.metrics.intervals import Estimand, bootstrap_intervals, paired_bootstrap
 from negkit.commands.compare import CompareOptions, run_names
 from negkit.commands.leaderboard_html import index_html, model_html
-from negkit.kit.runs import RunFolder, TaskRun, read_run, record_estimands
+from negkit.kit.runs import RunFolder, TaskRun, different_data, read_run, record_estimands
 from negkit.kit.view import SuiteLookup, SuiteView, no_suites
 
 INDEX_FILE = "index.html"
@@ -74,7 +74,7 @@ def _models(entries: Sequence[str | Path]) -> list[_Model]:
     if not parsed:
         raise NegkitError("leaderboard needs at least one run folder")
     runs = [read_run(folder) for _, folder in parsed]  # a folder that is not a run folder: one-line error naming it
-    default_names = run_names([folder for _, folder in parsed])
+    default_names = _model_labels(runs, run_names([folder for _, folder in parsed]))
     models: dict[str, _Model] = {}
     for (name, _), default, run in zip(parsed, default_names, runs):
         key = name or default
@@ -87,6 +87,21 @@ def _models(entries: Sequence[str | Path]) -> list[_Model]:
                 raise NegkitError(f"model {model.name}: task {task.name} is in both {seen[column]} and {run.path}")
             seen[column] = run.path
     return list(models.values())
+
+
+def _model_labels(runs: Sequence[RunFolder], folder_names: Sequence[str]) -> list[str]:
+    """A row label per run folder given without a name: the model that answered; where two folders of one model
+    hold the same task (two runs to rank against each other), the model with the folder's name beside it."""
+    by_model: dict[str, list[int]] = {}
+    for position, run in enumerate(runs):
+        by_model.setdefault(run.model_name, []).append(position)
+    labels = [run.model_name for run in runs]
+    for model, positions in by_model.items():
+        columns = [(task.name, _split(task)) for position in positions for task in runs[position].tasks.values()]
+        if len(set(columns)) < len(columns) or model == "?":
+            for position in positions:
+                labels[position] = f"{model} ({folder_names[position]})"
+    return labels
 
 
 def _split(task: TaskRun) -> str:
@@ -175,11 +190,20 @@ def leaderboard_data(entries: Sequence[str | Path], options: LeaderboardOptions 
             column = _column(task_name, split, key, models, data, options, suites(task_name))
             if column is not None:
                 data["columns"].append(column)
-    for model in models:
-        ranks = [cell["rank"] for cell in data["cells"][model.name].values() if cell.get("rank") is not None]
-        data["mean_rank"][model.name] = {"mean": round(sum(ranks) / len(ranks), 6) if ranks else None,
-                                         "columns": len(ranks)}
+    _mean_ranks(data)
     return data
+
+
+def _mean_ranks(data: dict[str, Any]) -> None:
+    """Each model's mean rank over the columns every model has (the only ones where the ranks compare like with
+    like), with its coverage: ``{"mean", "columns" (shared columns averaged), "covered" (columns it has), "of"}``.
+    With no column shared by all models there is no overall order: every mean is None."""
+    keys = [column["key"] for column in data["columns"]]
+    shared = [key for key in keys if all(key in cells for cells in data["cells"].values())]
+    for name, cells in data["cells"].items():
+        ranks = [cells[key]["rank"] for key in shared]
+        data["mean_rank"][name] = {"mean": round(sum(ranks) / len(ranks), 6) if ranks else None,
+                                   "columns": len(ranks), "covered": sum(key in cells for key in keys), "of": len(keys)}
 
 
 def _column(task_name: str, split: str, key: str, models: Sequence[_Model], data: dict[str, Any],
@@ -190,6 +214,7 @@ def _column(task_name: str, split: str, key: str, models: Sequence[_Model], data
         for _, task in model.task_runs():
             if task.name == task_name and _split(task) == split:
                 found[model.name] = task
+    unpaired = _check_same_data(task_name, found, options)
     primaries: dict[str, Estimand] = {}
     factor = _percent(view)
     for name, task in found.items():
@@ -213,14 +238,31 @@ def _column(task_name: str, split: str, key: str, models: Sequence[_Model], data
     cells = {name: data["cells"][name][key] for name in primaries}
     ranks = _average_ranks({name: cell["estimate"] for name, cell in cells.items()})
     best = min(ranks, key=lambda name: (ranks[name], list(primaries).index(name)))
+    competing = len(cells) >= 2  # "best" only where two or more models compete
     for name, cell in cells.items():
         cell["rank"] = ranks[name]
-        cell["best"] = ranks[name] == ranks[best]  # tied values are all best
-        if name != best:
+        cell["best"] = competing and ranks[name] == ranks[best]  # tied values are all best
+        if name != best and name not in unpaired and best not in unpaired:
             cell["vs_best"] = _versus(found[name], found[best], primaries[name].path, factor, options, view)
     first = primaries[best]
     return {"key": key, "task": task_name, "split": split, "label": key, "suite": view.name,
-            "metric": first.path, "metric_label": first.label or first.path, "unit": first.unit, "best": best}
+            "metric": first.path, "metric_label": first.label or first.path, "unit": first.unit,
+            "best": best if competing else None}
+
+
+def _check_same_data(task_name: str, found: dict[str, TaskRun], options: LeaderboardOptions) -> set[str]:
+    """The models of a column whose runs read other data than the first model's: refused, or with
+    ``allow_different_data`` kept out of the paired differences (returned)."""
+    names = list(found)
+    unpaired = set()
+    for name in names[1:]:
+        problem = different_data(task_name, found[names[0]], names[0], found[name], name)
+        if problem is not None and not options.allow_different_data:
+            raise NegkitError(f"{problem}; rank runs on the same data, or pass --allow-different-data to show "
+                              "them without paired differences")
+        if problem is not None:
+            unpaired.update({name, names[0]})
+    return unpaired
 
 
 def _versus(task: TaskRun, best: TaskRun, path: str, factor: float, options: LeaderboardOptions,

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import html
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from negkit.kit.render.html import page
 
@@ -119,16 +121,20 @@ def ranking_table(data: dict[str, Any], slugs: dict[str, str]) -> str:
     """The sortable table: one row per model, its mean rank and its primary metric on every column."""
     columns = data["columns"]
     head = ['<th data-first="ascending">#</th>', '<th class="t" data-first="ascending">model</th>',
-            '<th data-first="ascending" title="average rank over the columns the model has">mean rank</th>']
+            '<th data-first="ascending" title="average rank over the columns every model has; in brackets, the '
+            'columns the model has">mean rank</th>']
     head += [f'<th data-first="descending" title="{_e(c["metric_label"])}; unit: {_e(c["unit"])}">{_e(c["label"])}</th>'
              for c in columns]
     rows = []
+    folders = {model["name"]: ", ".join(Path(folder).name for folder in model["folders"]) for model in data["models"]}
     for position, name in enumerate(_ordered(data), start=1):
         mean = data["mean_rank"][name]
-        cells = [f'<td data-sort="{position}">{position}</td>',
-                 f'<td class="t" data-sort="{_e(name)}"><a href="models/{_e(slugs[name])}.html">{_e(name)}</a></td>',
+        place = str(position) if mean["mean"] is not None else "–"  # no shared column: not ordered
+        cells = [f'<td data-sort="{position}">{place}</td>',
+                 f'<td class="t" data-sort="{_e(name)}"><a href="models/{_e(slugs[name])}.html">{_e(name)}</a>'
+                 f' <span class="ci">{_e(folders.get(name, ""))}</span></td>',
                  f'<td data-sort="{_sort_key(mean["mean"])}">{_number(mean["mean"], 2)}'
-                 f' <span class="ci">({mean["columns"]} of {len(columns)})</span></td>']
+                 f' <span class="ci">(over {mean["columns"]} shared; has {mean["covered"]} of {mean["of"]})</span></td>']
         cells += [_value_cell(data["cells"][name].get(c["key"])) for c in columns]
         rows.append(f'<tr data-model="{_e(name)}">' + "".join(cells) + "</tr>")
     return ('<table class="sortable" id="ranking"><thead><tr>' + "".join(head) + "</tr></thead><tbody>"
@@ -200,6 +206,12 @@ def index_html(data: dict[str, Any], slugs: dict[str, str]) -> str:
     return page(title, body)
 
 
+def url_path(path: str) -> str:
+    """A relative file path as a URL path: every character but letters, digits, ``/`` and ``-._~`` percent-encoded,
+    so a folder named ``javascript:alert(1)`` or holding ``#``, ``?`` or ``%`` links to itself, never to a script."""
+    return quote(path, safe="/")
+
+
 def model_html(data: dict[str, Any], name: str, links: Sequence[tuple[str, str | None]]) -> str:
     """A model's page: its runs (with links to their ``report.html``), its place per column and every headline
     metric with its interval."""
@@ -207,7 +219,7 @@ def model_html(data: dict[str, Any], name: str, links: Sequence[tuple[str, str |
     title = f"negkit leaderboard: {name}"
     items = []
     for folder, link in links:
-        target = (f'<a href="{_e(link)}">report.html</a>' if link else
+        target = (f'<a href="{_e(url_path(link))}">report.html</a>' if link else
                   "no report.html (write it with <code>negkit report RUN_DIR</code>)")
         items.append(f"<li><code>{_e(folder)}</code>: {target}</li>")
     commands = "".join(f"<li><code>{_e(command)}</code></li>" for command in dict.fromkeys(model["commands"]) if command)

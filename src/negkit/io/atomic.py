@@ -5,7 +5,7 @@ content is written to a temporary file in the same folder, flushed and ``fsync``
 target (``os.replace`` is atomic on POSIX and Windows within one file system), and the folder is
 ``fsync``-ed so that the rename itself survives a crash. A kill at any moment leaves either the previous
 file (or none) or the complete new one; the temporary file of an interrupted write is removed when the
-writer sees the failure, and otherwise carries a ``.tmp-`` prefix that readers never match (``negkit eval``
+writer sees the failure, and otherwise carries a ``.tmp-negkit-`` prefix that readers never match (``negkit eval``
 removes such leftovers of a killed run when it takes the output folder's lock: :func:`remove_temporaries`).
 
 A full disk (or any other ``OSError`` while writing) becomes a :class:`~negkit.errors.NegkitError` that
@@ -17,6 +17,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import stat
 import tempfile
 from collections.abc import Iterable, Iterator
@@ -27,7 +28,9 @@ from typing import IO, Any
 from negkit.errors import NegkitError
 
 #: Prefix of the temporary files written next to their target.
-TEMP_PREFIX = ".tmp-"
+TEMP_PREFIX = ".tmp-negkit-"
+#: The whole name of such a file: the prefix, the target's name, a dot and ``tempfile.mkstemp``'s 8 characters.
+_OWN_TEMPORARY = re.compile(re.escape(TEMP_PREFIX) + r".+\.[a-z0-9_]{8}")
 
 
 def describe_os_error(error: OSError) -> str:
@@ -146,7 +149,7 @@ def remove_temporaries(folder: str | os.PathLike[str]) -> list[Path]:
     holding the folder's run lock (then no live writer owns them). Returns what was removed."""
     removed = []
     for path in Path(folder).glob(TEMP_PREFIX + "*"):
-        if path.is_file():
+        if path.is_file() and _OWN_TEMPORARY.fullmatch(path.name):  # a user's file of a like name stays
             _remove_quietly(str(path))
             removed.append(path)
     return removed

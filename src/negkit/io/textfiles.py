@@ -108,7 +108,26 @@ def iter_jsonl(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
             raise InputFormatError(path, line_number, f"not valid JSON ({error.msg}, column {error.colno})") from None
         except RecursionError:
             raise InputFormatError(path, line_number, "JSON nested too deeply") from None
+        if "\\u" in line:  # only an escape can make a lone surrogate
+            surrogate = _lone_surrogate(value)
+            if surrogate is not None:
+                raise InputFormatError(path, line_number, f"the escape \\u{ord(surrogate):04x} is half of a UTF-16 "
+                                       "surrogate pair, not a character (a text cut in the middle of a character?)")
         yield line_number, value
+
+
+def _lone_surrogate(value: Any) -> str | None:
+    """The first lone surrogate in a decoded JSON value's strings (keys included), or None."""
+    if isinstance(value, str):
+        return next((character for character in value if "\ud800" <= character <= "\udfff"), None)
+    if isinstance(value, dict):
+        value = [*value.keys(), *value.values()]
+    if isinstance(value, list):
+        for element in value:
+            found = _lone_surrogate(element)
+            if found is not None:
+                return found
+    return None
 
 
 #: How a decoded JSON value is named in messages (JSON's names, not Python's).

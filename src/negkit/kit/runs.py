@@ -20,6 +20,7 @@ from negkit.io.textfiles import iter_json_objects, json_kind, read_json_object
 from negkit.kit.metrics.intervals import Estimand
 from negkit.kit.results import TaskResult
 from negkit.kit.view import SuiteView
+from negkit.runs.files import verify_samples
 
 RESULTS_SUFFIX = ".results.json"
 SAMPLES_SUFFIX = ".samples.jsonl"
@@ -47,8 +48,19 @@ class RunFolder:
 
 
 def read_samples(path: Path) -> list[dict[str, Any]]:
-    """The records of a ``TASK.samples.jsonl`` file (a bad line is an error naming the file and line)."""
-    return [record for _, record in iter_json_objects(path, required=("item_id",))]
+    """The records of a ``TASK.samples.jsonl`` file: the file must be what its results file records (size and
+    SHA-256: not cut short, appended to or edited), and each item id appear once; a bad line is an error naming
+    the file and line."""
+    verify_samples(path)
+    records, first_line = [], {}
+    for line, record in iter_json_objects(path, required=("item_id",)):
+        key = str(record["item_id"])
+        if key in first_line:
+            raise InputFormatError(path, line, f"item {quoted(key)} again (first on line {first_line[key]}): a "
+                                   "run holds one record per item, so the run cannot be compared or ranked")
+        first_line[key] = line
+        records.append(record)
+    return records
 
 
 #: Fields of a ``TASK.results.json`` that hold JSON objects (``task`` must be there: it names the task).
@@ -65,7 +77,22 @@ def read_task_results(path: Path) -> dict[str, Any]:
         if key in results and not isinstance(results[key], dict):
             raise InputFormatError(path, None, f"field {key!r}: expected a JSON object, found "
                                    f"{json_kind(results[key])} {quoted(results[key])}")
+    name = results["task"].get("task")
+    if name is not None and not isinstance(name, str):
+        raise InputFormatError(path, None, f"field 'task.task' (the task's name): expected a string, found "
+                               f"{json_kind(name)} {quoted(name)}")
     return results
+
+
+def read_task(folder: Path, name: str) -> TaskRun:
+    """Task ``name`` of the run folder ``folder``: its results, its checked samples and its tables."""
+    results = read_task_results(folder / f"{name}{RESULTS_SUFFIX}")
+    samples = folder / f"{name}{SAMPLES_SUFFIX}"
+    if not samples.is_file():
+        raise InputFormatError(samples, None, f"missing: the per-sample records of task {name}")
+    tables = folder / f"{name}.md"
+    return TaskResult(results, read_samples(samples), tables.read_text(encoding="utf-8") if tables.is_file() else None,
+                      samples)
 
 
 def read_run(path: str | Path) -> RunFolder:
@@ -76,16 +103,34 @@ def read_run(path: str | Path) -> RunFolder:
     run = RunFolder(folder)
     for results_file in sorted(folder.glob(f"*{RESULTS_SUFFIX}")):
         name = results_file.name[: -len(RESULTS_SUFFIX)]
-        results = read_task_results(results_file)
-        samples = folder / f"{name}{SAMPLES_SUFFIX}"
-        if not samples.is_file():
-            raise InputFormatError(samples, None, f"missing: the per-sample records of task {name}")
-        tables = folder / f"{name}.md"
-        run.tasks[name] = TaskResult(results, read_samples(samples),
-                                     tables.read_text(encoding="utf-8") if tables.is_file() else None, samples)
+        run.tasks[name] = read_task(folder, name)
     if not run.tasks:
         raise NegkitError(f"{folder}: no TASK{RESULTS_SUFFIX} files (is it a `negkit eval` output folder?)")
     return run
+
+
+def data_identity(task: TaskRun) -> tuple[str, dict[str, str]]:
+    """The split a task ran on and the SHA-256 of each data file it read (as its results file records them)."""
+    data = task.results.get("data") or {}
+    files = data.get("files") if isinstance(data.get("files"), dict) else {}
+    hashes = {str(name): str(entry.get("sha256")) for name, entry in files.items()
+              if isinstance(entry, dict) and entry.get("sha256")}
+    return str(data.get("split", "")), hashes
+
+
+def different_data(task_name: str, first: TaskRun, first_name: str, second: TaskRun, second_name: str) -> str | None:
+    """Why two runs of ``task_name`` cannot be paired item by item (another split, or data files whose hashes
+    differ: item ids would pair different items), or None. A results file that records no hashes is taken as is."""
+    (split_a, files_a), (split_b, files_b) = data_identity(first), data_identity(second)
+    if split_a and split_b and split_a != split_b:
+        return f"task {task_name}: {first_name} ran on split {split_a!r}, {second_name} on split {split_b!r}"
+    for name in sorted(set(files_a) & set(files_b)):
+        if files_a[name] != files_b[name]:
+            return (f"task {task_name}: {first_name} read {name} with SHA-256 {files_a[name][:12]}..., {second_name} "
+                    f"one with {files_b[name][:12]}... (different data: item ids would pair different items)")
+    if files_a and files_b and not set(files_a) & set(files_b):
+        return f"task {task_name}: {first_name} and {second_name} read different data files"
+    return None
 
 
 def need(record: dict[str, Any], name: str, path: Path, number: int, kind: type | None = None,

@@ -221,9 +221,13 @@ class Tagger:
             tokenizer = AutoTokenizer.from_pretrained(encoder)
             extra_ids = tokenizer.convert_tokens_to_ids(config.extra_tokens)
             network = TaggerNetwork(AutoModel.from_pretrained(encoder), config, extra_ids)
-        except (OSError, ValueError, KeyError, TypeError, RuntimeError) as error:
+        except Exception as error:  # noqa: BLE001 - transformers and torch raise many kinds (a pickle .bin: UnpicklingError)
             raise InputFormatError(encoder, None, f"cannot load the tagger's encoder: {_first_line(error)}") from None
-        result = network.load_state_dict(load_head_weights(folder / _HEAD_WEIGHTS), strict=False)
+        try:
+            result = network.load_state_dict(load_head_weights(folder / _HEAD_WEIGHTS), strict=False)
+        except RuntimeError as error:  # a tensor of another shape ("size mismatch for ...")
+            raise InputFormatError(folder / _HEAD_WEIGHTS, None, f"does not fit {_NETWORK_CONFIG} and the encoder: "
+                                   f"{_first_line(error.args[0].split(chr(10), 1)[-1] if error.args else error)}") from None
         missing = [key for key in result.missing_keys if not key.startswith("encoder.")]
         if missing or result.unexpected_keys:
             raise InputFormatError(folder / _HEAD_WEIGHTS, None, f"does not fit {_NETWORK_CONFIG}: missing "

@@ -19,6 +19,13 @@ SAMPLES_SUFFIX = ".samples.jsonl"
 RESULTS_SUFFIX = ".results.json"
 
 
+def task_file(base: str | Path, suffix: str) -> Path:
+    """The run file of a task: ``base`` (the output folder joined with the task name) with ``suffix`` appended,
+    never replacing a dot in the task's name (``toy.v1`` and ``toy.v2`` keep files of their own)."""
+    base = Path(base)
+    return base.with_name(base.name + suffix)
+
+
 def samples_record(path: str | Path, lines: int) -> dict[str, Any]:
     """The ``samples`` entry of a results file for the samples file ``path`` of ``lines`` lines."""
     path = Path(path)

@@ -3,11 +3,14 @@ task's results in one JSON file (in the LM Evaluation Harness's layout, see :mod
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from negkit.errors import NegkitError
 from negkit.io.atomic import atomic_write_json, atomic_write_text
+from negkit.kit.runs import RESULTS_SUFFIX, read_task
 from negkit.kit.results import RunResult, TaskResult
 from negkit.commands.report import write_html_report
 from negkit.kit.render.markdown import markdown_table
@@ -15,6 +18,32 @@ from negkit.kit.view import SuiteLookup, no_suites, run_sections
 
 REPORT_FILE = "report.md"
 RESULTS_FILE = "results.json"
+
+
+def with_earlier_tasks(results: Sequence[TaskResult], out: str | Path, suites: SuiteLookup = no_suites,
+                       ) -> list[TaskResult]:
+    """``results`` and the tasks an earlier invocation left in ``out`` (the same model: eval refuses another's), so
+    that ``results.json`` and the reports cover every task of the folder, in the suites' order. An earlier task
+    whose files cannot be read back is left out, with a note on stderr."""
+    names = {result["task"].get("task") for result in results}
+    earlier: list[TaskResult] = []
+    for path in sorted(Path(out).glob(f"*{RESULTS_SUFFIX}")):
+        name = path.name[: -len(RESULTS_SUFFIX)]
+        if name in names:
+            continue
+        try:
+            earlier.append(read_task(Path(out), name))
+        except NegkitError as error:
+            print(f"negkit: note: {name} of an earlier run is left out of the folder's reports: {error}",
+                  file=sys.stderr)
+    if not earlier:
+        return list(results)
+
+    def order(result: TaskResult) -> tuple[int, str]:
+        view = suites(str(result["task"].get("task")))
+        return (view.order if view else 1_000_000, str(result["task"].get("task")))
+
+    return sorted([*results, *earlier], key=order)
 
 
 def combined_markdown(results: Sequence[dict[str, Any]], skipped: dict[str, str] | None = None,

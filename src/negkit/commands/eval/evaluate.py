@@ -29,7 +29,8 @@ from negkit.errors import NegkitError
 from negkit.io.atomic import remove_temporaries
 from negkit.models.adapter import apply_adapter
 from negkit.models.model_args import redact_command_line
-from negkit.commands.eval.combined import write_combined_report
+from negkit.commands.eval.combined import with_earlier_tasks, write_combined_report
+from negkit.commands.eval.folder import check_one_model, check_run_files_are_negkits, start_over
 from negkit.commands.eval.flags import eval_command
 from negkit.commands.eval.options import EvalOptions, model_options, resolve_dtype_for_mode
 from negkit.commands.eval.preflight import prepare_run
@@ -68,6 +69,8 @@ def _evaluate(model: str | Any, tasks: list[str], options: EvalOptions, dtype: s
         store: RunStore | None = None
         if options.out:
             _hold_lock(stack, Path(options.out), options, group)
+            _start_over(Path(options.out), options, group)
+            check_run_files_are_negkits(Path(options.out))  # a user's file there is never overwritten
             store = _open_store(stack, Path(options.out), group)  # a damaged store fails before the model loads
         started = time.perf_counter()
         if isinstance(model, str):
@@ -81,6 +84,8 @@ def _evaluate(model: str | Any, tasks: list[str], options: EvalOptions, dtype: s
         if options.adapter is not None:
             apply_adapter(model, options.adapter, merge=options.merge_adapter)
         load_seconds = time.perf_counter() - started
+        if options.out:  # a run folder holds one model (before anything is written for this one)
+            check_one_model(Path(options.out), model.fingerprint.key(), model.fingerprint.name)
         out = Path(options.out) if options.out else Path("negkit-runs") / f"{_slug(spec)}-{model.fingerprint.key()[:8]}"
         if not options.out:
             _hold_lock(stack, out, options, group)
@@ -96,7 +101,8 @@ def _evaluate(model: str | Any, tasks: list[str], options: EvalOptions, dtype: s
         if batching:  # the batch sizes used over the whole run (each task's own are in its results' engine)
             record["model"]["batching"] = batching
         if group.is_main:
-            write_combined_report(results, out, record, options.skipped, time.time() - started_at, suite_view)
+            write_combined_report(with_earlier_tasks(results, out, suite_view), out, record, options.skipped,
+                                  time.time() - started_at, suite_view)
         group.barrier()  # the lock is released only when every rank is done
     return results
 
@@ -122,6 +128,15 @@ def _hold_lock(stack: ExitStack, out: Path, options: EvalOptions, group: Process
         raise NegkitError(refused)
     if group.is_main:
         remove_temporaries(out)  # left by a killed run; the lock says no live writer owns them
+
+
+def _start_over(out: Path, options: EvalOptions, group: ProcessGroup) -> None:
+    """``--start-over``: rank 0 removes the folder's run files (under the lock) before any rank opens its store."""
+    if options.start_over and group.is_main:
+        removed = start_over(out)
+        if removed:
+            print(f"negkit: --start-over: removed {len(removed)} run files of {out}", file=sys.stderr)
+    group.barrier()
 
 
 def _engine_stats(model: Any) -> dict[str, Any]:

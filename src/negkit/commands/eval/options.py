@@ -55,6 +55,9 @@ class EvalOptions:
     #: Write a task's private fields (a data set kept encrypted) into per-sample files even inside a git working tree
     #: (default: their SHA-256 there).
     allow_in_git: bool = False
+    #: Remove the output folder's negkit run files before the run (a folder holds one model: without this, a folder
+    #: holding another model's tasks is refused).
+    start_over: bool = False
     #: Constructor options per task name, e.g. ``{"TASK": {"prompt": "7", "num_fewshot": 5}}``.
     task_options: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: Options for the model loader (``--model-args``, see :mod:`negkit.models.model_args`).

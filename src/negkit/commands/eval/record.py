@@ -30,6 +30,7 @@ from negkit.kit.data.locate import candidate_roots
 from negkit.io.atomic import atomic_write_json
 from negkit.models.fingerprints import file_sha256
 from negkit.models.model_args import redact_command_line, redact_model_args
+from negkit.runs.files import task_file
 
 #: Libraries whose versions go into the record when installed (the first three always are, or None).
 PACKAGES: tuple[str, ...] = ("torch", "transformers", "tokenizers", "peft", "accelerate", "bitsandbytes", "vllm",
@@ -211,8 +212,8 @@ class TimingLog:
     """
 
     def __init__(self, base: Path, every_seconds: float = 2.0) -> None:
-        self.results = base.with_suffix(".results.json")
-        self.partial = base.with_suffix(".timings.json")
+        self.results = task_file(base, ".results.json")
+        self.partial = task_file(base, ".timings.json")
         self.every_seconds = every_seconds
         self._last = 0.0
 
@@ -252,7 +253,7 @@ def resolved_options(options: Any) -> dict[str, Any]:
     values = asdict(options) if is_dataclass(options) else dict(vars(options))
     if isinstance(values.get("model_args"), dict):
         values["model_args"] = redact_model_args(values["model_args"])  # no secret is ever written
-    return {key: _jsonable(value) for key, value in values.items() if key not in ("command", "progress")}
+    return {key: _jsonable(value) for key, value in values.items() if key not in ("command", "progress", "start_over")}
 
 
 def _jsonable(value: Any) -> Any:

@@ -35,7 +35,7 @@ from negkit.models.model_args import redact_model_args
 from negkit.kit.harness.layout import LAYOUT_VERSION, harness_metrics
 from negkit.kit.results import TaskResult
 from negkit.kit.scoring import harness_scores, task_numbers
-from negkit.runs.files import samples_record
+from negkit.runs.files import samples_record, task_file
 from negkit.commands.eval.options import EvalOptions
 from negkit.commands.eval.preflight import PreparedTask
 from negkit.commands.eval.record import TimingLog, attach_prompts, data_record, merge_timings, prompt_record, utc_now
@@ -204,7 +204,7 @@ def apply_privacy(prepared: PreparedTask, options: EvalOptions, out: Path, resul
         return records
     result["privacy"] = {"redacted_fields": list(redacted), "replaced_by": [f + "_sha256" for f in redacted],
                          "reason": "the output folder is inside a git working tree; --allow-in-git writes them"}
-    samples = (out / prepared.name).with_suffix(".samples.jsonl")
+    samples = task_file(out / prepared.name, ".samples.jsonl")
     print(f"negkit: note: {prepared.name}: {samples} is inside the git working tree "
           f"{repository}: its {' and '.join(redacted)} fields are written as SHA-256 hashes (TIND stays private; "
           "--allow-in-git writes them as they are)", file=sys.stderr)
@@ -214,11 +214,11 @@ def apply_privacy(prepared: PreparedTask, options: EvalOptions, out: Path, resul
 def write_task_files(base: Path, result: dict[str, Any], records: list[dict[str, Any]], tables: str) -> dict[str, str]:
     """``TASK.samples.jsonl`` first (its size and hash go into the results), then ``TASK.results.json`` and
     ``TASK.md``, each atomically; their paths by kind."""
-    count = atomic_write_jsonl(base.with_suffix(".samples.jsonl"), records)
-    result["samples"] = samples_record(base.with_suffix(".samples.jsonl"), count)  # readers check the file whole
-    atomic_write_json(base.with_suffix(".results.json"), result)
-    atomic_write_text(base.with_suffix(".md"), tables)
-    return {kind: str(base.with_suffix(suffix)) for kind, suffix in SUFFIXES}
+    count = atomic_write_jsonl(task_file(base, ".samples.jsonl"), records)
+    result["samples"] = samples_record(task_file(base, ".samples.jsonl"), count)  # readers check the file whole
+    atomic_write_json(task_file(base, ".results.json"), result)
+    atomic_write_text(task_file(base, ".md"), tables)
+    return {kind: str(task_file(base, suffix)) for kind, suffix in SUFFIXES}
 
 
 def check_not_trained_on(model: Any, task_name: str, data: Any) -> None:

@@ -39,7 +39,9 @@ def _pyplot() -> Any:
     import matplotlib.pyplot as plt  # heavy: off the start-up path
 
     matplotlib.rcParams.update({"svg.hashsalt": "negkit", "svg.fonttype": "path", "font.size": 9,
-                                "axes.spines.top": False, "axes.spines.right": False})
+                                "axes.spines.top": False, "axes.spines.right": False,
+                                # names (runs, models, tasks) are drawn as written: "$" starts no formula
+                                "text.parse_math": False})
     return plt
 
 

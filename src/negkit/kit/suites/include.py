@@ -69,8 +69,8 @@ def _include_file(file: Path) -> list[SuiteDescription]:
         raise NegkitError(f"{file}: cannot be read ({error.strerror or error})") from None
     digest = hashlib.sha256(text).hexdigest()
     known = _INCLUDED.get(resolved)
-    if known is not None and known[0] == digest:
-        return [get_suite(name) for name in known[1]]
+    if known is not None and known[0] == digest and set(known[1]) <= set(registered_names()):
+        return [get_suite(name) for name in known[1]]  # loaded before, and still registered
     for name in known[1] if known else ():
         unregister_suite(name)
     before = set(registered_names())

@@ -14,6 +14,7 @@ import difflib
 import importlib
 import importlib.metadata
 import pkgutil
+import re
 import types
 from collections.abc import Sequence
 from typing import Any
@@ -28,6 +29,9 @@ ENTRY_POINT_GROUP = "negkit.suites"
 #: The package whose modules and sub-packages are negkit's own benchmarks (found by walking it, so a new benchmark
 #: folder needs no list to be edited; the kit imports no benchmark by name).
 BENCHMARKS_PACKAGE = "negkit.benchmarks"
+
+#: A task name: it names the task's run files (``TASK.results.json``), so no path separators or odd characters.
+TASK_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 
 _SUITES: dict[str, SuiteDescription] = {}
 _state = {"loaded": False, "loading": False}
@@ -48,6 +52,9 @@ def register_suite(suite: SuiteDescription, replace: bool = False) -> SuiteDescr
         if name in taken:
             raise NegkitError(f"suite {suite.name}: the name {name!r} is already taken by suite {taken[name]}")
     for task in suite.task_names:
+        if not isinstance(task, str) or not TASK_NAME.fullmatch(task):
+            raise NegkitError(f"suite {suite.name}: task name {task!r} cannot name a run file (use letters, digits, "
+                              "'.', '_' and '-', starting with a letter or digit)")
         if task in tasks:
             raise NegkitError(f"suite {suite.name}: task {task!r} is already a task of suite {tasks[task]}")
     _SUITES[suite.name] = suite

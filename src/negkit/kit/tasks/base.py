@@ -97,6 +97,17 @@ class Task(Protocol):
 TASK_OPTIONS: tuple[str, ...] = ("prompt", "num_fewshot", "chat", "system_instruction")
 
 
+def check_unique_ids(folder: str | Path, split: str, ids: Sequence[str]) -> None:
+    """A :class:`NegkitError` naming the first item id that occurs twice in ``split`` of ``folder``: runs are
+    paired, compared and resumed by item id, so a repeated id would count one item twice."""
+    seen: set[str] = set()
+    for item_id in ids:
+        if item_id in seen:
+            raise NegkitError(f"{folder}: item id {item_id!r} occurs more than once in split {split!r} (runs are "
+                              "compared by item id, so each item needs its own)")
+        seen.add(item_id)
+
+
 def resolve_limit(limit: int | float | None, total: int) -> int | None:
     """An item limit as a count: a whole number stays as it is; a fraction in (0, 1) is that share of
     ``total``, rounded up (the LM Evaluation Harness's ``--limit 0.1``)."""

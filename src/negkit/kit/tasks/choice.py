@@ -35,7 +35,7 @@ from negkit.kit.render import plots
 from negkit.kit.render.figures import triple
 from negkit.kit.render.markdown import interval_note, markdown_table, number, with_interval
 from negkit.kit.runs import need
-from negkit.kit.tasks.base import TaskData, resolve_limit, wrap_prompt
+from negkit.kit.tasks.base import TaskData, check_unique_ids, resolve_limit, wrap_prompt
 from negkit.kit.view import Figure
 from negkit.models.base import AnswerSpace, LoglikelihoodRequest
 
@@ -113,6 +113,7 @@ class ChoiceTask:
     def load(self, data: str | Path | None, split: str, limit: int | float | None, seed: int) -> TaskData:
         folder = locate_dataset(self.dataset, data)
         items = self.spec.read(folder, split)
+        check_unique_ids(folder, split, [item.item_id for item in items])
         total = len(items)
         limit = resolve_limit(limit, total)
         items = items[:limit] if limit is not None else items

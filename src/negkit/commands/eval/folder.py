@@ -1,0 +1,84 @@
+"""One output folder, one model: what ``negkit eval`` checks in ``--out`` before it writes there.
+
+A run folder is read back as one model's results (report, compare, leaderboard), so a run refuses a folder that
+holds another model's tasks (told apart by the model fingerprint each ``TASK.results.json`` records), naming both
+models. ``--start-over`` removes the folder's negkit run files first (only those: a file negkit did not write is
+never touched). Nor is it overwritten: a ``results.json``, ``report.md`` or ``report.html`` in ``--out`` that is not
+negkit's own is refused before the model loads (:func:`check_run_files_are_negkits`).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from negkit.errors import NegkitError
+from negkit.runs.distributed import STORE_PATTERN
+
+RESULTS_SUFFIX = ".results.json"
+#: Files of a task beside its ``TASK.results.json``.
+TASK_SUFFIXES = (RESULTS_SUFFIX, ".samples.jsonl", ".md", ".timings.json")
+#: The run-wide files of a folder.
+RUN_FILES = ("results.json", "report.md", "report.html")
+
+
+def recorded_models(out: Path) -> dict[str, dict[str, Any]]:
+    """Task name -> the ``model`` entry its ``TASK.results.json`` in ``out`` records (unreadable files skipped:
+    reading the run back reports them)."""
+    models: dict[str, dict[str, Any]] = {}
+    for path in sorted(out.glob(f"*{RESULTS_SUFFIX}")) if out.is_dir() else ():
+        try:
+            model = json.loads(path.read_text(encoding="utf-8")).get("model")
+        except (OSError, ValueError, AttributeError):
+            continue
+        if isinstance(model, dict):
+            models[path.name[: -len(RESULTS_SUFFIX)]] = model
+    return models
+
+
+def check_one_model(out: Path, key: str, name: str) -> None:
+    """A :class:`NegkitError` when ``out`` holds a task of a model other than the one of fingerprint ``key``."""
+    for task, model in recorded_models(out).items():
+        if model.get("key") not in (None, key):
+            raise NegkitError(f"{out}: holds task {task} of model {model.get('name', '?')} (fingerprint "
+                              f"{model.get('key')}); this run is model {name} ({key}), and a run folder holds one "
+                              "model: use another --out, or --start-over to remove the folder's run files first")
+
+
+#: How negkit's own run-wide files begin (or, for results.json, a key they hold).
+_OWN_MARKS = {"results.json": '"negkit_layout"', "report.md": "# negkit report", "report.html": "<title>negkit report"}
+
+
+def check_run_files_are_negkits(out: Path) -> None:
+    """A :class:`NegkitError` naming a run-wide file in ``out`` that negkit did not write (the run would overwrite
+    it): a user's ``results.json``, ``report.md`` or ``report.html``."""
+    for name, mark in _OWN_MARKS.items():
+        path = out / name
+        if not path.is_file():
+            continue
+        try:
+            if name == "results.json":  # its keys: negkit's has "negkit_layout" at the top level
+                own = isinstance(value := json.loads(path.read_text(encoding="utf-8")), dict) and mark.strip('"') in value
+            else:
+                with path.open("rb") as handle:
+                    own = mark in handle.read(1 << 16).decode("utf-8", "replace")
+        except (OSError, ValueError):
+            own = False
+        if not own:
+            raise NegkitError(f"{path}: not written by negkit eval, and a run would overwrite it: use another --out "
+                              "or move the file")
+
+
+def start_over(out: Path) -> list[Path]:
+    """Remove the negkit run files of ``out`` (tasks' results, samples, tables and timings; the run's results and
+    reports; the request store) and return them; every other file stays."""
+    if not out.is_dir():
+        return []
+    tasks = [path.name[: -len(RESULTS_SUFFIX)] for path in out.glob(f"*{RESULTS_SUFFIX}")]
+    doomed = [out / f"{task}{suffix}" for task in tasks for suffix in TASK_SUFFIXES]
+    doomed += [out / name for name in RUN_FILES] + sorted(out.glob(STORE_PATTERN))
+    removed = [path for path in doomed if path.is_file()]
+    for path in removed:
+        path.unlink()
+    return removed
