@@ -95,3 +95,25 @@ def test_classifier_returns_label_probabilities_in_config_order():
         with torch.no_grad():
             expected = torch.softmax(model(**encoded).logits[0], -1)
         assert abs(answer["neutral"] - float(expected[1])) < 1e-4
+
+
+def test_the_fingerprint_covers_tokenizer_and_configuration_files(tmp_path):
+    """Issue 32, finding 17: a local model's fingerprint hashed only its weight files, so an edited tokenizer or
+    configuration kept the run store's keys (and resumed with stale answers)."""
+    import json
+    import shutil
+
+    from negkit.models.registry import load_model
+    from tiny_models import save_tiny_causal
+
+    folder = save_tiny_causal(tmp_path / "model")
+    first = load_model(f"hf:{folder}", device="cpu").fingerprint
+    assert dict(first.extra).get("support_files_sha256")
+    copy = tmp_path / "edited"
+    shutil.copytree(folder, copy)
+    config = json.loads((copy / "tokenizer_config.json").read_text())
+    config["model_max_length"] = 7
+    (copy / "tokenizer_config.json").write_text(json.dumps(config))
+    edited = load_model(f"hf:{copy}", device="cpu").fingerprint
+    assert edited.sha256 == first.sha256  # the same weights
+    assert dict(edited.extra)["support_files_sha256"] != dict(first.extra)["support_files_sha256"]

@@ -9,6 +9,11 @@ from collections.abc import Iterable
 from pathlib import Path
 
 WEIGHT_SUFFIXES = (".safetensors", ".bin", ".gguf", ".pt", ".pth")
+#: The files of a model folder besides its weights that change its answers: configuration, tokenizer, chat template.
+SUPPORT_FILES = ("config.json", "generation_config.json", "tokenizer.json", "tokenizer_config.json",
+                 "special_tokens_map.json", "added_tokens.json", "vocab.json", "vocab.txt", "merges.txt",
+                 "tokenizer.model", "spiece.model", "sentencepiece.bpe.model", "chat_template.jinja",
+                 "chat_template.json")
 
 
 def cache_dir() -> Path:
@@ -58,3 +63,10 @@ def weights_sha256(folder: str | os.PathLike[str]) -> str | None:
     """Hash of the weight files in a model folder, or ``None`` when it holds none."""
     weights = [path for path in Path(folder).iterdir() if path.suffix in WEIGHT_SUFFIXES]
     return files_sha256(weights) if weights else None
+
+
+def support_files_sha256(folder: str | os.PathLike[str]) -> str | None:
+    """Hash of a model folder's configuration, tokenizer and chat template files (:data:`SUPPORT_FILES`), or
+    ``None`` when it holds none: an edited tokenizer or configuration gives another model fingerprint."""
+    files = [Path(folder) / name for name in SUPPORT_FILES if (Path(folder) / name).is_file()]
+    return files_sha256(files) if files else None

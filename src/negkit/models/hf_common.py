@@ -13,7 +13,7 @@ import torch
 from negkit.engine.placement import input_device
 from negkit.errors import NegkitError
 from negkit.models.base import ModelFingerprint
-from negkit.models.fingerprints import weights_sha256
+from negkit.models.fingerprints import support_files_sha256, weights_sha256
 
 
 def parameters_sha256(model: Any) -> str:
@@ -28,12 +28,14 @@ def parameters_sha256(model: Any) -> str:
 def fingerprint_for(backend: str, model: Any, name: str, dtype: str, revision: str | None = None) -> ModelFingerprint:
     """The fingerprint of a transformers model: the folder's weight hash when local, else its parameters' hash
     when no revision pins it."""
-    sha = None
+    sha, extra = None, ()
     if Path(name).is_dir():
         sha = weights_sha256(name)
+        support = support_files_sha256(name)  # an edited tokenizer or configuration is another model
+        extra = (("support_files_sha256", support),) if support else ()
     elif revision is None:
         sha = parameters_sha256(model)
-    return ModelFingerprint(backend=backend, name=name, dtype=dtype, revision=revision, sha256=sha)
+    return ModelFingerprint(backend=backend, name=name, dtype=dtype, revision=revision, sha256=sha, extra=extra)
 
 
 class HFTokenizerRules:
