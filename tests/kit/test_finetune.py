@@ -343,3 +343,16 @@ def test_bad_training_numbers_and_folders(tiny, pairs, tmp_path, capsys):
     single.write_text('{"premise": "a", "hypothesis": "b", "label": "maybe"}\n')
     assert_input_error(["finetune", "--model", f"nli:{model}", "--train", single, "--out", tmp_path / "s", "--no-progress"],
                        capsys, where=single, contains="one label only")
+
+
+def test_a_second_training_into_a_held_folder_is_refused(tiny, pairs, tmp_path):
+    """Issue 32, finding 14: ``negkit finetune`` had no output-folder lock (a second run "resumed" and deleted the
+    first run's checkpoints). The first run's lock is held here as a live process holds it."""
+    from negkit.io.locks import RunLock
+
+    out = tmp_path / "out"
+    with RunLock(out, info={"command": "negkit finetune (the first run)"}):
+        with pytest.raises(NegkitError, match="this output folder is in use by another negkit run"):
+            finetune(f"hf:{tiny}", FinetuneOptions(out=out, train=str(pairs), **QUICK))
+    run = finetune(f"hf:{tiny}", FinetuneOptions(out=out, train=str(pairs), **QUICK))  # free again: it trains
+    assert run["status"] == "complete" and not (out / ".negkit.lock").exists()

@@ -175,3 +175,16 @@ def test_a_damaged_saved_model_is_a_one_line_error(trained_model, breakage, tmp_
     assert main(["resolution", "tag", "--model", str(folder), "I did not go."]) == 2
     error = capsys.readouterr().err
     assert error.startswith(f"negkit: error: {where}") and "Traceback" not in error and len(error.splitlines()) == 1
+
+
+def test_saving_over_an_existing_model_replaces_it_whole(trained_model, tmp_path):
+    """Issue 32, finding 14: ``resolution train --out EXISTING`` overwrote a model in place, not atomically."""
+    import shutil
+
+    folder = tmp_path / "model"
+    shutil.copytree(trained_model, folder)
+    (folder / "cue" / "stale-file").write_text("from the model before")
+    NegationResolver.load(trained_model).save(folder)
+    assert not (folder / "cue" / "stale-file").exists()  # replaced whole, not written over
+    assert NegationResolver.load(folder).settings == NegationResolver.load(trained_model).settings
+    assert [path.name for path in tmp_path.iterdir()] == ["model"]  # no temporary folder left behind

@@ -11,6 +11,9 @@ folder in the ``save_pretrained`` spirit::
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -19,7 +22,7 @@ from pathlib import Path
 from negkit import __version__
 from negkit.resolution.instances import NegationInstance, ResolutionSentence
 from negkit.errors import InputFormatError, quoted
-from negkit.io.atomic import atomic_write_json
+from negkit.io.atomic import TEMP_PREFIX, atomic_write_json
 from negkit.io.textfiles import read_json_object
 from negkit.resolution.cue_tagger import CueTagger
 from negkit.resolution.neural import TrainingSettings, resolve_encoder
@@ -106,7 +109,25 @@ class NegationResolver:
         return self.scope_resolver.predict(with_cues)
 
     def save(self, folder: str | Path) -> None:
+        """Write the model folder atomically: into a temporary sibling first, which then takes the folder's place
+        (a model already there is replaced whole, never half overwritten; a kill in the instant between the two
+        renames leaves the old model in a ``.tmp-negkit-`` sibling)."""
         folder = Path(folder)
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f"{TEMP_PREFIX}{folder.name}.", dir=folder.parent))
+        try:
+            self._write(staging)
+            if folder.exists():
+                retired = Path(tempfile.mkdtemp(prefix=f"{TEMP_PREFIX}{folder.name}.old.", dir=folder.parent))
+                os.replace(folder, retired / folder.name)
+                os.replace(staging, folder)
+                shutil.rmtree(retired, ignore_errors=True)
+            else:
+                os.replace(staging, folder)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+
+    def _write(self, folder: Path) -> None:
         self.cue_tagger.save(folder / "cue")
         self.scope_resolver.save(folder / "scope")
         config = {

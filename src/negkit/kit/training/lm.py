@@ -20,6 +20,7 @@ from typing import Any
 
 from negkit.errors import NegkitError
 from negkit.io.atomic import atomic_write_json
+from negkit.io.locks import RunLock
 from negkit.models.adapter import adapter_weights_sha256
 from negkit.kit.suites import training_source
 from negkit.kit.training.examples import TrainingData
@@ -45,10 +46,17 @@ def finetune(model: str, options: FinetuneOptions | None = None) -> dict[str, An
     """Fine-tune ``model`` (a spec: ``default``, ``hf:PATH``, ``gguf:FILE``; ``nli:PATH`` trains a classifier)
     with LoRA on ``options.train``; return the run record (also written to ``OUT/negkit_training.json``)."""
     options = options or FinetuneOptions()
-    if parse_model_spec(model).is_classifier:
-        from negkit.kit.training.classifier import finetune_classifier  # loads torch: off the start-up path
+    # one training per output folder: a second run waits for nothing and is refused (it would resume from, and
+    # then delete, the first one's checkpoints)
+    with RunLock(output_folder(options.out), info={"command": "negkit finetune", "model": model}):
+        if parse_model_spec(model).is_classifier:
+            from negkit.kit.training.classifier import finetune_classifier  # loads torch: off the start-up path
 
-        return finetune_classifier(model, options)
+            return finetune_classifier(model, options)
+        return _finetune_lm(model, options)
+
+
+def _finetune_lm(model: str, options: FinetuneOptions) -> dict[str, Any]:
     options = replace(options, learning_rate=options.learning_rate or DEFAULT_LEARNING_RATE)
     options.validate()
     out = output_folder(options.out)

@@ -9,6 +9,7 @@ from typing import Any
 
 from negkit.errors import NegkitError
 from negkit.io.atomic import atomic_write_json, make_folder
+from negkit.io.locks import LOCK_FILE
 from negkit.kit.training import record
 from negkit.kit.training.callbacks import best_step, complete_checkpoints, remove_torn_checkpoints, write_log
 from negkit.kit.training.trainer import throughput
@@ -29,7 +30,7 @@ def claim(out: Path, plan: dict[str, Any]) -> dict[str, Any] | None:
     make_folder(out)
     resuming = record.check_plan(out, plan)
     if not resuming:
-        others = sorted(path.name for path in out.iterdir())
+        others = sorted(path.name for path in out.iterdir() if path.name != LOCK_FILE)
         if others:  # e.g. an adapter saved by another tool: never overwritten
             raise NegkitError(f"{out}: the folder holds files that are not a negkit fine-tuning run ({', '.join(others[:5])}"
                               f"{', ...' if len(others) > 5 else ''}); use another --out or an empty folder")
