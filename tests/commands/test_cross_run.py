@@ -259,3 +259,20 @@ def test_the_folder_reports_cover_every_task_of_the_folder(versioned_suites, tmp
     assert sorted(combined["results"]) == ["toy.v1", "toy.v2"]
     report = (out / "report.md").read_text()
     assert "toy.v1" in report and "toy.v2" in report
+
+
+def test_an_interrupted_run_of_another_model_is_not_in_the_timings(tmp_path):
+    """Finding 15: the timing records of an interrupted run of another model were merged into the next run's."""
+    out = tmp_path / "run"
+    out.mkdir()
+    killed = {"score_s": 99.0, "requests_done": 3, "interrupted": True, "model_key": "0123456789abcdef"}
+    (out / "toy-negation.timings.json").write_text(json.dumps(killed))
+    _toy_run(tmp_path, "random", out)
+    runs = json.loads((out / "toy-negation.results.json").read_text())["timings"]["runs"]
+    assert len(runs) == 1 and not runs[0].get("interrupted")
+    # the same model's killed run is kept, marked interrupted
+    key = json.loads((out / "toy-negation.results.json").read_text())["model"]["key"]
+    (out / "toy-negation.timings.json").write_text(json.dumps({**killed, "model_key": key}))
+    _toy_run(tmp_path, "random", out)
+    runs = json.loads((out / "toy-negation.results.json").read_text())["timings"]["runs"]
+    assert [bool(run.get("interrupted")) for run in runs] == [False, True, False]

@@ -211,7 +211,9 @@ class TimingLog:
     adds them to the runs recorded in ``TASK.results.json``, and removes the file once its results are written.
     """
 
-    def __init__(self, base: Path, every_seconds: float = 2.0) -> None:
+    def __init__(self, base: Path, model_key: str | None = None, every_seconds: float = 2.0) -> None:
+        #: The fingerprint key of the model timed: an interrupted run of another model is not this run's history.
+        self.model_key = model_key
         self.results = task_file(base, ".results.json")
         self.partial = task_file(base, ".timings.json")
         self.every_seconds = every_seconds
@@ -222,6 +224,8 @@ class TimingLog:
         previous = _read_json(self.results)
         timings = previous.get("timings") if isinstance(previous, dict) else None
         interrupted = _read_json(self.partial)
+        if isinstance(interrupted, dict) and interrupted.get("model_key", self.model_key) != self.model_key:
+            interrupted = None  # a killed run of another model: its time is not this model's
         if not isinstance(interrupted, dict):
             return timings if isinstance(timings, dict) else None
         runs = merge_timings(timings if isinstance(timings, dict) else None, interrupted)["runs"]
@@ -234,7 +238,7 @@ class TimingLog:
             return
         self._last = now
         atomic_write_json(self.partial, {**timings, "score_s": round(now - started, 3), "requests_done": done,
-                                         "interrupted": True})
+                                         "interrupted": True, "model_key": self.model_key})
 
     def finish(self) -> None:
         """The results file now holds this invocation's timings: the interim file goes."""

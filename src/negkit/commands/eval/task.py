@@ -115,7 +115,8 @@ def answer_task(model: Any, task_name: str, flat: list[Any], options: EvalOption
     that survives a kill; in a group each rank answers its share first. None on ranks other than 0."""
     stored_before = len(store)
     started = time.perf_counter()
-    log = TimingLog(out / task_name) if group.is_main else None  # a killed run's time survives for the next one
+    # a killed run's time survives for the next one of the same model
+    log = TimingLog(out / task_name, model.fingerprint.key()) if group.is_main else None
     previous, done = (log.previous() if log else None), [0]
     if log:
         log.progress(timings, started, 0, force=True)
