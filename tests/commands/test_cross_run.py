@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import REPO_ROOT
+from conftest import REPO_ROOT, shared_data_path
 
 from negkit.cli import main
 from negkit.errors import NegkitError
@@ -276,3 +276,23 @@ def test_an_interrupted_run_of_another_model_is_not_in_the_timings(tmp_path):
     _toy_run(tmp_path, "random", out)
     runs = json.loads((out / "toy-negation.results.json").read_text())["timings"]["runs"]
     assert [bool(run.get("interrupted")) for run in runs] == [False, True, False]
+
+
+@pytest.mark.parametrize("field, value", [("prediction", "Entailment"), ("gold", "NEUTRAL"), ("gold", "maybe")])
+def test_labels_of_nli_samples_are_checked_when_runs_are_compared(field, value, tmp_path, capsys):
+    """Finding 8: labels in another case in a samples file gave "binary accuracy 1.000 [1.000, 1.000]"."""
+    data = shared_data_path("scone").parent
+    out = tmp_path / "run"
+    assert main(["eval", "--model", "random", "--tasks", "scone", "--limit", "6", "--data", str(data), "--out",
+                 str(out), "--no-progress", "--bootstrap", "0"]) == 0
+    samples, results = out / "scone.samples.jsonl", out / "scone.results.json"
+    lines = samples.read_text().splitlines()
+    lines[1] = json.dumps({**json.loads(lines[1]), field: value})
+    samples.write_text("\n".join(lines) + "\n")
+    record = json.loads(results.read_text())
+    del record["samples"]  # as an older run wrote it: the labels themselves are checked
+    results.write_text(json.dumps(record))
+    capsys.readouterr()
+    assert main(["compare", str(out), "--bootstrap", "20"]) == 2
+    error = capsys.readouterr().err
+    assert "scone.samples.jsonl:2:" in error and repr(value) in error and "Traceback" not in error

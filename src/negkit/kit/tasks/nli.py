@@ -27,12 +27,16 @@ from typing import Any
 
 from negkit.kit.data.locate import locate_dataset
 from negkit.kit.data.nli import NLI_LABELS, NLIItem
+from negkit.kit.metrics.nli import NOT_ENTAILMENT
 from negkit.kit.data.predictions import read_label_predictions
-from negkit.errors import NegkitError
+from negkit.errors import InputFormatError, NegkitError
 from negkit.kit.metrics.choice import argmax
 from negkit.kit.runs import need
 from negkit.models.base import AnswerSpace, ClassifyRequest, LoglikelihoodRequest
 from negkit.kit.tasks.base import TaskData, resolve_limit, wrap_prompt
+
+#: The labels a samples file of an NLI task may hold (gold and predicted, as negkit eval writes them).
+RECORD_LABELS: tuple[str, ...] = (*NLI_LABELS, NOT_ENTAILMENT)
 
 
 class NLITask:
@@ -196,7 +200,12 @@ class NLITask:
             if match and row == -1:
                 condition, row = match["condition"], int(match["row"])
             gold = str(need(record, "gold", path, number))
-            need(record, "prediction", path, number)
+            prediction = need(record, "prediction", path, number)
+            if gold not in RECORD_LABELS:
+                raise InputFormatError(path, number, f"gold label {gold!r} is not one of {', '.join(RECORD_LABELS)}")
+            if isinstance(prediction, str) and prediction not in RECORD_LABELS and prediction.lower() in RECORD_LABELS:
+                raise InputFormatError(path, number, f"predicted label {prediction!r}: labels are written in lower "
+                                       f"case ({prediction.lower()!r}); as written it would count as wrong")
             items.append(NLIItem(item_id, "", "", gold, self.name,
                                  premise_id=str(record.get("premise_id", "")), condition=str(condition), row=int(row)))
         return items
