@@ -124,12 +124,30 @@ def one_line(message: str, limit: int = MESSAGE_LIMIT) -> str:
 
 
 def _included_paths(parser: argparse.ArgumentParser, argv: list[str]) -> list[str]:
-    """The ``--include`` paths of a command that takes the option, read by the parser itself (help aside, and
-    leaving flags that the included suites declare for the second reading): a file is executed only for such a
-    command, and only after its command line was read."""
-    first = [argument for argument in argv if argument not in ("-h", "--help")]
-    known, _unknown = parser.parse_known_args(first)
-    return list(getattr(known, "include", None) or [])
+    """The ``--include`` paths of a command line whose command takes the option (found by following the command
+    words through the parser's sub-commands): a file is executed only for such a command, and never for a
+    misspelt one. The values are read from the words themselves, as the suites they register may add the choices
+    and flags that the rest of the command line needs."""
+    def subcommands(command: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+        actions = [action for action in command._actions if isinstance(action, argparse._SubParsersAction)]
+        return dict(actions[0].choices) if actions else {}
+
+    command = parser
+    for word in argv:
+        if word.startswith("-") or word not in subcommands(command):
+            break
+        command = subcommands(command)[word]
+    # a command word an included suite adds (``negkit score SUITE``): the command's sub-commands take the option
+    takers = [command, *subcommands(command).values()] if command is not parser else []
+    if not any("--include" in taker._option_string_actions for taker in takers):
+        return []
+    paths = []
+    for position, argument in enumerate(argv):
+        if argument == "--include" and position + 1 < len(argv):
+            paths.append(argv[position + 1])
+        elif argument.startswith("--include="):
+            paths.append(argument.split("=", 1)[1])
+    return paths
 
 
 def main(argv: Sequence[str] | None = None) -> int:

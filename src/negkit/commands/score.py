@@ -13,11 +13,12 @@ raises :class:`negkit.errors.InputFormatError` naming file, line and field. :fun
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from negkit.errors import NegkitError
+from negkit.errors import InputFormatError, NegkitError, quoted
+from negkit.io.textfiles import iter_jsonl
 from negkit.kit.metrics.intervals import IntervalSettings
 from negkit.kit.scoring import task_numbers
 from negkit.runs.files import verify_samples
@@ -54,6 +55,7 @@ def score_task(task: Any, path: Path, name: str = "predictions", data: str | Non
         splits = found if isinstance(found, Mapping) else {split: found}
         items = [item for split_items in splits.values() for item in split_items]
         records = task.predictions(path, items)
+        check_gold_against_data(path, records)
         predicted = {str(record["item_id"]) for record in records}
         chosen = [item for item in items if item.item_id in predicted]
         # the data set's size: the items of the splits the predictions come from
@@ -68,6 +70,23 @@ def score_task(task: Any, path: Path, name: str = "predictions", data: str | Non
     if "intervals" in metrics:  # last, as negkit eval writes them
         metrics["intervals"] = metrics.pop("intervals")
     return SuiteScore(metrics, task.tables(metrics))
+
+
+def check_gold_against_data(path: Path, records: Sequence[Mapping[str, Any]]) -> None:
+    """An :class:`InputFormatError` when a JSON Lines predictions file that holds gold answers (a ``negkit eval``
+    samples file) disagrees with the data's gold answer for an item: it was made on other data, and scoring it
+    against this data would give another number without a word."""
+    if path.suffix != ".jsonl" or not records or "gold" not in records[0]:
+        return
+    expected = {str(record["item_id"]): record["gold"] for record in records}
+    for line, written in iter_jsonl(path):
+        if not isinstance(written, dict) or "gold" not in written or str(written.get("item_id")) not in expected:
+            continue
+        data_gold = expected[str(written["item_id"])]
+        if written["gold"] != data_gold:
+            raise InputFormatError(path, line, f"item {written['item_id']!r}: the file's gold answer "
+                                   f"{quoted(written['gold'])} is not the data's {quoted(data_gold)} (made on other "
+                                   "data? give the data it was made on with --data)")
 
 
 def score_predictions(suite: str, path: str | Path, name: str = "predictions", data: str | None = None,
