@@ -89,3 +89,19 @@ def test_convert_refuses_inside_git(tmp_path, capsys):
     captured = capsys.readouterr()
     assert status == 2 and captured.out == "" and "inside the git working tree" in captured.err
     assert not (tmp_path / "out.jsonl").exists()
+
+
+def test_generated_text_is_private_inside_a_git_tree(setup, tmp_path, capsys):
+    """Issue 32, finding 7: the tind-generate task's model output (which may restate the statement) was written
+    as it is inside a git working tree."""
+    data, model, items = setup
+    repository = tmp_path / "checkout"
+    (repository / ".git").mkdir(parents=True)
+    out = repository / "run"
+    capsys.readouterr()
+    assert main(["eval", "--model", f"hf:{model}", "--tasks", "tind-generate", "--data", str(data / "test.jsonl"),
+                 "--out", str(out), "--no-progress"]) == 0
+    samples = _samples(out / "tind-generate.samples.jsonl")
+    assert all("output" not in s and len(s["output_sha256"]) == 64 for s in samples)
+    assert json.loads((out / "tind-generate.results.json").read_text())["privacy"]["redacted_fields"] == [
+        "sentence", "prompt", "output"]

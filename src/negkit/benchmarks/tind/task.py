@@ -80,6 +80,8 @@ class TruthTask:
             raise NegkitError(f"unknown TIND few-shot example source {fewshot_examples!r}; choose one of {', '.join(FEWSHOT_SOURCES)}")
         self.name = name
         self.style = style
+        if style == "generate":  # the model's text may restate the statement: private as well
+            self.private_fields = (*TruthTask.private_fields, "output")
         self.fewshot = fewshot
         self.fewshot_source = fewshot_examples
         if fewshot:  # the few-shot variant also takes --fewshot-examples
