@@ -1,4 +1,4 @@
-"""NegNLI (Hossain et al., 2020): NLI pairs with negation added to the main verb, from MNLI, SNLI (3-way) and RTE
+"""NegNLI (Hossain et al., EMNLP 2020): NLI pairs with negation added to the main verb, from MNLI, SNLI (3-way) and RTE
 (2-way), 1,500 pairs each; the MNLI file is the "NegNLI" column of the NaN-NLI paper's Table 5 and Figure 1.
 
 Three tasks, one per file: ``negnli-mnli`` and ``negnli-snli`` (3-way: the NaN-NLI prompt and its answer words
