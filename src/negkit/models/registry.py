@@ -31,7 +31,7 @@ from typing import Any
 from negkit.errors import NegkitError
 from negkit.models.checks import SCHEMES, check_pretrained, did_you_mean  # SCHEMES: the schemes load_model knows, re-exported
 from negkit.models.fingerprints import file_sha256
-from negkit.models.gguf import converted_folder, default_model_file
+from negkit.models.gguf import converted_folder, converted_summary, default_model_file
 from negkit.models.loading import FLAG_ARGS, LOADER_ARGS, check_options
 from negkit.models.openai_server import OpenAICompatibleLM
 
@@ -201,9 +201,14 @@ def _load_transformers(name: str, dtype: str | None, **options: Any) -> Any:
 def _load_gguf(path: Path, dtype: str | None, name: str, **options: Any) -> Any:
     from negkit.models.hf_causal import HFCausalLM  # loads torch: off the start-up path
 
-    model = HFCausalLM.from_pretrained(str(converted_folder(path)), dtype=dtype, backend="gguf", **options)
-    model.fingerprint = replace(model.fingerprint, name=name, sha256=file_sha256(path))
+    folder = converted_folder(path)
+    model = HFCausalLM.from_pretrained(str(folder), dtype=dtype, backend="gguf", **options)
+    sha = file_sha256(path)
+    model.fingerprint = replace(model.fingerprint, name=name, sha256=sha)
     model.load_info["source"] = name
+    summary = converted_summary(folder) or {}  # folders converted before negkit wrote gguf.json have none
+    model.load_info["gguf"] = {"file": path.name, "sha256": sha, "bytes": path.stat().st_size,
+                               **{key: summary.get(key) for key in ("architecture", "tensor_types", "converter")}}
     return model
 
 
