@@ -124,13 +124,13 @@ def write_tiny_gguf(path: Path, arch: str, model, tokenizer: dict, types: dict[s
     writer.add_head_count(config.num_attention_heads)
     writer.add_head_count_kv(config.num_key_value_heads)
     writer.add_layer_norm_rms_eps(config.rms_norm_eps)
-    rope = config.rope_parameters.get("full_attention", config.rope_parameters)
-    writer.add_rope_freq_base(rope["rope_theta"])
+    rope = getattr(config, "rope_parameters", None)  # transformers 5; 4.x: rope_theta
+    writer.add_rope_freq_base(rope.get("full_attention", rope)["rope_theta"] if rope else config.rope_theta)
     if arch == "gemma3":
         writer.add_key_length(config.head_dim)
         writer.add_value_length(config.head_dim)
         writer.add_sliding_window(config.sliding_window)
-        writer.add_sliding_window_pattern([kind == "sliding_attention" for kind in config.layer_types])
+        writer.add_array("gemma3.attention.sliding_window_pattern", [kind == "sliding_attention" for kind in config.layer_types])
     if arch == "llama":
         writer.add_rope_dimension_count(config.head_dim)
     writer.add_tokenizer_model(tokenizer["model"])
