@@ -7,8 +7,8 @@ from pathlib import Path
 
 import torch
 
-from negkit.data.tind import read_tind
-from negkit.tasks.tind import tind_source
+from negkit.benchmarks.tind.data import read_tind
+from negkit.benchmarks.tind.task import tind_source
 
 REPO = Path(__file__).resolve().parents[1]
 

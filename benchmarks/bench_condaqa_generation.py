@@ -3,7 +3,7 @@
 The CondaQA task asks each passage several questions; every question is one greedy generation of at most 16
 tokens, stopped at a newline. This script takes the first N test questions (default 1,110, the main job's limit),
 renders their prompts as ``negkit eval --tasks condaqa`` does, puts them in the run store's order (sorted by
-context, as negkit.engine.runner answers them), and generates every answer twice with the same loaded model:
+context, as negkit.runs.runner answers them), and generates every answer twice with the same loaded model:
 
 - ``plain``: length-sorted, left-padded batches through transformers' ``generate`` (negkit's path before shared
   prefixes, still used with ``--model-args prefix_reuse=false``);
@@ -39,8 +39,8 @@ def main() -> None:
 
     import torch
 
+    from negkit.benchmarks.condaqa.task import MAX_NEW_TOKENS, CondaQATask
     from negkit.models.registry import load_model
-    from negkit.tasks.condaqa import MAX_NEW_TOKENS, CondaQATask
 
     task = CondaQATask()
     data = task.load(args.data, args.split, args.limit, 0)

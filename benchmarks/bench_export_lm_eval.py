@@ -128,7 +128,7 @@ def negkit_choice(task: str, sample: dict[str, Any]) -> tuple[int, int | None, l
         run = sample["runs"]["zero-shot"]
         names = sample["candidates"]
         return names.index(run["prediction"]), names.index(run["prediction_norm"]), run["loglikelihoods"]
-    from negkit.suites import get_task
+    from negkit.kit.suites import get_task
 
     words = list(sample["scores"])  # NLI: the answer words, in the task's (and the export's) order
     word_of = {label: word for word, label in get_task(task).answers.items()}  # NegNLI-RTE: not_entailment -> no
@@ -141,7 +141,7 @@ def centre(scores: list[float]) -> list[float]:
 
 
 def compare(task: str, negkit_samples: list[dict[str, Any]], samples: list[dict[str, Any]]) -> dict[str, Any]:
-    from negkit.metrics.multiple_choice import argmax, predict_normalised
+    from negkit.kit.metrics.choice import argmax, predict_normalised
 
     theirs = {sample["doc"]["item_id"]: sample for sample in samples}
     same = same_norm = 0
@@ -185,7 +185,7 @@ def harness_tasks_folder(lm_eval: str, given: str | None) -> Path:
 def write_own_blimp_tasks(tasks_folder: Path, data_folder: Path, out: Path) -> list[str]:
     """One YAML per paradigm under ``out``: the Harness's own ``blimp_PARADIGM`` definition (included as it ships),
     its data read from the local ``PARADIGM.jsonl`` instead of the hub. Returns the Harness task names."""
-    from negkit.data.blimp import PARADIGMS
+    from negkit.benchmarks.blimp import PARADIGMS
 
     out.mkdir(parents=True, exist_ok=True)
     names = []
@@ -215,7 +215,7 @@ def own_blimp_samples(out: Path, names: list[str]) -> dict[str, dict[str, Any]]:
 def compare_own_blimp(negkit_samples: list[dict[str, Any]], own: dict[str, dict[str, Any]],
                       export: list[dict[str, Any]] | None) -> dict[str, Any]:
     """negkit's and the export's per-pair predictions against the Harness's own ``blimp_*`` tasks."""
-    from negkit.metrics.multiple_choice import argmax
+    from negkit.kit.metrics.choice import argmax
 
     exported = {sample["doc"]["item_id"]: sample for sample in export or []}
     missing = [sample["item_id"] for sample in negkit_samples if sample["item_id"] not in own]
@@ -241,7 +241,7 @@ def compare_own_blimp(negkit_samples: list[dict[str, Any]], own: dict[str, dict[
 
 def suite_limits(limit: Any, tasks: list[str]) -> dict[str, Any]:
     """Each task's negkit ``--limit``: one value for all, or per task, a suite's name setting its tasks."""
-    from negkit.export.lm_eval import export_task_names
+    from negkit.commands.export import export_task_names
 
     if not isinstance(limit, dict):
         return dict.fromkeys(tasks, limit)
@@ -252,7 +252,7 @@ def suite_limits(limit: Any, tasks: list[str]) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     from negkit.errors import NegkitError
-    from negkit.export.lm_eval import export_task_names
+    from negkit.commands.export import export_task_names
     from negkit.io.privacy import refuse_inside_git
 
     try:
@@ -266,7 +266,7 @@ def main(argv: list[str] | None = None) -> int:
         except NegkitError as error:
             print(f"bench_export_lm_eval: error: {error}", file=sys.stderr)
             return 2
-    from negkit.cli.arguments import parse_limit
+    from negkit.kit.arguments import parse_limit
 
     work = Path(args.work).resolve()
     work.mkdir(parents=True, exist_ok=True)
@@ -300,7 +300,7 @@ def main(argv: list[str] | None = None) -> int:
         command = shlex.join(["python", "benchmarks/bench_export_lm_eval.py", *(sys.argv[1:] if argv is None else argv)])
         text = json.dumps({"command": command, "rows": rows, "lm_eval_commands": commands, "cpus": os.cpu_count(),
                            "loadavg_before": load_before, "loadavg_after": load_after}, indent=1) + "\n"
-        from negkit.data.locate import find_data_root
+        from negkit.kit.data.locate import find_data_root
 
         root = find_data_root(args.data)
         # no path of this machine in the figures: the folders become names
@@ -318,10 +318,10 @@ def run_task(args: argparse.Namespace, task: str, limit: Any, work: Path, folder
              lm_eval_tasks: Path | None) -> tuple[list[dict[str, Any]], list[str]]:
     """negkit, then the Harness on negkit's export (and, for BLiMP with ``lm_eval_tasks``, on its own
     ``blimp_*`` definitions): one row of figures per Harness run, and the ``lm_eval`` commands."""
-    from negkit.data.locate import locate_dataset
-    from negkit.export.lm_eval import export_lm_eval, harness_names
-    from negkit.run.evaluate import evaluate
-    from negkit.run.options import EvalOptions
+    from negkit.kit.data.locate import locate_dataset
+    from negkit.commands.export import export_lm_eval, harness_names
+    from negkit.commands.eval.evaluate import evaluate
+    from negkit.commands.eval.options import EvalOptions
 
     data = args.nubench_data if task == "nubench" else args.data
     started, cpu = time.perf_counter(), time.process_time()

@@ -94,7 +94,7 @@ def main() -> int:
     args = parser.parse_args()
     if args.threads:
         torch.set_num_threads(args.threads)
-    from negkit.train import FinetuneOptions, finetune
+    from negkit.kit.training import FinetuneOptions, finetune
 
     with tempfile.TemporaryDirectory(prefix="negkit-bench-finetune-") as temporary:
         root = Path(temporary)

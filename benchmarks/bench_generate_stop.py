@@ -17,7 +17,7 @@ import torch
 
 import negkit.models.hf_causal as hf_causal
 from negkit.models.registry import load_model
-from negkit.suites import get_task
+from negkit.kit.suites import get_task
 
 
 def main() -> None:

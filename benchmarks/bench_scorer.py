@@ -20,11 +20,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from negkit.cli.resolution import score_files
-from negkit.data.cdsco import read_cdsco, read_lines
-from negkit.data.locate import find_data_root
-from negkit.metrics.nis import score_nis
-from negkit.metrics.starsem import score_starsem
+from negkit.resolution.cli.corpora import score_files
+from negkit.resolution.corpora.cdsco import read_cdsco, read_lines
+from negkit.kit.data.locate import find_data_root
+from negkit.resolution.metrics.nis import score_nis
+from negkit.resolution.metrics.starsem import score_starsem
 
 TRAIN = "SEM-2012-SharedTask-CD-SCO-training-09032012.txt"
 

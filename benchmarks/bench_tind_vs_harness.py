@@ -216,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     from transformers import AutoTokenizer
 
     from negkit.models.gguf import converted_folder, default_model_file
-    from negkit.tasks.tind import TruthTask
+    from negkit.benchmarks.tind.task import TruthTask
 
     work = args.work or Path(tempfile.mkdtemp(prefix="negkit-bench-"))
     work.mkdir(parents=True, exist_ok=True)

@@ -32,7 +32,7 @@ FIXTURE = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "thunder_
 
 def write_scaled_fixture(folder: Path, count: int) -> None:
     """The fixture's test items repeated to ``count`` items with distinct sentences, in the NUBench layout."""
-    from negkit.data.nubench import read_records
+    from negkit.benchmarks.nubench.data import read_records
 
     records = [record for _, record in read_records(FIXTURE / "multiple-choice" / "test.jsonl")]
     out = folder / "multiple-choice"
@@ -97,7 +97,7 @@ def lm_eval_scores(model: Any, task: dict[str, Any], limit: int, seed: int = 42)
 
 def compare(name: str, negkit_scores: list[list[float]], harness_scores: list[list[float]], choices: list[list[str]],
             gold: list[int], negkit_seconds: float, harness_seconds: float, harness_metrics: dict[str, float]) -> dict[str, Any]:
-    from negkit.metrics.multiple_choice import predict, predict_normalised
+    from negkit.kit.metrics.choice import predict, predict_normalised
 
     def accuracy(all_scores: list[list[float]], normalised: bool) -> tuple[float, list[int]]:
         predictions = [predict_normalised(s, c) if normalised else predict(s) for s, c in zip(all_scores, choices)]
@@ -120,9 +120,9 @@ def compare(name: str, negkit_scores: list[list[float]], harness_scores: list[li
 def run_workload(name: str, task_name: str, data: Path | None, limit: int, negkit_models: dict[str, Any],
                  harness_model: Any, work: Path, task_options: dict[str, Any]) -> list[dict[str, Any]]:
     """One row per negkit mode (``negkit_models``: mode -> loaded model), each against the same Harness run."""
-    from negkit.run.evaluate import evaluate
-    from negkit.run.options import EvalOptions
-    from negkit.suites import get_task
+    from negkit.commands.eval.evaluate import evaluate
+    from negkit.commands.eval.options import EvalOptions
+    from negkit.kit.suites import get_task
 
     task = get_task(task_name, **task_options)
     items = task.load(data, "test", limit, 0).items

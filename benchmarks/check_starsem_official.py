@@ -36,10 +36,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from negkit.data.cdsco import read_lines
-from negkit.data.locate import find_data_root
+from negkit.resolution.corpora.cdsco import read_lines
+from negkit.kit.data.locate import find_data_root
 from negkit.errors import NegkitError
-from negkit.metrics.starsem import score_starsem
+from negkit.resolution.metrics.starsem import score_starsem
 
 GOLD_FILES = {  # name -> (file names under cd-sco/, files at --scale 1)
     "training": (("SEM-2012-SharedTask-CD-SCO-training-09032012.txt",), 83),

@@ -29,7 +29,7 @@ def main() -> int:
 
     from negkit.models.model_args import parse_model_args
     from negkit.models.registry import load_model
-    from negkit.tasks.tind import TruthTask, true_probability
+    from negkit.benchmarks.tind.task import TruthTask, true_probability
 
     if args.model is None:
         from negkit.models.gguf import converted_folder, default_model_file

@@ -1,4 +1,4 @@
-"""Coverage and speed of negkit's confidence intervals (negkit.metrics.intervals).
+"""Coverage and speed of negkit's confidence intervals (negkit.kit.metrics.intervals).
 
 Prints, for simulated data whose true mean is known:
 
@@ -21,8 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
-from negkit.metrics.intervals import bootstrap_intervals, ratio_estimand
-from negkit.metrics.standard_errors import wilson_interval
+from negkit.kit.metrics.intervals import bootstrap_intervals, ratio_estimand
+from negkit.kit.metrics.standard_errors import wilson_interval
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -54,10 +54,10 @@ def clustered(p: float, units: int, size: int, concentration: float, simulations
 
 
 def tind_timing(resamples: int) -> str:
-    from negkit.data.tind import read_tind
-    from negkit.metrics.intervals import intervals_json
-    from negkit.metrics.tind_intervals import tind_estimands
-    from negkit.tasks.tind import tind_source
+    from negkit.benchmarks.tind.data import read_tind
+    from negkit.kit.metrics.intervals import intervals_json
+    from negkit.benchmarks.tind.intervals import tind_estimands
+    from negkit.benchmarks.tind.task import tind_source
 
     source = tind_source(REPO.parent / "shared" / "data")
     items = read_tind(source, "test", 0)

@@ -16,7 +16,7 @@ import time
 import torch
 
 from negkit.models.registry import load_model
-from negkit.suites import get_task
+from negkit.kit.suites import get_task
 
 
 def main() -> None:

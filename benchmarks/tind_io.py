@@ -10,9 +10,9 @@ import sys
 import time
 from pathlib import Path
 
-from negkit.data.tind import read_tind_raw, split_groups
-from negkit.metrics.tind import tind_metrics
-from negkit.report.tind import tind_report
+from negkit.benchmarks.tind.data import read_tind_raw, split_groups
+from negkit.benchmarks.tind.metrics import tind_metrics
+from negkit.benchmarks.tind.tables import tind_report
 
 
 def main() -> None:

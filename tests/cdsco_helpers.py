@@ -7,8 +7,8 @@ The lemma is the lower-cased word and the parse fragment ``*``.
 
 from __future__ import annotations
 
-from negkit.data.cdsco import CdscoLines, lines_from_text
-from negkit.metrics.starsem import StarsemResult, score_starsem
+from negkit.resolution.corpora.cdsco import CdscoLines, lines_from_text
+from negkit.resolution.metrics.starsem import StarsemResult, score_starsem
 
 
 def S(number: int, *tokens: str, chapter: str = "c") -> list[str]:

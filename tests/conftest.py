@@ -2,6 +2,10 @@
 
 Real data is read in place from ``../shared/data`` beside the repository (or ``NEGKIT_TEST_DATA``); tests
 that need it skip with the reason when it is absent. Nothing from it is copied into the repository.
+
+``NEGKIT_TEST_DEVICE`` (default ``cpu``) is where the device-aware tests put their models: the tiny models of
+``tests/tiny_models.py`` (engine, prefix tree) and the GPU tests of ``tests/models/test_cuda_device.py``, which skip
+unless it names a CUDA device. ``benchmarks/gpu_check.py`` sets it to ``cuda`` on a GPU machine.
 """
 
 from __future__ import annotations
@@ -11,10 +15,16 @@ from pathlib import Path
 
 import pytest
 
-from negkit.generate.wordnet import default_wordnet_folder
+from negkit.benchmarks.tind.generator.wordnet import default_wordnet_folder
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
+#: The tests folder (helper scripts the tests start as child processes live here).
+TESTS = REPO_ROOT / "tests"
+#: The hand-written Thunder-NUBench sample (its data is gated), in the data set's layout.
+NUBENCH_FIXTURE = TESTS / "fixtures" / "thunder_nubench"
 SHARED_DATA = Path(os.environ.get("NEGKIT_TEST_DATA", REPO_ROOT.parent / "shared" / "data"))
+#: The device of the device-aware tests (``NEGKIT_TEST_DEVICE``: ``cpu``, ``cuda`` or ``cuda:N``; default ``cpu``).
+TEST_DEVICE = os.environ.get("NEGKIT_TEST_DEVICE", "").strip() or "cpu"
 
 
 def shared_data_path(*parts: str) -> Path:
@@ -51,7 +61,7 @@ def tiny_model_folder(tmp_path_factory):
 @pytest.fixture(scope="module")
 def synthetic_data(tmp_path_factory):
     """A TIND-like data folder (test.jsonl, train.jsonl) of invented sentences."""
-    from negkit.data.tind import write_tind_jsonl
+    from negkit.benchmarks.tind.data import write_tind_jsonl
     from tiny_models import synthetic_truth_items
 
     folder = tmp_path_factory.mktemp("tind-synthetic")

@@ -1,6 +1,6 @@
 """The README's commands and code blocks, read and checked the way a new user meets them on a fresh clone.
 
-Used by ``tests/test_readme.py`` (every command parses, names only files that exist or that an earlier README
+Used by ``tests/cli/test_readme.py`` (every command parses, names only files that exist or that an earlier README
 command creates, and the commands that load no model run for real) and by ``benchmarks/run_readme.py`` (every
 runnable command and the Python example run for real, in order, in a fresh clone).
 

@@ -8,7 +8,7 @@ import json
 import math
 from pathlib import Path
 
-from negkit.data.blimp import PARADIGMS
+from negkit.benchmarks.blimp import PARADIGMS
 
 NEGNLI_HEADER = "index\tText\tHypothesis\tgold_label\n"
 #: MNLI fixture: two original pairs, three rows each (negation in the premise, the hypothesis, both).

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from conftest import shared_data_path
 
-from negkit.data.tind import TindGroup, read_tind_raw
+from negkit.benchmarks.tind.data import TindGroup, read_tind_raw
 
 #: Groups and sentences per pattern in ``raw-public.zip`` (its README's table).
 PUBLIC_COUNTS: dict[int, tuple[int, int]] = {

@@ -84,29 +84,38 @@ def save_tiny_causal(folder: Path, chat_template: bool = True) -> Path:
     return folder
 
 
-def tiny_causal_lm(chat_template: bool = True, prefix_reuse: bool = True, batch_size: int | None = 4, **options):
-    """An HFCausalLM around a tiny random model built in memory."""
+def tiny_causal_lm(chat_template: bool = True, prefix_reuse: bool = True, batch_size: int | None = 4,
+                   device: str | None = None, **options):
+    """An HFCausalLM around a tiny random model built in memory, on ``device`` (None: the tests' device,
+    ``NEGKIT_TEST_DEVICE``, default the CPU; see tests/conftest.py)."""
+    from conftest import TEST_DEVICE
     from negkit.models.hf_causal import HFCausalLM
     from negkit.models.hf_common import fingerprint_for
 
     tokenizer = tiny_tokenizer(chat_template=chat_template)
     model = tiny_llama(len(tokenizer))
     fingerprint = fingerprint_for("hf", model, "tiny-llama", "float32")
+    model.to(device or TEST_DEVICE)
     return HFCausalLM(model, tokenizer, fingerprint, batch_size=batch_size, prefix_reuse=prefix_reuse, **options)
+
+
+def model_device(model) -> torch.device:
+    """Where ``model``'s inputs go (the device of its first parameter)."""
+    return next(model.parameters()).device
 
 
 def plain_next_token_logprobs(lm, context: str, candidates: list[str]) -> dict[str, float]:
     """The reference: one full forward pass of one prompt, no batching, no cache."""
     ids, _ends = lm.rules.encode_context(context)
     with torch.no_grad():
-        logits = lm.model(input_ids=torch.tensor([ids])).logits[0, -1]
+        logits = lm.model(input_ids=torch.tensor([ids], device=model_device(lm.model))).logits[0, -1]
     logprobs = torch.log_softmax(logits.float(), dim=-1)
     return {candidate: float(logprobs[lm.rules.first_token_id(candidate)]) for candidate in candidates}
 
 
 def synthetic_truth_items(groups_per_pattern: int = 3, patterns: tuple[int, ...] = (1, 2, 5)):
     """Invented TIND-like items (not TIND sentences): every group has the four cells, twice."""
-    from negkit.data.tind_types import PATTERN_NAMES, TruthItem, expected_label, make_item_id
+    from negkit.benchmarks.tind.types import PATTERN_NAMES, TruthItem, expected_label, make_item_id
 
     nouns = ["dog", "cat", "rose", "car", "sun", "snow", "iron", "glass", "water", "bird", "fish", "triangle"]
     items = []
@@ -143,6 +152,16 @@ def tiny_t5(vocab_size: int, seed: int = 0):
     with torch.no_grad():
         model.lm_head.weight.mul_(20)
     return model
+
+
+def tiny_seq2seq_lm():
+    """A tiny random T5 as negkit's encoder-decoder backend (batch 3), with a T5-style tokenizer."""
+    from negkit.models.hf_common import fingerprint_for
+    from negkit.models.hf_seq2seq import HFSeq2SeqLM
+
+    tokenizer = tiny_tokenizer(chat_template=False, append_eos=True)
+    model = tiny_t5(len(tokenizer))
+    return HFSeq2SeqLM(model, tokenizer, fingerprint_for("hf", model, "tiny-t5", "float32"), batch_size=3)
 
 
 def save_tiny_t5(folder: Path, seed: int = 0) -> Path:

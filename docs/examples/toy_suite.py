@@ -6,16 +6,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from negkit.errors import InputFormatError
 from negkit.io.textfiles import iter_jsonl
-from negkit.suites import DataSource, SuiteDescription, TaskEntry, register_suite
-from negkit.suites.choice import choice_estimands_from_records, choice_figures, choice_harness, choice_scorer
-from negkit.tasks.choice import ChoiceQuestion, ChoiceTask, choice_metrics
+from negkit.kit.suites import DataSource, register_suite
+from negkit.kit.suites.kinds import choice_suite
+from negkit.kit.tasks.choice import ChoiceQuestion, MultipleChoice
 
-NAME = "toy-negation"
-FILE = "questions.jsonl"
+NAME, FILE = "toy-negation", "questions.jsonl"
 
 
 def read_questions(folder: Path, split: str = "test") -> list[ChoiceQuestion]:
@@ -29,24 +27,6 @@ def read_questions(folder: Path, split: str = "test") -> list[ChoiceQuestion]:
     return questions
 
 
-def make_task(**options: Any) -> ChoiceTask:
-    """The task, with the options ``negkit eval`` passes (``chat``, ``system_instruction``)."""
-    return ChoiceTask(NAME, NAME, read_questions, lambda folder, split: [folder / FILE], **options)
-
-
-register_suite(SuiteDescription(
-    name=NAME,
-    title="Toy negation questions",
-    tasks=(TaskEntry(NAME, make_task, "yes/no questions about negated sentences"),),
-    main_task=NAME,
-    data=DataSource(NAME, f"write DATA/{NAME}/{FILE} (one question per line)", licence="CC0"),
-    reader=read_questions,
-    metrics=choice_metrics,
-    scorer=choice_scorer(NAME, read_questions),
-    scorer_help="toy-negation: accuracy from {item_id, prediction (index or answer)} lines",
-    interval_unit="question",
-    primary_metric="accuracy",
-    figures=choice_figures,
-    record_estimands=choice_estimands_from_records,
-    harness=choice_harness(NAME),
-))
+TOY = MultipleChoice(NAME, read_questions, lambda folder, split: [folder / FILE], title="Toy negation questions")
+register_suite(choice_suite(TOY, DataSource(NAME, f"write DATA/{NAME}/{FILE} (one question per line)", licence="CC0"),
+                            description="yes/no questions about negated sentences", reader=read_questions))

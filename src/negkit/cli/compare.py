@@ -1,5 +1,5 @@
 """``negkit compare RUN_DIR...``: a leaderboard of runs with 95% intervals and paired differences from a baseline
-(see :mod:`negkit.report.compare`)."""
+(see :mod:`negkit.commands.compare`)."""
 
 from __future__ import annotations
 
@@ -8,17 +8,17 @@ import json
 from pathlib import Path
 
 from negkit.cli.arguments import add_include_argument, add_run_interval_arguments, selected_run_tasks
-from negkit.report.compare import CompareOptions, compare, compare_markdown
-from negkit.report.compare_page import write_comparison
-from negkit.report.html import write_run_folder_html
-from negkit.suites import suite_view
+from negkit.commands.compare import CompareOptions, compare, compare_markdown
+from negkit.commands.compare_page import write_comparison
+from negkit.commands.report import write_run_folder_html
+from negkit.kit.suites import suite_view
 
 
 #: Place in ``negkit --help``.
 ORDER = 20
 
 
-def register(groups) -> None:
+def register(groups, context) -> None:
     parser = groups[""].add_parser(
         "compare",
         help="compare runs: leaderboard per suite and metric, intervals, paired differences from a baseline",

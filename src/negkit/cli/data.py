@@ -2,7 +2,7 @@
 
 The command is generic: it asks the suite registry for the suite's statistics function
 (``SuiteDescription.statistics``, :func:`statistics_function`) and renders the
-:class:`negkit.data.statistics.DataStatistics` it returns.
+:class:`negkit.kit.data.statistics.DataStatistics` it returns.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from negkit.data.statistics import DataStatistics
+from negkit.kit.data.statistics import DataStatistics
 from negkit.errors import NegkitError
 from negkit.io.atomic import atomic_write_text
-from negkit.suites.registry import all_suites, get_suite
+from negkit.kit.suites.registry import all_suites, get_suite
 
 #: Place in ``negkit --help`` (after ``export``).
 ORDER = 80
@@ -41,7 +41,7 @@ def data_stats(suite: str, data: str | Path | None = None) -> DataStatistics:
     return statistics_function(suite)(data)
 
 
-def register(groups) -> None:
+def register(groups, context) -> None:
     """Add ``negkit data stats``."""
     stats = groups["data"].add_parser(
         "stats", help="a suite's data statistics tables (NaN-NLI Tables 1-3, Thunder-NUBench Tables 4 and 9)",

@@ -1,11 +1,12 @@
-"""``negkit export lm-eval``: negkit's tasks as LM Evaluation Harness tasks (see :mod:`negkit.export.lm_eval`)."""
+"""``negkit export lm-eval``: negkit's tasks as LM Evaluation Harness tasks (see :mod:`negkit.commands.export`)."""
 
 from __future__ import annotations
 
 import argparse
 
-from negkit.cli.arguments import add_include_argument, non_negative, parse_limit, per_task_value, seed_value
-from negkit.export.lm_eval import export_lm_eval
+from negkit.cli.arguments import add_include_argument
+from negkit.kit.arguments import non_negative, parse_limit, per_task_value, seed_value
+from negkit.commands.export import export_lm_eval
 
 
 #: Place in ``negkit --help``.
@@ -14,7 +15,7 @@ ORDER = 70
 GROUPS = {"export": "write negkit's tasks for other tools (the LM Evaluation Harness)"}
 
 
-def register(groups) -> None:
+def register(groups, context) -> None:
     parser = groups["export"].add_parser(
         "lm-eval",
         help="task YAML files and utils that `lm_eval --include_path DIR` loads (same items, prompts, predictions)",

@@ -1,19 +1,19 @@
 """``negkit leaderboard RUN_DIR... --out DIR``: a static, offline site ranking every model on every task
-(see :mod:`negkit.report.leaderboard`)."""
+(see :mod:`negkit.commands.leaderboard`)."""
 
 from __future__ import annotations
 
 import argparse
 
 from negkit.cli.arguments import add_include_argument, add_run_interval_arguments, selected_run_tasks
-from negkit.report.leaderboard import LeaderboardOptions, leaderboard
-from negkit.suites import suite_view
+from negkit.commands.leaderboard import LeaderboardOptions, leaderboard
+from negkit.kit.suites import suite_view
 
 #: Place in ``negkit --help``: after ``compare``.
 ORDER = 25
 
 
-def register(groups) -> None:
+def register(groups, context) -> None:
     parser = groups[""].add_parser(
         "leaderboard",
         help="a static leaderboard site: every model ranked on every task, intervals, heatmap, paired tests",

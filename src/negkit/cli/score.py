@@ -1,5 +1,5 @@
 """``negkit score SUITE PREDICTIONS``: a suite's metrics for predictions made elsewhere (the scorers are the
-library package :mod:`negkit.scoring`; this module parses the arguments and prints).
+library package :mod:`negkit.commands.score`; this module parses the arguments and prints).
 
 ``--json`` prints the metrics dictionary (the suite's own metric names, e.g. the TIND authors' keys);
 otherwise the Markdown tables are printed. ``--out`` also writes the JSON to a file. A scorer with an
@@ -12,11 +12,12 @@ import argparse
 import json
 from pathlib import Path
 
-from negkit.cli.arguments import add_include_argument, seed_value
+from negkit.cli.arguments import add_include_argument
+from negkit.kit.arguments import seed_value
 from negkit.errors import NegkitError
 from negkit.io.atomic import atomic_write_text
-from negkit.metrics.intervals import DEFAULT_RESAMPLES, IntervalSettings
-from negkit.scoring import score_predictions, scored_suites
+from negkit.kit.metrics.intervals import DEFAULT_RESAMPLES, IntervalSettings
+from negkit.commands.score import score_predictions, scored_suites
 
 
 #: Place in ``negkit --help``.
@@ -25,14 +26,15 @@ ORDER = 60
 GROUPS = {"score": "compute a suite's metrics from a predictions file made elsewhere"}
 
 
-def register(groups) -> None:
+def register(groups, context) -> None:
     for suite in scored_suites():
         # the suite's main task name is also accepted (e.g. nubench for thunder-nubench), as before suites existed
         aliases = [name for name in (*suite.aliases, suite.main_task) if name != suite.name]
         parser = groups["score"].add_parser(
             suite.name, aliases=list(dict.fromkeys(aliases)),
-            help=suite.scorer_help or f"score {suite.name} predictions",
-            description=suite.scorer_help or f"Score {suite.name} predictions.",
+            help=suite.scorer_help or f"score {suite.name} predictions ({{item_id or index, prediction}} lines)",
+            description=suite.scorer_help or f"Score {suite.name} predictions: JSON Lines of {{item_id (or index: "
+            "the N-th item), prediction (an answer or its index)}, or negkit eval's samples file.",
         )
         parser.add_argument("predictions", metavar="PREDICTIONS", type=Path, help="the predictions file")
         parser.add_argument("--json", action="store_true", help="print the metrics as JSON instead of Markdown tables")

@@ -16,7 +16,7 @@ end-of-sequence token, ``max_new_tokens``) leaves the batch at once.
 
 Padding (after a short node's tokens, in cache rows of different widths) is masked out of every attention, so each
 prompt sees exactly its own tokens at their own positions, as in a plain greedy decode of that prompt alone; the
-answers equal ``transformers``' ``generate`` up to floating-point rounding (tests/test_shared_generation.py;
+answers equal ``transformers``' ``generate`` up to floating-point rounding (tests/engine/test_shared_generation.py;
 benchmarks/bench_condaqa_generation.py compares them on CondaQA).
 """
 

@@ -157,3 +157,14 @@ def _remove_quietly(path: str) -> None:
         os.unlink(path)
     except OSError:
         pass
+
+
+def check_output_folder(out: Path) -> None:
+    """``--out`` is a folder or can become one (not a file, not under a file such as /dev/null)."""
+    if out.exists() and not out.is_dir():
+        raise NegkitError(f"{out}: exists and is not a folder (the output goes into a folder)")
+    for parent in out.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise NegkitError(f"{out}: cannot be created: {parent} is not a folder")
+            break

@@ -22,7 +22,7 @@ import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
-from negkit.engine.run_lock import process_alive
+from negkit.io.locks import process_alive
 from negkit.errors import NegkitError
 from negkit.io.atomic import describe_os_error
 from negkit.models.catalogue import CATALOGUE, CatalogueModel, catalogue_model, model_file

@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from negkit.engine.run_lock import process_alive
+from negkit.io.locks import process_alive
 from negkit.errors import InputFormatError, NegkitError
 from negkit.io.atomic import describe_os_error
 from negkit.models.fingerprints import cache_dir, file_sha256

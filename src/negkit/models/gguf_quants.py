@@ -20,7 +20,7 @@ Q6_K     256       210    128 bytes of low nibbles; 64 bytes of 2-bit high parts
 =======  ========  =====  ================================================================================
 
 F32, F16 and BF16 tensors are plain arrays. Everything is computed in float32 (the scales are float16 in the
-file), so the result equals the ``gguf`` package's own dequantization; tests/test_gguf_quants.py checks every
+file), so the result equals the ``gguf`` package's own dequantization; tests/models/test_gguf_quants.py checks every
 type against it on random blocks and a block worked out by hand.
 """
 

@@ -7,7 +7,7 @@ backends (causal, encoder-decoder, NLI; GGUF files after conversion). It takes:
   an explicit GPU that is not there is an error, never a silent fallback to the CPU;
 - ``dtype``: ``float32``, ``bfloat16``, ``float16`` or ``auto`` (fast mode's: on the CPU the fastest of the
   three on this machine, timed once and cached, never a 16-bit one slower than float32; bfloat16 on GPUs that
-  compute it, else float16; see :mod:`negkit.models.fast_dtype`; exact runs ask for float32, as :mod:`negkit.run.evaluate` decides);
+  compute it, else float16; see :mod:`negkit.models.fast_dtype`; exact runs ask for float32, as :mod:`negkit.commands.eval.evaluate` decides);
 - ``quantize``: ``8bit`` or ``4bit`` through bitsandbytes (TIND's Table 9 loaded its largest models so),
   which needs the ``bitsandbytes`` package and a CUDA GPU; it changes the answers, so the model's
   fingerprint records it;

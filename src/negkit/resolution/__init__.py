@@ -9,6 +9,6 @@
 * :mod:`negkit.resolution.evaluate` -- in-domain and cross-domain evaluation;
 * :mod:`negkit.resolution.tagging` -- tagging raw text.
 
-Every system reads and returns :class:`~negkit.data.resolution.ResolutionSentence` objects; the CD-SCO
+Every system reads and returns :class:`~negkit.resolution.instances.ResolutionSentence` objects; the CD-SCO
 writer turns them into system files for the scorer.
 """

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from negkit.data.resolution import NegationInstance, ResolutionSentence, Token, TokenPart
-from negkit.metrics.starsem import is_punctuation_tag
+from negkit.resolution.instances import NegationInstance, ResolutionSentence, Token, TokenPart
+from negkit.resolution.metrics.starsem import is_punctuation_tag
 
 
 def is_punctuation_token(token: Token) -> bool:

@@ -9,7 +9,7 @@ The library side of ``negkit resolution stats``:
 * :func:`scope_lengths` gives the negation instances of a corpus by scope length, the data of that paper's
   Figures 3-5 (CD-SCO, BioScope abstracts, SFU Review).
 
-Scope length is the NIS scope length (:func:`negkit.data.resolution.scope_length`): scope tokens with a word
+Scope length is the NIS scope length (:func:`negkit.resolution.instances.scope_length`): scope tokens with a word
 character, so punctuation is left out the same way on corpora with and without POS tags. Scopes follow negkit's
 common convention (an instance's own cue words are not in its scope; docs/corpora.md).
 """
@@ -20,8 +20,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from negkit.data.corpora import read_corpus
-from negkit.data.resolution import ResolutionSentence, scope_length, scope_length_counts
+from negkit.resolution.corpora.formats import read_corpus
+from negkit.resolution.instances import ResolutionSentence, scope_length, scope_length_counts
 from negkit.errors import NegkitError
 from negkit.resolution.splits import CORPORA, SPLITS, document_id, documents_of_split, load_split, read_document_corpus
 

@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from negkit.data.resolution import NegationInstance, ResolutionSentence, TokenPart
+from negkit.resolution.instances import NegationInstance, ResolutionSentence, TokenPart
 
 NOT_CUE, WHOLE_CUE, AFFIX_CUE, MULTIWORD_CUE = "O", "CUE", "AFFIX", "MULTI"
 CUE_LABELS: tuple[str, ...] = (NOT_CUE, WHOLE_CUE, AFFIX_CUE, MULTIWORD_CUE)

@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from negkit.data.resolution import NegationInstance, ResolutionSentence
+from negkit.resolution.instances import NegationInstance, ResolutionSentence
 from negkit.errors import InputFormatError
 from negkit.io.atomic import atomic_write_json
 from negkit.resolution.cue_lexicon import (

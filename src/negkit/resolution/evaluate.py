@@ -1,7 +1,7 @@
 """In-domain and cross-domain evaluation of negation resolution systems with the *SEM and NIS scorers.
 
 Gold and predicted sentences are written as CD-SCO text and scored exactly like files by
-:func:`negkit.metrics.starsem.score_starsem` and :func:`negkit.metrics.nis.score_nis`. A model trained
+:func:`negkit.resolution.metrics.starsem.score_starsem` and :func:`negkit.resolution.metrics.nis.score_nis`. A model trained
 on one corpus is evaluated on the test split of any corpus (Sineva et al. 2021, Tables 2 and 3).
 With ``gold_cues=True`` only the scope resolver runs, on the annotated cues (scope resolution from gold
 cues, the setting of NegBERT's and most published scope results). With ``bootstrap`` resamples, every
@@ -15,13 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from negkit.data.cdsco import format_cdsco, lines_from_text
-from negkit.data.resolution import ResolutionSentence
-from negkit.metrics.intervals import IntervalSettings
-from negkit.metrics.nis import NisResult, count_nis_by_sentence, score_nis
-from negkit.metrics.nis_intervals import nis_intervals
-from negkit.metrics.starsem import StarsemResult, count_starsem_by_sentence, score_starsem
-from negkit.metrics.starsem_intervals import starsem_intervals
+from negkit.resolution.corpora.cdsco import format_cdsco, lines_from_text
+from negkit.resolution.instances import ResolutionSentence
+from negkit.kit.metrics.intervals import IntervalSettings
+from negkit.resolution.metrics.nis import NisResult, count_nis_by_sentence, score_nis
+from negkit.resolution.metrics.nis_intervals import nis_intervals
+from negkit.resolution.metrics.starsem import StarsemResult, count_starsem_by_sentence, score_starsem
+from negkit.resolution.metrics.starsem_intervals import starsem_intervals
 from negkit.resolution.splits import load_split
 
 

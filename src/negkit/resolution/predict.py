@@ -7,9 +7,9 @@ The library side of ``negkit resolution predict`` and ``negkit resolution baseli
   annotated in the input (the setting of most published scope results, e.g. NegBERT's);
 * :func:`baseline` runs the punctuation baseline (Punct-BL), which always starts from the gold cues.
 
-Both read any corpus negkit reads (:func:`negkit.data.corpora.read_corpus`: CD-SCO, BioScope XML, an SFU
+Both read any corpus negkit reads (:func:`negkit.resolution.corpora.formats.read_corpus`: CD-SCO, BioScope XML, an SFU
 Review folder or file) or the split of a named corpus (:func:`corpus_sentences`), and return a
-:class:`~negkit.data.cdsco.CdscoDocument` that :func:`write_system` writes. :func:`gold_document` gives
+:class:`~negkit.resolution.corpora.cdsco.CdscoDocument` that :func:`write_system` writes. :func:`gold_document` gives
 the gold side of the same sentences in CD-SCO form, so BioScope and SFU can be scored with
 ``negkit resolution score`` like CD-SCO.
 """
@@ -21,8 +21,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from negkit.io.atomic import atomic_write_bytes
-from negkit.data.cdsco import CdscoDocument, format_cdsco
-from negkit.data.corpora import read_corpus
+from negkit.resolution.corpora.cdsco import CdscoDocument, format_cdsco
+from negkit.resolution.corpora.formats import read_corpus
 from negkit.errors import InputFormatError, NegkitError
 from negkit.resolution.baseline import PunctuationBaseline
 from negkit.resolution.splits import load_split

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from negkit.data.resolution import NegationInstance, ResolutionSentence, TokenPart
+from negkit.resolution.instances import NegationInstance, ResolutionSentence, TokenPart
 from negkit.errors import InputFormatError
 from negkit.io.atomic import atomic_write_json
 from negkit.resolution.cue_lexicon import affix_remainder

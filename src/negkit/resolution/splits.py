@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 
-from negkit.data.cdsco import read_cdsco
-from negkit.data.corpora import read_corpus
-from negkit.data.locate import locate_dataset
-from negkit.data.resolution import ResolutionSentence
+from negkit.resolution.corpora.cdsco import read_cdsco
+from negkit.resolution.corpora.formats import read_corpus
+from negkit.kit.data.locate import locate_dataset
+from negkit.resolution.instances import ResolutionSentence
 from negkit.errors import NegkitError
 
 CORPORA = ("cd-sco", "bioscope", "sfu")

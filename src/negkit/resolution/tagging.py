@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from negkit.data.resolution import NegationInstance, ResolutionSentence, Token, TokenPart
-from negkit.data.tokenize import tokenize
+from negkit.resolution.instances import NegationInstance, ResolutionSentence, Token, TokenPart
+from negkit.resolution.tokenize import tokenize
 from negkit.errors import NegkitError
 from negkit.resolution.baseline import punctuation_scope
 
@@ -144,6 +144,6 @@ def tag(text: str, model: str | Path | None = None, fallback: bool = True) -> li
 
     ``model`` is a folder written by ``negkit resolution train``; see :func:`load_tagging_system` for what
     is used when it is ``None``. Turn the result into JSON with :func:`sentence_to_json` or into CD-SCO
-    lines with :func:`negkit.data.cdsco.format_cdsco`.
+    lines with :func:`negkit.resolution.corpora.cdsco.format_cdsco`.
     """
     return load_tagging_system(model, fallback).predict(raw_sentences(text))

@@ -1,7 +1,7 @@
 """The two-stage negation resolution system: a cue tagger followed by a scope resolver.
 
 :class:`NegationResolver` trains both stages (the scope resolver on gold cues, only on negated
-instances), predicts into :class:`~negkit.data.resolution.ResolutionSentence` objects, and is saved as a
+instances), predicts into :class:`~negkit.resolution.instances.ResolutionSentence` objects, and is saved as a
 folder in the ``save_pretrained`` spirit::
 
     MODEL_DIR/negkit_resolution.json   what was trained, how, on what, and the training report
@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from negkit import __version__
-from negkit.data.resolution import NegationInstance, ResolutionSentence
+from negkit.resolution.instances import NegationInstance, ResolutionSentence
 from negkit.errors import InputFormatError, quoted
 from negkit.io.atomic import atomic_write_json
 from negkit.io.textfiles import read_json_object

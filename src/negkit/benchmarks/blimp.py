@@ -1,0 +1,94 @@
+"""BLiMP's negation and NPI-licensing paradigms (Warstadt et al., 2020): seven paradigms of 1,000 minimal pairs,
+asked as the LM Evaluation Harness's ``blimp_*`` tasks ask them (:mod:`negkit.kit.tasks.pairs`: each sentence
+scored whole after the model's prefix token; the headline is the mean accuracy over the paradigms).
+
+One JSON Lines file per paradigm (``PARADIGM.jsonl``), one pair per line with ``sentence_good``, ``sentence_bad``,
+``UID`` (the paradigm), ``pairID``, ``field``, ``linguistics_term``. Item ids are ``blimp-PARADIGM-PAIRID``; a
+malformed line raises :class:`~negkit.errors.InputFormatError` naming the file and the line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from negkit.errors import InputFormatError, quoted
+from negkit.io.textfiles import iter_json_objects
+from negkit.kit.suites import DataSource, register_suite
+from negkit.kit.suites.kinds import pairs_suite
+from negkit.kit.tasks.pairs import MinimalPairs, SentencePair
+
+NAME = "blimp-negation"
+#: The seven negation / NPI-licensing paradigms, in the order negkit reports them (the files' names).
+PARADIGMS: tuple[str, ...] = (
+    "sentential_negation_npi_licensor_present",
+    "sentential_negation_npi_scope",
+    "only_npi_licensor_present",
+    "only_npi_scope",
+    "matrix_question_npi_licensor_present",
+    "npi_present_1",
+    "npi_present_2",
+)
+
+
+def _text(path: Path, line: int, record: Mapping[str, Any], name: str) -> str:
+    value = record[name]
+    if not isinstance(value, str) or not value.strip():
+        raise InputFormatError(path, line, f"field {name!r}: expected a non-empty sentence, found {quoted(value, 40)}")
+    return value
+
+
+def read_blimp_paradigm(path: str | Path, paradigm: str | None = None) -> list[SentencePair]:
+    """One paradigm file (``paradigm``: default its stem; a line whose ``UID`` names another paradigm is an error)."""
+    path = Path(path)
+    paradigm = paradigm or path.stem
+    pairs: list[SentencePair] = []
+    seen: set[str] = set()
+    for line, record in iter_json_objects(path, required=("sentence_good", "sentence_bad", "pairID")):
+        if record.get("UID", paradigm) != paradigm:
+            raise InputFormatError(path, line, f"field 'UID': {quoted(record['UID'], 60)} is not this file's "
+                                               f"paradigm {paradigm!r}")
+        pair_id = record["pairID"]
+        if isinstance(pair_id, bool) or not isinstance(pair_id, (str, int)) or not str(pair_id).strip():
+            raise InputFormatError(path, line, f"field 'pairID': expected an id, found {quoted(pair_id, 40)}")
+        pair_id = str(pair_id).strip()
+        if pair_id in seen:
+            raise InputFormatError(path, line, f"pairID {pair_id!r} appears twice")
+        seen.add(pair_id)
+        pairs.append(SentencePair(f"blimp-{paradigm}-{pair_id}", paradigm, _text(path, line, record, "sentence_good"),
+                                  _text(path, line, record, "sentence_bad"), {"pair_id": pair_id}))
+    if not pairs:
+        raise InputFormatError(path, None, "no minimal pairs")
+    return pairs
+
+
+def blimp_files(folder: str | Path, split: str = "test") -> list[Path]:
+    """The paradigm files of ``folder`` negkit reads (the seven of :data:`PARADIGMS`, in that order)."""
+    return [Path(folder) / f"{paradigm}.jsonl" for paradigm in PARADIGMS]
+
+
+def read_blimp(folder: str | Path, split: str = "test") -> list[SentencePair]:
+    """Every pair of the seven paradigms in ``folder``; a missing paradigm file is an error naming it."""
+    pairs: list[SentencePair] = []
+    for path in blimp_files(folder):
+        if not path.is_file():
+            raise InputFormatError(path, None, "no such file (a BLiMP negation paradigm; see the data folder's README)")
+        pairs += read_blimp_paradigm(path)
+    return pairs
+
+
+def _named(record: Mapping[str, Any]) -> str | None:
+    """A predictions line may name its pair by ``paradigm`` and ``pairID`` instead of ``item_id``."""
+    return f"blimp-{record['paradigm']}-{record['pairID']}" if "paradigm" in record and "pairID" in record else None
+
+
+BLIMP = MinimalPairs(NAME, read_blimp, blimp_files, title="BLiMP negation and NPI licensing", group_field="paradigm",
+                     groups_key="paradigms", groups=PARADIGMS, unit="BLiMP pair", harness_task="negkit_blimp_negation",
+                     item_id_from=_named)
+
+SUITE = register_suite(pairs_suite(
+    BLIMP, DataSource(NAME, "github alexwarstadt/blimp data/PARADIGM.jsonl of the seven negation / NPI paradigms into "
+                      "DATA/blimp-negation/", licence="CC BY 4.0 (github alexwarstadt/blimp)"),
+    "BLiMP negation / NPI licensing: whole-sentence log-probability of each minimal pair (7 paradigms)",
+    aliases=("blimp",), reader=read_blimp, order=60))

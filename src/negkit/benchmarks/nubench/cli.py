@@ -1,0 +1,98 @@
+"""``negkit nubench sweep`` (one model's prompt sweep, paper Tables 11-14) and ``negkit nubench tables`` (several
+models' sweeps in the paper's layout); see :mod:`negkit.benchmarks.nubench.sweep`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from negkit.kit.arguments import non_negative, parse_limit, seed_value
+from negkit.kit.command_context import CommandContext, CommandGroups
+from negkit.benchmarks.nubench.sweep import SWEEP_SPLIT, sweep_tasks
+from negkit.benchmarks.nubench.sweep_tables import FEWSHOT_TASK
+from negkit.benchmarks.nubench.task import BOS_POLICIES
+from negkit.errors import NegkitError
+
+ORDER = 58
+GROUPS = {"nubench": "Thunder-NUBench prompt sweep (paper Tables 11-14)"}
+
+
+def register(groups: CommandGroups, context: CommandContext) -> None:
+    sweep = groups["nubench"].add_parser(
+        "sweep",
+        help="one model's prompt sweep: prompts 1-12 and 7-1..7-5 zero-shot (Tables 11-13), prompts 1, 7, 11 "
+        "zero- and 5-shot over five seeds (Table 14)",
+        description="Run Thunder-NUBench's prompt sweep for one model into one output folder (tasks nubench-prompts "
+        "and nubench-fewshot of `negkit eval`, one run store: what the prompts share is computed once; rerunning "
+        "resumes). Combine several models' folders with `negkit nubench tables`.",
+    )
+    context.add_model_arguments(sweep.add_argument_group("model"))
+    tasks = sweep.add_argument_group("sweep and data")
+    tasks.add_argument("--tables", default="prompts,fewshot",
+                       help="prompts (Tables 11-13), fewshot (Table 14), or both (default: prompts,fewshot)")
+    tasks.add_argument("--data", help="data root or Thunder-NUBench folder (default: NEGKIT_DATA, ./data, ../shared/data)")
+    tasks.add_argument("--split", default=SWEEP_SPLIT, help="validation (default, as the paper's sweep) or test")
+    tasks.add_argument("--limit", type=parse_limit, metavar="N|F", help="the first N items (or a fraction F)")
+    tasks.add_argument("--num-fewshot", type=non_negative, default=5, metavar="K",
+                       help="examples per few-shot context of Table 14 (default: 5)")
+    tasks.add_argument("--seed", type=seed_value,
+                       help="one few-shot seed instead of the paper's five (42, 1234, 3000, 5000, 7000)")
+    tasks.add_argument("--bos", choices=tuple(BOS_POLICIES), help="a BOS token before the context "
+                       "(see negkit eval --help)")
+    tasks.add_argument("--apply-chat-template", dest="chat", action="store_const", const=True,
+                       help="render every prompt with the model's chat template (default: plain prompts, as the paper)")
+    tasks.add_argument("--system-instruction", metavar="TEXT", help="a system message or text before each prompt")
+    context.add_run_arguments(sweep.add_argument_group("run and output"))
+    sweep.set_defaults(handler=lambda args: run_sweep(args, context))
+
+    tables = groups["nubench"].add_parser(
+        "tables",
+        help="combine several models' sweeps into Tables 11-14 (report.md, report.html, nubench-tables.json)",
+        description="Combine `negkit nubench sweep` output folders into the layout of the paper's Tables 11-14: "
+        "per group of models (Tables 11 and 12) prompts 1-12 with acc / acc_norm per model and the group's "
+        "average, Table 13 the wording variants of prompt 7 with each group's average, Table 14 prompts 1, 7, 11 "
+        "zero-shot and k-shot (mean ± SD over seeds). The best value of each column is in bold.",
+    )
+    tables.add_argument("runs", nargs="*", metavar="RUN_DIR", help="sweep output folders (one group: 'all models')")
+    tables.add_argument("--group", nargs="+", action="append", metavar=("NAME", "RUN_DIR"),
+                        help="a named group of runs, e.g. --group 3-4B runs/qwen3b runs/llama3b (repeatable; "
+                        "the first group is Table 11, the second Table 12)")
+    tables.add_argument("--out", required=True, metavar="DIR", help="where report.md, report.html and "
+                        "nubench-tables.json go")
+    tables.set_defaults(handler=run_tables)
+
+
+def run_sweep(args: argparse.Namespace, context: CommandContext) -> int:
+    which = [name.strip() for name in args.tables.split(",") if name.strip()]
+    if isinstance(args.limit, dict):
+        raise NegkitError("--limit takes one count or fraction here (both sweeps ask the same items)")
+    fewshot = "fewshot" in which
+    if fewshot and args.num_fewshot < 1:
+        raise NegkitError("--num-fewshot must be at least 1 for the fewshot sweep (its zero-shot runs are always there)")
+    if args.bootstrap < 0:
+        raise NegkitError(f"--bootstrap must be 0 (no intervals) or a number of resamples, got {args.bootstrap}")
+    if args.seed is not None and not fewshot:
+        raise NegkitError("--seed changes nothing without the fewshot sweep (it draws the few-shot examples)")
+    tasks = sweep_tasks(which)
+    options = context.eval_options(args, num_fewshot={FEWSHOT_TASK: args.num_fewshot} if fewshot else None)
+    results = context.evaluate(args.model, tasks, options)
+    for result in results:
+        print(f"{result['task']['task']}: {result['files']['results']}")
+        print(open(result["files"]["tables"], encoding="utf-8").read())
+    return 0
+
+
+def run_tables(args: argparse.Namespace) -> int:
+    from negkit.benchmarks.nubench.sweep import tables
+
+    runs: list = list(args.runs)
+    for group in args.group or []:
+        if len(group) < 2:
+            raise NegkitError(f"--group {group[0]} names no run folder (--group NAME RUN_DIR...)")
+        runs += [(group[0], folder) for folder in group[1:]]
+    if not runs:
+        raise NegkitError("give the sweep output folders (RUN_DIR... or --group NAME RUN_DIR...)")
+    files = tables(runs, args.out)
+    print(open(files["report"], encoding="utf-8").read(), end="")
+    print(f"\nreport: {files['report']}\nhtml: {files['html']}\ntables: {files['tables']}", file=sys.stderr)
+    return 0

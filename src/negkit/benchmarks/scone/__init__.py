@@ -1,0 +1,122 @@
+"""ScoNe-NLI (She et al., 2023): scoped negation in NLI, six conditions of the same base pairs.
+
+Asked with the prompt Thunder-NUBench used (``Assume that {premise}\\nIs it then definitely true that
+{hypothesis}?\\nAnswer yes or no.\\nAnswer:``, answers ``Yes`` = entailment and ``No`` = neutral) or with an NLI
+classifier (a contradiction counts as neutral: ScoNe's gold labels are entailment and neutral;
+:class:`negkit.kit.tasks.nli.NLITask`). Reader: :func:`negkit.benchmarks.scone.data.read_scone`; metrics:
+:func:`negkit.benchmarks.scone.metrics.scone_accuracy`; intervals resample base pairs. A predictions file for
+``negkit score`` names each pair by ``item_id`` or by ``condition`` and ``row`` (test split); ``yes`` and ``no``
+are read as entailment and neutral, and a contradiction counts as neutral.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from negkit.kit.data.nli import NLIItem
+from negkit.benchmarks.scone.data import SCONE_CONDITIONS, read_scone, scone_split_folder
+from negkit.kit.data.predictions import string, whole_number
+from negkit.kit.metrics.intervals import Estimand
+from negkit.benchmarks.scone.metrics import scone_accuracy
+from negkit.benchmarks.scone.intervals import scone_estimands
+from negkit.kit.render import plots
+from negkit.kit.render.figures import triple
+from negkit.benchmarks.scone.tables import scone_tables
+from negkit.kit.view import Figure
+from negkit.kit.suites.nli import label_writer
+from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescription, TaskEntry
+from negkit.kit.suites.registry import register_suite
+from negkit.kit.tasks.nli import NLITask
+
+NAME = "scone"
+PROMPT = "Assume that {premise}\nIs it then definitely true that {hypothesis}?\nAnswer yes or no.\nAnswer:"
+ANSWERS: dict[str, str] = {"Yes": "entailment", "No": "neutral"}
+#: Predicted answers read as labels in a predictions file.
+WORDS: dict[str, str] = {"yes": "entailment", "no": "neutral", "contradiction": "neutral"}
+_ITEM_ID = re.compile(r"scone-\w+-(?P<condition>\w+)-(?P<row>\d+)$")
+
+
+class SconeTask(NLITask):
+    """ScoNe-NLI, all six conditions of ``split`` (``test`` by default, or ``train``)."""
+
+    name = NAME
+    dataset = NAME
+    splits: tuple[str, ...] = ("train", "test")
+    prompt = PROMPT
+    answers = ANSWERS
+    prediction_words = WORDS
+    item_id_alternatives = " (or 'condition' and 'row')"
+    #: Samples written before records held the condition and row carry them in the item id.
+    item_id_pattern = _ITEM_ID
+
+    def read(self, folder: Path, split: str) -> list[NLIItem]:
+        return read_scone(folder, split)
+
+    def files(self, folder: Path, split: str) -> list[Path]:
+        return [scone_split_folder(folder, split) / f"{condition}.csv" for condition in SCONE_CONDITIONS]
+
+    def limit_items(self, items: list[NLIItem], limit: int) -> list[NLIItem]:
+        """The first ``ceil(limit / 6)`` rows of every condition (the same base pairs in each)."""
+        rows = -(-limit // len(SCONE_CONDITIONS))
+        return [item for item in items if item.row < rows]
+
+    def _fit_label(self, label: str) -> str:
+        return "neutral" if label == "contradiction" else label
+
+    def item_id_from(self, path: Path, line: int, record: Mapping[str, Any]) -> str | None:
+        """``{"condition": "one_scoped", "row": 3}``: that condition's pair of base pair 3 (test split)."""
+        if "condition" in record and "row" in record:
+            return f"scone-test-{string(path, line, record, 'condition')}-{whole_number(path, line, record, 'row'):04d}"
+        return None
+
+    def metrics(self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+        return scone_metrics(items, self.predicted_labels(records))
+
+    def estimands(self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]],
+                  headline_only: bool = False) -> list[Estimand]:
+        """The accuracies (all headline), resampling base pairs (:mod:`negkit.benchmarks.scone.intervals`)."""
+        return scone_estimands(items, self.predicted_labels(records))
+
+    def tables(self, metrics: dict[str, Any]) -> str:
+        return scone_tables(metrics)
+
+    def scored_metrics(self, metrics: dict[str, Any], name: str, items: Sequence[NLIItem]) -> dict[str, Any]:
+        """``negkit score``'s metrics: the pairs predicted and the pairs in the data first."""
+        return {"count": metrics["count"], "data_count": len(items), **metrics}
+
+
+def scone_metrics(items: Sequence[NLIItem], predictions: Sequence[str]) -> dict[str, Any]:
+    """Accuracy per condition and overall (what ``negkit eval`` and ``negkit score`` both report)."""
+    return {"count": len(items), "accuracy": scone_accuracy(items, predictions)}
+
+
+def scone_figures(metrics: dict[str, Any], records: Sequence[dict[str, Any]] | None = None) -> list[Figure]:
+    """Accuracy per condition and overall."""
+    conditions = [c for c in (*SCONE_CONDITIONS, "overall") if c in metrics.get("accuracy", {})]
+    labels = [condition.replace("_scoped_one_", "_scoped, one_").replace("_", " ") for condition in conditions]
+    bars = plots.interval_bars(labels, {"accuracy": [triple(metrics, f"accuracy.{c}") for c in conditions]},
+                               "ScoNe-NLI accuracy per condition", "accuracy", (0, 1), reference=0.5, width=7.2,
+                               wrap=10)
+    return [("Accuracy per condition (95% intervals; dashed: chance)", bars)]
+
+
+SUITE = register_suite(SuiteDescription(
+    name=NAME,
+    title="ScoNe-NLI",
+    aliases=("scone-nli",),
+    tasks=(TaskEntry(NAME, SconeTask, "ScoNe-NLI: scoped negation, six conditions (yes/no prompt, or --classifier)",
+                     classifier=True),),
+    main_task=NAME,
+    data=DataSource(NAME, "github selenashe/ScoNe scone_nli/ into DATA/scone/scone_nli/",
+                    licence="CC0 1.0 (the repository's LICENSE)"),
+    reader=read_scone,
+    scorer_help="ScoNe-NLI: accuracy per condition and overall from {item_id, prediction} lines",
+    interval_unit="base pair (the six conditions of one pair resampled together)",
+    primary_metric="accuracy.overall",
+    figures=scone_figures,
+    harness=HarnessExport(("negkit_scone",), label_writer("load_scone"), loaders={"load_scone": NAME}),
+    order=40,
+))

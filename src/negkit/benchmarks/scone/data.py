@@ -1,0 +1,111 @@
+"""ScoNe-NLI (She et al., 2023): the reader of ``scone_nli/{train,test}/CONDITION.csv``.
+
+The condition's premise, hypothesis and label are the ``sentence1_edited``, ``sentence2_edited``,
+``gold_label_edited`` columns, except ``one_scoped.csv`` which uses ``sentence1``, ``sentence2``, ``gold_label``
+and has no ``group_index``. Rows line up across the six files of a split (row ``i`` of every condition is the same
+base pair), so every item records its row number. Any malformed row raises
+:class:`~negkit.errors.InputFormatError` naming the file, the line and the offending column.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from negkit.errors import InputFormatError, quoted
+from negkit.kit.data.nli import NLIItem, csv_rows, nli_label, require_columns
+
+#: The six ScoNe-NLI conditions, in the paper's order.
+SCONE_CONDITIONS: tuple[str, ...] = (
+    "no_negation",
+    "one_not_scoped",
+    "one_scoped",
+    "one_scoped_one_not_scoped",
+    "two_not_scoped",
+    "two_scoped",
+)
+
+
+_SCONE_EDITED_COLUMNS = ("sentence1_edited", "sentence2_edited", "gold_label_edited")
+
+
+_SCONE_PLAIN_COLUMNS = ("sentence1", "sentence2", "gold_label")
+
+
+
+@dataclass(frozen=True)
+class SconeItem(NLIItem):
+    """A ScoNe pair: ``condition`` and ``row`` name its condition and base pair; ``group_index`` is the data's."""
+
+    group_index: int | None = None
+
+
+def read_scone_condition(path: str | Path, condition: str | None = None, split: str = "test") -> list[SconeItem]:
+    """Read one ScoNe-NLI condition file. Item ids are ``scone-SPLIT-CONDITION-ROW``."""
+    path = Path(path)
+    condition = condition or path.stem
+    if condition not in SCONE_CONDITIONS:
+        raise InputFormatError(path, None, f"unknown ScoNe condition {condition!r} (expected one of {SCONE_CONDITIONS})")
+    columns = _SCONE_PLAIN_COLUMNS if condition == "one_scoped" else _SCONE_EDITED_COLUMNS
+    premise_column, hypothesis_column, label_column = columns
+    items: list[SconeItem] = []
+    for line, row, header in csv_rows(path):
+        if not items:
+            require_columns(path, header, columns)
+        group_text = row.get("group_index", "").strip()
+        try:
+            group_index = int(group_text) if group_text else None
+        except ValueError:
+            raise InputFormatError(path, line, f"column 'group_index': {quoted(group_text)} is not an integer") from None
+        premise, hypothesis = row[premise_column].strip(), row[hypothesis_column].strip()
+        if not premise or not hypothesis:
+            raise InputFormatError(path, line, f"empty {premise_column!r} or {hypothesis_column!r}")
+        row_number = len(items)
+        items.append(
+            SconeItem(
+                item_id=f"scone-{split}-{condition}-{row_number:04d}",
+                premise=premise,
+                hypothesis=hypothesis,
+                label=nli_label(path, line, label_column, row[label_column]),
+                suite="scone",
+                premise_id=f"scone-{split}-{row_number:04d}",
+                condition=condition,
+                row=row_number,
+                group_index=group_index,
+            )
+        )
+    return items
+
+
+def scone_split_folder(folder: str | Path, split: str = "test") -> Path:
+    """The folder holding the six condition files of ``split`` (``scone_nli/SPLIT``, ``SPLIT`` or ``folder``)."""
+    folder = Path(folder)
+    split_folder = next(
+        (candidate for candidate in (folder / "scone_nli" / split, folder / split, folder) if (candidate / "no_negation.csv").is_file()),
+        None,
+    )
+    if split_folder is None:
+        raise InputFormatError(folder, None, f"no ScoNe-NLI {split!r} split found (expected scone_nli/{split}/no_negation.csv)")
+    return split_folder
+
+
+def read_scone(folder: str | Path, split: str = "test") -> list[SconeItem]:
+    """Read every ScoNe-NLI condition of ``split`` from ``folder`` (the ``scone`` or ``scone_nli`` folder).
+
+    ``one_scoped.csv`` has no ``group_index``; its items take the group index of the same row in the
+    other conditions (rows line up across the six files). Files must all have the same number of rows.
+    """
+    split_folder = scone_split_folder(folder, split)
+    per_condition = {c: read_scone_condition(split_folder / f"{c}.csv", c, split) for c in SCONE_CONDITIONS}
+    sizes = {condition: len(items) for condition, items in per_condition.items()}
+    if len(set(sizes.values())) != 1:
+        raise InputFormatError(split_folder, None, f"conditions have different row counts: {sizes}")
+    reference = per_condition["no_negation"]
+    per_condition["one_scoped"] = [
+        _with_group(item, reference[item.row].group_index) for item in per_condition["one_scoped"]
+    ]
+    return [item for condition in SCONE_CONDITIONS for item in per_condition[condition]]
+
+
+def _with_group(item: SconeItem, group_index: int | None) -> SconeItem:
+    return replace(item, group_index=group_index) if item.group_index is None else item

@@ -1,0 +1,61 @@
+"""This is not a Dataset (TIND; García-Ferrero et al., 2023): true/false probing of WordNet-generated sentences,
+affirmative and negated, in groups; the authors' first-token protocol is the main task (:mod:`negkit.benchmarks.tind.task`).
+
+Reader: :func:`negkit.benchmarks.tind.data.read_tind` (the authors' encrypted zip read in place, HF-layout files or the hub);
+metrics: :func:`negkit.benchmarks.tind.metrics.tind_metrics` (the authors' accuracy buckets and coherence); intervals resample
+whole groups. Its parts: :mod:`~negkit.benchmarks.tind.figures`, :mod:`~negkit.benchmarks.tind.harness` (the Harness
+export, ids and hashes only), :mod:`~negkit.benchmarks.tind.training` (``negkit finetune --train tind``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from negkit.benchmarks.tind import harness
+from negkit.benchmarks.tind.data import read_tind
+from negkit.benchmarks.tind.fewshot import FEWSHOT_SOURCES
+from negkit.benchmarks.tind.figures import tind_figures
+from negkit.benchmarks.tind.task import TruthTask
+from negkit.benchmarks.tind.training import TRAINING
+from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescription, TaskEntry, task_flag
+from negkit.kit.suites.registry import register_suite
+
+NAME = "tind"
+
+
+def _variant(name: str, **fixed: Any) -> Any:
+    return lambda **options: TruthTask(name=name, **fixed, **options)
+
+
+SUITE = register_suite(SuiteDescription(
+    name=NAME,
+    title="This is not a Dataset (TIND)",
+    aliases=("this-is-not-a-dataset",),
+    tasks=(
+        TaskEntry(NAME, _variant(NAME), "TIND true/false probing, zero-shot, the authors' first-token protocol"),
+        TaskEntry(f"{NAME}-fewshot", _variant(f"{NAME}-fewshot", fewshot=True),
+                  "TIND with the authors' 44 few-shot examples (4 per pattern) and prompts"),
+        TaskEntry(f"{NAME}-generate", _variant(f"{NAME}-generate", style="generate"),
+                  "TIND, greedy generation; True iff the output contains 'true'"),
+        TaskEntry(f"{NAME}-continuation", _variant(f"{NAME}-continuation", style="continuation"),
+                  "TIND, LM-harness style: log-likelihood of ' True' vs ' False' (not the authors' protocol)"),
+    ),
+    main_task=NAME,
+    data=DataSource(NAME, "the authors' release (HiTZ/This-is-not-a-dataset) or raw-public.zip in DATA/tind/",
+                    licence="Apache-2.0 (the authors' repository); distributed encrypted: keep it out of repositories"),
+    reader=read_tind,
+    scorer_help="TIND: the authors' accuracy buckets, negation analysis and coherence from HF fields + 'prediction'",
+    interval_unit="group (the sentences generated from one WordNet pair)",
+    primary_metric="all.accuracy",
+    digits=2,
+    scale=(0.0, 100.0),
+    fractions=("p_true_auc.all",),
+    figures=tind_figures,
+    harness=HarnessExport((harness.CHAT, harness.PLAIN), harness.write_harness_task, loaders={"load_tind": None},
+                          utils_source=harness.utils_source(), readme=harness.readme_commands),
+    training=(TRAINING,),
+    task_flags=(task_flag("--fewshot-examples", option="fewshot_examples", choices=FEWSHOT_SOURCES,
+                          help="tind-fewshot: the authors' fixed 44 examples (default) or 4 per pattern drawn with "
+                          "--seed from the training split"),),
+    order=10,
+))

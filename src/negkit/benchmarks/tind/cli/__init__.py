@@ -1,0 +1,18 @@
+"""``negkit tind ...``: TIND's own commands (convert and describe the data, rebuild it from WordNet, the Figure 2
+transfer runs)."""
+
+from __future__ import annotations
+
+from negkit.benchmarks.tind.cli import data, generate, transfer
+from negkit.kit.command_context import CommandContext, CommandGroups
+
+#: Place in ``negkit --help``.
+ORDER = 50
+#: The command group this benchmark adds.
+GROUPS = {"tind": "This is not a Dataset: load, convert, generate, check"}
+
+
+def register(groups: CommandGroups, context: CommandContext) -> None:
+    data.register(groups)
+    transfer.register(groups)
+    generate.register(groups)

@@ -1,0 +1,67 @@
+"""One report for a ``negkit eval`` run over several tasks: every task's tables in one Markdown file and every
+task's results in one JSON file (in the LM Evaluation Harness's layout, see :mod:`negkit.kit.harness.layout`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from negkit.io.atomic import atomic_write_json, atomic_write_text
+from negkit.kit.results import RunResult, TaskResult
+from negkit.commands.report import write_html_report
+from negkit.kit.render.markdown import markdown_table
+from negkit.kit.view import SuiteLookup, no_suites, run_sections
+
+REPORT_FILE = "report.md"
+RESULTS_FILE = "results.json"
+
+
+def combined_markdown(results: Sequence[dict[str, Any]], skipped: dict[str, str] | None = None,
+                      suites: SuiteLookup = no_suites) -> str:
+    """The model, a summary row per task, the suites skipped for want of data, the sections drawing on several
+    tasks (``suites`` gives them), then each task's own tables."""
+    if not results:
+        return "# negkit report\n\nNo task was run.\n"
+    model = results[0]["model"]
+    rows = [
+        [result["task"].get("task", "?"), result["data"].get("count", "–"), result["timings"].get("score_s", "–")]
+        for result in results
+    ]
+    parts = [
+        "# negkit report",
+        f"Model: `{model.get('name')}` ({model.get('backend')}, {model.get('dtype')}); negkit {results[0].get('negkit_version')}",
+        markdown_table(["task", "items", "scoring time (s)"], rows),
+    ]
+    if skipped:
+        parts.append("Not run (data not found): " + "; ".join(f"{suite} (get it: {hint})" for suite, hint in skipped.items()))
+    parts += [f"## {section.title}\n\n{section.markdown.strip()}" for section in run_sections(results, suites)]
+    for result in results:
+        tables = result_tables(result)
+        if tables:
+            parts.append(tables.strip())
+    return "\n\n".join(parts) + "\n"
+
+
+def result_tables(result: Mapping[str, Any]) -> str | None:
+    """A task's Markdown tables: from memory for a task just run, else its ``TASK.md`` file."""
+    if isinstance(result, TaskResult) and result.tables is not None:
+        return result.tables
+    tables_file = result.get("files", {}).get("tables")
+    return Path(tables_file).read_text(encoding="utf-8") if tables_file and Path(tables_file).is_file() else None
+
+
+def write_combined_report(results: Sequence[dict[str, Any]], out: str | Path, record: dict[str, Any] | None = None,
+                          skipped: dict[str, str] | None = None, seconds: float | None = None,
+                          suites: SuiteLookup = no_suites) -> dict[str, str]:
+    """Write ``report.md``, ``report.html`` and ``results.json`` (the run's ``record``, every task's results, the
+    suites ``skipped`` for want of data, the wall time in ``seconds``) into ``out``; return their paths. ``suites``
+    gives each task's figures and main metric in ``report.html``."""
+    out = Path(out)
+    report = out / REPORT_FILE
+    atomic_write_text(report, combined_markdown(results, skipped, suites))
+    combined = out / RESULTS_FILE
+    atomic_write_json(combined, RunResult([result if isinstance(result, TaskResult) else TaskResult(dict(result))
+                                           for result in results], record, dict(skipped or {}), seconds).layout())
+    page = write_html_report(results, out, suites)
+    return {"report": str(report), "html": str(page), "results": str(combined)}

@@ -1,0 +1,141 @@
+"""``negkit eval`` as a library function: load a model, run tasks through the engine and the run store,
+write results.
+
+For each task, the output folder receives ``TASK.results.json`` (the metrics and the reproduction record of
+:mod:`negkit.commands.eval.record`: the resolved command, versions, git commit, device, dtype, batch sizes, date, the
+exact prompt template, few-shot ids, data hashes, timings of every invocation), ``TASK.samples.jsonl`` (one
+record per item, with its inputs and the exact prompt) and ``TASK.md`` (Markdown tables); ``results.json``
+holds every task in the LM Evaluation Harness's layout as well. Answers go to ``requests.jsonl``, the run
+store: run the same command again and nothing already answered is recomputed.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import sys
+import time
+from collections.abc import Sequence
+from contextlib import ExitStack
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from negkit.kit.data.locate import find_data_root
+from negkit.runs.distributed import STORE_PATTERN, ProcessGroup, launcher_group, rank_device, store_file
+from negkit.io.locks import run_lock_for_rank
+from negkit.runs.store import RunStore
+from negkit.errors import NegkitError
+from negkit.io.atomic import remove_temporaries
+from negkit.models.adapter import apply_adapter
+from negkit.commands.eval.combined import write_combined_report
+from negkit.commands.eval.flags import eval_command
+from negkit.commands.eval.options import EvalOptions, model_options, resolve_dtype_for_mode
+from negkit.commands.eval.preflight import prepare_run
+from negkit.commands.eval.record import run_record
+from negkit.commands.eval.task import RunContext, evaluate_task
+from negkit.kit.results import TaskResult
+from negkit.kit.suites import expand_task_names, suite_view
+
+STORE_FILE = "requests.jsonl"
+
+
+def evaluate(model: str | Any, tasks: Sequence[str], options: EvalOptions | None = None) -> list[TaskResult]:
+    """Evaluate ``model`` (a spec for :func:`negkit.models.registry.load_model`, or a model object) on
+    ``tasks`` (task names, or suite names standing for their tasks); return each task's result (its results
+    dictionary, which it reads like, its records and tables; also written under ``options.out``).
+
+    Everything is checked, and every task's data read, before the model loads
+    (:func:`negkit.commands.eval.preflight.prepare_run`); the output folder is locked for the whole run
+    (:class:`negkit.io.locks.RunLock`)."""
+    options = options or EvalOptions()
+    tasks = expand_task_names(tasks)  # a suite's name stands for its tasks
+    dtype = resolve_dtype_for_mode(options.mode, options.dtype, options.quantize or options.model_args.get("quantize"))
+    started_at = time.time()
+    plan = prepare_run(model, tasks, options)  # every flag, data set and the model spec, before the model loads
+    group = launcher_group()  # torchrun / accelerate launch: one rank of a data-parallel group
+    try:
+        return _evaluate(model, tasks, options, dtype, plan, started_at, group)
+    finally:
+        group.close()
+
+
+def _evaluate(model: str | Any, tasks: list[str], options: EvalOptions, dtype: str, plan: Any,
+              started_at: float, group: ProcessGroup) -> list[TaskResult]:
+    with ExitStack() as stack:
+        # one writer per output folder (rank 0 holds it for a group): a named folder is locked before the model loads
+        store: RunStore | None = None
+        if options.out:
+            _hold_lock(stack, Path(options.out), options, group)
+            store = _open_store(stack, Path(options.out), group)  # a damaged store fails before the model loads
+        started = time.perf_counter()
+        if isinstance(model, str):
+            from negkit.models.registry import load_model  # loads torch: off the start-up path
+
+            spec = model
+            placed = replace(options, device=rank_device(group, options.device, options.model_args))
+            model = load_model(model, dtype=dtype, **model_options(placed))
+        else:
+            spec = model.fingerprint.name
+        if options.adapter is not None:
+            apply_adapter(model, options.adapter, merge=options.merge_adapter)
+        load_seconds = time.perf_counter() - started
+        out = Path(options.out) if options.out else Path("negkit-runs") / f"{_slug(spec)}-{model.fingerprint.key()[:8]}"
+        if not options.out:
+            _hold_lock(stack, out, options, group)
+            store = _open_store(stack, out, group)
+        root = find_data_root(options.data)
+        resolved = replace(options, out=out)
+        command = list(options.command) if options.command is not None else \
+            eval_command(spec, tasks, resolved, dtype, root.resolve() if root else None)
+        record = run_record(spec, tasks, resolved, command, model, dtype, started_at)
+        run = RunContext(model, options, store, out, load_seconds, record, group, _engine_stats)
+        results = [result for prepared in plan.tasks if (result := evaluate_task(run, prepared)) is not None]
+        batching = _engine_stats(model).get("batching")
+        if batching:  # the batch sizes used over the whole run (each task's own are in its results' engine)
+            record["model"]["batching"] = batching
+        if group.is_main:
+            write_combined_report(results, out, record, options.skipped, time.time() - started_at, suite_view)
+        group.barrier()  # the lock is released only when every rank is done
+    return results
+
+
+def _open_store(stack: ExitStack, out: Path, group: ProcessGroup) -> RunStore:
+    """This process's run store: its own file, reading every other store file of the folder."""
+    return stack.enter_context(RunStore(store_file(out, group), siblings=STORE_PATTERN))
+
+
+def _hold_lock(stack: ExitStack, out: Path, options: EvalOptions, group: ProcessGroup) -> None:
+    """Rank 0 (or a single process) takes the folder's run lock; every rank learns whether it succeeded."""
+    command = shlex.join(options.command) if options.command is not None else shlex.join(["negkit", *sys.argv[1:]])
+    problem: Exception | None = None
+    try:
+        stack.enter_context(run_lock_for_rank(out, group.rank, group.world_size, wait=options.wait_lock,
+                                              info={"command": command[:500]}))
+    except NegkitError as error:
+        problem = error
+    refused = group.broadcast(str(problem) if problem is not None else None)
+    if problem is not None:
+        raise problem
+    if refused is not None:
+        raise NegkitError(refused)
+    if group.is_main:
+        remove_temporaries(out)  # left by a killed run; the lock says no live writer owns them
+
+
+def _engine_stats(model: Any) -> dict[str, Any]:
+    """Prefix reuse counts and the batch sizes used per length bucket (for backends that have them)."""
+    engine: dict[str, Any] = {}
+    stats = getattr(getattr(model, "scorer", None), "stats", None)
+    if stats is not None:
+        engine.update(batches=stats.batches, batches_with_prefix=stats.batches_with_prefix,
+                      tokens=stats.tokens_total, prefix_tokens_reused=stats.tokens_skipped,
+                      padding_tokens=stats.tokens_padded, prefix_tree=stats.prefix_tree or "not used")
+    batcher = getattr(model, "batcher", None)
+    if hasattr(batcher, "report"):
+        engine["batching"] = batcher.report()
+    return engine
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_")[-60:] or "model"

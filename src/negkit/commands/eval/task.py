@@ -1,0 +1,238 @@
+"""One task of a ``negkit eval`` run, step by step: :func:`evaluate_task` calls, in order,
+
+1. :func:`build_requests` (the adapter's training groups refused, the baselines bound to the task's answers, the
+   task's requests),
+2. :func:`answer_task` (the engine answers through the run store, with progress; in a group each rank answers its
+   share and rank 0 gathers the ranks' counts),
+3. :func:`group_responses` (the answers back per item) and the task's records,
+4. :func:`task_metrics` (metrics and their bootstrap intervals),
+5. :func:`build_result` (the task's results dictionary: model, prompt, data, requests, timings, record),
+6. :func:`apply_privacy` (TIND's sentences as hashes inside a git working tree),
+7. :func:`write_task_files` (``TASK.samples.jsonl``, ``TASK.results.json``, ``TASK.md``).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from negkit import __version__
+from negkit.runs.distributed import ProcessGroup, answer_share
+from negkit.runs.runner import answer_requests
+from negkit.runs.store import RunStore
+from negkit.errors import NegkitError
+from negkit.io.atomic import atomic_write_json, atomic_write_jsonl, atomic_write_text
+from negkit.io.privacy import private_fields_to_redact, redact_record
+from negkit.kit.metrics.intervals import IntervalSettings
+from negkit.models.adapter import overlapping_groups
+from negkit.models.model_args import redact_model_args
+from negkit.kit.harness.layout import LAYOUT_VERSION, harness_metrics
+from negkit.kit.results import TaskResult
+from negkit.kit.scoring import harness_scores, task_numbers
+from negkit.runs.files import samples_record
+from negkit.commands.eval.options import EvalOptions
+from negkit.commands.eval.preflight import PreparedTask
+from negkit.commands.eval.record import TimingLog, attach_prompts, data_record, merge_timings, prompt_record, utc_now
+
+#: The files of a task, by kind.
+SUFFIXES = (("results", ".results.json"), ("samples", ".samples.jsonl"), ("tables", ".md"))
+
+
+@dataclass
+class Answered:
+    """What answering a task gave: the answers in request order, how many were computed now, each rank's counts."""
+
+    answers: list[Any]
+    computed: int
+    ranks: list[dict[str, Any]] | None = None
+    previous_timings: dict[str, Any] | None = None
+    log: TimingLog | None = None
+    timings: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class RunContext:
+    """What every task of one ``negkit eval`` run shares: the model, the options, the run store and output folder,
+    the seconds the model took to load, the run's reproduction record, the process group, and how to read the
+    engine's counts (``engine_stats(model)``)."""
+
+    model: Any
+    options: EvalOptions
+    store: RunStore
+    out: Path
+    load_seconds: float
+    record: dict[str, Any]
+    group: ProcessGroup
+    engine_stats: Callable[[Any], dict[str, Any]]
+
+
+def evaluate_task(run: RunContext, prepared: PreparedTask) -> TaskResult | None:
+    """Answer one task's requests (this rank's share of them in a group) and, on rank 0, write its files; the
+    task's result (None on the other ranks)."""
+    model, options = run.model, run.options
+    timings: dict[str, Any] = {"date_utc": utc_now(), "load_model_s": round(run.load_seconds, 3)}
+    started = time.perf_counter()
+    per_item, flat = build_requests(model, prepared)
+    timings["prepare_s"] = round(prepared.load_seconds + time.perf_counter() - started, 3)
+    answered = answer_task(model, prepared.name, flat, options, run.store, run.out, run.group, timings)
+    if answered is None:
+        return None
+    records = prepared.task.records(prepared.data.items, group_responses(per_item, answered.answers))
+    attach_prompts(records, per_item)
+    metrics = task_metrics(prepared, records, options)
+    result = build_result(run, prepared, flat, answered, metrics, records)
+    records = apply_privacy(prepared, options, run.out, result, records)
+    tables = prepared.task.tables(metrics)
+    files = write_task_files(run.out / prepared.name, result, records, tables)
+    if answered.log:
+        answered.log.finish()
+    result["files"] = files
+    return TaskResult(result, records, tables, Path(files["samples"]))
+
+
+def build_requests(model: Any, prepared: PreparedTask) -> tuple[list[tuple[Any, ...]], list[Any]]:
+    """The task's requests per item and in one list, after refusing data an adapter was trained on and binding a
+    baseline pseudo-model to the task's answers."""
+    task, data = prepared.task, prepared.data
+    check_not_trained_on(model, prepared.name, data)
+    bind_answers = getattr(model, "bind_answers", None)  # baseline pseudo-models answer within the task's answers
+    if bind_answers is not None:
+        answer_space = getattr(task, "answer_space", None)
+        bind_answers(answer_space(data.items) if answer_space else None, prepared.name)
+    per_item = task.requests(data.items, model)
+    return per_item, [request for requests in per_item for request in requests]
+
+
+def answer_task(model: Any, task_name: str, flat: list[Any], options: EvalOptions, store: RunStore, out: Path,
+                group: ProcessGroup, timings: dict[str, Any]) -> Answered | None:
+    """Every request answered (from the run store where it was answered before), with progress and a timing log
+    that survives a kill; in a group each rank answers its share first. None on ranks other than 0."""
+    stored_before = len(store)
+    started = time.perf_counter()
+    log = TimingLog(out / task_name) if group.is_main else None  # a killed run's time survives for the next one
+    previous, done = (log.previous() if log else None), [0]
+    if log:
+        log.progress(timings, started, 0, force=True)
+
+    def answer(requests: list[Any], show: bool = True) -> list[Any]:
+        bar = _progress_bar(len(requests), task_name, options.progress and show and group.is_main)
+
+        def progress(count: int) -> None:
+            done[0] += count
+            if log:
+                log.progress(timings, started, done[0])
+            if bar is not None:
+                bar.update(count)
+
+        try:
+            return answer_requests(model, requests, store, options.mode, options.chunk_size, progress,
+                                   options.commit_seconds)
+        finally:
+            if bar is not None:
+                bar.close()
+
+    # in a group each rank answers its share, then reads the others' answers; alone this does nothing
+    share = answer_share(group, model, flat, store, options.mode, answer)
+    ranks = group.gather({**share, "device": str((getattr(model, "load_info", None) or {}).get("device")),
+                          "score_s": round(time.perf_counter() - started, 3)})
+    if not group.is_main:
+        return None
+    answers = answer(flat, show=not group.active)  # alone: the work; in a group: read from the store files
+    timings["score_s"] = round(time.perf_counter() - started, 3)
+    computed = share["missing_before"] if group.active else len(store) - stored_before
+    return Answered(answers, computed, ranks if group.active else None, previous, log, timings)
+
+
+def group_responses(per_item: Sequence[tuple[Any, ...]], answers: Sequence[Any]) -> list[tuple[Any, ...]]:
+    """The answers of each item's requests, from the answers of all requests in order."""
+    responses, position = [], 0
+    for requests in per_item:
+        responses.append(tuple(answers[position : position + len(requests)]))
+        position += len(requests)
+    return responses
+
+
+def task_metrics(prepared: PreparedTask, records: list[dict[str, Any]], options: EvalOptions) -> dict[str, Any]:
+    """The task's metrics, with the 95% intervals of ``--bootstrap`` resamples (:func:`negkit.kit.scoring.task_numbers`)."""
+    settings = IntervalSettings(options.bootstrap, options.bootstrap_seed) if options.bootstrap else None
+    return task_numbers(prepared.task, prepared.data.items, records, settings)
+
+
+def build_result(run: RunContext, prepared: PreparedTask, flat: list[Any], answered: Answered,
+                 metrics: dict[str, Any], records: list[dict[str, Any]]) -> dict[str, Any]:
+    """The task's results dictionary (the layout of ``TASK.results.json``, docs/reproducibility.md)."""
+    model, options, group, record = run.model, run.options, run.group, run.record
+    task, data, computed = prepared.task, prepared.data, answered.computed
+    unique = len(set(flat))
+    answered.timings.update(requests_computed=computed, requests_from_store=unique - computed)
+    return {
+        "negkit_version": __version__,
+        "negkit_layout": LAYOUT_VERSION,
+        "task": task.config(),
+        "model": {**model.fingerprint.as_dict(), "key": model.fingerprint.key(),
+                  # how the backend was loaded (device, quantization, adapter, resolved loader options, ...)
+                  "load": dict(getattr(model, "load_info", {}) or {}),
+                  "model_args": redact_model_args(options.model_args)},
+        "mode": options.mode,
+        "chat_template": bool(getattr(model, "has_chat_template", False)),
+        "prompt": prompt_record(task, model),
+        "data": {**data_record(options.data, data.files), **data.selection},
+        "seed": prepared.seed,
+        "requests": {"total": len(flat), "unique": unique, "computed": computed, "from_store": unique - computed},
+        "timings": merge_timings(answered.previous_timings, answered.timings),
+        "engine": run.engine_stats(model),
+        **({"distributed": {"world_size": group.world_size, "ranks": answered.ranks}} if group.active else {}),
+        "command": record["command"],
+        "record": record,
+        "metrics": metrics,
+        "harness": harness_metrics(harness_scores(task, records)),
+    }
+
+
+def apply_privacy(prepared: PreparedTask, options: EvalOptions, out: Path, result: dict[str, Any],
+                  records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The records to write: a task's private fields (TIND's sentences and prompts) as SHA-256 hashes when the
+    output folder is inside a git working tree (unless ``--allow-in-git``), said in the results and on stderr."""
+    redacted, repository = private_fields_to_redact(prepared.task, out, options.allow_in_git)
+    if not redacted:
+        return records
+    result["privacy"] = {"redacted_fields": list(redacted), "replaced_by": [f + "_sha256" for f in redacted],
+                         "reason": "the output folder is inside a git working tree; --allow-in-git writes them"}
+    samples = (out / prepared.name).with_suffix(".samples.jsonl")
+    print(f"negkit: note: {prepared.name}: {samples} is inside the git working tree "
+          f"{repository}: its {' and '.join(redacted)} fields are written as SHA-256 hashes (TIND stays private; "
+          "--allow-in-git writes them as they are)", file=sys.stderr)
+    return [redact_record(record, redacted) for record in records]
+
+
+def write_task_files(base: Path, result: dict[str, Any], records: list[dict[str, Any]], tables: str) -> dict[str, str]:
+    """``TASK.samples.jsonl`` first (its size and hash go into the results), then ``TASK.results.json`` and
+    ``TASK.md``, each atomically; their paths by kind."""
+    count = atomic_write_jsonl(base.with_suffix(".samples.jsonl"), records)
+    result["samples"] = samples_record(base.with_suffix(".samples.jsonl"), count)  # readers check the file whole
+    atomic_write_json(base.with_suffix(".results.json"), result)
+    atomic_write_text(base.with_suffix(".md"), tables)
+    return {kind: str(base.with_suffix(suffix)) for kind, suffix in SUFFIXES}
+
+
+def check_not_trained_on(model: Any, task_name: str, data: Any) -> None:
+    """Refuse to score an adapter on TIND groups it was trained on (a different split seed draws other groups)."""
+    if getattr(model, "adapter", None) is None:
+        return
+    overlap = overlapping_groups(model, data.items, data.files)
+    if overlap:
+        seed = ((model.adapter.trained_on or {}).get("description") or {}).get("split_seed")
+        raise NegkitError(f"{overlap} of the {task_name} groups to evaluate were in the adapter's training data "
+                          f"(it was trained on the split drawn with seed {seed}; evaluate with --seed {seed})")
+
+
+def _progress_bar(total: int, name: str, enabled: bool) -> Any:
+    if not enabled:
+        return None
+    return tqdm(total=total, desc=name, unit="req", file=sys.stderr, dynamic_ncols=True)

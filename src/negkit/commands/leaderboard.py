@@ -1,0 +1,294 @@
+"""``negkit leaderboard RUN_DIR... --out DIR``: every model ranked on every task, from ``negkit eval`` folders alone.
+
+A *model* is one entry of the command line: a run folder (named after the folder), or ``NAME=RUN_DIR``, where
+several folders given the same ``NAME`` form one model (e.g. a constant baseline run once per suite, each with
+that suite's answer; their tasks must not overlap). A *column* is a task, with its split when runs of the same
+task used different splits.
+
+For each column, every model's value is the suite's primary metric recomputed from the model's per-sample records,
+with its 95% percentile bootstrap interval over the suite's unit (the same estimands and draws as ``negkit eval``
+and ``negkit compare``). The best model is the one with the highest value; every other model's difference from it
+is the paired bootstrap over the units of the items both scored (:func:`negkit.kit.metrics.intervals.paired_bootstrap`),
+with its interval and two-sided p-value: *significant* when the interval excludes 0. Ranks are average ranks
+(ties share them); a model's mean rank is over the columns it has. All primary metrics are higher-is-better and
+are shown in percent.
+
+Which metric is primary, its scale, how a task's records become estimands and what a unit is: that is the suites'
+knowledge, asked of the :data:`~negkit.kit.view.SuiteLookup` the caller passes (the registry's
+:func:`negkit.kit.suites.suite_view`); nothing here names a benchmark. Tasks no suite can rebuild from their records
+are listed as left out. The pages are written by
+:mod:`negkit.commands.leaderboard_html`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from negkit.io.atomic import atomic_write_json, atomic_write_text, make_folder
+from negkit.errors import NegkitError
+from negkit.kit.metrics.intervals import Estimand, bootstrap_intervals, paired_bootstrap
+from negkit.commands.compare import CompareOptions, run_names
+from negkit.commands.leaderboard_html import index_html, model_html
+from negkit.kit.runs import RunFolder, TaskRun, read_run, record_estimands
+from negkit.kit.view import SuiteLookup, SuiteView, no_suites
+
+INDEX_FILE = "index.html"
+JSON_FILE = "leaderboard.json"
+MODELS_FOLDER = "models"
+
+
+#: Bootstrap settings and the tasks to include (None: every task some run has and negkit can rebuild): the same
+#: settings as a comparison's.
+LeaderboardOptions = CompareOptions
+
+
+@dataclass
+class _Model:
+    name: str
+    runs: list[RunFolder]
+
+    def task_runs(self) -> list[tuple[RunFolder, TaskRun]]:
+        return [(run, task) for run in self.runs for task in run.tasks.values()]
+
+
+def parse_entries(entries: Sequence[str | Path]) -> list[tuple[str | None, Path]]:
+    """``RUN_DIR`` or ``NAME=RUN_DIR`` (an existing folder whose own name has ``=`` is taken as a folder)."""
+    parsed: list[tuple[str | None, Path]] = []
+    for entry in entries:
+        text = str(entry)
+        name, sep, folder = text.partition("=")
+        if sep and name and not Path(text).is_dir():
+            parsed.append((name, Path(folder)))
+        else:
+            parsed.append((None, Path(text)))
+    return parsed
+
+
+def _models(entries: Sequence[str | Path]) -> list[_Model]:
+    parsed = parse_entries(entries)
+    if not parsed:
+        raise NegkitError("leaderboard needs at least one run folder")
+    runs = [read_run(folder) for _, folder in parsed]  # a folder that is not a run folder: one-line error naming it
+    default_names = run_names([folder for _, folder in parsed])
+    models: dict[str, _Model] = {}
+    for (name, _), default, run in zip(parsed, default_names, runs):
+        key = name or default
+        models.setdefault(key, _Model(key, [])).runs.append(run)
+    for model in models.values():
+        seen: dict[tuple[str, str], Path] = {}
+        for run, task in model.task_runs():
+            column = (task.name, _split(task))
+            if column in seen:
+                raise NegkitError(f"model {model.name}: task {task.name} is in both {seen[column]} and {run.path}")
+            seen[column] = run.path
+    return list(models.values())
+
+
+def _split(task: TaskRun) -> str:
+    return str(task.results.get("data", {}).get("split", ""))
+
+
+def _primary(view: SuiteView, estimands: Sequence[Estimand]) -> Estimand | None:
+    """The estimand the suite ranks by (its first headline metric when the suite names none)."""
+    path = view.primary_metric
+    chosen = [e for e in estimands if e.path == path] if path else list(estimands[:1])
+    return chosen[0] if chosen else None
+
+
+def _percent(view: SuiteView) -> float:
+    """The factor that puts the suite's values in percent (a suite on a 0-100 scale is already)."""
+    return 1.0 if view.scale[1] == 100.0 else 100.0 / (view.scale[1] or 1.0)
+
+
+def _comparable(view: SuiteView | None) -> bool:
+    return view is not None and view.estimands is not None
+
+
+def _scaled(value: float | None, factor: float) -> float | None:
+    return None if value is None else round(value * factor, 6)
+
+
+def _average_ranks(values: dict[str, float]) -> dict[str, float]:
+    """Rank 1 is the highest value; tied values share the average of their ranks."""
+    ordered = sorted(values.items(), key=lambda item: -item[1])
+    ranks: dict[str, float] = {}
+    position = 0
+    while position < len(ordered):
+        end = position
+        while end + 1 < len(ordered) and ordered[end + 1][1] == ordered[position][1]:
+            end += 1
+        for index in range(position, end + 1):
+            ranks[ordered[index][0]] = (position + end) / 2 + 1
+        position = end + 1
+    return ranks
+
+
+def leaderboard_data(entries: Sequence[str | Path], options: LeaderboardOptions | None = None,
+                     suites: SuiteLookup = no_suites) -> dict[str, Any]:
+    """The leaderboard of the models in ``entries`` (see the module's docstring), JSON-ready; ``suites`` (the
+    registry's :func:`negkit.kit.suites.suite_view`) says how each task's primary metric is rebuilt from its records.
+
+    Layout: ``{"settings", "models": [{"name", "model", "folders", "commands"}], "columns": [{"key", "task",
+    "split", "label", "suite", "metric", "metric_label", "unit"}], "cells": {MODEL: {COLUMN: {"estimate", "ci",
+    "items", "units", "rank", "best", "vs_best"}}}, "metrics": {MODEL: {COLUMN: [{"path", "label", "estimate",
+    "ci"}]}}, "mean_rank": {MODEL: {"mean", "columns"}}, "skipped": [TASK...]}``; values in percent.
+    """
+    options = options or LeaderboardOptions()
+    models = _models(entries)
+    splits: dict[str, set[str]] = {}
+    skipped: list[str] = []
+    for model in models:
+        for _, task in model.task_runs():
+            if not _comparable(suites(task.name)):
+                skipped.append(task.name)
+            else:
+                splits.setdefault(task.name, set()).add(_split(task))
+    if options.tasks is not None:
+        unknown = [name for name in options.tasks if name not in splits]
+        if unknown:
+            raise NegkitError(f"--tasks names tasks no run has: {', '.join(unknown)} "
+                              f"(runs have: {', '.join(splits) or 'none negkit can rank'})")
+        splits = {name: splits[name] for name in options.tasks}
+    data: dict[str, Any] = {
+        "settings": {"resamples": options.resamples, "seed": options.seed, "level": options.level,
+                     "method": "percentile bootstrap over each suite's unit; differences from the best: paired "
+                               "bootstrap on the items both scored"},
+        "models": [{"name": model.name, "model": sorted({run.model_name for run in model.runs}),
+                    "folders": [str(run.path) for run in model.runs],
+                    "commands": [str(task.results.get("record", {}).get("command", "")) for _, task in model.task_runs()]}
+                   for model in models],
+        "columns": [], "cells": {model.name: {} for model in models}, "metrics": {model.name: {} for model in models},
+        "mean_rank": {}, "skipped": sorted(set(skipped)),
+    }
+    # columns in the order --tasks gives, else in the suites' report order
+    ordered = list(options.tasks) if options.tasks is not None else sorted(
+        splits, key=lambda name: (suites(name).order, suites(name).name, name))  # type: ignore[union-attr]
+    for task_name in ordered:
+        task_splits = splits[task_name]
+        for split in sorted(task_splits):
+            key = task_name if len(task_splits) == 1 else f"{task_name} [{split}]"
+            column = _column(task_name, split, key, models, data, options, suites(task_name))
+            if column is not None:
+                data["columns"].append(column)
+    for model in models:
+        ranks = [cell["rank"] for cell in data["cells"][model.name].values() if cell.get("rank") is not None]
+        data["mean_rank"][model.name] = {"mean": round(sum(ranks) / len(ranks), 6) if ranks else None,
+                                         "columns": len(ranks)}
+    return data
+
+
+def _column(task_name: str, split: str, key: str, models: Sequence[_Model], data: dict[str, Any],
+            options: LeaderboardOptions, view: SuiteView) -> dict[str, Any] | None:
+    """Fill one column's cells (values, ranks, differences from the best); its description, or None if empty."""
+    found: dict[str, TaskRun] = {}
+    for model in models:
+        for _, task in model.task_runs():
+            if task.name == task_name and _split(task) == split:
+                found[model.name] = task
+    primaries: dict[str, Estimand] = {}
+    factor = _percent(view)
+    for name, task in found.items():
+        estimands = record_estimands(task.name, task.records, task.samples_file, view)
+        intervals = bootstrap_intervals(estimands, options.resamples, options.seed, options.level)
+        primary = _primary(view, estimands)
+        data["metrics"][name][key] = [
+            {"path": e.path, "label": e.label or e.path, "estimate": _scaled(intervals[e.path].estimate, factor),
+             "ci": [_scaled(intervals[e.path].low, factor), _scaled(intervals[e.path].high, factor)]}
+            for e in estimands]
+        if primary is None or intervals[primary.path].estimate is None:
+            continue
+        primaries[name] = primary
+        interval = intervals[primary.path]
+        data["cells"][name][key] = {
+            "estimate": _scaled(interval.estimate, factor),
+            "ci": [_scaled(interval.low, factor), _scaled(interval.high, factor)],
+            "items": len(task.records), "units": interval.units, "rank": None, "best": False, "vs_best": None}
+    if not primaries:
+        return None
+    cells = {name: data["cells"][name][key] for name in primaries}
+    ranks = _average_ranks({name: cell["estimate"] for name, cell in cells.items()})
+    best = min(ranks, key=lambda name: (ranks[name], list(primaries).index(name)))
+    for name, cell in cells.items():
+        cell["rank"] = ranks[name]
+        cell["best"] = ranks[name] == ranks[best]  # tied values are all best
+        if name != best:
+            cell["vs_best"] = _versus(found[name], found[best], primaries[name].path, factor, options, view)
+    first = primaries[best]
+    return {"key": key, "task": task_name, "split": split, "label": key, "suite": view.name,
+            "metric": first.path, "metric_label": first.label or first.path, "unit": first.unit, "best": best}
+
+
+def _versus(task: TaskRun, best: TaskRun, path: str, factor: float, options: LeaderboardOptions,
+            view: SuiteView) -> dict[str, Any] | None:
+    """``task - best`` on the primary metric over the items both scored, paired over their units."""
+    by_id = {record["item_id"]: record for record in task.records}
+    shared_best = [record for record in best.records if record["item_id"] in by_id]
+    if not shared_best:
+        return None
+    shared = [by_id[record["item_id"]] for record in shared_best]
+    runs = [e for e in record_estimands(task.name, shared, task.samples_file, view) if e.path == path]
+    bests = [e for e in record_estimands(best.name, shared_best, best.samples_file, view) if e.path == path]
+    difference = paired_bootstrap(runs, bests, options.resamples, options.seed, options.level).get(path)
+    if difference is None or difference.estimate is None:
+        return None
+    return {"difference": _scaled(difference.estimate, factor),
+            "ci": [_scaled(difference.low, factor), _scaled(difference.high, factor)],
+            "p_value": difference.p_value, "significant": difference.significant, "shared_items": len(shared),
+            "units": difference.units}
+
+
+def slug(name: str) -> str:
+    """A file name for a model's page: letters, digits, ``.``, ``_`` and ``-`` kept, anything else ``-``."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.") or "model"
+
+
+def report_links(data: dict[str, Any], out: Path) -> dict[str, list[tuple[str, str | None]]]:
+    """Per model, each folder with the relative path from ``out/models/`` to its ``report.html`` (None: absent)."""
+    links: dict[str, list[tuple[str, str | None]]] = {}
+    pages = (out / MODELS_FOLDER).resolve()
+    for model in data["models"]:
+        entries = []
+        for folder in model["folders"]:
+            report = Path(folder).resolve() / "report.html"
+            relative = os.path.relpath(report, pages).replace(os.sep, "/") if report.is_file() else None
+            entries.append((folder, relative))
+        links[model["name"]] = entries
+    return links
+
+
+def leaderboard(entries: Sequence[str | Path], out: str | Path, options: LeaderboardOptions | None = None,
+                suites: SuiteLookup = no_suites) -> dict[str, Path]:
+    """Build the leaderboard of ``entries`` and write the static site into ``out``: ``index.html`` (ranking,
+    heatmap, differences from the best), ``models/NAME.html`` per model and ``leaderboard.json``; their paths.
+    ``suites`` as for :func:`leaderboard_data`."""
+    out = Path(out)
+    data = leaderboard_data(entries, options, suites)
+    make_folder(out / MODELS_FOLDER)
+    links = report_links(data, out)
+    slugs = _unique_slugs([model["name"] for model in data["models"]])
+    paths = {"index": out / INDEX_FILE, "json": out / JSON_FILE}
+    atomic_write_json(paths["json"], data)
+    atomic_write_text(paths["index"], index_html(data, slugs))
+    for model in data["models"]:
+        page = out / MODELS_FOLDER / f"{slugs[model['name']]}.html"
+        atomic_write_text(page, model_html(data, model["name"], links[model["name"]]))
+        paths[f"model:{model['name']}"] = page
+    return paths
+
+
+def _unique_slugs(names: Sequence[str]) -> dict[str, str]:
+    slugs: dict[str, str] = {}
+    used: set[str] = set()
+    for name in names:
+        base = candidate = slug(name)
+        number = 2
+        while candidate.lower() in used:
+            candidate, number = f"{base}-{number}", number + 1
+        used.add(candidate.lower())
+        slugs[name] = candidate
+    return slugs

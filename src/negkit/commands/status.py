@@ -1,0 +1,45 @@
+"""Where each suite's data is: what ``negkit eval --list`` prints and which suites ``negkit eval`` runs when no
+task is named (:func:`default_tasks`: the main task of every suite whose data is found)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from negkit.kit.data.locate import locate_dataset
+from negkit.errors import DataNotFoundError
+from negkit.kit.suites.registry import all_suites, classifier_tasks, get_task
+
+
+@dataclass(frozen=True)
+class SuiteStatus:
+    """A suite's main task and the folder its data was found in (None: not found; ``hint`` says how to get it)."""
+
+    suite: str
+    task: str
+    location: Path | None
+    hint: str
+
+
+def locate_task_data(task_name: str, data: str | Path | None) -> Path | None:
+    """Where task ``task_name`` finds its data (its own ``locate`` method if it has one), or None."""
+    task = get_task(task_name)
+    locate = getattr(task, "locate", None)
+    if locate is not None:
+        return locate(data)
+    try:
+        return locate_dataset(task.dataset, data)
+    except DataNotFoundError:
+        return None
+
+
+def suite_status(data: str | Path | None = None) -> list[SuiteStatus]:
+    """Every registered suite with its main task and where its data is."""
+    return [SuiteStatus(suite.name, suite.main_task, locate_task_data(suite.main_task, data), suite.data.how_to_get)
+            for suite in all_suites()]
+
+
+def default_tasks(data: str | Path | None = None, classifier: bool = False) -> list[str]:
+    """The main tasks whose data is found (only the ones a classifier can run, for a classifier model)."""
+    found = [status.task for status in suite_status(data) if status.location is not None]
+    return [task for task in found if task in classifier_tasks()] if classifier else found

@@ -1,0 +1,1 @@
+"""Data helpers every benchmark uses: where data lives, predictions files made elsewhere, statistics tables."""

@@ -1,0 +1,65 @@
+"""Where benchmark data comes from.
+
+Search order for a data root: an explicit path (``--data``), the ``NEGKIT_DATA`` environment variable,
+then ``./data`` and ``../shared/data`` relative to the working directory. Each data set lives in a
+sub-folder of the root: a benchmark's is named by its suite (:attr:`negkit.kit.suites.DataSource.folder`), the
+resolution corpora's as in :data:`DATASET_FOLDERS`. An explicit path is the only place looked at:
+when it does not exist, or does not hold the data set, that is an error (never a silent fall-back to another
+folder, which would record the wrong data in the results).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from negkit.errors import DataNotFoundError
+
+#: Sub-folder of the data root for data sets whose folder is not their name.
+DATASET_FOLDERS: dict[str, str] = {"sfu": "sfu-review"}
+
+
+def candidate_roots(explicit: str | Path | None = None) -> list[Path]:
+    """The data roots negkit tries, in order."""
+    roots: list[Path] = []
+    if explicit:
+        roots.append(Path(explicit))
+    env = os.environ.get("NEGKIT_DATA")
+    if env:
+        roots.append(Path(env))
+    roots += [Path("data"), Path("..") / "shared" / "data"]
+    return roots
+
+
+def find_data_root(explicit: str | Path | None = None) -> Path | None:
+    """The first existing data root, or ``None``."""
+    for root in candidate_roots(explicit):
+        if root.is_dir():
+            return root
+    return None
+
+
+def locate_dataset(name: str, explicit: str | Path | None = None) -> Path:
+    """Return the folder of data set ``name`` or raise :class:`DataNotFoundError` naming where it looked."""
+    folder = DATASET_FOLDERS.get(name, name)
+    if explicit:
+        given = Path(explicit).expanduser()
+        if not given.exists():
+            raise DataNotFoundError(f"{explicit}: no such file or folder (--data)")
+        if given.name == folder:
+            return given
+        if (given / folder).exists():
+            return given / folder
+        raise DataNotFoundError(
+            f"data set {name!r} not found in {explicit} (expected {given / folder}, or --data naming that folder)"
+        )
+    tried = []
+    for root in candidate_roots(explicit):
+        path = root / folder
+        tried.append(str(path))
+        if path.exists():
+            return path
+    raise DataNotFoundError(
+        f"data set {name!r} not found; looked in: {', '.join(tried)}. "
+        "Pass --data PATH or set NEGKIT_DATA to the folder that holds it."
+    )

@@ -1,0 +1,1 @@
+"""Metric and interval primitives: pure functions, hand-tested."""

@@ -1,0 +1,1 @@
+"""Rendering: Markdown tables, figures (matplotlib to inline SVG), HTML pieces."""

@@ -1,0 +1,118 @@
+"""Reading ``negkit eval`` output folders back, and a task's headline metrics rebuilt from its per-sample records.
+
+A run folder holds ``TASK.results.json`` (the run description and metrics) and ``TASK.samples.jsonl`` (one record
+per item) for each task run. :func:`read_run` loads them; :func:`record_estimands` turns a task's records into the
+estimands of :mod:`negkit.kit.metrics.intervals` with the builder its suite gives (:attr:`SuiteView.estimands`: the
+suite's headline metrics, the same definitions as the tasks' intervals), so that two runs can be compared item by
+item from their folders alone, without the data sets. :func:`need` reads one field of a record for such a builder
+(a missing or malformed field names the file and line).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from negkit.errors import InputFormatError, NegkitError, quoted, shortened
+from negkit.io.textfiles import iter_json_objects, json_kind, read_json_object
+from negkit.kit.metrics.intervals import Estimand
+from negkit.kit.results import TaskResult
+from negkit.kit.view import SuiteView
+
+RESULTS_SUFFIX = ".results.json"
+SAMPLES_SUFFIX = ".samples.jsonl"
+
+
+#: One task of a run folder, read back (:class:`negkit.kit.results.TaskResult` with its records and samples file).
+TaskRun = TaskResult
+
+
+@dataclass
+class RunFolder:
+    """A ``negkit eval`` output folder: its tasks by name, and the model that answered."""
+
+    path: Path
+    tasks: dict[str, TaskRun] = field(default_factory=dict)
+
+    @property
+    def model(self) -> dict[str, Any]:
+        first = next(iter(self.tasks.values()), None)
+        return first.results.get("model", {}) if first else {}
+
+    @property
+    def model_name(self) -> str:
+        return str(self.model.get("name", "?"))
+
+
+def read_samples(path: Path) -> list[dict[str, Any]]:
+    """The records of a ``TASK.samples.jsonl`` file (a bad line is an error naming the file and line)."""
+    return [record for _, record in iter_json_objects(path, required=("item_id",))]
+
+
+#: Fields of a ``TASK.results.json`` that hold JSON objects (``task`` must be there: it names the task).
+_RESULT_OBJECTS = ("task", "model", "data", "metrics", "timings")
+
+
+def read_task_results(path: Path) -> dict[str, Any]:
+    """A ``TASK.results.json`` file: a JSON object whose ``task``, ``model``, ``data``, ``metrics`` (where present)
+    are objects; anything else is an :class:`InputFormatError` naming the file."""
+    results = read_json_object(path, "negkit eval task results")
+    if "task" not in results:
+        raise InputFormatError(path, None, "no 'task' field (is it a TASK.results.json of `negkit eval`?)")
+    for key in _RESULT_OBJECTS:
+        if key in results and not isinstance(results[key], dict):
+            raise InputFormatError(path, None, f"field {key!r}: expected a JSON object, found "
+                                   f"{json_kind(results[key])} {quoted(results[key])}")
+    return results
+
+
+def read_run(path: str | Path) -> RunFolder:
+    """Every task of the run folder ``path`` (``TASK.results.json`` with its ``TASK.samples.jsonl``)."""
+    folder = Path(path)
+    if not folder.is_dir():
+        raise NegkitError(f"{folder}: not a run folder (no such directory)")
+    run = RunFolder(folder)
+    for results_file in sorted(folder.glob(f"*{RESULTS_SUFFIX}")):
+        name = results_file.name[: -len(RESULTS_SUFFIX)]
+        results = read_task_results(results_file)
+        samples = folder / f"{name}{SAMPLES_SUFFIX}"
+        if not samples.is_file():
+            raise InputFormatError(samples, None, f"missing: the per-sample records of task {name}")
+        tables = folder / f"{name}.md"
+        run.tasks[name] = TaskResult(results, read_samples(samples),
+                                     tables.read_text(encoding="utf-8") if tables.is_file() else None, samples)
+    if not run.tasks:
+        raise NegkitError(f"{folder}: no TASK{RESULTS_SUFFIX} files (is it a `negkit eval` output folder?)")
+    return run
+
+
+def need(record: dict[str, Any], name: str, path: Path, number: int, kind: type | None = None,
+         parse: Callable[[Any], Any] | None = None) -> Any:
+    """``record[name]``, which must be there (and, with ``kind`` int or bool, be a whole number or a boolean;
+    ``parse`` first reads the value, e.g. a boolean written as a string)."""
+    if name not in record:
+        raise InputFormatError(path, number, f"sample record lacks {name!r} (needed to compare runs)")
+    value = record[name]
+    if parse is not None:
+        value = parse(value)
+    elif kind is int and isinstance(value, (int, float)) and not isinstance(value, bool) and float(value).is_integer():
+        value = int(value)
+    if kind is not None and not isinstance(value, kind):
+        raise InputFormatError(path, number, f"field {name!r}: expected {'a boolean' if kind is bool else 'a whole number'}, "
+                               f"found {quoted(record[name])}")
+    return value
+
+
+def record_estimands(task_name: str, records: Sequence[dict[str, Any]], path: Path,
+                     view: SuiteView | None) -> list[Estimand]:
+    """The headline estimands of ``task_name`` from its records with its suite's builder (``path`` names the
+    file in errors)."""
+    if view is None or view.estimands is None:
+        raise NegkitError(f"task {task_name}: negkit cannot compare this task from its samples")
+    try:
+        return [estimand for estimand in view.estimands(records, path) if estimand.headline]
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError) as error:  # a field of the wrong form
+        raise InputFormatError(path, None, f"damaged sample records of task {task_name} "
+                               f"({type(error).__name__}: {shortened(str(error))})") from None

@@ -1,0 +1,51 @@
+"""The benchmark suites: one :class:`SuiteDescription` per benchmark, collected by a registry that every command
+reads (see :mod:`negkit.kit.suites.description` for the parts of a description, :mod:`negkit.kit.suites.registry` for
+where suites come from: this package's modules, ``--include PATH``, the ``negkit.suites`` entry points).
+
+Add a benchmark: write its data reader (``negkit/data/NAME.py``) and one suite module here (``NAME.py``) that
+builds its tasks, scorer, figures and export and calls :func:`register_suite`; nothing else changes
+(docs/architecture.md, "Add a benchmark"; docs/suites.md for a suite in a user's own file).
+"""
+
+from negkit.kit.suites.description import (
+    DataSource,
+    HarnessExport,
+    Recipe,
+    SuiteDescription,
+    SuiteScore,
+    TaskEntry,
+    TaskFlag,
+    TrainingFlag,
+    TrainingSource,
+    task_flag,
+    training_flag,
+)
+from negkit.kit.suites.include import include_suites, load_plugins
+from negkit.kit.suites.registry import (
+    ENTRY_POINT_GROUP,
+    all_suites,
+    classifier_tasks,
+    default_training_source,
+    expand_task_names,
+    get_suite,
+    get_task,
+    register_suite,
+    registered_names,
+    registered_tasks,
+    suite_for_task,
+    suite_view,
+    task_entry,
+    task_flags,
+    training_recipes,
+    training_source,
+    training_sources,
+    unregister_suite,
+)
+
+__all__ = [
+    "DataSource", "ENTRY_POINT_GROUP", "HarnessExport", "Recipe", "SuiteDescription", "SuiteScore", "TaskEntry", "TaskFlag",
+    "TrainingFlag", "TrainingSource", "all_suites", "classifier_tasks", "default_training_source",
+    "expand_task_names", "get_suite", "get_task", "include_suites", "load_plugins",
+    "register_suite", "registered_names", "registered_tasks", "suite_for_task", "suite_view",
+    "task_entry", "task_flag", "task_flags", "training_flag", "training_recipes", "training_source", "training_sources", "unregister_suite",
+]

@@ -1,0 +1,248 @@
+"""What a benchmark suite is: one :class:`SuiteDescription` holds everything negkit knows about a benchmark.
+
+A suite module builds one and calls :func:`negkit.kit.suites.register_suite`; every command reads the registry
+(``eval --list``, ``eval``, the checks before a run, ``score``, ``report``, ``compare``, ``export lm-eval``,
+``finetune``), so nothing else in negkit names a benchmark. The parts:
+
+- **tasks** (:class:`TaskEntry`): the ways the suite is asked (``tind``, ``tind-fewshot``, ...), each a factory
+  of a :class:`negkit.kit.tasks.base.Task` taking the task's options (prompt variant, few-shot, chat, ...), which
+  says itself which flags it accepts (``Task.accepts``); ``main_task`` is the one ``negkit eval`` runs when no
+  task is named;
+- **data** (:class:`DataSource`): the folder under a data root, how a user obtains the data, its licence, and
+  optionally a function that finds it; ``reader`` is the data reader (for Python users);
+- the numbers come from the tasks, one path for ``negkit eval``, ``score`` and ``compare``
+  (:mod:`negkit.kit.scoring`); ``scorer_help`` describes the predictions files ``negkit score`` reads;
+- **intervals**: the unit the bootstrap resamples (``interval_unit``) and the ``primary_metric``;
+- **report**: ``figures`` (the HTML section), ``digits``, ``scale`` and ``fractions`` (headline metrics that are
+  fractions in a suite printed in percent, e.g. TIND's AUC of p(True));
+- **benchmark flags and recipes**: ``task_flags`` (:class:`TaskFlag`: ``negkit eval`` flags of the benchmark's own
+  task options), ``recipes`` (:class:`Recipe`: a paper's fine-tuning settings), ``nli_pairs`` (NLI training files
+  in the benchmark's own layout);
+- **harness** (:class:`HarnessExport`): the LM Evaluation Harness export of the main task (``task_harness``: of
+  other tasks);
+- **training** (:class:`TrainingSource`): named training sets for ``negkit finetune --train NAME``, with the
+  ``finetune`` flags each accepts (:class:`TrainingFlag`);
+- **statistics**: the data statistics tables of ``negkit data stats SUITE``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from negkit.kit.scoring import compares, headline_estimands
+from negkit.kit.view import FigureBuilder, SectionBuilder, SuiteView
+from negkit.kit.tasks.base import Task, TaskData
+
+
+@dataclass
+class SuiteScore:
+    """What ``negkit score`` gives: the metrics dictionary and its Markdown rendering."""
+
+    metrics: dict[str, Any]
+    markdown: str
+
+
+@dataclass(frozen=True)
+class TaskEntry:
+    """One way of asking a suite: its task name, a factory of the task (keyword options), a one-line description."""
+
+    name: str
+    factory: Callable[..., Task]
+    description: str = ""
+    #: The task also runs with a sequence-classification model (``nli:PATH``, built with ``model_kind="classifier"``).
+    classifier: bool = False
+
+
+@dataclass(frozen=True)
+class DataSource:
+    """Where a suite's data lives under a data root, how to get it, and its licence."""
+
+    #: Sub-folder of a data root (``--data ROOT``, ``NEGKIT_DATA``, ``./data``, ``../shared/data``).
+    folder: str
+    #: How a user obtains the data (printed when it is not found).
+    how_to_get: str
+    licence: str = "see the authors' release"
+    #: ``locate(data) -> folder or None`` when finding the data takes more than the folder (default: the folder).
+    locate: Callable[[str | Path | None], Path | None] | None = None
+
+
+@dataclass(frozen=True)
+class HarnessExport:
+    """How a suite's tasks are written for the LM Evaluation Harness (``negkit export lm-eval``).
+
+    ``write(task, loaded, out, data, names)`` writes the task's YAML and documents into ``out`` (``names``: the
+    Harness task names) and returns the task's entry of ``negkit_export.json``; ``loaders`` maps each function
+    the YAML files call (``!function utils.NAME``) to the export's task key whose documents it loads, or to
+    ``None`` when ``utils_source`` defines it; ``utils_source`` is Python code (standard library and
+    ``datasets`` only) appended to the exported ``utils.py``; ``readme(base_command, entry)`` gives the README's
+    command lines for the task (None: listed with the plain-prompt tasks).
+    """
+
+    names: tuple[str, ...]
+    write: Callable[[Any, TaskData, Path, str | None, tuple[str, ...]], dict[str, Any]]
+    loaders: Mapping[str, str | None] = field(default_factory=dict)
+    utils_source: str = ""
+    readme: Callable[[str, dict[str, Any]], list[str]] | None = None
+    #: Notes for the README (e.g. how seeds map), from the task's manifest entry.
+    notes: Callable[[dict[str, Any]], list[str]] | None = None
+
+
+@dataclass(frozen=True)
+class TrainingFlag:
+    """A ``negkit finetune`` flag that a training source accepts: its option strings (``--per-group``) and the
+    keyword arguments of argparse's ``add_argument`` (``type``, ``choices``, ``default``, ``metavar``, ``help``:
+    the help text is what ``negkit finetune --help`` shows). Build one with :func:`training_flag`."""
+
+    names: tuple[str, ...]
+    settings: Mapping[str, Any] = field(default_factory=dict, hash=False)
+
+    @property
+    def dest(self) -> str:
+        """The attribute the parsed value lands in (argparse's rule: ``--per-group`` -> ``per_group``)."""
+        return str(self.settings.get("dest") or self.names[0].lstrip("-").replace("-", "_"))
+
+
+@dataclass(frozen=True)
+class TaskFlag:
+    """A ``negkit eval`` flag that sets one option of the tasks that accept it (``Task.accepts``), declared by the
+    benchmark whose tasks take it (e.g. Thunder-NUBench's ``--bos``): its option strings, the task option it sets,
+    and argparse's ``add_argument`` keyword arguments. A flag given for a task that does not take it is an error.
+    Build one with :func:`task_flag`."""
+
+    names: tuple[str, ...]
+    option: str
+    settings: Mapping[str, Any] = field(default_factory=dict, hash=False)
+
+    @property
+    def dest(self) -> str:
+        return self.option
+
+
+def task_flag(*names: str, option: str, **settings: Any) -> TaskFlag:
+    """``task_flag("--bos", option="bos", choices=(...), help="...")``: argparse's own spelling."""
+    return TaskFlag(names, option, settings)
+
+
+def training_flag(*names: str, **settings: Any) -> TrainingFlag:
+    """``training_flag("--per-group", type=int, metavar="N", help="...")``: argparse's own spelling."""
+    return TrainingFlag(names, settings)
+
+
+@dataclass(frozen=True)
+class TrainingSource:
+    """A named training set for ``negkit finetune --train NAME``: ``build(model, options, split, limit)`` returns
+    the training examples (a :class:`negkit.kit.training.examples.TrainingData`; ``options`` is the run's
+    ``FinetuneOptions``, ``limit`` None when the source leaves the limit to ``finetune``); ``check(options)``
+    checks that the data is there before a model loads; ``dev_split`` says whether ``--dev split`` reads the
+    source's validation split; ``curriculum`` whether ``--affirmative-first`` applies (examples marked
+    ``negated``); ``own_limit`` whether the source applies ``--limit`` itself.
+
+    ``flags`` are the source's own ``negkit finetune`` flags (e.g. TIND's subset filters), which the command adds
+    to its parser; ``options(values)`` turns their parsed values (``values``: the command line by argparse
+    destination) into ``FinetuneOptions`` keyword arguments. ``negkit finetune`` calls ``options`` of every
+    source, whatever ``--train`` names, so a flag given for another source still reaches the options' checks.
+    A flag that an earlier source (in the suites' order) already declares is shared, not declared twice."""
+
+    name: str
+    build: Callable[..., Any]
+    description: str = ""
+    check: Callable[[Any], None] | None = None
+    dev_split: bool = False
+    curriculum: bool = False
+    own_limit: bool = False
+    flags: tuple[TrainingFlag, ...] = ()
+    options: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = None
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """A paper's fine-tuning hyper-parameters for ``negkit finetune --recipe NAME``: ``FinetuneOptions`` values that
+    fill the options left at negkit's defaults (options set to anything else win)."""
+
+    name: str
+    description: str
+    values: Mapping[str, Any] = field(default_factory=dict, hash=False)
+
+
+@dataclass(frozen=True)
+class SuiteDescription:
+    """Everything negkit knows about one benchmark (see the module documentation)."""
+
+    name: str
+    title: str
+    tasks: tuple[TaskEntry, ...]
+    main_task: str
+    data: DataSource
+    aliases: tuple[str, ...] = ()
+    reader: Callable[..., Any] | None = None
+    #: One line for ``negkit score --help``: the predictions file's layout.
+    scorer_help: str = ""
+    interval_unit: str = "item"
+    primary_metric: str | None = None
+    digits: int = 3
+    scale: tuple[float, float] = (0.0, 1.0)
+    #: Headline metric paths that are fractions although ``scale`` is percent (see :class:`SuiteView`).
+    fractions: tuple[str, ...] = ()
+    figures: FigureBuilder | None = None
+    harness: HarnessExport | None = None
+    #: Harness exports of the suite's other tasks (task name -> export), exported beside the main task's.
+    task_harness: Mapping[str, HarnessExport] = field(default_factory=dict)
+    training: tuple[TrainingSource, ...] = ()
+    #: Fine-tuning recipes of the benchmark's paper (``negkit finetune --recipe NAME``).
+    recipes: tuple[Recipe, ...] = ()
+    #: ``negkit eval`` flags of the benchmark's own task options (:class:`TaskFlag`).
+    task_flags: tuple[TaskFlag, ...] = ()
+    #: ``statistics(data) -> DataStatistics``: the paper's data tables from the data under a data root
+    #: (``negkit data stats SUITE``; :mod:`negkit.kit.data.statistics`).
+    statistics: Callable[[str | Path | None], Any] | None = None
+    #: Position in ``negkit eval --list``, the default run and reports (lower first).
+    order: int = 100
+    #: A section of a run's report drawing on several tasks, e.g. a paper's table comparing two benchmarks
+    #: (``run_sections(results) -> RunSection or None``).
+    run_sections: SectionBuilder | None = None
+    #: NLI training files in the benchmark's own layout for ``negkit finetune --model nli:...``:
+    #: ``nli_pairs(path) -> [(premise, hypothesis, label)]``, or None when the file is not in that layout.
+    nli_pairs: Callable[[Path], list[tuple[str, str, str]] | None] | None = None
+
+    def __post_init__(self) -> None:
+        names = [entry.name for entry in self.tasks]
+        if self.main_task not in names:
+            raise ValueError(f"suite {self.name}: main task {self.main_task!r} is not one of its tasks {names}")
+        if len(set(names)) != len(names):
+            raise ValueError(f"suite {self.name}: a task is named twice in {names}")
+
+    @property
+    def task_names(self) -> tuple[str, ...]:
+        return tuple(entry.name for entry in self.tasks)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The suite's name and its aliases."""
+        return (self.name, *self.aliases)
+
+    def task(self, name: str) -> TaskEntry:
+        return next(entry for entry in self.tasks if entry.name == name)
+
+    def view(self, task_name: str | None = None) -> SuiteView:
+        """The suite as the report pages see it (``task_name``: which task's records its estimands read; default:
+        the main task). A task that rebuilds its items from its records gives the estimands ``negkit compare``
+        uses, the same as ``negkit eval``'s (:mod:`negkit.kit.scoring`)."""
+        estimands = None
+        task = self.task(task_name if task_name in self.task_names else self.main_task).factory()
+        if compares(task):
+            def estimands(records: Sequence[dict[str, Any]], path: Path) -> list[Any]:
+                return headline_estimands(task, records, path)
+        return SuiteView(self.name, self.primary_metric, self.digits, self.scale, self.figures, estimands,
+                         self.order, self.run_sections, self.fractions)
+
+    def flags(self) -> dict[str, frozenset[str]]:
+        """The task options each task accepts (``prompt``, ``num_fewshot``, ``chat``, ...)."""
+        return {entry.name: frozenset(getattr(entry.factory(), "accepts", frozenset())) for entry in self.tasks}
+
+
+def task_entries(*entries: TaskEntry | Sequence[Any]) -> tuple[TaskEntry, ...]:
+    """``TaskEntry`` objects from entries or ``(name, factory, description)`` tuples."""
+    return tuple(entry if isinstance(entry, TaskEntry) else TaskEntry(*entry) for entry in entries)

@@ -1,0 +1,53 @@
+"""Whole suites from a declared task kind: :func:`choice_suite` for a
+:class:`~negkit.kit.tasks.choice.MultipleChoice`, :func:`pairs_suite` for :class:`~negkit.kit.tasks.pairs.MinimalPairs`.
+Each gives the suite's description (task, figures, interval unit, primary metric, Harness export), so such a
+benchmark is its reader, its declaration and one call (docs/suites.md, docs/examples/toy_suite.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from negkit.kit.harness.layout import harness_loader
+from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescription, TaskEntry
+from negkit.kit.tasks.base import TaskData
+from negkit.kit.tasks.choice import MultipleChoice, choice_figures, write_choice_harness
+from negkit.kit.tasks.pairs import MinimalPairs, pair_figures, write_pairs_harness
+
+
+def choice_harness(spec: MultipleChoice) -> HarnessExport:
+    """The Harness export of ``spec``'s task: one YAML file and its documents; ``utils.py`` gets a loader."""
+
+    def write(task: Any, loaded: TaskData, out: Path, data: str | None, names: tuple[str, ...]) -> dict[str, Any]:
+        return write_choice_harness(task, loaded, out)
+
+    return HarnessExport((spec.harness_name,), write, loaders={harness_loader(spec.harness_name): spec.name})
+
+
+def choice_suite(spec: MultipleChoice, data: DataSource, title: str = "", description: str = "",
+                 **fields: Any) -> SuiteDescription:
+    """The suite of one multiple-choice task: ``data`` says where its data lives; ``fields`` are any other
+    :class:`SuiteDescription` fields (``aliases``, ``order``, ``training``, ...)."""
+    settings: dict[str, Any] = dict(
+        name=spec.name, title=title or spec.title or spec.name,
+        tasks=(TaskEntry(spec.name, spec.task, description or f"{title or spec.name}: multiple choice by log-likelihood"),),
+        main_task=spec.name, data=data, interval_unit=spec.unit, primary_metric="acc", figures=choice_figures,
+        harness=choice_harness(spec),
+    )
+    return SuiteDescription(**{**settings, **fields})
+
+
+def pairs_suite(spec: MinimalPairs, data: DataSource, description: str = "", **fields: Any) -> SuiteDescription:
+    """The suite of one minimal-pairs task (see :func:`choice_suite`); its headline is the mean over the groups."""
+
+    def write(task: Any, loaded: TaskData, out: Path, data: str | None, names: tuple[str, ...]) -> dict[str, Any]:
+        return write_pairs_harness(task, loaded, out)
+
+    settings: dict[str, Any] = dict(
+        name=spec.name, title=spec.title or spec.name,
+        tasks=(TaskEntry(spec.name, spec.task, description or f"{spec.title or spec.name}: minimal pairs"),),
+        main_task=spec.name, data=data, interval_unit=spec.unit, primary_metric="overall.accuracy",
+        figures=pair_figures(spec),
+        harness=HarnessExport((spec.harness_name,), write, loaders={harness_loader(spec.harness_name): spec.name}),
+    )
+    return SuiteDescription(**{**settings, **fields})

@@ -1,0 +1,123 @@
+"""What a task is.
+
+A task is a way of asking a benchmark's questions (inspect_ai's idea: data + how to ask + how to
+judge, composed). It turns items into model requests, the answers into per-item records with a
+prediction, and the records into metrics and Markdown tables. Tasks never touch a backend: they see
+the model only through the protocols of :mod:`negkit.models.base` (e.g. to ask whether it has a chat
+template), and the engine answers their requests.
+
+A suite (:mod:`negkit.kit.suites`) lists its tasks with a factory each; ``negkit eval --tasks NAME`` builds one with
+:func:`negkit.kit.suites.get_task`. Optional members checked before any work (:mod:`negkit.commands.eval.preflight`): ``splits`` (the split
+names the task has, with an optional ``normalize_split(name)`` for aliases) and ``check(options)`` (raise a
+:class:`NegkitError` for options that do not apply). Task options (few-shot, prompt style, ...) are constructor arguments, and
+variants that people ask for by name are registered under their own names.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from negkit.errors import NegkitError
+from negkit.models.base import Request, Response
+
+
+@dataclass
+class TaskData:
+    """The items a task evaluates, and where they came from (for result files)."""
+
+    items: list[Any]
+    #: Data files read, so that result files can record their hashes.
+    files: list[Path] = field(default_factory=list)
+    #: Free-form facts about the selection (split, limit, seed, counts).
+    selection: dict[str, Any] = field(default_factory=dict)
+
+
+@runtime_checkable
+class Task(Protocol):
+    """One benchmark asked one way."""
+
+    #: Registry name, e.g. ``"tind"``.
+    name: str
+    #: The data set folder name understood by :func:`negkit.kit.data.locate.locate_dataset`.
+    dataset: str
+    #: ``"language_model"`` or ``"classifier"``: which model protocol the task needs.
+    model_kind: str
+    #: Which of :data:`TASK_OPTIONS` this task takes (a flag for any other is an error, never ignored).
+    accepts: frozenset[str]
+    #: Whether the run's seed changes what this task asks (samples, splits, few-shot draws).
+    uses_seed: bool
+
+    def config(self) -> dict[str, Any]:
+        """Everything that defines how the task asks (prompt ids, options, seeds), for result files."""
+        ...
+
+    def load(self, data: str | Path | None, split: str, limit: int | None, seed: int) -> TaskData:
+        """Read the items of ``split``; ``limit`` takes a deterministic, stratified sample."""
+        ...
+
+    def requests(self, items: Sequence[Any], model: Any) -> list[tuple[Request, ...]]:
+        """The requests for each item (one tuple per item, in item order)."""
+        ...
+
+    def prompt_template(self, model: Any) -> str | None:
+        """The exact context ``model`` sees, with ``{placeholders}`` for the item's fields (the chat template,
+        with any system text it inserts, rendered); None for a classifier."""
+        ...
+
+    def records(self, items: Sequence[Any], responses: Sequence[tuple[Response, ...]]) -> list[dict[str, Any]]:
+        """One JSON-ready record per item: its id, the scores, the prediction and the gold answer."""
+        ...
+
+    def metrics(self, items: Sequence[Any], records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+        """The task's metrics from the items and their records."""
+        ...
+
+    def tables(self, metrics: dict[str, Any]) -> str:
+        """Markdown tables of the metrics (with the intervals of ``metrics["intervals"]`` when present)."""
+        ...
+
+    # The one path from records to numbers (:mod:`negkit.kit.scoring`), optional for a task of one's own:
+    # ``estimands(items, records, headline_only=False) -> [Estimand]``: what the 95% intervals resample (headline
+    #   ones flagged; ``negkit eval`` stores their intervals as ``metrics["intervals"]``);
+    # ``predictions(path, items) -> records``: a predictions file made elsewhere as records in the eval's shape
+    #   (``negkit score``);
+    # ``items_from_records(records, path) -> items``: the items as far as the headline estimands need them, from a
+    #   samples file alone (``negkit compare``, ``negkit leaderboard``);
+    # ``harness_scores(records) -> {"acc": [...], "acc_norm": [...]}``: per-item scores of results.json's Harness
+    #   layout.
+    # Also optional: ``answer_space(items) -> AnswerSpace | None``, for the constant and majority baselines.
+
+
+#: The harness-style options a task may accept (``Task.accepts``); :mod:`negkit.task_options` maps the command
+#: line's flags onto them and refuses a flag that a requested task does not accept.
+TASK_OPTIONS: tuple[str, ...] = ("prompt", "num_fewshot", "chat", "system_instruction")
+
+
+def resolve_limit(limit: int | float | None, total: int) -> int | None:
+    """An item limit as a count: a whole number stays as it is; a fraction in (0, 1) is that share of
+    ``total``, rounded up (the LM Evaluation Harness's ``--limit 0.1``)."""
+    if limit is None or isinstance(limit, int):
+        return limit
+    if not 0 < limit < 1:
+        raise NegkitError(f"a fractional limit must be between 0 and 1, got {limit}")
+    return max(1, math.ceil(total * limit))
+
+
+def wrap_prompt(text: str, model: Any, chat: bool, system_instruction: str | None = None) -> str:
+    """The context a model sees for the user text ``text``.
+
+    With ``chat`` the text is the user message of the model's chat template (after a system message holding
+    ``system_instruction`` when one is given), ending with the generation prompt. Without it a system
+    instruction goes before the text, separated by a blank line unless it already ends with whitespace.
+    """
+    if chat:
+        messages = [{"role": "system", "content": system_instruction}] if system_instruction else []
+        return model.apply_chat_template([*messages, {"role": "user", "content": text}])
+    if system_instruction:
+        separator = "" if system_instruction[-1].isspace() else "\n\n"
+        return f"{system_instruction}{separator}{text}"
+    return text

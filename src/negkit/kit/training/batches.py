@@ -1,0 +1,163 @@
+"""Examples -> token ids, labels and loss weights; padding into batches; the weighted loss.
+
+The prompt is tokenized exactly as the evaluation tokenizes a context (the tokenizer's special tokens, a final
+EOS dropped: :meth:`negkit.models.hf_common.HFTokenizerRules.encode_context`) and the completion as the
+evaluation tokenizes a candidate (no special tokens), so the positions trained are the positions scored.
+
+Loss weights follow the TIND authors' ``prompt_loss_weight`` (``0.05`` in their runs): completion tokens weigh 1;
+each prompt token weighs ``w * C / ((1 - w) * P)`` for ``C`` completion and ``P`` prompt tokens, so that the prompt
+makes about ``w`` of the example's loss (exactly their formula: the first token, never predicted, is counted in
+``P``). ``w = 0`` (the default) masks the prompt: completion-only loss. The loss of a batch is
+``sum(weight * token loss) / sum(weight)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+
+from negkit.errors import NegkitError
+from negkit.kit.training.examples import Example
+
+IGNORE = -100
+
+
+@dataclass(frozen=True)
+class Tokenized:
+    """One example as ids; ``weights[i]`` weighs the loss of predicting ``ids[i]`` (0 for the first token)."""
+
+    ids: tuple[int, ...]
+    weights: tuple[float, ...]
+    prompt_len: int
+
+    @property
+    def completion_len(self) -> int:
+        return len(self.ids) - self.prompt_len
+
+
+def tokenize_examples(rules: Any, tokenizer: Any, examples: Sequence[Example], max_length: int,
+                      prompt_loss_weight: float = 0.0) -> tuple[list[Tokenized], int]:
+    """Tokenize ``examples``; return them and how many were dropped for being longer than ``max_length``."""
+    if not 0 <= prompt_loss_weight < 1:
+        raise NegkitError(f"the prompt loss weight must be in [0, 1), got {prompt_loss_weight}")
+    eos = tokenizer.eos_token_id
+    kept: list[Tokenized] = []
+    dropped = 0
+    cache: dict[str, list[int]] = {}
+    for example in examples:
+        if example.prompt not in cache:
+            cache[example.prompt] = rules.encode_context(example.prompt)[0]
+        prompt = cache[example.prompt]
+        completion = rules.encode(example.completion, special=False)
+        if example.eos:
+            if eos is None:
+                raise NegkitError("the tokenizer has no end-of-sequence token; train with eos=false examples")
+            completion = [*completion, eos]
+        if not completion:
+            raise NegkitError(f"example {example.origin or '?'}: the completion encodes to no tokens")
+        if len(prompt) + len(completion) > max_length:
+            dropped += 1
+            continue
+        kept.append(Tokenized(tuple(prompt + completion), _weights(len(prompt), len(completion), prompt_loss_weight),
+                              len(prompt)))
+    return kept, dropped
+
+
+def _weights(prompt_len: int, completion_len: int, prompt_loss_weight: float) -> tuple[float, ...]:
+    per_prompt_token = 0.0
+    if prompt_loss_weight > 0 and prompt_len > 1:
+        # the authors' formula: divided by every prompt token, though the first one is never predicted
+        per_prompt_token = prompt_loss_weight * completion_len / ((1 - prompt_loss_weight) * prompt_len)
+    # position 0 is never predicted; prompt tokens 1..prompt_len-1; then the completion
+    return (0.0, *([per_prompt_token] * (prompt_len - 1)), *([1.0] * completion_len))
+
+
+class TokenizedDataset(torch.utils.data.Dataset):
+    """A list of :class:`Tokenized` as a torch data set of dicts (what the Trainer's data loader yields)."""
+
+    def __init__(self, rows: Sequence[Tokenized]) -> None:
+        self.rows = list(rows)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __getitem__(self, index: int) -> dict[str, Any]:
+        row = self.rows[index]
+        return {"input_ids": row.ids, "loss_weights": row.weights, "prompt_len": row.prompt_len}
+
+    def token_count(self) -> int:
+        return sum(len(row.ids) for row in self.rows)
+
+
+class PaddingCollator:
+    """Batches of :class:`Tokenized` rows, left-padded with ``pad_id`` so that every row ends at the last column (a
+    completion-only loss then needs logits for the last few positions only).
+
+    With ``share_prefix`` the token prefix common to every row of the batch (e.g. a chat template's system text and
+    the instruction) is cut off into ``prefix_ids`` (shape ``(1, P)``): the model runs it once per batch and the rows
+    continue from its key/value cache. The prefix stops before the first position whose next-token loss is
+    weighted, so the loss and its gradients are those of whole rows. ``input_ids``, ``position_ids`` (counted from
+    ``P``), ``labels`` (-100 at padding and zero-weight positions) and ``loss_weights`` cover the rest;
+    ``attention_mask`` covers the prefix and the rest, so the Trainer counts every example token.
+    """
+
+    def __init__(self, pad_id: int, share_prefix: bool = False) -> None:
+        self.pad_id = pad_id
+        self.share_prefix = share_prefix
+
+    def __call__(self, features: Sequence[dict[str, Any]]) -> dict[str, torch.Tensor]:
+        rows = [tuple(feature["input_ids"]) for feature in features]
+        row_weights = [tuple(feature["loss_weights"]) for feature in features]
+        prefix = shared_prefix_length(rows, row_weights) if self.share_prefix and len(rows) > 1 else 0
+        width = max(len(row) for row in rows) - prefix
+        count = len(rows)
+        input_ids = torch.full((count, width), self.pad_id, dtype=torch.long)
+        attention = torch.zeros((count, prefix + width), dtype=torch.long)
+        attention[:, :prefix] = 1
+        positions = torch.zeros((count, width), dtype=torch.long)
+        labels = torch.full((count, width), IGNORE, dtype=torch.long)
+        weights = torch.zeros((count, width), dtype=torch.float32)
+        for number, (row, weight_row) in enumerate(zip(rows, row_weights)):
+            ids = torch.tensor(row[prefix:], dtype=torch.long)
+            start = width - len(ids)
+            input_ids[number, start:] = ids
+            attention[number, prefix + start:] = 1
+            positions[number, start:] = torch.arange(prefix, len(row))
+            weight = torch.tensor(weight_row[prefix:], dtype=torch.float32)
+            weights[number, start:] = weight
+            labels[number, start:] = torch.where(weight > 0, ids, torch.full_like(ids, IGNORE))
+        return {"input_ids": input_ids, "attention_mask": attention, "position_ids": positions, "labels": labels,
+                "loss_weights": weights, "prefix_ids": torch.tensor([rows[0][:prefix]], dtype=torch.long)}
+
+
+def shared_prefix_length(rows: Sequence[Sequence[int]], weights: Sequence[Sequence[float]]) -> int:
+    """The length of the token prefix shared by every row, cut before the position that predicts the first
+    weighted token (position ``i - 1`` predicts token ``i``); 0 when under 2 tokens would be shared."""
+    length = min(len(row) for row in rows)
+    first = rows[0]
+    for row in rows[1:]:
+        same = 0
+        while same < length and row[same] == first[same]:
+            same += 1
+        length = same
+    for weight in weights:
+        weighted = next((index for index, value in enumerate(weight) if value > 0), len(weight))
+        length = min(length, weighted - 1)
+    return length if length >= 2 else 0
+
+
+def weighted_loss(logits: torch.Tensor, labels: torch.Tensor, weights: torch.Tensor) -> torch.Tensor:
+    """``sum(w * cross-entropy) / sum(w)`` over the predicted positions (logits at t predict token t + 1)."""
+    shifted = logits[:, :-1, :].float()
+    targets = labels[:, 1:]
+    token_weights = weights[:, 1:].to(shifted.device)
+    losses = torch.nn.functional.cross_entropy(
+        shifted.reshape(-1, shifted.shape[-1]), targets.reshape(-1), ignore_index=IGNORE, reduction="none"
+    ).view_as(targets)
+    total = token_weights.sum()
+    if total <= 0:
+        return losses.sum() * 0.0
+    return (losses * token_weights).sum() / total

@@ -1,0 +1,284 @@
+"""LoRA supervised fine-tuning of a causal language model: ``negkit finetune`` as a library function.
+
+transformers' Trainer runs the optimisation (AdamW, warm-up and schedule, gradient accumulation, evaluation,
+checkpoints with optimizer, scheduler and RNG states); negkit adds the examples (rendered like the evaluation's
+prompts), the weighted loss, durable checkpoints, the training log and the run record. The output folder holds the
+PEFT adapter (``adapter_config.json``, ``adapter_model.safetensors``), ``negkit_training.json``,
+``train_log.jsonl``/``.csv`` and ``checkpoints/``. Running the same command again resumes from the last complete
+checkpoint (or does nothing when the run is complete); the result equals an uninterrupted run's.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from negkit.errors import NegkitError
+from negkit.io.atomic import atomic_write_json
+from negkit.models.adapter import adapter_weights_sha256
+from negkit.kit.suites import training_source
+from negkit.kit.training.examples import TrainingData
+from negkit.kit.training import record
+from negkit.kit.training.batches import PaddingCollator, TokenizedDataset, tokenize_examples
+from negkit.kit.training.sources import (
+    affirmative_first,
+    check_source,
+    describe_counts,
+    jsonl_examples,
+    sample_examples,
+    split_dev,
+)
+from negkit.kit.training.options import FinetuneOptions, command_line, layer_list
+from negkit.kit.training.run import claim, output_folder, status, train_resumably
+from negkit.models.spec import parse_model_spec
+
+#: LoRA's learning rate when none is given (classifiers, fully fine-tuned, default to 2e-5).
+DEFAULT_LEARNING_RATE = 2e-4
+
+
+def finetune(model: str, options: FinetuneOptions | None = None) -> dict[str, Any]:
+    """Fine-tune ``model`` (a spec: ``default``, ``hf:PATH``, ``gguf:FILE``; ``nli:PATH`` trains a classifier)
+    with LoRA on ``options.train``; return the run record (also written to ``OUT/negkit_training.json``)."""
+    options = options or FinetuneOptions()
+    if parse_model_spec(model).is_classifier:
+        from negkit.kit.training.classifier import finetune_classifier  # loads torch: off the start-up path
+
+        return finetune_classifier(model, options)
+    options = replace(options, learning_rate=options.learning_rate or DEFAULT_LEARNING_RATE)
+    options.validate()
+    out = output_folder(options.out)
+    started = time.perf_counter()
+    check_source(options.train, options)
+    if options.dev is not None and options.dev != "split" and not _is_number(options.dev):
+        check_source(options.dev, options)
+    lm = load_language_model(model, options)
+    train_data, dev_data = training_data(lm, options)
+    plan = {"base_model": lm.fingerprint.as_dict(), "train": data_plan(train_data),
+            "dev": data_plan(dev_data) if dev_data else None, "options": options.plan()}
+    finished = claim(out, plan)
+    if finished is not None:
+        return finished
+    trainer, counts = build_trainer(lm, train_data, dev_data, options, out)
+    summary = train_resumably(trainer, out, dev_data is not None, options.early_stopping_threshold, started)
+    if summary["best_step"] is not None and summary["best_step"] != summary["global_step"]:
+        restore_adapter(trainer.model, out / record.CHECKPOINTS / f"checkpoint-{summary['best_step']}")
+    weights_sha = save_adapter(trainer.model, out)
+    run = {
+        "negkit_training": 1, "status": status(summary),
+        "kind": "lora-seq2seq-lm" if is_seq2seq(lm) else "lora-causal-lm", "command": command_line(model, options),
+        "base_model": {"spec": model, **lm.fingerprint.as_dict(), "key": lm.fingerprint.key()},
+        "data": {"train": data_record(train_data, counts["train"]),
+                 "dev": data_record(dev_data, counts["dev"]) if dev_data else None},
+        "options": options.plan(), "lora": lora_record(trainer.model), "plan_sha256": record.canonical_sha256(plan),
+        "result": summary, "adapter": {"weights_sha256": weights_sha},
+        "versions": record.library_versions(), "environment": record.environment(),
+    }
+    if options.merge_out:
+        from negkit.kit.training.merge import save_merged  # loads torch: off the start-up path
+
+        run["merged"] = save_merged(trainer.model, lm, Path(options.merge_out), out)
+    run = record.jsonable(run)
+    atomic_write_json(out / record.TRAINING_RECORD, run)
+    return run
+
+
+def load_language_model(model: str, options: FinetuneOptions) -> Any:
+    """The negkit language model for ``model`` (its tokenizer rules and chat template are the evaluation's)."""
+    from negkit.models.registry import load_model  # loads torch: off the start-up path
+
+    if not parse_model_spec(model).fine_tunable:
+        raise NegkitError(f"{model}: negkit fine-tunes local models (default, hf:, gguf:; nli: classifiers whole), not a "
+                          "server or a baseline")
+    extra = {key: value for key, value in (("device", options.device), ("quantize", options.quantize)) if value}
+    lm = load_model(model, dtype=options.dtype, **extra, **options.model_args)
+    if not hasattr(lm, "rules") or not hasattr(lm, "model"):
+        raise NegkitError(f"{model}: negkit fine-tunes local transformers language models (causal or "
+                          "encoder-decoder) and nli: classifiers; this model is not one")
+    if is_seq2seq(lm) and options.prompt_loss_weight > 0:
+        raise NegkitError(f"{model} is an encoder-decoder model: its decoder never predicts the prompt, so "
+                          "--prompt-loss-weight does not apply (leave it at 0)")
+    return lm
+
+
+def is_seq2seq(lm: Any) -> bool:
+    """True for an encoder-decoder model (T5, Flan-T5, BART): the prompt is the encoder's input."""
+    return bool(getattr(lm, "is_encoder_decoder", False))
+
+
+def training_data(lm: Any, options: FinetuneOptions) -> tuple[TrainingData, TrainingData | None]:
+    """The training examples and the development examples (if asked for)."""
+    source = training_source(options.train)
+    if source is not None:
+        train = source.build(lm, options, options.split, options.limit if source.own_limit else None)
+        if not source.own_limit:
+            train = sample_examples(train, options.limit, options.seed)
+        if options.affirmative_first is not None:
+            train = affirmative_first(train, options.affirmative_first, options.seed)
+        if options.dev == "split":
+            if not source.dev_split:
+                raise NegkitError(f"--dev split: {source.name} has no development split; give a fraction (e.g. "
+                                  "0.05) or a JSON Lines file")
+            return train, source.build(lm, options, "validation", options.dev_limit)
+    else:
+        if options.dev == "split":
+            raise NegkitError("--dev split reads a suite's validation split; give a fraction (e.g. 0.05) or a JSON "
+                              "Lines file")
+        train = jsonl_examples(options.train, lm, chat=bool(options.chat))
+        train = sample_examples(train, options.limit, options.seed)
+    if options.dev is None:
+        return train, None
+    if not _is_number(options.dev):
+        dev = sample_examples(jsonl_examples(options.dev, lm, chat=bool(options.chat)), options.dev_limit, options.seed)
+        return train, dev
+    train, dev = split_dev(train, float(options.dev), options.seed)
+    return train, sample_examples(dev, options.dev_limit, options.seed)
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def data_plan(data: TrainingData) -> dict[str, Any]:
+    return {"files": record.file_entries(data.files), "examples": len(data.examples),
+            "examples_sha256": data.content_sha256(),
+            "description": {k: v for k, v in data.description.items() if k not in ("source", "group_keys")}}
+
+
+def data_record(data: TrainingData, tokens: dict[str, int]) -> dict[str, Any]:
+    return {**data_plan(data), "source": data.description.get("source"), "tokens": tokens,
+            "completions": describe_counts(data.examples),
+            **({"group_keys": data.description["group_keys"]} if "group_keys" in data.description else {})}
+
+
+def build_trainer(lm: Any, train: TrainingData, dev: TrainingData | None, options: FinetuneOptions,
+                  out: Path) -> tuple[Any, dict[str, Any]]:
+    """The Trainer for this run: LoRA-wrapped model, tokenized data, arguments and negkit's callbacks."""
+    import torch  # heavy: off the start-up path
+
+    from negkit.kit.training.trainer import (  # loads torch: off the start-up path
+        WeightedLossTrainer, negkit_callbacks, quiet, training_arguments)  # loads torch: off the start-up path
+
+    torch.manual_seed(options.seed)  # LoRA's initial weights
+    base = lm.model
+    if options.quantize:
+        from peft import prepare_model_for_kbit_training  # heavy: off the start-up path
+
+        base = prepare_model_for_kbit_training(base, use_gradient_checkpointing=options.gradient_checkpointing)
+    seq2seq = is_seq2seq(lm)
+    model = apply_lora(base, options, "SEQ_2_SEQ_LM" if seq2seq else "CAUSAL_LM")
+    rows, dropped = tokenize_examples(lm.rules, lm.tokenizer, train.examples, options.max_length, options.prompt_loss_weight)
+    if not rows:
+        raise NegkitError(f"every training example is longer than --max-length {options.max_length} tokens")
+    train_set = TokenizedDataset(rows)
+    counts: dict[str, Any] = {"train": {"tokens": train_set.token_count(), "dropped_too_long": dropped}, "dev": {}}
+    dev_set = None
+    if dev is not None:
+        dev_rows, dev_dropped = tokenize_examples(lm.rules, lm.tokenizer, dev.examples, options.max_length,
+                                                  options.prompt_loss_weight)
+        dev_set = TokenizedDataset(dev_rows)
+        counts["dev"] = {"tokens": dev_set.token_count(), "dropped_too_long": dev_dropped}
+    arguments = training_arguments(options, out, len(train_set), dev_set is not None, str(lm._device()))
+    if seq2seq:
+        from negkit.kit.training.seq2seq import Seq2SeqCollator, Seq2SeqLossTrainer  # torch, transformers: off the start-up path
+
+        trainer_class, collator = Seq2SeqLossTrainer, Seq2SeqCollator(lm.rules.pad_id)
+    else:
+        sharing = options.share_prefix and not options.gradient_checkpointing
+        trainer_class, collator = WeightedLossTrainer, PaddingCollator(lm.rules.pad_id, sharing)
+    trainer = trainer_class(
+        model=model, args=arguments, train_dataset=train_set, eval_dataset=dev_set,
+        in_order=options.affirmative_first is not None,  # a curriculum is trained in its order
+        data_collator=collator, callbacks=negkit_callbacks(options, out),
+    )
+    quiet(trainer)
+    return trainer, counts
+
+
+def apply_lora(model: Any, options: FinetuneOptions, task_type: str = "CAUSAL_LM") -> Any:
+    """``model`` with fresh LoRA layers (only they train); ``task_type`` is PEFT's (``SEQ_2_SEQ_LM`` for
+    encoder-decoder models, whose ``--lora-layers`` name blocks of the encoder and of the decoder alike)."""
+    from peft import LoraConfig, get_peft_model  # heavy: off the start-up path
+
+    targets: Any = options.lora_targets
+    if targets == "peft-default":
+        targets = None
+    elif targets != "all-linear":
+        targets = [name.strip() for name in targets.split(",") if name.strip()]
+    layers: dict[str, Any] = {}
+    if options.lora_layers is not None:
+        layers["layers_to_transform"] = list(checked_layers(model, layer_list(options.lora_layers)))
+        if targets == "all-linear":  # PEFT takes a layer list only with module names
+            targets = linear_module_names(model)
+        if task_type == "SEQ_2_SEQ_LM":  # T5 numbers its blocks `block.N` (and sub-layers `layer.N`), BART `layers.N`
+            names = [name for name, _ in model.named_modules()]
+            layers["layers_pattern"] = "block" if any(".block." in name for name in names) else "layers"
+    config = LoraConfig(r=options.lora_r, lora_alpha=options.lora_alpha, lora_dropout=options.lora_dropout,
+                        target_modules=targets, bias="none", task_type=task_type, **layers)
+    try:
+        return get_peft_model(model, config)
+    except ValueError as error:
+        raise NegkitError(f"cannot put LoRA on this model with --lora-targets {options.lora_targets}: {error}") from None
+
+
+def checked_layers(model: Any, layers: tuple[int, ...]) -> tuple[int, ...]:
+    """``layers``, after checking that the model has them."""
+    count = getattr(getattr(model, "config", None), "num_hidden_layers", None)
+    if count is not None and layers[-1] >= count:
+        raise NegkitError(f"--lora-layers: this model has {count} layers, numbered 0 to {count - 1}; "
+                          f"got layer {layers[-1]}")
+    return layers
+
+
+def linear_module_names(model: Any) -> list[str]:
+    """The names (last part) of the model's linear layers, without the output head: what ``all-linear`` means."""
+    import torch  # heavy: off the start-up path
+
+    head = model.get_output_embeddings() if hasattr(model, "get_output_embeddings") else None
+    return sorted({name.rsplit(".", 1)[-1] for name, module in model.named_modules()
+                   if isinstance(module, torch.nn.Linear) and module is not head and name})
+
+
+def lora_record(model: Any) -> dict[str, Any]:
+    config = model.peft_config["default"].to_dict()
+    trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
+    total = sum(p.numel() for p in model.parameters())
+    keep = ("r", "lora_alpha", "lora_dropout", "target_modules", "layers_to_transform", "bias", "task_type")
+    targets = config.get("target_modules")
+    config["target_modules"] = sorted(targets) if isinstance(targets, (set, list, tuple)) else targets
+    return {**{key: config.get(key) for key in keep}, "trainable_parameters": trainable, "parameters": total}
+
+
+def restore_adapter(model: Any, checkpoint: Path) -> None:
+    """Load the adapter weights of ``checkpoint`` (the best step by development loss) into ``model``."""
+    from peft import set_peft_model_state_dict  # heavy: off the start-up path
+    from safetensors.torch import load_file  # optional library, imported when used
+
+    weights = checkpoint / "adapter_model.safetensors"
+    if not weights.is_file():
+        raise NegkitError(f"the best checkpoint {checkpoint} has no adapter weights")
+    set_peft_model_state_dict(model, load_file(str(weights)))
+
+
+def save_adapter(model: Any, out: Path) -> str:
+    """Write the adapter into ``out`` file by file atomically (saved to a temporary folder, then renamed);
+    return its weights hash."""
+    temporary = Path(tempfile.mkdtemp(prefix=".adapter-", dir=out))
+    try:
+        model.save_pretrained(str(temporary), safe_serialization=True)
+        (temporary / "README.md").unlink(missing_ok=True)  # PEFT's model-card template
+        for file in sorted(temporary.iterdir()):
+            with open(file, "rb+") as handle:
+                os.fsync(handle.fileno())
+            os.replace(file, out / file.name)
+    finally:
+        shutil.rmtree(temporary, ignore_errors=True)
+    return adapter_weights_sha256(out)

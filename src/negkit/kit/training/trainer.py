@@ -1,0 +1,133 @@
+"""transformers' Trainer, with negkit's loss and logits economy.
+
+:class:`WeightedLossTrainer` computes the loss of :func:`negkit.kit.training.batches.weighted_loss` (completion-only, or
+the TIND authors' prompt-weighted loss) and asks the model for logits only at the positions that carry weight
+(``logits_to_keep``): with left padding and a completion-only loss that is a few positions per row instead of the
+whole sequence, which saves most of the language-model head's work.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+from pathlib import Path
+from typing import Any
+
+import torch
+from transformers import Trainer, TrainingArguments
+
+from negkit.engine.causal import expanded_cache
+from negkit.engine.kv_cache import output_cache, with_cache
+from negkit.kit.training import record
+from negkit.kit.training.batches import weighted_loss
+from negkit.kit.training.callbacks import DurableCheckpoints, EarlyStopping, ProgressBar, Throughput, TimeBudget, TrainingLog
+from negkit.kit.training.options import FinetuneOptions
+
+
+class WeightedLossTrainer(Trainer):
+    """A Trainer whose batches carry ``loss_weights``; the loss is the weighted mean over predicted tokens. With
+    ``in_order`` the training examples are taken in their given order (a curriculum) instead of shuffled."""
+
+    def __init__(self, *args: Any, in_order: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.in_order = in_order
+        # the loss is a per-batch weighted mean: the Trainer divides it by the accumulation steps itself
+        self.model_accepts_loss_kwargs = False
+        forward = getattr(self.model, "get_base_model", lambda: self.model)().forward
+        self._keeps_logits = "logits_to_keep" in inspect.signature(forward).parameters
+        #: Tokens that went through the model this session (a shared prefix counts once per batch).
+        self.computed_tokens = 0
+
+    def compute_loss(self, model: Any, inputs: dict[str, torch.Tensor], return_outputs: bool = False,
+                     num_items_in_batch: Any = None) -> Any:
+        weights = inputs.pop("loss_weights")
+        labels = inputs.pop("labels")
+        prefix = inputs.pop("prefix_ids")
+        keep = logits_needed(weights) if self._keeps_logits else weights.shape[1]
+        extra: dict[str, Any] = {"logits_to_keep": keep} if self._keeps_logits else {}
+        if prefix.shape[1] > 0:
+            # the shared prefix runs once (with gradients); every row continues from its cache
+            shared = model(input_ids=prefix, attention_mask=torch.ones_like(prefix), use_cache=True,
+                           **({"logits_to_keep": 1} if self._keeps_logits else {}))
+            config = getattr(model, "get_base_model", lambda: model)().config
+            with_cache(model, extra, expanded_cache(output_cache(shared), len(labels), config))
+            extra["use_cache"] = True
+        else:
+            extra["use_cache"] = False
+        self.computed_tokens += prefix.shape[1] + int(inputs["attention_mask"][:, prefix.shape[1]:].sum())
+        outputs = model(**inputs, **extra)
+        loss = weighted_loss(outputs.logits, labels[:, -keep:], weights[:, -keep:])
+        return (loss, outputs) if return_outputs else loss
+
+    def _get_train_sampler(self, train_dataset: Any = None) -> Any:
+        if self.in_order:
+            return torch.utils.data.SequentialSampler(train_dataset if train_dataset is not None else self.train_dataset)
+        return super()._get_train_sampler(train_dataset)
+
+    def prediction_step(self, model: Any, inputs: dict[str, torch.Tensor], prediction_loss_only: bool,
+                        ignore_keys: Any = None) -> tuple[torch.Tensor, None, None]:
+        inputs = self._prepare_inputs(inputs)
+        with torch.no_grad():
+            loss = self.compute_loss(model, dict(inputs))
+        return loss.detach(), None, None
+
+
+def logits_needed(weights: torch.Tensor) -> int:
+    """How many final positions need logits: from the one before the first weighted token to the end."""
+    weighted = (weights > 0).any(dim=0).nonzero()
+    if len(weighted) == 0:
+        return 1
+    return min(int(weights.shape[1]), int(weights.shape[1] - weighted[0].item() + 1))
+
+
+def training_arguments(options: FinetuneOptions, out: Path, examples: int, has_dev: bool, device: str,
+                       learning_rate: float | None = None) -> TrainingArguments:
+    """The Trainer's arguments for ``options`` (checkpoints under ``out/checkpoints``; nothing reported anywhere)."""
+    steps_per_epoch = math.ceil(examples / (options.batch_size * options.gradient_accumulation))
+    total = options.max_steps or math.ceil(options.epochs * steps_per_epoch)
+    on_gpu = device.startswith("cuda")
+    return TrainingArguments(
+        output_dir=str(out / record.CHECKPOINTS), seed=options.seed, data_seed=options.seed,
+        learning_rate=learning_rate or options.learning_rate, num_train_epochs=options.epochs,
+        max_steps=options.max_steps or -1, per_device_train_batch_size=options.batch_size,
+        per_device_eval_batch_size=options.batch_size, gradient_accumulation_steps=options.gradient_accumulation,
+        lr_scheduler_type=options.scheduler, warmup_steps=math.ceil(options.warmup_ratio * total),
+        weight_decay=options.weight_decay, max_grad_norm=options.max_grad_norm,
+        logging_strategy="steps", logging_steps=options.logging_steps, logging_first_step=True,
+        save_strategy="steps", save_steps=options.save_steps, save_total_limit=None,
+        eval_strategy="steps" if has_dev else "no", eval_steps=options.eval_steps or options.save_steps,
+        report_to="none", disable_tqdm=True, remove_unused_columns=False, label_names=["labels"],
+        include_num_input_tokens_seen="non_padding", use_cpu=not on_gpu,
+        bf16=options.dtype == "bfloat16" and on_gpu, fp16=options.dtype == "float16" and on_gpu,
+        dataloader_num_workers=0, **({"gradient_checkpointing": True} if options.gradient_checkpointing else {}),
+    )
+
+
+def negkit_callbacks(options: FinetuneOptions, out: Path) -> list[Any]:
+    """Durable checkpoints, early stopping, the training log and the progress bar."""
+    return [DurableCheckpoints(out / record.CHECKPOINTS, options.keep_checkpoints,
+                               options.save_minutes * 60 if options.save_minutes else None),
+            EarlyStopping(options.early_stopping_patience, options.early_stopping_threshold),
+            TimeBudget(options.max_minutes * 60 if options.max_minutes else None),
+            TrainingLog(out / record.TRAIN_LOG, out / record.TRAIN_LOG_CSV), ProgressBar(options.progress),
+            Throughput()]
+
+
+def throughput(trainer: Trainer) -> dict[str, Any]:
+    """This session's training tokens, seconds and tokens/s (from the :class:`Throughput` callback), and the
+    tokens the model actually computed (fewer when batches share a prompt prefix)."""
+    summary: dict[str, Any] = {}
+    for callback in trainer.callback_handler.callbacks:
+        if isinstance(callback, Throughput):
+            summary = callback.summary()
+    if hasattr(trainer, "computed_tokens"):
+        summary["session_computed_tokens"] = trainer.computed_tokens
+    return summary
+
+
+def quiet(trainer: Trainer) -> None:
+    """Remove the Trainer's own printers: they write logs on stdout; negkit's bar and log files replace them."""
+    from transformers.trainer_callback import PrinterCallback, ProgressCallback  # heavy: off the start-up path
+
+    for callback in (PrinterCallback, ProgressCallback):
+        trainer.remove_callback(callback)

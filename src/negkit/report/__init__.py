@@ -1,1 +1,0 @@
-"""Reports: Markdown tables that mirror the papers' tables, built from metric dictionaries."""

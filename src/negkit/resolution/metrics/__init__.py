@@ -1,0 +1,1 @@
+"""Negation-resolution metrics: the *SEM 2012 scorer and the NIS metrics, with their intervals."""

@@ -1,0 +1,1 @@
+"""Run plumbing: the run store, answering requests through it, data-parallel groups, run folder files."""

@@ -1,1 +1,0 @@
-"""Tasks: how a benchmark\x27s questions are asked (see :mod:`negkit.tasks.base`)."""

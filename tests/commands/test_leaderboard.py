@@ -1,0 +1,181 @@
+"""``negkit leaderboard``: ranks, intervals and paired differences from the best model on hand-made run folders
+whose numbers are worked out by hand; the static site (offline, deterministic) and its sortable table in headless
+chromium."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from browser import find_chromium, render
+
+from negkit.cli import main
+from negkit.errors import NegkitError
+from negkit.commands.leaderboard import LeaderboardOptions, leaderboard, leaderboard_data, parse_entries, slug
+from negkit.commands.leaderboard_html import colour
+from negkit.kit.suites import suite_view
+
+OPTIONS = LeaderboardOptions(resamples=400)
+#: Ten ScoNe-like base pairs (one condition): six gold "entailment", four "neutral".
+GOLD = ["entailment"] * 6 + ["neutral"] * 4
+
+
+def _write_run(folder: Path, task: str, model: str, records: list[dict], split: str = "test") -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    results = {"task": {"task": task}, "model": {"name": model}, "data": {"split": split},
+               "record": {"command": f"negkit eval --model {model} --tasks {task}"}, "metrics": {}}
+    (folder / f"{task}.results.json").write_text(json.dumps(results), encoding="utf-8")
+    (folder / f"{task}.samples.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return folder
+
+
+def _scone(folder: Path, model: str, predictions: list[str]) -> Path:
+    records = [{"item_id": f"scone-test-no_negation-{row}", "gold": gold, "prediction": guess, "row": row,
+                "condition": "no_negation"} for row, (gold, guess) in enumerate(zip(GOLD, predictions))]
+    return _write_run(folder, "scone", model, records)
+
+
+def _condaqa(folder: Path, model: str, correct: list[bool], split: str = "dev") -> Path:
+    records = [{"item_id": f"q{index}", "passage_id": index // 2, "question_id": index, "edit": "original",
+                "correct": value} for index, value in enumerate(correct)]
+    return _write_run(folder, "condaqa", model, records, split)
+
+
+@pytest.fixture()
+def runs(tmp_path) -> dict[str, Path]:
+    # random: hand-drawn answers, right on rows 0, 2, 4 (entailment) and 6, 9 (neutral): 5 of 10
+    random_answers = ["entailment", "neutral", "entailment", "neutral", "entailment", "neutral",
+                      "neutral", "entailment", "entailment", "neutral"]
+    return {
+        "oracle": _scone(tmp_path / "oracle", "oracle", GOLD),
+        "constant": _scone(tmp_path / "constant", "constant:yes", ["entailment"] * 10),
+        "majority": _scone(tmp_path / "majority", "majority", ["entailment"] * 10),
+        "random": _scone(tmp_path / "random", "random", random_answers),
+    }
+
+
+def test_values_ranks_and_differences_from_the_best(runs):
+    data = leaderboard_data([runs[name] for name in ("random", "constant", "majority", "oracle")], OPTIONS, suite_view)
+    assert [column["key"] for column in data["columns"]] == ["scone"]
+    column = data["columns"][0]
+    assert column["metric"] == "accuracy.overall" and column["unit"] == "ScoNe base pair" and column["best"] == "oracle"
+    cells = {name: data["cells"][name]["scone"] for name in ("oracle", "constant", "majority", "random")}
+    # accuracy in percent: 10/10, 6/10 (the six entailment pairs), 6/10, 5/10
+    assert {name: cell["estimate"] for name, cell in cells.items()} == {"oracle": 100.0, "constant": 60.0,
+                                                                       "majority": 60.0, "random": 50.0}
+    assert {name: cell["rank"] for name, cell in cells.items()} == {"oracle": 1.0, "constant": 2.5, "majority": 2.5,
+                                                                   "random": 4.0}
+    assert cells["oracle"]["best"] and not cells["constant"]["best"] and cells["oracle"]["vs_best"] is None
+    # all pairs right: every resample gives 100, the Wilson interval over 10 units instead
+    assert cells["oracle"]["ci"][1] == 100.0 and 60 < cells["oracle"]["ci"][0] < 75
+    low, high = cells["constant"]["ci"]
+    assert 20 <= low < 60 < high <= 90
+    versus = cells["constant"]["vs_best"]
+    assert versus["difference"] == pytest.approx(-40.0) and versus["shared_items"] == 10 and versus["units"] == 10
+    # the four neutral pairs are the only differences: a resample without any of them has probability 0.6^10 < 0.025
+    assert versus["significant"] and versus["ci"][1] < 0 and versus["p_value"] < 0.05
+    assert cells["random"]["vs_best"]["difference"] == pytest.approx(-50.0) and cells["random"]["vs_best"]["significant"]
+    assert data["mean_rank"]["oracle"] == {"mean": 1.0, "columns": 1}
+
+
+def test_a_tie_is_not_significant_and_every_tied_model_is_best(runs):
+    data = leaderboard_data([runs["constant"], runs["majority"]], OPTIONS, suite_view)
+    cells = data["cells"]
+    assert cells["constant"]["scone"]["best"] and cells["majority"]["scone"]["best"]
+    versus = cells["majority"]["scone"]["vs_best"]
+    assert versus["difference"] == 0.0 and not versus["significant"] and versus["p_value"] == 1.0
+
+
+def test_named_folders_form_one_model_and_splits_are_columns(runs, tmp_path):
+    dev = _condaqa(tmp_path / "constant-condaqa", "constant", [True, False, True, True])  # 3 of 4
+    test = _condaqa(tmp_path / "random-condaqa-test", "random", [False, False, True, False], split="test")
+    other = _condaqa(tmp_path / "random-condaqa-dev", "random", [True, False, False, False])
+    data = leaderboard_data([f"constant={runs['constant']}", f"constant={dev}", f"random={runs['random']}",
+                             f"random={test}", f"random={other}"], OPTIONS, suite_view)
+    assert [model["name"] for model in data["models"]] == ["constant", "random"]
+    assert [column["key"] for column in data["columns"]] == ["scone", "condaqa [dev]", "condaqa [test]"]
+    assert data["cells"]["constant"]["condaqa [dev]"]["estimate"] == 75.0
+    assert data["cells"]["random"]["condaqa [dev]"]["estimate"] == 25.0
+    assert data["cells"]["random"]["condaqa [test]"]["estimate"] == 25.0
+    assert "condaqa [test]" not in data["cells"]["constant"]
+    assert data["mean_rank"]["constant"] == {"mean": 1.0, "columns": 2}
+    assert data["mean_rank"]["random"] == {"mean": pytest.approx(5 / 3, abs=1e-6), "columns": 3}  # ranks 2, 2, 1
+    assert data["columns"][1]["unit"] == "CondaQA passage"
+    picked = leaderboard_data([f"random={runs['random']}", f"random={test}", f"random={other}"],
+                              LeaderboardOptions(resamples=100, tasks=("condaqa", "scone")), suite_view)
+    assert [column["key"] for column in picked["columns"]] == ["condaqa [dev]", "condaqa [test]", "scone"]
+    with pytest.raises(NegkitError, match="--tasks names tasks no run has: tind"):
+        leaderboard_data([runs["random"]], LeaderboardOptions(resamples=100, tasks=("tind",)), suite_view)
+    with pytest.raises(NegkitError, match="task scone is in both"):
+        leaderboard_data([f"m={runs['constant']}", f"m={runs['random']}"], OPTIONS, suite_view)
+
+
+def test_entries_and_slugs(tmp_path):
+    odd = tmp_path / "a=b"
+    odd.mkdir()
+    assert parse_entries(["x=runs/a", str(odd), "runs/b"]) == [("x", Path("runs/a")), (None, odd), (None, Path("runs/b"))]
+    assert slug("SmolLM2 + adapter/v1") == "SmolLM2-adapter-v1" and slug("///") == "model"
+    assert colour(0.0)[0] == "#440154" and colour(100.0)[0] == "#fde725" and colour(150.0) == colour(100.0)
+
+
+def test_site_files_links_and_determinism(runs, tmp_path):
+    (runs["oracle"] / "report.html").write_text("<!DOCTYPE html><title>r</title>", encoding="utf-8")
+    out = tmp_path / "site"
+    paths = leaderboard([runs["oracle"], runs["random"]], out, OPTIONS, suite_view)
+    index = paths["index"].read_text(encoding="utf-8")
+    assert 'id="ranking"' in index and 'id="heatmap"' in index and "<script>" in index
+    assert not re.search(r'(src|href)="(https?:)?//', index), "the site must not fetch anything"
+    assert 'href="models/oracle.html"' in index and 'href="models/random.html"' in index
+    oracle = (out / "models" / "oracle.html").read_text(encoding="utf-8")
+    link = re.search(r'href="([^"]*report\.html)"', oracle).group(1)
+    assert not link.startswith("/") and (out / "models" / link).resolve() == (runs["oracle"] / "report.html").resolve()
+    assert "negkit report RUN_DIR" in (out / "models" / "random.html").read_text(encoding="utf-8")
+    assert json.loads(paths["json"].read_text())["columns"][0]["best"] == "oracle"
+    again = leaderboard([runs["oracle"], runs["random"]], tmp_path / "again", OPTIONS, suite_view)
+    assert again["index"].read_bytes() == paths["index"].read_bytes()
+
+
+def test_cli_writes_the_site_and_rejects_a_folder_that_is_not_a_run(runs, tmp_path, capsys):
+    out = tmp_path / "site"
+    assert main(["leaderboard", str(runs["oracle"]), str(runs["constant"]), "--out", str(out), "--bootstrap", "50"]) == 0
+    assert capsys.readouterr().out.strip() == str(out / "index.html")
+    empty = tmp_path / "not-a-run"
+    empty.mkdir()
+    assert main(["leaderboard", str(runs["oracle"]), str(empty), "--out", str(tmp_path / "x")]) == 2
+    error = capsys.readouterr().err.strip()
+    assert error.startswith("negkit: error: ") and str(empty) in error and "\n" not in error
+    assert main(["leaderboard", str(tmp_path / "missing"), "--out", str(tmp_path / "x")]) == 2
+    assert str(tmp_path / "missing") in capsys.readouterr().err
+
+
+_CLICK = "document.querySelectorAll('#ranking thead th')[{index}].click()"
+_MODELS = "Array.from(document.querySelectorAll('#ranking tbody tr')).map(r => r.getAttribute('data-model'))"
+
+
+@pytest.mark.skipif(find_chromium() is None, reason="chromium is not installed (scripts/setup.sh installs Debian's "
+                    "chromium; without it the browser check cannot run)")
+def test_browser_renders_and_the_table_sorts(runs, tmp_path):
+    out = tmp_path / "site"
+    condaqa = _condaqa(tmp_path / "oracle-condaqa", "oracle", [True, False, False, False])
+    leaderboard(["random=" + str(runs["random"]), "oracle=" + str(runs["oracle"]), "oracle=" + str(condaqa),
+                 "constant=" + str(runs["constant"])], out, OPTIONS, suite_view)
+    # columns: #, model, mean rank, scone, condaqa
+    rendered = render(out / "index.html", actions=(
+        _MODELS, _CLICK.format(index=1), _MODELS, _CLICK.format(index=3), _MODELS, _CLICK.format(index=3), _MODELS,
+        _CLICK.format(index=4), _MODELS))
+    assert rendered.console_errors == [] and rendered.requests == []
+    assert rendered.title == "negkit negation leaderboard"
+    initial, by_name, scone_down, scone_up, condaqa_down = rendered.evaluated[0::2]
+    assert initial == ["oracle", "constant", "random"]  # mean ranks 1.0, 2.0, 3.0
+    assert by_name == ["constant", "oracle", "random"]
+    assert scone_down == ["oracle", "constant", "random"] and scone_up == ["random", "constant", "oracle"]
+    assert condaqa_down[0] == "oracle" and len(condaqa_down) == 3  # models without the task stay, last
+    page = render(out / "models" / "oracle.html")
+    assert page.console_errors == [] and page.requests == []
+
+
+def test_tasks_no_suite_can_rebuild_are_left_out(runs):
+    data = leaderboard_data([runs["oracle"]], OPTIONS)  # the default lookup knows no suite
+    assert data["columns"] == [] and data["skipped"] == ["scone"]

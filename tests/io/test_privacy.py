@@ -1,0 +1,91 @@
+"""TIND privacy: `negkit eval` never writes decrypted TIND sentences inside a git working tree unless told to."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from negkit.cli import main
+from negkit.benchmarks.tind.data import write_tind_jsonl
+from negkit.io.privacy import redact_record, text_sha256
+from tiny_models import save_tiny_causal, synthetic_truth_items
+
+
+@pytest.fixture(scope="module")
+def setup(tmp_path_factory):
+    root = tmp_path_factory.mktemp("privacy")
+    items = synthetic_truth_items(groups_per_pattern=1)
+    write_tind_jsonl(items, root / "test.jsonl", extended=True)
+    return root, save_tiny_causal(root / "model"), items
+
+
+def _eval(model, data, out, capsys, *extra):
+    capsys.readouterr()
+    status = main(["eval", "--model", f"hf:{model}", "--tasks", "tind", "--data", str(data / "test.jsonl"),
+                   "--out", str(out), "--no-progress", *extra])
+    captured = capsys.readouterr()
+    assert status == 0, captured.err
+    return captured
+
+
+def _samples(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_inside_a_git_tree_samples_carry_hashes_not_sentences(setup, tmp_path, capsys):
+    data, model, items = setup
+    repository = tmp_path / "checkout"
+    (repository / ".git").mkdir(parents=True)
+    out = repository / "negkit-runs" / "main"
+    captured = _eval(model, data, out, capsys)
+    assert "written as SHA-256 hashes (TIND stays private" in captured.err
+    for path in out.rglob("*"):
+        if path.is_file():
+            text = path.read_text(encoding="utf-8", errors="replace")
+            assert not any(item.sentence in text for item in items), f"a TIND sentence leaked into {path}"
+    samples = _samples(out / "tind.samples.jsonl")
+    assert [s["sentence_sha256"] for s in samples] == [text_sha256(item.sentence) for item in items]
+    assert all("sentence" not in s and "prompt" not in s and "prompt_sha256" in s for s in samples)
+    results = json.loads((out / "tind.results.json").read_text())
+    assert results["privacy"]["redacted_fields"] == ["sentence", "prompt"]
+
+    # the redacted file still scores, with the same metrics
+    capsys.readouterr()
+    assert main(["score", "tind", str(out / "tind.samples.jsonl"), "--json"]) == 0
+    scored = json.loads(capsys.readouterr().out)
+    assert scored["all"]["accuracy"] == results["metrics"]["all"]["accuracy"]
+
+
+def test_allow_in_git_writes_sentences(setup, tmp_path, capsys):
+    data, model, items = setup
+    (tmp_path / "repo" / ".git").mkdir(parents=True)
+    out = tmp_path / "repo" / "run"
+    captured = _eval(model, data, out, capsys, "--allow-in-git")
+    assert "SHA-256" not in captured.err
+    assert [s["sentence"] for s in _samples(out / "tind.samples.jsonl")] == [item.sentence for item in items]
+
+
+def test_outside_git_samples_hold_the_sentences(setup, tmp_path, capsys):
+    data, model, items = setup
+    captured = _eval(model, data, tmp_path / "run", capsys)
+    assert "SHA-256" not in captured.err
+    assert [s["sentence"] for s in _samples(tmp_path / "run" / "tind.samples.jsonl")] == [i.sentence for i in items]
+
+
+def test_redact_record_reaches_into_runs():
+    record = {"item_id": "a", "prompt": ["x", "y"], "runs": {"seed-1": {"prompt": "z", "prediction": "c"}}}
+    redacted = redact_record(record, ("prompt",))
+    assert redacted == {"item_id": "a", "prompt_sha256": [text_sha256("x"), text_sha256("y")],
+                        "runs": {"seed-1": {"prompt_sha256": text_sha256("z"), "prediction": "c"}}}
+
+
+def test_convert_refuses_inside_git(tmp_path, capsys):
+    from tind_support import public_zip
+
+    (tmp_path / ".git").mkdir()
+    status = main(["tind", "convert", str(public_zip()), str(tmp_path / "out.jsonl")])
+    captured = capsys.readouterr()
+    assert status == 2 and captured.out == "" and "inside the git working tree" in captured.err
+    assert not (tmp_path / "out.jsonl").exists()
