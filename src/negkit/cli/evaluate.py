@@ -52,8 +52,11 @@ def register(groups, context) -> None:
 def add_model_arguments(parser: argparse._ActionsContainer) -> None:
     """Which model, how it is loaded, and how it computes (backend options, batching, precision)."""
     parser.add_argument("--model", default="default",
-                        help="default | hf:PATH_OR_NAME | gguf:FILE | openai:URL#MODEL | vllm:PATH_OR_NAME | nli:PATH; "
-                        "baselines: random | constant:ANSWER | majority")
+                        help="default | a catalogue NAME (--list-models) | hf:PATH_OR_NAME | gguf:FILE | openai:URL#MODEL | "
+                        "vllm:PATH_OR_NAME | nli:PATH; baselines: random | constant:ANSWER | majority")
+    parser.add_argument("--list-models", action="store_true",
+                        help="list the catalogue models (--model NAME): parameters, size, licence, chat template, "
+                        "and whether each is on this machine (bash scripts/get_models.sh NAME fetches one)")
     parser.add_argument("--model-args", metavar="KEY=VALUE,...",
                         help="options for the model loader, e.g. revision=main,attn_implementation=sdpa "
                         "(lists in [brackets], values with commas in quotes); recorded in the results")
@@ -138,6 +141,11 @@ def add_run_arguments(parser: argparse._ActionsContainer) -> None:
 
 
 def run_eval(args: argparse.Namespace) -> int:
+    if args.list_models:
+        from negkit.models.catalogue import models_table
+
+        print(models_table())
+        return 0
     if args.list:
         return list_tasks(args.data)
 

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 import torch
 
 from negkit.engine.batching import LengthSortedBatcher
+from negkit.engine.kv_cache import cache_layers, new_cache, output_cache, with_cache
 from negkit.engine.placement import input_device
 from negkit.engine.prefix import PrefixChecker, common_prefix_length
 from negkit.engine.prefix_tree import DEFAULT_ROW_TOKENS
@@ -163,7 +164,7 @@ class CausalScorer:
         if prefix_len:
             cache = self._expanded_prefix_cache(batch[0].ids[:prefix_len], len(batch))
             full_mask = torch.cat([torch.ones((len(batch), prefix_len), dtype=torch.long), mask], dim=1)
-            kwargs.update(attention_mask=full_mask.to(device), past_key_values=cache, use_cache=True)
+            with_cache(self.model, kwargs, cache).update(attention_mask=full_mask.to(device), use_cache=True)
         else:
             kwargs.update(attention_mask=mask.to(device), use_cache=False)
         if self._keeps_logits:
@@ -188,15 +189,12 @@ class CausalScorer:
         if self._prefix_ids != prefix:
             ids = torch.tensor([prefix], dtype=torch.long, device=self.device)
             output = self.model(input_ids=ids, attention_mask=torch.ones_like(ids), use_cache=True)
-            self._prefix_ids, self._prefix_cache = prefix, output.past_key_values
+            self._prefix_ids, self._prefix_cache = prefix, output_cache(output)
         return expanded_cache(self._prefix_cache, batch_size, self.model.config)
 
 
 def expanded_cache(cache: Any, batch_size: int, config: Any) -> Any:
     """A new ``DynamicCache`` whose every row holds the one row of ``cache`` (views: nothing is copied, and the
     original is never mutated; gradients flow back to it when it was computed with them)."""
-    from transformers import DynamicCache  # heavy: off the start-up path
-
-    expanded = [(layer.keys.expand(batch_size, -1, -1, -1), layer.values.expand(batch_size, -1, -1, -1))
-                for layer in cache.layers]
-    return DynamicCache(ddp_cache_data=expanded, config=config)
+    return new_cache(((keys.expand(batch_size, -1, -1, -1), values.expand(batch_size, -1, -1, -1))
+                      for keys, values in cache_layers(cache)), config)

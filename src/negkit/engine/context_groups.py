@@ -21,6 +21,7 @@ import torch
 
 from negkit.engine.batching import LengthSortedBatcher
 from negkit.engine.causal import PrefixStats
+from negkit.engine.kv_cache import cache_layers, new_cache, output_cache, with_cache
 from negkit.engine.placement import input_device
 
 
@@ -99,7 +100,7 @@ class ContextGroupScorer:
         self.stats.tokens_padded += len(groups) * width - sum(context_lengths)
         owners = [row for row, group in enumerate(groups) for _ in group.continuations]
         continuations = [c for group in groups for c in group.continuations]
-        rest_logprobs = self._continuation_pass(output.past_key_values, context_mask, context_lengths, owners, continuations)
+        rest_logprobs = self._continuation_pass(output_cache(output), context_mask, context_lengths, owners, continuations)
 
         answers: list[GroupAnswer] = [[] for _ in groups]
         for index, (owner, tokens) in enumerate(zip(owners, continuations)):
@@ -126,15 +127,12 @@ class ContextGroupScorer:
         width = max((len(tokens) - 1 for tokens in continuations), default=0)
         if width <= 0:
             return None
-        from transformers import DynamicCache  # heavy: off the start-up path
-
         device = self.device
         index = torch.tensor(owners, dtype=torch.long, device=device)
-        expanded = DynamicCache(
-            # a sharded model keeps each layer's cache on that layer's device
-            ddp_cache_data=[(layer.keys.index_select(0, index.to(layer.keys.device)),
-                             layer.values.index_select(0, index.to(layer.values.device))) for layer in cache.layers],
-            config=self.model.config,
+        expanded = new_cache(  # a sharded model keeps each layer's cache on that layer's device
+            ((keys.index_select(0, index.to(keys.device)), values.index_select(0, index.to(values.device)))
+             for keys, values in cache_layers(cache)),
+            self.model.config,
         )
         input_ids = torch.full((len(continuations), width), self.pad_id, dtype=torch.long)
         mask = torch.zeros((len(continuations), width), dtype=torch.long)
@@ -146,11 +144,7 @@ class ContextGroupScorer:
         starts = torch.tensor([context_lengths[owner] for owner in owners], dtype=torch.long)
         position_ids = starts[:, None] + torch.arange(width, dtype=torch.long)[None, :]
         full_mask = torch.cat([context_mask.index_select(0, index.cpu()), mask], dim=1)
-        logits = self.model(
-            input_ids=input_ids.to(device),
-            attention_mask=full_mask.to(device),
-            position_ids=position_ids.to(device),
-            past_key_values=expanded,
-            use_cache=True,
-        ).logits
+        kwargs = {"input_ids": input_ids.to(device), "attention_mask": full_mask.to(device),
+                  "position_ids": position_ids.to(device), "use_cache": True}
+        logits = self.model(**with_cache(self.model, kwargs, expanded)).logits
         return torch.log_softmax(logits.float(), dim=-1).cpu()

@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 import torch
 
 from negkit.engine.batching import LengthSortedBatcher, is_out_of_memory, release_cached_memory
+from negkit.engine.kv_cache import cache_layers, new_cache, output_cache, with_cache
 from negkit.engine.placement import input_device
 from negkit.engine.prefix import common_prefix_length
 from negkit.engine.prefix_tree import DEFAULT_ROW_TOKENS, Lane, TreePlan, cache_columns, pack_lanes, plan_rows
@@ -206,12 +207,12 @@ class TreeScorer:
         kwargs: dict[str, Any] = {"input_ids": input_ids.to(device), "position_ids": positions.to(device),
                                   "attention_mask": self._mask(allowed).to(device), "use_cache": keep or prefix > 0}
         if prefix:
-            kwargs["past_key_values"] = self._prefix_cache(lanes, offsets, plan, caches, prefix)
+            with_cache(self.model, kwargs, self._prefix_cache(lanes, offsets, plan, caches, prefix))
         with self._scored_rows(picks) as logits_of:
             output = self.model(**kwargs)
             logprobs = torch.log_softmax(logits_of(output).float(), dim=-1).cpu() if picks else None
         if keep:
-            self._keep_anchors(lanes, plan, caches, output.past_key_values, prefix, prompts)
+            self._keep_anchors(lanes, plan, caches, output_cache(output), prefix, prompts)
         results: dict[int, list[torch.Tensor]] = {}
         taken = 0
         for lane in lanes:
@@ -233,8 +234,6 @@ class TreeScorer:
     def _prefix_cache(self, lanes: Sequence[Lane], offsets: list[dict[int, int]], plan: TreePlan,
                       caches: dict[int, Layers], prefix: int) -> Any:
         """A fresh cache holding each lane's anchor caches side by side (anchors are never mutated)."""
-        from transformers import DynamicCache  # heavy: off the start-up path
-
         single = {tuple(lane.anchors) for lane in lanes}
         layers = len(caches[next(anchor for lane in lanes for anchor in lane.anchors)])
         data = []
@@ -253,7 +252,7 @@ class TreeScorer:
                         joined[number, :, start : start + tensor.shape[2]] = tensor[0]
                 pair.append(joined)
             data.append((pair[0], pair[1]))
-        return DynamicCache(ddp_cache_data=data, config=self.model.config)
+        return new_cache(data, self.model.config)
 
     def _keep_anchors(self, lanes: Sequence[Lane], plan: TreePlan, caches: dict[int, Layers], cache: Any,
                       prefix: int, prompts: Sequence[Any]) -> None:
@@ -265,8 +264,8 @@ class TreeScorer:
                     continue
                 columns = slice(prefix + start, prefix + start + len(row.tokens))
                 layers: Layers = []
-                for layer_index, layer in enumerate(cache.layers):
-                    own = (layer.keys[number : number + 1, :, columns], layer.values[number : number + 1, :, columns])
+                for layer_index, (keys, values) in enumerate(cache_layers(cache)):
+                    own = (keys[number : number + 1, :, columns], values[number : number + 1, :, columns])
                     if row.anchor >= 0:
                         parent = caches[row.anchor][layer_index]
                         layers.append((torch.cat([parent[0], own[0]], dim=2), torch.cat([parent[1], own[1]], dim=2)))

