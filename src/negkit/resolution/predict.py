@@ -39,7 +39,7 @@ def corpus_sentences(input: str | Path | None = None, *, corpus: str | None = No
     if (input is None) == (corpus is None):
         raise NegkitError("give either an input file or --corpus NAME, not both and not neither")
     if corpus is not None:
-        final_newlines = 1 if corpus == "cd-sco" and split != "test" else 2
+        final_newlines = 1 if corpus in ("cd-sco", "cd-neg") and split != "test" else 2
         return CdscoDocument(load_split(corpus, split, data), final_newlines=final_newlines)
     read = read_corpus(input)
     sentences = [sentence for sentence in read.sentences if sentence.tokens]

