@@ -64,12 +64,12 @@ def predict(model: str | Path, input: str | Path | CdscoDocument | None = None, 
     ``gold_cues=True`` keeps the annotated cues and predicts only their scopes (no events are predicted in
     either mode).
     """
-    from negkit.resolution.train import NegationResolver  # pulls in torch: kept off the start-up path
+    from negkit.resolution.systems import load_system  # pulls in torch: kept off the start-up path
 
     document = _document(input, corpus, split, data)
     if gold_cues:
         require_gold_cues(document, _name(input, corpus))
-    resolver = NegationResolver.load(model)
+    resolver = load_system(model)
     predicted = resolver.predict(document, gold_cues=gold_cues)
     return CdscoDocument(predicted, final_newlines=document.final_newlines)
 
