@@ -230,3 +230,35 @@ def test_scalar_mix_by_hand():
         assert torch.isfinite(dropping([torch.ones(1)] * 3)).all()
     with pytest.raises(ValueError):
         ScalarMix(2, layer_dropout=1.0)
+
+
+def test_the_two_stage_system_takes_the_papers_settings(encoder, data, tmp_path):
+    out = tmp_path / "bilstm"
+    assert main(["resolution", "train", "--encoder", str(encoder), "--data", str(data), "--out", str(out),
+                 "--scope-variant", "bilstm", "--lstm-layers", "2", "--lstm-hidden", "8", "--cue-embedding", "4",
+                 "--layer-mix", "--layer-dropout", "0.1", "--dropout", "0.2", "--hidden-dropout", "0.05",
+                 "--schedule", "noam", "--warmup-steps", "3", "--learning-rate", "3e-3", "--batch-size", "8",
+                 "--cue-epochs", "1", "--scope-epochs", "1", "--patience", "1", "--device", "cpu"]) == 0
+    record = json.loads((out / "negkit_resolution.json").read_text())["settings"]
+    assert (record["lstm_layers"], record["lstm_hidden"], record["cue_embedding_dim"]) == (2, 8, 4)
+    assert (record["layer_mix"], record["layer_dropout"], record["dropout"], record["hidden_dropout"]) == \
+        (True, 0.1, 0.2, 0.05)
+    for stage in ("cue", "scope"):
+        assert (record[stage]["schedule"], record[stage]["warmup_steps"], record[stage]["learning_rate"],
+                record[stage]["batch_size"], record[stage]["patience"]) == ("noam", 3, 3e-3, 8, 1)
+    network = json.loads((out / "scope" / "tagger.json").read_text())
+    assert (network["lstm_layers"], network["lstm_hidden"], network["cue_embedding_dim"], network["layer_mix"]) == \
+        (2, 8, 4, True)
+    loaded = load_system(out)
+    assert len(loaded.predict(NEGATED)) == len(NEGATED)
+
+
+def test_the_two_stage_defaults_are_unchanged():
+    from negkit.resolution.train import ResolverSettings
+
+    settings = ResolverSettings.for_budget(27.0)
+    assert (settings.dropout, settings.layer_mix, settings.lstm_layers, settings.lstm_hidden,
+            settings.cue_embedding_dim, settings.hidden_dropout) == (0.1, False, 1, 128, 16, None)
+    for stage, epochs, patience in ((settings.cue, 5, 2), (settings.scope, 10, 3)):
+        assert (stage.epochs, stage.patience, stage.learning_rate, stage.batch_size, stage.schedule,
+                stage.warmup_steps, stage.device) == (epochs, patience, 1e-4, 16, "linear", None, "cpu")

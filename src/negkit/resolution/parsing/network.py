@@ -24,6 +24,9 @@ class ParserConfig:
     """What is needed to rebuild a :class:`ParserNetwork` around a saved encoder."""
 
     labels: list[str] = field(default_factory=list)
+    #: Affix cues seen in training (:class:`~negkit.resolution.cue_lexicon.AffixLexicon` as JSON): the labels say
+    #: only where an affix sits ("cue:pre"), this says which affixes there are.
+    affixes: dict[str, dict[str, int]] = field(default_factory=dict)
     layer_mix: bool = True
     layer_dropout: float = 0.1
     #: Dropout on the word vectors and inside the biaffine MLPs.

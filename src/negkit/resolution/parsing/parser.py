@@ -30,8 +30,9 @@ from negkit.errors import InputFormatError, NegkitError
 from negkit.io.atomic import atomic_write_json, atomic_writer
 from negkit.io.textfiles import read_json_object
 from negkit.resolution.corpora.cdsco import format_cdsco, lines_from_text
-from negkit.resolution.graphs import (CUE, MULTIWORD, ROOT, Graph, choose_anchors, decode, encode, join_label,
-                                      label_roles, parse_label)
+from negkit.resolution.cue_lexicon import AffixLexicon
+from negkit.resolution.graphs import (CUE, MULTIWORD, ROOT, Graph, Role, choose_anchors, decode, encode, join_label,
+                                      parse_label)
 from negkit.resolution.instances import NegationInstance, ResolutionSentence
 from negkit.resolution.layers import encoder_config_overrides, resolve_device
 from negkit.resolution.metrics.nis import score_nis
@@ -86,9 +87,10 @@ class NegationParser:
             encoder_path = str(ud.encoder)
             if time_limit_s is not None:
                 time_limit_s -= time.monotonic() - started
-        examples = [GraphExample(s.words, encode(s, settings.encoding)) for s in train]
+        examples = [GraphExample(s.words, {edge: coarse_label(label) for edge, label in
+                                           encode(s, settings.encoding).items()}) for s in train]
         labels = sorted({label for example in examples for label in example.graph.values()})
-        settings.network = replace(settings.network, labels=labels)
+        settings.network = replace(settings.network, labels=labels, affixes=AffixLexicon.learn(train).to_json())
         seed_everything(settings.loop.seed)  # the new layers' initial weights
         self._create(encoder_path, device)
         negated = [e for e in examples if e.graph]
@@ -162,7 +164,7 @@ class NegationParser:
             raise RuntimeError("the parser must be fitted or loaded before predicting")
         self.network.eval()
         labels = self.network.config.labels
-        is_cue = torch.tensor([CUE in label_roles(label) for label in labels])
+        affixes = AffixLexicon.from_json(self.network.config.affixes)
         order = sorted(range(len(sentences)), key=lambda i: len(sentences[i]))
         graphs: list[Graph] = [{} for _ in sentences]
         for start in range(0, len(order), batch_size):
@@ -170,9 +172,10 @@ class NegationParser:
             batch = self._tensors([sentences[i] for i in chunk])
             edge_scores, label_scores = self.network(**batch)
             edges = (torch.sigmoid(edge_scores) > self.settings.threshold) & pair_mask(batch["node_mask"])
-            best = _best_labels(label_scores.cpu(), is_cue)
+            best = _best_labels(label_scores.cpu(), labels)
             for row, dependent, head in edges.nonzero().tolist():
-                graphs[chunk[row]][(head, dependent)] = labels[best[row, dependent, head]]
+                word = sentences[chunk[row]][dependent - 1]
+                graphs[chunk[row]][(head, dependent)] = fine_label(labels[best[row, dependent, head]], word, affixes)
         return graphs
 
     def predict(self, sentences: Sequence[ResolutionSentence], *, gold_cues: bool = False) -> list[ResolutionSentence]:
@@ -236,13 +239,50 @@ class NegationParser:
         return parser
 
 
-def _best_labels(label_scores: torch.Tensor, is_cue: torch.Tensor) -> torch.Tensor:
-    """Best label per pair: among cue labels for root heads, among the others below words (when both exist)."""
-    scores = label_scores.clone()
-    if bool(is_cue.any()) and bool((~is_cue).any()):
-        scores[:, :, 0, :] = scores[:, :, 0, :].masked_fill(~is_cue, float("-inf"))
-        scores[:, :, 1:, :] = scores[:, :, 1:, :].masked_fill(is_cue, float("-inf"))
-    return scores.argmax(dim=-1)
+def coarse_label(label: str) -> str:
+    """The label the classifier learns: affix codes without the affix ("cue:pre=im|scope" -> "cue:pre|scope"), so
+    that all prefix cues share one label, as all suffix and all inner ones do; :func:`fine_label` undoes it."""
+    roles = [Role(role.name, role.code.partition("=")[0]) if role.name in (CUE, MULTIWORD) and role.code[:4] in
+             ("pre=", "suf=", "mid=") else role for role in parse_label(label)]
+    return join_label(roles)
+
+
+def fine_label(label: str, word: str, affixes: AffixLexicon) -> str:
+    """A predicted label with its affix codes filled in for ``word`` from the affixes seen in training (the longest
+    that fits, then the most frequent); without one that fits, the whole word is the cue."""
+    roles = []
+    for role in parse_label(label):
+        if role.name in (CUE, MULTIWORD) and role.code in ("pre", "suf", "mid"):
+            lowered = word.lower()
+            known = affixes.prefixes if role.code == "pre" else affixes.inner
+            fits = [(len(a), known[a], a) for a in known if len(a) < len(word) and (
+                lowered.startswith(a) if role.code == "pre" else lowered.endswith(a) if role.code == "suf"
+                else lowered.find(a, 1) > 0)]
+            role = Role(role.name, f"{role.code}={max(fits)[2]}" if fits else "")
+        roles.append(role)
+    return join_label(roles)
+
+
+def _best_labels(label_scores: torch.Tensor, labels: Sequence[str]) -> torch.Tensor:
+    """Best label per pair: below words, the best label without a cue role; below the root, the best cue label of
+    the most probable cue part (probability summed over the labels sharing the cue role: "cue:pre=im|scope" and
+    "cue:pre=im|scope|event" both vote for the affix "im"), so that a cue part split over several labels is not
+    outvoted by one frequent label ("cue", the whole word)."""
+    cue_roles = [next((str(role) for role in parse_label(label) if role.name == CUE), None) for label in labels]
+    is_cue = torch.tensor([role is not None for role in cue_roles])
+    if not bool(is_cue.any()) or not bool((~is_cue).any()):
+        return label_scores.argmax(dim=-1)
+    best = label_scores.masked_fill(is_cue, float("-inf")).argmax(dim=-1)
+    groups = sorted({role for role in cue_roles if role is not None})
+    membership = torch.zeros(len(labels), len(groups))
+    for i, role in enumerate(cue_roles):
+        if role is not None:
+            membership[i, groups.index(role)] = 1.0
+    root = torch.softmax(label_scores[:, :, 0, :].masked_fill(~is_cue, float("-inf")), dim=-1)
+    chosen = (root @ membership).argmax(dim=-1)  # [batch, dependent]: the cue part
+    in_group = membership.t()[chosen] > 0  # [batch, dependent, labels]
+    best[:, :, 0] = root.masked_fill(~in_group, -1.0).argmax(dim=-1)
+    return best
 
 
 def _with_gold_cues(sentence: ResolutionSentence, predicted: Graph, encoding: str) -> Graph:
