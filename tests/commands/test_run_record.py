@@ -103,8 +103,9 @@ def test_classifier_tasks_take_no_prompt_flags():
 def test_flags_become_task_options():
     options = task_options_for(["nubench", "tind"], EvalOptions(num_fewshot={"nubench": 2}, seed=7, chat=False,
                                                                 system_instruction="Be brief."))
-    assert options["nubench"] == {"num_fewshot": 2, "chat": False, "system_instruction": "Be brief.", "seeds": (7,)}
-    assert options["tind"] == {"chat": False, "system_instruction": "Be brief."}
+    assert options["nubench"].options == {"num_fewshot": 2, "chat": False, "system_instruction": "Be brief.", "seeds": (7,)}
+    assert options["nubench"].task.seeds == (7,) and options["nubench"].task.num_fewshot == 2
+    assert options["tind"].options == {"chat": False, "system_instruction": "Be brief."}
 
 
 def test_cli_reports_a_flag_that_does_not_apply(capsys):

@@ -13,7 +13,7 @@ from tind_support import public_zip
 
 from negkit.cli import main
 from negkit.benchmarks.tind.tables import overview_table, tind_report
-from negkit.commands.score import load_scorer, scored_suites
+from negkit.commands.score import scored_suites
 
 
 def record(test_id, is_distractor, negation, label, prediction, pattern_id=5, pattern="Hypernymy"):
@@ -103,9 +103,11 @@ def test_missing_and_empty_prediction_files(tmp_path, capsys):
     assert "no predictions in the file" in capsys.readouterr().err
 
 
-def test_every_registered_suite_resolves():
-    for suite in [suite.name for suite in scored_suites()]:
-        assert callable(load_scorer(suite))
+def test_every_registered_suite_reads_predictions():
+    names = {suite.name for suite in scored_suites()}
+    assert {"tind", "thunder-nubench", "nan-nli", "scone", "condaqa", "blimp-negation", "negnli", "neqa"} <= names
+    for suite in scored_suites():
+        assert callable(suite.task(suite.main_task).factory().predictions)
 
 
 def test_empty_cells_are_reported_in_markdown(tmp_path, capsys):

@@ -28,7 +28,7 @@ from negkit.commands.eval.options import EvalOptions
 from negkit.commands.eval.preflight import check_data_argument
 from negkit.commands.status import locate_task_data, suite_status
 from negkit.kit.command_context import CommandContext
-from negkit.kit.suites import classifier_tasks, registered_tasks
+from negkit.kit.suites import classifier_tasks, registered_tasks, task_flags
 from negkit.models.spec import parse_model_spec
 
 
@@ -84,32 +84,27 @@ def add_task_arguments(parser: argparse._ActionsContainer) -> None:
     parser.add_argument("--data", help="data root, data set folder or file (default: NEGKIT_DATA, ./data, ../shared/data)")
     add_include_argument(parser)
     parser.add_argument("--split", default="test",
-                        help="split to evaluate (default: test); TIND also takes 'all', the whole data set (paper Table 4)")
+                        help="split to evaluate (default: test; a task's other splits: see its docs, e.g. 'all' for a whole data set)")
     parser.add_argument("--limit", type=parse_limit, metavar="N|F|TASK=N,...",
-                        help="about N items per task, or a fraction F in (0, 1) of each task's items (TIND: a "
-                        "deterministic sample of whole groups stratified by pattern); TASK=N,... sets per-task limits "
-                        "and runs the other tasks in full")
-    parser.add_argument("--seed", type=seed_value, help="seed for splits, samples and few-shot draws (default 0; "
-                        "Thunder-NUBench few-shot: the paper's seeds 42 1234 3000 5000 7000, or this one seed)")
+                        help="about N items per task, or a fraction F in (0, 1) of each task's items (a task whose "
+                        "items come in groups takes a deterministic sample of whole groups); TASK=N,... sets per-task "
+                        "limits and runs the other tasks in full")
+    parser.add_argument("--seed", type=seed_value, help="seed for splits, samples and few-shot draws (default 0; a task that "
+                        "averages over its paper's few-shot seeds uses this one seed instead)")
     parser.add_argument("--prompt", type=per_task_value(str), metavar="ID|TASK=ID,...",
-                        help="prompt id of the tasks that have several (Thunder-NUBench: 1..12 or 7-1..7-5; default 7)")
+                        help="prompt id of the tasks that have several (ids and defaults: docs/suites.md)")
     parser.add_argument("--num-fewshot", "--num_fewshot", type=per_task_value(non_negative), metavar="K|TASK=K,...",
-                        help="few-shot examples for the tasks that take them (Thunder-NUBench: K validation examples, "
-                        "averaged over the seeds); an error for a task that does not")
+                        help="few-shot examples for the tasks that take them; an error for a task that does not")
     chat = parser.add_mutually_exclusive_group()
     chat.add_argument("--apply-chat-template", "--apply_chat_template", dest="chat", action="store_const", const=True,
-                      help="render every prompt with the model's chat template (default: TIND when the model has one, "
-                      "the other tasks never)")
+                      help="render every prompt with the model's chat template (default: each task's own: most "
+                      "never, a task written for chat models when the model has a template)")
     chat.add_argument("--no-chat-template", dest="chat", action="store_const", const=False,
-                      help="never use the chat template (TIND's plain prompt)")
+                      help="never use the chat template (the tasks' plain prompts)")
     parser.add_argument("--system-instruction", "--system_instruction", metavar="TEXT",
                         help="a system message (with the chat template), else text put before each prompt and a blank line")
-    parser.add_argument("--bos", choices=("tokenizer", "none", "always"),
-                        help="Thunder-NUBench: a BOS token before the context: the tokenizer's choice (default, as "
-                        "lm-eval 0.4.13), none (as the older lm-eval the paper used), or always")
-    parser.add_argument("--fewshot-examples", choices=("authors", "seeded"),
-                        help="tind-fewshot: the authors' fixed 44 examples (default) or 4 per pattern drawn with "
-                        "--seed from the training split")
+    for flag in task_flags().values():  # the benchmarks' own task options (e.g. a BOS policy)
+        parser.add_argument(*flag.names, dest=flag.dest, **flag.settings)
 
 
 def add_run_arguments(parser: argparse._ActionsContainer) -> None:
@@ -131,8 +126,9 @@ def add_run_arguments(parser: argparse._ActionsContainer) -> None:
                         help="seconds of model work per durable write to the run store, about (default: "
                         f"{DEFAULT_COMMIT_SECONDS:g}); a kill loses at most this much work")
     parser.add_argument("--allow-in-git", action="store_true",
-                        help="write TIND sentences into the per-sample files even when --out is inside a git working "
-                        "tree (there they are written as SHA-256 hashes by default)")
+                        help="write a task's private fields (sentences of a data set kept encrypted) into the per-sample "
+                        "files even when --out is inside a git working tree (there they are written as SHA-256 hashes "
+                        "by default)")
     parser.add_argument("--wait-lock", type=wait_seconds, nargs="?", const=math.inf, default=0.0, metavar="SECONDS",
                         help="when another run writes to the same output folder, wait for it (for at most SECONDS) "
                         "instead of refusing")
@@ -179,8 +175,9 @@ def eval_options(args: argparse.Namespace, **fields: Any) -> EvalOptions:
         batch_size=parse_batch_size(args.batch_size), dtype=args.dtype, mode=args.mode, out=args.out,
         device=args.device, quantize=args.quantize, progress=not args.no_progress,
         model_args=parse_model_args(args.model_args), num_fewshot=given("num_fewshot"), prompt=given("prompt"),
-        chat=given("chat"), system_instruction=given("system_instruction"), bos=given("bos"),
-        fewshot_examples=given("fewshot_examples"), chunk_size=args.chunk_size, commit_seconds=args.commit_seconds,
+        chat=given("chat"), system_instruction=given("system_instruction"),
+        task_flags={option: given(option) for option in task_flags() if given(option) is not None},
+        chunk_size=args.chunk_size, commit_seconds=args.commit_seconds,
         wait_lock=args.wait_lock, allow_in_git=args.allow_in_git, adapter=args.adapter, timeout=args.timeout,
         retries=args.retries, bootstrap=args.bootstrap, bootstrap_seed=args.bootstrap_seed,
     )

@@ -30,7 +30,7 @@ from negkit.commands.eval.flags import task_options_for
 from negkit.kit.arguments import format_per_task
 from negkit.commands.eval.options import EvalOptions, task_limit
 from negkit.commands.eval.record import data_record
-from negkit.kit.suites import HarnessExport, all_suites, get_task, registered_tasks
+from negkit.kit.suites import HarnessExport, all_suites, registered_tasks
 
 MANIFEST = "negkit_export.json"
 UTILS = "utils.py"
@@ -98,7 +98,7 @@ def export_lm_eval(tasks: Sequence[str], out: str | Path, data: str | None = Non
     manifest: dict[str, Any] = {"negkit_version": __version__, "command": export_command(tasks, out, options),
                                 "split": split, "tasks": {}}
     for name in tasks:
-        task = get_task(name, **per_task[name])
+        task = per_task[name].task
         loaded = task.load(data, split, task_limit(limit, name), 0 if seed is None else seed)
         export = exports[name]
         manifest["tasks"][name] = {"harness_tasks": list(export.names), "count": len(loaded.items),

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import html
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +20,7 @@ from negkit.io.textfiles import iter_json_objects
 from negkit.kit.render import plots
 from negkit.kit.render.html import figures_html, markdown_to_html, no_plots, page
 from negkit.kit.render.markdown import markdown_table, with_interval
+from negkit.kit.results import TaskResult
 from negkit.kit.runs import read_run
 from negkit.kit.view import SuiteLookup, no_suites, run_sections
 from negkit.resolution.figures import resolution_figures
@@ -27,7 +28,10 @@ from negkit.resolution.figures import resolution_figures
 HTML_FILE = "report.html"
 
 
-def _records(result: dict[str, Any]) -> list[dict[str, Any]]:
+def _records(result: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """A task's per-sample records: from memory for a task just run, else its samples file."""
+    if isinstance(result, TaskResult) and result.records:
+        return result.records
     path = result.get("files", {}).get("samples")
     if not path or not Path(path).is_file():
         return []
@@ -89,9 +93,12 @@ def run_html(results: Sequence[dict[str, Any]], resolution_scores: Sequence[dict
         builder = view.figures if view else None
         if builder is not None:
             body.append(figures_html(builder(result["metrics"], _records(result))) if plots.available() else no_plots())
-        tables = result.get("files", {}).get("tables")
-        if tables and Path(tables).is_file():
-            body.append(markdown_to_html(Path(tables).read_text(encoding="utf-8")))
+        tables = result.tables if isinstance(result, TaskResult) and result.tables is not None else None
+        path = result.get("files", {}).get("tables")
+        if tables is None and path and Path(path).is_file():
+            tables = Path(path).read_text(encoding="utf-8")
+        if tables:
+            body.append(markdown_to_html(tables))
     for score in resolution_scores:
         body.append(f"<h2>Negation resolution: {html.escape(Path(str(score.get('gold', ''))).name)}</h2>")
         body.append(figures_html(resolution_figures(score)) if plots.available() else no_plots())
@@ -140,10 +147,5 @@ def write_run_folder_html(folder: Path, suites: SuiteLookup = no_suites) -> Path
         view = suites(name)
         return (view.order if view else 1_000_000, name)
 
-    results = []
-    for name in sorted(run.tasks, key=order):
-        task = run.tasks[name]
-        tables = folder / f"{name}.md"
-        results.append({**task.results, "files": {"samples": str(task.samples_file),
-                                                   **({"tables": str(tables)} if tables.is_file() else {})}})
+    results = [run.tasks[name] for name in sorted(run.tasks, key=order)]
     return write_html_report(results, folder, suites)

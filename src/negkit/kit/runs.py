@@ -18,24 +18,15 @@ from typing import Any
 from negkit.errors import InputFormatError, NegkitError, quoted, shortened
 from negkit.io.textfiles import iter_json_objects, json_kind, read_json_object
 from negkit.kit.metrics.intervals import Estimand
+from negkit.kit.results import TaskResult
 from negkit.kit.view import SuiteView
 
 RESULTS_SUFFIX = ".results.json"
 SAMPLES_SUFFIX = ".samples.jsonl"
 
 
-@dataclass
-class TaskRun:
-    """One task of a run folder: its results dictionary and its per-item records."""
-
-    name: str
-    results: dict[str, Any]
-    records: list[dict[str, Any]]
-    samples_file: Path
-
-    @property
-    def metrics(self) -> dict[str, Any]:
-        return self.results.get("metrics", {})
+#: One task of a run folder, read back (:class:`negkit.kit.results.TaskResult` with its records and samples file).
+TaskRun = TaskResult
 
 
 @dataclass
@@ -89,7 +80,9 @@ def read_run(path: str | Path) -> RunFolder:
         samples = folder / f"{name}{SAMPLES_SUFFIX}"
         if not samples.is_file():
             raise InputFormatError(samples, None, f"missing: the per-sample records of task {name}")
-        run.tasks[name] = TaskRun(name, results, read_samples(samples), samples)
+        tables = folder / f"{name}.md"
+        run.tasks[name] = TaskResult(results, read_samples(samples),
+                                     tables.read_text(encoding="utf-8") if tables.is_file() else None, samples)
     if not run.tasks:
         raise NegkitError(f"{folder}: no TASK{RESULTS_SUFFIX} files (is it a `negkit eval` output folder?)")
     return run

@@ -18,13 +18,19 @@ zero-shot.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from negkit.benchmarks.condaqa.data import SPLIT_FILES, QAItem, read_condaqa
+from negkit.benchmarks.condaqa.data import EDITS, SPLIT_FILES, QAItem, read_condaqa
+from negkit.benchmarks.condaqa.intervals import condaqa_estimands
+from negkit.benchmarks.condaqa.tables import condaqa_tables
 from negkit.kit.data.locate import locate_dataset
-from negkit.errors import NegkitError
+from negkit.errors import InputFormatError, NegkitError, quoted
+from negkit.io.textfiles import iter_json_objects
+from negkit.kit.data.predictions import field, read_predictions, string
+from negkit.kit.metrics.intervals import Estimand
+from negkit.kit.runs import need
 from negkit.benchmarks.condaqa.metrics import canonical_answer, condaqa_report, normalize_answer
 from negkit.kit.metrics.choice import argmax
 from negkit.models.base import AnswerSpace, GenerateRequest, LoglikelihoodRequest
@@ -113,24 +119,72 @@ class CondaQATask:
     def records(self, items: Sequence[QAItem], responses: Sequence[Sequence[Any]]) -> list[dict[str, Any]]:
         records = []
         for item, answers in zip(items, responses):
-            record: dict[str, Any] = {
-                "item_id": item.item_id, "sample_id": item.sample_id, "passage_id": item.passage_id,
-                "question_id": item.question_id, "edit": item.edit_name, "passage": item.passage,
-                "question": item.question, "gold": item.answer,
-            }
             if self.style == "generate":
-                record["output"] = str(answers[0])
-                record["prediction"] = canonical_answer(str(answers[0]))
+                made: dict[str, Any] = {"output": str(answers[0])}
+                prediction = canonical_answer(str(answers[0]))
             else:
-                scores = {choice: answer.logprob for choice, answer in zip(CHOICES, answers)}
-                record["scores"] = scores
-                record["prediction"] = CHOICES[list(CHOICES)[argmax(list(scores.values()))]]
-            record["correct"] = normalize_answer(record["prediction"]) == normalize_answer(item.answer)
-            records.append(record)
+                made = {"scores": {choice: answer.logprob for choice, answer in zip(CHOICES, answers)}}
+                prediction = CHOICES[list(CHOICES)[argmax(list(made["scores"].values()))]]
+            records.append(self._record(item, prediction, made))
         return records
 
-    def metrics(self, items: Sequence[QAItem], records: Sequence[dict[str, Any]]) -> dict[str, Any]:
-        return condaqa_report(items, [record["prediction"] for record in records]) | {"style": self.style}
+    @staticmethod
+    def _record(item: QAItem, prediction: str, made: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """A question's record: the item, how the answer was made (``output`` or ``scores``), the answer."""
+        return {"item_id": item.item_id, "sample_id": item.sample_id, "passage_id": item.passage_id,
+                "question_id": item.question_id, "edit": item.edit_name, "passage": item.passage,
+                "question": item.question, "gold": item.answer, **(made or {}), "prediction": prediction,
+                "correct": normalize_answer(prediction) == normalize_answer(item.answer)}
+
+    def metrics(self, items: Sequence[QAItem], records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        """Accuracy, group consistency and the answer counts; ``style`` says how the answers were made: written
+        (``generate``), chosen (``choice``), or read from a predictions file made elsewhere (``predictions``)."""
+        return condaqa_report(items, [record["prediction"] for record in records]) | {"style": answer_style(records)}
+
+    def estimands(self, items: Sequence[QAItem], records: Sequence[Mapping[str, Any]],
+                  headline_only: bool = False) -> list[Estimand]:
+        """Accuracy and consistency, resampling passages (:mod:`negkit.benchmarks.condaqa.intervals`)."""
+        return condaqa_estimands(records)
+
+    def tables(self, metrics: dict[str, Any]) -> str:
+        return condaqa_tables(metrics)
+
+    def harness_scores(self, records: Sequence[Mapping[str, Any]]) -> dict[str, list[float]]:
+        return {"acc": [float(bool(record["correct"])) for record in records]}
+
+    def scored_items(self, data: str | Path | None) -> dict[str, list[QAItem]]:
+        """The questions a predictions file may answer: every split whose file the data folder has (their
+        SampleIDs differ), by split."""
+        folder = locate_dataset(self.dataset, data)
+        if not folder.is_dir():
+            return {"file": read_condaqa(folder)}
+        return {split: read_condaqa(folder, split) for split, file in SPLIT_FILES.items()
+                if (folder / file).is_file() or split == "dev"}
+
+    def predictions(self, path: Path, items: Sequence[QAItem]) -> list[dict[str, Any]]:
+        """The records of a predictions file: lines ``{"item_id": "condaqa-5294", "prediction": "yes"}`` (or
+        ``{"SampleID": 5294, ...}``; the answer as text, normalised as the eval's); ``negkit eval``'s samples file
+        is read as well (its ``output`` or ``scores`` kept)."""
+        by_id = {item.item_id: item for item in items}
+        answers = read_answer_predictions(path, set(by_id))
+        made = {str(record.get("item_id")): record for _, record in iter_json_objects(path)}
+        records = []
+        for item in items:
+            if item.item_id in answers:
+                record = self._record(item, canonical_answer(answers[item.item_id]))
+                records.append(record | {key: made[item.item_id][key] for key in ("output", "scores")
+                                         if key in made.get(item.item_id, {})})
+        return records
+
+    def items_from_records(self, records: Sequence[Mapping[str, Any]], path: Path) -> list[QAItem]:
+        """The questions as far as the intervals need them (passage, question, edit), from a samples file."""
+        items = []
+        for number, record in enumerate(records, start=1):
+            edit = next((code for code, name in EDITS.items() if name == need(record, "edit", path, number)), -1)
+            need(record, "correct", path, number, bool)
+            items.append(QAItem(str(record["item_id"]), -1, need(record, "passage_id", path, number, int),
+                                str(need(record, "question_id", path, number)), edit, "", "", str(record.get("gold", ""))))
+        return items
 
     def answer_space(self, items: Sequence[QAItem]) -> AnswerSpace | None:
         """yes / no / don't know and the gold answers, for the baselines (choice style; written answers have none).
@@ -140,3 +194,37 @@ class CondaQATask:
         gold = tuple(label for item in items for label, text in CHOICES.items()
                      if normalize_answer(item.answer) == normalize_answer(text))
         return AnswerSpace({label: label for label in CHOICES}, gold)
+
+
+def answer_style(records: Sequence[Mapping[str, Any]]) -> str:
+    """How a run's answers were made: ``generate`` (records keep the written ``output``), ``choice`` (the
+    answers' ``scores``), else ``predictions`` (a file made elsewhere)."""
+    if records and all("output" in record for record in records):
+        return "generate"
+    if records and all("scores" in record for record in records):
+        return "choice"
+    return "predictions"
+
+
+def read_answer_predictions(path: str | Path, item_ids: set[str]) -> dict[str, str]:
+    """CondaQA predictions: item id -> the answer text as given. Lines are ``{"item_id": "condaqa-5294",
+    "prediction": "yes"}`` (or ``{"SampleID": 5294, ...}``)."""
+    path = Path(path)
+
+    def item_id_of(line: int, record: Mapping[str, Any]) -> str:
+        if "item_id" not in record and "SampleID" in record:
+            sample = record["SampleID"]
+            if isinstance(sample, bool) or not isinstance(sample, (int, str)) or not str(sample).strip().isdigit():
+                raise InputFormatError(path, line, f"field 'SampleID': expected an integer, found {quoted(sample, 40)}")
+            return f"condaqa-{int(sample)}"
+        if "item_id" not in record:
+            raise InputFormatError(path, line, "missing field 'item_id' (or 'SampleID')")
+        return string(path, line, record, "item_id")
+
+    def answer_of(line: int, record: Mapping[str, Any]) -> str:
+        value = field(path, line, record, "prediction")
+        if not isinstance(value, str):
+            raise InputFormatError(path, line, f"field 'prediction': expected the answer as text, found {quoted(value, 40)}")
+        return value
+
+    return read_predictions(path, item_ids, item_id_of, answer_of)

@@ -1,9 +1,11 @@
 """NaN-NLI (Truong et al., 2022): sub-clausal negation in NLI, 258 pairs.
 
 Asked with negkit's 3-way prompt (the label words ``entailment``, ``contradiction`` and ``neutral`` scored after
-it) or with an NLI classifier. Reader: :func:`negkit.kit.data.nli.read_nan_nli`; metrics:
-:func:`negkit.kit.metrics.nli.nan_nli_report` (standard, binary and strict settings, breakdowns, NaN-Quant, confusion);
-intervals resample premises.
+it) or with an NLI classifier (:class:`negkit.kit.tasks.nli.NLITask`). Reader:
+:func:`negkit.benchmarks.nan_nli.data.read_nan_nli`; metrics: :func:`negkit.benchmarks.nan_nli.metrics.nan_nli_report`
+(standard, binary and strict settings, breakdowns, NaN-Quant, confusion); intervals resample premises. A
+predictions file for ``negkit score`` names each pair by ``item_id`` (``nan-017``) or ``index`` (17, the 0-based
+data row).
 """
 
 from __future__ import annotations
@@ -12,12 +14,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from negkit.kit.data.locate import locate_dataset
 from negkit.benchmarks.nan_nli.stats import nan_nli_data_statistics
 from negkit.kit.data.nli import NLI_LABELS, NLIItem
 from negkit.benchmarks.nan_nli.data import NEGATION_TYPES, read_nan_nli
 from negkit.kit.data.predictions import whole_number
-from negkit.kit.metrics.intervals import IntervalSettings, intervals_json
+from negkit.kit.metrics.intervals import Estimand
 from negkit.benchmarks.nan_nli.metrics import nan_nli_report
 from negkit.benchmarks.nan_nli.intervals import nan_nli_estimands
 from negkit.kit.render import plots
@@ -25,8 +26,8 @@ from negkit.kit.render.figures import triple
 from negkit.benchmarks.nan_nli.recipes import RECIPES
 from negkit.benchmarks.nan_nli.tables import nan_nli_tables
 from negkit.kit.view import Figure
-from negkit.kit.suites.nli import THREE_WAY_ANSWERS, THREE_WAY_PROMPT, chosen_predictions, label_writer, nli_items
-from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescription, SuiteScore, TaskEntry
+from negkit.kit.suites.nli import THREE_WAY_ANSWERS, THREE_WAY_PROMPT, label_writer
+from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescription, TaskEntry
 from negkit.kit.suites.registry import register_suite
 from negkit.kit.tasks.nli import NLITask
 
@@ -44,6 +45,7 @@ class NanNLITask(NLITask):
     splits: tuple[str, ...] = ("test",)
     prompt = PROMPT
     answers = ANSWERS
+    item_id_alternatives = " (or 'index')"
 
     def read(self, folder: Path, split: str) -> list[NLIItem]:
         return read_nan_nli(folder / DATA_FILE)
@@ -51,31 +53,25 @@ class NanNLITask(NLITask):
     def files(self, folder: Path, split: str) -> list[Path]:
         return [folder / DATA_FILE]
 
-    def metrics(self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]]) -> dict[str, Any]:
-        return nan_nli_report(items, self.predictions(records))
+    def item_id_from(self, path: Path, line: int, record: Mapping[str, Any]) -> str | None:
+        """``{"index": 17}``: the 0-based data row."""
+        return f"nan-{whole_number(path, line, record, 'index'):03d}" if "index" in record else None
 
-    def intervals(self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]], settings: Any = None) -> dict[str, Any]:
-        """95% intervals of every metric, resampling premises (:mod:`negkit.kit.metrics.nli_intervals`)."""
-        return intervals_json(nan_nli_estimands(items, self.predictions(records)), settings)
+    def metrics(self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+        return nan_nli_report(items, self.predicted_labels(records))
+
+    def estimands(self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]],
+                  headline_only: bool = False) -> list[Estimand]:
+        """Every metric's estimand, resampling premises (:mod:`negkit.benchmarks.nan_nli.intervals`); the
+        standard, binary and strict settings are the headline. Samples written before premise ids were recorded
+        make items their own units, and strict accuracy (per premise) is then unknown."""
+        estimands = nan_nli_estimands(items, self.predicted_labels(records), headline_only)
+        if not any(item.premise_id for item in items):
+            estimands = [estimand for estimand in estimands if not estimand.path.startswith("strict.")]
+        return estimands
 
     def tables(self, metrics: dict[str, Any]) -> str:
         return nan_nli_tables(metrics)
-
-
-def _positional(path: Path, line: int, record: Mapping[str, Any]) -> str | None:
-    return f"nan-{whole_number(path, line, record, 'index'):03d}" if "index" in record else None
-
-
-def score_nan_nli(path: Path, name: str = "predictions", data: str | None = None,
-                  intervals: IntervalSettings | None = IntervalSettings()) -> SuiteScore:
-    """Every NaN-NLI setting and breakdown for the predicted pairs (``{"item_id": "nan-017", "prediction":
-    "entailment"}`` or ``{"index": 17, ...}``, the 0-based data row)."""
-    items = read_nan_nli(locate_dataset(NAME, data) / DATA_FILE)
-    chosen, labels = chosen_predictions(path, items, _positional, " (or 'index')")
-    metrics = nan_nli_report(chosen, labels) | {"data_count": len(items)}
-    if intervals is not None:
-        metrics["intervals"] = intervals_json(nan_nli_estimands(chosen, labels), intervals)
-    return SuiteScore(metrics, nan_nli_tables(metrics))
 
 
 def _counts_matrix(metrics: dict[str, Any]) -> dict[str, dict[str, float]]:
@@ -114,14 +110,6 @@ def nan_nli_figures(metrics: dict[str, Any], records: Sequence[dict[str, Any]] |
             ("Macro F1 by the negation type of the premise and of the hypothesis (95% intervals)", types)]
 
 
-def _estimands(records: Sequence[dict[str, Any]], path: Path) -> list[Any]:
-    estimands = nan_nli_estimands(*nli_items(records, NAME, path), headline_only=True)
-    if not any(record.get("premise_id") for record in records):
-        # samples written before premise ids were recorded: items are their own units and strict is unknown
-        estimands = [e for e in estimands if not e.path.startswith("strict.")]
-    return estimands
-
-
 SUITE = register_suite(SuiteDescription(
     name=NAME,
     title="NaN-NLI",
@@ -132,13 +120,10 @@ SUITE = register_suite(SuiteDescription(
     data=DataSource(NAME, f"github joey234/nan-nli data/{DATA_FILE} into DATA/nan-nli/{DATA_FILE}",
                     licence="none stated by the authors (github joey234/nan-nli)"),
     reader=read_nan_nli,
-    metrics=nan_nli_report,
-    scorer=score_nan_nli,
     scorer_help="NaN-NLI: standard/binary/strict, breakdowns, NaN-Quant, confusion from {item_id, prediction} lines",
     interval_unit="premise (all pairs sharing a premise resampled together)",
     primary_metric="standard.all_f1",
     figures=nan_nli_figures,
-    record_estimands=_estimands,
     harness=HarnessExport(("negkit_nan_nli",), label_writer("load_nan_nli"), loaders={"load_nan_nli": NAME}),
     statistics=nan_nli_data_statistics,
     recipes=RECIPES,

@@ -20,11 +20,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from negkit.kit.data.locate import locate_dataset
 from negkit.benchmarks.negnli.data import NEGNLI_SOURCES, read_negnli
 from negkit.kit.data.nli import NLIItem
 from negkit.errors import InputFormatError, NegkitError
-from negkit.kit.metrics.intervals import IntervalSettings, intervals_json
+from negkit.io.textfiles import iter_json_objects
+from negkit.kit.metrics.intervals import Estimand
 from negkit.benchmarks.negnli.metrics import negnli_estimands, negnli_report
 from negkit.kit.metrics.nli import to_binary
 from negkit.models.base import AnswerSpace
@@ -32,8 +32,8 @@ from negkit.kit.render import plots
 from negkit.kit.render.figures import triple
 from negkit.benchmarks.negnli.tables import confusion_heatmap, negnli_tables, table5_figures, table5_markdown
 from negkit.kit.view import Figure, RunSection
-from negkit.kit.suites.nli import THREE_WAY_ANSWERS, THREE_WAY_PROMPT, chosen_predictions, label_writer, nli_items
-from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescription, SuiteScore, TaskEntry
+from negkit.kit.suites.nli import THREE_WAY_ANSWERS, THREE_WAY_PROMPT, label_writer
+from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescription, TaskEntry
 from negkit.kit.suites.registry import register_suite
 from negkit.kit.tasks.nli import NLITask
 
@@ -64,6 +64,8 @@ class NegNLITask(NLITask):
         self.two_way = source == "rte"
         self.prompt = RTE_PROMPT if self.two_way else THREE_WAY_PROMPT
         self.answers = RTE_ANSWERS if self.two_way else THREE_WAY_ANSWERS
+        #: A predictions file may answer RTE with its answer words or ``not_entailment`` (yes / no are RTE's only).
+        self.prediction_words = _RTE_WORDS if self.two_way else {}
         super().__init__(model_kind, chat, system_instruction)
 
     def config(self) -> dict[str, Any]:
@@ -98,43 +100,31 @@ class NegNLITask(NLITask):
         return super().answer_space(items)
 
     def metrics(self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]]) -> dict[str, Any]:
-        return negnli_report(items, self.predictions(records), self.labels) | {"source": TITLES[self.name]}
+        return negnli_report(items, self.predicted_labels(records), self.labels) | {"source": TITLES[self.name]}
 
-    def intervals(self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]], settings: Any = None) -> dict[str, Any]:
-        """95% intervals of every metric, resampling original pairs (:mod:`negkit.benchmarks.negnli.metrics`)."""
-        return intervals_json(negnli_estimands(items, self.predictions(records), self.labels), settings)
+    def estimands(self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]],
+                  headline_only: bool = False) -> list[Estimand]:
+        """Every metric's estimand, resampling original pairs (:mod:`negkit.benchmarks.negnli.metrics`); All and
+        accuracy are the headline."""
+        estimands = negnli_estimands(items, self.predicted_labels(records), self.labels)
+        return [estimand for estimand in estimands if estimand.headline or not headline_only]
 
     def tables(self, metrics: dict[str, Any]) -> str:
         return negnli_tables(metrics)
 
-
-def _source_of(item_ids: Sequence[str], path: Path) -> str:
-    sources = {match["source"] for item_id in item_ids if (match := _ITEM_ID.match(item_id))}
-    if len(sources) != 1 or sources - set(NEGNLI_SOURCES):
-        raise InputFormatError(path, None, "predictions for NegNLI name items of one file (negnli-mnli-N, negnli-snli-N "
-                               f"or negnli-rte-N); found {', '.join(sorted(sources)) or 'none'}: score each file apart")
-    return sources.pop()
-
-
-def score_negnli(path: Path, name: str = "predictions", data: str | None = None,
-                 intervals: IntervalSettings | None = IntervalSettings()) -> SuiteScore:
-    """F1 per class, All, accuracy and the confusion matrix for the predicted pairs of one NegNLI file (the file is
-    the one the item ids name); on RTE ``not_entailment`` / ``yes`` / ``no`` are read too, and contradiction or
-    neutral count as not_entailment."""
-    folder = locate_dataset("negation-nli", data)
-    items = [item for source, (file, _labels) in NEGNLI_SOURCES.items() if (folder / file).is_file()
-             for item in read_negnli(folder / file, source)]
-    everything, labels_all = chosen_predictions(path, items, None, "", _RTE_WORDS)
-    source = _source_of([item.item_id for item in everything], Path(path))
-    if source != "rte":  # yes / no / not_entailment are RTE's answers only
-        everything, labels_all = chosen_predictions(path, items)
-    labels = NEGNLI_SOURCES[source][1]
-    predicted = [to_binary(label) if source == "rte" else label for label in labels_all]
-    data_count = sum(item.suite == f"{NAME}-{source}" for item in items)
-    metrics = negnli_report(everything, predicted, labels) | {"source": TITLES[f"{NAME}-{source}"], "data_count": data_count}
-    if intervals is not None:
-        metrics["intervals"] = intervals_json(negnli_estimands(everything, predicted, labels), intervals)
-    return SuiteScore(metrics, negnli_tables(metrics))
+    def task_for_predictions(self, path: Path) -> NegNLITask:
+        """The task of the file whose items a predictions file names (``negnli-SOURCE-N``): each file is scored
+        apart (items of two files are an error); on RTE ``not_entailment``, ``yes`` and ``no`` are read too, and
+        contradiction or neutral count as not_entailment."""
+        sources = {match["source"] for _line, record in iter_json_objects(path)
+                   if isinstance(record.get("item_id"), str) and (match := _ITEM_ID.match(record["item_id"]))
+                   and match["source"] in NEGNLI_SOURCES}
+        if len(sources) > 1:
+            raise InputFormatError(path, None, "predictions for NegNLI name items of one file (negnli-mnli-N, "
+                                   f"negnli-snli-N or negnli-rte-N); found {', '.join(sorted(sources))}: score each "
+                                   "file apart")
+        source = sources.pop() if sources else self.source
+        return self if source == self.source else NegNLITask(source, self.model_kind, self.chat, self.system_instruction)
 
 
 def negnli_figures(metrics: dict[str, Any], records: Sequence[dict[str, Any]] | None = None) -> list[Figure]:
@@ -172,13 +162,6 @@ def nli_training_pairs(path: Path) -> list[tuple[str, str, str]] | None:
     return [(item.premise, item.hypothesis, item.label) for item in read_negnli(path)]
 
 
-def _estimands(records: Sequence[dict[str, Any]], path: Path) -> list[Any]:
-    items, predicted = nli_items(records, "negnli", path)
-    labels = NEGNLI_SOURCES["rte"][1] if any(item.item_id.startswith(f"{NAME}-rte-") for item in items) \
-        else NEGNLI_SOURCES["mnli"][1]
-    return negnli_estimands(items, predicted, labels)
-
-
 SUITE = register_suite(SuiteDescription(
     name=NAME,
     title="NegNLI (Hossain et al. 2020)",
@@ -190,13 +173,10 @@ SUITE = register_suite(SuiteDescription(
     data=DataSource("negation-nli", "github mosharafhossain/negation-and-nli data/new_benchmarks/clean_data/"
                     "{MNLI,SNLI,RTE}.txt into DATA/negation-nli/", licence="MIT (the repository's LICENSE.md)"),
     reader=read_negnli,
-    metrics=negnli_report,
-    scorer=score_negnli,
     scorer_help="NegNLI: F1 per class, All, confusion matrix of one file from {item_id, prediction (label)} lines",
     interval_unit="original pair (its three negated rows resampled together)",
     primary_metric="standard.all_f1",
     figures=negnli_figures,
-    record_estimands=_estimands,
     harness=HARNESS[f"{NAME}-mnli"],
     task_harness={task: export for task, export in HARNESS.items() if task != f"{NAME}-mnli"},
     run_sections=table5_section,

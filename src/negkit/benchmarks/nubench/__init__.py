@@ -9,27 +9,21 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from negkit.benchmarks.nubench.data import (
     DATA_FOLDER,
-    MULTIPLE_CHOICE,
     NEGATION_PAIRS,
-    SPLITS,
-    ChoiceItem,
     find_split_file,
     load_choice_items,
     load_negation_pairs,
     locate_nubench_root,
 )
 from negkit.benchmarks.nubench.stats import nubench_data_statistics
-from negkit.kit.data.predictions import read_choice_predictions, whole_number
-from negkit.errors import DataNotFoundError, NegkitError
+from negkit.errors import NegkitError
 from negkit.io.atomic import atomic_write_jsonl, atomic_write_text
-from negkit.kit.metrics.intervals import IntervalSettings, intervals_json
-from negkit.benchmarks.nubench.intervals import nubench_estimands
 from negkit.benchmarks.nubench.metrics import CHOICE_NAMES
 from negkit.kit.render import plots
 from negkit.kit.render.figures import triple
@@ -37,16 +31,16 @@ from negkit.kit.harness.layout import harness_task_yaml
 from negkit.benchmarks.nubench.tables import nubench_tables
 from negkit.benchmarks.nubench.sweep_tables import sweep_run_tables
 from negkit.kit.view import Figure
-from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescription, SuiteScore, TaskEntry, TrainingSource
+from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescription, TaskEntry, TrainingSource, task_flag
 from negkit.kit.suites.registry import register_suite
 from negkit.kit.tasks.base import TaskData
 from negkit.benchmarks.nubench.task import (
+    BOS_POLICIES,
     FEWSHOT_DELIMITER,
     FEWSHOT_SPLIT,
     TARGET_DELIMITER,
     NubenchTask,
     instruction_block,
-    nubench_metrics,
     render_prompt,
 )
 from negkit.benchmarks.nubench.sweep_tasks import (
@@ -86,39 +80,6 @@ def _with_sweep_tables(factory: Callable[..., Any]) -> Callable[..., Any]:
     return make
 
 
-def _positional(path: Path, line: int, record: Mapping[str, Any]) -> str | None:
-    return f"nubench-test-{whole_number(path, line, record, 'index')}" if "index" in record else None
-
-
-def score_nubench(path: Path, name: str = "predictions", data: str | None = None,
-                  intervals: IntervalSettings | None = IntervalSettings()) -> SuiteScore:
-    """Thunder-NUBench acc, acc_norm and error analysis per run (mean and SD over runs), from lines
-    ``{"item_id": "nubench-test-12", "prediction": 0}`` (``item_id`` is ``nubench-SPLIT-INDEX``; ``{"index": 12}``
-    alone means the test split; a prediction is a 0-based position among the candidates offered or a name
-    ``choice1``..``choice4``; optional ``prediction_norm`` and ``run``)."""
-    root = locate_nubench_root(data)
-    if root is None:
-        where = f"{data}: " if data else ""
-        raise DataNotFoundError(f"{where}Thunder-NUBench data not found: pass --data ROOT (ROOT/multiple-choice/test.jsonl)")
-    items: dict[str, ChoiceItem] = {}
-    for split in SPLITS[MULTIPLE_CHOICE]:
-        try:
-            items.update({item.item_id: item for item in load_choice_items(split, root)})
-        except DataNotFoundError:
-            continue
-    predictions = read_choice_predictions(path, items, _positional, " (or 'index')")
-    runs = list(dict.fromkeys(prediction.run for prediction in predictions))
-    records: dict[str, dict] = {}
-    for prediction in predictions:
-        item = items[prediction.item_id]
-        record = records.setdefault(item.item_id, {"item_id": item.item_id, "choice2_type": item.choice2_type, "runs": {}})
-        record["runs"][prediction.run] = {"prediction": prediction.prediction, "prediction_norm": prediction.prediction_norm}
-    metrics = nubench_metrics(list(records.values()), runs) | {"source": f"{name} ({', '.join(runs)})"}
-    if intervals is not None:
-        metrics["intervals"] = intervals_json(nubench_estimands(list(records.values()), runs), intervals)
-    return SuiteScore(metrics, nubench_tables(metrics))
-
-
 def nubench_figures(metrics: dict[str, Any], records: Sequence[dict[str, Any]] | None = None) -> list[Figure]:
     """The choice distribution per run and the choices taken per local-negation type."""
     runs = list(metrics.get("runs", {}))
@@ -137,14 +98,6 @@ def nubench_figures(metrics: dict[str, Any], records: Sequence[dict[str, Any]] |
         heat = plots.heatmap(rows, kinds, list(CHOICE_NAMES), "choice taken per local-negation type", vmin=0, vmax=1)
         figures.append(("Which choice was taken, per local-negation type of choice2 (all runs)", heat))
     return figures
-
-
-def _runs(records: Sequence[dict[str, Any]]) -> list[str]:
-    return list(dict.fromkeys(run for record in records for run in record.get("runs", {})))
-
-
-def _estimands(records: Sequence[dict[str, Any]], path: Path) -> list[Any]:
-    return nubench_estimands(records, _runs(records))
 
 
 def write_harness_task(task: Any, loaded: TaskData, out: Path, data: str | None, names: tuple[str, ...]) -> dict[str, Any]:
@@ -238,15 +191,15 @@ SUITE = register_suite(SuiteDescription(
         locate=locate_nubench_root,
     ),
     reader=load_choice_items,
-    metrics=nubench_metrics,
-    scorer=score_nubench,
     scorer_help="Thunder-NUBench: acc, acc_norm, error analysis from {item_id, prediction[, prediction_norm, run]} lines",
     interval_unit="item",
     primary_metric="summary.acc.mean",
     figures=nubench_figures,
-    record_estimands=_estimands,
     harness=HarnessExport((HARNESS_TASK,), write_harness_task, loaders={"load_nubench": NAME}, notes=_harness_notes),
     training=(TRAINING,),
+    task_flags=(task_flag("--bos", option="bos", choices=tuple(BOS_POLICIES),
+                          help="Thunder-NUBench: a BOS token before the context: the tokenizer's choice (default, as "
+                          "lm-eval 0.4.13), none (as the older lm-eval the paper used), or always"),),
     statistics=nubench_data_statistics,
     order=20,
 ))

@@ -10,6 +10,7 @@ from negkit.kit.arguments import non_negative, parse_limit, seed_value
 from negkit.kit.command_context import CommandContext, CommandGroups
 from negkit.benchmarks.nubench.sweep import SWEEP_SPLIT, sweep_tasks
 from negkit.benchmarks.nubench.sweep_tables import FEWSHOT_TASK
+from negkit.benchmarks.nubench.task import BOS_POLICIES
 from negkit.errors import NegkitError
 
 ORDER = 58
@@ -36,7 +37,7 @@ def register(groups: CommandGroups, context: CommandContext) -> None:
                        help="examples per few-shot context of Table 14 (default: 5)")
     tasks.add_argument("--seed", type=seed_value,
                        help="one few-shot seed instead of the paper's five (42, 1234, 3000, 5000, 7000)")
-    tasks.add_argument("--bos", choices=("tokenizer", "none", "always"), help="a BOS token before the context "
+    tasks.add_argument("--bos", choices=tuple(BOS_POLICIES), help="a BOS token before the context "
                        "(see negkit eval --help)")
     tasks.add_argument("--apply-chat-template", dest="chat", action="store_const", const=True,
                        help="render every prompt with the model's chat template (default: plain prompts, as the paper)")

@@ -29,8 +29,10 @@ def _mean_over_runs(sums: np.ndarray) -> np.ndarray:
     return per_run.mean(axis=1)
 
 
-def nubench_estimands(records: Sequence[Mapping[str, Any]], runs: Sequence[str]) -> list[Estimand]:
-    """Every interval of a Thunder-NUBench run from its records (``item_id``, ``choice2_type``, ``runs``)."""
+def nubench_estimands(records: Sequence[Mapping[str, Any]], runs: Sequence[str],
+                      headline_only: bool = False) -> list[Estimand]:
+    """Every interval of a Thunder-NUBench run from its records (``item_id``, ``choice2_type``, ``runs``);
+    ``headline_only``: the means over runs of acc and acc_norm alone."""
     units = [str(record["item_id"]) for record in records]
     estimands: list[Estimand] = []
     for key, metric in (("prediction", "acc"), ("prediction_norm", "acc_norm")):
@@ -48,6 +50,8 @@ def nubench_estimands(records: Sequence[Mapping[str, Any]], runs: Sequence[str])
                 counts = np.column_stack(columns)
                 estimands.append(Estimand(f"summary.{metric}.mean", counts, units, _mean_over_runs, UNIT, metric,
                                           headline=True))
+    if headline_only:
+        return [estimand for estimand in estimands if estimand.headline]
     for run in runs:
         estimands += _error_analysis(records, run, units)
     return estimands

@@ -27,10 +27,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from negkit.benchmarks.nubench import records as one_path
 from negkit.benchmarks.nubench.data import DATA_FOLDER, ChoiceItem, find_split_file, load_choice_items
 from negkit.errors import NegkitError
-from negkit.kit.metrics.intervals import intervals_json
-from negkit.benchmarks.nubench.intervals import nubench_run_estimands
+from negkit.kit.metrics.intervals import Estimand
+from negkit.benchmarks.nubench.intervals import nubench_estimands, nubench_run_estimands
 from negkit.kit.metrics.choice import mean_and_sd
 from negkit.models.base import LoglikelihoodRequest, LoglikelihoodResult
 from negkit.kit.tasks.base import TaskData
@@ -179,9 +180,20 @@ class NubenchSweep:
         metrics["prompts"] = sweep_prompt_table(metrics["runs"], self.prompts, self.seeds)
         return metrics | {"prompt_ids": list(self.prompts), "num_fewshot": self.num_fewshot, "seeds": list(self.seeds)}
 
-    def intervals(self, items: Sequence[ChoiceItem], records: Sequence[dict[str, Any]], settings: Any = None) -> dict[str, Any]:
-        """95% intervals of every run's acc and acc_norm (the item is the unit)."""
-        return intervals_json(nubench_run_estimands(records, self.runs), settings)
+    def estimands(self, items: Sequence[ChoiceItem], records: Sequence[dict[str, Any]],
+                  headline_only: bool = False) -> list[Estimand]:
+        """Every run's acc and acc_norm (the item is the unit); ``negkit compare`` (``headline_only``) compares
+        sweeps on the means over all their runs of acc and acc_norm, as it compares a ``nubench`` run."""
+        runs = one_path.record_runs(records) or self.runs
+        if headline_only:
+            return nubench_estimands(records, runs, headline_only=True)
+        return nubench_run_estimands(records, runs)
+
+    def harness_scores(self, records: Sequence[dict[str, Any]]) -> dict[str, list[float]]:
+        return one_path.harness_scores(records)
+
+    def items_from_records(self, records: Sequence[dict[str, Any]], path: Path) -> list[ChoiceItem]:
+        return one_path.items_from_records(records, path)
 
 
 def sweep_prompt_table(runs: dict[str, Any], prompts: Sequence[str], seeds: Sequence[int]) -> dict[str, Any]:

@@ -33,8 +33,9 @@ from pathlib import Path
 from typing import Any
 
 from negkit.benchmarks.nubench.data import ChoiceItem, find_split_file, load_choice_items, locate_nubench_root
+from negkit.benchmarks.nubench import records as one_path
 from negkit.errors import DataNotFoundError, NegkitError
-from negkit.kit.metrics.intervals import intervals_json
+from negkit.kit.metrics.intervals import Estimand
 from negkit.benchmarks.nubench.intervals import nubench_estimands
 from negkit.kit.metrics.choice import mean_and_sd, predict, predict_normalised
 from negkit.benchmarks.nubench.metrics import CHOICE_NAMES, error_analysis
@@ -253,25 +254,36 @@ class NubenchTask:
                 }
                 if len(self.fewshot_ids) > run_index:
                     runs[run]["fewshot_ids"] = self.fewshot_ids[run_index][position]
-            records.append(
-                {
-                    "item_id": item.item_id,
-                    "sentence": item.sentence,
-                    "choice2_type": item.choice2_type,
-                    "candidates": list(item.candidate_names),
-                    "choices": list(item.candidates),
-                    "gold": "choice1",
-                    "runs": runs,
-                }
-            )
+            records.append(one_path.item_record(item, runs))
         return records
 
     def metrics(self, items: Sequence[ChoiceItem], records: Sequence[dict[str, Any]]) -> dict[str, Any]:
-        return nubench_metrics(records, self.runs) | {"prompt_id": self.prompt, "num_fewshot": self.num_fewshot}
+        """acc, acc_norm and the error analysis of each run the records hold (a predictions file names its own)."""
+        runs = one_path.record_runs(records) or self.runs
+        return nubench_metrics(records, runs) | {"prompt_id": self.prompt, "num_fewshot": self.num_fewshot}
 
-    def intervals(self, items: Sequence[ChoiceItem], records: Sequence[dict[str, Any]], settings: Any = None) -> dict[str, Any]:
-        """95% intervals of acc, acc_norm and the error analysis, resampling items (:mod:`negkit.benchmarks.nubench.intervals`)."""
-        return intervals_json(nubench_estimands(records, self.runs), settings)
+    def estimands(self, items: Sequence[ChoiceItem], records: Sequence[dict[str, Any]],
+                  headline_only: bool = False) -> list[Estimand]:
+        """acc, acc_norm (their mean over runs is the headline) and the error analysis, resampling items
+        (:mod:`negkit.benchmarks.nubench.intervals`)."""
+        return nubench_estimands(records, one_path.record_runs(records) or self.runs, headline_only)
+
+    def harness_scores(self, records: Sequence[dict[str, Any]]) -> dict[str, list[float]]:
+        return one_path.harness_scores(records)
+
+    def items_from_records(self, records: Sequence[dict[str, Any]], path: Path) -> list[ChoiceItem]:
+        return one_path.items_from_records(records, path)
+
+    def scored_items(self, data: str | Path | None) -> list[ChoiceItem]:
+        """The items a predictions file may name (``negkit score``): both splits."""
+        return one_path.scored_items(data)
+
+    def predictions(self, path: Path, items: Sequence[ChoiceItem]) -> list[dict[str, Any]]:
+        """A predictions file's records in the eval's shape (:mod:`negkit.benchmarks.nubench.records`)."""
+        return one_path.predicted_records(path, items)
+
+    def scored_metrics(self, metrics: dict[str, Any], name: str, items: Sequence[ChoiceItem]) -> dict[str, Any]:
+        return one_path.scored_metrics(metrics, name)
 
 
 def nubench_metrics(records: Sequence[dict[str, Any]], runs: Sequence[str]) -> dict[str, Any]:

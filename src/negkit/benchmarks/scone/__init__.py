@@ -2,9 +2,11 @@
 
 Asked with the prompt Thunder-NUBench used (``Assume that {premise}\\nIs it then definitely true that
 {hypothesis}?\\nAnswer yes or no.\\nAnswer:``, answers ``Yes`` = entailment and ``No`` = neutral) or with an NLI
-classifier (a contradiction counts as neutral: ScoNe's gold labels are entailment and neutral). Reader:
-:func:`negkit.kit.data.nli.read_scone`; metrics: :func:`negkit.kit.metrics.nli.scone_accuracy`; intervals resample base
-pairs.
+classifier (a contradiction counts as neutral: ScoNe's gold labels are entailment and neutral;
+:class:`negkit.kit.tasks.nli.NLITask`). Reader: :func:`negkit.benchmarks.scone.data.read_scone`; metrics:
+:func:`negkit.benchmarks.scone.metrics.scone_accuracy`; intervals resample base pairs. A predictions file for
+``negkit score`` names each pair by ``item_id`` or by ``condition`` and ``row`` (test split); ``yes`` and ``no``
+are read as entailment and neutral, and a contradiction counts as neutral.
 """
 
 from __future__ import annotations
@@ -14,25 +16,18 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from negkit.kit.data.locate import locate_dataset
 from negkit.kit.data.nli import NLIItem
 from negkit.benchmarks.scone.data import SCONE_CONDITIONS, read_scone, scone_split_folder
 from negkit.kit.data.predictions import string, whole_number
-from negkit.kit.metrics.intervals import IntervalSettings, intervals_json
+from negkit.kit.metrics.intervals import Estimand
 from negkit.benchmarks.scone.metrics import scone_accuracy
 from negkit.benchmarks.scone.intervals import scone_estimands
 from negkit.kit.render import plots
 from negkit.kit.render.figures import triple
 from negkit.benchmarks.scone.tables import scone_tables
 from negkit.kit.view import Figure
-from negkit.kit.suites.nli import chosen_predictions, label_writer, nli_items
-from negkit.kit.suites.description import (
-    DataSource,
-    HarnessExport,
-    SuiteDescription,
-    SuiteScore,
-    TaskEntry,
-)
+from negkit.kit.suites.nli import label_writer
+from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescription, TaskEntry
 from negkit.kit.suites.registry import register_suite
 from negkit.kit.tasks.nli import NLITask
 
@@ -52,6 +47,10 @@ class SconeTask(NLITask):
     splits: tuple[str, ...] = ("train", "test")
     prompt = PROMPT
     answers = ANSWERS
+    prediction_words = WORDS
+    item_id_alternatives = " (or 'condition' and 'row')"
+    #: Samples written before records held the condition and row carry them in the item id.
+    item_id_pattern = _ITEM_ID
 
     def read(self, folder: Path, split: str) -> list[NLIItem]:
         return read_scone(folder, split)
@@ -67,37 +66,31 @@ class SconeTask(NLITask):
     def _fit_label(self, label: str) -> str:
         return "neutral" if label == "contradiction" else label
 
-    def metrics(self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]]) -> dict[str, Any]:
-        return scone_metrics(items, self.predictions(records))
+    def item_id_from(self, path: Path, line: int, record: Mapping[str, Any]) -> str | None:
+        """``{"condition": "one_scoped", "row": 3}``: that condition's pair of base pair 3 (test split)."""
+        if "condition" in record and "row" in record:
+            return f"scone-test-{string(path, line, record, 'condition')}-{whole_number(path, line, record, 'row'):04d}"
+        return None
 
-    def intervals(self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]], settings: Any = None) -> dict[str, Any]:
-        """95% intervals of the accuracies, resampling base pairs (:mod:`negkit.kit.metrics.nli_intervals`)."""
-        return intervals_json(scone_estimands(items, self.predictions(records)), settings)
+    def metrics(self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+        return scone_metrics(items, self.predicted_labels(records))
+
+    def estimands(self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]],
+                  headline_only: bool = False) -> list[Estimand]:
+        """The accuracies (all headline), resampling base pairs (:mod:`negkit.benchmarks.scone.intervals`)."""
+        return scone_estimands(items, self.predicted_labels(records))
 
     def tables(self, metrics: dict[str, Any]) -> str:
         return scone_tables(metrics)
+
+    def scored_metrics(self, metrics: dict[str, Any], name: str, items: Sequence[NLIItem]) -> dict[str, Any]:
+        """``negkit score``'s metrics: the pairs predicted and the pairs in the data first."""
+        return {"count": metrics["count"], "data_count": len(items), **metrics}
 
 
 def scone_metrics(items: Sequence[NLIItem], predictions: Sequence[str]) -> dict[str, Any]:
     """Accuracy per condition and overall (what ``negkit eval`` and ``negkit score`` both report)."""
     return {"count": len(items), "accuracy": scone_accuracy(items, predictions)}
-
-
-def _positional(path: Path, line: int, record: Mapping[str, Any]) -> str | None:
-    if "condition" in record and "row" in record:
-        return f"scone-test-{string(path, line, record, 'condition')}-{whole_number(path, line, record, 'row'):04d}"
-    return None
-
-
-def score_scone(path: Path, name: str = "predictions", data: str | None = None,
-                intervals: IntervalSettings | None = IntervalSettings()) -> SuiteScore:
-    """ScoNe accuracy per condition and overall for the predicted pairs (test split)."""
-    items = read_scone(locate_dataset(NAME, data), "test")
-    chosen, labels = chosen_predictions(path, items, _positional, " (or 'condition' and 'row')", WORDS)
-    metrics = {"count": len(chosen), "data_count": len(items), "accuracy": scone_accuracy(chosen, labels)}
-    if intervals is not None:
-        metrics["intervals"] = intervals_json(scone_estimands(chosen, labels), intervals)
-    return SuiteScore(metrics, scone_tables(metrics))
 
 
 def scone_figures(metrics: dict[str, Any], records: Sequence[dict[str, Any]] | None = None) -> list[Figure]:
@@ -110,10 +103,6 @@ def scone_figures(metrics: dict[str, Any], records: Sequence[dict[str, Any]] | N
     return [("Accuracy per condition (95% intervals; dashed: chance)", bars)]
 
 
-def _estimands(records: Sequence[dict[str, Any]], path: Path) -> list[Any]:
-    return scone_estimands(*nli_items(records, NAME, path, _ITEM_ID))
-
-
 SUITE = register_suite(SuiteDescription(
     name=NAME,
     title="ScoNe-NLI",
@@ -124,13 +113,10 @@ SUITE = register_suite(SuiteDescription(
     data=DataSource(NAME, "github selenashe/ScoNe scone_nli/ into DATA/scone/scone_nli/",
                     licence="CC0 1.0 (the repository's LICENSE)"),
     reader=read_scone,
-    metrics=scone_metrics,
-    scorer=score_scone,
     scorer_help="ScoNe-NLI: accuracy per condition and overall from {item_id, prediction} lines",
     interval_unit="base pair (the six conditions of one pair resampled together)",
     primary_metric="accuracy.overall",
     figures=scone_figures,
-    record_estimands=_estimands,
     harness=HarnessExport(("negkit_scone",), label_writer("load_scone"), loaders={"load_scone": NAME}),
     order=40,
 ))

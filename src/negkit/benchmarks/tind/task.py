@@ -23,16 +23,18 @@ from __future__ import annotations
 import math
 import random
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from negkit.kit.data.locate import locate_dataset
 from negkit.benchmarks.tind.data import item_record, read_tind
-from negkit.benchmarks.tind.hf import SPLIT_ALIASES, SPLITS
-from negkit.benchmarks.tind.types import TruthItem
+from negkit.benchmarks.tind.hf import SPLIT_ALIASES, SPLITS, iter_records, parse_bool, read_tind_predictions
+from negkit.benchmarks.tind.tables import tind_report
+from negkit.benchmarks.tind.types import PATTERN_NAMES, TruthItem
 from negkit.errors import InputFormatError, NegkitError
-from negkit.kit.metrics.intervals import intervals_json
+from negkit.kit.metrics.intervals import Estimand
+from negkit.kit.runs import need
 from negkit.benchmarks.tind.metrics import record_p_true, tind_metrics
 from negkit.benchmarks.tind.intervals import tind_estimands
 from negkit.models.base import AnswerSpace, GenerateRequest, LoglikelihoodRequest, NextTokenRequest, Request, Response
@@ -194,7 +196,7 @@ class TruthTask:
         return records
 
     def metrics(self, items: Sequence[TruthItem], records: Sequence[dict[str, Any]]) -> dict[str, Any]:
-        metrics = tind_metrics(list(items), [bool(record["prediction"]) for record in records], record_p_true(records))
+        metrics = tind_metrics(list(items), predicted(records), record_p_true(records))
         if self.sample is not None:
             metrics["sample"] = self.sample
         return metrics
@@ -204,10 +206,55 @@ class TruthTask:
         return AnswerSpace({"true": CANDIDATES[0], "false": CANDIDATES[1]},
                            tuple("true" if item.label else "false" for item in items))
 
-    def intervals(self, items: Sequence[TruthItem], records: Sequence[dict[str, Any]], settings: Any = None) -> dict[str, Any]:
-        """95% intervals of every metric, resampling whole groups (:mod:`negkit.benchmarks.tind.intervals`)."""
-        return intervals_json(tind_estimands(list(items), [bool(record["prediction"]) for record in records],
-                                             record_p_true(records)), settings)
+    def estimands(self, items: Sequence[TruthItem], records: Sequence[Mapping[str, Any]],
+                  headline_only: bool = False) -> list[Estimand]:
+        """What the 95% intervals resample: whole groups (:mod:`negkit.benchmarks.tind.intervals`)."""
+        return tind_estimands(list(items), predicted(records), record_p_true(records))
+
+    def tables(self, metrics: dict[str, Any]) -> str:
+        """The authors' tables; a run scored from a predictions file is named by its ``source``."""
+        return tind_report(metrics, name=str(metrics.get("source", self.name)), title=f"TIND results ({self.prompt_id()})")
+
+    def harness_scores(self, records: Sequence[Mapping[str, Any]]) -> dict[str, list[float]]:
+        return {"acc": [float(prediction == parse_bool(record["label"])) for prediction, record in zip(predicted(records), records)]}
+
+    #: A TIND predictions file holds its items (the authors' layout: the HF fields), so ``negkit score`` reads no data.
+    predictions_hold_items = True
+
+    def predictions(self, path: Path, items: Sequence[TruthItem] | None = None) -> list[dict[str, Any]]:
+        """The records of a predictions file in the authors' layout (the HF fields and a boolean ``prediction``
+        per line; ``negkit eval``'s samples file, with its ``p_true``, is read as well)."""
+        read, predictions = read_tind_predictions(path)
+        p_true = [record.get("p_true") for _, record in iter_records(path)]
+        records = []
+        for item, prediction, value in zip(read, predictions, p_true):
+            record = {"item_id": item.item_id, **item_record(item, extended=True), "prediction": prediction}
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                record["p_true"] = float(value)
+            records.append(record)
+        return records
+
+    def items_from_records(self, records: Sequence[Mapping[str, Any]], path: Path) -> list[TruthItem]:
+        """TIND items (without sentences) from records with the HF fields ``pattern_id``, ``test_id``,
+        ``negation_type``, ``semantic_type``, ``syntactic_scope``, ``isDistractor`` and ``label``."""
+        items = []
+        for number, record in enumerate(records, start=1):
+            pattern_id = need(record, "pattern_id", path, number, int)
+            items.append(TruthItem(
+                item_id=str(record["item_id"]), group_id=need(record, "test_id", path, number, int),
+                pattern_id=pattern_id, pattern=str(record.get("pattern", PATTERN_NAMES.get(pattern_id, ""))),
+                template_id=str(record.get("template_id", "")), negation_type=str(need(record, "negation_type", path, number)),
+                semantic_type=str(need(record, "semantic_type", path, number)),
+                syntactic_scope=str(need(record, "syntactic_scope", path, number)), kind=str(record.get("kind", "")),
+                is_distractor=need(record, "isDistractor", path, number, bool, parse_bool),
+                label=need(record, "label", path, number, bool, parse_bool), sentence=""))
+            need(record, "prediction", path, number, bool, parse_bool)
+        return items
+
+
+def predicted(records: Sequence[Mapping[str, Any]]) -> list[bool]:
+    """Each record's boolean prediction (``true`` / ``false`` written as text read as the booleans they name)."""
+    return [bool(parse_bool(record["prediction"])) for record in records]
 
 
 def true_probability(logprob_true: float, logprob_false: float) -> float:

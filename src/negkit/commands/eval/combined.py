@@ -3,12 +3,12 @@ task's results in one JSON file (in the LM Evaluation Harness's layout, see :mod
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from negkit.io.atomic import atomic_write_json, atomic_write_text
-from negkit.kit.harness.layout import harness_layout
+from negkit.kit.results import RunResult, TaskResult
 from negkit.commands.report import write_html_report
 from negkit.kit.render.markdown import markdown_table
 from negkit.kit.view import SuiteLookup, no_suites, run_sections
@@ -37,10 +37,18 @@ def combined_markdown(results: Sequence[dict[str, Any]], skipped: dict[str, str]
         parts.append("Not run (data not found): " + "; ".join(f"{suite} (get it: {hint})" for suite, hint in skipped.items()))
     parts += [f"## {section.title}\n\n{section.markdown.strip()}" for section in run_sections(results, suites)]
     for result in results:
-        tables_file = result.get("files", {}).get("tables")
-        if tables_file and Path(tables_file).is_file():
-            parts.append(Path(tables_file).read_text(encoding="utf-8").strip())
+        tables = result_tables(result)
+        if tables:
+            parts.append(tables.strip())
     return "\n\n".join(parts) + "\n"
+
+
+def result_tables(result: Mapping[str, Any]) -> str | None:
+    """A task's Markdown tables: from memory for a task just run, else its ``TASK.md`` file."""
+    if isinstance(result, TaskResult) and result.tables is not None:
+        return result.tables
+    tables_file = result.get("files", {}).get("tables")
+    return Path(tables_file).read_text(encoding="utf-8") if tables_file and Path(tables_file).is_file() else None
 
 
 def write_combined_report(results: Sequence[dict[str, Any]], out: str | Path, record: dict[str, Any] | None = None,
@@ -53,6 +61,7 @@ def write_combined_report(results: Sequence[dict[str, Any]], out: str | Path, re
     report = out / REPORT_FILE
     atomic_write_text(report, combined_markdown(results, skipped, suites))
     combined = out / RESULTS_FILE
-    atomic_write_json(combined, harness_layout(results, record, seconds, skipped))
+    atomic_write_json(combined, RunResult([result if isinstance(result, TaskResult) else TaskResult(dict(result))
+                                           for result in results], record, dict(skipped or {}), seconds).layout())
     page = write_html_report(results, out, suites)
     return {"report": str(report), "html": str(page), "results": str(combined)}

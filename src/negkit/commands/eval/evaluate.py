@@ -33,16 +33,17 @@ from negkit.commands.eval.flags import eval_command
 from negkit.commands.eval.options import EvalOptions, model_options, resolve_dtype_for_mode
 from negkit.commands.eval.preflight import prepare_run
 from negkit.commands.eval.record import run_record
-from negkit.commands.eval.task import evaluate_task
+from negkit.commands.eval.task import RunContext, evaluate_task
+from negkit.kit.results import TaskResult
 from negkit.kit.suites import expand_task_names, suite_view
 
 STORE_FILE = "requests.jsonl"
 
 
-def evaluate(model: str | Any, tasks: Sequence[str], options: EvalOptions | None = None) -> list[dict[str, Any]]:
+def evaluate(model: str | Any, tasks: Sequence[str], options: EvalOptions | None = None) -> list[TaskResult]:
     """Evaluate ``model`` (a spec for :func:`negkit.models.registry.load_model`, or a model object) on
-    ``tasks`` (task names, or suite names standing for their tasks); return one results dictionary per task (also
-    written under ``options.out``).
+    ``tasks`` (task names, or suite names standing for their tasks); return each task's result (its results
+    dictionary, which it reads like, its records and tables; also written under ``options.out``).
 
     Everything is checked, and every task's data read, before the model loads
     (:func:`negkit.commands.eval.preflight.prepare_run`); the output folder is locked for the whole run
@@ -60,7 +61,7 @@ def evaluate(model: str | Any, tasks: Sequence[str], options: EvalOptions | None
 
 
 def _evaluate(model: str | Any, tasks: list[str], options: EvalOptions, dtype: str, plan: Any,
-              started_at: float, group: ProcessGroup) -> list[dict[str, Any]]:
+              started_at: float, group: ProcessGroup) -> list[TaskResult]:
     with ExitStack() as stack:
         # one writer per output folder (rank 0 holds it for a group): a named folder is locked before the model loads
         store: RunStore | None = None
@@ -88,11 +89,8 @@ def _evaluate(model: str | Any, tasks: list[str], options: EvalOptions, dtype: s
         command = list(options.command) if options.command is not None else \
             eval_command(spec, tasks, resolved, dtype, root.resolve() if root else None)
         record = run_record(spec, tasks, resolved, command, model, dtype, started_at)
-        results = []
-        for prepared in plan.tasks:
-            result = evaluate_task(model, prepared, options, store, out, load_seconds, record, group, _engine_stats)
-            if result is not None:
-                results.append(result)
+        run = RunContext(model, options, store, out, load_seconds, record, group, _engine_stats)
+        results = [result for prepared in plan.tasks if (result := evaluate_task(run, prepared)) is not None]
         batching = _engine_stats(model).get("batching")
         if batching:  # the batch sizes used over the whole run (each task's own are in its results' engine)
             record["model"]["batching"] = batching

@@ -6,7 +6,7 @@ Task options (``--prompt``, ``--num-fewshot``, ``--apply-chat-template`` / ``--n
 few-shot only). A flag given for a task that does not take it is an error that names the task and the flags it
 does take: nothing is ever silently ignored, so a recorded command never claims an option that was not used.
 ``--seed`` is run-wide: it is an error only when no requested task makes a random choice, and for
-Thunder-NUBench few-shot it replaces the paper's five seeds by that one seed (the Harness's few-shot seed).
+a task that averages over its paper's few-shot seeds it replaces them by that one seed (the Harness's few-shot seed).
 
 :func:`task_options_for` is the check to run before any model loads; :func:`eval_command` writes the
 ``negkit eval`` command with every option resolved.
@@ -15,6 +15,7 @@ Thunder-NUBench few-shot it replaces the paper's five seeds by that one seed (th
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,17 +23,26 @@ from negkit.errors import NegkitError
 from negkit.kit.arguments import format_per_task
 from negkit.models.model_args import format_model_args, redact_model_args
 from negkit.commands.eval.options import EvalOptions
-from negkit.kit.suites import classifier_tasks, get_task
+from negkit.kit.suites import classifier_tasks, get_task, task_flags
 
-#: Task option -> the command-line flag(s) that set it.
-FLAGS: dict[str, str] = {
+#: The Harness's task options -> the command-line flag(s) that set them (a benchmark's own task options come with
+#: their flags from the registry: :func:`negkit.kit.suites.task_flags`).
+HARNESS_FLAGS: dict[str, str] = {
     "prompt": "--prompt",
     "num_fewshot": "--num-fewshot",
     "chat": "--apply-chat-template / --no-chat-template",
     "system_instruction": "--system-instruction",
-    "bos": "--bos",
-    "fewshot_examples": "--fewshot-examples",
 }
+
+
+def all_flags() -> dict[str, str]:
+    """Every task option ``negkit eval`` sets -> its flag: the Harness's, then each benchmark's own."""
+    return {**HARNESS_FLAGS, **{option: flag.names[0] for option, flag in task_flags().items()}}
+
+
+def option_value(options: EvalOptions, option: str) -> Any:
+    """The value ``options`` gives the task option ``option`` (a Harness option's field, or a benchmark's own)."""
+    return getattr(options, option) if option in HARNESS_FLAGS else options.task_flags.get(option)
 
 
 def per_task(value: Any, tasks: Sequence[str], flag: str) -> dict[str, Any]:
@@ -49,12 +59,22 @@ def _accepts(task: Any) -> frozenset[str]:
     return frozenset(getattr(task, "accepts", frozenset()))
 
 
-def task_options_for(tasks: Sequence[str], options: EvalOptions, classifier: bool = False) -> dict[str, dict[str, Any]]:
-    """Each task's constructor options from ``options``.
+@dataclass
+class TaskSetup:
+    """A task as a run asks it: its constructor options and the task built with them."""
+
+    options: dict[str, Any]
+    task: Any
+
+
+def task_options_for(tasks: Sequence[str], options: EvalOptions, classifier: bool = False) -> dict[str, TaskSetup]:
+    """Each task built with its constructor options from ``options``.
 
     Checks, before any model is loaded or any data read, that every task exists, that every flag applies to
     every task it is given for, and that the option values are valid; all problems are reported together as
-    one :class:`~negkit.errors.NegkitError`.
+    one :class:`~negkit.errors.NegkitError`. A task is built once with the options of its entry (model kind,
+    ``task_options``); one that a flag sets an option of is built again with it (the first build says which flags
+    it accepts), and once more when its paper's seeds give way to ``--seed``.
     """
     if isinstance(options.limit, Mapping):
         per_task(options.limit, tasks, "--limit")
@@ -64,24 +84,28 @@ def task_options_for(tasks: Sequence[str], options: EvalOptions, classifier: boo
         for task in tasks:
             if task in can_classify:
                 result[task].setdefault("model_kind", "classifier")
-    base = {task: get_task(task, **result[task]) for task in tasks}  # unknown task names fail here
+    built = {task: get_task(task, **result[task]) for task in tasks}  # unknown task names fail here
+    changed: set[str] = set()
     problems: list[str] = []
-    for option, flag in FLAGS.items():
-        value = getattr(options, option)
+    flags = all_flags()
+    for option, flag in flags.items():
+        value = option_value(options, option)
         if value is None:
             continue
         for task, task_value in per_task(value, tasks, flag.split(" ")[0]).items():
-            accepted = _accepts(base[task])
+            accepted = _accepts(built[task])
             if option in accepted:
                 result[task][option] = task_value
+                changed.add(task)
                 continue
-            takes = ", ".join(FLAGS[name] for name in FLAGS if name in accepted) or "none of them"
+            takes = ", ".join(flags[name] for name in flags if name in accepted) or "none of them"
             hint = f"; give it per task, e.g. {flag} TASK=VALUE" if option in ("prompt", "num_fewshot") and len(tasks) > 1 else ""
-            kind = " with a classifier model" if base[task].model_kind == "classifier" else ""
+            kind = " with a classifier model" if built[task].model_kind == "classifier" else ""
             problems.append(f"{flag} does not apply to task {task}{kind} (it takes: {takes}){hint}")
     if problems:
         raise NegkitError("; ".join(problems))
-    built = {task: get_task(task, **result[task]) for task in tasks}  # validates the values (prompt ids, counts)
+    for task in changed:  # validates the values (prompt ids, counts)
+        built[task] = get_task(task, **result[task])
     seed = options.seed
     if seed is not None:
         users = [task for task in tasks if getattr(built[task], "uses_seed", False)]
@@ -89,9 +113,10 @@ def task_options_for(tasks: Sequence[str], options: EvalOptions, classifier: boo
             raise NegkitError(f"--seed changes nothing for {', '.join(tasks)}: none of them draws a sample, a split "
                               "or few-shot examples")
         for task in users:
-            if hasattr(built[task], "seeds"):  # Thunder-NUBench few-shot: the one seed given, as the Harness
+            if hasattr(built[task], "seeds"):  # a task averaging over its paper's seeds: the one seed given
                 result[task]["seeds"] = (seed,)
-    return result
+                built[task] = get_task(task, **result[task])
+    return {task: TaskSetup(result[task], built[task]) for task in tasks}
 
 
 def eval_command(spec: str, tasks: Sequence[str], options: EvalOptions, dtype: str, data_root: Path | None = None) -> list[str]:
@@ -109,15 +134,15 @@ def eval_command(spec: str, tasks: Sequence[str], options: EvalOptions, dtype: s
     for option in ("prompt", "num_fewshot"):
         value = getattr(options, option)
         if value is not None:
-            command += [FLAGS[option], format_per_task(value)]
+            command += [HARNESS_FLAGS[option], format_per_task(value)]
     if options.chat is not None:
         command.append("--apply-chat-template" if options.chat else "--no-chat-template")
     if options.system_instruction is not None:
         command += ["--system-instruction", options.system_instruction]
-    for option in ("bos", "fewshot_examples"):
-        value = getattr(options, option)
+    for option, flag in task_flags().items():
+        value = options.task_flags.get(option)
         if value is not None:
-            command += [FLAGS[option], value]
+            command += [flag.names[0], str(value)]
     for flag, value in (("--device", options.device), ("--quantize", options.quantize)):
         if value is not None:
             command += [flag, value]

@@ -29,8 +29,8 @@ class EvalOptions:
     #: About this many items per task (a float in (0, 1): that share of the items); a mapping gives per-task
     #: limits (tasks not named run in full).
     limit: int | float | dict[str, int | float] | None = None
-    #: Seed of splits, samples and few-shot draws (None: 0, and the paper's five seeds for Thunder-NUBench
-    #: few-shot; a seed given replaces those by itself).
+    #: Seed of splits, samples and few-shot draws (None: 0, and a paper's own few-shot seeds for a task that has
+    #: them; a seed given replaces those by itself).
     seed: int | None = None
     batch_size: int | None = None
     #: ``float32``, ``bfloat16``, ``float16`` or ``auto`` (exact mode: float32 only; fast mode: auto by default).
@@ -52,9 +52,10 @@ class EvalOptions:
     commit_seconds: float = DEFAULT_COMMIT_SECONDS
     #: Seconds to wait for another run that holds the output folder's lock (0: refuse at once).
     wait_lock: float = 0.0
-    #: Write TIND sentences into per-sample files even inside a git working tree (default: their SHA-256 there).
+    #: Write a task's private fields (a data set kept encrypted) into per-sample files even inside a git working tree
+    #: (default: their SHA-256 there).
     allow_in_git: bool = False
-    #: Constructor options per task name, e.g. ``{"nubench": {"prompt": "7", "num_fewshot": 5}}``.
+    #: Constructor options per task name, e.g. ``{"TASK": {"prompt": "7", "num_fewshot": 5}}``.
     task_options: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: Options for the model loader (``--model-args``, see :mod:`negkit.models.model_args`).
     model_args: dict[str, Any] = field(default_factory=dict)
@@ -67,14 +68,13 @@ class EvalOptions:
     num_fewshot: int | dict[str, int] | None = None
     #: Prompt id: one for every task, or per task.
     prompt: str | dict[str, str] | None = None
-    #: True: apply the model's chat template; False: never; None: each task's default (TIND: when the model has one).
+    #: True: apply the model's chat template; False: never; None: each task's default.
     chat: bool | None = None
     #: A system message (chat), or text put before the prompt and a blank line (plain prompts).
     system_instruction: str | None = None
-    #: Thunder-NUBench's BOS policy (``tokenizer``, ``none``, ``always``); None: the task's default.
-    bos: str | None = None
-    #: TIND few-shot examples: ``authors`` (the fixed list) or ``seeded``; None: the task's default.
-    fewshot_examples: str | None = None
+    #: The benchmarks' own task options set by their flags (:class:`negkit.kit.suites.TaskFlag`), e.g.
+    #: ``{"bos": "none"}``; options not named: each task's default.
+    task_flags: dict[str, Any] = field(default_factory=dict)
     #: Suites left out because their data was not found (suite -> how to get it), recorded in results.json.
     skipped: dict[str, str] = field(default_factory=dict)
     #: Bootstrap resamples for the 95% confidence intervals of every metric (0: no intervals), and their seed.

@@ -34,7 +34,6 @@ from negkit.models.adapter import describe_adapter
 from negkit.models.checks import check_model_spec
 from negkit.commands.eval.flags import task_options_for
 from negkit.commands.eval.options import EvalOptions, model_options, resolve_dtype_for_mode, task_limit
-from negkit.kit.suites import get_task
 from negkit.kit.tasks.base import Task, TaskData
 from negkit.models.spec import parse_model_spec
 
@@ -218,7 +217,7 @@ def prepare_run(model: str | Any, task_names: Sequence[str], options: EvalOption
     per_task = task_options_for(request.task_names, options, classifier)  # which flag applies to which task
     built = []
     for name in request.task_names:
-        task = get_task(name, **per_task[name])
+        task = per_task[name].task
         for task_check in TASK_CHECKS:
             task_check(request, name, task)
         own_check = getattr(task, "check", None)

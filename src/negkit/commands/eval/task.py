@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,6 +33,7 @@ from negkit.kit.metrics.intervals import IntervalSettings
 from negkit.models.adapter import overlapping_groups
 from negkit.models.model_args import redact_model_args
 from negkit.kit.harness.layout import LAYOUT_VERSION, harness_metrics
+from negkit.kit.results import TaskResult
 from negkit.kit.scoring import harness_scores, task_numbers
 from negkit.runs.files import samples_record
 from negkit.commands.eval.options import EvalOptions
@@ -55,28 +56,44 @@ class Answered:
     timings: dict[str, Any] = field(default_factory=dict)
 
 
-def evaluate_task(model: Any, prepared: PreparedTask, options: EvalOptions, store: RunStore, out: Path,
-                  load_seconds: float, record: dict[str, Any], group: ProcessGroup,
-                  engine_stats: Any) -> dict[str, Any] | None:
+@dataclass
+class RunContext:
+    """What every task of one ``negkit eval`` run shares: the model, the options, the run store and output folder,
+    the seconds the model took to load, the run's reproduction record, the process group, and how to read the
+    engine's counts (``engine_stats(model)``)."""
+
+    model: Any
+    options: EvalOptions
+    store: RunStore
+    out: Path
+    load_seconds: float
+    record: dict[str, Any]
+    group: ProcessGroup
+    engine_stats: Callable[[Any], dict[str, Any]]
+
+
+def evaluate_task(run: RunContext, prepared: PreparedTask) -> TaskResult | None:
     """Answer one task's requests (this rank's share of them in a group) and, on rank 0, write its files; the
-    results dictionary (None on the other ranks). ``engine_stats(model)`` gives the engine's counts."""
-    timings: dict[str, Any] = {"date_utc": utc_now(), "load_model_s": round(load_seconds, 3)}
+    task's result (None on the other ranks)."""
+    model, options = run.model, run.options
+    timings: dict[str, Any] = {"date_utc": utc_now(), "load_model_s": round(run.load_seconds, 3)}
     started = time.perf_counter()
     per_item, flat = build_requests(model, prepared)
     timings["prepare_s"] = round(prepared.load_seconds + time.perf_counter() - started, 3)
-    answered = answer_task(model, prepared.name, flat, options, store, out, group, timings)
+    answered = answer_task(model, prepared.name, flat, options, run.store, run.out, run.group, timings)
     if answered is None:
         return None
     records = prepared.task.records(prepared.data.items, group_responses(per_item, answered.answers))
     attach_prompts(records, per_item)
     metrics = task_metrics(prepared, records, options)
-    result = build_result(model, prepared, options, flat, answered, metrics, records, record, group, engine_stats(model))
-    records = apply_privacy(prepared, options, out, result, records)
-    files = write_task_files(out / prepared.name, result, records, prepared.task.tables(metrics))
+    result = build_result(run, prepared, flat, answered, metrics, records)
+    records = apply_privacy(prepared, options, run.out, result, records)
+    tables = prepared.task.tables(metrics)
+    files = write_task_files(run.out / prepared.name, result, records, tables)
     if answered.log:
         answered.log.finish()
     result["files"] = files
-    return result
+    return TaskResult(result, records, tables, Path(files["samples"]))
 
 
 def build_requests(model: Any, prepared: PreparedTask) -> tuple[list[tuple[Any, ...]], list[Any]]:
@@ -147,10 +164,10 @@ def task_metrics(prepared: PreparedTask, records: list[dict[str, Any]], options:
     return task_numbers(prepared.task, prepared.data.items, records, settings)
 
 
-def build_result(model: Any, prepared: PreparedTask, options: EvalOptions, flat: list[Any], answered: Answered,
-                 metrics: dict[str, Any], records: list[dict[str, Any]], record: dict[str, Any],
-                 group: ProcessGroup, engine: dict[str, Any]) -> dict[str, Any]:
+def build_result(run: RunContext, prepared: PreparedTask, flat: list[Any], answered: Answered,
+                 metrics: dict[str, Any], records: list[dict[str, Any]]) -> dict[str, Any]:
     """The task's results dictionary (the layout of ``TASK.results.json``, docs/reproducibility.md)."""
+    model, options, group, record = run.model, run.options, run.group, run.record
     task, data, computed = prepared.task, prepared.data, answered.computed
     unique = len(set(flat))
     answered.timings.update(requests_computed=computed, requests_from_store=unique - computed)
@@ -169,7 +186,7 @@ def build_result(model: Any, prepared: PreparedTask, options: EvalOptions, flat:
         "seed": prepared.seed,
         "requests": {"total": len(flat), "unique": unique, "computed": computed, "from_store": unique - computed},
         "timings": merge_timings(answered.previous_timings, answered.timings),
-        "engine": engine,
+        "engine": run.engine_stats(model),
         **({"distributed": {"world_size": group.world_size, "ranks": answered.ranks}} if group.active else {}),
         "command": record["command"],
         "record": record,

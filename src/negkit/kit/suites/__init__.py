@@ -14,8 +14,10 @@ from negkit.kit.suites.description import (
     SuiteDescription,
     SuiteScore,
     TaskEntry,
+    TaskFlag,
     TrainingFlag,
     TrainingSource,
+    task_flag,
     training_flag,
 )
 from negkit.kit.suites.include import include_suites, load_plugins
@@ -33,6 +35,7 @@ from negkit.kit.suites.registry import (
     suite_for_task,
     suite_view,
     task_entry,
+    task_flags,
     training_recipes,
     training_source,
     training_sources,
@@ -40,9 +43,9 @@ from negkit.kit.suites.registry import (
 )
 
 __all__ = [
-    "DataSource", "ENTRY_POINT_GROUP", "HarnessExport", "Recipe", "SuiteDescription", "SuiteScore", "TaskEntry",
+    "DataSource", "ENTRY_POINT_GROUP", "HarnessExport", "Recipe", "SuiteDescription", "SuiteScore", "TaskEntry", "TaskFlag",
     "TrainingFlag", "TrainingSource", "all_suites", "classifier_tasks", "default_training_source",
     "expand_task_names", "get_suite", "get_task", "include_suites", "load_plugins",
     "register_suite", "registered_names", "registered_tasks", "suite_for_task", "suite_view",
-    "task_entry", "training_flag", "training_recipes", "training_source", "training_sources", "unregister_suite",
+    "task_entry", "task_flag", "task_flags", "training_flag", "training_recipes", "training_source", "training_sources", "unregister_suite",
 ]

@@ -10,12 +10,14 @@ A suite module builds one and calls :func:`negkit.kit.suites.register_suite`; ev
   task is named;
 - **data** (:class:`DataSource`): the folder under a data root, how a user obtains the data, its licence, and
   optionally a function that finds it; ``reader`` is the data reader (for Python users);
-- **metrics** (the function both ``negkit eval``'s task and the predictions-file scorer compute with) and
-  **scorer** (``negkit score SUITE FILE``: a predictions file made elsewhere -> :class:`SuiteScore`);
+- the numbers come from the tasks, one path for ``negkit eval``, ``score`` and ``compare``
+  (:mod:`negkit.kit.scoring`); ``scorer_help`` describes the predictions files ``negkit score`` reads;
 - **intervals**: the unit the bootstrap resamples (``interval_unit``) and the ``primary_metric``;
-- **report**: ``figures`` (the HTML section), ``record_estimands`` (headline metrics rebuilt from per-sample
-  records, for ``negkit compare``), ``digits``, ``scale`` and ``fractions`` (headline metrics that are fractions in
-  a suite printed in percent, e.g. TIND's AUC of p(True));
+- **report**: ``figures`` (the HTML section), ``digits``, ``scale`` and ``fractions`` (headline metrics that are
+  fractions in a suite printed in percent, e.g. TIND's AUC of p(True));
+- **benchmark flags and recipes**: ``task_flags`` (:class:`TaskFlag`: ``negkit eval`` flags of the benchmark's own
+  task options), ``recipes`` (:class:`Recipe`: a paper's fine-tuning settings), ``nli_pairs`` (NLI training files
+  in the benchmark's own layout);
 - **harness** (:class:`HarnessExport`): the LM Evaluation Harness export of the main task (``task_harness``: of
   other tasks);
 - **training** (:class:`TrainingSource`): named training sets for ``negkit finetune --train NAME``, with the
@@ -31,13 +33,13 @@ from pathlib import Path
 from typing import Any
 
 from negkit.kit.scoring import compares, headline_estimands
-from negkit.kit.view import EstimandBuilder, FigureBuilder, SectionBuilder, SuiteView
+from negkit.kit.view import FigureBuilder, SectionBuilder, SuiteView
 from negkit.kit.tasks.base import Task, TaskData
 
 
 @dataclass
 class SuiteScore:
-    """What a predictions-file scorer returns: the metrics dictionary and its Markdown rendering."""
+    """What ``negkit score`` gives: the metrics dictionary and its Markdown rendering."""
 
     metrics: dict[str, Any]
     markdown: str
@@ -103,6 +105,27 @@ class TrainingFlag:
         return str(self.settings.get("dest") or self.names[0].lstrip("-").replace("-", "_"))
 
 
+@dataclass(frozen=True)
+class TaskFlag:
+    """A ``negkit eval`` flag that sets one option of the tasks that accept it (``Task.accepts``), declared by the
+    benchmark whose tasks take it (e.g. Thunder-NUBench's ``--bos``): its option strings, the task option it sets,
+    and argparse's ``add_argument`` keyword arguments. A flag given for a task that does not take it is an error.
+    Build one with :func:`task_flag`."""
+
+    names: tuple[str, ...]
+    option: str
+    settings: Mapping[str, Any] = field(default_factory=dict, hash=False)
+
+    @property
+    def dest(self) -> str:
+        return self.option
+
+
+def task_flag(*names: str, option: str, **settings: Any) -> TaskFlag:
+    """``task_flag("--bos", option="bos", choices=(...), help="...")``: argparse's own spelling."""
+    return TaskFlag(names, option, settings)
+
+
 def training_flag(*names: str, **settings: Any) -> TrainingFlag:
     """``training_flag("--per-group", type=int, metavar="N", help="...")``: argparse's own spelling."""
     return TrainingFlag(names, settings)
@@ -155,8 +178,6 @@ class SuiteDescription:
     data: DataSource
     aliases: tuple[str, ...] = ()
     reader: Callable[..., Any] | None = None
-    metrics: Callable[..., dict[str, Any]] | None = None
-    scorer: Callable[..., SuiteScore] | None = None
     #: One line for ``negkit score --help``: the predictions file's layout.
     scorer_help: str = ""
     interval_unit: str = "item"
@@ -166,13 +187,14 @@ class SuiteDescription:
     #: Headline metric paths that are fractions although ``scale`` is percent (see :class:`SuiteView`).
     fractions: tuple[str, ...] = ()
     figures: FigureBuilder | None = None
-    record_estimands: EstimandBuilder | None = None
     harness: HarnessExport | None = None
     #: Harness exports of the suite's other tasks (task name -> export), exported beside the main task's.
     task_harness: Mapping[str, HarnessExport] = field(default_factory=dict)
     training: tuple[TrainingSource, ...] = ()
     #: Fine-tuning recipes of the benchmark's paper (``negkit finetune --recipe NAME``).
     recipes: tuple[Recipe, ...] = ()
+    #: ``negkit eval`` flags of the benchmark's own task options (:class:`TaskFlag`).
+    task_flags: tuple[TaskFlag, ...] = ()
     #: ``statistics(data) -> DataStatistics``: the paper's data tables from the data under a data root
     #: (``negkit data stats SUITE``; :mod:`negkit.kit.data.statistics`).
     statistics: Callable[[str | Path | None], Any] | None = None
@@ -208,12 +230,11 @@ class SuiteDescription:
         """The suite as the report pages see it (``task_name``: which task's records its estimands read; default:
         the main task). A task that rebuilds its items from its records gives the estimands ``negkit compare``
         uses, the same as ``negkit eval``'s (:mod:`negkit.kit.scoring`)."""
-        estimands = self.record_estimands
-        if estimands is None:
-            task = self.task(task_name if task_name in self.task_names else self.main_task).factory()
-            if compares(task):
-                def estimands(records: Sequence[dict[str, Any]], path: Path) -> list[Any]:
-                    return headline_estimands(task, records, path)
+        estimands = None
+        task = self.task(task_name if task_name in self.task_names else self.main_task).factory()
+        if compares(task):
+            def estimands(records: Sequence[dict[str, Any]], path: Path) -> list[Any]:
+                return headline_estimands(task, records, path)
         return SuiteView(self.name, self.primary_metric, self.digits, self.scale, self.figures, estimands,
                          self.order, self.run_sections, self.fractions)
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from negkit.errors import NegkitError
 from negkit.kit.view import SuiteView
-from negkit.kit.suites.description import Recipe, SuiteDescription, TaskEntry, TrainingSource
+from negkit.kit.suites.description import Recipe, SuiteDescription, TaskEntry, TaskFlag, TrainingSource
 from negkit.kit.tasks.base import Task
 
 #: The entry-point group installed packages declare their suites in.
@@ -177,6 +177,16 @@ def classifier_tasks() -> tuple[str, ...]:
 def training_sources() -> dict[str, TrainingSource]:
     """``negkit finetune --train NAME`` -> the suite's training set, for every suite that has one (suites' order)."""
     return {source.name: source for suite in all_suites() for source in suite.training}
+
+
+def task_flags() -> dict[str, TaskFlag]:
+    """Every benchmark's own ``negkit eval`` flags by the task option they set (suites' order; a flag declared by
+    two suites for the same option is declared once)."""
+    flags: dict[str, TaskFlag] = {}
+    for suite in all_suites():
+        for flag in suite.task_flags:
+            flags.setdefault(flag.option, flag)
+    return flags
 
 
 def training_recipes() -> dict[str, Recipe]:

@@ -1,9 +1,8 @@
 """NLI suites asked two ways: a language model scored on label words, or an NLI sequence classifier.
 
 Language model (lm-eval's multiple-choice style: each answer word is scored as the continuation ``" " + word``
-of the prompt, and the arg-max of the log-likelihoods is the prediction): a suite gives the prompt (with
-``{premise}`` and ``{hypothesis}``) and its answer words with the label each stands for (the ScoNe and NaN-NLI
-suites: :mod:`negkit.benchmarks.scone`, :mod:`negkit.benchmarks.nan_nli`).
+of the prompt, and the arg-max of the log-likelihoods is the prediction): a benchmark gives the prompt (with
+``{premise}`` and ``{hypothesis}``) and its answer words with the label each stands for.
 
 Classifier: each pair goes to the model as ``(premise, hypothesis)`` (the backend encodes it; see
 :mod:`negkit.models.hf_nli` for ``pair_encoding``); the label names come from the model's configuration
@@ -11,32 +10,50 @@ Classifier: each pair goes to the model as ``(premise, hypothesis)`` (the backen
 contradiction by name with the backend's :func:`negkit.models.hf_nli.map_labels` (a clear error names any label
 that cannot be mapped). A suite whose gold labels are only entailment and neutral maps a contradiction prediction
 to neutral (not entailed) in ``_fit_label``, as the ScoNe paper did with MNLI models.
+
+The one path from records to numbers (:mod:`negkit.kit.scoring`): a benchmark gives its ``metrics`` and
+``estimands`` over the items and the predicted labels (:meth:`NLITask.predicted_labels`); the task itself reads a
+label predictions file as records in the eval's own shape (:meth:`NLITask.predictions`, for ``negkit score``),
+rebuilds the items from a samples file as far as the headline estimands need them (gold label, premise, condition
+and row: :meth:`NLITask.items_from_records`, for ``negkit compare``) and gives the Harness's per-item ``acc``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from negkit.kit.data.locate import locate_dataset
 from negkit.kit.data.nli import NLI_LABELS, NLIItem
+from negkit.kit.data.predictions import read_label_predictions
 from negkit.errors import NegkitError
 from negkit.kit.metrics.choice import argmax
+from negkit.kit.runs import need
 from negkit.models.base import AnswerSpace, ClassifyRequest, LoglikelihoodRequest
 from negkit.kit.tasks.base import TaskData, resolve_limit, wrap_prompt
 
 
 class NLITask:
-    """An NLI suite asked with label words or a classifier: reading items, building requests, turning answers into
-    labelled records. A suite subclasses it with its ``name``, ``dataset``, ``prompt``, ``answers`` and
-    ``read(folder, split)`` / ``files(folder, split)`` (and its ``metrics``, ``intervals``, ``tables``)."""
+    """An NLI benchmark asked with label words or a classifier: reading items, building requests, turning answers
+    into labelled records, reading predictions files and samples back. A benchmark subclasses it with its ``name``,
+    ``dataset``, ``prompt``, ``answers`` and ``read(folder, split)`` / ``files(folder, split)``, and its
+    ``metrics``, ``estimands`` and ``tables``; optionally ``prediction_words`` (answers of a predictions file read
+    as labels, e.g. ``yes`` -> entailment), ``item_id_from`` (a predictions line naming its item by other fields)
+    and ``item_id_pattern`` (the condition and row of samples written without them)."""
 
     name = ""
     dataset = ""
     prompt = ""
     answers: dict[str, str] = {}
     uses_seed = False
+    #: Answers of a predictions file read as labels (lower case; e.g. ``{"yes": "entailment"}``).
+    prediction_words: Mapping[str, str] = {}
+    #: How :meth:`item_id_from` names an item, for the error of a line without ``item_id`` (``" (or 'index')"``).
+    item_id_alternatives = ""
+    #: Item ids with the groups ``condition`` and ``row``: read from samples that lack those fields (None: none).
+    item_id_pattern: re.Pattern[str] | None = None
 
     def __init__(self, model_kind: str = "language_model", chat: bool = False,
                  system_instruction: str | None = None) -> None:
@@ -122,14 +139,18 @@ class NLITask:
             words = list(scores)
             best = words[argmax([scores[word] for word in words])]
             label = best if self.model_kind == "classifier" else self.answers[best]
-            record = {"item_id": item.item_id, "premise": item.premise, "hypothesis": item.hypothesis,
-                      **({} if self.model_kind == "classifier" else {"choices": list(self.answers)}),
-                      "scores": scores, "prediction": self._fit_label(label), "gold": item.label}
-            # the unit intervals resample (premise; ScoNe base pair), so that runs can be compared from samples alone
-            record.update({"premise_id": item.premise_id} if item.premise_id else {})
-            record.update({"condition": item.condition, "row": item.row} if item.condition else {})
-            records.append(record)
+            extra = {} if self.model_kind == "classifier" else {"choices": list(self.answers)}
+            records.append(self._record(item, self._fit_label(label), {**extra, "scores": scores}))
         return records
+
+    def _record(self, item: NLIItem, prediction: str, extra: Mapping[str, Any]) -> dict[str, Any]:
+        """An item's record: its texts, ``extra`` (answer words, scores), the prediction and the gold label."""
+        record = {"item_id": item.item_id, "premise": item.premise, "hypothesis": item.hypothesis, **extra,
+                  "prediction": prediction, "gold": item.label}
+        # the unit intervals resample (premise; ScoNe base pair), so that runs can be compared from samples alone
+        record.update({"premise_id": item.premise_id} if item.premise_id else {})
+        record.update({"condition": item.condition, "row": item.row} if item.condition else {})
+        return record
 
     def answer_space(self, items: Sequence[NLIItem]) -> AnswerSpace:
         """Label -> answer word (the label itself for a classifier) and the gold labels, for the baselines."""
@@ -147,5 +168,43 @@ class NLITask:
     def _fit_label(self, label: str) -> str:
         return label
 
-    def predictions(self, records: Sequence[dict[str, Any]]) -> list[str]:
+    def predicted_labels(self, records: Sequence[Mapping[str, Any]]) -> list[str]:
+        """Each record's predicted label."""
         return [record["prediction"] for record in records]
+
+    def item_id_from(self, path: Path, line: int, record: Mapping[str, Any]) -> str | None:
+        """The item a predictions line without ``item_id`` names (None: such a line is an error)."""
+        return None
+
+    def predictions(self, path: Path, items: Sequence[NLIItem]) -> list[dict[str, Any]]:
+        """The records of a label predictions file (``{"item_id": ..., "prediction": LABEL}``; labels in any case,
+        :attr:`prediction_words` read as labels), in the eval's shape and the items' order; ``negkit eval``'s samples
+        file is one such file."""
+        predicted = read_label_predictions(path, {item.item_id for item in items}, self.item_id_from,
+                                           self.item_id_alternatives, self.prediction_words)
+        return [self._record(item, self._fit_label(predicted[item.item_id]), {}) for item in items
+                if item.item_id in predicted]
+
+    def items_from_records(self, records: Sequence[Mapping[str, Any]], path: Path) -> list[NLIItem]:
+        """The items as far as the headline estimands need them (gold label, premise, condition and row), from a
+        samples file (a record without ``gold`` or ``prediction`` is an error naming its line)."""
+        items = []
+        for number, record in enumerate(records, start=1):
+            item_id = str(record["item_id"])
+            condition, row = record.get("condition", ""), record.get("row", -1)
+            match = self.item_id_pattern.match(item_id) if self.item_id_pattern is not None else None
+            if match and row == -1:
+                condition, row = match["condition"], int(match["row"])
+            gold = str(need(record, "gold", path, number))
+            need(record, "prediction", path, number)
+            items.append(NLIItem(item_id, "", "", gold, self.name,
+                                 premise_id=str(record.get("premise_id", "")), condition=str(condition), row=int(row)))
+        return items
+
+    def harness_scores(self, records: Sequence[Mapping[str, Any]]) -> dict[str, list[float]]:
+        """Per-item ``acc`` (the prediction is the gold label) for results.json's Harness layout."""
+        return {"acc": [float(record["prediction"] == record["gold"]) for record in records]}
+
+    def scored_metrics(self, metrics: dict[str, Any], name: str, items: Sequence[NLIItem]) -> dict[str, Any]:
+        """What ``negkit score`` reports: the metrics and how many items the data has (``data_count``)."""
+        return metrics | {"data_count": len(items)}

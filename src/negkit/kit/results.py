@@ -1,0 +1,97 @@
+"""Typed results: :class:`TaskResult` (one task of a run: its results file's content, its per-sample records, its
+tables) and :class:`RunResult` (a run's tasks, its reproduction record, the suites skipped), and the per-sample
+record shapes of the task kinds (:class:`SampleRecord` and its kinds).
+
+A :class:`TaskResult` reads like the ``TASK.results.json`` dictionary it holds (``result["metrics"]``,
+``result.get("data")``), so code written for the dictionaries keeps working; :meth:`RunResult.layout` is
+``results.json``: the LM Evaluation Harness's layout built from the tasks' typed parts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypedDict
+
+from negkit.kit.harness.layout import harness_layout
+
+
+class SampleRecord(TypedDict, total=False):
+    """What every per-sample record holds: the item's id, the prediction and the gold answer (each task kind adds
+    its own fields; the exact prompt is added by ``negkit eval``)."""
+
+    item_id: str
+    prediction: Any
+    gold: Any
+    prompt: str
+
+
+class ChoiceRecord(SampleRecord, total=False):
+    """A multiple-choice question (:mod:`negkit.kit.tasks.choice`): answers, their log-likelihoods, the arg-max
+    (and per character), whether it is right, and the unit the intervals resample."""
+
+    choices: list[str]
+    scores: list[float]
+    prediction_norm: int
+    correct: bool
+    unit: str
+
+
+class PairRecord(SampleRecord, total=False):
+    """A minimal pair (:mod:`negkit.kit.tasks.pairs`): both sentences, their log-probabilities and token counts."""
+
+    sentence_good: str
+    sentence_bad: str
+    logprob_good: float
+    logprob_bad: float
+    tokens_good: int
+    tokens_bad: int
+    correct: bool
+
+
+@dataclass
+class TaskResult(Mapping[str, Any]):
+    """One task of a run: ``results`` (the content of ``TASK.results.json``), its per-sample ``records``, its Markdown
+    ``tables`` (None when read back without them) and the samples file, once written or read."""
+
+    results: dict[str, Any]
+    records: list[dict[str, Any]] = field(default_factory=list)
+    tables: str | None = None
+    samples_file: Path | None = None
+
+    @property
+    def name(self) -> str:
+        return str(self.results.get("task", {}).get("task", "?"))
+
+    @property
+    def metrics(self) -> dict[str, Any]:
+        return self.results.get("metrics", {})
+
+    @property
+    def model(self) -> dict[str, Any]:
+        return self.results.get("model", {})
+
+    def __getitem__(self, key: str) -> Any:
+        return self.results[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.results)
+
+    def __len__(self) -> int:
+        return len(self.results)
+
+
+@dataclass
+class RunResult:
+    """A ``negkit eval`` run: its tasks, the reproduction record, the suites skipped for want of data, and the wall
+    time in seconds."""
+
+    tasks: Sequence[TaskResult]
+    record: dict[str, Any] | None = None
+    skipped: dict[str, str] = field(default_factory=dict)
+    seconds: float | None = None
+
+    def layout(self) -> dict[str, Any]:
+        """``results.json``: the Harness's top-level keys, then negkit's ``record``, ``tasks`` and ``skipped``."""
+        return harness_layout([task.results for task in self.tasks], self.record, self.seconds, self.skipped)
