@@ -23,7 +23,7 @@ from pathlib import Path
 from negkit.resolution.corpora.formats import read_corpus
 from negkit.resolution.instances import ResolutionSentence, scope_length, scope_length_counts
 from negkit.errors import NegkitError
-from negkit.resolution.splits import CORPORA, SPLITS, document_id, documents_of_split, load_split, read_document_corpus
+from negkit.resolution.splits import ALL_CORPORA, CORPORA, SPLITS, document_id, documents_of_split, load_split, read_document_corpus
 
 #: The row holding every split of a corpus together.
 ALL = "all"
@@ -69,7 +69,7 @@ def count_split(corpus: str, split: str, sentences: Iterable[ResolutionSentence]
 
 def corpus_splits(corpus: str, data: str | Path | None = None) -> dict[str, list[ResolutionSentence]]:
     """The sentences of each split of ``corpus`` (BioScope and SFU are read once and divided by document)."""
-    if corpus == "cd-sco":
+    if corpus in ("cd-sco", "cd-neg"):
         return {split: load_split(corpus, split, data) for split in SPLITS}
     sentences = [sentence for sentence in read_document_corpus(corpus, data) if sentence.tokens]
     result = {}
@@ -99,8 +99,8 @@ def split_statistics(corpora: Sequence[str] = CORPORA, data: str | Path | None =
     rows: list[SplitStatistics] = []
     lengths: dict[str, dict[int, int]] = {}
     for corpus in corpora:
-        if corpus not in CORPORA:
-            raise NegkitError(f"unknown corpus {corpus!r} (expected one of {', '.join(CORPORA)})")
+        if corpus not in ALL_CORPORA:
+            raise NegkitError(f"unknown corpus {corpus!r} (expected one of {', '.join(ALL_CORPORA)})")
         splits = corpus_splits(corpus, data)
         rows.extend(count_split(corpus, split, sentences) for split, sentences in splits.items())
         everything = [sentence for split in SPLITS for sentence in splits[split]]

@@ -39,8 +39,11 @@ class CueTagger:
     """Finds negation cues in tokenised sentences; ``fit`` on annotated sentences, ``predict`` on any."""
 
     def __init__(self, encoder: str = "all-MiniLM-L6-v2", settings: TrainingSettings | None = None,
-                 max_length: int = 128, negatives_per_negated: float | None = 1.0) -> None:
+                 max_length: int = 128, negatives_per_negated: float | None = 1.0,
+                 network_options: dict[str, object] | None = None) -> None:
         self.encoder = encoder
+        #: Extra :class:`~negkit.resolution.neural.NetworkConfig` settings (dropouts, layer mix).
+        self.network_options = dict(network_options or {})
         #: Sentences without negation used for training, per sentence with negation (a seeded sample;
         #: ``None``: all of them). Cue detection is mostly lexical, so a sample keeps CPU training short.
         self.negatives_per_negated = negatives_per_negated
@@ -68,7 +71,8 @@ class CueTagger:
         self.affixes = AffixLexicon.learn(train)
         self.multiwords = MultiwordLexicon.learn(train)
         seed_everything(self.settings.seed)  # the new layers' initial weights
-        self.tagger = Tagger.create(self.encoder, NetworkConfig(len(CUE_LABELS), max_length=self.max_length))
+        self.tagger = Tagger.create(self.encoder, NetworkConfig(len(CUE_LABELS), max_length=self.max_length,
+                                                                **self.network_options))
 
         def dev_score() -> float:
             return cue_f1(dev, self.predict(dev))

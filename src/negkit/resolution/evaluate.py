@@ -115,9 +115,9 @@ def evaluate_model(model: str | Path, corpora: Sequence[str], split: str = "test
     ``gold_cues=True`` runs only the scope resolver, on the gold cues; ``bootstrap`` > 0 adds 95% intervals
     (resampling sentences, seeded by ``seed``).
     """
-    from negkit.resolution.train import NegationResolver  # pulls in torch: kept off the start-up path
+    from negkit.resolution.systems import load_system  # pulls in torch: kept off the start-up path
 
-    resolver = NegationResolver.load(model)
+    resolver = load_system(model)
     results = []
     for corpus in corpora:
         gold = load_split(corpus, split, data)

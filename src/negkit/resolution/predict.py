@@ -39,7 +39,7 @@ def corpus_sentences(input: str | Path | None = None, *, corpus: str | None = No
     if (input is None) == (corpus is None):
         raise NegkitError("give either an input file or --corpus NAME, not both and not neither")
     if corpus is not None:
-        final_newlines = 1 if corpus == "cd-sco" and split != "test" else 2
+        final_newlines = 1 if corpus in ("cd-sco", "cd-neg") and split != "test" else 2
         return CdscoDocument(load_split(corpus, split, data), final_newlines=final_newlines)
     read = read_corpus(input)
     sentences = [sentence for sentence in read.sentences if sentence.tokens]
@@ -64,12 +64,12 @@ def predict(model: str | Path, input: str | Path | CdscoDocument | None = None, 
     ``gold_cues=True`` keeps the annotated cues and predicts only their scopes (no events are predicted in
     either mode).
     """
-    from negkit.resolution.train import NegationResolver  # pulls in torch: kept off the start-up path
+    from negkit.resolution.systems import load_system  # pulls in torch: kept off the start-up path
 
     document = _document(input, corpus, split, data)
     if gold_cues:
         require_gold_cues(document, _name(input, corpus))
-    resolver = NegationResolver.load(model)
+    resolver = load_system(model)
     predicted = resolver.predict(document, gold_cues=gold_cues)
     return CdscoDocument(predicted, final_newlines=document.final_newlines)
 

@@ -53,7 +53,8 @@ class ScopeResolver:
 
     def __init__(self, variant: str = "marker", encoder: str = "all-MiniLM-L6-v2",
                  settings: TrainingSettings | None = None, max_length: int = 160,
-                 lstm_hidden: int = 128, cue_embedding_dim: int = 16) -> None:
+                 lstm_hidden: int = 128, cue_embedding_dim: int = 16, lstm_layers: int = 1,
+                 network_options: dict[str, object] | None = None) -> None:
         if variant not in VARIANTS:
             raise ValueError(f"unknown scope resolver variant {variant!r} (expected one of {', '.join(VARIANTS)})")
         self.variant = variant
@@ -62,14 +63,18 @@ class ScopeResolver:
         self.max_length = max_length
         self.lstm_hidden = lstm_hidden
         self.cue_embedding_dim = cue_embedding_dim
+        self.lstm_layers = lstm_layers
+        #: Extra :class:`~negkit.resolution.neural.NetworkConfig` settings (dropouts, layer mix).
+        self.network_options = dict(network_options or {})
         self.tagger: Tagger | None = None
         self.report: TrainingReport | None = None
 
     def network_config(self) -> NetworkConfig:
         if self.variant == "marker":
-            return NetworkConfig(2, max_length=self.max_length, extra_tokens=[CUE_MARKER, AFFIX_MARKER])
+            return NetworkConfig(2, max_length=self.max_length, extra_tokens=[CUE_MARKER, AFFIX_MARKER],
+                                 **self.network_options)
         return NetworkConfig(2, cue_embedding_dim=self.cue_embedding_dim, lstm_hidden=self.lstm_hidden,
-                             max_length=self.max_length)
+                             lstm_layers=self.lstm_layers, max_length=self.max_length, **self.network_options)
 
     def example(self, sentence: ResolutionSentence, instance: NegationInstance, with_labels: bool) -> ScopeExample:
         """Encode one cue of ``sentence`` for this variant (labels from ``instance.scope`` when asked)."""

@@ -21,6 +21,10 @@ from negkit.resolution.instances import ResolutionSentence
 from negkit.errors import NegkitError
 
 CORPORA = ("cd-sco", "bioscope", "sfu")
+#: CD-SCO read with coordinated negation split (CD-neg, :mod:`negkit.resolution.corpora.cdneg`).
+CD_NEG = "cd-neg"
+#: Every corpus name :func:`load_split` takes.
+ALL_CORPORA = (*CORPORA, CD_NEG)
 SPLITS = ("train", "dev", "test")
 SPLIT_SEED = 2012
 CDSCO_FILES: dict[str, tuple[str, ...]] = {
@@ -63,14 +67,16 @@ def documents_of_split(corpus: str, split: str) -> list[str]:
 
 
 def load_split(corpus: str, split: str, data: str | Path | None = None) -> list[ResolutionSentence]:
-    """The sentences of ``split`` ("train", "dev", "test") of ``corpus`` ("cd-sco", "bioscope", "sfu")."""
-    if corpus not in CORPORA:
-        raise NegkitError(f"unknown corpus {corpus!r} (expected one of {', '.join(CORPORA)})")
+    """The sentences of ``split`` ("train", "dev", "test") of ``corpus`` ("cd-sco", "bioscope", "sfu", or
+    "cd-neg": CD-SCO with coordinated negation split into one instance per negator)."""
+    if corpus not in ALL_CORPORA:
+        raise NegkitError(f"unknown corpus {corpus!r} (expected one of {', '.join(ALL_CORPORA)})")
     if split not in SPLITS:
         raise NegkitError(f"unknown split {split!r} (expected one of {', '.join(SPLITS)})")
-    if corpus == "cd-sco":
+    if corpus in ("cd-sco", CD_NEG):
         folder = locate_dataset("cd-sco", data)
-        return [sentence for name in CDSCO_FILES[split] for sentence in read_cdsco(folder / name)]
+        return [sentence for name in CDSCO_FILES[split]
+                for sentence in read_cdsco(folder / name, cd_neg=corpus == CD_NEG)]
     wanted = set(documents_of_split(corpus, split))
     # a sentence without tokens (one SFU sentence holds only empty W elements) can be neither tagged nor
     # written as CD-SCO, so it is left out

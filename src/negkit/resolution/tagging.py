@@ -90,11 +90,11 @@ def default_model_dir() -> Path | None:
 
 def load_tagging_system(model: str | Path | None = None, fallback: bool = True):
     """The system :func:`tag` uses: ``model``, else :func:`default_model_dir`, else the fallback (if allowed)."""
-    from negkit.resolution.train import NegationResolver  # loads torch: off the start-up path
+    from negkit.resolution.systems import load_system  # loads torch: off the start-up path
 
     folder = Path(model) if model is not None else default_model_dir()
     if folder is not None:
-        return NegationResolver.load(folder)
+        return load_system(folder)
     if fallback:
         return LexiconPunctuationTagger()
     raise NegkitError(

@@ -48,19 +48,40 @@ class ResolverSettings:
         default_factory=lambda: TrainingSettings(epochs=10, patience=3, learning_rate=1e-4, time_limit_s=15 * 60)
     )
     max_length: int = 128
+    #: Network settings of both stages (the defaults are the ones negkit always used).
+    dropout: float = 0.1
+    layer_mix: bool = False
+    layer_dropout: float = 0.0
+    hidden_dropout: float | None = None
+    attention_dropout: float | None = None
+    #: The ``bilstm`` scope resolver: BiLSTM layers and size, cue embedding size.
+    lstm_layers: int = 1
+    lstm_hidden: int = 128
+    cue_embedding_dim: int = 16
+
+    def network_options(self) -> dict[str, object]:
+        """The :class:`~negkit.resolution.neural.NetworkConfig` settings both stages share."""
+        return {"dropout": self.dropout, "layer_mix": self.layer_mix, "layer_dropout": self.layer_dropout,
+                "hidden_dropout": self.hidden_dropout, "attention_dropout": self.attention_dropout}
 
     @classmethod
     def for_budget(cls, minutes: float = 27.0, *, encoder: str = "all-MiniLM-L6-v2", scope_variant: str = "marker",
-                   seed: int = 13, threads: int | None = 1, cue_epochs: int = 5, scope_epochs: int = 10) -> ResolverSettings:
-        """Default settings whose two stages share a time budget of ``minutes``."""
+                   seed: int = 13, threads: int | None = 1, cue_epochs: int = 5, scope_epochs: int = 10,
+                   training: dict[str, object] | None = None, **network: object) -> ResolverSettings:
+        """Default settings whose two stages share a time budget of ``minutes``; ``training`` overrides
+        :class:`TrainingSettings` fields of both stages (``None`` values are ignored), ``network`` the network
+        fields of this class (dropouts, layer mix, BiLSTM sizes)."""
         defaults = cls()
         cue_seconds = minutes * 60 * CUE_SHARE_OF_BUDGET
+        common = {key: value for key, value in (training or {}).items() if value is not None}
         return cls(
             encoder=encoder,
             scope_variant=scope_variant,
-            cue=replace(defaults.cue, epochs=cue_epochs, seed=seed, threads=threads, time_limit_s=cue_seconds),
+            cue=replace(defaults.cue, epochs=cue_epochs, seed=seed, threads=threads, time_limit_s=cue_seconds,
+                        **common),
             scope=replace(defaults.scope, epochs=scope_epochs, seed=seed, threads=threads,
-                          time_limit_s=minutes * 60 - cue_seconds),
+                          time_limit_s=minutes * 60 - cue_seconds, **common),
+            **{key: value for key, value in network.items() if value is not None},
         )
 
 
@@ -69,9 +90,14 @@ class NegationResolver:
 
     def __init__(self, settings: ResolverSettings | None = None) -> None:
         self.settings = settings or ResolverSettings()
-        self.cue_tagger = CueTagger(self.settings.encoder, self.settings.cue, self.settings.max_length)
+        options = self.settings.network_options()
+        self.cue_tagger = CueTagger(self.settings.encoder, self.settings.cue, self.settings.max_length,
+                                    network_options=options)
         self.scope_resolver = ScopeResolver(self.settings.scope_variant, self.settings.encoder,
-                                            self.settings.scope, self.settings.max_length)
+                                            self.settings.scope, self.settings.max_length,
+                                            lstm_hidden=self.settings.lstm_hidden,
+                                            cue_embedding_dim=self.settings.cue_embedding_dim,
+                                            lstm_layers=self.settings.lstm_layers, network_options=options)
         self.metadata: dict[str, object] = {}
         #: How results of this system are labelled (the model folder once loaded).
         self.name = f"negkit resolver ({self.settings.encoder}, {self.settings.scope_variant} scope)"
@@ -154,14 +180,10 @@ class NegationResolver:
             )
         config = read_json_object(folder / CONFIG_FILE, "negkit resolution model configuration")
         try:
-            settings = config["settings"]
-            resolver = cls(ResolverSettings(
-                encoder=settings["encoder"],
-                scope_variant=settings["scope_variant"],
-                cue=TrainingSettings(**settings["cue"]),
-                scope=TrainingSettings(**settings["scope"]),
-                max_length=settings["max_length"],
-            ))
+            settings = dict(config["settings"])
+            settings["cue"] = TrainingSettings(**settings["cue"])
+            settings["scope"] = TrainingSettings(**settings["scope"])
+            resolver = cls(ResolverSettings(**settings))
         except (KeyError, TypeError, ValueError) as error:
             raise InputFormatError(folder / CONFIG_FILE, None, "not a negkit resolution model configuration "
                                    f"({type(error).__name__}: {quoted(str(error), 120)})") from None

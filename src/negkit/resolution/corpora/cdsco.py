@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from os import PathLike
 from typing import TextIO
 
+from negkit.resolution.corpora.cdneg import split_coordinated_negation
 from negkit.resolution.instances import NegationInstance, ResolutionSentence, Token, TokenPart
 from negkit.errors import InputFormatError, quoted, shortened
 from negkit.io.atomic import atomic_write_bytes
@@ -303,7 +304,7 @@ def parse_cdsco(source: CdscoLines) -> CdscoDocument:
     return CdscoDocument(sentences, annotated=bool(annotated), final_newlines=final_newlines)
 
 
-def read_cdsco(path: str | PathLike[str]) -> CdscoDocument:
+def read_cdsco(path: str | PathLike[str], *, cd_neg: bool = False) -> CdscoDocument:
     """Read a CD-SCO CoNLL file (gold, system output or blind test) into sentences.
 
     Every token keeps its word, lemma, POS and parse fragment; every triple of negation columns
@@ -312,8 +313,15 @@ def read_cdsco(path: str | PathLike[str]) -> CdscoDocument:
     :class:`InputFormatError` (file, line, problem) for an empty file, bytes that are not UTF-8,
     empty sentences, a wrong or inconsistent column count, an unknown cue layout or an instance
     without a cue.
+
+    ``cd_neg=True`` splits every coordinated negation ("neither ... nor") into one instance per negator, the
+    CD-neg reading of Sineva et al. 2021 (:mod:`negkit.resolution.corpora.cdneg`).
     """
-    return parse_cdsco(read_lines(path))
+    document = parse_cdsco(read_lines(path))
+    if not cd_neg:
+        return document
+    return CdscoDocument(split_coordinated_negation(document), annotated=document.annotated,
+                         final_newlines=document.final_newlines)
 
 
 def _cells(parts: tuple[TokenPart, ...], what: str, sentence: ResolutionSentence) -> dict[int, str]:
