@@ -1,5 +1,6 @@
 """Whole suites from a declared task kind: :func:`choice_suite` for a
-:class:`~negkit.kit.tasks.choice.MultipleChoice`, :func:`pairs_suite` for :class:`~negkit.kit.tasks.pairs.MinimalPairs`.
+:class:`~negkit.kit.tasks.choice.MultipleChoice`, :func:`pairs_suite` for :class:`~negkit.kit.tasks.pairs.MinimalPairs`,
+:func:`cloze_suite` for :class:`~negkit.kit.tasks.cloze.Cloze` probes.
 Each gives the suite's description (task, figures, interval unit, primary metric, Harness export), so such a
 benchmark is its reader, its declaration and one call (docs/suites.md, docs/examples/toy_suite.py)."""
 
@@ -11,7 +12,9 @@ from typing import Any
 from negkit.kit.harness.layout import harness_loader
 from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescription, TaskEntry
 from negkit.kit.tasks.base import TaskData
+from negkit.kit.render.grouped import grouped_figures
 from negkit.kit.tasks.choice import MultipleChoice, choice_figures, write_choice_harness
+from negkit.kit.tasks.cloze import Cloze
 from negkit.kit.tasks.pairs import MinimalPairs, pair_figures, write_pairs_harness
 
 
@@ -49,5 +52,17 @@ def pairs_suite(spec: MinimalPairs, data: DataSource, description: str = "", **f
         main_task=spec.name, data=data, interval_unit=spec.unit, primary_metric="overall.accuracy",
         figures=pair_figures(spec),
         harness=HarnessExport((spec.harness_name,), write, loaders={harness_loader(spec.harness_name): spec.name}),
+    )
+    return SuiteDescription(**{**settings, **fields})
+
+
+def cloze_suite(spec: Cloze, data: DataSource, description: str = "", **fields: Any) -> SuiteDescription:
+    """The suite of one cloze task (see :func:`choice_suite`); its primary metric is the overall value of the first
+    headline metric. The LM Evaluation Harness cannot rank a candidate vocabulary: no export."""
+    settings: dict[str, Any] = dict(
+        name=spec.name, title=spec.title or spec.name,
+        tasks=(TaskEntry(spec.name, spec.task, description or f"{spec.title or spec.name}: cloze probes"),),
+        main_task=spec.name, data=data, interval_unit=spec.unit, primary_metric=f"overall.{spec.headline[0]}",
+        figures=grouped_figures(spec.title or spec.name, spec.groups_key),
     )
     return SuiteDescription(**{**settings, **fields})
