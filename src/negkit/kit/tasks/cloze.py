@@ -20,7 +20,8 @@ A form may also carry a **contrast**: a context and a true and a false continuat
 Per probe the records keep each form's best ``keep`` candidates (``top``), the rank of the best-ranked gold answer
 (``gold_rank``), and for two forms Spearman's rank correlation of their candidate scores (``spearman``) and whether
 their best candidates are the same (``same_top1``). Metrics (:func:`cloze_metrics`): per form ``p_at_K`` (a gold
-answer among the best K) and ``prefers_true``; across the first two forms ``overlap_at_1`` and ``spearman``. Each is
+answer among the best K) and ``prefers_true``; across the first two forms ``overlap_at_1`` (and, declared,
+``flip_at_1``) and ``spearman``. Each is
 a mean over probes per group, families and overall (:mod:`negkit.kit.metrics.grouped`); intervals resample probes
 (a statement and its negated twin together).
 """
@@ -95,6 +96,8 @@ class Cloze:
     average: str = "groups"
     unit: str = "probe"
     headline: tuple[str, ...] = ("overlap_at_1",)
+    #: Also report ``flip_at_1``, one minus ``overlap_at_1`` per probe (a best word that changes with the form).
+    flips: bool = False
     #: What the overall table says about the protocol (one sentence).
     protocol: str = ""
 
@@ -118,6 +121,10 @@ class Cloze:
             found.append(RecordMetric(f"{form}.prefers_true", _flag(form, "prefers_true"), f"{form}: true > false"))
         if len(self.forms) > 1:
             found.append(RecordMetric("overlap_at_1", _same_top1(self.forms[0], self.forms[1]), "top-1 overlap"))
+            if self.flips:
+                same = _same_top1(self.forms[0], self.forms[1])
+                found.append(RecordMetric("flip_at_1", lambda record: None if same(record) is None else 1 - same(record),
+                                          "top-1 flip"))
             found.append(RecordMetric("spearman", lambda record: record.get("spearman"), "Spearman rho"))
         found = [metric for metric in found if any(metric.value(record) is not None for record in records)]
         return [RecordMetric(m.path, m.value, m.label, m.path in self.headline) for m in found]
