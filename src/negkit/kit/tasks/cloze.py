@@ -244,6 +244,8 @@ class ClozeTask:
         """Every candidate by name, for ``constant:WORD`` and ``majority`` (the most frequent first gold answer of
         the first form), when all probes share one vocabulary; None otherwise."""
         vocabularies = {probe.vocabulary for probe in items}
+        if not vocabularies:  # before the data is read: the answers come from it
+            return AnswerSpace({})
         if len(vocabularies) != 1:
             return None
         first = self.spec.forms[0]
