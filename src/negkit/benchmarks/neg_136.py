@@ -57,10 +57,9 @@ def _pair(item_id: str, group: str, family: str, stems: tuple[str, str], targets
     forms = {}
     for name, stem, own, true, false in (("affirmative", stems[0], articles[0], targets[0], targets[1]),
                                          ("negated", stems[1], articles[1], targets[1], targets[0])):
-        def written(word: str) -> str:
-            return f" {article(word)} {word}" if own is not None else f" {word}"
+        right, wrong = (f" {article(word)} {word}" if own is not None else f" {word}" for word in (true, false))
         forms[name] = ClozeForm(f"{stem} {own}" if own else stem, (true,) if name == "affirmative" else (),
-                                (stem, written(true), written(false)))
+                                (stem, right, wrong))
     return ClozeProbe(item_id, group, forms, vocabulary, family)
 
 

@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from negkit.kit.harness.layout import harness_loader
+from negkit.kit.render.grouped import grouped_figures
 from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescription, TaskEntry
 from negkit.kit.tasks.base import TaskData
-from negkit.kit.render.grouped import grouped_figures
 from negkit.kit.tasks.choice import MultipleChoice, choice_figures_of, write_choice_harness
 from negkit.kit.tasks.cloze import Cloze
 from negkit.kit.tasks.paired import PairedQuestions
