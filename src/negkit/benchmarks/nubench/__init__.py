@@ -201,5 +201,5 @@ SUITE = register_suite(SuiteDescription(
                           help="Thunder-NUBench: a BOS token before the context: the tokenizer's choice (default, as "
                           "lm-eval 0.4.13), none (as the older lm-eval the paper used), or always"),),
     statistics=nubench_data_statistics,
-    order=20,
+    order=20, groups=("negation-all",),
 ))
