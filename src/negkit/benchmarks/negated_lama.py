@@ -4,7 +4,7 @@
 Data: ``SOURCE/random/RELATION.jsonl`` (TREx's files are ``P<id>_random.jsonl``) under ``negated-lama/``, one probe a
 line with ``sub_label``, ``obj_label``, ``masked_sentences`` and ``masked_negations`` (one cloze each, ``[MASK]`` the
 object). The three misprime variants (``high_ranked``, ``low_ranked``, ``random``) hold the same probes (the data
-folder's README), so negkit reads ``random``. Sources: TREx (41 relations), GoogleRE (3), ConceptNet, SQuAD.
+folder's README), so negkit reads ``random``. Sources: TREx (40 relations), GoogleRE (3), ConceptNet, SQuAD.
 
 Protocol, as the authors' code (LAMA's ``get_negation_metric`` and ``batch_eval_KB_completion.py``) computes it, for a
 causal LM: the model ranks a candidate vocabulary at the slot after the text before ``[MASK]`` (for a causal LM the
@@ -14,7 +14,7 @@ vocabulary is the relation's own objects (every ``obj_label`` of the file: 2 to 
 affirmative's object ranked first), whether the affirmative and negated clozes put the same word first (top-1
 overlap, the paper's %) and Spearman's rank correlation of their two score vectors over the vocabulary (the paper's
 rho; LAMA correlates the full log-probability vectors). As LAMA, each is averaged over a relation's probes, and the
-paper reports per source the mean over its relations; negkit's overall value is the mean over all 46 relations.
+paper reports per source the mean over its relations; negkit's overall value is the mean over all 45 relations.
 High overlap and rho mean the model ignores "not". Intervals resample probes (a statement with its negated twin).
 
 Where the negated cloze has the same text before the slot as the affirmative one (362 probes: all 336 of P159, whose

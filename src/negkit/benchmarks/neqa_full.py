@@ -99,7 +99,7 @@ def read_decomposition(folder: str | Path, split: str = "test") -> list[PairedIt
 
 
 NEQA_FULL = MultipleChoice(NAME, read_neqa_full, lambda folder, split: [Path(folder) / FILE], title="NeQA (full)",
-                           target_delimiter="", unit="question", group_field="rule", groups=RULES,
+                           target_delimiter="", unit="question", group_field="rule", groups_key="rules", groups=RULES,
                            protocol={"prompt": "the authors' zero-shot prompt", "choices": "' A' / ' B'"})
 DECOMPOSITION = PairedQuestions(f"{NAME}-decomposition", read_decomposition,
                                 lambda folder, split: [Path(folder) / name for name in CONTROL], dataset=NAME,

@@ -8,7 +8,8 @@ Data under ``truth-negation/``: ``TOPIC.csv`` and ``neg_TOPIC.csv`` for the topi
 activations; negkit asks the model behaviourally, as TIND is scored (the authors' first-token protocol of
 :mod:`negkit.benchmarks.tind`): ``Is the following statement True or False? STATEMENT`` (with a chat template the user
 message adds "Answer only True or False."), then P(True) against P(False) of the first sub-tokens of ``True`` and
-``False`` at the next position; true when P(True) is the larger. Metrics: accuracy on the affirmative and on the
+``False`` at the next position; true when P(True) is the larger (an exact tie counts as True, where TIND's
+p(True) > 0.5 counts it as False). Metrics: accuracy on the affirmative and on the
 negated halves, pooled, and per pair whether the two answers differ as the labels do (``consistency``); per topic and
 overall (every pair pooled). Intervals resample a statement with its twin.
 """

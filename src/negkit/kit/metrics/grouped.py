@@ -127,6 +127,8 @@ def grouped_estimands(records: Sequence[Mapping[str, Any]], metrics: Sequence[Re
         if headline_only and not metric.headline:
             continue
         values, applies = _columns(records, metric)
+        if not applies.any():  # the metric applies to no record: nothing to resample (nor to compare)
+            continue
         label = metric.label or metric.path
         if average == "records":
             estimands.append(ratio_estimand(f"overall.{metric.path}", values * applies, applies, units, unit,
