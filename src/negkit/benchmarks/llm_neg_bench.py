@@ -19,8 +19,9 @@ describes WHR as weighted by each word's probability; the authors' code weights 
 step's largest probability, the same for every beam), so its WHR@k is the share of hits among the first k words;
 with one word the two agree. Each item is also asked in its opposite form (``opposite_sent``: "Air has", "greed is a
 synonym of"), where a hit is the right answer: ``opposite.hit_at_1`` says whether the model knows the fact, and
-``same_word`` whether it gives the same word with and without the negation. Prompts are given without the leading
-space of the files (a GPT-2 habit). Intervals resample items.
+``same_word`` whether it gives the same word with and without the negation. The primary metric is
+``query.miss_at_1`` = 1 - WHR@1 (negkit's primary metrics are higher-is-better; SAR's is ``acc``). Prompts are given
+without the leading space of the files (a GPT-2 habit). Intervals resample items.
 """
 
 from __future__ import annotations
@@ -128,12 +129,12 @@ PROTOCOL = ("Hit: the first content word of a greedy continuation is in the item
             "give the same word.")
 MKRNQ_SPEC = Completions(f"{NAME}-mkrnq", read_mkrnq, lambda folder, split: [Path(folder) / MKRNQ, Path(folder) / MKRNQ_RELATIONS],
                          title="MKR-NQ (negated knowledge queries)", dataset=NAME, group_field="relation",
-                         groups_key="relations", headline=("query.hit_at_1", "opposite.hit_at_1", "same_word"),
-                         protocol=PROTOCOL)
+                         groups_key="relations", misses=("query",),
+                         headline=("query.miss_at_1", "query.hit_at_1", "opposite.hit_at_1", "same_word"), protocol=PROTOCOL)
 MWR_SPEC = Completions(f"{NAME}-mwr", read_mwr, lambda folder, split: [Path(folder) / MWR], title="MWR (antonym and synonym "
                        "queries)", dataset=NAME, group_field="relation", groups_key="relations",
-                       groups=("antonym query", "synonym query"),
-                       headline=("query.hit_at_1", "opposite.hit_at_1", "same_word"), protocol=PROTOCOL)
+                       groups=("antonym query", "synonym query"), misses=("query",),
+                       headline=("query.miss_at_1", "query.hit_at_1", "opposite.hit_at_1", "same_word"), protocol=PROTOCOL)
 SAR_SPEC = MultipleChoice(f"{NAME}-sar", read_sar, lambda folder, split: [Path(folder) / SAR[split]], title="SAR (antonym "
                           "or synonym)", dataset=NAME, target_delimiter="", unit="word pair", splits=("test", "validation"),
                           protocol={"prompt": "as written", "choices": "classes as written"})
@@ -148,7 +149,7 @@ SUITE = register_suite(SuiteDescription(
     main_task=MKRNQ_SPEC.name,
     data=DataSource(NAME, "github joey234/llm-neg-bench prompts/*.csv into DATA/llm-neg-bench/",
                     licence="none stated (joey234/llm-neg-bench)"),
-    reader=read_mkrnq, interval_unit="item", primary_metric="overall.query.hit_at_1",
+    reader=read_mkrnq, interval_unit="item", primary_metric=None,  # each task's first headline metric
     figures=lambda metrics, records=None: (choice_figures_of(SAR_SPEC) if "acc" in metrics
                                            else grouped_figures("word completions", "relations"))(metrics, records),
     task_harness={SAR_SPEC.name: choice_harness(SAR_SPEC)}, order=125, groups=("negation-all",)))

@@ -15,7 +15,9 @@ affirmative's object ranked first), whether the affirmative and negated clozes p
 overlap, the paper's %) and Spearman's rank correlation of their two score vectors over the vocabulary (the paper's
 rho; LAMA correlates the full log-probability vectors). As LAMA, each is averaged over a relation's probes, and the
 paper reports per source the mean over its relations; negkit's overall value is the mean over all 45 relations.
-High overlap and rho mean the model ignores "not". Intervals resample probes (a statement with its negated twin).
+High overlap and rho mean the model ignores "not". The primary metric is ``flip_at_1`` = 1 - overlap (negkit's primary
+metrics are higher-is-better): the share of probes whose best word changes with "not". Intervals resample probes (a
+statement with its negated twin).
 
 Where the negated cloze has the same text before the slot as the affirmative one (362 probes: all 336 of P159, whose
 ``masked_negations`` repeat the affirmative sentence in the source, 21 of P190, "X and [MASK] are not twin cities",
@@ -86,8 +88,8 @@ def read_negated_lama(folder: str | Path, split: str = "test") -> list[ClozeProb
 
 
 LAMA = Cloze(NAME, read_negated_lama, lama_files, title="Negated LAMA", scoring="first-token", ks=(1,), keep=5,
-             group_field="relation", groups_key="relations", average="groups", unit="probe",
-             headline=("overlap_at_1", "spearman", "affirmative.p_at_1"),
+             group_field="relation", groups_key="relations", average="groups", unit="probe", flips=True,
+             headline=("flip_at_1", "overlap_at_1", "spearman", "affirmative.p_at_1"),
              protocol="Each relation's objects ranked at the slot by the first sub-token after the text before it; "
                       "top-1 overlap and Spearman's rho compare the affirmative and negated clozes (high: \"not\" "
                       "ignored), P@1 is the affirmative's object ranked first.")

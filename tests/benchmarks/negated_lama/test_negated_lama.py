@@ -91,4 +91,4 @@ def test_score_of_the_samples_is_the_eval(tmp_path, capsys):
     out = evaluate(tmp_path / "run", "random", "negated-lama", data, ["--limit", "100"])
     metrics = assert_score_is_eval(out, "negated-lama", "negated-lama", data, capsys, score_only=("data_count", "source"))
     assert {"overall.overlap_at_1", "overall.spearman", "overall.affirmative.p_at_1"} <= set(metrics["intervals"])
-    assert len(assert_compares_with_itself(out, "negated-lama", capsys, metrics)["metrics"]) == 3
+    assert len(assert_compares_with_itself(out, "negated-lama", capsys, metrics)["metrics"]) == 4

@@ -81,8 +81,9 @@ class CompletionItem:
 
 @dataclass(frozen=True)
 class Completions:
-    """How a word-completion benchmark is asked (see the module documentation); ``lower_is_better`` names the forms
-    whose hits are wrong answers (for the tables)."""
+    """How a word-completion benchmark is asked (see the module documentation). ``misses`` names the forms whose hits
+    are wrong answers: they also get ``FORM.miss_at_1``, one minus ``hit_at_1`` (higher is better, as every primary
+    metric; 1 - WHR@1). ``headline`` metrics come first, in its order (the first is the primary metric)."""
 
     name: str
     read: Callable[[Path, str], list[CompletionItem]]
@@ -95,6 +96,7 @@ class Completions:
     groups_key: str = "groups"
     groups: tuple[str, ...] = ()
     unit: str = "item"
+    misses: tuple[str, ...] = ()
     headline: tuple[str, ...] = ("query.hit_at_1",)
     protocol: str = ""
 
@@ -103,10 +105,19 @@ class Completions:
 
     def metrics(self) -> list[RecordMetric]:
         found = [RecordMetric(f"{form}.hit_at_1", _hit(form), f"{form} hit@1") for form in self.forms]
+        found += [RecordMetric(f"{form}.miss_at_1", _miss(form), f"{form} miss@1") for form in self.misses]
         if len(self.forms) > 1:
             found.append(RecordMetric("same_word", lambda record: None if record.get("same_word") is None
                                       else float(record["same_word"]), "same word"))
+        found.sort(key=lambda m: self.headline.index(m.path) if m.path in self.headline else len(self.headline))
         return [RecordMetric(m.path, m.value, m.label, m.path in self.headline) for m in found]
+
+
+def _miss(form: str) -> Callable[[Mapping[str, Any]], float | None]:
+    def value(record: Mapping[str, Any]) -> float | None:
+        part = record.get(form)
+        return None if not part else float(not part["hit"])
+    return value
 
 
 def _hit(form: str) -> Callable[[Mapping[str, Any]], float | None]:
