@@ -152,4 +152,6 @@ SUITE = register_suite(SuiteDescription(
     reader=read_mkrnq, interval_unit="item", primary_metric=None,  # each task's first headline metric
     figures=lambda metrics, records=None: (choice_figures_of(SAR_SPEC) if "acc" in metrics
                                            else grouped_figures("word completions", "relations"))(metrics, records),
-    task_harness={SAR_SPEC.name: choice_harness(SAR_SPEC)}, order=125, groups=("negation-all",)))
+    task_harness={SAR_SPEC.name: choice_harness(SAR_SPEC)}, order=125, groups=("negation-all",),
+    scorer_help='score MKR-NQ predictions: JSON Lines {"item_id": "mkrnq-1", "query": "generated text", "opposite": '
+                '"generated text"}, or negkit eval\'s samples file'))

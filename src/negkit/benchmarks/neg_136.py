@@ -159,4 +159,6 @@ SUITE = register_suite(cloze_suite(
                        "github text-machine-lab/extending_psycholinguistic_dataset data/NEG-1500-SIMP-*.txt into "
                        "DATA/neg-136/shivagunde-2023/", licence="MIT (Ettinger's NEG-136); none stated (NEG-1500-SIMP)"),
     "NEG-136 / NEG-1500-SIMP: completions of affirmative and negated sentences (top-k, flips, true > false)",
-    reader=read_neg_136, order=115, groups=("negation-all",)))
+    reader=read_neg_136, order=115, groups=("negation-all",),
+    scorer_help='score neg-136 predictions: JSON Lines {"item_id": "NEG-136-SIMP-0", "affirmative": {"top": [words, best '
+                'first], "prefers_true": BOOL}, "negated": {...}}, or negkit eval\'s samples file'))

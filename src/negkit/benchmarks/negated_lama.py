@@ -98,4 +98,6 @@ SUITE = register_suite(cloze_suite(
     LAMA, DataSource(NAME, "github norakassner/LAMA_primed_negated data/ into DATA/negated-lama/ (SOURCE/VARIANT/"
                      "RELATION.jsonl)", licence="no licence stated (LAMA's data: CC BY-NC 4.0)"),
     "Negated LAMA: affirmative and negated cloze probes (top-1 overlap, Spearman rho, P@1)",
-    reader=read_negated_lama, order=110, groups=("negation-all",)))
+    reader=read_negated_lama, order=110, groups=("negation-all",),
+    scorer_help='score negated-lama predictions: JSON Lines {"item_id": "negated-lama-TREx-P17-1", "affirmative": {"top": '
+                '[words, best first]}, "negated": {"top": [...]}, "spearman": RHO (optional)}, or negkit eval\'s samples file'))

@@ -92,4 +92,6 @@ SUITE = register_suite(paired_suite(
                       "DATA/truth-negation/", licence="MIT (sciai-lab/Truth_is_Universal; cities and sp_en_trans from "
                       "saprmarks/geometry-of-truth)"),
     "Negated true/false statements: accuracy on both halves and consistency between twins, scored as TIND",
-    reader=read_truth_negation, order=120, groups=("negation-all",)))
+    reader=read_truth_negation, order=120, groups=("negation-all",),
+    scorer_help='score truth-negation predictions: JSON Lines {"item_id": "cities-1", "affirmative": true, "negated": false} '
+                '(True / False, or 0 / 1: the answer\'s index), or negkit eval\'s samples file'))
