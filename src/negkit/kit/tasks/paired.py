@@ -13,7 +13,8 @@ The prediction is the best-scoring answer (an exact tie goes to the first answer
 part's scores, prediction and whether it is right, and two measures across the declared ``twins`` (two parts whose
 right answers differ, e.g. a true statement and its false negation): ``consistent`` (both right or both wrong: the
 two answers differ as the right ones do) and ``both_correct``. Metrics (:mod:`negkit.kit.metrics.grouped`):
-``PART.accuracy``, ``accuracy`` (every part pooled), ``consistency``, ``both_correct``, per group and overall;
+``PART.accuracy``, ``accuracy`` (every part pooled), ``consistency``, ``both_correct`` and the declaration's own
+``extra_metrics`` (read from each item's record), per group and overall;
 intervals resample items, so a statement and its negated twin are drawn together.
 """
 
@@ -42,12 +43,14 @@ CHAT = ("never", "auto")
 @dataclass(frozen=True)
 class PartQuestion:
     """One part: the plain ``prompt``, the user message for a chat template (``chat_prompt``; None: the prompt), the
-    answers (as scored: with any leading space) and the index of the right one."""
+    answers (as scored: with any leading space), the index of the right one and of any other right ones
+    (``also_right``: a question with several right answers, such as "give a wrong answer")."""
 
     prompt: str
     choices: tuple[str, ...]
     gold: int
     chat_prompt: str | None = None
+    also_right: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -82,6 +85,9 @@ class PairedQuestions:
     unit: str = "pair"
     headline: tuple[str, ...] = ("accuracy",)
     protocol: str = ""
+    #: The benchmark's own per-item metrics, read from each record after the kind's (e.g. whether the prediction
+    #: changed between the twins).
+    extra_metrics: tuple[RecordMetric, ...] = ()
 
     def __post_init__(self) -> None:
         if self.style not in STYLES or self.chat not in CHAT or not set(self.twins) <= set(self.parts):
@@ -94,7 +100,7 @@ class PairedQuestions:
         found = [RecordMetric("accuracy", _pooled(self.parts), "accuracy (all parts)")]
         found += [RecordMetric(f"{part}.accuracy", _flag(part, "correct"), f"{part} accuracy") for part in self.parts]
         found += [RecordMetric("consistency", _flag(None, "consistent"), f"{' / '.join(self.twins)} consistent"),
-                  RecordMetric("both_correct", _flag(None, "both_correct"), "both right")]
+                  RecordMetric("both_correct", _flag(None, "both_correct"), "both right"), *self.extra_metrics]
         return [RecordMetric(m.path, m.value, m.label, m.path in self.headline) for m in found]
 
 
@@ -276,7 +282,7 @@ def _part_record(part: PartQuestion, prediction: int, scores: Sequence[float] | 
             top = max(scores)
             first, second = (math.exp(score - top) for score in scores)
             record["p_first"] = first / (first + second)
-    return {**record, "prediction": prediction, "correct": prediction == part.gold}
+    return {**record, "prediction": prediction, "correct": prediction == part.gold or prediction in part.also_right}
 
 
 def _answer(path: Path, line: int, part: PartQuestion, value: Any, name: str) -> int:
