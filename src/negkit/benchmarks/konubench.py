@@ -184,7 +184,7 @@ KMMLU = PairedQuestions(f"{NAME}-kmmlu", read_kmmlu, lambda folder, split: [
     headline=("negated.accuracy", "positive.accuracy", "both_correct"),
     protocol="the Harness prompt {question}\\nA. {A}\\nB. {B}\\n정답： and the letters as continuations")
 BOOLQ_NEG = MultipleChoice(f"{NAME}-boolq-neg", read_boolq_neg, lambda folder, split: [
-    Path(folder) / "dataset/kobest_boolq_neg/test/kobest_boolq_neg.json"], title="KoBEST BoolQ, negated questions",
+    Path(folder) / "dataset/kobest_boolq_neg/test/kobest_boolq_neg.json"], title="KoBEST BoolQ, negated questions", dataset=NAME,
     acc_norm=True, unit="question", protocol={"prompt": "{paragraph} 질문: {question} 답변:", "choices": "아니오 / 예"})
 
 SUITE = register_suite(SuiteDescription(
