@@ -91,4 +91,4 @@ SUITE = register_suite(pairs_suite(
     BLIMP, DataSource(NAME, "github alexwarstadt/blimp data/PARADIGM.jsonl of the seven negation / NPI paradigms into "
                       "DATA/blimp-negation/", licence="CC BY 4.0 (github alexwarstadt/blimp)"),
     "BLiMP negation / NPI licensing: whole-sentence log-probability of each minimal pair (7 paradigms)",
-    aliases=("blimp",), reader=read_blimp, order=60))
+    aliases=("blimp",), reader=read_blimp, order=60, groups=("negation-all",)))

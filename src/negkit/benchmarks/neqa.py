@@ -75,4 +75,4 @@ SUITE = register_suite(choice_suite(
                      "inverse-scaling/NeQA)", licence="CC BY-SA 4.0 (the hub card of inverse-scaling/NeQA; the "
                      "repository has no licence file)"),
     title="NeQA", description="NeQA: negated two-option questions, each class scored as a continuation (Inverse "
-    "Scaling Prize)", reader=read_neqa, order=70))
+    "Scaling Prize)", reader=read_neqa, order=70, groups=("negation-all",)))

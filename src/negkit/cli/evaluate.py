@@ -26,9 +26,9 @@ from negkit.commands.eval.combined import REPORT_FILE
 from negkit.commands.eval.evaluate import evaluate
 from negkit.commands.eval.options import EvalOptions
 from negkit.commands.eval.preflight import check_data_argument
-from negkit.commands.status import locate_task_data, suite_status
+from negkit.commands.status import expand_groups, locate_task_data, suite_status
 from negkit.kit.command_context import CommandContext
-from negkit.kit.suites import classifier_tasks, registered_tasks, task_flags
+from negkit.kit.suites import classifier_tasks, registered_tasks, suite_groups, task_flags
 from negkit.models.spec import parse_model_spec
 
 
@@ -158,6 +158,9 @@ def run_eval(args: argparse.Namespace) -> int:
             raise NegkitError(f"--tasks {quoted(args.tasks)} names no task (see negkit eval --list)")
         if not all(tasks):
             raise NegkitError(f"--tasks {quoted(args.tasks)} has an empty task name (TASK,TASK,...)")
+        tasks, skipped = expand_groups(tasks, args.data)  # a group of suites: those whose data is found
+        for suite, hint in skipped.items():
+            print(f"negkit: note: {suite} is not run: its data was not found (get it: {hint})", file=sys.stderr)
     else:
         if args.data is not None:
             check_data_argument(args.data)
@@ -228,6 +231,11 @@ def list_tasks(data: str | None) -> int:
     for status in suite_status(data):
         where = f"data: {status.location}" if status.location else f"data not found; get it: {status.hint}"
         print(f"  {status.suite}\t[{status.task}]\t{where}")
+    groups = suite_groups()
+    if groups:
+        print("Groups of suites (`negkit eval --tasks GROUP` runs the main task of each whose data is found):")
+        for group, members in groups.items():
+            print(f"  {group}\t{', '.join(suite.name for suite in members)}")
     print("Tasks:")
     for name, description in registered_tasks().items():
         location = locate_task_data(name, data)

@@ -1,5 +1,6 @@
-"""Where each suite's data is: what ``negkit eval --list`` prints and which suites ``negkit eval`` runs when no
-task is named (:func:`default_tasks`: the main task of every suite whose data is found)."""
+"""Where each suite's data is: what ``negkit eval --list`` prints, which suites ``negkit eval`` runs when no
+task is named (:func:`default_tasks`: the main task of every suite whose data is found), and what a group of suites
+named in ``--tasks`` runs (:func:`expand_groups`)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 
 from negkit.kit.data.locate import locate_dataset
 from negkit.errors import DataNotFoundError
-from negkit.kit.suites.registry import all_suites, classifier_tasks, get_task
+from negkit.kit.suites.registry import all_suites, classifier_tasks, expand_task_names, get_task, suite_for_task
 
 
 @dataclass(frozen=True)
@@ -43,3 +44,16 @@ def default_tasks(data: str | Path | None = None, classifier: bool = False) -> l
     """The main tasks whose data is found (only the ones a classifier can run, for a classifier model)."""
     found = [status.task for status in suite_status(data) if status.location is not None]
     return [task for task in found if task in classifier_tasks()] if classifier else found
+
+
+def expand_groups(names: list[str], data: str | Path | None = None) -> tuple[list[str], dict[str, str]]:
+    """``names`` with each group of suites (``negation-all``) replaced by the main task of every suite of the group
+    whose data is found; the suites left out, each with how to get its data."""
+    left_out: list[str] = []
+    tasks = expand_task_names(names, lambda task: locate_task_data(task, data) is not None, left_out)
+    skipped = {}
+    for task in left_out:
+        suite = suite_for_task(task)
+        if suite is not None:
+            skipped[suite.name] = suite.data.how_to_get
+    return [name for name in tasks if name not in left_out], skipped

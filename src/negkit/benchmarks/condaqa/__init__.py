@@ -52,5 +52,5 @@ SUITE = register_suite(SuiteDescription(
     interval_unit="passage (the original and its edits resampled together)",
     primary_metric="accuracy.accuracy",
     figures=condaqa_figures,
-    order=50,
+    order=50, groups=("negation-all",),
 ))

@@ -127,5 +127,5 @@ SUITE = register_suite(SuiteDescription(
     harness=HarnessExport(("negkit_nan_nli",), label_writer("load_nan_nli"), loaders={"load_nan_nli": NAME}),
     statistics=nan_nli_data_statistics,
     recipes=RECIPES,
-    order=30,
+    order=30, groups=("negation-all",),
 ))

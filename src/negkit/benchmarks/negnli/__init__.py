@@ -181,5 +181,5 @@ SUITE = register_suite(SuiteDescription(
     task_harness={task: export for task, export in HARNESS.items() if task != f"{NAME}-mnli"},
     run_sections=table5_section,
     nli_pairs=nli_training_pairs,
-    order=45,
+    order=45, groups=("negation-all",),
 ))

@@ -24,13 +24,10 @@ from negkit.benchmarks.nubench.data import (
 from negkit.benchmarks.nubench.stats import nubench_data_statistics
 from negkit.errors import NegkitError
 from negkit.io.atomic import atomic_write_jsonl, atomic_write_text
-from negkit.benchmarks.nubench.metrics import CHOICE_NAMES
-from negkit.kit.render import plots
-from negkit.kit.render.figures import triple
+from negkit.kit.render.negation_choice import choice_figures
 from negkit.kit.harness.layout import harness_task_yaml
 from negkit.benchmarks.nubench.tables import nubench_tables
 from negkit.benchmarks.nubench.sweep_tables import sweep_run_tables
-from negkit.kit.view import Figure
 from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescription, TaskEntry, TrainingSource, task_flag
 from negkit.kit.suites.registry import register_suite
 from negkit.kit.tasks.base import TaskData
@@ -80,24 +77,8 @@ def _with_sweep_tables(factory: Callable[..., Any]) -> Callable[..., Any]:
     return make
 
 
-def nubench_figures(metrics: dict[str, Any], records: Sequence[dict[str, Any]] | None = None) -> list[Figure]:
-    """The choice distribution per run and the choices taken per local-negation type."""
-    runs = list(metrics.get("runs", {}))
-    distribution = plots.interval_bars(
-        list(CHOICE_NAMES), {run: [triple(metrics, f"runs.{run}.choice_share.{c}") for c in CHOICE_NAMES] for run in runs},
-        "Thunder-NUBench: answers chosen (choice1 is correct)", "share of answers", (0, 1),
-    )
-    figures = [("Choice distribution per run (95% intervals)", distribution)]
-    if records and runs:
-        kinds = list(dict.fromkeys(record.get("choice2_type", "?") for record in records))
-        rows = []
-        for kind in kinds:
-            answers = [r["runs"][run]["prediction"] for r in records if r.get("choice2_type") == kind for run in runs
-                       if run in r.get("runs", {})]
-            rows.append([answers.count(c) / len(answers) if answers else None for c in CHOICE_NAMES])
-        heat = plots.heatmap(rows, kinds, list(CHOICE_NAMES), "choice taken per local-negation type", vmin=0, vmax=1)
-        figures.append(("Which choice was taken, per local-negation type of choice2 (all runs)", heat))
-    return figures
+#: The choice distribution per run and the choices taken per local-negation type.
+nubench_figures = choice_figures("Thunder-NUBench")
 
 
 def write_harness_task(task: Any, loaded: TaskData, out: Path, data: str | None, names: tuple[str, ...]) -> dict[str, Any]:
@@ -201,5 +182,5 @@ SUITE = register_suite(SuiteDescription(
                           help="Thunder-NUBench: a BOS token before the context: the tokenizer's choice (default, as "
                           "lm-eval 0.4.13), none (as the older lm-eval the paper used), or always"),),
     statistics=nubench_data_statistics,
-    order=20,
+    order=20, groups=("negation-all",),
 ))

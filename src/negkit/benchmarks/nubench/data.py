@@ -26,6 +26,8 @@ from negkit.errors import DataNotFoundError, InputFormatError, quoted
 from negkit.io.atomic import atomic_write_text
 from negkit.io.hub import hub_offline, in_hub_cache, offline_reason
 from negkit.io.textfiles import iter_csv, iter_json_objects, iter_parquet, require_fields
+from negkit.kit.metrics.negation_choice import CHOICE_NAMES
+from negkit.kit.tasks.negation_choice import NON_APPLICABLE, ChoiceItem
 
 HUB_ID = "thunder-research-group/SNU_Thunder-NUBench"
 #: The data set's folder under a data root.
@@ -36,44 +38,12 @@ NEGATION_PAIRS = "sentence-negation-pair"
 SPLITS: dict[str, tuple[str, ...]] = {MULTIPLE_CHOICE: ("validation", "test"), NEGATION_PAIRS: ("train",)}
 #: Values of ``choice2_type``; ``non-applicable`` items have no local-negation choice.
 CHOICE2_TYPES: tuple[str, ...] = ("relative_part", "pp_part", "compound_part", "adverb_part", "non-applicable")
-NON_APPLICABLE = "non-applicable"
-#: Names of the four candidate kinds, in file order.
-CHOICE_NAMES: tuple[str, ...] = ("choice1", "choice2", "choice3", "choice4")
+#: The multiple-choice item (:class:`ChoiceItem`) and its candidate names (``CHOICE_NAMES``, choice1..choice4 in
+#: file order) are the kit's (:mod:`negkit.kit.tasks.negation_choice`).
 FILE_SUFFIXES: tuple[str, ...] = (".jsonl", ".parquet", ".csv")
 
 _CHOICE_COLUMNS = ("index", "sentence", *CHOICE_NAMES, "choice2_type", "choice2_element")
 _PAIR_COLUMNS = ("index", "premise", "hypothesis")
-
-
-@dataclass(frozen=True)
-class ChoiceItem:
-    """One multiple-choice item. ``choices`` holds choice1..choice4 as in the file; the candidates offered to a
-    model are :attr:`candidates` (choice2 is left out for ``non-applicable`` items); the gold candidate is index 0."""
-
-    item_id: str
-    index: int
-    wikipedia_index: int | None
-    sentence: str
-    choices: tuple[str, str, str, str]
-    choice2_type: str
-    choice2_element: str
-
-    @property
-    def candidate_names(self) -> tuple[str, ...]:
-        """Which of choice1..choice4 are offered, in order."""
-        if self.choice2_type == NON_APPLICABLE:
-            return ("choice1", "choice3", "choice4")
-        return CHOICE_NAMES
-
-    @property
-    def candidates(self) -> tuple[str, ...]:
-        """The texts offered to a model, gold first."""
-        return tuple(self.choices[CHOICE_NAMES.index(name)] for name in self.candidate_names)
-
-    @property
-    def gold(self) -> int:
-        """Index of the correct candidate (always 0: the standard negation)."""
-        return 0
 
 
 @dataclass(frozen=True)

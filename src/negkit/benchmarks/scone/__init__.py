@@ -118,5 +118,5 @@ SUITE = register_suite(SuiteDescription(
     primary_metric="accuracy.overall",
     figures=scone_figures,
     harness=HarnessExport(("negkit_scone",), label_writer("load_scone"), loaders={"load_scone": NAME}),
-    order=40,
+    order=40, groups=("negation-all",),
 ))

@@ -57,5 +57,5 @@ SUITE = register_suite(SuiteDescription(
     task_flags=(task_flag("--fewshot-examples", option="fewshot_examples", choices=FEWSHOT_SOURCES,
                           help="tind-fewshot: the authors' fixed 44 examples (default) or 4 per pattern drawn with "
                           "--seed from the training split"),),
-    order=10,
+    order=10, groups=("negation-all",),
 ))

@@ -3,7 +3,9 @@
 Three kinds cover every figure of the reports: :func:`interval_bars` (grouped bars with asymmetric 95% interval
 whiskers), :func:`heatmap` (a matrix with its values written in the cells) and :func:`forest` (differences from a
 baseline with their intervals, around a line at 0). Output is deterministic: fixed SVG ids (``svg.hashsalt``), no
-date in the metadata, text drawn as paths so that the picture does not depend on the viewer's fonts.
+date in the metadata, text drawn as paths so that the picture does not depend on the viewer's fonts, except in a
+figure with characters the plotting font cannot draw (Korean or Chinese labels without a CJK font): its text stays
+text in the SVG, so that the browser draws it with a font that has them instead of empty boxes.
 
 matplotlib is an optional dependency (``pip install negkit[report]``); :func:`available` says whether it is there.
 """
@@ -59,10 +61,28 @@ def to_svg(figure: Any) -> str:
     for artist in figure.findobj(Text):
         artist.set_text(drawable(artist.get_text()))
     buffer = io.StringIO()
-    figure.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None})
+    fonttype = "path" if all(_drawable_by_font(artist.get_text()) for artist in figure.findobj(Text)) else "none"
+    with plt.rc_context({"svg.fonttype": fonttype}):
+        figure.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None})
     plt.close(figure)
     text = buffer.getvalue()
     return text[text.index("<svg"):].strip()
+
+
+_CHARMAP: set[int] = set()
+
+
+def _drawable_by_font(text: str) -> bool:
+    """Whether matplotlib's default font has a glyph for every character of ``text``."""
+    if text.isascii():
+        return True
+    if not _CHARMAP:
+        import matplotlib  # heavy: off the start-up path
+        from matplotlib import font_manager, ft2font
+
+        path = font_manager.findfont(font_manager.FontProperties(family=matplotlib.rcParams["font.family"]))
+        _CHARMAP.update(ft2font.FT2Font(path).get_charmap())
+    return all(ord(character) in _CHARMAP or character.isspace() for character in text)
 
 
 def to_png(figure: Any, dpi: int = 150) -> bytes:

@@ -33,6 +33,7 @@ from negkit.kit.suites.registry import (
     registered_names,
     registered_tasks,
     suite_for_task,
+    suite_groups,
     suite_view,
     task_entry,
     task_flags,
@@ -46,6 +47,6 @@ __all__ = [
     "DataSource", "ENTRY_POINT_GROUP", "HarnessExport", "Recipe", "SuiteDescription", "SuiteScore", "TaskEntry", "TaskFlag",
     "TrainingFlag", "TrainingSource", "all_suites", "classifier_tasks", "default_training_source",
     "expand_task_names", "get_suite", "get_task", "include_suites", "load_plugins",
-    "register_suite", "registered_names", "registered_tasks", "suite_for_task", "suite_view",
+    "register_suite", "registered_names", "registered_tasks", "suite_for_task", "suite_groups", "suite_view",
     "task_entry", "task_flag", "task_flags", "training_flag", "training_recipes", "training_source", "training_sources", "unregister_suite",
 ]

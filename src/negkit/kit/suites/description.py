@@ -22,7 +22,8 @@ A suite module builds one and calls :func:`negkit.kit.suites.register_suite`; ev
   other tasks);
 - **training** (:class:`TrainingSource`): named training sets for ``negkit finetune --train NAME``, with the
   ``finetune`` flags each accepts (:class:`TrainingFlag`);
-- **statistics**: the data statistics tables of ``negkit data stats SUITE``.
+- **statistics**: the data statistics tables of ``negkit data stats SUITE``;
+- **groups**: named groups of suites (``negkit eval --tasks negation-all``).
 """
 
 from __future__ import annotations
@@ -203,6 +204,9 @@ class SuiteDescription:
     #: A section of a run's report drawing on several tasks, e.g. a paper's table comparing two benchmarks
     #: (``run_sections(results) -> RunSection or None``).
     run_sections: SectionBuilder | None = None
+    #: Named groups of suites this suite belongs to: ``negkit eval --tasks GROUP`` runs the main task of every suite
+    #: of the group whose data is found (e.g. ``negation-all``, every negation benchmark).
+    groups: tuple[str, ...] = ()
     #: NLI training files in the benchmark's own layout for ``negkit finetune --model nli:...``:
     #: ``nli_pairs(path) -> [(premise, hypothesis, label)]``, or None when the file is not in that layout.
     nli_pairs: Callable[[Path], list[tuple[str, str, str]] | None] | None = None

@@ -1,5 +1,7 @@
 """Whole suites from a declared task kind: :func:`choice_suite` for a
-:class:`~negkit.kit.tasks.choice.MultipleChoice`, :func:`pairs_suite` for :class:`~negkit.kit.tasks.pairs.MinimalPairs`.
+:class:`~negkit.kit.tasks.choice.MultipleChoice`, :func:`pairs_suite` for :class:`~negkit.kit.tasks.pairs.MinimalPairs`,
+:func:`cloze_suite` for :class:`~negkit.kit.tasks.cloze.Cloze` probes, :func:`paired_suite` for
+:class:`~negkit.kit.tasks.paired.PairedQuestions`.
 Each gives the suite's description (task, figures, interval unit, primary metric, Harness export), so such a
 benchmark is its reader, its declaration and one call (docs/suites.md, docs/examples/toy_suite.py)."""
 
@@ -9,9 +11,12 @@ from pathlib import Path
 from typing import Any
 
 from negkit.kit.harness.layout import harness_loader
+from negkit.kit.render.grouped import grouped_figures
 from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescription, TaskEntry
 from negkit.kit.tasks.base import TaskData
-from negkit.kit.tasks.choice import MultipleChoice, choice_figures, write_choice_harness
+from negkit.kit.tasks.choice import MultipleChoice, choice_figures_of, write_choice_harness
+from negkit.kit.tasks.cloze import Cloze
+from negkit.kit.tasks.paired import PairedQuestions
 from negkit.kit.tasks.pairs import MinimalPairs, pair_figures, write_pairs_harness
 
 
@@ -31,7 +36,7 @@ def choice_suite(spec: MultipleChoice, data: DataSource, title: str = "", descri
     settings: dict[str, Any] = dict(
         name=spec.name, title=title or spec.title or spec.name,
         tasks=(TaskEntry(spec.name, spec.task, description or f"{title or spec.name}: multiple choice by log-likelihood"),),
-        main_task=spec.name, data=data, interval_unit=spec.unit, primary_metric="acc", figures=choice_figures,
+        main_task=spec.name, data=data, interval_unit=spec.unit, primary_metric="acc", figures=choice_figures_of(spec),
         harness=choice_harness(spec),
     )
     return SuiteDescription(**{**settings, **fields})
@@ -49,5 +54,29 @@ def pairs_suite(spec: MinimalPairs, data: DataSource, description: str = "", **f
         main_task=spec.name, data=data, interval_unit=spec.unit, primary_metric="overall.accuracy",
         figures=pair_figures(spec),
         harness=HarnessExport((spec.harness_name,), write, loaders={harness_loader(spec.harness_name): spec.name}),
+    )
+    return SuiteDescription(**{**settings, **fields})
+
+
+def cloze_suite(spec: Cloze, data: DataSource, description: str = "", **fields: Any) -> SuiteDescription:
+    """The suite of one cloze task (see :func:`choice_suite`); its primary metric is the overall value of the first
+    headline metric. The LM Evaluation Harness cannot rank a candidate vocabulary: no export."""
+    settings: dict[str, Any] = dict(
+        name=spec.name, title=spec.title or spec.name,
+        tasks=(TaskEntry(spec.name, spec.task, description or f"{spec.title or spec.name}: cloze probes"),),
+        main_task=spec.name, data=data, interval_unit=spec.unit, primary_metric=f"overall.{spec.headline[0]}",
+        figures=grouped_figures(spec.title or spec.name, spec.groups_key),
+    )
+    return SuiteDescription(**{**settings, **fields})
+
+
+def paired_suite(spec: PairedQuestions, data: DataSource, description: str = "", **fields: Any) -> SuiteDescription:
+    """The suite of one paired-questions task (see :func:`choice_suite`); its primary metric is the overall value of
+    the first headline metric."""
+    settings: dict[str, Any] = dict(
+        name=spec.name, title=spec.title or spec.name,
+        tasks=(TaskEntry(spec.name, spec.task, description or f"{spec.title or spec.name}: paired questions"),),
+        main_task=spec.name, data=data, interval_unit=spec.unit, primary_metric=f"overall.{spec.headline[0]}",
+        figures=grouped_figures(spec.title or spec.name, spec.groups_key, reference=0.5),
     )
     return SuiteDescription(**{**settings, **fields})

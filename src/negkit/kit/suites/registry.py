@@ -16,7 +16,7 @@ import importlib.metadata
 import pkgutil
 import re
 import types
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from negkit.errors import NegkitError
@@ -211,12 +211,34 @@ def default_training_source() -> str:
     return next(iter(training_sources()), "")
 
 
-def expand_task_names(names: Sequence[str]) -> list[str]:
+def suite_groups() -> dict[str, list[SuiteDescription]]:
+    """Every named group of suites (:attr:`SuiteDescription.groups`) with its suites, in the suites' order."""
+    groups: dict[str, list[SuiteDescription]] = {}
+    for suite in all_suites():
+        for group in suite.groups:
+            groups.setdefault(group, []).append(suite)
+    return dict(sorted(groups.items()))
+
+
+def expand_task_names(names: Sequence[str], available: Callable[[str], bool] | None = None,
+                      skipped: list[str] | None = None) -> list[str]:
     """``names`` with each suite name (or alias) that is not itself a task replaced by that suite's tasks, in
-    order (``--tasks negnli`` runs negnli-mnli, negnli-snli and negnli-rte); other names stay as they are."""
+    order (``--tasks negnli`` runs negnli-mnli, negnli-snli and negnli-rte), and each group name
+    (:func:`suite_groups`) by the main task of every suite of the group for which ``available(task)`` holds (default:
+    all; the others are appended to ``skipped``); other names stay as they are."""
     tasks = set(registered_tasks())
+    groups = suite_groups()
     expanded: list[str] = []
     for name in names:
         suite = None if name in tasks else next((s for s in all_suites() if name in s.names), None)
-        expanded += list(suite.task_names) if suite is not None else [name]
+        if suite is not None:
+            expanded += list(suite.task_names)
+        elif name not in tasks and name in groups:
+            for member in groups[name]:
+                if available is None or available(member.main_task):
+                    expanded.append(member.main_task)
+                elif skipped is not None:
+                    skipped.append(member.main_task)
+        else:
+            expanded.append(name)
     return expanded

@@ -10,8 +10,9 @@ from records to numbers for ``negkit eval``, ``negkit score`` and ``negkit compa
 
 Metrics (:func:`choice_metrics`): ``count``, ``correct``, ``acc`` (and ``acc_norm``), and where every question offers
 the same answers, the share of the model's answers and of the right answers per answer (``choice_share.NAME``,
-``gold_share.NAME``). Intervals resample each question's ``unit`` (the question itself unless the reader names one,
-e.g. the passage several questions share).
+``gold_share.NAME``); with a declared ``group_field`` (a field of the questions' ``fields``, e.g. a negation rule)
+also the accuracy per group (``GROUPS_KEY.NAME.acc``). Intervals resample each question's ``unit`` (the question
+itself unless the reader names one, e.g. the passage several questions share).
 """
 
 from __future__ import annotations
@@ -79,6 +80,11 @@ class MultipleChoice:
     harness_task: str = ""
     #: Facts about the protocol for the results' ``task`` entry.
     protocol: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    #: A field of the questions' ``fields`` whose values group them (accuracy per group; ``--limit N`` keeps the
+    #: first ``ceil(N / groups)`` of each); ``groups`` orders them.
+    group_field: str = ""
+    groups_key: str = "groups"
+    groups: tuple[str, ...] = ()
 
     def task(self, chat: bool = False, system_instruction: str | None = None) -> ChoiceTask:
         """The task, asked with the model's chat template when ``chat`` (the ``TaskEntry`` factory)."""
@@ -116,7 +122,18 @@ class ChoiceTask:
         check_unique_ids(folder, split, [item.item_id for item in items])
         total = len(items)
         limit = resolve_limit(limit, total)
-        items = items[:limit] if limit is not None else items
+        if limit is not None and self.spec.group_field:  # the first questions of each group, as evenly as can be
+            per_group = -(-limit // max(1, len({item.fields[self.spec.group_field] for item in items})))
+            counts: dict[Any, int] = {}
+            kept = []
+            for item in items:
+                group = item.fields[self.spec.group_field]
+                counts[group] = counts.get(group, 0) + 1
+                if counts[group] <= per_group:
+                    kept.append(item)
+            items = kept
+        elif limit is not None:
+            items = items[:limit]
         return TaskData(items, self.spec.files(folder, split), {"split": split, "limit": limit, "count": len(items),
                                                                 "items_in_split": total})
 
@@ -145,14 +162,15 @@ class ChoiceTask:
                            tuple(item.choices[item.gold].strip() for item in items))
 
     def metrics(self, items: Sequence[ChoiceQuestion], records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-        return choice_metrics(records, self.spec.acc_norm)
+        return choice_metrics(records, self.spec.acc_norm) | group_accuracy(records, self.spec)
 
     def estimands(self, items: Sequence[ChoiceQuestion], records: Sequence[Mapping[str, Any]],
                   headline_only: bool = False) -> list[Estimand]:
-        return choice_estimands(records, self.spec.acc_norm, self.spec.unit, headline_only)
+        estimands = choice_estimands(records, self.spec.acc_norm, self.spec.unit, headline_only)
+        return estimands + ([] if headline_only else group_estimands(records, self.spec))
 
     def tables(self, metrics: dict[str, Any]) -> str:
-        return choice_tables(self.spec.title or self.name, metrics)
+        return choice_tables(self.spec.title or self.name, metrics, group_table(metrics, self.spec))
 
     def harness_scores(self, records: Sequence[Mapping[str, Any]]) -> dict[str, list[float]]:
         """Per-question ``acc`` (and ``acc_norm``) for results.json's Harness layout."""
@@ -191,8 +209,10 @@ class ChoiceTask:
 
     def items_from_records(self, records: Sequence[Mapping[str, Any]], path: Path) -> list[ChoiceQuestion]:
         """The questions as far as ``negkit compare`` needs them (gold, choices, unit), from a samples file."""
+        group = self.spec.group_field
         return [ChoiceQuestion(str(record["item_id"]), "", tuple(need(record, "choices", path, number)),
-                               need(record, "gold", path, number, int), record.get("unit"))
+                               need(record, "gold", path, number, int), record.get("unit"),
+                               {group: need(record, group, path, number)} if group else {})
                 for number, record in enumerate(records, start=1)]
 
 
@@ -261,8 +281,48 @@ def choice_estimands(records: Sequence[Mapping[str, Any]], acc_norm: bool = Fals
     return estimands
 
 
-def choice_tables(title: str, metrics: dict[str, Any]) -> str:
-    """Markdown for :func:`choice_metrics`: accuracy, and the answers given against the right ones."""
+def _grouped(records: Sequence[Mapping[str, Any]], spec: MultipleChoice) -> dict[str, list[Mapping[str, Any]]]:
+    names = [str(record[spec.group_field]) for record in records]
+    order = [name for name in spec.groups if name in names] + sorted(set(names) - set(spec.groups))
+    return {name: [record for record, own in zip(records, names) if own == name] for name in order}
+
+
+def group_accuracy(records: Sequence[Mapping[str, Any]], spec: MultipleChoice) -> dict[str, Any]:
+    """``{GROUPS_KEY: {NAME: {"count", "correct", "acc"}}}`` for a declared ``group_field`` (else ``{}``)."""
+    if not spec.group_field:
+        return {}
+    groups = {}
+    for name, members in _grouped(records, spec).items():
+        correct = sum(record["prediction"] == record["gold"] for record in members)
+        groups[name] = {"count": len(members), "correct": correct, "acc": correct / len(members)}
+    return {spec.groups_key: groups}
+
+
+def group_estimands(records: Sequence[Mapping[str, Any]], spec: MultipleChoice) -> list[Estimand]:
+    """The accuracy of each group (``GROUPS_KEY.NAME.acc``), resampling each record's unit."""
+    if not spec.group_field:
+        return []
+    units = [str(record.get("unit", record["item_id"])) for record in records]
+    correct = np.array([record["prediction"] == record["gold"] for record in records], dtype=float)
+    return [ratio_estimand(f"{spec.groups_key}.{name}.acc", correct * mask, mask, units, spec.unit, label=f"acc: {name}")
+            for name in _grouped(records, spec)
+            for mask in [np.array([str(record[spec.group_field]) == name for record in records], dtype=float)]]
+
+
+def group_table(metrics: dict[str, Any], spec: MultipleChoice) -> str:
+    """Accuracy per group, with intervals (empty without a declared ``group_field``)."""
+    groups = metrics.get(spec.groups_key) if spec.group_field else None
+    if not groups:
+        return ""
+    intervals = metrics.get("intervals")
+    rows = [[name, values["count"], values["correct"], with_interval(values["acc"], intervals, f"{spec.groups_key}.{name}.acc")]
+            for name, values in groups.items()]
+    return f"Accuracy by {spec.group_field}:\n\n" + markdown_table([spec.group_field, "questions", "right", "acc"], rows)
+
+
+def choice_tables(title: str, metrics: dict[str, Any], extra: str = "") -> str:
+    """Markdown for :func:`choice_metrics`: accuracy, and the answers given against the right ones (then ``extra``,
+    e.g. :func:`group_table`)."""
     intervals = metrics.get("intervals")
     names = ["acc", "acc_norm"] if "acc_norm" in metrics else ["acc"]
     accuracy = markdown_table(["questions", *names],
@@ -274,7 +334,7 @@ def choice_tables(title: str, metrics: dict[str, Any]) -> str:
     norm = "; acc_norm per character" if "acc_norm" in metrics else ""
     parts = [f"### {title} — {metrics['count']} questions",
              f"Accuracy (each answer scored as a continuation of the prompt{norm}):", accuracy,
-             "Answers given:", answers]
+             "Answers given:", answers] + ([extra] if extra else [])
     note = interval_note(intervals)
     return "\n\n".join(parts + ([note] if note else [])) + "\n"
 
@@ -306,3 +366,18 @@ def write_choice_harness(task: ChoiceTask, loaded: TaskData, out: Path) -> dict[
         name, harness_loader(name), "prompt", "choices", "gold", task.delimiter,
         f"{task.name}: the answers scored after the prompt (arg-max).", metrics=norm))
     return {"docs": {"test": f"{name}.test.jsonl"}}
+
+
+def choice_figures_of(spec: MultipleChoice) -> Callable[[dict[str, Any], Sequence[dict[str, Any]] | None], list[Figure]]:
+    """:func:`choice_figures`, and with a declared ``group_field`` the accuracy per group."""
+
+    def figures(metrics: dict[str, Any], records: Sequence[dict[str, Any]] | None = None) -> list[Figure]:
+        result = choice_figures(metrics, records)
+        groups = list(metrics.get(spec.groups_key) or {}) if spec.group_field else []
+        if groups:
+            bars = plots.interval_bars(groups, {"acc": [triple(metrics, f"{spec.groups_key}.{name}.acc") for name in groups]},
+                                       f"accuracy by {spec.group_field}", "accuracy", (0, 1), width=8.0)
+            result.append((f"Accuracy by {spec.group_field} (95% intervals)", bars))
+        return result
+
+    return figures

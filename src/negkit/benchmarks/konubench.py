@@ -1,0 +1,205 @@
+"""KoNUBench (github Sungmok-Jung/KoNUBench, no paper yet): Korean sentence negation as multiple choice, the design
+of Thunder-NUBench: for an original sentence, pick its standard (clausal) negation among the standard negation, a
+local negation (only a subordinate part negated), a contradiction without negation and a paraphrase. Plus the
+repository's two negated Korean QA sets.
+
+``konubench`` (the main task) runs the kit's standard-negation multiple choice
+(:class:`negkit.kit.tasks.negation_choice.NegationChoiceTask`: the code path of Thunder-NUBench) on
+``dataset/ko_nubench/{test/test.json, validation/val.json, train/train.json}``: JSON arrays whose records name the
+roles (``standard_negation`` = choice1, ``local_negation`` = choice2, ``contradiction`` = choice3, ``paraphrase`` =
+choice4; a null local negation makes a three-candidate item, Thunder's ``non-applicable``); the local-negation types
+(``local_negation_type``) are Korean: :data:`LOCAL_TYPES`. Asked as the authors' ``ko_nubench_cloze`` task: the
+Harness ``description`` (the Korean definition of standard negation and of the Korean negation forms,
+:data:`DESCRIPTION`) then ``원문: SENTENCE\\n부정문:``, each candidate after one space; ``acc`` and ``acc_norm``, the
+error analysis with a confusion rate per Korean type; few-shot from the validation split (``--num-fewshot``,
+over seeds, as Thunder-NUBench). ``--prompt plain`` drops the description.
+
+``konubench-kmmlu``: the 7,154 row-aligned two-option questions of ``kmmlu_pos`` ("which is correct?") and
+``kmmlu_neg`` ("which is NOT correct?", the answer flipped), each pair a :mod:`negkit.kit.tasks.paired` item asked
+with the Harness prompt ``{question}\\nA. {A}\\nB. {B}\\n정답：`` and the letters as continuations: accuracy on both
+halves and ``both_correct``. ``konubench-boolq-neg``: 1,404 KoBEST BoolQ items with a negated question, ``{paragraph}
+질문: {question} 답변: `` with ``아니오`` / ``예`` (no / yes).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from negkit.errors import DataNotFoundError, InputFormatError, quoted
+from negkit.io.textfiles import read_text
+from negkit.kit.data.locate import locate_dataset
+from negkit.kit.render.negation_choice import choice_figures
+from negkit.kit.suites import DataSource, register_suite
+from negkit.kit.suites.description import SuiteDescription, TaskEntry
+from negkit.kit.tasks.choice import ChoiceQuestion, MultipleChoice
+from negkit.kit.tasks.negation_choice import NON_APPLICABLE, ChoiceItem, NegationChoiceTask
+from negkit.kit.tasks.paired import PairedItem, PairedQuestions, PartQuestion
+
+NAME = "konubench"
+SPLIT_FILES = {"test": "test/test.json", "validation": "validation/val.json", "train": "train/train.json"}
+LOCAL_TYPES: tuple[str, ...] = ("관형절", "대등절 일부", "부사절", "종속절", "명사절", "인용절")
+ROLES = ("standard_negation", "local_negation", "contradiction", "paraphrase")
+DESCRIPTION = (
+    "문제: 다음의 원문을 standard negation을 활용하여 올바르게 부정하시오.\n\nstandard negation:\n"
+    "- 주절의 서술어를 한국어의 부정 표현을 활용해 부정함으로써 원문 P를  ¬P로 만든다.\n"
+    "- 주절의 서술어 외의 나머지 부분은 수정하지 않는다.\n"
+    "- 원문이 조건문일 때는 논리적 규칙(¬(P → Q) ≡ P ∧ ¬Q)을 따라 부정한다.\n"
+    "- 주절이 여러 개일 경우 드모르간의 법칙(예. ¬(P ∧ Q) ≡ ¬P ∨ ¬Q)에 따라 모든 주절의 서술어를 부정한다.\n\n"
+    "한국어의 부정 표현:\n- 안 계열: 안, -지 않다\n- 못 계열: 못, -지 못하다\n"
+    "- 어휘적 부정: 상보 반의어를 활용한 부정(이다/아니다, 있다/없다, 참석하다/불참하다 등)\n\n"
+)
+PROMPTS = {"cloze": "원문: {s}\n부정문:", "plain": "원문: {s}\n부정문:"}
+
+
+def _records(path: Path) -> list[tuple[int, dict[str, Any]]]:
+    """``(position, record)`` of a JSON array file (positions from 1: the file is one indented array)."""
+    try:
+        data = json.loads(read_text(path, "KoNUBench file"))
+    except json.JSONDecodeError as error:
+        raise InputFormatError(path, error.lineno, f"invalid JSON ({error.msg})") from None
+    if not isinstance(data, list):
+        raise InputFormatError(path, 1, "expected a JSON array of records")
+    for position, record in enumerate(data, start=1):
+        if not isinstance(record, dict):
+            raise InputFormatError(path, None, f"record {position}: expected an object, found {quoted(record, 40)}")
+    return list(enumerate(data, start=1))
+
+
+def _text(path: Path, position: int, record: Mapping[str, Any], key: str, optional: bool = False) -> str:
+    value = record.get(key)
+    if value is None and optional:
+        return ""
+    if not isinstance(value, str) or not value.strip():
+        raise InputFormatError(path, None, f"record {position} (idx {quoted(record.get('idx'))}): field {key!r}: "
+                                           f"expected a sentence, found {quoted(value, 40)}")
+    return value.strip()
+
+
+def read_konubench(path: str | Path, split: str = "test") -> list[ChoiceItem]:
+    """The items of one KoNUBench split file (a folder means ``FOLDER/dataset/ko_nubench/SPLIT``); a bad record names
+    the file and its position in the array (the files are one indented JSON array)."""
+    path = Path(path)
+    if path.is_dir():
+        path = path / "dataset" / "ko_nubench" / SPLIT_FILES[split]
+    items, seen = [], set()
+    for position, record in _records(path):
+        idx = record.get("idx")
+        if not isinstance(idx, str) or not idx.lstrip("G").isdigit():
+            raise InputFormatError(path, None, f"record {position}: field 'idx': expected a number (or G and a number), "
+                                               f"found {quoted(idx)}")
+        kind = record.get("local_negation_type")
+        if kind is not None and kind not in LOCAL_TYPES:
+            raise InputFormatError(path, None, f"record {position} (idx {idx}): field 'local_negation_type': unknown "
+                                               f"type {quoted(kind)} (expected one of {', '.join(LOCAL_TYPES)} or null)")
+        local = _text(path, position, record, "local_negation", optional=True)
+        if bool(local) != (kind is not None):
+            raise InputFormatError(path, None, f"record {position} (idx {idx}): 'local_negation' and "
+                                               "'local_negation_type' must both be given or both be null")
+        choices = (_text(path, position, record, "standard_negation"), local,
+                   _text(path, position, record, "contradiction"), _text(path, position, record, "paraphrase"))
+        raw = record.get("raw_id")
+        item = ChoiceItem(f"{NAME}-{split}-{idx}", int(idx.lstrip("G")), int(raw) if isinstance(raw, (int, float)) else None,
+                          _text(path, position, record, "original_sentence"), choices, kind or NON_APPLICABLE,
+                          str(record.get("local_부정요소") or ""))
+        if item.item_id in seen:
+            raise InputFormatError(path, None, f"record {position}: idx {idx} appears twice")
+        seen.add(item.item_id)
+        items.append(item)
+    if not items:
+        raise InputFormatError(path, None, "no items")
+    return items
+
+
+class KoNUBenchTask(NegationChoiceTask):
+    """KoNUBench multiple choice: the kit's standard-negation task with the authors' cloze prompt and description."""
+
+    name = NAME
+    dataset = NAME
+    title = "KoNUBench multiple choice"
+    local_types = LOCAL_TYPES
+    unit = "KoNUBench item"
+    default_prompt = "cloze"
+
+    def templates(self) -> Mapping[str, str]:
+        return PROMPTS
+
+    def description(self, prompt_id: str) -> str:
+        return DESCRIPTION if prompt_id == "cloze" else ""
+
+    def load_split(self, data: str | Path | None, split: str) -> tuple[list[ChoiceItem], list[Path], str]:
+        if split not in SPLIT_FILES:
+            raise DataNotFoundError(f"KoNUBench has no split {split!r} (choose one of {', '.join(SPLIT_FILES)})")
+        folder = locate_dataset(NAME, data)
+        path = folder / "dataset" / "ko_nubench" / SPLIT_FILES[split]
+        return read_konubench(path, split), [path], str(folder)
+
+
+def _kmmlu_part(path: Path, position: int, record: Mapping[str, Any]) -> PartQuestion:
+    for key in ("question", "A", "B"):
+        _text(path, position, record, key)
+    if record.get("answer") not in (0, 1):
+        raise InputFormatError(path, None, f"record {position}: field 'answer': expected 0 or 1, found "
+                                           f"{quoted(record.get('answer'))}")
+    prompt = f"{record['question'].strip()}\nA. {record['A'].strip()}\nB. {record['B'].strip()}\n정답："
+    return PartQuestion(prompt, (" A", " B"), record["answer"])
+
+
+def read_kmmlu(folder: str | Path, split: str = "test") -> list[PairedItem]:
+    """The row-aligned pairs of ``kmmlu_pos`` and ``kmmlu_neg`` (same options, the answer flipped: checked)."""
+    base = Path(folder) / "dataset"
+    positive_path, negative_path = base / "kmmlu_pos/test/kmmlu_pos.json", base / "kmmlu_neg/test/kmmlu_neg.json"
+    positive, negative = _records(positive_path), _records(negative_path)
+    if len(positive) != len(negative):
+        raise InputFormatError(negative_path, None, f"{len(negative)} questions for the {len(positive)} of kmmlu_pos.json")
+    items = []
+    for (position, first), (_, second) in zip(positive, negative):
+        pos, neg = _kmmlu_part(positive_path, position, first), _kmmlu_part(negative_path, position, second)
+        if pos.gold == neg.gold:
+            raise InputFormatError(negative_path, None, f"record {position}: the negated question must have the other answer")
+        items.append(PairedItem(f"kmmlu-{position - 1}", str(first.get("Category", "")), {"positive": pos, "negated": neg}))
+    return items
+
+
+def read_boolq_neg(folder: str | Path, split: str = "test") -> list[ChoiceQuestion]:
+    """KoBEST BoolQ with negated questions: ``paragraph``, ``question``, ``label`` (1: yes)."""
+    path = Path(folder) / "dataset/kobest_boolq_neg/test/kobest_boolq_neg.json"
+    questions = []
+    for position, record in _records(path):
+        paragraph, question = _text(path, position, record, "paragraph"), _text(path, position, record, "question")
+        if record.get("label") not in (0, 1):
+            raise InputFormatError(path, None, f"record {position}: field 'label': expected 0 or 1, found "
+                                               f"{quoted(record.get('label'))}")
+        questions.append(ChoiceQuestion(f"boolq-neg-{position - 1}", f"{paragraph} 질문: {question} 답변:",
+                                        ("아니오", "예"), record["label"]))
+    return questions
+
+
+KMMLU = PairedQuestions(f"{NAME}-kmmlu", read_kmmlu, lambda folder, split: [
+    Path(folder) / "dataset/kmmlu_pos/test/kmmlu_pos.json", Path(folder) / "dataset/kmmlu_neg/test/kmmlu_neg.json"],
+    parts=("positive", "negated"), twins=("positive", "negated"), title="KMMLU, positive and negated questions",
+    dataset=NAME, style="continuation", group_field="category", groups_key="categories", unit="question pair",
+    headline=("negated.accuracy", "positive.accuracy", "both_correct"),
+    protocol="the Harness prompt {question}\\nA. {A}\\nB. {B}\\n정답： and the letters as continuations")
+BOOLQ_NEG = MultipleChoice(f"{NAME}-boolq-neg", read_boolq_neg, lambda folder, split: [
+    Path(folder) / "dataset/kobest_boolq_neg/test/kobest_boolq_neg.json"], title="KoBEST BoolQ, negated questions", dataset=NAME,
+    acc_norm=True, unit="question", protocol={"prompt": "{paragraph} 질문: {question} 답변:", "choices": "아니오 / 예"})
+
+SUITE = register_suite(SuiteDescription(
+    name=NAME,
+    title="KoNUBench",
+    aliases=("ko-nubench",),
+    tasks=(TaskEntry(NAME, KoNUBenchTask, "KoNUBench: Korean standard negation as multiple choice (Thunder-NUBench's "
+                     "design and code path)"),
+           TaskEntry(KMMLU.name, KMMLU.task, "KMMLU questions asked positively and negated: accuracy on both"),
+           TaskEntry(BOOLQ_NEG.name, BOOLQ_NEG.task, "KoBEST BoolQ with negated questions: accuracy")),
+    main_task=NAME,
+    data=DataSource(NAME, "github Sungmok-Jung/KoNUBench dataset/ into DATA/konubench/dataset/",
+                    licence="none stated (KMMLU: CC BY-ND 4.0; KoBEST: CC BY-SA 4.0)"),
+    reader=read_konubench,
+    scorer_help="KoNUBench: acc, acc_norm, error analysis from {item_id, prediction[, prediction_norm, run]} lines",
+    interval_unit="item", primary_metric="summary.acc.mean", figures=choice_figures("KoNUBench"),
+    order=170, groups=("negation-all",),
+))

@@ -1,0 +1,157 @@
+"""LMs are not naysayers (Truong, Baldwin, Verspoor, Cohn; *SEM 2023): the prompt sets of ``joey234/llm-neg-bench``
+that test negation itself, three tasks:
+
+- ``llm-neg-bench-mkrnq`` (the suite's main task), MKR-NQ: 2,200 negated commonsense queries ("Air doesn't have")
+  whose ``completion`` lists the words that complete the *affirmative* query, so producing one after the negated query
+  is wrong (``mkrnq_prompt.csv``; the ConceptNet relation from the row-aligned ``mkrnq_pos_prompt.csv``);
+- ``llm-neg-bench-mwr``, MWR: 9,182 antonym ("greed is an antonym of") and synonym queries whose lists hold the wrong
+  answers (``mwr_test_prompt.csv``, the first of the three wordings);
+- ``llm-neg-bench-sar``, SAR: 2,000 word pairs, antonym or synonym (``sar_test_prompt.csv``; ``--split validation``:
+  the 1,000 of ``sar_dev_prompt.csv``), each class (`` antonym`` / `` synonym``) scored as the continuation of the
+  prompt as written, accuracy: the authors' ``classification_acc`` (``eval_pipeline/models.py``). Chance 0.5.
+
+MKR-NQ and MWR (:mod:`negkit.kit.tasks.completion`): the authors' ``_evaluate_hitrate`` generates one token with five
+beams, stop words and punctuation banned, and scores the weighted hit rate WHR@k of the five words (**lower is
+better**: a hit is a wrong answer). negkit's models give greedy text, not the five best tokens, so negkit scores WHR@1
+only: the first content word of a greedy continuation (six tokens; function words skipped where the authors ban stop
+words; cleaned with the authors' ``clean_word``; compared with the list as written, as their code does). The README
+describes WHR as weighted by each word's probability; the authors' code weights the five words by one number (the
+step's largest probability, the same for every beam), so its WHR@k is the share of hits among the first k words;
+with one word the two agree. Each item is also asked in its opposite form (``opposite_sent``: "Air has", "greed is a
+synonym of"), where a hit is the right answer: ``opposite.hit_at_1`` says whether the model knows the fact, and
+``same_word`` whether it gives the same word with and without the negation. The primary metric is
+``query.miss_at_1`` = 1 - WHR@1 (negkit's primary metrics are higher-is-better; SAR's is ``acc``). Prompts are given
+without the leading space of the files (a GPT-2 habit). Intervals resample items.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from negkit.errors import InputFormatError, quoted
+from negkit.io.textfiles import iter_csv
+from negkit.kit.render.grouped import grouped_figures
+from negkit.kit.suites import DataSource, TaskEntry, register_suite
+from negkit.kit.suites.description import SuiteDescription
+from negkit.kit.suites.kinds import choice_harness
+from negkit.kit.tasks.choice import ChoiceQuestion, MultipleChoice, choice_figures_of
+from negkit.kit.tasks.completion import CompletionForm, CompletionItem, Completions
+
+NAME = "llm-neg-bench"
+MKRNQ, MKRNQ_RELATIONS, MWR = "mkrnq_prompt.csv", "mkrnq_pos_prompt.csv", "mwr_test_prompt.csv"
+SAR = {"test": "sar_test_prompt.csv", "validation": "sar_dev_prompt.csv"}
+
+
+def read_rows(path: Path, columns: tuple[str, ...]) -> list[tuple[int, dict[str, str]]]:
+    """``(line, row)`` of a prompt file with a header naming at least ``columns``."""
+    rows = list(iter_csv(path))
+    if not rows:
+        raise InputFormatError(path, 1, "empty file (expected a CSV header)")
+    header = [name.strip() for name in rows[0][1]]
+    missing = [name for name in columns if name not in header]
+    if missing:
+        raise InputFormatError(path, rows[0][0], f"missing column(s): {', '.join(missing)}")
+    found = []
+    for line, values in rows[1:]:
+        if len(values) != len(header):
+            raise InputFormatError(path, line, f"expected {len(header)} columns, found {len(values)}")
+        found.append((line, dict(zip(header, values))))
+    if not found:
+        raise InputFormatError(path, None, "no rows")
+    return found
+
+
+def literal_list(path: Path, line: int, text: str, column: str, least: int = 1) -> tuple[str, ...]:
+    """A column holding a Python list literal of strings (``"['molecules']"``)."""
+    try:
+        value = ast.literal_eval(text.strip())
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        raise InputFormatError(path, line, f"column {column!r}: {quoted(text, 40)} is not a list literal") from None
+    if not isinstance(value, (list, tuple)) or len(value) < least or not all(isinstance(v, str) for v in value):
+        raise InputFormatError(path, line, f"column {column!r}: expected a list of strings, found {quoted(text, 40)}")
+    return tuple(value)
+
+
+def _form(path: Path, line: int, text: str, column: str, words: tuple[str, ...]) -> CompletionForm:
+    if not text.strip():
+        raise InputFormatError(path, line, f"empty {column!r}")
+    return CompletionForm(text.strip(), words)
+
+
+def read_mkrnq(folder: str | Path, split: str = "test") -> list[CompletionItem]:
+    """MKR-NQ: the negated query and its affirmative twin, with the ConceptNet relation of the aligned file."""
+    path, aligned = Path(folder) / MKRNQ, Path(folder) / MKRNQ_RELATIONS
+    rows = read_rows(path, ("prompt", "opposite_sent", "completion"))
+    relations = read_rows(aligned, ("relation", "completion"))
+    if len(relations) != len(rows):
+        raise InputFormatError(aligned, None, f"{len(relations)} rows for the {len(rows)} of {MKRNQ} (aligned row by row)")
+    items = []
+    for (line, row), (other_line, other) in zip(rows, relations):
+        if other["completion"] != row["completion"]:
+            raise InputFormatError(aligned, other_line, f"row does not match {MKRNQ} line {line} (another completion list)")
+        words = literal_list(path, line, row["completion"], "completion")
+        items.append(CompletionItem(f"mkrnq-{line - 1}", other["relation"].strip() or "?", {
+            "query": _form(path, line, row["prompt"], "prompt", words),
+            "opposite": _form(path, line, row["opposite_sent"], "opposite_sent", words)}))
+    return items
+
+
+def read_mwr(folder: str | Path, split: str = "test") -> list[CompletionItem]:
+    """MWR: the antonym (or synonym) query and its opposite, grouped by the query's relation."""
+    path = Path(folder) / MWR
+    items = []
+    for line, row in read_rows(path, ("prompt", "opposite_sent", "completion")):
+        words = literal_list(path, line, row["completion"], "completion")
+        group = "synonym query" if "synonym of" in row["prompt"] else "antonym query"
+        items.append(CompletionItem(f"mwr-{line - 1}", group, {
+            "query": _form(path, line, row["prompt"], "prompt", words),
+            "opposite": _form(path, line, row["opposite_sent"], "opposite_sent", words)}))
+    return items
+
+
+def read_sar(folder: str | Path, split: str = "test") -> list[ChoiceQuestion]:
+    """SAR: ``prompt``, ``classes`` (a list literal) and ``answer_index``, as written."""
+    path = Path(folder) / SAR[split]
+    questions = []
+    for line, row in read_rows(path, ("prompt", "classes", "answer_index")):
+        classes = literal_list(path, line, row["classes"], "classes", least=2)
+        answer = row["answer_index"].strip()
+        if not answer.isdigit() or int(answer) >= len(classes) or not row["prompt"].strip():
+            raise InputFormatError(path, line, f"expected a prompt and the index of one of {len(classes)} classes, "
+                                               f"found {quoted(answer, 20)}")
+        questions.append(ChoiceQuestion(f"sar-{split}-{line - 1}", row["prompt"], classes, int(answer)))
+    return questions
+
+
+PROTOCOL = ("Hit: the first content word of a greedy continuation is in the item's list (query: a wrong answer, lower "
+            "is better, the paper's WHR@1; opposite: the right answer of the opposite query); same word: both forms "
+            "give the same word.")
+MKRNQ_SPEC = Completions(f"{NAME}-mkrnq", read_mkrnq, lambda folder, split: [Path(folder) / MKRNQ, Path(folder) / MKRNQ_RELATIONS],
+                         title="MKR-NQ (negated knowledge queries)", dataset=NAME, group_field="relation",
+                         groups_key="relations", misses=("query",),
+                         headline=("query.miss_at_1", "query.hit_at_1", "opposite.hit_at_1", "same_word"), protocol=PROTOCOL)
+MWR_SPEC = Completions(f"{NAME}-mwr", read_mwr, lambda folder, split: [Path(folder) / MWR], title="MWR (antonym and synonym "
+                       "queries)", dataset=NAME, group_field="relation", groups_key="relations",
+                       groups=("antonym query", "synonym query"), misses=("query",),
+                       headline=("query.miss_at_1", "query.hit_at_1", "opposite.hit_at_1", "same_word"), protocol=PROTOCOL)
+SAR_SPEC = MultipleChoice(f"{NAME}-sar", read_sar, lambda folder, split: [Path(folder) / SAR[split]], title="SAR (antonym "
+                          "or synonym)", dataset=NAME, target_delimiter="", unit="word pair", splits=("test", "validation"),
+                          protocol={"prompt": "as written", "choices": "classes as written"})
+
+SUITE = register_suite(SuiteDescription(
+    name=NAME, title="LMs are not naysayers (llm-neg-bench)",
+    tasks=(TaskEntry(MKRNQ_SPEC.name, MKRNQ_SPEC.task, "MKR-NQ: negated knowledge queries, WHR@1 of a greedy word (lower "
+                     "is better)"),
+           TaskEntry(MWR_SPEC.name, MWR_SPEC.task, "MWR: antonym / synonym queries, WHR@1 of a greedy word (lower is "
+                     "better)"),
+           TaskEntry(SAR_SPEC.name, SAR_SPEC.task, "SAR: antonym or synonym, each class scored as a continuation")),
+    main_task=MKRNQ_SPEC.name,
+    data=DataSource(NAME, "github joey234/llm-neg-bench prompts/*.csv into DATA/llm-neg-bench/",
+                    licence="none stated (joey234/llm-neg-bench)"),
+    reader=read_mkrnq, interval_unit="item", primary_metric=None,  # each task's first headline metric
+    figures=lambda metrics, records=None: (choice_figures_of(SAR_SPEC) if "acc" in metrics
+                                           else grouped_figures("word completions", "relations"))(metrics, records),
+    task_harness={SAR_SPEC.name: choice_harness(SAR_SPEC)}, order=125, groups=("negation-all",),
+    scorer_help='score MKR-NQ predictions: JSON Lines {"item_id": "mkrnq-1", "query": "generated text", "opposite": '
+                '"generated text"}, or negkit eval\'s samples file'))

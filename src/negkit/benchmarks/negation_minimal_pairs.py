@@ -1,0 +1,133 @@
+"""Multilingual negation minimal pairs for NLI (Hartmann et al., CoNLL 2021): XNLI test pairs in English, German,
+French, Bulgarian and Chinese whose premise or hypothesis holds a negation cue, each followed by a version with the
+cue removed and a new, manually assigned label; and the NegNLI pairs of Hossain et al. (2020) as minimal pairs (an
+MNLI pair and its versions with "not" inserted).
+
+One task per file (``negation-minimal-pairs-LANG``, LANG in :data:`FILES`; the suite's name runs all six, the main
+task is English). Each minimal pair, an original example and one modified version (``Mod1``: premise modified,
+``Mod2``: hypothesis, ``Mod12``: both, ``Mod``: zh), is one :mod:`negkit.kit.tasks.paired` item with the parts
+``original`` and ``modified``, each asked as a three-way NLI question: the kit's NLI prompt
+(:data:`negkit.kit.suites.nli.THREE_WAY_PROMPT`, in English for every language, as the authors apply an English MNLI
+model zero-shot) and the label words as continuations. The group is ``important`` when the negation flips the label
+(``orig_label != gold_label``), else ``unimportant``. Metrics (per group and overall): ``original.accuracy``,
+``modified.accuracy`` and the primary ``both_correct``, the authors' "original AND modified" (both members of the
+pair right); the drop from ``original.accuracy`` to ``both_correct`` is how much the model misses the negation. An
+original with two modified versions makes two pairs, so it counts twice in ``original.accuracy`` (the authors count
+it once). Intervals resample original examples (its pairs are drawn together).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from negkit.errors import InputFormatError, quoted
+from negkit.io.textfiles import iter_json_objects
+from negkit.kit.suites import DataSource, register_suite
+from negkit.kit.suites.description import TaskEntry
+from negkit.kit.suites.kinds import paired_suite
+from negkit.kit.suites.nli import THREE_WAY_PROMPT
+from negkit.kit.tasks.paired import PairedItem, PairedQuestions, PartQuestion
+
+NAME = "negation-minimal-pairs"
+#: Task suffix -> data file.
+FILES: dict[str, str] = {
+    "en": "minimal_pairs_All_xnli_en.test.jsonl",
+    "de": "minimal_pairs_All_xnli_de.test.jsonl",
+    "fr": "minimal_pairs_All_xnli_fr.test.jsonl",
+    "bg": "minimal_pairs_All_xnli_bg.test.jsonl",
+    "zh": "minimal_pairs_All_xnli_zh.test.jsonl",
+    "mnli": "hossain_minimal_pairs_All_mnli_en.test.jsonl",
+}
+LABELS = ("entailment", "contradiction", "neutral")
+CHOICES = tuple(f" {label}" for label in LABELS)
+MODIFIED = {"Mod1": "premise", "Mod2": "hypothesis", "Mod12": "both", "Mod": "premise or hypothesis"}
+
+
+def _part(path: Path, line: int, record: dict[str, Any], field: str = "gold_label") -> PartQuestion:
+    for name in ("sentence1", "sentence2"):
+        if not isinstance(record[name], str) or not record[name].strip():
+            raise InputFormatError(path, line, f"field {name!r}: expected a sentence, found {quoted(record[name], 40)}")
+    label = record.get(field)
+    if label not in LABELS:
+        raise InputFormatError(path, line, f"field {field!r}: {quoted(label)} is not one of {', '.join(LABELS)}")
+    prompt = THREE_WAY_PROMPT.format(premise=record["sentence1"].strip(), hypothesis=record["sentence2"].strip())
+    return PartQuestion(prompt, CHOICES, LABELS.index(label))
+
+
+def read_minimal_pairs(path: str | Path, language: str = "") -> list[PairedItem]:
+    """The minimal pairs of one file: each modified example with the original before it; a bad line names the file
+    and line (an unknown label, a modified example without its original, a label differing from the original's)."""
+    path = Path(path)
+    language = language or next((key for key, name in FILES.items() if name == path.name), path.stem)
+    items: list[PairedItem] = []
+    original: tuple[str, int, dict[str, Any]] | None = None
+    seen: set[str] = set()
+    for line, record in iter_json_objects(path, required=("pairID", "sentence1", "sentence2", "gold_label")):
+        pair_id = record["pairID"]
+        if not isinstance(pair_id, str) or "_" not in pair_id:
+            raise InputFormatError(path, line, f"field 'pairID': expected ID_VERSION, found {quoted(pair_id)}")
+        base, version = pair_id.rsplit("_", 1)
+        if version == "Orig":
+            _part(path, line, record)
+            unit = f"{language}-{base}"
+            if unit in seen:
+                raise InputFormatError(path, line, f"original {quoted(pair_id)} appears twice")
+            seen.add(unit)
+            original = (base, line, record)
+            continue
+        if version not in MODIFIED:
+            raise InputFormatError(path, line, f"field 'pairID': unknown version {quoted(version)} (expected Orig, "
+                                               f"{', '.join(MODIFIED)})")
+        if original is None or original[0] != base:
+            raise InputFormatError(path, line, f"modified example {quoted(pair_id)} does not follow its original {base}_Orig")
+        if record.get("orig_label", original[2]["gold_label"]) != original[2]["gold_label"]:
+            raise InputFormatError(path, line, f"field 'orig_label': {quoted(record.get('orig_label'))} is not the "
+                                               f"original's label {quoted(original[2]['gold_label'])}")
+        first, second = _part(path, original[1], original[2]), _part(path, line, record)
+        group = "important" if first.gold != second.gold else "unimportant"
+        items.append(PairedItem(f"{language}-{base}-{version}", group, {"original": first, "modified": second},
+                                unit=f"{language}-{base}",
+                                fields={"modified_sentence": MODIFIED[version], "original_label": LABELS[first.gold],
+                                        "modified_label": LABELS[second.gold]}))
+    if not items:
+        raise InputFormatError(path, None, "no minimal pairs")
+    return items
+
+
+def _spec(language: str) -> PairedQuestions:
+    def read(folder: Path, split: str = "test") -> list[PairedItem]:
+        return read_minimal_pairs(Path(folder) / FILES[language], language)
+
+    def files(folder: Path, split: str = "test") -> list[Path]:
+        return [Path(folder) / FILES[language]]
+
+    return PairedQuestions(
+        f"{NAME}-{language}", read, files, parts=("original", "modified"), twins=("original", "modified"),
+        title=f"Negation minimal pairs ({language})", dataset=NAME, style="continuation", group_field="negation",
+        groups_key="negations", groups=("important", "unimportant"), unit="original example",
+        headline=("both_correct", "original.accuracy", "modified.accuracy"),
+        protocol="three-way NLI, label words scored as continuations of the kit's NLI prompt; both_correct: the "
+                 "original and its modified version both right (the authors' 'original AND modified'); important: "
+                 "the negation flips the label")
+
+
+SPECS: dict[str, PairedQuestions] = {language: _spec(language) for language in FILES}
+
+
+def _factory(spec: PairedQuestions) -> Callable[..., Any]:
+    return lambda **options: spec.task(**options)
+
+
+SUITE = register_suite(paired_suite(
+    SPECS["en"], DataSource(NAME, "github mahartmann/negationminpairs data/minimal_pairs/*.jsonl into "
+                            "DATA/negation-minimal-pairs/", licence="none stated (XNLI: CC BY-NC 4.0; MNLI pairs of "
+                            "Hossain et al. 2020)"),
+    name=NAME, title="Negation minimal pairs (Hartmann et al. 2021)", main_task=f"{NAME}-en",
+    tasks=tuple(TaskEntry(spec.name, _factory(spec), f"Negation minimal pairs, {language}: NLI original and negation "
+                          "removed (mnli: inserted), accuracy split by whether negation flips the label")
+                for language, spec in SPECS.items()),
+    reader=read_minimal_pairs, order=140, groups=("negation-all",),
+    scorer_help='score negation-minimal-pairs predictions: JSON Lines {"item_id": "en-10-Mod2", "original": '
+                '"contradiction", "modified": "entailment"} (a label word or its index), or negkit eval\'s samples file'))
