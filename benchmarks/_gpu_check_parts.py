@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 import torch
-
 from _harness_loop import harness_loglikelihoods
 from bench_tind_vs_harness import computed_flops
 

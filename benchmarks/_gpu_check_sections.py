@@ -9,9 +9,19 @@ from pathlib import Path
 from typing import Any
 
 import torch
-
-from _gpu_check_parts import (build_llama, guarded, harness_compare, harness_requests, memory_limit, negkit_choice,
-                              negkit_task_run, parameter_counts, release, run_device_tests, synchronize)
+from _gpu_check_parts import (
+    build_llama,
+    guarded,
+    harness_compare,
+    harness_requests,
+    memory_limit,
+    negkit_choice,
+    negkit_task_run,
+    parameter_counts,
+    release,
+    run_device_tests,
+    synchronize,
+)
 from bench_tind_vs_harness import matmul_peak
 
 BIG_BUDGET = 10_000_000  # tokens: no batch is too large for it, so that the memory limit decides

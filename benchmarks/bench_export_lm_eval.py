@@ -251,8 +251,8 @@ def suite_limits(limit: Any, tasks: list[str]) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    from negkit.errors import NegkitError
     from negkit.commands.export import export_task_names
+    from negkit.errors import NegkitError
     from negkit.io.privacy import refuse_inside_git
 
     try:
@@ -318,10 +318,10 @@ def run_task(args: argparse.Namespace, task: str, limit: Any, work: Path, folder
              lm_eval_tasks: Path | None) -> tuple[list[dict[str, Any]], list[str]]:
     """negkit, then the Harness on negkit's export (and, for BLiMP with ``lm_eval_tasks``, on its own
     ``blimp_*`` definitions): one row of figures per Harness run, and the ``lm_eval`` commands."""
-    from negkit.kit.data.locate import locate_dataset
-    from negkit.commands.export import export_lm_eval, harness_names
     from negkit.commands.eval.evaluate import evaluate
     from negkit.commands.eval.options import EvalOptions
+    from negkit.commands.export import export_lm_eval, harness_names
+    from negkit.kit.data.locate import locate_dataset
 
     data = args.nubench_data if task == "nubench" else args.data
     started, cpu = time.perf_counter(), time.process_time()

@@ -16,8 +16,8 @@ from pathlib import Path
 import torch
 
 import negkit.models.hf_causal as hf_causal
-from negkit.models.registry import load_model
 from negkit.kit.suites import get_task
+from negkit.models.registry import load_model
 
 
 def main() -> None:

@@ -24,10 +24,10 @@ from pathlib import Path
 
 import torch
 
+from negkit.benchmarks.nubench.task import prompt_ids
 from negkit.commands.eval.evaluate import evaluate
 from negkit.commands.eval.options import EvalOptions
 from negkit.models.registry import load_model
-from negkit.benchmarks.nubench.task import prompt_ids
 
 
 def run(model, tasks: list[str], out: Path, data: str, split: str, **task_flags) -> tuple[dict, float, tuple[int, int]]:

@@ -22,8 +22,8 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _tind_sample import plain_p_true, tind_sample  # noqa: E402
 
-from negkit.models.registry import load_model  # noqa: E402
 from negkit.benchmarks.tind.task import TruthTask, true_probability  # noqa: E402
+from negkit.models.registry import load_model  # noqa: E402
 
 
 def engine_run(dtype: str, prompts: list[str], batch_size: int) -> tuple[list[float], float, object]:

@@ -215,8 +215,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     from transformers import AutoTokenizer
 
-    from negkit.models.gguf import converted_folder, default_model_file
     from negkit.benchmarks.tind.task import TruthTask
+    from negkit.models.gguf import converted_folder, default_model_file
 
     work = args.work or Path(tempfile.mkdtemp(prefix="negkit-bench-"))
     work.mkdir(parents=True, exist_ok=True)

@@ -36,9 +36,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from negkit.resolution.corpora.cdsco import read_lines
-from negkit.kit.data.locate import find_data_root
 from negkit.errors import NegkitError
+from negkit.kit.data.locate import find_data_root
+from negkit.resolution.corpora.cdsco import read_lines
 from negkit.resolution.metrics.starsem import score_starsem
 
 GOLD_FILES = {  # name -> (file names under cd-sco/, files at --scale 1)

@@ -27,9 +27,9 @@ def main() -> int:
     parser.add_argument("--model-args", default="", help="extra vLLM engine options, e.g. tensor_parallel_size=2")
     args = parser.parse_args()
 
+    from negkit.benchmarks.tind.task import TruthTask, true_probability
     from negkit.models.model_args import parse_model_args
     from negkit.models.registry import load_model
-    from negkit.benchmarks.tind.task import TruthTask, true_probability
 
     if args.model is None:
         from negkit.models.gguf import converted_folder, default_model_file

@@ -190,8 +190,9 @@ def tokenizer_from_files(folder: Path) -> Any:
 
 def write_synthetic_data(folder: Path) -> Path:
     """Invented TIND-like items (tests/tiny_models.py) and ScoNe-like pairs in the layouts negkit reads."""
-    from negkit.benchmarks.tind.data import write_tind_jsonl
     from tiny_models import synthetic_truth_items
+
+    from negkit.benchmarks.tind.data import write_tind_jsonl
 
     (folder / "tind").mkdir(parents=True)
     write_tind_jsonl(synthetic_truth_items(groups_per_pattern=5), folder / "tind" / "test.jsonl", extended=True)

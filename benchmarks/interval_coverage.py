@@ -55,9 +55,9 @@ def clustered(p: float, units: int, size: int, concentration: float, simulations
 
 def tind_timing(resamples: int) -> str:
     from negkit.benchmarks.tind.data import read_tind
-    from negkit.kit.metrics.intervals import intervals_json
     from negkit.benchmarks.tind.intervals import tind_estimands
     from negkit.benchmarks.tind.task import tind_source
+    from negkit.kit.metrics.intervals import intervals_json
 
     source = tind_source(REPO.parent / "shared" / "data")
     items = read_tind(source, "test", 0)

@@ -15,8 +15,8 @@ import time
 
 import torch
 
-from negkit.models.registry import load_model
 from negkit.kit.suites import get_task
+from negkit.models.registry import load_model
 
 
 def main() -> None:

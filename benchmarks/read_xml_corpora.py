@@ -12,10 +12,10 @@ from __future__ import annotations
 import argparse
 import time
 
-from negkit.resolution.corpora.bioscope import read_bioscope
 from negkit.kit.data.locate import locate_dataset
-from negkit.resolution.instances import corpus_statistics
+from negkit.resolution.corpora.bioscope import read_bioscope
 from negkit.resolution.corpora.sfu import read_sfu
+from negkit.resolution.instances import corpus_statistics
 
 
 def main() -> None:

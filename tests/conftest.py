@@ -61,8 +61,9 @@ def tiny_model_folder(tmp_path_factory):
 @pytest.fixture(scope="module")
 def synthetic_data(tmp_path_factory):
     """A TIND-like data folder (test.jsonl, train.jsonl) of invented sentences."""
-    from negkit.benchmarks.tind.data import write_tind_jsonl
     from tiny_models import synthetic_truth_items
+
+    from negkit.benchmarks.tind.data import write_tind_jsonl
 
     folder = tmp_path_factory.mktemp("tind-synthetic")
     items = synthetic_truth_items(groups_per_pattern=2)

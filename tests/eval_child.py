@@ -15,9 +15,9 @@ sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve
 
 import torch  # noqa: E402
 
-from negkit.models.hf_causal import HFCausalLM  # noqa: E402
 from negkit.commands.eval.evaluate import evaluate  # noqa: E402
 from negkit.commands.eval.options import EvalOptions  # noqa: E402
+from negkit.models.hf_causal import HFCausalLM  # noqa: E402
 
 
 class SlowRecordingModel:

@@ -55,7 +55,7 @@ def TokensPrompt(prompt_token_ids):  # noqa: N802 - vLLM's name (a TypedDict the
 
 
 class LLM:
-    instances: list["LLM"] = []
+    instances: list[LLM] = []
 
     def __init__(self, model: str, dtype: str = "auto", **engine_args) -> None:
         from transformers import AutoModelForCausalLM, AutoTokenizer

@@ -21,9 +21,9 @@ from pathlib import Path
 
 sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parents[1] / "src")]
 
-from negkit.models.base import ModelFingerprint  # noqa: E402
 from negkit.commands.eval.evaluate import evaluate  # noqa: E402
 from negkit.commands.eval.options import EvalOptions  # noqa: E402
+from negkit.models.base import ModelFingerprint  # noqa: E402
 
 
 class FakeModel:

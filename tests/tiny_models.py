@@ -89,6 +89,7 @@ def tiny_causal_lm(chat_template: bool = True, prefix_reuse: bool = True, batch_
     """An HFCausalLM around a tiny random model built in memory, on ``device`` (None: the tests' device,
     ``NEGKIT_TEST_DEVICE``, default the CPU; see tests/conftest.py)."""
     from conftest import TEST_DEVICE
+
     from negkit.models.hf_causal import HFCausalLM
     from negkit.models.hf_common import fingerprint_for
 

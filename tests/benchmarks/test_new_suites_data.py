@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 from conftest import shared_data_path
-
 from malformed import assert_input_error
+
 from negkit.benchmarks.blimp import PARADIGMS, read_blimp, read_blimp_paradigm
 from negkit.benchmarks.condaqa.data import read_condaqa
 from negkit.benchmarks.negnli.data import read_negnli

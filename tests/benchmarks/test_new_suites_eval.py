@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 
 from conftest import shared_data_path
+from malformed import assert_input_error
 from suite_fixtures import write_blimp, write_negnli, write_neqa
 
-from malformed import assert_input_error
 from negkit.cli import main
 from negkit.kit.render import plots
 

@@ -19,13 +19,13 @@ from suite_fixtures import (
 
 from negkit.benchmarks.blimp import BLIMP, PARADIGMS, read_blimp
 from negkit.benchmarks.negnli.data import read_negnli
-from negkit.errors import NegkitError
+from negkit.benchmarks.negnli.metrics import negnli_report
 from negkit.commands.eval.evaluate import evaluate
 from negkit.commands.eval.options import EvalOptions
-from negkit.kit.tasks.pairs import grouped_accuracy, grouped_estimands, pair_correct
+from negkit.errors import NegkitError
 from negkit.kit.metrics.intervals import intervals_json
-from negkit.benchmarks.negnli.metrics import negnli_report
 from negkit.kit.tasks.choice import choice_metrics
+from negkit.kit.tasks.pairs import grouped_accuracy, grouped_estimands, pair_correct
 
 APPROX = pytest.approx
 

@@ -9,8 +9,8 @@ import pytest
 
 from negkit.cli import build_parser, main
 from negkit.errors import NegkitError
-from negkit.models.checks import did_you_mean
 from negkit.kit.suites import get_task
+from negkit.models.checks import did_you_mean
 
 
 def _parsers(parser: argparse.ArgumentParser):

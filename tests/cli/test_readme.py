@@ -11,14 +11,11 @@ from __future__ import annotations
 
 import contextlib
 import io
-import os
 import re
-import shlex
-from pathlib import Path
 
 import pytest
-
 import readme_commands as readme
+
 from negkit.cli import UsageError, build_parser, main
 
 DATA = readme.REPO.parent / "shared" / "data"

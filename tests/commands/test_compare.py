@@ -9,10 +9,10 @@ import pytest
 from conftest import NUBENCH_FIXTURE, shared_data_path
 
 from negkit.cli import main
-from negkit.errors import InputFormatError, NegkitError
 from negkit.commands.compare import CompareOptions, compare, compare_markdown, run_names
 from negkit.commands.eval.evaluate import evaluate
 from negkit.commands.eval.options import EvalOptions
+from negkit.errors import InputFormatError, NegkitError
 from negkit.kit.suites import suite_view
 
 FIXTURE = NUBENCH_FIXTURE

@@ -11,9 +11,8 @@ from conftest import REPO_ROOT, shared_data_path
 
 from negkit.cli import main
 from negkit.errors import NegkitError
-from negkit.kit.suites import register_suite, unregister_suite
+from negkit.kit.suites import DataSource, register_suite, unregister_suite
 from negkit.kit.suites.kinds import choice_suite
-from negkit.kit.suites import DataSource
 from negkit.kit.tasks.choice import ChoiceQuestion, MultipleChoice
 
 TOY_SUITE = REPO_ROOT / "docs" / "examples" / "toy_suite.py"

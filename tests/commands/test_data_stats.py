@@ -8,10 +8,11 @@ import json
 from pathlib import Path
 
 from conftest import NUBENCH_FIXTURE, shared_data_path
-from negkit.cli import main
-from negkit.benchmarks.nan_nli.stats import nan_nli_data_statistics, nan_nli_statistics
+
 from negkit.benchmarks.nan_nli.data import NAN_OPERATIONS, NEGATION_TYPES, read_nan_nli
+from negkit.benchmarks.nan_nli.stats import nan_nli_data_statistics, nan_nli_statistics
 from negkit.benchmarks.nubench.stats import nubench_data_statistics
+from negkit.cli import main
 
 FIXTURE = NUBENCH_FIXTURE
 

@@ -7,8 +7,8 @@ import argparse
 import pytest
 
 from negkit.cli import main
-from negkit.kit.arguments import format_limit, parse_limit
 from negkit.commands.eval.options import task_limit
+from negkit.kit.arguments import format_limit, parse_limit
 
 
 def test_one_number_applies_to_every_task():

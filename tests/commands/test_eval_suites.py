@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import NUBENCH_FIXTURE
 
 from negkit.cli import main
 from negkit.commands.status import default_tasks, suite_status
 from negkit.kit.suites import all_suites
-from conftest import NUBENCH_FIXTURE
 
 FIXTURE = NUBENCH_FIXTURE
 

@@ -8,12 +8,12 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import NUBENCH_FIXTURE, REPO_ROOT
 
 from negkit.cli import main
-from negkit.errors import NegkitError
 from negkit.commands.export import export_lm_eval, harness_names
+from negkit.errors import NegkitError
 from negkit.kit.suites import get_task
-from conftest import NUBENCH_FIXTURE, REPO_ROOT
 
 FIXTURE = NUBENCH_FIXTURE
 SHARED = REPO_ROOT / ".." / "shared" / "data"

@@ -9,12 +9,19 @@ import json
 
 import pytest
 
-from negkit.cli import main
-from negkit.errors import NegkitError
-from negkit.commands.export import export_lm_eval, export_task_names, exportable, harness_names
-from negkit.kit.suites import (DataSource, SuiteDescription, TaskEntry, all_suites, expand_task_names, register_suite,
-                           unregister_suite)
 from negkit.benchmarks.scone import SconeTask
+from negkit.cli import main
+from negkit.commands.export import export_lm_eval, export_task_names, exportable, harness_names
+from negkit.errors import NegkitError
+from negkit.kit.suites import (
+    DataSource,
+    SuiteDescription,
+    TaskEntry,
+    all_suites,
+    expand_task_names,
+    register_suite,
+    unregister_suite,
+)
 
 NEGNLI = ["negnli-mnli", "negnli-snli", "negnli-rte"]
 

@@ -15,11 +15,11 @@ import pytest
 from browser import find_chromium, render
 from conftest import NUBENCH_FIXTURE, shared_data_path
 
-from negkit.kit.render import plots
-from negkit.commands.report import HTML_FILE, run_html, write_html_report
-from negkit.kit.render.html import markdown_to_html
 from negkit.commands.eval.evaluate import evaluate
 from negkit.commands.eval.options import EvalOptions
+from negkit.commands.report import HTML_FILE, run_html, write_html_report
+from negkit.kit.render import plots
+from negkit.kit.render.html import markdown_to_html
 from negkit.kit.suites import suite_view
 
 FIXTURE = NUBENCH_FIXTURE
@@ -142,9 +142,9 @@ def test_summary_puts_every_suite_in_percent():
 
 def test_scone_condition_labels_do_not_overlap(monkeypatch):
     pytest.importorskip("matplotlib")
+    from negkit.benchmarks.scone import scone_figures
     from negkit.benchmarks.scone.data import SCONE_CONDITIONS
     from negkit.kit.render import plots
-    from negkit.benchmarks.scone import scone_figures
 
     captured = []
     real = plots.to_svg

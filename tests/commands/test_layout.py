@@ -10,7 +10,6 @@ import json
 from typing import Any
 
 import pytest
-
 from conftest import shared_data_path
 from layout_runs import FIXTURE, RUNS, eval_arguments, normalised_run
 

@@ -12,9 +12,9 @@ import pytest
 from browser import find_chromium, render
 
 from negkit.cli import main
-from negkit.errors import NegkitError
 from negkit.commands.leaderboard import LeaderboardOptions, leaderboard, leaderboard_data, parse_entries, slug
 from negkit.commands.leaderboard_html import colour
+from negkit.errors import NegkitError
 from negkit.kit.suites import suite_view
 
 OPTIONS = LeaderboardOptions(resamples=400)

@@ -12,10 +12,10 @@ import time
 from pathlib import Path
 
 import pytest
-
 from malformed import assert_input_error
-from negkit.benchmarks.tind.data import write_tind_jsonl
 from tiny_models import save_tiny_causal, synthetic_truth_items
+
+from negkit.benchmarks.tind.data import write_tind_jsonl
 
 
 @pytest.fixture(scope="module")

@@ -10,11 +10,11 @@ import shutil
 from pathlib import Path
 
 import pytest
-
-from malformed import assert_input_error
-from negkit.benchmarks.scone.data import SCONE_CONDITIONS
-from negkit.benchmarks.nan_nli.data import NAN_OPERATIONS, NEGATION_TYPES
 from conftest import NUBENCH_FIXTURE
+from malformed import assert_input_error
+
+from negkit.benchmarks.nan_nli.data import NAN_OPERATIONS, NEGATION_TYPES
+from negkit.benchmarks.scone.data import SCONE_CONDITIONS
 
 FIXTURES = NUBENCH_FIXTURE
 NAN_COLUMNS = (["premise", "hypothesis", "label", "Construction", "Construction Subtype", "Quantification"]

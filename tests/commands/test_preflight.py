@@ -8,10 +8,10 @@ import pytest
 
 import negkit.models.registry as registry
 from negkit.cli import main
-from negkit.errors import NegkitError
 from negkit.commands.eval.evaluate import evaluate
 from negkit.commands.eval.options import EvalOptions
 from negkit.commands.eval.preflight import RUN_CHECKS, TASK_CHECKS, prepare_run
+from negkit.errors import NegkitError
 
 
 @pytest.fixture

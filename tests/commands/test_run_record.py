@@ -6,16 +6,16 @@ import json
 import shlex
 
 import pytest
+from conftest import NUBENCH_FIXTURE, REPO_ROOT
 
 from negkit.cli import main
-from negkit.errors import NegkitError
 from negkit.commands.eval.evaluate import evaluate
 from negkit.commands.eval.flags import task_options_for
 from negkit.commands.eval.options import EvalOptions
 from negkit.commands.eval.record import data_record, inserted_system_text, merge_timings, negkit_source
+from negkit.errors import NegkitError
 from negkit.kit.suites import get_task
 from negkit.kit.tasks.base import resolve_limit
-from conftest import NUBENCH_FIXTURE, REPO_ROOT
 
 FIXTURE = NUBENCH_FIXTURE
 SHARED = REPO_ROOT / ".." / "shared" / "data"

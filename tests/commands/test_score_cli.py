@@ -11,8 +11,8 @@ import json
 import pytest
 from tind_support import public_zip
 
-from negkit.cli import main
 from negkit.benchmarks.tind.tables import overview_table, tind_report
+from negkit.cli import main
 from negkit.commands.score import scored_suites
 
 
@@ -123,8 +123,8 @@ def test_empty_cells_are_reported_in_markdown(tmp_path, capsys):
 
 
 def test_overview_table_has_one_row_per_run():
-    from negkit.benchmarks.tind.metrics import tind_metrics
     from negkit.benchmarks.tind.hf import RecordReader
+    from negkit.benchmarks.tind.metrics import tind_metrics
 
     reader = RecordReader("inline")
     items = [reader.item(r, n) for n, r in enumerate(PREDICTIONS, start=1)]

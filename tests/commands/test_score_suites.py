@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from conftest import NUBENCH_FIXTURE, shared_data_path
+
 from negkit.cli import main
 
 FIXTURE = NUBENCH_FIXTURE
@@ -32,7 +32,7 @@ def test_score_nubench_runs_and_forms(tmp_path, capsys):
     # index 2 of a non-applicable item (choice1, choice3, choice4) is choice4
     assert metrics["runs"]["B"]["error_analysis"]["error_share_percent"] == {"choice2": 50.0, "choice3": 0.0, "choice4": 50.0}
     assert metrics["runs"]["B"]["error_analysis"]["confusion_rate"] == {"relative_part": 1.0}
-    # mean of 1.0 and 0.0 = 0.5; sample SD = sqrt(0.5) 
+    # mean of 1.0 and 0.0 = 0.5; sample SD = sqrt(0.5)
     assert metrics["summary"]["acc"]["mean"] == 0.5
     assert metrics["summary"]["acc"]["sd"] == pytest.approx(0.5 ** 0.5)
 

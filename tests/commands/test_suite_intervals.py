@@ -9,17 +9,17 @@ import pytest
 from conftest import NUBENCH_FIXTURE, shared_data_path
 from tind_support import public_groups
 
-from negkit.benchmarks.scone.data import read_scone
 from negkit.benchmarks.nan_nli.data import read_nan_nli
-from negkit.kit.metrics.intervals import intervals_json
-from negkit.benchmarks.nubench.intervals import nubench_estimands
-from negkit.benchmarks.scone.metrics import scone_accuracy
-from negkit.benchmarks.nan_nli.metrics import nan_nli_report
-from negkit.benchmarks.scone.intervals import scone_estimands
 from negkit.benchmarks.nan_nli.intervals import nan_nli_estimands
-from negkit.benchmarks.tind.metrics import tind_metrics
-from negkit.benchmarks.tind.intervals import tind_estimands
+from negkit.benchmarks.nan_nli.metrics import nan_nli_report
+from negkit.benchmarks.nubench.intervals import nubench_estimands
 from negkit.benchmarks.nubench.task import nubench_metrics
+from negkit.benchmarks.scone.data import read_scone
+from negkit.benchmarks.scone.intervals import scone_estimands
+from negkit.benchmarks.scone.metrics import scone_accuracy
+from negkit.benchmarks.tind.intervals import tind_estimands
+from negkit.benchmarks.tind.metrics import tind_metrics
+from negkit.kit.metrics.intervals import intervals_json
 
 FIXTURE = NUBENCH_FIXTURE
 
@@ -127,8 +127,8 @@ def test_negkit_score_gives_intervals_and_tables_print_them(tmp_path, capsys):
 
 def test_condaqa_intervals_are_clustered_by_passage():
     from negkit.benchmarks.condaqa.data import read_condaqa
-    from negkit.benchmarks.condaqa.metrics import condaqa_report, is_correct
     from negkit.benchmarks.condaqa.intervals import condaqa_estimands
+    from negkit.benchmarks.condaqa.metrics import condaqa_report, is_correct
 
     items = read_condaqa(shared_data_path("condaqa"))[:400]
     rng = random.Random(5)

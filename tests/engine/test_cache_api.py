@@ -7,9 +7,9 @@ import logging
 import warnings
 
 import pytest
+from tiny_models import plain_next_token_logprobs, tiny_causal_lm
 
 from negkit.models.base import LoglikelihoodRequest
-from tiny_models import plain_next_token_logprobs, tiny_causal_lm
 
 TEXTS = [f"Is the following statement True or False? {subject}{tail}"
          for subject in ("A dog", "A dog and a cat", "The sun", "Birds")

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 import torch
+from tiny_models import model_device, plain_next_token_logprobs, synthetic_truth_items, tiny_causal_lm
 
+from negkit.benchmarks.tind.task import TruthTask, true_probability
 from negkit.engine.batching import LengthSortedBatcher
 from negkit.engine.prefix import PrefixChecker, common_prefix_length
 from negkit.models.base import LoglikelihoodRequest
-from negkit.benchmarks.tind.task import TruthTask, true_probability
-from tiny_models import model_device, plain_next_token_logprobs, synthetic_truth_items, tiny_causal_lm
 
 TOLERANCE = 1e-4
 

@@ -4,11 +4,11 @@ with the answers a run to the token limit, cut afterwards, gives."""
 from __future__ import annotations
 
 import pytest
+from test_prefix_tree import _prompts
+from tiny_models import tiny_causal_lm
+from tiny_models import tiny_seq2seq_lm as tiny_seq2seq
 
 from negkit.models.hf_common import cut_at_stop
-from test_prefix_tree import _prompts
-from tiny_models import tiny_seq2seq_lm as tiny_seq2seq
-from tiny_models import tiny_causal_lm
 
 LIMIT = 24
 

@@ -6,10 +6,10 @@ import random
 
 import pytest
 import torch
+from tiny_models import model_device, plain_next_token_logprobs, tiny_causal_lm
 
 from negkit.engine.prefix_tree import Row, build_trie, plan_rows
 from negkit.models.base import LoglikelihoodRequest
-from tiny_models import model_device, plain_next_token_logprobs, tiny_causal_lm
 
 TOLERANCE = 1e-4
 

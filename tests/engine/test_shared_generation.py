@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 import torch
-
 from tiny_models import tiny_causal_lm
 
 PASSAGES = ["A dog is an animal and a cat is not a plant.", "The sun is hot and the snow is cold; a car is a vehicle.",

@@ -9,11 +9,11 @@ import json
 import pytest
 import torch
 from conftest import shared_data_path
+from tiny_models import save_tiny_causal, tiny_causal_lm
 
 from negkit.commands.eval.evaluate import evaluate
 from negkit.commands.eval.options import EvalOptions
 from negkit.models.base import LoglikelihoodRequest
-from tiny_models import save_tiny_causal, tiny_causal_lm
 
 TOLERANCE = 1e-4
 SENTENCES = [" A dog is not a plant.", " A dog is ever a plant.", " Birds can fly.", " Birds can not fly."]

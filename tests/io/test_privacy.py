@@ -6,11 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
-
-from negkit.cli import main
-from negkit.benchmarks.tind.data import write_tind_jsonl
-from negkit.io.privacy import redact_record, text_sha256
 from tiny_models import save_tiny_causal, synthetic_truth_items
+
+from negkit.benchmarks.tind.data import write_tind_jsonl
+from negkit.cli import main
+from negkit.io.privacy import redact_record, text_sha256
 
 
 @pytest.fixture(scope="module")

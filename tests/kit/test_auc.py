@@ -6,11 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from negkit.benchmarks.tind.intervals import tind_estimands
+from negkit.benchmarks.tind.metrics import p_true_aucs, record_p_true, tind_metrics
 from negkit.benchmarks.tind.types import TruthItem
 from negkit.kit.metrics.auc import auc_estimand, roc_auc, weighted_auc
 from negkit.kit.metrics.intervals import bootstrap_intervals, draw_blocks, paired_bootstrap
-from negkit.benchmarks.tind.metrics import p_true_aucs, record_p_true, tind_metrics
-from negkit.benchmarks.tind.intervals import tind_estimands
 
 
 def test_auc_hand_computed():

@@ -18,10 +18,10 @@ pytest.importorskip("peft")
 from conftest import NUBENCH_FIXTURE, TESTS, shared_data_path  # noqa: E402
 from tiny_models import save_tiny_causal, save_tiny_classifier  # noqa: E402
 
+from negkit.benchmarks.tind.training import TindFilter  # noqa: E402
 from negkit.cli import main  # noqa: E402
 from negkit.errors import NegkitError  # noqa: E402
 from negkit.kit.training import FinetuneOptions, finetune  # noqa: E402
-from negkit.benchmarks.tind.training import TindFilter  # noqa: E402
 
 FIXTURE = NUBENCH_FIXTURE
 CHILD = TESTS / "finetune_child.py"
@@ -95,9 +95,9 @@ def test_recorded_command_parses_back_to_the_same_plan(tiny, pairs, tmp_path):
 
 def test_tind_examples_follow_the_evaluation_prompt_and_filters(tiny):
     shared_data_path("tind", "raw-public.zip")
-    from negkit.models.registry import load_model
     from negkit.benchmarks.tind.task import TruthTask
     from negkit.benchmarks.tind.training import tind_examples
+    from negkit.models.registry import load_model
 
     lm = load_model(f"hf:{tiny}")
     data = tind_examples(lm, None, subset=TindFilter(exclude_patterns=(1, 5), polarity="affirmative", kind="inputs"),
@@ -130,10 +130,10 @@ def test_per_group_thins_every_group_over_its_four_cells(tiny):
     shared_data_path("tind", "raw-public.zip")
     from collections import Counter
 
-    from negkit.models.registry import load_model
     from negkit.benchmarks.tind.task import tind_source
     from negkit.benchmarks.tind.training import _read_tind, thin_groups, tind_examples
     from negkit.kit.training.options import command_line
+    from negkit.models.registry import load_model
 
     items = [item for item in _read_tind(tind_source(None), "train", 0) if item.pattern_id in (2, 6)]
     thinned = thin_groups(items, 4, 0)
@@ -157,8 +157,8 @@ def test_per_group_thins_every_group_over_its_four_cells(tiny):
 
 def test_tind_training_then_eval_with_the_adapter(tiny, tmp_path):
     shared_data_path("tind", "raw-public.zip")
-    from negkit.commands.eval.options import EvalOptions
     from negkit.commands.eval.evaluate import evaluate
+    from negkit.commands.eval.options import EvalOptions
 
     out = tmp_path / "adapter"
     run = finetune(f"hf:{tiny}", FinetuneOptions(out=out, train="tind", limit=40, dev="split", dev_limit=16,
@@ -185,9 +185,9 @@ def test_tind_training_then_eval_with_the_adapter(tiny, tmp_path):
 
 
 def test_nubench_pairs_in_the_papers_format(tiny, tmp_path):
-    from negkit.models.registry import load_model
-    from negkit.benchmarks.nubench.task import render_prompt
     from negkit.benchmarks.nubench import nubench_examples
+    from negkit.benchmarks.nubench.task import render_prompt
+    from negkit.models.registry import load_model
 
     lm = load_model(f"hf:{tiny}")
     data = nubench_examples(lm, FIXTURE)
@@ -237,8 +237,8 @@ def test_resume_after_kill_equals_an_uninterrupted_run(tiny, pairs, tmp_path):
 
 
 def test_merged_export_answers_like_the_adapter(tiny, pairs, tmp_path, capsys):
-    from negkit.commands.eval.options import EvalOptions
     from negkit.commands.eval.evaluate import evaluate
+    from negkit.commands.eval.options import EvalOptions
 
     out = tmp_path / "adapter"
     run = finetune(f"hf:{tiny}", FinetuneOptions(out=out, train=str(pairs), merge_out=str(tmp_path / "merged"), **QUICK))
@@ -262,7 +262,7 @@ def test_nli_classifier_fine_tuning_and_eval(tmp_path):
             ("A cat is not a plant.", "A cat is an animal.", "neutral"), ("Birds can fly.", "Birds can fly.", "entailment"),
             ("Iron is a metal.", "Iron is not a metal.", "contradiction"), ("Water is wet.", "Water is cold.", "neutral"),
             ("The sun is hot.", "The sun is hot.", "entailment"), ("The snow is cold.", "The snow is hot.", "-")] * 2
-    data.write_text("premise,hypothesis,label\n" + "".join(f'"{p}","{h}",{l}\n' for p, h, l in rows))
+    data.write_text("premise,hypothesis,label\n" + "".join(f'"{p}","{h}",{label}\n' for p, h, label in rows))
     run = finetune(f"nli:{model}", FinetuneOptions(out=tmp_path / "out", train=str(data), dev="0.25", **QUICK))
     assert run["kind"] == "nli-classifier" and run["labels"] == ["entailment", "neutral", "contradiction"]
     assert run["data"]["train"]["skipped"] == 2 and run["options"]["learning_rate"] == 2e-5

@@ -36,11 +36,11 @@ def tind_data(tmp_path_factory) -> Path:
 
 
 def test_batches_put_the_evaluation_prompt_in_the_encoder_and_the_label_in_the_decoder(t5, tind_data):
-    from negkit.models.registry import load_model
     from negkit.benchmarks.tind.task import TruthTask
-    from negkit.kit.training.batches import TokenizedDataset, tokenize_examples
     from negkit.benchmarks.tind.training import tind_examples
+    from negkit.kit.training.batches import TokenizedDataset, tokenize_examples
     from negkit.kit.training.seq2seq import Seq2SeqCollator
+    from negkit.models.registry import load_model
 
     lm = load_model(f"hf:{t5}")
     assert lm.is_encoder_decoder
@@ -89,9 +89,9 @@ def test_lora_on_t5_learns_the_label_and_eval_with_the_adapter_reads_it(t5, tind
 
 
 def test_merged_t5_gives_the_adapters_answers(t5, tind_data, tmp_path):
+    from negkit.kit.training import merge_adapter
     from negkit.models.adapter import apply_adapter
     from negkit.models.registry import load_model
-    from negkit.kit.training import merge_adapter
 
     out = tmp_path / "lora"
     finetune(f"hf:{t5}", FinetuneOptions(out=out, train="tind", data=str(tind_data), max_steps=3, learning_rate=1e-2,

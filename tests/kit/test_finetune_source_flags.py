@@ -8,8 +8,8 @@ import inspect
 import pytest
 
 import negkit.cli.finetune as finetune_cli
+from negkit.benchmarks.tind.training import TindFilter
 from negkit.cli import build_parser
-from negkit.kit.training.arguments import options_from_args
 from negkit.kit.suites import (
     DataSource,
     SuiteDescription,
@@ -20,7 +20,7 @@ from negkit.kit.suites import (
     training_source,
     unregister_suite,
 )
-from negkit.benchmarks.tind.training import TindFilter
+from negkit.kit.training.arguments import options_from_args
 
 
 def _finetune_parser():

@@ -10,12 +10,12 @@ import shutil
 import sys
 
 import pytest
+from conftest import REPO_ROOT
 
 from negkit.cli import main
 from negkit.errors import NegkitError
 from negkit.kit.suites import get_suite, get_task, registered_tasks, unregister_suite
 from negkit.kit.suites.include import include_suites, load_plugins
-from conftest import REPO_ROOT
 
 EXAMPLE = REPO_ROOT / "docs" / "examples" / "toy_suite.py"
 QUESTIONS = [

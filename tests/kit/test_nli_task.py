@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import shared_data_path
-from negkit.kit.data.nli import NLIItem
+
 from negkit.errors import NegkitError
-from negkit.models.base import ClassifyRequest, LoglikelihoodResult
+from negkit.kit.data.nli import NLIItem
 from negkit.kit.suites import get_task
+from negkit.models.base import ClassifyRequest, LoglikelihoodResult
 
 
 def _item(item_id, label, condition=""):

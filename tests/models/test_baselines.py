@@ -10,13 +10,13 @@ import pytest
 from conftest import NUBENCH_FIXTURE, shared_data_path
 
 from negkit.cli import main
+from negkit.commands.eval.evaluate import evaluate
+from negkit.commands.eval.options import EvalOptions
 from negkit.engine.requests import LoglikelihoodRequest
 from negkit.errors import NegkitError
 from negkit.models.base import AnswerSpace
 from negkit.models.baselines import OTHER_LOGPROB, load_baseline
 from negkit.models.registry import load_model
-from negkit.commands.eval.evaluate import evaluate
-from negkit.commands.eval.options import EvalOptions
 
 FIXTURE = NUBENCH_FIXTURE
 SPACE = AnswerSpace({"entailment": "Yes", "neutral": "No"}, ("neutral", "entailment", "neutral"))

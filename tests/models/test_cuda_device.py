@@ -16,13 +16,13 @@ from pathlib import Path
 
 import pytest
 import torch
-
 from conftest import TEST_DEVICE
+from tiny_models import synthetic_truth_items
+
+from negkit.benchmarks.tind.task import TruthTask
 from negkit.engine.batching import DEFAULT_TOKEN_BUDGET
 from negkit.models.base import LoglikelihoodRequest
 from negkit.models.registry import load_model
-from negkit.benchmarks.tind.task import TruthTask
-from tiny_models import synthetic_truth_items
 
 pytestmark = pytest.mark.skipif(not TEST_DEVICE.startswith("cuda"),
                                 reason="needs NEGKIT_TEST_DEVICE=cuda and a CUDA GPU (benchmarks/gpu_check.py sets it)")

@@ -7,8 +7,8 @@ import json
 
 import pytest
 import torch
-
 from gguf_files import gpt2_vocabulary, sentencepiece_vocabulary, tiny_model, write_tiny_gguf
+
 from negkit.errors import InputFormatError, NegkitError
 
 ARCHS = ["llama", "qwen2", "gemma3"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from gguf_files import QUANTIZABLE, random_blocks
+
 from negkit.errors import NegkitError
 from negkit.models.gguf_quants import GGML_TYPES, dequantize
 

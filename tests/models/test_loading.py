@@ -8,15 +8,15 @@ import types
 
 import pytest
 import torch
+from tiny_models import save_tiny_causal, synthetic_truth_items
 
+from negkit.benchmarks.tind.task import TruthTask
+from negkit.commands.eval.evaluate import evaluate
+from negkit.commands.eval.options import EvalOptions, model_options
 from negkit.errors import NegkitError
 from negkit.models import loading
 from negkit.models.base import LoglikelihoodRequest
 from negkit.models.registry import load_model
-from negkit.commands.eval.evaluate import evaluate
-from negkit.commands.eval.options import EvalOptions, model_options
-from negkit.benchmarks.tind.task import TruthTask
-from tiny_models import save_tiny_causal, synthetic_truth_items
 
 
 @pytest.fixture(scope="module")

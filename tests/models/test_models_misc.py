@@ -5,13 +5,13 @@ from __future__ import annotations
 import types
 
 import pytest
+from tiny_models import synthetic_truth_items, tiny_causal_lm
 
+from negkit.benchmarks.tind.task import TruthTask, true_probability
+from negkit.commands.eval.options import resolve_dtype_for_mode
 from negkit.errors import NegkitError
 from negkit.models.base import ModelFingerprint
 from negkit.models.hf_nli import config_labels, map_labels
-from negkit.commands.eval.options import resolve_dtype_for_mode
-from negkit.benchmarks.tind.task import TruthTask, true_probability
-from tiny_models import synthetic_truth_items, tiny_causal_lm
 
 
 def test_nli_labels_come_from_the_config():
@@ -71,11 +71,11 @@ def test_fingerprint_key_is_stable_and_sensitive():
 
 def test_classifier_returns_label_probabilities_in_config_order():
     import torch
+    from tiny_models import tiny_tokenizer
     from transformers import BertConfig, BertForSequenceClassification
 
     from negkit.models.hf_common import fingerprint_for
     from negkit.models.hf_nli import HFClassifier
-    from tiny_models import tiny_tokenizer
 
     tokenizer = tiny_tokenizer(chat_template=False)
     torch.manual_seed(0)
@@ -103,8 +103,9 @@ def test_the_fingerprint_covers_tokenizer_and_configuration_files(tmp_path):
     import json
     import shutil
 
-    from negkit.models.registry import load_model
     from tiny_models import save_tiny_causal
+
+    from negkit.models.registry import load_model
 
     folder = save_tiny_causal(tmp_path / "model")
     first = load_model(f"hf:{folder}", device="cpu").fingerprint

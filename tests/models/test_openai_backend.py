@@ -4,22 +4,21 @@ from __future__ import annotations
 
 import json
 import os
-import urllib.request
 import subprocess
 import sys
+import urllib.request
 from pathlib import Path
 
 import pytest
+from conftest import TESTS, shared_data_path
+from tiny_models import save_tiny_causal
 
+from negkit.benchmarks.tind.task import TruthTask
 from negkit.errors import NegkitError
 from negkit.models.base import LoglikelihoodRequest
 from negkit.models.hf_causal import HFCausalLM
 from negkit.models.openai_server import OpenAICompatibleLM
 from negkit.models.registry import load_model
-from negkit.benchmarks.tind.task import TruthTask
-from tiny_models import save_tiny_causal
-from conftest import TESTS, shared_data_path
-
 
 
 @pytest.fixture(scope="module")

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import torch
-
-from negkit.models.base import LoglikelihoodRequest
-from negkit.benchmarks.tind.task import TruthTask
 from tiny_models import synthetic_truth_items, tiny_seq2seq_lm
+
+from negkit.benchmarks.tind.task import TruthTask
+from negkit.models.base import LoglikelihoodRequest
 
 
 def test_one_decoder_step_matches_plain_pass_and_drops_eos():

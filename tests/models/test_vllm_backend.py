@@ -10,16 +10,16 @@ from __future__ import annotations
 import importlib.util
 import sys
 
+import fake_vllm
 import pytest
 import torch
+from tiny_models import save_tiny_causal, synthetic_truth_items, tiny_tokenizer
 
-import fake_vllm
+from negkit.benchmarks.tind.task import TruthTask
 from negkit.errors import NegkitError
 from negkit.models.base import LoglikelihoodRequest
 from negkit.models.hf_causal import HFCausalLM
 from negkit.models.registry import load_model
-from negkit.benchmarks.tind.task import TruthTask
-from tiny_models import save_tiny_causal, synthetic_truth_items, tiny_tokenizer
 
 TOLERANCE = 1e-4
 REAL_VLLM = importlib.util.find_spec("vllm") is not None

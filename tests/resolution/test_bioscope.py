@@ -9,12 +9,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from conftest import shared_data_path
+
+from negkit.errors import InputFormatError
 from negkit.resolution.corpora.bioscope import read_bioscope
 from negkit.resolution.corpora.formats import detect_format, read_corpus
 from negkit.resolution.instances import TokenPart, corpus_statistics
-from negkit.errors import InputFormatError
 
 HEADER = '<?xml version="1.0" encoding="utf-8"?>\n<Annotation created="hand-written">\n<DocumentSet>\n'
 FOOTER = "</DocumentSet>\n</Annotation>\n"

@@ -5,11 +5,11 @@ from __future__ import annotations
 import io
 
 import pytest
-
 from conftest import shared_data_path
+
+from negkit.errors import InputFormatError
 from negkit.resolution.corpora.cdsco import CdscoDocument, format_cdsco, read_cdsco, write_cdsco
 from negkit.resolution.instances import NegationInstance, ResolutionSentence, Token, TokenPart, corpus_statistics
-from negkit.errors import InputFormatError
 
 GOLD_FILES = [
     "SEM-2012-SharedTask-CD-SCO-training-09032012.txt",

@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from negkit.errors import NegkitError
 from negkit.resolution.corpora.cdsco import format_cdsco, lines_from_text, parse_cdsco
 from negkit.resolution.corpora.formats import read_corpus
 from negkit.resolution.graphs import (
@@ -23,7 +24,6 @@ from negkit.resolution.instances import NegationInstance, ResolutionSentence, To
 from negkit.resolution.metrics.nis import score_nis
 from negkit.resolution.metrics.starsem import score_starsem
 from negkit.resolution.splits import load_split, read_document_corpus
-from negkit.errors import NegkitError
 
 
 def sentence(text: str, *instances: NegationInstance) -> ResolutionSentence:

@@ -9,7 +9,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from malformed import assert_input_error
 
 TOKENS = [("I", "I", "PRP", "(S(NP*)", "_", "_", "_"), ("did", "do", "VBD", "(VP*", "_", "did", "_"),

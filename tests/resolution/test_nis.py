@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
-
 from cdsco_helpers import S, conll, lines
 from conftest import shared_data_path
-from negkit.resolution.corpora.cdsco import read_lines
+
 from negkit.errors import InputFormatError
-from negkit.resolution.metrics.nis import NisScores, PRF, mean_scores, nis_instances, read_nis_sentences, score_nis
+from negkit.resolution.corpora.cdsco import read_lines
+from negkit.resolution.metrics.nis import PRF, NisScores, mean_scores, nis_instances, read_nis_sentences, score_nis
 
 # tokens 0 a, 1 b, 2 c, 3 d, 4 not, 5 no, 6 never, 7 none, 8 nor
 WORDS = ["a NN", "b NN", "c NN", "d NN", "not RB", "no DT", "never RB", "none NN", "nor CC"]

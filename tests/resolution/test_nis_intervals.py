@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict
 
 import pytest
-
 from cdsco_helpers import S, conll, lines
+
 from negkit.kit.metrics.intervals import IntervalSettings
 from negkit.resolution.metrics.nis import count_nis, count_nis_by_sentence, score_nis
 from negkit.resolution.metrics.nis_intervals import nis_intervals

@@ -13,6 +13,8 @@ import pytest
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
+from test_resolution_taggers import NEGATED, PLAIN, TRAIN, WORDS  # noqa: E402
+
 from negkit.cli import main  # noqa: E402
 from negkit.errors import InputFormatError, NegkitError  # noqa: E402
 from negkit.resolution.corpora.cdsco import format_cdsco  # noqa: E402
@@ -26,7 +28,6 @@ from negkit.resolution.parsing.training import train_parser  # noqa: E402
 from negkit.resolution.parsing.ud import read_conllu  # noqa: E402
 from negkit.resolution.splits import CDSCO_FILES  # noqa: E402
 from negkit.resolution.systems import load_system  # noqa: E402
-from test_resolution_taggers import NEGATED, PLAIN, TRAIN, WORDS  # noqa: E402
 
 UD_SENTENCES = [("i did not see anyone .", [4, 4, 4, 0, 4, 4], ["nsubj", "aux", "advmod", "root", "obj", "punct"]),
                 ("the man came", [2, 3, 0], ["det", "nsubj", "root"])]

@@ -7,9 +7,9 @@ import json
 from pathlib import Path
 
 import pytest
-
 from cdsco_helpers import S, conll
 from conftest import shared_data_path
+
 from negkit.cli import main
 from negkit.resolution.corpora.cdsco import read_cdsco
 from negkit.resolution.predict import baseline, corpus_sentences

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from negkit.resolution.instances import NegationInstance, ResolutionSentence, Token, TokenPart
 from negkit.resolution.baseline import PunctuationBaseline, is_punctuation_tag, punctuation_scope
+from negkit.resolution.instances import NegationInstance, ResolutionSentence, Token, TokenPart
 
 
 def sentence(words_and_tags: str, cues: list[list[tuple[int, str]]]) -> ResolutionSentence:
@@ -63,9 +63,9 @@ def test_baseline_cli_on_the_cdsco_test_set_scores_as_documented(tmp_path):
 
     from negkit.cli import main
     from negkit.resolution.corpora.cdsco import read_cdsco, read_lines
+    from negkit.resolution.evaluate import score_sentences
     from negkit.resolution.metrics.nis import score_nis
     from negkit.resolution.metrics.starsem import score_starsem
-    from negkit.resolution.evaluate import score_sentences
 
     folder = shared_data_path("cd-sco")
     gold = [folder / "SEM-2012-SharedTask-CD-SCO-test-cardboard-GOLD.txt",

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from cdsco_helpers import S, conll
 from conftest import shared_data_path
+
 from negkit.cli import main
 
 GOLD = conll(S(1, "No DT No _ _", "way NN _ way way", ". . _ _ _"), S(2, "Fine JJ ***", ". . ***"))
@@ -118,7 +118,7 @@ def test_stats_reproduces_the_cd_sco_counts(names, expected, capsys):
 
 def test_stats_error(tmp_path, capsys):
     bad = tmp_path / "bad.txt"
-    bad.write_bytes("c\t1\t0\tNo\tno\tDT\t*\tNo\t_\n".encode())
+    bad.write_bytes(b"c\t1\t0\tNo\tno\tDT\t*\tNo\t_\n")
     assert main(["resolution", "stats", str(bad)]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and "unknown cue layout: 9 fields" in captured.err

@@ -6,15 +6,15 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from cdsco_helpers import S, conll
 from conftest import shared_data_path
+
 from negkit.cli import main
 from negkit.resolution.corpora.cdsco import read_cdsco
-from negkit.resolution.instances import scope_length_counts
-from negkit.resolution.stats_report import length_table, split_table, write_figures
 from negkit.resolution.corpus_stats import count_split, split_statistics
+from negkit.resolution.instances import scope_length_counts
 from negkit.resolution.splits import CDSCO_FILES
+from negkit.resolution.stats_report import length_table, split_table, write_figures
 
 # sentence 1: scope "way , sir" -> length 2 (the comma is left out); sentence 3: an empty scope and a scope of 1
 TINY = conll(
@@ -60,7 +60,7 @@ def test_stats_cli_prints_lengths_and_writes_figures(tiny, tmp_path, capsys):
 def test_split_statistics_of_a_small_cdsco_root(tmp_path, capsys):
     folder = tmp_path / "cd-sco"
     folder.mkdir()
-    for split, names in CDSCO_FILES.items():
+    for names in CDSCO_FILES.values():
         for name in names:  # the test split is two files: twice the tiny corpus
             (folder / name).write_text(TINY)
     report = split_statistics(["cd-sco"], tmp_path)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from negkit.resolution.instances import NegationInstance, ResolutionSentence, Token, TokenPart
 from negkit.resolution.cue_lexicon import (
     AffixLexicon,
     MultiwordLexicon,
@@ -10,6 +9,7 @@ from negkit.resolution.cue_lexicon import (
     cue_labels_for,
     decode_cues,
 )
+from negkit.resolution.instances import NegationInstance, ResolutionSentence, Token, TokenPart
 
 
 def annotated(words: str, cues: list[list[tuple[int, str]]]) -> ResolutionSentence:

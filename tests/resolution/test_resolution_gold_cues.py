@@ -10,12 +10,20 @@ import pytest
 pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
+from test_resolution_taggers import (  # noqa: E402,F401
+    NEGATED,
+    PLAIN,
+    annotated,
+    cues_and_scopes,
+    tiny_encoder,  # noqa: F401 - pytest fixtures, taken by name
+    trained_model,  # noqa: F401
+)
+
 from negkit.cli import main  # noqa: E402
 from negkit.resolution.corpora.cdsco import format_cdsco, read_cdsco  # noqa: E402
 from negkit.resolution.predict import predict  # noqa: E402
 from negkit.resolution.splits import CDSCO_FILES  # noqa: E402
 from negkit.resolution.train import NegationResolver  # noqa: E402
-from test_resolution_taggers import NEGATED, PLAIN, annotated, cues_and_scopes, tiny_encoder, trained_model  # noqa: E402,F401
 
 #: "anyone" is no cue the tagger learnt: only the gold-cue mode keeps it.
 ODD_CUE = annotated("i did not see anyone .", [(4, "anyone")], [])

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from negkit.cli import main
-from negkit.resolution.instances import NegationInstance, ResolutionSentence, Token, TokenPart
 from negkit.resolution.evaluate import score_sentences
+from negkit.resolution.instances import NegationInstance, ResolutionSentence, Token, TokenPart
 from negkit.resolution.splits import (
     document_id,
     documents_of_split,

@@ -9,12 +9,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from conftest import shared_data_path
-from negkit.resolution.corpora.formats import detect_format, read_corpus
-from negkit.resolution.instances import TokenPart, corpus_statistics
-from negkit.resolution.corpora.sfu import read_sfu
+
 from negkit.errors import InputFormatError
+from negkit.resolution.corpora.formats import detect_format, read_corpus
+from negkit.resolution.corpora.sfu import read_sfu
+from negkit.resolution.instances import TokenPart, corpus_statistics
 
 # Hand-written review: one sentence per line so that messages can name lines 3-7.
 REVIEW = """<?xml version="1.0" encoding="UTF-8"?>

@@ -9,11 +9,11 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from cdsco_helpers import S, conll, lines, row, score, sentence_stats
 from conftest import shared_data_path
-from negkit.resolution.corpora.cdsco import lines_from_text, read_lines
+
 from negkit.errors import InputFormatError
+from negkit.resolution.corpora.cdsco import lines_from_text, read_lines
 from negkit.resolution.metrics.nis import score_nis
 from negkit.resolution.metrics.starsem import normalise_scope_word, score_starsem
 
@@ -35,7 +35,7 @@ ZERO = ("0.00", "0.00", "0.00")
 # spec 6.2: gold vs gold on the test set (cardboard + circle concatenated)
 TEST_TABLE = """\
 ---------------------------+------+--------+------+------+------+---------------+------------+---------
-                            | gold | system | tp   | fp   | fn   | precision (%) | recall (%) | F1  (%) 
+                            | gold | system | tp   | fp   | fn   | precision (%) | recall (%) | F1  (%)
 ----------------------------+------+--------+------+------+------+---------------+------------+---------
 Cues:                          264 |    264 |  264 |    0 |    0 |        100.00 |     100.00 |  100.00
 Scopes(cue match):             249 |    249 |  249 |    0 |    0 |        100.00 |     100.00 |  100.00

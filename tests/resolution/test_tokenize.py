@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import shared_data_path
+
 from negkit.resolution.tokenize import tokenize
 
 

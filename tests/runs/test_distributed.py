@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 import torch
-
-from negkit.runs.distributed import ProcessGroup, launcher_group, rank_device, shard, store_file
-from negkit.engine.requests import LoglikelihoodRequest, ModelFingerprint, NextTokenRequest
-from negkit.runs.store import RunStore, request_key
-from negkit.errors import NegkitError
 from conftest import TESTS
+
+from negkit.engine.requests import LoglikelihoodRequest, ModelFingerprint, NextTokenRequest
+from negkit.errors import NegkitError
+from negkit.runs.distributed import ProcessGroup, launcher_group, rank_device, shard, store_file
+from negkit.runs.store import RunStore, request_key
 
 SRC = TESTS.parent / "src"
 

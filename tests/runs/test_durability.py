@@ -12,13 +12,12 @@ import sys
 from pathlib import Path
 
 import pytest
-
+from conftest import TESTS
 from malformed import assert_input_error
+from tiny_models import save_tiny_causal, synthetic_truth_items
+
 from negkit.benchmarks.tind.data import write_tind_jsonl
 from negkit.runs.store import RunStore
-from tiny_models import save_tiny_causal, synthetic_truth_items
-from conftest import TESTS
-
 
 
 @pytest.fixture(scope="module")

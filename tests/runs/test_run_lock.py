@@ -14,12 +14,11 @@ from pathlib import Path
 import pytest
 
 from negkit.cli import main
-from negkit.runs import runner
 from negkit.io.locks import LOCK_FILE, RunLock, RunLockedError, read_lock_owner, run_lock_for_rank
+from negkit.models.base import ModelFingerprint, NextTokenRequest
+from negkit.runs import runner
 from negkit.runs.runner import answer_requests
 from negkit.runs.store import RunStore
-from negkit.models.base import ModelFingerprint, NextTokenRequest
-
 
 
 def _dead_pid() -> int:
@@ -125,8 +124,9 @@ def test_two_concurrent_evals_on_one_folder_second_refuses(tmp_path, capsys):
     child = _held_lock_child(out)
     try:
         data = tmp_path / "data.jsonl"
-        from negkit.benchmarks.tind.data import write_tind_jsonl
         from tiny_models import save_tiny_causal, synthetic_truth_items
+
+        from negkit.benchmarks.tind.data import write_tind_jsonl
 
         write_tind_jsonl(synthetic_truth_items(groups_per_pattern=1), data, extended=True)
         model = save_tiny_causal(tmp_path / "model")

@@ -11,17 +11,16 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import TESTS
+from tiny_models import synthetic_truth_items
 
-from negkit.runs.runner import answer_requests
-from negkit.runs.store import RunStore, request_key
+from negkit.commands.eval.evaluate import evaluate
+from negkit.commands.eval.options import EvalOptions
 from negkit.errors import InputFormatError
 from negkit.models.base import LoglikelihoodRequest, LoglikelihoodResult, ModelFingerprint, NextTokenRequest
 from negkit.models.hf_causal import HFCausalLM
-from negkit.commands.eval.evaluate import evaluate
-from negkit.commands.eval.options import EvalOptions
-from tiny_models import synthetic_truth_items
-from conftest import TESTS
-
+from negkit.runs.runner import answer_requests
+from negkit.runs.store import RunStore, request_key
 
 
 class CountingModel:

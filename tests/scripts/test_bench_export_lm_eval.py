@@ -8,9 +8,9 @@ import importlib.util
 import json
 
 import pytest
+from conftest import REPO_ROOT
 
 from negkit.benchmarks.blimp import PARADIGMS
-from conftest import REPO_ROOT
 
 BENCHMARKS = REPO_ROOT / "benchmarks"
 

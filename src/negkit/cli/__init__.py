@@ -27,8 +27,8 @@ from typing import Any
 
 from negkit import __version__
 from negkit.cli.evaluate import command_context
-from negkit.kit.command_context import CommandGroups
 from negkit.errors import NegkitError
+from negkit.kit.command_context import CommandGroups
 from negkit.kit.suites import include_suites
 
 #: Error messages are cut to this many characters (a quoted input value never floods the terminal).

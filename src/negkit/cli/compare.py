@@ -13,7 +13,6 @@ from negkit.commands.compare_page import write_comparison
 from negkit.commands.report import write_run_folder_html
 from negkit.kit.suites import suite_view
 
-
 #: Place in ``negkit --help``.
 ORDER = 20
 

@@ -13,9 +13,9 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from negkit.kit.data.statistics import DataStatistics
 from negkit.errors import NegkitError
 from negkit.io.atomic import atomic_write_text
+from negkit.kit.data.statistics import DataStatistics
 from negkit.kit.suites.registry import all_suites, get_suite
 
 #: Place in ``negkit --help`` (after ``export``).

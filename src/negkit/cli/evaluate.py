@@ -9,6 +9,12 @@ from pathlib import Path
 from typing import Any
 
 from negkit.cli.arguments import add_include_argument
+from negkit.commands.eval.combined import REPORT_FILE
+from negkit.commands.eval.evaluate import evaluate
+from negkit.commands.eval.options import EvalOptions
+from negkit.commands.eval.preflight import check_data_argument
+from negkit.commands.status import expand_groups, locate_task_data, suite_status
+from negkit.errors import NegkitError, quoted
 from negkit.kit.arguments import (
     non_negative,
     parse_batch_size,
@@ -19,18 +25,11 @@ from negkit.kit.arguments import (
     seed_value,
     wait_seconds,
 )
-from negkit.runs.runner import DEFAULT_CHUNK_SIZE, DEFAULT_COMMIT_SECONDS
-from negkit.errors import NegkitError, quoted
-from negkit.models.model_args import parse_model_args
-from negkit.commands.eval.combined import REPORT_FILE
-from negkit.commands.eval.evaluate import evaluate
-from negkit.commands.eval.options import EvalOptions
-from negkit.commands.eval.preflight import check_data_argument
-from negkit.commands.status import expand_groups, locate_task_data, suite_status
 from negkit.kit.command_context import CommandContext
 from negkit.kit.suites import classifier_tasks, registered_tasks, suite_groups, task_flags
+from negkit.models.model_args import parse_model_args
 from negkit.models.spec import parse_model_spec
-
+from negkit.runs.runner import DEFAULT_CHUNK_SIZE, DEFAULT_COMMIT_SECONDS
 
 #: Place in ``negkit --help``.
 ORDER = 10

@@ -5,9 +5,8 @@ from __future__ import annotations
 import argparse
 
 from negkit.cli.arguments import add_include_argument
-from negkit.kit.arguments import non_negative, parse_limit, per_task_value, seed_value
 from negkit.commands.export import export_lm_eval
-
+from negkit.kit.arguments import non_negative, parse_limit, per_task_value, seed_value
 
 #: Place in ``negkit --help``.
 ORDER = 70

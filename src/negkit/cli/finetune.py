@@ -17,7 +17,6 @@ from negkit.kit.training.arguments import (
 )
 from negkit.models.spec import parse_model_spec
 
-
 #: Place in ``negkit --help``.
 ORDER = 30
 

@@ -13,12 +13,11 @@ import json
 from pathlib import Path
 
 from negkit.cli.arguments import add_include_argument
-from negkit.kit.arguments import seed_value
+from negkit.commands.score import score_predictions, scored_suites
 from negkit.errors import NegkitError
 from negkit.io.atomic import atomic_write_text
+from negkit.kit.arguments import seed_value
 from negkit.kit.metrics.intervals import DEFAULT_RESAMPLES, IntervalSettings
-from negkit.commands.score import score_predictions, scored_suites
-
 
 #: Place in ``negkit --help``.
 ORDER = 60

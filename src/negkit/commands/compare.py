@@ -22,7 +22,13 @@ from pathlib import Path
 from typing import Any
 
 from negkit.errors import NegkitError
-from negkit.kit.metrics.intervals import DEFAULT_LEVEL, DEFAULT_RESAMPLES, ONE_UNIT, bootstrap_intervals, paired_bootstrap
+from negkit.kit.metrics.intervals import (
+    DEFAULT_LEVEL,
+    DEFAULT_RESAMPLES,
+    ONE_UNIT,
+    bootstrap_intervals,
+    paired_bootstrap,
+)
 from negkit.kit.render.markdown import ONE_UNIT_MARK, markdown_table, number
 from negkit.kit.render.plots import drawable
 from negkit.kit.runs import RunFolder, different_data, read_run, record_estimands

@@ -7,9 +7,9 @@ import html
 from pathlib import Path
 from typing import Any
 
+from negkit.commands.compare import compare_markdown, task_markdown
 from negkit.io.atomic import atomic_write_json, atomic_write_text, make_folder
 from negkit.kit.render import plots
-from negkit.commands.compare import compare_markdown, task_markdown
 from negkit.kit.render.figures import Triple
 from negkit.kit.render.html import figures_html, markdown_to_html, no_plots, page
 from negkit.kit.view import Figure

@@ -24,12 +24,12 @@ from pathlib import Path
 from typing import Any
 
 from negkit import __version__
-from negkit.errors import NegkitError
-from negkit.io.atomic import atomic_write_text, make_folder
 from negkit.commands.eval.flags import task_options_for
-from negkit.kit.arguments import format_per_task
 from negkit.commands.eval.options import EvalOptions, task_limit
 from negkit.commands.eval.record import data_record
+from negkit.errors import NegkitError
+from negkit.io.atomic import atomic_write_text, make_folder
+from negkit.kit.arguments import format_per_task
 from negkit.kit.suites import HarnessExport, all_suites, registered_tasks
 
 MANIFEST = "negkit_export.json"

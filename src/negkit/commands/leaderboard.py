@@ -29,11 +29,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from negkit.io.atomic import atomic_write_json, atomic_write_text, make_folder
-from negkit.errors import NegkitError
-from negkit.kit.metrics.intervals import Estimand, bootstrap_intervals, paired_bootstrap
 from negkit.commands.compare import CompareOptions, run_names
 from negkit.commands.leaderboard_html import index_html, model_html
+from negkit.errors import NegkitError
+from negkit.io.atomic import atomic_write_json, atomic_write_text, make_folder
+from negkit.kit.metrics.intervals import Estimand, bootstrap_intervals, paired_bootstrap
 from negkit.kit.runs import RunFolder, TaskRun, different_data, read_run, record_estimands
 from negkit.kit.view import SuiteLookup, SuiteView, no_suites
 

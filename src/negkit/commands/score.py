@@ -21,8 +21,8 @@ from negkit.errors import InputFormatError, NegkitError, quoted
 from negkit.io.textfiles import iter_jsonl
 from negkit.kit.metrics.intervals import IntervalSettings
 from negkit.kit.scoring import task_numbers
-from negkit.runs.files import verify_samples
 from negkit.kit.suites import SuiteDescription, SuiteScore, all_suites, get_suite
+from negkit.runs.files import verify_samples
 
 __all__ = ["SuiteScore", "score_predictions", "score_task", "scored_suites"]
 

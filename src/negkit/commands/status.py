@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from negkit.kit.data.locate import locate_dataset
 from negkit.errors import DataNotFoundError
+from negkit.kit.data.locate import locate_dataset
 from negkit.kit.suites.registry import all_suites, classifier_tasks, expand_task_names, get_task, suite_for_task
 
 

@@ -196,7 +196,6 @@ class SharedPrefixGenerator:
                    first_tokens: dict[int, int] | None) -> _State:
         parents = [_source(nodes, index, row_of) for index in chunk]
         cached = _gathered(parents, states)
-        width = cached.mask.shape[1] if cached is not None else 0
         longest = max(nodes[index].end - nodes[index].start for index in chunk)
         input_ids = torch.full((len(chunk), longest), self.pad_id, dtype=torch.long)
         positions = torch.zeros((len(chunk), longest), dtype=torch.long)

@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import asdict, dataclass, field
-from typing import Union
 
 
 @dataclass(frozen=True)
@@ -76,9 +75,9 @@ class ClassifyRequest:
 
 
 #: Any request a model can answer.
-Request = Union[LoglikelihoodRequest, NextTokenRequest, GenerateRequest, ClassifyRequest]
+Request = LoglikelihoodRequest | NextTokenRequest | GenerateRequest | ClassifyRequest
 #: The matching answers: LoglikelihoodResult, dict candidate -> log-prob, generated text, dict label -> prob.
-Response = Union[LoglikelihoodResult, dict, str]
+Response = LoglikelihoodResult | dict | str
 
 
 @dataclass(frozen=True)

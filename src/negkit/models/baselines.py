@@ -56,7 +56,7 @@ def is_baseline_spec(spec: str) -> bool:
 
 
 def load_baseline(spec: str, dtype: str = "none", batch_size: int | None = None, seed: int = 0,
-                  device: str | None = None, **options: Any) -> "BaselineModel":
+                  device: str | None = None, **options: Any) -> BaselineModel:
     """The pseudo-model named by ``spec``; its only option is ``seed`` (``random``). ``dtype``, ``batch_size``
     and ``device`` are accepted (they come with every model) and mean nothing here."""
     check_options(spec, options, BASELINE_ARGS)

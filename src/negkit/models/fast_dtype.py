@@ -132,7 +132,7 @@ def calibrate(config: Any, auto_class_name: str) -> tuple[dict[str, float], str]
             workload = "matmuls at the model's hidden and intermediate sizes"
             break
     best = {name: float("inf") for name in steps}
-    for name, step in steps.items():  # warm-up
+    for step in steps.values():  # warm-up
         step()
     for _ in range(ROUNDS):
         for name, step in steps.items():

@@ -22,9 +22,9 @@ import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
-from negkit.io.locks import process_alive
 from negkit.errors import NegkitError
 from negkit.io.atomic import describe_os_error
+from negkit.io.locks import process_alive
 from negkit.models.catalogue import CATALOGUE, CatalogueModel, catalogue_model, model_file
 from negkit.models.fingerprints import file_sha256
 

@@ -24,9 +24,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from negkit.io.locks import process_alive
 from negkit.errors import InputFormatError, NegkitError
 from negkit.io.atomic import describe_os_error
+from negkit.io.locks import process_alive
 from negkit.models.fingerprints import cache_dir, file_sha256
 from negkit.models.gguf_arch import GGUFModel, open_gguf
 

@@ -31,13 +31,15 @@ from pathlib import Path
 from typing import Any
 
 from negkit.errors import NegkitError
-from negkit.models.checks import SCHEMES, check_pretrained, did_you_mean  # SCHEMES: the schemes load_model knows, re-exported
-from negkit.models.fingerprints import file_sha256
 from negkit.models.catalogue import catalogue_model, is_catalogue_name, require_file
+from negkit.models.checks import (  # SCHEMES: the schemes load_model knows, re-exported
+    check_pretrained,
+    did_you_mean,
+)
+from negkit.models.fingerprints import file_sha256
 from negkit.models.gguf import converted_folder, converted_summary
 from negkit.models.loading import FLAG_ARGS, LOADER_ARGS, check_options
 from negkit.models.openai_server import OpenAICompatibleLM
-
 
 
 def load_model(spec: str, dtype: str | None = "float32", **options: Any) -> Any:

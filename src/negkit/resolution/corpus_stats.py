@@ -20,10 +20,18 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from negkit.errors import NegkitError
 from negkit.resolution.corpora.formats import read_corpus
 from negkit.resolution.instances import ResolutionSentence, scope_length, scope_length_counts
-from negkit.errors import NegkitError
-from negkit.resolution.splits import ALL_CORPORA, CORPORA, SPLITS, document_id, documents_of_split, load_split, read_document_corpus
+from negkit.resolution.splits import (
+    ALL_CORPORA,
+    CORPORA,
+    SPLITS,
+    document_id,
+    documents_of_split,
+    load_split,
+    read_document_corpus,
+)
 
 #: The row holding every split of a corpus together.
 ALL = "all"

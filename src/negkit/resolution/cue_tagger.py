@@ -11,9 +11,9 @@ import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from negkit.resolution.instances import NegationInstance, ResolutionSentence
 from negkit.errors import InputFormatError
 from negkit.io.atomic import atomic_write_json
+from negkit.io.textfiles import read_json_object
 from negkit.resolution.cue_lexicon import (
     CUE_LABELS,
     AffixLexicon,
@@ -21,6 +21,7 @@ from negkit.resolution.cue_lexicon import (
     cue_labels_for,
     decode_cues,
 )
+from negkit.resolution.instances import NegationInstance, ResolutionSentence
 from negkit.resolution.neural import (
     NetworkConfig,
     Tagger,
@@ -30,7 +31,6 @@ from negkit.resolution.neural import (
     seed_everything,
     train_network,
 )
-from negkit.io.textfiles import read_json_object
 
 _LEXICON_FILE = "cue_lexicon.json"
 

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from negkit.kit.metrics.intervals import IntervalSettings
 from negkit.resolution.corpora.cdsco import format_cdsco, lines_from_text
 from negkit.resolution.instances import ResolutionSentence
-from negkit.kit.metrics.intervals import IntervalSettings
 from negkit.resolution.metrics.nis import NisResult, count_nis_by_sentence, score_nis
 from negkit.resolution.metrics.nis_intervals import nis_intervals
 from negkit.resolution.metrics.starsem import StarsemResult, count_starsem_by_sentence, score_starsem

@@ -20,11 +20,11 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from negkit.errors import InputFormatError, NegkitError
 from negkit.io.atomic import atomic_write_bytes
+from negkit.resolution.baseline import PunctuationBaseline
 from negkit.resolution.corpora.cdsco import CdscoDocument, format_cdsco
 from negkit.resolution.corpora.formats import read_corpus
-from negkit.errors import InputFormatError, NegkitError
-from negkit.resolution.baseline import PunctuationBaseline
 from negkit.resolution.splits import load_split
 
 

@@ -18,10 +18,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from negkit.resolution.instances import NegationInstance, ResolutionSentence, TokenPart
 from negkit.errors import InputFormatError
 from negkit.io.atomic import atomic_write_json
+from negkit.io.textfiles import read_json_object
 from negkit.resolution.cue_lexicon import affix_remainder
+from negkit.resolution.instances import NegationInstance, ResolutionSentence, TokenPart
 from negkit.resolution.neural import (
     IGNORED,
     NetworkConfig,
@@ -32,7 +33,6 @@ from negkit.resolution.neural import (
     seed_everything,
     train_network,
 )
-from negkit.io.textfiles import read_json_object
 
 VARIANTS = ("marker", "bilstm")
 CUE_MARKER, AFFIX_MARKER = "[NEGCUE]", "[AFFCUE]"

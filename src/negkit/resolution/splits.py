@@ -14,11 +14,11 @@ from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 
+from negkit.errors import NegkitError
+from negkit.kit.data.locate import locate_dataset
 from negkit.resolution.corpora.cdsco import read_cdsco
 from negkit.resolution.corpora.formats import read_corpus
-from negkit.kit.data.locate import locate_dataset
 from negkit.resolution.instances import ResolutionSentence
-from negkit.errors import NegkitError
 
 CORPORA = ("cd-sco", "bioscope", "sfu")
 #: CD-SCO read with coordinated negation split (CD-neg, :mod:`negkit.resolution.corpora.cdneg`).

@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from negkit.resolution.instances import NegationInstance, ResolutionSentence, Token, TokenPart
-from negkit.resolution.tokenize import tokenize
 from negkit.errors import NegkitError
 from negkit.resolution.baseline import punctuation_scope
+from negkit.resolution.instances import NegationInstance, ResolutionSentence, Token, TokenPart
+from negkit.resolution.tokenize import tokenize
 
 MODEL_ENVIRONMENT_VARIABLE = "NEGKIT_RESOLUTION_MODEL"
 DEFAULT_MODEL_CACHE = Path("~/.cache/negkit/resolution-model")

@@ -20,11 +20,11 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from negkit import __version__
-from negkit.resolution.instances import NegationInstance, ResolutionSentence
 from negkit.errors import InputFormatError, quoted
 from negkit.io.atomic import TEMP_PREFIX, atomic_write_json
 from negkit.io.textfiles import read_json_object
 from negkit.resolution.cue_tagger import CueTagger
+from negkit.resolution.instances import NegationInstance, ResolutionSentence
 from negkit.resolution.neural import TrainingSettings, resolve_encoder
 from negkit.resolution.scope_resolver import ScopeResolver
 

@@ -30,9 +30,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from negkit.engine.requests import LoglikelihoodRequest
+from negkit.errors import NegkitError
 from negkit.runs.runner import request_sort_key
 from negkit.runs.store import request_key
-from negkit.errors import NegkitError
 
 T = TypeVar("T")
 

@@ -18,8 +18,6 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from negkit.errors import NegkitError
-from negkit.runs.store import RunStore, request_key
 from negkit.engine.requests import (
     ClassifyRequest,
     GenerateRequest,
@@ -29,6 +27,8 @@ from negkit.engine.requests import (
     Request,
     Response,
 )
+from negkit.errors import NegkitError
+from negkit.runs.store import RunStore, request_key
 
 #: Requests per durable chunk at most: at most this much work is redone after a kill.
 DEFAULT_CHUNK_SIZE = 256

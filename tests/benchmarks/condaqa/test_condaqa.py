@@ -6,12 +6,12 @@ import json
 from collections import Counter, defaultdict
 
 import pytest
-
 from conftest import shared_data_path
-from negkit.cli import main
+
 from negkit.benchmarks.condaqa.data import QAItem, read_condaqa
-from negkit.errors import InputFormatError
 from negkit.benchmarks.condaqa.metrics import canonical_answer, condaqa_report, normalize_answer
+from negkit.cli import main
+from negkit.errors import InputFormatError
 
 
 def _item(sample, passage, question, edit, answer):

@@ -11,11 +11,11 @@ pytest.importorskip("peft")
 
 from tiny_models import save_tiny_classifier  # noqa: E402
 
+from negkit.benchmarks.nan_nli.recipes import RECIPES  # noqa: E402
 from negkit.cli import build_parser  # noqa: E402
-from negkit.kit.training.arguments import options_from_args  # noqa: E402
 from negkit.errors import NegkitError  # noqa: E402
 from negkit.kit.training import FinetuneOptions, finetune  # noqa: E402
-from negkit.benchmarks.nan_nli.recipes import RECIPES  # noqa: E402
+from negkit.kit.training.arguments import options_from_args  # noqa: E402
 from negkit.kit.training.recipes import apply_recipe  # noqa: E402
 
 

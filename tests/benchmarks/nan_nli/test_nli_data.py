@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-
 from conftest import shared_data_path
-from negkit.benchmarks.scone.data import SCONE_CONDITIONS, read_scone, read_scone_condition
+
 from negkit.benchmarks.nan_nli.data import read_nan_nli
+from negkit.benchmarks.scone.data import SCONE_CONDITIONS, read_scone, read_scone_condition
 from negkit.errors import InputFormatError
 
 NAN_HEADER = (

@@ -6,11 +6,11 @@ import json
 
 import pytest
 import torch
+from tiny_models import tiny_tokenizer
 
 from negkit.errors import NegkitError
 from negkit.models.hf_common import fingerprint_for
 from negkit.models.hf_nli import AUTHORS_LABELS, HFClassifier, authors_pair_text
-from tiny_models import tiny_tokenizer
 
 GENERIC = {0: "LABEL_0", 1: "LABEL_1", 2: "LABEL_2"}
 

@@ -5,9 +5,6 @@ from __future__ import annotations
 import pytest
 
 from negkit.benchmarks.nan_nli.data import NaNNLIItem
-from negkit.kit.metrics.classification import ClassScores, class_scores, macro_scores, support_weighted_f1
-from negkit.kit.metrics.nli import binary_scores, confusion_matrix, standard_scores, strict_score
-from negkit.benchmarks.scone.metrics import scone_accuracy
 from negkit.benchmarks.nan_nli.metrics import (
     NO_NEGATION,
     construction_error_rates,
@@ -17,6 +14,9 @@ from negkit.benchmarks.nan_nli.metrics import (
     premise_type_breakdown,
     quantification_subset,
 )
+from negkit.benchmarks.scone.metrics import scone_accuracy
+from negkit.kit.metrics.classification import ClassScores, class_scores, macro_scores, support_weighted_f1
+from negkit.kit.metrics.nli import binary_scores, confusion_matrix, standard_scores, strict_score
 
 C, E, N = "contradiction", "entailment", "neutral"
 
@@ -165,6 +165,7 @@ def test_length_mismatch_is_an_error(six_items):
 @pytest.fixture(scope="module")
 def nan_items():
     from conftest import shared_data_path
+
     from negkit.benchmarks.nan_nli.data import read_nan_nli
 
     return read_nan_nli(shared_data_path("nan-nli", "nan.csv"))

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-
 import pytest
 import torch
+from conftest import NUBENCH_FIXTURE
+from tiny_models import tiny_causal_lm, tiny_tokenizer
 
 from negkit.engine.requests import LoglikelihoodRequest, request_payload
 from negkit.errors import NegkitError
-from negkit.models.hf_common import HFTokenizerRules
 from negkit.kit.suites import get_task
-from tiny_models import tiny_causal_lm, tiny_tokenizer
-from conftest import NUBENCH_FIXTURE
+from negkit.models.hf_common import HFTokenizerRules
 
 FIXTURE = NUBENCH_FIXTURE
 
@@ -69,9 +68,10 @@ def test_nubench_bos_none_drops_the_bos(prefix_reuse):
 def test_bos_policy_errors():
     with pytest.raises(NegkitError, match="unknown BOS policy"):
         get_task("nubench", bos="sometimes")
+    from tiny_models import tiny_t5
+
     from negkit.models.hf_common import fingerprint_for
     from negkit.models.hf_seq2seq import HFSeq2SeqLM
-    from tiny_models import tiny_t5
 
     tokenizer = tiny_tokenizer(chat_template=False, add_bos=False, append_eos=True)
     model = tiny_t5(len(tokenizer))
@@ -83,8 +83,9 @@ def test_bos_policy_errors():
 def test_negkit_eval_bos_flag(tmp_path):
     import json
 
-    from negkit.cli import main
     from tiny_models import save_tiny_causal
+
+    from negkit.cli import main
 
     model = save_tiny_causal(tmp_path / "model", chat_template=False)
     out = tmp_path / "run"

@@ -6,8 +6,8 @@ import math
 
 import pytest
 
-from negkit.kit.metrics.choice import argmax, mean_and_sd, predict, predict_normalised
 from negkit.benchmarks.nubench.metrics import error_analysis
+from negkit.kit.metrics.choice import argmax, mean_and_sd, predict, predict_normalised
 
 
 def test_argmax_takes_first_on_ties():

@@ -5,10 +5,9 @@ from __future__ import annotations
 import random
 
 import pytest
+from conftest import NUBENCH_FIXTURE
 
 from negkit.benchmarks.nubench.data import ChoiceItem, load_choice_items
-from negkit.models.base import LoglikelihoodResult
-from negkit.kit.suites import get_task
 from negkit.benchmarks.nubench.task import (
     FEWSHOT_DELIMITER,
     fewshot_prefix,
@@ -17,7 +16,8 @@ from negkit.benchmarks.nubench.task import (
     render_prompt,
     sample_fewshot,
 )
-from conftest import NUBENCH_FIXTURE
+from negkit.kit.suites import get_task
+from negkit.models.base import LoglikelihoodResult
 
 FIXTURE = NUBENCH_FIXTURE
 PROMPT_7 = (
@@ -152,9 +152,10 @@ def test_loglikelihoods_equal_a_plain_forward_pass():
 
 @pytest.mark.parametrize("prefix_tree", [False, True])
 def test_shared_context_runs_once_and_one_token_answers_match(prefix_tree):
-    torch = pytest.importorskip("torch")
-    from negkit.models.base import LoglikelihoodRequest
+    pytest.importorskip("torch")
     from tiny_models import tiny_causal_lm
+
+    from negkit.models.base import LoglikelihoodRequest
 
     lm = tiny_causal_lm(chat_template=False, prefix_reuse=True, batch_size=8, prefix_tree=prefix_tree)
     contexts = ["A dog is an animal.\nAnswer:", "Birds can fly, fish cannot walk.\nIs it true?\nAnswer:", "Iron is a metal."]
@@ -178,8 +179,9 @@ def test_shared_context_runs_once_and_one_token_answers_match(prefix_tree):
 
 def test_context_group_statistics_count_reused_context_tokens():
     pytest.importorskip("torch")
-    from negkit.models.base import LoglikelihoodRequest
     from tiny_models import tiny_causal_lm
+
+    from negkit.models.base import LoglikelihoodRequest
 
     lm = tiny_causal_lm(chat_template=False, prefix_reuse=True, batch_size=8, prefix_tree=False)
     context = "A dog is an animal."

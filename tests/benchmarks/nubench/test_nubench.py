@@ -9,6 +9,7 @@ import types
 from collections import Counter
 
 import pytest
+from conftest import NUBENCH_FIXTURE
 
 from negkit.benchmarks.nubench.data import (
     CHOICE2_TYPES,
@@ -19,9 +20,8 @@ from negkit.benchmarks.nubench.data import (
     read_records,
     write_alpaca_json,
 )
-from negkit.errors import DataNotFoundError, InputFormatError
 from negkit.benchmarks.nubench.task import instruction_block
-from conftest import NUBENCH_FIXTURE
+from negkit.errors import DataNotFoundError, InputFormatError
 
 FIXTURE = NUBENCH_FIXTURE
 

@@ -7,16 +7,16 @@ import json
 from pathlib import Path
 
 import pytest
-
-from negkit.cli import main
-from negkit.engine.requests import LoglikelihoodResult, ModelFingerprint
-from negkit.commands.eval.evaluate import evaluate
-from negkit.benchmarks.nubench.sweep import SWEEP_SPLIT, sweep_tasks, tables
-from negkit.commands.eval.options import EvalOptions
-from negkit.benchmarks.nubench.sweep_tables import sweep_tables_data, sweep_tables_markdown, read_sweep_run
-from negkit.benchmarks.nubench.task import prompt_ids
-from negkit.benchmarks.nubench.sweep_tasks import sweep_prompt_table
 from conftest import NUBENCH_FIXTURE
+
+from negkit.benchmarks.nubench.sweep import SWEEP_SPLIT, sweep_tasks, tables
+from negkit.benchmarks.nubench.sweep_tables import read_sweep_run, sweep_tables_data, sweep_tables_markdown
+from negkit.benchmarks.nubench.sweep_tasks import sweep_prompt_table
+from negkit.benchmarks.nubench.task import prompt_ids
+from negkit.cli import main
+from negkit.commands.eval.evaluate import evaluate
+from negkit.commands.eval.options import EvalOptions
+from negkit.engine.requests import LoglikelihoodResult, ModelFingerprint
 
 FIXTURE = NUBENCH_FIXTURE
 #: The prompts whose text ends with "Negation:" (the fake model below answers those right).

@@ -14,9 +14,9 @@ from conftest import shared_data_path  # noqa: E402
 from malformed import assert_input_error  # noqa: E402
 from tiny_models import save_tiny_causal  # noqa: E402
 
+from negkit.benchmarks.tind.training import TindFilter  # noqa: E402
 from negkit.errors import NegkitError  # noqa: E402
 from negkit.kit.training import FinetuneOptions, finetune  # noqa: E402
-from negkit.benchmarks.tind.training import TindFilter  # noqa: E402
 
 QUICK = dict(max_steps=3, batch_size=4, save_steps=2, logging_steps=1, progress=False)
 
@@ -28,9 +28,9 @@ def tiny(tmp_path_factory) -> Path:
 
 def test_affirmative_first_puts_affirmative_sentences_before_all_of_them(tiny):
     shared_data_path("tind", "raw-public.zip")
-    from negkit.models.registry import load_model
     from negkit.benchmarks.tind.training import tind_examples
     from negkit.kit.training.sources import affirmative_first
+    from negkit.models.registry import load_model
 
     lm = load_model(f"hf:{tiny}")
     data = tind_examples(lm, None, subset=TindFilter(patterns=(2, 6), per_group=4), chat=False)
@@ -51,11 +51,11 @@ def test_curriculum_on_upper_layers_trains_in_order_and_evaluates(tiny, tmp_path
     shared_data_path("tind", "raw-public.zip")
     from safetensors.torch import load_file
 
-    from negkit.commands.eval.options import EvalOptions
     from negkit.commands.eval.evaluate import evaluate
-    from negkit.models.registry import load_model
+    from negkit.commands.eval.options import EvalOptions
     from negkit.kit.training.batches import tokenize_examples
     from negkit.kit.training.lm import build_trainer, training_data
+    from negkit.models.registry import load_model
 
     options = FinetuneOptions(out=tmp_path / "cur", train="tind", limit=40, chat=False, affirmative_first=6,
                               lora_layers="1", subset=TindFilter(patterns=(2, 6), per_group=4), **QUICK)

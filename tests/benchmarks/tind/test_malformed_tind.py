@@ -10,8 +10,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
-
 from malformed import assert_input_error
+
 from negkit.benchmarks.tind.data import item_record, write_tind_raw
 
 COMMANDS = ("stats", "convert", "check", "realise", "eval")
@@ -257,9 +257,9 @@ def test_empty_wordnet_database(tmp_path, capsys):
 
 def test_check_of_a_small_generation_with_an_empty_split(tmp_path, capsys):
     """A split no group fell into is an empty file that `tind check` accepts; a split file emptied afterwards is not."""
-    from negkit.cli import main
-
     from conftest import shared_data_path, wordnet_database_or_skip
+
+    from negkit.cli import main
 
     out = tmp_path / "g"
     data = shared_data_path("wordnet").parent  # the prerequisites (each skips with its name when absent)

@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 from conftest import REPO_ROOT, shared_data_path, wordnet_database_or_skip
 
-from negkit.cli import main
 from negkit.benchmarks.tind.data import read_tind_hf
-from negkit.benchmarks.tind.types import DistractorRef, SourceSynset, SourceTriple, SynsetId, TindGroup
 from negkit.benchmarks.tind.generator.check import check_groups, check_splits
 from negkit.benchmarks.tind.generator.generate import Generator, write_generation
 from negkit.benchmarks.tind.generator.report import source_overlap
+from negkit.benchmarks.tind.types import DistractorRef, SourceSynset, SourceTriple, SynsetId, TindGroup
+from negkit.cli import main
 
 #: A few triples of patterns with every distractor form: synset form (#01, #02), two word distractors (#03),
 #: noun distractor of a verb-noun triple (#09), verb distractor (#10).

@@ -8,11 +8,11 @@ import random
 
 from tiny_models import synthetic_truth_items
 
-from negkit.kit.metrics.intervals import ONE_UNIT, intervals_json
-from negkit.benchmarks.tind.metrics import tind_metrics
 from negkit.benchmarks.tind.intervals import tind_estimands
-from negkit.kit.render.html import markdown_to_html
+from negkit.benchmarks.tind.metrics import tind_metrics
 from negkit.benchmarks.tind.tables import auc_table, input_pattern_table, pattern_table, tind_report
+from negkit.kit.metrics.intervals import ONE_UNIT, intervals_json
+from negkit.kit.render.html import markdown_to_html
 
 
 def _run():

@@ -7,10 +7,10 @@ the Table 5 layout (per pattern, input sentences only, affirmative vs negative) 
 from __future__ import annotations
 
 import pytest
+from tind_support import PUBLIC_COUNTS, public_zip
 
 from negkit.benchmarks.tind.tables import input_pattern_table, tind_report
 from negkit.benchmarks.tind.task import TruthTask
-from tind_support import PUBLIC_COUNTS, public_zip
 
 
 @pytest.fixture(scope="module")

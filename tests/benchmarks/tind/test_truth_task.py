@@ -6,15 +6,15 @@ import json
 import math
 
 import pytest
+from tiny_models import save_tiny_causal, synthetic_truth_items
 
-from negkit.cli import main
 from negkit.benchmarks.tind.data import write_tind_jsonl
-from negkit.errors import NegkitError
-from negkit.models.base import GenerateRequest, LoglikelihoodRequest, LoglikelihoodResult, NextTokenRequest
-from negkit.kit.suites import get_task, registered_tasks
 from negkit.benchmarks.tind.fewshot import authors_fewshot_examples, draw_fewshot_examples, fewshot_block
 from negkit.benchmarks.tind.task import TruthTask, sample_groups, true_probability
-from tiny_models import save_tiny_causal, synthetic_truth_items
+from negkit.cli import main
+from negkit.errors import NegkitError
+from negkit.kit.suites import get_task, registered_tasks
+from negkit.models.base import GenerateRequest, LoglikelihoodRequest, LoglikelihoodResult, NextTokenRequest
 
 
 class PlainModel:

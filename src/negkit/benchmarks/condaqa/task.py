@@ -24,17 +24,17 @@ from typing import Any
 
 from negkit.benchmarks.condaqa.data import EDITS, SPLIT_FILES, QAItem, read_condaqa
 from negkit.benchmarks.condaqa.intervals import condaqa_estimands
+from negkit.benchmarks.condaqa.metrics import canonical_answer, condaqa_report, normalize_answer
 from negkit.benchmarks.condaqa.tables import condaqa_tables
-from negkit.kit.data.locate import locate_dataset
 from negkit.errors import InputFormatError, NegkitError, quoted
 from negkit.io.textfiles import iter_json_objects
+from negkit.kit.data.locate import locate_dataset
 from negkit.kit.data.predictions import field, read_predictions, string
+from negkit.kit.metrics.choice import argmax
 from negkit.kit.metrics.intervals import Estimand
 from negkit.kit.runs import need
-from negkit.benchmarks.condaqa.metrics import canonical_answer, condaqa_report, normalize_answer
-from negkit.kit.metrics.choice import argmax
-from negkit.models.base import AnswerSpace, GenerateRequest, LoglikelihoodRequest
 from negkit.kit.tasks.base import TaskData, resolve_limit, wrap_prompt
+from negkit.models.base import AnswerSpace, GenerateRequest, LoglikelihoodRequest
 
 PROMPT = (
     "{passage}\nQuestion: {question}\n"

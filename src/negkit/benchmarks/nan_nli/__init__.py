@@ -14,22 +14,22 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from negkit.benchmarks.nan_nli.stats import nan_nli_data_statistics
-from negkit.kit.data.nli import NLI_LABELS, NLIItem
 from negkit.benchmarks.nan_nli.data import NEGATION_TYPES, read_nan_nli
+from negkit.benchmarks.nan_nli.intervals import nan_nli_estimands
+from negkit.benchmarks.nan_nli.metrics import nan_nli_report
+from negkit.benchmarks.nan_nli.recipes import RECIPES
+from negkit.benchmarks.nan_nli.stats import nan_nli_data_statistics
+from negkit.benchmarks.nan_nli.tables import nan_nli_tables
+from negkit.kit.data.nli import NLI_LABELS, NLIItem
 from negkit.kit.data.predictions import whole_number
 from negkit.kit.metrics.intervals import Estimand
-from negkit.benchmarks.nan_nli.metrics import nan_nli_report
-from negkit.benchmarks.nan_nli.intervals import nan_nli_estimands
 from negkit.kit.render import plots
 from negkit.kit.render.figures import triple
-from negkit.benchmarks.nan_nli.recipes import RECIPES
-from negkit.benchmarks.nan_nli.tables import nan_nli_tables
-from negkit.kit.view import Figure
-from negkit.kit.suites.nli import THREE_WAY_ANSWERS, THREE_WAY_PROMPT, label_writer
 from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescription, TaskEntry
+from negkit.kit.suites.nli import THREE_WAY_ANSWERS, THREE_WAY_PROMPT, label_writer
 from negkit.kit.suites.registry import register_suite
 from negkit.kit.tasks.nli import NLITask
+from negkit.kit.view import Figure
 
 NAME = "nan-nli"
 DATA_FILE = "nan.csv"

@@ -15,12 +15,16 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from negkit.benchmarks.nan_nli.data import NEGATION_TYPES, NaNNLIItem
-from negkit.benchmarks.nan_nli.metrics import NO_NEGATION, OPERATION_COUNTINGS, paper_construction_row, paper_operation_row
+from negkit.benchmarks.nan_nli.metrics import (
+    NO_NEGATION,
+    OPERATION_COUNTINGS,
+    paper_construction_row,
+    paper_operation_row,
+)
 from negkit.kit.data.nli import NLI_LABELS
 from negkit.kit.metrics.intervals import Estimand, ratio_estimand
 from negkit.kit.metrics.nli import BINARY_LABELS, to_binary
 from negkit.kit.metrics.nli_intervals import label_counts, macro_of, nli_unit, setting_block
-
 
 NAN_UNIT = "NaN-NLI premise"
 

@@ -35,7 +35,6 @@ from negkit.kit.metrics.nli import (
     strict_score,
 )
 
-
 #: Name of the hypothesis breakdown row for hypotheses that carry no negation.
 NO_NEGATION = "No negation"
 

@@ -17,9 +17,9 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
+from negkit.benchmarks.nan_nli.data import NEGATION_TYPES, read_nan_nli
 from negkit.kit.data.locate import locate_dataset
 from negkit.kit.data.nli import NLI_LABELS, NLIItem
-from negkit.benchmarks.nan_nli.data import NEGATION_TYPES, read_nan_nli
 from negkit.kit.data.statistics import DataStatistics, StatisticsTable, share
 
 DATA_FILE = "nan.csv"

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from negkit.benchmarks.nan_nli.metrics import PAPER_TABLE9, paper_construction_row
 from negkit.kit.data.nli import NLI_LABELS
 from negkit.kit.metrics.nli import BINARY_LABELS
-from negkit.benchmarks.nan_nli.metrics import PAPER_TABLE9, paper_construction_row
 from negkit.kit.render.markdown import interval_note, markdown_table, with_interval
-
 
 Intervals = dict[str, Any] | None
 

@@ -21,21 +21,21 @@ from pathlib import Path
 from typing import Any
 
 from negkit.benchmarks.negnli.data import NEGNLI_SOURCES, read_negnli
-from negkit.kit.data.nli import NLIItem
+from negkit.benchmarks.negnli.metrics import negnli_estimands, negnli_report
+from negkit.benchmarks.negnli.tables import confusion_heatmap, negnli_tables, table5_figures, table5_markdown
 from negkit.errors import InputFormatError, NegkitError
 from negkit.io.textfiles import iter_json_objects
+from negkit.kit.data.nli import NLIItem
 from negkit.kit.metrics.intervals import Estimand
-from negkit.benchmarks.negnli.metrics import negnli_estimands, negnli_report
 from negkit.kit.metrics.nli import to_binary
-from negkit.models.base import AnswerSpace
 from negkit.kit.render import plots
 from negkit.kit.render.figures import triple
-from negkit.benchmarks.negnli.tables import confusion_heatmap, negnli_tables, table5_figures, table5_markdown
-from negkit.kit.view import Figure, RunSection
-from negkit.kit.suites.nli import THREE_WAY_ANSWERS, THREE_WAY_PROMPT, label_writer
 from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescription, TaskEntry
+from negkit.kit.suites.nli import THREE_WAY_ANSWERS, THREE_WAY_PROMPT, label_writer
 from negkit.kit.suites.registry import register_suite
 from negkit.kit.tasks.nli import NLITask
+from negkit.kit.view import Figure, RunSection
+from negkit.models.base import AnswerSpace
 
 NAME = "negnli"
 RTE_PROMPT = ("Premise: {premise}\nHypothesis: {hypothesis}\n"

@@ -19,9 +19,9 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from negkit.kit.data.nli import NLI_LABELS, NLIItem
 from negkit.errors import InputFormatError, quoted
 from negkit.io.textfiles import read_bytes
+from negkit.kit.data.nli import NLI_LABELS, NLIItem
 
 #: Task suffix -> (file name, the labels of that file, in the order negkit reports them).
 NEGNLI_SOURCES: dict[str, tuple[str, tuple[str, ...]]] = {

@@ -22,15 +22,16 @@ from negkit.benchmarks.nubench.data import (
     locate_nubench_root,
 )
 from negkit.benchmarks.nubench.stats import nubench_data_statistics
-from negkit.errors import NegkitError
-from negkit.io.atomic import atomic_write_jsonl, atomic_write_text
-from negkit.kit.render.negation_choice import choice_figures
-from negkit.kit.harness.layout import harness_task_yaml
-from negkit.benchmarks.nubench.tables import nubench_tables
 from negkit.benchmarks.nubench.sweep_tables import sweep_run_tables
-from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescription, TaskEntry, TrainingSource, task_flag
-from negkit.kit.suites.registry import register_suite
-from negkit.kit.tasks.base import TaskData
+from negkit.benchmarks.nubench.sweep_tasks import (
+    FEWSHOT_DESCRIPTION,
+    FEWSHOT_TASK,
+    PROMPTS_DESCRIPTION,
+    PROMPTS_TASK,
+    fewshot_task,
+    prompts_task,
+)
+from negkit.benchmarks.nubench.tables import nubench_tables
 from negkit.benchmarks.nubench.task import (
     BOS_POLICIES,
     FEWSHOT_DELIMITER,
@@ -40,14 +41,20 @@ from negkit.benchmarks.nubench.task import (
     instruction_block,
     render_prompt,
 )
-from negkit.benchmarks.nubench.sweep_tasks import (
-    FEWSHOT_DESCRIPTION,
-    FEWSHOT_TASK,
-    PROMPTS_DESCRIPTION,
-    PROMPTS_TASK,
-    fewshot_task,
-    prompts_task,
+from negkit.errors import NegkitError
+from negkit.io.atomic import atomic_write_jsonl, atomic_write_text
+from negkit.kit.harness.layout import harness_task_yaml
+from negkit.kit.render.negation_choice import choice_figures
+from negkit.kit.suites.description import (
+    DataSource,
+    HarnessExport,
+    SuiteDescription,
+    TaskEntry,
+    TrainingSource,
+    task_flag,
 )
+from negkit.kit.suites.registry import register_suite
+from negkit.kit.tasks.base import TaskData
 from negkit.kit.training.examples import Example, TrainingData, answer_completion
 
 NAME = "nubench"

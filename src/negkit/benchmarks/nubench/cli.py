@@ -6,12 +6,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from negkit.kit.arguments import non_negative, parse_limit, seed_value
-from negkit.kit.command_context import CommandContext, CommandGroups
 from negkit.benchmarks.nubench.sweep import SWEEP_SPLIT, sweep_tasks
 from negkit.benchmarks.nubench.sweep_tables import FEWSHOT_TASK
 from negkit.benchmarks.nubench.task import BOS_POLICIES
 from negkit.errors import NegkitError
+from negkit.kit.arguments import non_negative, parse_limit, seed_value
+from negkit.kit.command_context import CommandContext, CommandGroups
 
 ORDER = 58
 GROUPS = {"nubench": "Thunder-NUBench prompt sweep (paper Tables 11-14)"}

@@ -21,11 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from negkit.kit.data.locate import locate_dataset
 from negkit.errors import DataNotFoundError, InputFormatError, quoted
 from negkit.io.atomic import atomic_write_text
 from negkit.io.hub import hub_offline, in_hub_cache, offline_reason
 from negkit.io.textfiles import iter_csv, iter_json_objects, iter_parquet, require_fields
+from negkit.kit.data.locate import locate_dataset
 from negkit.kit.metrics.negation_choice import CHOICE_NAMES
 from negkit.kit.tasks.negation_choice import NON_APPLICABLE, ChoiceItem
 

@@ -18,7 +18,14 @@ from typing import Any
 from negkit.benchmarks.nubench.data import MULTIPLE_CHOICE, SPLITS, ChoiceItem, load_choice_items, locate_nubench_root
 from negkit.errors import DataNotFoundError
 from negkit.kit.data.predictions import read_choice_predictions, whole_number
-from negkit.kit.tasks.negation_choice import GOLD, harness_scores, item_record, items_from_records, record_runs, scored_metrics
+from negkit.kit.tasks.negation_choice import (
+    GOLD,
+    harness_scores,
+    item_record,
+    items_from_records,
+    record_runs,
+    scored_metrics,
+)
 
 __all__ = ["GOLD", "harness_scores", "item_record", "items_from_records", "predicted_records", "record_runs",
            "scored_items", "scored_metrics"]

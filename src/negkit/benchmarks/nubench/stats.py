@@ -26,8 +26,8 @@ from negkit.benchmarks.nubench.data import (
     load_negation_pairs,
     locate_nubench_root,
 )
-from negkit.kit.data.statistics import DataStatistics, StatisticsTable
 from negkit.errors import DataNotFoundError
+from negkit.kit.data.statistics import DataStatistics, StatisticsTable
 
 #: Items per choice2_type in the published data (validation, test), from the data set card and the paper.
 PUBLISHED_TYPE_COUNTS: dict[str, tuple[int, int]] = {

@@ -17,10 +17,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from negkit.errors import InputFormatError, NegkitError
-from negkit.io.atomic import atomic_write_json, atomic_write_text
-from negkit.kit.render.markdown import interval_note, markdown_table, number, with_interval
-from negkit.kit.runs import read_task_results
 from negkit.benchmarks.nubench.sweep_tasks import (
     FEWSHOT_TASK,
     PROMPT_TYPES,
@@ -30,6 +26,10 @@ from negkit.benchmarks.nubench.sweep_tasks import (
     ZERO_SHOT,
     run_name,
 )
+from negkit.errors import InputFormatError, NegkitError
+from negkit.io.atomic import atomic_write_json, atomic_write_text
+from negkit.kit.render.markdown import interval_note, markdown_table, number, with_interval
+from negkit.kit.runs import read_task_results
 
 METRICS = ("acc", "acc_norm")
 TABLES_FILE = "nubench-tables.json"

@@ -29,12 +29,7 @@ from typing import Any
 
 from negkit.benchmarks.nubench import records as one_path
 from negkit.benchmarks.nubench.data import DATA_FOLDER, ChoiceItem, find_split_file, load_choice_items
-from negkit.errors import NegkitError
-from negkit.kit.metrics.intervals import Estimand
 from negkit.benchmarks.nubench.intervals import nubench_estimands, nubench_run_estimands
-from negkit.kit.metrics.choice import mean_and_sd
-from negkit.models.base import LoglikelihoodRequest, LoglikelihoodResult
-from negkit.kit.tasks.base import TaskData
 from negkit.benchmarks.nubench.task import (
     BOS_POLICIES,
     FEWSHOT_SEEDS,
@@ -43,6 +38,11 @@ from negkit.benchmarks.nubench.task import (
     nubench_metrics,
     prompt_ids,
 )
+from negkit.errors import NegkitError
+from negkit.kit.metrics.choice import mean_and_sd
+from negkit.kit.metrics.intervals import Estimand
+from negkit.kit.tasks.base import TaskData
+from negkit.models.base import LoglikelihoodRequest, LoglikelihoodResult
 
 #: The prompts of Tables 11 and 12 (1-12) and of Table 13 (7 and its wording variants).
 TABLE_PROMPTS: tuple[str, ...] = tuple(str(number) for number in range(1, 13))

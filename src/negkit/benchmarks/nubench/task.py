@@ -32,8 +32,8 @@ from pathlib import Path
 from typing import Any
 
 from negkit.benchmarks.nubench.data import ChoiceItem, find_split_file, load_choice_items, locate_nubench_root
-from negkit.benchmarks.nubench.metrics import LOCAL_NEGATION_TYPES
 from negkit.benchmarks.nubench.intervals import UNIT
+from negkit.benchmarks.nubench.metrics import LOCAL_NEGATION_TYPES
 from negkit.benchmarks.nubench.records import predicted_records, scored_items
 from negkit.benchmarks.nubench.tables import nubench_tables
 from negkit.errors import DataNotFoundError, NegkitError

@@ -16,20 +16,20 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from negkit.kit.data.nli import NLIItem
 from negkit.benchmarks.scone.data import SCONE_CONDITIONS, read_scone, scone_split_folder
+from negkit.benchmarks.scone.intervals import scone_estimands
+from negkit.benchmarks.scone.metrics import scone_accuracy
+from negkit.benchmarks.scone.tables import scone_tables
+from negkit.kit.data.nli import NLIItem
 from negkit.kit.data.predictions import string, whole_number
 from negkit.kit.metrics.intervals import Estimand
-from negkit.benchmarks.scone.metrics import scone_accuracy
-from negkit.benchmarks.scone.intervals import scone_estimands
 from negkit.kit.render import plots
 from negkit.kit.render.figures import triple
-from negkit.benchmarks.scone.tables import scone_tables
-from negkit.kit.view import Figure
-from negkit.kit.suites.nli import label_writer
 from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescription, TaskEntry
+from negkit.kit.suites.nli import label_writer
 from negkit.kit.suites.registry import register_suite
 from negkit.kit.tasks.nli import NLITask
+from negkit.kit.view import Figure
 
 NAME = "scone"
 PROMPT = "Assume that {premise}\nIs it then definitely true that {hypothesis}?\nAnswer yes or no.\nAnswer:"

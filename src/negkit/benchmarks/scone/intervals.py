@@ -12,7 +12,6 @@ from negkit.kit.data.nli import NLIItem
 from negkit.kit.metrics.intervals import Estimand, ratio_estimand
 from negkit.kit.metrics.nli_intervals import nli_unit
 
-
 SCONE_UNIT = "ScoNe base pair"
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from negkit.benchmarks.tind.types import PATTERN_IDS
-from negkit.benchmarks.tind.metrics import COHERENCE_MEASURES
 from negkit.benchmarks.tind.intervals import LABELS as TIND_LABELS
+from negkit.benchmarks.tind.metrics import COHERENCE_MEASURES
+from negkit.benchmarks.tind.types import PATTERN_IDS
 from negkit.kit.render import plots
 from negkit.kit.render.figures import triple
 from negkit.kit.view import Figure
@@ -34,7 +34,7 @@ def tind_figures(metrics: dict[str, Any], records: Sequence[dict[str, Any]] | No
     rows = []
     for name in patterns:
         entry = metrics.get(name, {})
-        size = lambda bucket: sum(entry.get(bucket, {}).get(k, 0) for k in ("TP", "FP", "FN", "TN"))  # noqa: E731
+        size = lambda bucket, entry=entry: sum(entry.get(bucket, {}).get(k, 0) for k in ("TP", "FP", "FN", "TN"))  # noqa: E731
         row = [entry.get(bucket, {}).get("accuracy") if size(bucket) else None for bucket, _ in columns]
         row += [entry.get("coherence_scores", {}).get(m, {}).get("Coherence_percentage") for m in COHERENCE_MEASURES]
         rows.append(row)

@@ -10,12 +10,12 @@ from pathlib import Path
 from typing import Any
 
 from negkit.benchmarks.tind.data import is_raw_source
+from negkit.benchmarks.tind.harness_utils import MARKER, sentence_hash
+from negkit.benchmarks.tind.task import tind_source
 from negkit.errors import NegkitError
 from negkit.io.atomic import atomic_write_jsonl, atomic_write_text
 from negkit.kit.harness.layout import harness_task_yaml
-from negkit.benchmarks.tind.harness_utils import MARKER, sentence_hash
 from negkit.kit.tasks.base import TaskData
-from negkit.benchmarks.tind.task import tind_source
 
 CHAT, PLAIN = "negkit_tind", "negkit_tind_plain"
 IDS_FILE = "negkit_tind.ids.jsonl"

@@ -15,10 +15,17 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from negkit.benchmarks.tind.metrics import (
+    ACCURACY_BUCKETS,
+    AUC_VIEWS,
+    COHERENCE_MEASURES,
+    COHERENT,
+    NEGATION_SCOPES,
+    group_coherence,
+)
 from negkit.benchmarks.tind.types import AFFIRMATION, PATTERN_NAMES, TruthItem
 from negkit.kit.metrics.auc import auc_estimand
 from negkit.kit.metrics.intervals import Estimand, ratio_estimand
-from negkit.benchmarks.tind.metrics import ACCURACY_BUCKETS, AUC_VIEWS, COHERENCE_MEASURES, COHERENT, NEGATION_SCOPES, group_coherence
 
 UNIT = "TIND group"
 _NOT_NEGATION = ("affirmation", "none")

@@ -23,9 +23,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from negkit.benchmarks.tind.types import PATTERN_IDS
-from negkit.benchmarks.tind.metrics import ACCURACY_BUCKETS, AUC_VIEWS, COHERENCE_MEASURES, NEGATION_VALUES
 from negkit.benchmarks.tind.intervals import AUC_LABELS, LABELS
+from negkit.benchmarks.tind.metrics import ACCURACY_BUCKETS, AUC_VIEWS, COHERENCE_MEASURES, NEGATION_VALUES
+from negkit.benchmarks.tind.types import PATTERN_IDS
 from negkit.kit.render.markdown import interval_note, markdown_table, number, with_interval
 
 #: Short column titles for the coherence measures, in the order of COHERENCE_MEASURES.

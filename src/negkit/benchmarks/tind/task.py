@@ -27,19 +27,24 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from negkit.kit.data.locate import locate_dataset
 from negkit.benchmarks.tind.data import item_record, read_tind
+from negkit.benchmarks.tind.fewshot import (
+    FEWSHOT_SOURCES,
+    authors_fewshot_examples,
+    draw_fewshot_examples,
+    fewshot_block,
+)
 from negkit.benchmarks.tind.hf import SPLIT_ALIASES, SPLITS, iter_records, parse_bool, read_tind_predictions
+from negkit.benchmarks.tind.intervals import tind_estimands
+from negkit.benchmarks.tind.metrics import record_p_true, tind_metrics
 from negkit.benchmarks.tind.tables import tind_report
 from negkit.benchmarks.tind.types import PATTERN_NAMES, TruthItem
 from negkit.errors import InputFormatError, NegkitError
+from negkit.kit.data.locate import locate_dataset
 from negkit.kit.metrics.intervals import Estimand
 from negkit.kit.runs import need
-from negkit.benchmarks.tind.metrics import record_p_true, tind_metrics
-from negkit.benchmarks.tind.intervals import tind_estimands
-from negkit.models.base import AnswerSpace, GenerateRequest, LoglikelihoodRequest, NextTokenRequest, Request, Response
 from negkit.kit.tasks.base import TaskData, resolve_limit, wrap_prompt
-from negkit.benchmarks.tind.fewshot import FEWSHOT_SOURCES, authors_fewshot_examples, draw_fewshot_examples, fewshot_block
+from negkit.models.base import AnswerSpace, GenerateRequest, LoglikelihoodRequest, NextTokenRequest, Request, Response
 
 QUESTION = "Is the following statement True or False?"
 CHAT_QUESTION = "Is the following statement True or False? Answer only True or False."

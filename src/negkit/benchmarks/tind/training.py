@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from negkit.benchmarks.tind.data import is_raw_source, normalize_split, read_tind, read_tind_raw, split_groups
+from negkit.benchmarks.tind.task import CHAT_QUESTION, TruthTask, data_files, sample_groups, tind_source
 from negkit.errors import NegkitError
 from negkit.kit.suites.description import TrainingFlag, TrainingSource, training_flag
-from negkit.benchmarks.tind.task import CHAT_QUESTION, TruthTask, data_files, sample_groups, tind_source
 from negkit.kit.training.examples import Example, TrainingData, answer_completion
 
 #: Values of :attr:`TindFilter.polarity` and :attr:`TindFilter.kind`.

@@ -33,17 +33,17 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from negkit.benchmarks.tind.task import CANDIDATES, TruthTask, sample_groups, tind_source
+from negkit.benchmarks.tind.training import _read_tind, subset_of, thin_groups
+from negkit.benchmarks.tind.transfer_metrics import transfer_numbers
+from negkit.benchmarks.tind.transfer_report import transfer_heatmap, transfer_markdown
 from negkit.errors import NegkitError
 from negkit.io.atomic import atomic_write_bytes, atomic_write_json, atomic_write_text, make_folder
-from negkit.benchmarks.tind.transfer_metrics import transfer_numbers
-from negkit.models.adapter import adapter_weights_sha256, apply_adapter
-from negkit.models.registry import load_model
-from negkit.benchmarks.tind.transfer_report import transfer_heatmap, transfer_markdown
-from negkit.benchmarks.tind.training import _read_tind, subset_of, thin_groups
-from negkit.benchmarks.tind.task import CANDIDATES, TruthTask, sample_groups, tind_source
 from negkit.kit.training import record
 from negkit.kit.training.lm import finetune
 from negkit.kit.training.options import FinetuneOptions, command_line
+from negkit.models.adapter import adapter_weights_sha256, apply_adapter
+from negkit.models.registry import load_model
 from negkit.models.spec import parse_model_spec
 
 PATTERNS = tuple(range(1, 12))

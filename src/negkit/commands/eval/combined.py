@@ -8,12 +8,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from negkit.commands.report import write_html_report
 from negkit.errors import NegkitError
 from negkit.io.atomic import atomic_write_json, atomic_write_text
-from negkit.kit.runs import RESULTS_SUFFIX, read_task
-from negkit.kit.results import RunResult, TaskResult
-from negkit.commands.report import write_html_report
 from negkit.kit.render.markdown import markdown_table
+from negkit.kit.results import RunResult, TaskResult
+from negkit.kit.runs import RESULTS_SUFFIX, read_task
 from negkit.kit.view import SuiteLookup, no_suites, run_sections
 
 REPORT_FILE = "report.md"

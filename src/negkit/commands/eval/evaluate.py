@@ -21,23 +21,23 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from negkit.kit.data.locate import find_data_root
-from negkit.runs.distributed import STORE_PATTERN, ProcessGroup, launcher_group, rank_device, store_file
-from negkit.io.locks import run_lock_for_rank
-from negkit.runs.store import RunStore
-from negkit.errors import NegkitError
-from negkit.io.atomic import remove_temporaries
-from negkit.models.adapter import apply_adapter
-from negkit.models.model_args import redact_command_line
 from negkit.commands.eval.combined import with_earlier_tasks, write_combined_report
-from negkit.commands.eval.folder import check_one_model, check_run_files_are_negkits, start_over
 from negkit.commands.eval.flags import eval_command
+from negkit.commands.eval.folder import check_one_model, check_run_files_are_negkits, start_over
 from negkit.commands.eval.options import EvalOptions, model_options, resolve_dtype_for_mode
 from negkit.commands.eval.preflight import prepare_run
 from negkit.commands.eval.record import run_record
 from negkit.commands.eval.task import RunContext, evaluate_task
+from negkit.errors import NegkitError
+from negkit.io.atomic import remove_temporaries
+from negkit.io.locks import run_lock_for_rank
+from negkit.kit.data.locate import find_data_root
 from negkit.kit.results import TaskResult
 from negkit.kit.suites import expand_task_names, suite_view
+from negkit.models.adapter import apply_adapter
+from negkit.models.model_args import redact_command_line
+from negkit.runs.distributed import STORE_PATTERN, ProcessGroup, launcher_group, rank_device, store_file
+from negkit.runs.store import RunStore
 
 STORE_FILE = "requests.jsonl"
 

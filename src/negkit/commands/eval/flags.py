@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from negkit.commands.eval.options import EvalOptions
 from negkit.errors import NegkitError
 from negkit.kit.arguments import format_per_task
-from negkit.models.model_args import format_model_args, redact_model_args
-from negkit.commands.eval.options import EvalOptions
 from negkit.kit.suites import classifier_tasks, get_task, task_flags
+from negkit.models.model_args import format_model_args, redact_model_args
 
 #: The Harness's task options -> the command-line flag(s) that set them (a benchmark's own task options come with
 #: their flags from the registry: :func:`negkit.kit.suites.task_flags`).

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from negkit.runs.runner import DEFAULT_CHUNK_SIZE, DEFAULT_COMMIT_SECONDS
 from negkit.errors import NegkitError
 from negkit.kit.metrics.intervals import DEFAULT_RESAMPLES
+from negkit.runs.runner import DEFAULT_CHUNK_SIZE, DEFAULT_COMMIT_SECONDS
 
 MODES = ("exact", "fast")
 

@@ -27,14 +27,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from negkit.commands.eval.flags import task_options_for
+from negkit.commands.eval.options import EvalOptions, model_options, resolve_dtype_for_mode, task_limit
 from negkit.errors import NegkitError, quoted
 from negkit.io.atomic import check_output_folder
 from negkit.io.hub import looks_like_path
+from negkit.kit.tasks.base import Task, TaskData
 from negkit.models.adapter import describe_adapter
 from negkit.models.checks import check_model_spec
-from negkit.commands.eval.flags import task_options_for
-from negkit.commands.eval.options import EvalOptions, model_options, resolve_dtype_for_mode, task_limit
-from negkit.kit.tasks.base import Task, TaskData
 from negkit.models.spec import parse_model_spec
 
 

@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from negkit import __version__
-from negkit.kit.data.locate import candidate_roots
 from negkit.io.atomic import atomic_write_json
+from negkit.kit.data.locate import candidate_roots
 from negkit.models.fingerprints import file_sha256
 from negkit.models.model_args import redact_command_line, redact_model_args
 from negkit.runs.files import task_file

@@ -23,22 +23,22 @@ from typing import Any
 from tqdm import tqdm
 
 from negkit import __version__
-from negkit.runs.distributed import ProcessGroup, answer_share
-from negkit.runs.runner import answer_requests
-from negkit.runs.store import RunStore
-from negkit.errors import NegkitError
-from negkit.io.atomic import atomic_write_json, atomic_write_jsonl, atomic_write_text
-from negkit.io.privacy import private_fields_to_redact, redact_record
-from negkit.kit.metrics.intervals import IntervalSettings
-from negkit.models.adapter import overlapping_groups
-from negkit.models.model_args import redact_model_args
-from negkit.kit.harness.layout import LAYOUT_VERSION, harness_metrics
-from negkit.kit.results import TaskResult
-from negkit.kit.scoring import harness_scores, task_numbers
-from negkit.runs.files import samples_record, task_file
 from negkit.commands.eval.options import EvalOptions
 from negkit.commands.eval.preflight import PreparedTask
 from negkit.commands.eval.record import TimingLog, attach_prompts, data_record, merge_timings, prompt_record, utc_now
+from negkit.errors import NegkitError
+from negkit.io.atomic import atomic_write_json, atomic_write_jsonl, atomic_write_text
+from negkit.io.privacy import private_fields_to_redact, redact_record
+from negkit.kit.harness.layout import LAYOUT_VERSION, harness_metrics
+from negkit.kit.metrics.intervals import IntervalSettings
+from negkit.kit.results import TaskResult
+from negkit.kit.scoring import harness_scores, task_numbers
+from negkit.models.adapter import overlapping_groups
+from negkit.models.model_args import redact_model_args
+from negkit.runs.distributed import ProcessGroup, answer_share
+from negkit.runs.files import samples_record, task_file
+from negkit.runs.runner import answer_requests
+from negkit.runs.store import RunStore
 
 #: The files of a task, by kind.
 SUFFIXES = (("results", ".results.json"), ("samples", ".samples.jsonl"), ("tables", ".md"))

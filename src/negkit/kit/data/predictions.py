@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from negkit.kit.data.nli import NLI_LABELS
 from negkit.errors import InputFormatError, quoted
 from negkit.io.textfiles import iter_json_objects, require_fields
+from negkit.kit.data.nli import NLI_LABELS
 
 #: ``(path, line, record) -> item id`` for a line without ``item_id`` (None: the line must have one).
 ItemIdReader = Callable[[Path, int, Mapping[str, Any]], "str | None"]

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-
 Triple = tuple[float | None, float | None, float | None]
 
 

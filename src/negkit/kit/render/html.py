@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from negkit.kit.view import Figure
+
 _CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:2rem auto;max-width:1180px;padding:0 1rem;
 color:#222;line-height:1.45}

@@ -34,8 +34,8 @@ from pathlib import Path
 from typing import Any
 
 from negkit.kit.scoring import compares, headline_estimands
-from negkit.kit.view import FigureBuilder, SectionBuilder, SuiteView
 from negkit.kit.tasks.base import Task, TaskData
+from negkit.kit.view import FigureBuilder, SectionBuilder, SuiteView
 
 
 @dataclass

@@ -20,9 +20,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from negkit.errors import NegkitError
-from negkit.kit.view import SuiteView
 from negkit.kit.suites.description import Recipe, SuiteDescription, TaskEntry, TaskFlag, TrainingSource
 from negkit.kit.tasks.base import Task
+from negkit.kit.view import SuiteView
 
 #: The entry-point group installed packages declare their suites in.
 ENTRY_POINT_GROUP = "negkit.suites"

@@ -25,15 +25,15 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from negkit.errors import InputFormatError, NegkitError
 from negkit.kit.data.locate import locate_dataset
 from negkit.kit.data.nli import NLI_LABELS, NLIItem
-from negkit.kit.metrics.nli import NOT_ENTAILMENT
 from negkit.kit.data.predictions import read_label_predictions
-from negkit.errors import InputFormatError, NegkitError
 from negkit.kit.metrics.choice import argmax
+from negkit.kit.metrics.nli import NOT_ENTAILMENT
 from negkit.kit.runs import need
-from negkit.models.base import AnswerSpace, ClassifyRequest, LoglikelihoodRequest
 from negkit.kit.tasks.base import TaskData, resolve_limit, wrap_prompt
+from negkit.models.base import AnswerSpace, ClassifyRequest, LoglikelihoodRequest
 
 #: The labels a samples file of an NLI task may hold (gold and predicted, as negkit eval writes them).
 RECORD_LABELS: tuple[str, ...] = (*NLI_LABELS, NOT_ENTAILMENT)

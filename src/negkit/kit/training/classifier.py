@@ -31,12 +31,12 @@ import numpy
 from negkit.errors import InputFormatError, NegkitError
 from negkit.io.atomic import atomic_write_json
 from negkit.io.textfiles import iter_json_objects
-from negkit.models.fingerprints import weights_sha256
 from negkit.kit.suites import all_suites, training_source
 from negkit.kit.training import record
-from negkit.kit.training.sources import held_out
 from negkit.kit.training.options import FinetuneOptions, command_line
 from negkit.kit.training.run import claim, output_folder, status, train_resumably
+from negkit.kit.training.sources import held_out
+from negkit.models.fingerprints import weights_sha256
 
 DEFAULT_LEARNING_RATE = 2e-5
 MNLI_ORDER = ("entailment", "neutral", "contradiction")
@@ -209,7 +209,11 @@ def _trainer(model: Any, tokenizer: Any, rows: list, dev_rows: list | None, orde
              options: FinetuneOptions, out: Path) -> Any:
     from transformers import DataCollatorWithPadding, Trainer  # heavy: off the start-up path
 
-    from negkit.kit.training.trainer import negkit_callbacks, quiet, training_arguments  # loads torch: off the start-up path
+    from negkit.kit.training.trainer import (  # loads torch: off the start-up path
+        negkit_callbacks,
+        quiet,
+        training_arguments,
+    )
 
     index = {label: number for number, label in enumerate(order)}
 

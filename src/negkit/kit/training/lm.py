@@ -21,11 +21,12 @@ from typing import Any
 from negkit.errors import NegkitError
 from negkit.io.atomic import atomic_write_json
 from negkit.io.locks import RunLock
-from negkit.models.adapter import adapter_weights_sha256
 from negkit.kit.suites import training_source
-from negkit.kit.training.examples import TrainingData
 from negkit.kit.training import record
 from negkit.kit.training.batches import PaddingCollator, TokenizedDataset, tokenize_examples
+from negkit.kit.training.examples import TrainingData
+from negkit.kit.training.options import FinetuneOptions, command_line, layer_list
+from negkit.kit.training.run import claim, output_folder, status, train_resumably
 from negkit.kit.training.sources import (
     affirmative_first,
     check_source,
@@ -34,8 +35,7 @@ from negkit.kit.training.sources import (
     sample_examples,
     split_dev,
 )
-from negkit.kit.training.options import FinetuneOptions, command_line, layer_list
-from negkit.kit.training.run import claim, output_folder, status, train_resumably
+from negkit.models.adapter import adapter_weights_sha256
 from negkit.models.spec import parse_model_spec
 
 #: LoRA's learning rate when none is given (classifiers, fully fine-tuned, default to 2e-5).
@@ -173,7 +173,11 @@ def build_trainer(lm: Any, train: TrainingData, dev: TrainingData | None, option
     import torch  # heavy: off the start-up path
 
     from negkit.kit.training.trainer import (  # loads torch: off the start-up path
-        WeightedLossTrainer, negkit_callbacks, quiet, training_arguments)  # loads torch: off the start-up path
+        WeightedLossTrainer,  # loads torch: off the start-up path
+        negkit_callbacks,
+        quiet,
+        training_arguments,
+    )
 
     torch.manual_seed(options.seed)  # LoRA's initial weights
     base = lm.model
@@ -196,7 +200,10 @@ def build_trainer(lm: Any, train: TrainingData, dev: TrainingData | None, option
         counts["dev"] = {"tokens": dev_set.token_count(), "dropped_too_long": dev_dropped}
     arguments = training_arguments(options, out, len(train_set), dev_set is not None, str(lm._device()))
     if seq2seq:
-        from negkit.kit.training.seq2seq import Seq2SeqCollator, Seq2SeqLossTrainer  # torch, transformers: off the start-up path
+        from negkit.kit.training.seq2seq import (  # torch, transformers: off the start-up path
+            Seq2SeqCollator,
+            Seq2SeqLossTrainer,
+        )
 
         trainer_class, collator = Seq2SeqLossTrainer, Seq2SeqCollator(lm.rules.pad_id)
     else:

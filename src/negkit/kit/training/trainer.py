@@ -20,7 +20,14 @@ from negkit.engine.causal import expanded_cache
 from negkit.engine.kv_cache import output_cache, with_cache
 from negkit.kit.training import record
 from negkit.kit.training.batches import weighted_loss
-from negkit.kit.training.callbacks import DurableCheckpoints, EarlyStopping, ProgressBar, Throughput, TimeBudget, TrainingLog
+from negkit.kit.training.callbacks import (
+    DurableCheckpoints,
+    EarlyStopping,
+    ProgressBar,
+    Throughput,
+    TimeBudget,
+    TrainingLog,
+)
 from negkit.kit.training.options import FinetuneOptions
 
 

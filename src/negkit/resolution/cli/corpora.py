@@ -8,21 +8,19 @@ import shlex
 import sys
 from typing import TextIO
 
+from negkit.errors import NegkitError
 from negkit.kit.arguments import seed_value
+from negkit.kit.command_context import CommandGroups
+from negkit.kit.metrics.intervals import DEFAULT_RESAMPLES, IntervalSettings
 from negkit.resolution.corpora.cdsco import read_lines
 from negkit.resolution.corpora.formats import read_corpus
+from negkit.resolution.corpus_stats import ALL, CorpusStatisticsReport, count_split, split_statistics
 from negkit.resolution.instances import CorpusStatistics, corpus_statistics, scope_length_counts
-from negkit.kit.command_context import CommandGroups
-from negkit.errors import NegkitError
-from negkit.kit.metrics.intervals import DEFAULT_RESAMPLES, IntervalSettings
 from negkit.resolution.metrics.nis import NisScores, mean_scores, score_nis
 from negkit.resolution.metrics.starsem import count_starsem_by_sentence, score_starsem, validate_system
 from negkit.resolution.metrics.starsem_intervals import starsem_intervals
-from negkit.resolution.stats_report import length_table, markdown, split_table, write_figures
-from negkit.resolution.corpus_stats import ALL, CorpusStatisticsReport, count_split, split_statistics
 from negkit.resolution.splits import ALL_CORPORA
-
-
+from negkit.resolution.stats_report import length_table, markdown, split_table, write_figures
 
 
 def register(groups: CommandGroups) -> None:

@@ -9,18 +9,16 @@ import argparse
 import json
 import sys
 
-from negkit.kit.arguments import non_negative, seed_value
-from negkit.resolution.corpora.cdsco import format_cdsco
-from negkit.kit.command_context import CommandGroups
 from negkit.errors import NegkitError
 from negkit.io.textfiles import decode_utf8, read_text
+from negkit.kit.arguments import non_negative, seed_value
+from negkit.kit.command_context import CommandGroups
+from negkit.resolution.cli.training import add_train_arguments, run_train
+from negkit.resolution.corpora.cdsco import format_cdsco
 from negkit.resolution.evaluate import evaluate_model, format_evaluation, score_sentences
 from negkit.resolution.predict import baseline, corpus_sentences, gold_document, predict, write_system
 from negkit.resolution.splits import ALL_CORPORA
 from negkit.resolution.tagging import load_tagging_system, raw_sentences, sentence_to_json
-from negkit.resolution.cli.training import add_train_arguments, run_train
-
-
 
 
 def register(groups: CommandGroups) -> None:

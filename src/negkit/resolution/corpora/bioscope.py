@@ -24,11 +24,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from negkit.resolution.instances import Corpus, NegationInstance, ResolutionSentence, Token, TokenPart
-from negkit.resolution.corpora.spans import UnmappedLog, build_instance, empty_sentence_notes, is_affix, tokens_in_span
-from negkit.resolution.tokenize import tokenize
-from negkit.resolution.corpora.xmltree import XmlElement, parse_xml_file
 from negkit.errors import InputFormatError, quoted
+from negkit.resolution.corpora.spans import UnmappedLog, build_instance, empty_sentence_notes, is_affix, tokens_in_span
+from negkit.resolution.corpora.xmltree import XmlElement, parse_xml_file
+from negkit.resolution.instances import Corpus, NegationInstance, ResolutionSentence, Token, TokenPart
+from negkit.resolution.tokenize import tokenize
 
 CUE_TYPES = ("negation", "speculation")
 

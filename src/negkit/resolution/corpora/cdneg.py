@@ -80,7 +80,7 @@ def split_instance(instance: NegationInstance, tokens: Sequence[Token]) -> list[
 
     result = []
     for k, cue in enumerate(cue_tokens):
-        def keep(parts: tuple[TokenPart, ...]) -> tuple[TokenPart, ...]:
+        def keep(parts: tuple[TokenPart, ...], k: int = k, cue: int = cue) -> tuple[TokenPart, ...]:
             return tuple(part for part in parts if owner(part.index) in (None, k) and part.index != cue)
 
         result.append(NegationInstance(cue=tuple(p for p in instance.cue if p.index == cue),

@@ -24,11 +24,11 @@ from dataclasses import dataclass
 from os import PathLike
 from typing import TextIO
 
-from negkit.resolution.corpora.cdneg import split_coordinated_negation
-from negkit.resolution.instances import NegationInstance, ResolutionSentence, Token, TokenPart
 from negkit.errors import InputFormatError, quoted, shortened
 from negkit.io.atomic import atomic_write_bytes
 from negkit.io.textfiles import open_input
+from negkit.resolution.corpora.cdneg import split_coordinated_negation
+from negkit.resolution.instances import NegationInstance, ResolutionSentence, Token, TokenPart
 
 #: Number of fields before the negation columns.
 BASE_FIELDS = 7

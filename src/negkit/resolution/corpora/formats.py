@@ -10,12 +10,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from negkit.resolution.corpora.bioscope import read_bioscope
-from negkit.resolution.corpora.cdsco import read_cdsco
-from negkit.resolution.instances import Corpus
-from negkit.resolution.corpora.sfu import read_sfu
 from negkit.errors import InputFormatError
 from negkit.io.textfiles import open_input
+from negkit.resolution.corpora.bioscope import read_bioscope
+from negkit.resolution.corpora.cdsco import read_cdsco
+from negkit.resolution.corpora.sfu import read_sfu
+from negkit.resolution.instances import Corpus
 
 
 def detect_format(path: str | Path) -> str:

@@ -26,10 +26,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from negkit.resolution.instances import Corpus, ResolutionSentence, Token, TokenPart
+from negkit.errors import InputFormatError
 from negkit.resolution.corpora.spans import UnmappedLog, build_instance, empty_sentence_notes
 from negkit.resolution.corpora.xmltree import XmlElement, parse_xml_file
-from negkit.errors import InputFormatError
+from negkit.resolution.instances import Corpus, ResolutionSentence, Token, TokenPart
 
 CUE_TYPES = ("negation", "speculation")
 

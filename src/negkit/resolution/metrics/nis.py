@@ -35,8 +35,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields
 
-from negkit.resolution.corpora.cdsco import BASE_FIELDS, EMPTY_CELL, NO_NEGATION, CdscoLines
 from negkit.errors import InputFormatError
+from negkit.resolution.corpora.cdsco import BASE_FIELDS, EMPTY_CELL, NO_NEGATION, CdscoLines
 from negkit.resolution.metrics.starsem_lines import validate_system
 
 _UNICODE_WORD_CHARACTER = re.compile(r"\w")

@@ -49,8 +49,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields, replace
 
-from negkit.resolution.corpora.cdsco import EMPTY_CELL, NO_NEGATION, CdscoLines
 from negkit.errors import InputFormatError
+from negkit.resolution.corpora.cdsco import EMPTY_CELL, NO_NEGATION, CdscoLines
 from negkit.resolution.metrics.starsem_lines import (
     NEGATION_START,
     SplitFile,

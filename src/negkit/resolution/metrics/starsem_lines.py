@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from negkit.resolution.corpora.cdsco import NO_NEGATION, CdscoLines, check_sentence_fields
 from negkit.errors import InputFormatError, quoted
+from negkit.resolution.corpora.cdsco import NO_NEGATION, CdscoLines, check_sentence_fields
 
 #: 0-based index of field 8, the first negation field.
 NEGATION_START = 7

@@ -31,8 +31,18 @@ from negkit.io.atomic import atomic_write_json, atomic_writer
 from negkit.io.textfiles import read_json_object
 from negkit.resolution.corpora.cdsco import format_cdsco, lines_from_text
 from negkit.resolution.cue_lexicon import AffixLexicon
-from negkit.resolution.graphs import (CUE, MULTIWORD, ROOT, Graph, Role, choose_anchors, decode, encode, join_label,
-                                      parse_label)
+from negkit.resolution.graphs import (
+    CUE,
+    MULTIWORD,
+    ROOT,
+    Graph,
+    Role,
+    choose_anchors,
+    decode,
+    encode,
+    join_label,
+    parse_label,
+)
 from negkit.resolution.instances import NegationInstance, ResolutionSentence
 from negkit.resolution.layers import encoder_config_overrides, resolve_device
 from negkit.resolution.metrics.nis import score_nis

@@ -12,8 +12,6 @@ import argparse
 import json
 from pathlib import Path
 
-from negkit.kit.arguments import seed_value
-from negkit.io.atomic import atomic_write_text
 from negkit.benchmarks.tind.data import (
     DEFAULT_PASSWORD,
     assign_splits,
@@ -29,11 +27,12 @@ from negkit.benchmarks.tind.data import (
     write_tind_raw,
 )
 from negkit.benchmarks.tind.stats import tind_statistics
-from negkit.kit.command_context import CommandGroups
-from negkit.errors import InputFormatError
-from negkit.io.privacy import refuse_inside_git
 from negkit.benchmarks.tind.tables import statistics_table
-from negkit.io.atomic import check_output_folder
+from negkit.errors import InputFormatError
+from negkit.io.atomic import atomic_write_text, check_output_folder
+from negkit.io.privacy import refuse_inside_git
+from negkit.kit.arguments import seed_value
+from negkit.kit.command_context import CommandGroups
 
 _HF_SUFFIXES = (".jsonl", ".json", ".parquet")
 

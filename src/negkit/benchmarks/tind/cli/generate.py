@@ -12,19 +12,17 @@ import argparse
 import time
 from pathlib import Path
 
-from negkit.kit.arguments import positive_int, seed_value
 from negkit.benchmarks.tind.cli.data import copy_example_counts
-from negkit.kit.data.locate import locate_dataset
 from negkit.benchmarks.tind.data import DEFAULT_PASSWORD, read_tind_hf, read_tind_raw, write_tind_raw
-from negkit.kit.command_context import CommandGroups
-from negkit.errors import DataNotFoundError, InputFormatError, NegkitError, quoted
 from negkit.benchmarks.tind.generator.check import check_groups, check_splits, format_report
 from negkit.benchmarks.tind.generator.generate import Generator, write_generation
 from negkit.benchmarks.tind.generator.report import comparison_table
-from negkit.io.privacy import refuse_inside_git
+from negkit.errors import DataNotFoundError, InputFormatError, NegkitError, quoted
 from negkit.io.atomic import check_output_folder
-
-
+from negkit.io.privacy import refuse_inside_git
+from negkit.kit.arguments import positive_int, seed_value
+from negkit.kit.command_context import CommandGroups
+from negkit.kit.data.locate import locate_dataset
 
 
 def register(groups: CommandGroups) -> None:

@@ -7,7 +7,9 @@ import argparse
 import json
 from dataclasses import replace
 
+from negkit.benchmarks.tind.training import pattern_list
 from negkit.kit.arguments import seed_value
+from negkit.kit.command_context import CommandGroups
 from negkit.kit.training.arguments import (
     add_data_arguments,
     add_lora_arguments,
@@ -15,9 +17,6 @@ from negkit.kit.training.arguments import (
     add_training_arguments,
     options_from_args,
 )
-from negkit.benchmarks.tind.training import pattern_list
-
-from negkit.kit.command_context import CommandGroups
 
 
 def register(groups: CommandGroups) -> None:

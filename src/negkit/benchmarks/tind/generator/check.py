@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 
-from negkit.benchmarks.tind.types import TindGroup, TruthItem, expected_label
 from negkit.benchmarks.tind.generator.distractors import DistractorRules
 from negkit.benchmarks.tind.generator.realise import Realiser, replaced_element
 from negkit.benchmarks.tind.generator.templates import load_pattern
+from negkit.benchmarks.tind.types import TindGroup, TruthItem, expected_label
 
 
 @dataclass
@@ -51,7 +51,7 @@ class CheckReport:
             self.examples.append(f"#{pattern_id:02d} {detail}")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _template_labels(pattern_id: int) -> dict[tuple[str, str], bool]:
     return {(str(t.template_id), role): label == "T"
             for t in load_pattern(pattern_id).templates for role, label in t.labels.items()}

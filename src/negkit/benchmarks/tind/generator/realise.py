@@ -13,6 +13,9 @@ import re
 from collections.abc import Sequence
 from functools import cached_property
 
+from negkit.benchmarks.tind.generator.morphology import SPELLINGS, ing_form, plural, with_article
+from negkit.benchmarks.tind.generator.templates import fill, load_pattern
+from negkit.benchmarks.tind.generator.wordnet import WordNet
 from negkit.benchmarks.tind.types import (
     PATTERN_NAMES,
     DistractorRef,
@@ -21,9 +24,6 @@ from negkit.benchmarks.tind.types import (
     TruthItem,
     make_item_id,
 )
-from negkit.benchmarks.tind.generator.morphology import SPELLINGS, ing_form, plural, with_article
-from negkit.benchmarks.tind.generator.templates import fill, load_pattern
-from negkit.benchmarks.tind.generator.wordnet import WordNet
 
 
 class Realiser:

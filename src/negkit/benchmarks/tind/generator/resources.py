@@ -18,10 +18,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from negkit.kit.data.locate import locate_dataset
-from negkit.errors import DataNotFoundError, InputFormatError
 from negkit.benchmarks.tind.generator.wordnet import _SENSE_KEY_POS, WordNet
+from negkit.errors import DataNotFoundError, InputFormatError
 from negkit.io.textfiles import iter_csv, iter_lines
+from negkit.kit.data.locate import locate_dataset
 
 #: BLC variant used by default: all relations, BLCs subsuming at least 20 synsets (the papers' usual choice).
 DEFAULT_BLC_VARIANT = "all/20"

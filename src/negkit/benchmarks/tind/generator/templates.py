@@ -23,7 +23,7 @@ import itertools
 import json
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import resources
 
 from negkit.errors import InputFormatError
@@ -110,7 +110,7 @@ def fill(variation: str, values: dict[str, str]) -> str:
     return sentence[:1].upper() + sentence[1:]
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_pattern(pattern_id: int) -> PatternTemplates:
     """The templates of one pattern (1-11), from the package data."""
     name = f"p{pattern_id:02d}.json"
