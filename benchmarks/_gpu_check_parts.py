@@ -63,16 +63,23 @@ def release(device: str) -> None:
         torch.cuda.empty_cache()
 
 
-def build_llama(shape: dict[str, Any], tokenizer: Any, device: str, dtype: torch.dtype, head_scale: float = 1.0,
-                seed: int = 0) -> Any:
+def build_llama(
+    shape: dict[str, Any], tokenizer: Any, device: str, dtype: torch.dtype, head_scale: float = 1.0, seed: int = 0
+) -> Any:
     """A Llama of ``shape`` (LlamaConfig fields) with random weights, built directly on ``device`` in ``dtype`` (no
     float32 copy on the CPU first: a 7B-shaped model is ready in seconds on a GPU). ``head_scale`` multiplies an untied
     LM head (tiny models: logits far apart, so that 16-bit noise rarely flips a prediction)."""
     from transformers import LlamaConfig, LlamaForCausalLM
 
     pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
-    config = LlamaConfig(vocab_size=len(tokenizer), max_position_embeddings=4096, bos_token_id=tokenizer.bos_token_id,
-                         eos_token_id=tokenizer.eos_token_id, pad_token_id=pad, **shape)
+    config = LlamaConfig(
+        vocab_size=len(tokenizer),
+        max_position_embeddings=4096,
+        bos_token_id=tokenizer.bos_token_id,
+        eos_token_id=tokenizer.eos_token_id,
+        pad_token_id=pad,
+        **shape,
+    )
     torch.manual_seed(seed)
     previous = torch.get_default_dtype()
     torch.set_default_dtype(dtype)
@@ -127,12 +134,20 @@ def negkit_task_run(lm: Any, task: str, options: Any, device: str, body: int, he
         record = json.loads(line)
         samples[record["item_id"]] = record
     figures = {
-        "items": items, "requests": result["requests"]["total"], "score_s": score_s, "evaluate_wall_s": round(wall, 3),
+        "items": items,
+        "requests": result["requests"]["total"],
+        "score_s": score_s,
+        "evaluate_wall_s": round(wall, 3),
         "items_per_s": round(items / score_s, 2) if score_s else None,
-        "prompt_tokens": engine["tokens"], "tokens_run": tokens_run, "padding_tokens": engine["padding_tokens"],
+        "prompt_tokens": engine["tokens"],
+        "tokens_run": tokens_run,
+        "padding_tokens": engine["padding_tokens"],
         "prompt_tokens_per_s": round(engine["tokens"] / score_s, 1) if score_s else None,
-        "model_flops": flops, "peak_memory_bytes": peak_memory(device), "prefix_tree": engine["prefix_tree"],
-        "batching": engine.get("batching"), "dtype": str(next(lm.model.parameters()).dtype).replace("torch.", ""),
+        "model_flops": flops,
+        "peak_memory_bytes": peak_memory(device),
+        "prefix_tree": engine["prefix_tree"],
+        "batching": engine.get("batching"),
+        "dtype": str(next(lm.model.parameters()).dtype).replace("torch.", ""),
     }
     return figures, samples
 
@@ -173,8 +188,17 @@ def negkit_choice(record: dict[str, Any]) -> int:
     return first_max(negkit_scores(record))
 
 
-def harness_compare(lm: Any, ids: list[str], per_item: list[list[tuple[str, str]]], samples: dict[str, dict],
-                    negkit: dict[str, Any], device: str, body: int, head: int, logits_cache: bool) -> dict[str, Any]:
+def harness_compare(
+    lm: Any,
+    ids: list[str],
+    per_item: list[list[tuple[str, str]]],
+    samples: dict[str, dict],
+    negkit: dict[str, Any],
+    device: str,
+    body: int,
+    head: int,
+    logits_cache: bool,
+) -> dict[str, Any]:
     """Score the items' pairs with the Harness-style loop on negkit's own transformers model; timings, FLOPs and the
     item-by-item comparison of its predictions with negkit's."""
     flat = [pair for pairs in per_item for pair in pairs]
@@ -190,15 +214,25 @@ def harness_compare(lm: Any, ids: list[str], per_item: list[list[tuple[str, str]
         if first_max(theirs) == negkit_choice(record):
             agree += 1
         elif len(differing) < 20:
-            differing.append({"item_id": item_id, "negkit_margin": round(mine[0] - mine[1], 6),
-                              "harness_margin": round(theirs[0] - theirs[1], 6)})
+            differing.append(
+                {
+                    "item_id": item_id,
+                    "negkit_margin": round(mine[0] - mine[1], 6),
+                    "harness_margin": round(theirs[0] - theirs[1], 6),
+                }
+            )
     total_s = stats["total_s"]
     flops = 2.0 * (body + head) * stats["tokens_run"]
     return {
-        **stats, "items": len(ids), "items_per_s": round(len(ids) / total_s, 2) if total_s else None,
+        **stats,
+        "items": len(ids),
+        "items_per_s": round(len(ids) / total_s, 2) if total_s else None,
         "prompt_tokens_per_s": round(negkit["prompt_tokens"] / total_s, 1) if total_s else None,
-        "model_flops": flops, "peak_memory_bytes": peak_memory(device),
-        "identical_predictions": agree, "different_predictions": len(ids) - agree, "differing_items": differing,
+        "model_flops": flops,
+        "peak_memory_bytes": peak_memory(device),
+        "identical_predictions": agree,
+        "different_predictions": len(ids) - agree,
+        "differing_items": differing,
         "max_abs_margin_difference": margin_difference,
         "speed_ratio_vs_negkit_score_s": round(total_s / negkit["score_s"], 2) if negkit["score_s"] else None,
     }
@@ -235,8 +269,13 @@ def memory_limit(lm: Any, device: str, headroom_bytes: int, simulated_rows: int)
         handle.remove()
 
 
-def run_device_tests(device: str, data: Path | None, log: Path, timeout_s: float, selection: tuple[str, ...] = DEVICE_TESTS,
-                     ) -> dict[str, Any]:
+def run_device_tests(
+    device: str,
+    data: Path | None,
+    log: Path,
+    timeout_s: float,
+    selection: tuple[str, ...] = DEVICE_TESTS,
+) -> dict[str, Any]:
     """The device tests in a pytest subprocess (NEGKIT_TEST_DEVICE=``device``; NEGKIT_TEST_DATA and NEGKIT_DATA
     ``data`` when given):
     counts, failures with their messages, seconds; the whole output goes to ``log``."""
@@ -244,21 +283,40 @@ def run_device_tests(device: str, data: Path | None, log: Path, timeout_s: float
     env = {**os.environ, "NEGKIT_TEST_DEVICE": device, "PYTHONPATH": str(REPO / "src"), "PYTHONUNBUFFERED": "1"}
     if data is not None:  # the tests' data (tests/conftest.py), and negkit's own default for runs without --data
         env.update(NEGKIT_TEST_DATA=str(data), NEGKIT_DATA=str(data))
-    command = [sys.executable, "-m", "pytest", "-q", "-rfEs", "--durations=15", "-p", "no:cacheprovider",
-               "--junitxml", str(junit), *selection]
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-q",
+        "-rfEs",
+        "--durations=15",
+        "-p",
+        "no:cacheprovider",
+        "--junitxml",
+        str(junit),
+        *selection,
+    ]
     if importlib.util.find_spec("pytest_timeout") is not None:  # one hanging test must not take the whole budget
         command[3:3] = ["--timeout", "150"]
     started = time.perf_counter()
     with open(log, "w", encoding="utf-8") as handle:
         try:
-            done = subprocess.run(command, cwd=REPO, env=env, stdout=handle, stderr=subprocess.STDOUT, timeout=timeout_s)
+            done = subprocess.run(
+                command, cwd=REPO, env=env, stdout=handle, stderr=subprocess.STDOUT, timeout=timeout_s
+            )
             returncode: int | str = done.returncode
         except subprocess.TimeoutExpired:
             returncode = f"killed after {timeout_s:.0f} s"
     shown = [part for part in command[1:] if part not in (str(junit), "--junitxml")]  # no machine paths
-    figures: dict[str, Any] = {"command": " ".join(shown), "env": {"NEGKIT_TEST_DEVICE": device, **(
-                               {"NEGKIT_TEST_DATA": data.name, "NEGKIT_DATA": data.name} if data is not None else {})},
-                               "returncode": returncode, "wall_s": round(time.perf_counter() - started, 1)}
+    figures: dict[str, Any] = {
+        "command": " ".join(shown),
+        "env": {
+            "NEGKIT_TEST_DEVICE": device,
+            **({"NEGKIT_TEST_DATA": data.name, "NEGKIT_DATA": data.name} if data is not None else {}),
+        },
+        "returncode": returncode,
+        "wall_s": round(time.perf_counter() - started, 1),
+    }
     if junit.is_file():
         figures.update(junit_counts(junit))
         junit.unlink()
@@ -292,8 +350,10 @@ def guarded(name: str, function: Callable[[], dict[str, Any]]) -> dict[str, Any]
     try:
         figures = function()
     except Exception as error:  # noqa: BLE001 - a failing section is recorded and the others still run
-        figures = {"error": f"{type(error).__name__}: {error}"[:2000],
-                   "traceback": traceback.format_exc().splitlines()[-12:]}
+        figures = {
+            "error": f"{type(error).__name__}: {error}"[:2000],
+            "traceback": traceback.format_exc().splitlines()[-12:],
+        }
         print(f"[{name}] FAILED: {figures['error']}", file=sys.stderr, flush=True)
     figures["section_s"] = round(time.perf_counter() - started, 2)
     return figures

@@ -28,8 +28,9 @@ import torch
 import torch.nn.functional as functional
 
 
-def encode_pair(tokenizer: Any, context: str, continuation: str,
-                add_special_tokens: bool | None = None) -> tuple[list[int], list[int]]:
+def encode_pair(
+    tokenizer: Any, context: str, continuation: str, add_special_tokens: bool | None = None
+) -> tuple[list[int], list[int]]:
     """Token ids of ``context`` and of ``continuation`` after it, split as the Harness splits them."""
     spaces = len(context) - len(context.rstrip())
     if spaces:
@@ -37,12 +38,17 @@ def encode_pair(tokenizer: Any, context: str, continuation: str,
     options = {} if add_special_tokens is None else {"add_special_tokens": add_special_tokens}
     whole = tokenizer.encode(context + continuation, **options)
     context_ids = tokenizer.encode(context, **options)
-    return context_ids, whole[len(context_ids):]
+    return context_ids, whole[len(context_ids) :]
 
 
-def harness_loglikelihoods(model: Any, tokenizer: Any, requests: Sequence[tuple[str, str]], batch_size: int = 32,
-                           logits_cache: bool = True, add_special_tokens: bool | None = None,
-                           ) -> tuple[list[tuple[float, bool]], dict[str, Any]]:
+def harness_loglikelihoods(
+    model: Any,
+    tokenizer: Any,
+    requests: Sequence[tuple[str, str]],
+    batch_size: int = 32,
+    logits_cache: bool = True,
+    add_special_tokens: bool | None = None,
+) -> tuple[list[tuple[float, bool]], dict[str, Any]]:
     """(log-likelihood, is greedy) of each ``(context, continuation)`` in ``requests``, in their order, and what the
     loop did: rows and batches run, tokens run (padding excluded) and padded, seconds spent encoding and running."""
     started = time.perf_counter()
@@ -51,8 +57,9 @@ def harness_loglikelihoods(model: Any, tokenizer: Any, requests: Sequence[tuple[
         if not context_ids or not continuation_ids:
             raise ValueError(f"request {number}: an empty context or continuation after encoding")
     encode_s = time.perf_counter() - started
-    order = sorted(range(len(encoded)), key=lambda i: (-len(encoded[i][0] + encoded[i][1]),
-                                                      tuple(encoded[i][0] + encoded[i][1])))
+    order = sorted(
+        range(len(encoded)), key=lambda i: (-len(encoded[i][0] + encoded[i][1]), tuple(encoded[i][0] + encoded[i][1]))
+    )
     rows: list[list[int]] = []  # request indices per row (one, or all those whose inputs are equal)
     row_of: dict[tuple[int, ...], int] = {}
     for index in order:
@@ -91,8 +98,16 @@ def harness_loglikelihoods(model: Any, tokenizer: Any, requests: Sequence[tuple[
     if device.type == "cuda":
         torch.cuda.synchronize(device)
     forward_s = time.perf_counter() - forward_started
-    stats = {"requests": len(encoded), "rows": len(rows), "batches": batches, "batch_size": batch_size,
-             "logits_cache": logits_cache, "tokens_run": tokens_run, "padding_tokens": padded - tokens_run,
-             "encode_s": round(encode_s, 4), "forward_s": round(forward_s, 4),
-             "total_s": round(time.perf_counter() - started, 4)}
+    stats = {
+        "requests": len(encoded),
+        "rows": len(rows),
+        "batches": batches,
+        "batch_size": batch_size,
+        "logits_cache": logits_cache,
+        "tokens_run": tokens_run,
+        "padding_tokens": padded - tokens_run,
+        "encode_s": round(encode_s, 4),
+        "forward_s": round(forward_s, 4),
+        "total_s": round(time.perf_counter() - started, 4),
+    }
     return results, stats  # type: ignore[return-value]

@@ -52,7 +52,11 @@ def main() -> None:
             row = torch.log_softmax(logits[number, len(ids) - 1].float(), dim=-1)
             true, false = float(row[true_id]), float(row[false_id])
             top = max(true, false)
-            p_true.append(float(torch.tensor(true - top).exp() / (torch.tensor(true - top).exp() + torch.tensor(false - top).exp())))
+            p_true.append(
+                float(
+                    torch.tensor(true - top).exp() / (torch.tensor(true - top).exp() + torch.tensor(false - top).exp())
+                )
+            )
     with open(args.out, "w", encoding="utf-8") as handle:
         json.dump(p_true, handle)
 

@@ -26,8 +26,12 @@ import subprocess
 import sys
 import time
 
-PROMPTS = ["The capital of France is", "Water freezes at a temperature of", "The opposite of hot is",
-           "Two plus two equals"]
+PROMPTS = [
+    "The capital of France is",
+    "Water freezes at a temperature of",
+    "The opposite of hot is",
+    "Two plus two equals",
+]
 CHAT = "What is the capital of France? Answer in one word."
 BATCH, LENGTH, ROUNDS = 8, 128, 3
 
@@ -57,13 +61,20 @@ def measure(name: str) -> dict:
     model = load_model(name, dtype="float32")
     load_seconds = time.perf_counter() - started
     memory = _memory_mb()
-    row: dict = {"model": name, "threads": threads, "load_seconds": round(load_seconds, 1), **memory,
-                 "conversion": model.load_info.get("gguf"), "fingerprint": model.fingerprint.as_dict()}
+    row: dict = {
+        "model": name,
+        "threads": threads,
+        "load_seconds": round(load_seconds, 1),
+        **memory,
+        "conversion": model.load_info.get("gguf"),
+        "fingerprint": model.fingerprint.as_dict(),
+    }
     started = time.perf_counter()
     row["greedy"] = dict(zip(PROMPTS, model.generate(PROMPTS, max_new_tokens=8)))
     if model.has_chat_template:
-        row["greedy_chat"] = {CHAT: model.generate([model.apply_chat_template([{"role": "user", "content": CHAT}])],
-                                                   max_new_tokens=8)[0]}
+        row["greedy_chat"] = {
+            CHAT: model.generate([model.apply_chat_template([{"role": "user", "content": CHAT}])], max_new_tokens=8)[0]
+        }
     row["generate_seconds"] = round(time.perf_counter() - started, 1)
     lm = model.model
     vocab = lm.config.get_text_config().vocab_size if hasattr(lm.config, "get_text_config") else lm.config.vocab_size
@@ -77,11 +88,17 @@ def measure(name: str) -> dict:
             lm(input_ids=ids, attention_mask=mask, logits_to_keep=1)
             times.append(time.perf_counter() - begun)
     best = min(times[1:])
-    row["forward"] = {"batch": BATCH, "length": LENGTH, "seconds": round(best, 3),
-                      "tokens_per_second": round(BATCH * LENGTH / best, 1)}
+    row["forward"] = {
+        "batch": BATCH,
+        "length": LENGTH,
+        "seconds": round(best, 3),
+        "tokens_per_second": round(BATCH * LENGTH / best, 1),
+    }
     row["peak_rss_mb_after_forward"] = _memory_mb().get("peak_rss_mb")
-    row["load_average"] = {"before": [round(value, 2) for value in load_before],
-                           "after": [round(value, 2) for value in os.getloadavg()]}
+    row["load_average"] = {
+        "before": [round(value, 2) for value in load_before],
+        "after": [round(value, 2) for value in os.getloadavg()],
+    }
     return row
 
 
@@ -104,22 +121,37 @@ def main() -> None:
         if child.returncode != 0 or not lines:
             print(child.stderr[-3000:], file=sys.stderr)
             raise SystemExit(f"{name}: the measuring process failed")
-        row = json.loads(lines[-1][len("RESULT "):])
+        row = json.loads(lines[-1][len("RESULT ") :])
         rows.append(row)
-        print(f"{name}: load {row['load_seconds']} s, {row.get('rss_mb')} MB resident (peak "
-              f"{row.get('peak_rss_mb_after_forward')} MB), forward {row['forward']['tokens_per_second']} tokens/s, "
-              f"load average {row['load_average']['before'][0]} -> {row['load_average']['after'][0]}", flush=True)
+        print(
+            f"{name}: load {row['load_seconds']} s, {row.get('rss_mb')} MB resident (peak "
+            f"{row.get('peak_rss_mb_after_forward')} MB), forward {row['forward']['tokens_per_second']} tokens/s, "
+            f"load average {row['load_average']['before'][0]} -> {row['load_average']['after'][0]}",
+            flush=True,
+        )
         for prompt, answer in {**row["greedy"], **row.get("greedy_chat", {})}.items():
             print(f"    {prompt!r} -> {answer!r}", flush=True)
     if args.out:
         import torch
         import transformers
 
-        machine = {"platform": platform.platform(), "processor": platform.processor() or platform.machine(),
-                   "cpus": os.cpu_count(), "torch": torch.__version__, "transformers": transformers.__version__}
+        machine = {
+            "platform": platform.platform(),
+            "processor": platform.processor() or platform.machine(),
+            "cpus": os.cpu_count(),
+            "torch": torch.__version__,
+            "transformers": transformers.__version__,
+        }
         with open(args.out, "w", encoding="utf-8") as handle:
-            json.dump({"machine": machine, "command": " ".join(["python", "benchmarks/bench_catalogue_models.py",
-                                                                  *args.names]), "models": rows}, handle, indent=1)
+            json.dump(
+                {
+                    "machine": machine,
+                    "command": " ".join(["python", "benchmarks/bench_catalogue_models.py", *args.names]),
+                    "models": rows,
+                },
+                handle,
+                indent=1,
+            )
             handle.write("\n")
 
 

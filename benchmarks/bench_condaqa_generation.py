@@ -57,9 +57,12 @@ def main() -> None:
             answers[name] = model._generate_plain(encoded, MAX_NEW_TOKENS, ("\n",))
         else:
             answers[name] = model.generate(contexts, MAX_NEW_TOKENS, ("\n",))
-        runs[name] = {"seconds": round(time.perf_counter() - started, 1),
-                      "cpu_seconds": round(time.process_time() - started_cpu, 1),
-                      "load_average_before": round(load_before, 2), "load_average_after": round(os.getloadavg()[0], 2)}
+        runs[name] = {
+            "seconds": round(time.perf_counter() - started, 1),
+            "cpu_seconds": round(time.process_time() - started_cpu, 1),
+            "load_average_before": round(load_before, 2),
+            "load_average_after": round(os.getloadavg()[0], 2),
+        }
         print(f"{name}: {runs[name]['seconds']} s (load {load_before:.2f} -> {os.getloadavg()[0]:.2f})", flush=True)
     differing = [index for index, (a, b) in enumerate(zip(answers["plain"], answers["shared"])) if a != b]
     speedup = runs["plain"]["seconds"] / runs["shared"]["seconds"]
@@ -73,12 +76,23 @@ def main() -> None:
 
         record = {
             "command": f"python benchmarks/bench_condaqa_generation.py --model {args.model} --limit {args.limit}",
-            "machine": {"platform": platform.platform(), "cpus": os.cpu_count(), "threads": torch.get_num_threads(),
-                        "torch": torch.__version__, "transformers": transformers.__version__},
-            "model": model.fingerprint.as_dict(), "prompts": len(contexts), "max_new_tokens": MAX_NEW_TOKENS,
-            "runs": runs, "speedup": round(speedup, 2), "differing_answers": len(differing),
-            "differing": [{"prompt_end": contexts[i][-120:], "plain": answers["plain"][i], "shared": answers["shared"][i]}
-                          for i in differing],
+            "machine": {
+                "platform": platform.platform(),
+                "cpus": os.cpu_count(),
+                "threads": torch.get_num_threads(),
+                "torch": torch.__version__,
+                "transformers": transformers.__version__,
+            },
+            "model": model.fingerprint.as_dict(),
+            "prompts": len(contexts),
+            "max_new_tokens": MAX_NEW_TOKENS,
+            "runs": runs,
+            "speedup": round(speedup, 2),
+            "differing_answers": len(differing),
+            "differing": [
+                {"prompt_end": contexts[i][-120:], "plain": answers["plain"][i], "shared": answers["shared"][i]}
+                for i in differing
+            ],
             "generator": stats,
         }
         Path(args.out).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")

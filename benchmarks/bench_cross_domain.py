@@ -19,12 +19,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 from negkit.resolution.evaluate import evaluate_model  # noqa: E402
 from negkit.resolution.splits import CORPORA  # noqa: E402
 
-METRICS = {"cues_b_f1": "Cues-B F1", "scm_b_f1": "SCM-B F1", "scope_tokens_f1": "Scope tokens F1",
-           "nis_tok_f1": "NIS_tok F1"}
+METRICS = {
+    "cues_b_f1": "Cues-B F1",
+    "scm_b_f1": "SCM-B F1",
+    "scope_tokens_f1": "Scope tokens F1",
+    "nis_tok_f1": "NIS_tok F1",
+}
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        allow_abbrev=False, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--model", action="append", required=True, help="TRAIN_CORPUS=MODEL_DIR (repeatable)")
     parser.add_argument("--test", nargs="+", default=list(CORPORA), choices=CORPORA)
     parser.add_argument("--data", help="data root")

@@ -53,15 +53,28 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--work", required=True, help="folder for runs, exports and the Harness's outputs")
     parser.add_argument("--data", help="negkit data root (default: negkit's search order)")
     parser.add_argument("--nubench-data", default=str(FIXTURE), help="Thunder-NUBench root (default: the test fixture)")
-    parser.add_argument("--limit", default="tind=300,scone=300",
-                        help="negkit --limit; SUITE=N sets each of the suite's tasks (default: tind=300,scone=300)")
-    parser.add_argument("--tasks", default="tind,nan-nli,scone,nubench",
-                        help="tasks or suites (negnli: its three tasks); default: tind,nan-nli,scone,nubench")
-    parser.add_argument("--blimp-harness", choices=("both", "export", "own"), default="both",
-                        help="BLiMP negation in the Harness: negkit's export (negkit_blimp_negation), the Harness's "
-                        "own blimp_* task definitions on the local files, or both (default)")
-    parser.add_argument("--lm-eval-tasks", help="the Harness's tasks folder, for its own blimp_* definitions "
-                        "(default: found from the interpreter of --lm-eval)")
+    parser.add_argument(
+        "--limit",
+        default="tind=300,scone=300",
+        help="negkit --limit; SUITE=N sets each of the suite's tasks (default: tind=300,scone=300)",
+    )
+    parser.add_argument(
+        "--tasks",
+        default="tind,nan-nli,scone,nubench",
+        help="tasks or suites (negnli: its three tasks); default: tind,nan-nli,scone,nubench",
+    )
+    parser.add_argument(
+        "--blimp-harness",
+        choices=("both", "export", "own"),
+        default="both",
+        help="BLiMP negation in the Harness: negkit's export (negkit_blimp_negation), the Harness's "
+        "own blimp_* task definitions on the local files, or both (default)",
+    )
+    parser.add_argument(
+        "--lm-eval-tasks",
+        help="the Harness's tasks folder, for its own blimp_* definitions "
+        "(default: found from the interpreter of --lm-eval)",
+    )
     parser.add_argument("--batch-size", type=int, default=32, help="the Harness's --batch_size (default 32)")
     parser.add_argument("--model", default="default", help="negkit model spec (a transformers folder for the Harness)")
     parser.add_argument("--json", help="write the figures here as JSON")
@@ -85,11 +98,34 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def run_harness(lm_eval: str, folder: Path, export: Path, harness_tasks: list[str], chat: bool, out: Path,
-                batch_size: int, limit: int | None = None) -> tuple[list[str], float, float]:
-    command = [lm_eval, "--model", "hf", "--model_args", f"pretrained={folder},dtype=float32", "--device", "cpu",
-               "--batch_size", str(batch_size), "--include_path", str(export), "--tasks", ",".join(harness_tasks),
-               "--log_samples", "--output_path", str(out)]
+def run_harness(
+    lm_eval: str,
+    folder: Path,
+    export: Path,
+    harness_tasks: list[str],
+    chat: bool,
+    out: Path,
+    batch_size: int,
+    limit: int | None = None,
+) -> tuple[list[str], float, float]:
+    command = [
+        lm_eval,
+        "--model",
+        "hf",
+        "--model_args",
+        f"pretrained={folder},dtype=float32",
+        "--device",
+        "cpu",
+        "--batch_size",
+        str(batch_size),
+        "--include_path",
+        str(export),
+        "--tasks",
+        ",".join(harness_tasks),
+        "--log_samples",
+        "--output_path",
+        str(out),
+    ]
     if chat:
         command.append("--apply_chat_template")
     if limit is not None:
@@ -172,8 +208,11 @@ def harness_tasks_folder(lm_eval: str, given: str | None) -> Path:
     except (OSError, IndexError):
         first = ""
     python = first[2:].strip() if first.startswith("#!") else sys.executable
-    completed = subprocess.run([python, "-c", "import lm_eval, pathlib; print(pathlib.Path(lm_eval.__file__).parent)"],
-                               capture_output=True, text=True)
+    completed = subprocess.run(
+        [python, "-c", "import lm_eval, pathlib; print(pathlib.Path(lm_eval.__file__).parent)"],
+        capture_output=True,
+        text=True,
+    )
     if completed.returncode == 0:
         return Path(completed.stdout.strip()) / "tasks"
     spec = importlib.util.find_spec("lm_eval")
@@ -198,7 +237,9 @@ def write_own_blimp_tasks(tasks_folder: Path, data_folder: Path, out: Path) -> l
         (out / f"{name}.yaml").write_text(
             f"# the Harness's own {name} ({own.name} and its template), on the local file\n"
             f"include: {json.dumps(str(own))}\ntask: {name}\ndataset_path: json\ndataset_name: null\n"
-            f"dataset_kwargs:\n  data_files:\n    train: {json.dumps(str(local))}\n", encoding="utf-8")
+            f"dataset_kwargs:\n  data_files:\n    train: {json.dumps(str(local))}\n",
+            encoding="utf-8",
+        )
         names.append(name)
     return names
 
@@ -212,8 +253,9 @@ def own_blimp_samples(out: Path, names: list[str]) -> dict[str, dict[str, Any]]:
     return samples
 
 
-def compare_own_blimp(negkit_samples: list[dict[str, Any]], own: dict[str, dict[str, Any]],
-                      export: list[dict[str, Any]] | None) -> dict[str, Any]:
+def compare_own_blimp(
+    negkit_samples: list[dict[str, Any]], own: dict[str, dict[str, Any]], export: list[dict[str, Any]] | None
+) -> dict[str, Any]:
     """negkit's and the export's per-pair predictions against the Harness's own ``blimp_*`` tasks."""
     from negkit.kit.metrics.choice import argmax
 
@@ -232,8 +274,12 @@ def compare_own_blimp(negkit_samples: list[dict[str, Any]], own: dict[str, dict[
             other = [float(response[0]) for response in exported[sample["item_id"]]["filtered_resps"]]
             same_export += argmax(other) == argmax(scores)
         margin_diff = max(margin_diff, max(abs(a - b) for a, b in zip(centre(my_scores), centre(scores))))
-    row = {"items": len(negkit_samples), "identical_predictions": same, "max_score_diff": margin_diff,
-           "lm_eval_acc": sum(float(own[sample["item_id"]]["acc"]) for sample in negkit_samples) / len(negkit_samples)}
+    row = {
+        "items": len(negkit_samples),
+        "identical_predictions": same,
+        "max_score_diff": margin_diff,
+        "lm_eval_acc": sum(float(own[sample["item_id"]]["acc"]) for sample in negkit_samples) / len(negkit_samples),
+    }
     if export is not None:
         row["identical_to_export"] = same_export
     return row
@@ -285,37 +331,70 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps(row), flush=True)
         commands += task_commands
     load_after = Path("/proc/loadavg").read_text().split()[:3] if Path("/proc/loadavg").exists() else None
-    print("\n| task | Harness task | items | identical predictions | negkit acc | lm-eval acc | max score diff | negkit s "
-          "| lm-eval s | speed (wall) |")
+    print(
+        "\n| task | Harness task | items | identical predictions | negkit acc | lm-eval acc | max score diff | negkit s "
+        "| lm-eval s | speed (wall) |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|")
     for row in rows:
         same = f"{row['identical_predictions']}/{row['items']}"
         if "identical_to_export" in row:
             same += f" (export: {row['identical_to_export']}/{row['items']})"
-        print(f"| {row['task']} | {row['harness_task']} | {row['items']} | {same} | {row['negkit_acc']:.4f} | "
-              f"{row['lm_eval_acc']:.4f} | {row['max_score_diff']:.1e} | {row['negkit_s']} | {row['lm_eval_s']} | "
-              f"{row['lm_eval_s'] / max(row['negkit_s'], 1e-9):.2f}x |")
+        print(
+            f"| {row['task']} | {row['harness_task']} | {row['items']} | {same} | {row['negkit_acc']:.4f} | "
+            f"{row['lm_eval_acc']:.4f} | {row['max_score_diff']:.1e} | {row['negkit_s']} | {row['lm_eval_s']} | "
+            f"{row['lm_eval_s'] / max(row['negkit_s'], 1e-9):.2f}x |"
+        )
     print(f"\nload average before {load_before}, after {load_after}")
     if args.json:
-        command = shlex.join(["python", "benchmarks/bench_export_lm_eval.py", *(sys.argv[1:] if argv is None else argv)])
-        text = json.dumps({"command": command, "rows": rows, "lm_eval_commands": commands, "cpus": os.cpu_count(),
-                           "loadavg_before": load_before, "loadavg_after": load_after}, indent=1) + "\n"
+        command = shlex.join(
+            ["python", "benchmarks/bench_export_lm_eval.py", *(sys.argv[1:] if argv is None else argv)]
+        )
+        text = (
+            json.dumps(
+                {
+                    "command": command,
+                    "rows": rows,
+                    "lm_eval_commands": commands,
+                    "cpus": os.cpu_count(),
+                    "loadavg_before": load_before,
+                    "loadavg_after": load_after,
+                },
+                indent=1,
+            )
+            + "\n"
+        )
         from negkit.kit.data.locate import find_data_root
 
         root = find_data_root(args.data)
         # no path of this machine in the figures: the folders become names
         venv = Path(args.lm_eval).parent.parent if os.sep in args.lm_eval else None  # VENV/bin/lm_eval
-        for path, name in ((work, "$WORK"), (folder, "$MODEL"), (lm_eval_tasks, "$LM_EVAL_TASKS"), (REPO, "."),
-                           (root.resolve() if root else None, "$DATA"), (venv, "$LM_EVAL_VENV"), (Path.home(), "~")):
+        for path, name in (
+            (work, "$WORK"),
+            (folder, "$MODEL"),
+            (lm_eval_tasks, "$LM_EVAL_TASKS"),
+            (REPO, "."),
+            (root.resolve() if root else None, "$DATA"),
+            (venv, "$LM_EVAL_VENV"),
+            (Path.home(), "~"),
+        ):
             if path is not None:
                 text = text.replace(str(path), name)
         Path(args.json).write_text(text, encoding="utf-8")
-    return 0 if all(row["identical_predictions"] == row["items"] and
-                    row.get("identical_to_export", row["items"]) == row["items"] for row in rows) else 1
+    return (
+        0
+        if all(
+            row["identical_predictions"] == row["items"]
+            and row.get("identical_to_export", row["items"]) == row["items"]
+            for row in rows
+        )
+        else 1
+    )
 
 
-def run_task(args: argparse.Namespace, task: str, limit: Any, work: Path, folder: Path,
-             lm_eval_tasks: Path | None) -> tuple[list[dict[str, Any]], list[str]]:
+def run_task(
+    args: argparse.Namespace, task: str, limit: Any, work: Path, folder: Path, lm_eval_tasks: Path | None
+) -> tuple[list[dict[str, Any]], list[str]]:
     """negkit, then the Harness on negkit's export (and, for BLiMP with ``lm_eval_tasks``, on its own
     ``blimp_*`` definitions): one row of figures per Harness run, and the ``lm_eval`` commands."""
     from negkit.commands.eval.evaluate import evaluate
@@ -325,10 +404,15 @@ def run_task(args: argparse.Namespace, task: str, limit: Any, work: Path, folder
 
     data = args.nubench_data if task == "nubench" else args.data
     started, cpu = time.perf_counter(), time.process_time()
-    (result,) = evaluate(args.model, [task], EvalOptions(data=data, limit=limit, out=work / "negkit" / task,
-                                                         progress=False))
-    negkit = {"negkit_acc": result["harness"]["acc,none"], "negkit_s": round(time.perf_counter() - started, 1),
-              "negkit_cpu_s": round(time.process_time() - cpu, 1), "negkit_command": result["command"]}
+    (result,) = evaluate(
+        args.model, [task], EvalOptions(data=data, limit=limit, out=work / "negkit" / task, progress=False)
+    )
+    negkit = {
+        "negkit_acc": result["harness"]["acc,none"],
+        "negkit_s": round(time.perf_counter() - started, 1),
+        "negkit_cpu_s": round(time.process_time() - cpu, 1),
+        "negkit_command": result["command"],
+    }
     negkit_samples = [json.loads(line) for line in Path(result["files"]["samples"]).read_text().splitlines()]
     rows, commands = [], []
     export_samples = None
@@ -338,14 +422,21 @@ def run_task(args: argparse.Namespace, task: str, limit: Any, work: Path, folder
         chat = task == "tind" and result["prompt"]["chat_template_applied"]
         harness_task = harness_names()[task][0] if task != "tind" or chat else "negkit_tind_plain"
         out = work / "lm-eval" / task
-        command, seconds, harness_cpu = run_harness(args.lm_eval, folder, export, [harness_task], chat, out,
-                                                    args.batch_size)
+        command, seconds, harness_cpu = run_harness(
+            args.lm_eval, folder, export, [harness_task], chat, out, args.batch_size
+        )
         commands.append(shlex.join(["lm_eval", *command[1:]]))
         export_samples = harness_samples(out, harness_task)
-        row = {"task": task, "harness_task": harness_task, "chat_template": chat,
-               **compare(task, negkit_samples, export_samples), **negkit,
-               "lm_eval_acc": harness_results(out)[harness_task]["acc,none"],
-               "lm_eval_s": round(seconds, 1), "lm_eval_cpu_s": round(harness_cpu, 1)}
+        row = {
+            "task": task,
+            "harness_task": harness_task,
+            "chat_template": chat,
+            **compare(task, negkit_samples, export_samples),
+            **negkit,
+            "lm_eval_acc": harness_results(out)[harness_task]["acc,none"],
+            "lm_eval_s": round(seconds, 1),
+            "lm_eval_cpu_s": round(harness_cpu, 1),
+        }
         if task == "nubench":
             row["negkit_acc_norm"] = result["harness"]["acc_norm,none"]
             row["lm_eval_acc_norm"] = harness_results(out)[harness_task]["acc_norm,none"]
@@ -356,13 +447,22 @@ def run_task(args: argparse.Namespace, task: str, limit: Any, work: Path, folder
         per_paradigm = Counter(sample["paradigm"] for sample in negkit_samples)
         harness_limit = max(per_paradigm.values()) if limit is not None else None  # negkit's first pairs of each
         out = work / "lm-eval" / "blimp-own"
-        command, seconds, harness_cpu = run_harness(args.lm_eval, folder, include, names, False, out, args.batch_size,
-                                                    harness_limit)
+        command, seconds, harness_cpu = run_harness(
+            args.lm_eval, folder, include, names, False, out, args.batch_size, harness_limit
+        )
         commands.append(shlex.join(["lm_eval", *command[1:]]))
-        rows.append({"task": task, "harness_task": "blimp_* (the Harness's own, local files)",
-                     "harness_tasks": names, "chat_template": False,
-                     **compare_own_blimp(negkit_samples, own_blimp_samples(out, names), export_samples), **negkit,
-                     "lm_eval_s": round(seconds, 1), "lm_eval_cpu_s": round(harness_cpu, 1)})
+        rows.append(
+            {
+                "task": task,
+                "harness_task": "blimp_* (the Harness's own, local files)",
+                "harness_tasks": names,
+                "chat_template": False,
+                **compare_own_blimp(negkit_samples, own_blimp_samples(out, names), export_samples),
+                **negkit,
+                "lm_eval_s": round(seconds, 1),
+                "lm_eval_cpu_s": round(harness_cpu, 1),
+            }
+        )
     return rows, commands
 
 

@@ -38,8 +38,10 @@ def timed(command: list[str], env: dict[str, str], log: Path) -> dict[str, Any]:
 
 
 def predictions(out: Path) -> dict[str, bool]:
-    return {record["item_id"]: bool(record["prediction"])
-            for record in map(json.loads, (out / "tind.samples.jsonl").read_text(encoding="utf-8").splitlines())}
+    return {
+        record["item_id"]: bool(record["prediction"])
+        for record in map(json.loads, (out / "tind.samples.jsonl").read_text(encoding="utf-8").splitlines())
+    }
 
 
 def main() -> int:
@@ -58,15 +60,32 @@ def main() -> int:
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false", "PYTHONPATH": str(REPO / "src")}
     env.setdefault("OMP_NUM_THREADS", "2")
     if not args.no_precalibrate:
-        code = ("import torch; from transformers import AutoConfig; from negkit.models.gguf import converted_folder, "
-                "default_model_file; from negkit.models.fast_dtype import choose_fast_dtype; "
-                f"torch.set_num_threads({env['OMP_NUM_THREADS']}); "
-                "print(choose_fast_dtype(AutoConfig.from_pretrained(str(converted_folder(default_model_file()))), 'cpu')[1])")
+        code = (
+            "import torch; from transformers import AutoConfig; from negkit.models.gguf import converted_folder, "
+            "default_model_file; from negkit.models.fast_dtype import choose_fast_dtype; "
+            f"torch.set_num_threads({env['OMP_NUM_THREADS']}); "
+            "print(choose_fast_dtype(AutoConfig.from_pretrained(str(converted_folder(default_model_file()))), 'cpu')[1])"
+        )
         figures = timed([sys.executable, "-c", code], env, work / "calibration.log")
         print(f"calibration (or its cached result): {figures['wall_s']} s wall, {figures['cpu_s']} CPU s", flush=True)
-    common = [sys.executable, "-m", "negkit", "eval", "--model", "default", "--tasks", "tind", "--split", "test",
-              "--limit", str(args.sentences), "--seed", "0", "--no-progress",
-              "--no-chat-template" if args.plain else "--apply-chat-template"]
+    common = [
+        sys.executable,
+        "-m",
+        "negkit",
+        "eval",
+        "--model",
+        "default",
+        "--tasks",
+        "tind",
+        "--split",
+        "test",
+        "--limit",
+        str(args.sentences),
+        "--seed",
+        "0",
+        "--no-progress",
+        "--no-chat-template" if args.plain else "--apply-chat-template",
+    ]
     if args.data:
         common += ["--data", args.data]
     runs: dict[str, list[dict[str, Any]]] = {"exact": [], "fast": []}
@@ -81,22 +100,33 @@ def main() -> int:
             figures["prefix_tree"] = result.get("engine", {}).get("prefix_tree")
             figures["sentences"] = result["data"]["count"]
             runs[mode].append(figures)
-            print(f"{mode:5} run {repeat}: {figures['wall_s']} s wall, {figures['cpu_s']} CPU s, scoring "
-                  f"{figures['score_s']} s, dtype {figures['dtype']}, load {' '.join(figures['load_before'])}", flush=True)
+            print(
+                f"{mode:5} run {repeat}: {figures['wall_s']} s wall, {figures['cpu_s']} CPU s, scoring "
+                f"{figures['score_s']} s, dtype {figures['dtype']}, load {' '.join(figures['load_before'])}",
+                flush=True,
+            )
     exact, fast = predictions(work / "exact-0"), predictions(work / "fast-0")
     agreement = sum(exact[key] == fast[key] for key in exact) / len(exact)
-    summary = {mode: {key: statistics.median(run[key] for run in done) for key in ("wall_s", "cpu_s", "score_s")}
-               for mode, done in runs.items()}
-    print(f"\n{runs['exact'][0]['sentences']} sentences, {'plain' if args.plain else 'chat'} prompt, "
-          f"OMP_NUM_THREADS={env['OMP_NUM_THREADS']}")
+    summary = {
+        mode: {key: statistics.median(run[key] for run in done) for key in ("wall_s", "cpu_s", "score_s")}
+        for mode, done in runs.items()
+    }
+    print(
+        f"\n{runs['exact'][0]['sentences']} sentences, {'plain' if args.plain else 'chat'} prompt, "
+        f"OMP_NUM_THREADS={env['OMP_NUM_THREADS']}"
+    )
     print("| mode | dtype | wall s (median) | CPU s (median) | scoring s (median) | load before each run |")
     print("|---|---|---|---|---|---|")
     for mode, done in runs.items():
         loads = "; ".join(" ".join(run["load_before"]) for run in done)
-        print(f"| {mode} | {done[0]['dtype']} | {summary[mode]['wall_s']} | {summary[mode]['cpu_s']} | "
-              f"{summary[mode]['score_s']} | {loads} |")
-    print(f"fast / exact: wall {summary['fast']['wall_s'] / summary['exact']['wall_s']:.2f}, CPU "
-          f"{summary['fast']['cpu_s'] / summary['exact']['cpu_s']:.2f}; predictions agreeing {100 * agreement:.2f}%")
+        print(
+            f"| {mode} | {done[0]['dtype']} | {summary[mode]['wall_s']} | {summary[mode]['cpu_s']} | "
+            f"{summary[mode]['score_s']} | {loads} |"
+        )
+    print(
+        f"fast / exact: wall {summary['fast']['wall_s'] / summary['exact']['wall_s']:.2f}, CPU "
+        f"{summary['fast']['cpu_s'] / summary['exact']['cpu_s']:.2f}; predictions agreeing {100 * agreement:.2f}%"
+    )
     print(f"fast mode's dtype choice: {json.dumps(runs['fast'][0]['fast_dtype'])}")
     if args.json:
         args.json.write_text(json.dumps({"runs": runs, "summary": summary, "agreement": agreement}, indent=2) + "\n")

@@ -29,15 +29,53 @@ import torch
 sys.path[:0] = [str(Path(__file__).resolve().parents[1] / "src"), str(Path(__file__).resolve().parents[1] / "tests")]
 
 SIZES = {
-    "tiny": dict(hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_attention_heads=4,
-                 num_key_value_heads=2, vocab_size=4096),
-    "small": dict(hidden_size=576, intermediate_size=1536, num_hidden_layers=30, num_attention_heads=9,
-                  num_key_value_heads=3, vocab_size=49152),
-    "1b": dict(hidden_size=2048, intermediate_size=5632, num_hidden_layers=22, num_attention_heads=32,
-               num_key_value_heads=4, vocab_size=32000),
+    "tiny": dict(
+        hidden_size=64,
+        intermediate_size=128,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        vocab_size=4096,
+    ),
+    "small": dict(
+        hidden_size=576,
+        intermediate_size=1536,
+        num_hidden_layers=30,
+        num_attention_heads=9,
+        num_key_value_heads=3,
+        vocab_size=49152,
+    ),
+    "1b": dict(
+        hidden_size=2048,
+        intermediate_size=5632,
+        num_hidden_layers=22,
+        num_attention_heads=32,
+        num_key_value_heads=4,
+        vocab_size=32000,
+    ),
 }
-NOUNS = ["dog", "cat", "rose", "car", "sun", "snow", "iron", "glass", "water", "bird", "fish", "triangle", "oak",
-         "violin", "river", "bread", "copper", "eagle", "tulip", "hammer"]
+NOUNS = [
+    "dog",
+    "cat",
+    "rose",
+    "car",
+    "sun",
+    "snow",
+    "iron",
+    "glass",
+    "water",
+    "bird",
+    "fish",
+    "triangle",
+    "oak",
+    "violin",
+    "river",
+    "bread",
+    "copper",
+    "eagle",
+    "tulip",
+    "hammer",
+]
 KINDS = ["an animal", "a plant", "a metal", "a tool", "a vehicle", "a liquid", "a shape", "a food"]
 
 
@@ -46,8 +84,14 @@ def build_model(folder: Path, size: str) -> Path:
     from transformers import LlamaConfig, LlamaForCausalLM
 
     tokenizer = tiny_tokenizer(chat_template=True)
-    config = LlamaConfig(max_position_embeddings=512, bos_token_id=1, eos_token_id=2, pad_token_id=0,
-                         tie_word_embeddings=True, **SIZES[size])
+    config = LlamaConfig(
+        max_position_embeddings=512,
+        bos_token_id=1,
+        eos_token_id=2,
+        pad_token_id=0,
+        tie_word_embeddings=True,
+        **SIZES[size],
+    )
     torch.manual_seed(0)
     LlamaForCausalLM(config).save_pretrained(folder)
     tokenizer.save_pretrained(folder)
@@ -101,32 +145,50 @@ def main() -> int:
         model = build_model(root / "model", args.size)
         data = root / "train.jsonl"
         write_examples(data, args.batch_size * (args.steps + 2))
-        options = FinetuneOptions(out=root / "out", train=str(data), chat=True, max_steps=args.steps,
-                                  batch_size=args.batch_size, logging_steps=max(1, args.steps // 4), save_steps=10**6,
-                                  save_minutes=None, dtype=args.dtype, device=args.device, progress=False,
-                                  share_prefix=not args.no_share_prefix)
+        options = FinetuneOptions(
+            out=root / "out",
+            train=str(data),
+            chat=True,
+            max_steps=args.steps,
+            batch_size=args.batch_size,
+            logging_steps=max(1, args.steps // 4),
+            save_steps=10**6,
+            save_minutes=None,
+            dtype=args.dtype,
+            device=args.device,
+            progress=False,
+            share_prefix=not args.no_share_prefix,
+        )
         started = time.perf_counter()
         run = finetune(f"hf:{model}", options)
         wall = time.perf_counter() - started
     result, lora = run["result"], run["lora"]
     seconds = result["session_train_seconds"]
     computed = result["session_computed_tokens"]
-    print(f"model: Llama {args.size} from a config ({lora['parameters'] - lora['trainable_parameters']:,} frozen "
-          f"parameters, LoRA r={lora['r']} on {len(lora['target_modules'])} modules: "
-          f"{lora['trainable_parameters']:,} trainable); {args.device} {args.dtype}; "
-          f"torch {torch.__version__}, {torch.get_num_threads()} threads, {platform.machine()}")
-    print(f"{args.steps} steps x batch {args.batch_size}: {result['session_tokens']:,} example tokens, "
-          f"{computed:,} computed ({1 - computed / result['session_tokens']:.0%} saved by the shared prefix) "
-          f"in {seconds:.1f} s of training ({wall:.1f} s with loading)")
-    print(f"training tokens/s: {result['session_tokens_per_second']:,.0f} (computed tokens/s: {computed / seconds:,.0f})")
+    print(
+        f"model: Llama {args.size} from a config ({lora['parameters'] - lora['trainable_parameters']:,} frozen "
+        f"parameters, LoRA r={lora['r']} on {len(lora['target_modules'])} modules: "
+        f"{lora['trainable_parameters']:,} trainable); {args.device} {args.dtype}; "
+        f"torch {torch.__version__}, {torch.get_num_threads()} threads, {platform.machine()}"
+    )
+    print(
+        f"{args.steps} steps x batch {args.batch_size}: {result['session_tokens']:,} example tokens, "
+        f"{computed:,} computed ({1 - computed / result['session_tokens']:.0%} saved by the shared prefix) "
+        f"in {seconds:.1f} s of training ({wall:.1f} s with loading)"
+    )
+    print(
+        f"training tokens/s: {result['session_tokens_per_second']:,.0f} (computed tokens/s: {computed / seconds:,.0f})"
+    )
     if args.device.startswith("cuda"):
         dtype = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}[args.dtype]
         peak = matmul_rate(args.device, dtype)
         frozen = lora["parameters"] - lora["trainable_parameters"]
         # LoRA: forward 2N and backward through the frozen weights 2N FLOPs per computed token (no weight gradients)
         achieved = 4 * frozen * computed / seconds
-        print(f"{torch.cuda.get_device_name(0)}: about {achieved / 1e12:.1f} TFLOP/s of model work, "
-              f"{achieved / peak:.0%} of the {peak / 1e12:.0f} TFLOP/s {args.dtype} matmul rate measured here")
+        print(
+            f"{torch.cuda.get_device_name(0)}: about {achieved / 1e12:.1f} TFLOP/s of model work, "
+            f"{achieved / peak:.0%} of the {peak / 1e12:.0f} TFLOP/s {args.dtype} matmul rate measured here"
+        )
     return 0
 
 

@@ -48,19 +48,32 @@ def smollm2_shape(dtype: torch.dtype) -> Any:
     from transformers import LlamaConfig, LlamaForCausalLM  # heavy: off the start-up path
 
     torch.manual_seed(0)
-    config = LlamaConfig(vocab_size=49152, hidden_size=576, intermediate_size=1536, num_hidden_layers=30,
-                         num_attention_heads=9, num_key_value_heads=3, max_position_embeddings=2048, rms_norm_eps=1e-5,
-                         tie_word_embeddings=True, attn_implementation="sdpa")
+    config = LlamaConfig(
+        vocab_size=49152,
+        hidden_size=576,
+        intermediate_size=1536,
+        num_hidden_layers=30,
+        num_attention_heads=9,
+        num_key_value_heads=3,
+        max_position_embeddings=2048,
+        rms_norm_eps=1e-5,
+        tie_word_embeddings=True,
+        attn_implementation="sdpa",
+    )
     return LlamaForCausalLM(config).eval().to(dtype)
 
 
 def linear_flops_per_token(model: Any) -> int:
     """2 x the parameters of the decoder layers' linear projections (the matmul arithmetic per token)."""
-    return 2 * sum(module.weight.numel() for name, module in model.model.layers.named_modules()
-                   if isinstance(module, torch.nn.Linear))
+    return 2 * sum(
+        module.weight.numel()
+        for name, module in model.model.layers.named_modules()
+        if isinstance(module, torch.nn.Linear)
+    )
 
 
 # --- the fused-forward experiment -------------------------------------------------------------------------------
+
 
 def _rotate(states: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
     half = states.shape[-1] // 2
@@ -74,8 +87,14 @@ def _rotate(states: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch
     return out
 
 
-def _attention(self: Any, hidden_states: torch.Tensor, position_embeddings: Any = None, attention_mask: Any = None,
-               past_key_values: Any = None, **kwargs: Any) -> Any:
+def _attention(
+    self: Any,
+    hidden_states: torch.Tensor,
+    position_embeddings: Any = None,
+    attention_mask: Any = None,
+    past_key_values: Any = None,
+    **kwargs: Any,
+) -> Any:
     from transformers.modeling_utils import ALL_ATTENTION_FUNCTIONS  # heavy: off the start-up path
 
     shape = hidden_states.shape[:-1]
@@ -112,8 +131,12 @@ def set_fused(model: Any, fused: bool) -> None:
         if not hasattr(attention, "stacked"):
             attention.stacked = torch.cat([attention.q_proj.weight, attention.k_proj.weight, attention.v_proj.weight])
             mlp.stacked = torch.cat([mlp.gate_proj.weight, mlp.up_proj.weight])
-        pairs = ((attention, _attention), (mlp, _mlp), (layer.input_layernorm, _norm),
-                 (layer.post_attention_layernorm, _norm))
+        pairs = (
+            (attention, _attention),
+            (mlp, _mlp),
+            (layer.input_layernorm, _norm),
+            (layer.post_attention_layernorm, _norm),
+        )
         for module, forward in pairs:
             if fused:
                 module.forward = types.MethodType(forward, module)
@@ -122,6 +145,7 @@ def set_fused(model: Any, fused: bool) -> None:
 
 
 # ------------------------------------------------------------------------------------------------------------------
+
 
 def time_shape(model: Any, rows: int, tokens: int, rounds: int = 3) -> dict[str, Any]:
     generator = torch.Generator().manual_seed(0)
@@ -144,18 +168,25 @@ def time_shape(model: Any, rows: int, tokens: int, rounds: int = 3) -> dict[str,
             outputs[name] = forward()
             best[name] = min(best[name], time.perf_counter() - started)
     set_fused(model, False)
-    return {"stock_s": best["stock"], "fused_s": best["fused"],
-            "logprob_change": float((outputs["stock"] - outputs["fused"]).abs().max())}
+    return {
+        "stock_s": best["stock"],
+        "fused_s": best["fused"],
+        "logprob_change": float((outputs["stock"] - outputs["fused"]).abs().max()),
+    }
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--dtypes", default="float32,bfloat16", help="comma-separated torch dtypes")
     args = parser.parse_args()
-    print(f"machine: {platform.processor() or platform.machine()}, torch {torch.__version__}, "
-          f"{torch.get_num_threads()} threads, capability {torch.backends.cpu.get_cpu_capability()}")
-    print("| dtype | rows x tokens | matmul GFLOP/s (2048^2) | forward s | forward GFLOP/s (linear layers) "
-          "| of the matmul rate | fused forward s | fused speed-up | max log-prob change |")
+    print(
+        f"machine: {platform.processor() or platform.machine()}, torch {torch.__version__}, "
+        f"{torch.get_num_threads()} threads, capability {torch.backends.cpu.get_cpu_capability()}"
+    )
+    print(
+        "| dtype | rows x tokens | matmul GFLOP/s (2048^2) | forward s | forward GFLOP/s (linear layers) "
+        "| of the matmul rate | fused forward s | fused speed-up | max log-prob change |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     for name in args.dtypes.split(","):
         dtype = getattr(torch, name)
@@ -165,9 +196,12 @@ def main() -> int:
         for rows, tokens in SHAPES:
             timing = time_shape(model, rows, tokens)
             rate = per_token * rows * tokens / timing["stock_s"] / 1e9
-            print(f"| {name} | {rows} x {tokens} | {peak:.0f} | {timing['stock_s']:.3f} | {rate:.0f} | "
-                  f"{rate / peak:.0%} | {timing['fused_s']:.3f} | {timing['stock_s'] / timing['fused_s']:.2f}x | "
-                  f"{timing['logprob_change']:.1e} |", flush=True)
+            print(
+                f"| {name} | {rows} x {tokens} | {peak:.0f} | {timing['stock_s']:.3f} | {rate:.0f} | "
+                f"{rate / peak:.0%} | {timing['fused_s']:.3f} | {timing['stock_s'] / timing['fused_s']:.2f}x | "
+                f"{timing['logprob_change']:.1e} |",
+                flush=True,
+            )
     return 0
 
 

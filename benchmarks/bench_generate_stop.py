@@ -40,14 +40,19 @@ def main() -> None:
         load = Path("/proc/loadavg").read_text().split()[:3]
         wall, cpu = time.perf_counter(), time.process_time()
         answers[label] = lm.generate(contexts, limit, stop)
-        print(f"{label}: {time.perf_counter() - wall:.1f} s wall, {time.process_time() - cpu:.1f} CPU s, "
-              f"load {' '.join(load)}", flush=True)
+        print(
+            f"{label}: {time.perf_counter() - wall:.1f} s wall, {time.process_time() - cpu:.1f} CPU s, "
+            f"load {' '.join(load)}",
+            flush=True,
+        )
     hf_causal.stop_criteria = with_stop
     print("identical answers:", answers["stop in the loop"] == answers["to the token limit, cut after"])
     lengths = [len(lm.rules.encode(answer, special=False)) for answer in answers["stop in the loop"]]
     prompts = [len(lm.rules.encode_context(context)[0]) for context in contexts]
-    print(f"{len(contexts)} questions; answer tokens mean {sum(lengths) / len(lengths):.2f}; prompt tokens mean "
-          f"{sum(prompts) / len(prompts):.1f}")
+    print(
+        f"{len(contexts)} questions; answer tokens mean {sum(lengths) / len(lengths):.2f}; prompt tokens mean "
+        f"{sum(prompts) / len(prompts):.1f}"
+    )
 
 
 if __name__ == "__main__":

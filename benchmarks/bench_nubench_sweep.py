@@ -34,8 +34,9 @@ def run(model, tasks: list[str], out: Path, data: str, split: str, **task_flags)
     stats = model.scorer.stats
     stats.__init__()
     started = time.perf_counter()
-    results = evaluate(model, tasks, EvalOptions(data=data, split=split, out=out, progress=False, bootstrap=0,
-                                                 **task_flags))
+    results = evaluate(
+        model, tasks, EvalOptions(data=data, split=split, out=out, progress=False, bootstrap=0, **task_flags)
+    )
     return results[-1], time.perf_counter() - started, (stats.tokens_total, stats.tokens_skipped)
 
 
@@ -81,32 +82,46 @@ def main() -> int:
     work.mkdir(parents=True, exist_ok=True)
     spec = tiny_copy(args.model, work / "tiny-model") if args.tiny else args.model
     model = load_model(spec, dtype="float32", batch_size=args.batch_size)
-    print(f"model {args.model}{' (random 2-layer weights)' if args.tiny else ''}; {platform.processor() or platform.machine()}, torch threads {args.threads}")
+    print(
+        f"model {args.model}{' (random 2-layer weights)' if args.tiny else ''}; {platform.processor() or platform.machine()}, torch threads {args.threads}"
+    )
 
     sweep, sweep_s, (sweep_total, sweep_reused) = run(model, ["nubench-prompts"], work / "sweep", args.data, args.split)
     separate_s, separate_total, separate_reused, same = 0.0, 0, 0, True
     swept = predictions(Path(sweep["files"]["samples"]))
     for prompt in prompt_ids():
-        one, seconds, (total, reused) = run(model, ["nubench"], work / f"prompt-{prompt}", args.data, args.split,
-                                            prompt=prompt)
-        separate_s, separate_total, separate_reused = separate_s + seconds, separate_total + total, separate_reused + reused
+        one, seconds, (total, reused) = run(
+            model, ["nubench"], work / f"prompt-{prompt}", args.data, args.split, prompt=prompt
+        )
+        separate_s, separate_total, separate_reused = (
+            separate_s + seconds,
+            separate_total + total,
+            separate_reused + reused,
+        )
         for (item, _run), answer in predictions(Path(one["files"]["samples"])).items():
             same &= swept[(item, f"{prompt}/zero-shot")] == answer
-    fewshot, fewshot_s, (few_total, few_reused) = run(model, ["nubench-fewshot"], work / "sweep", args.data, args.split,
-                                                       num_fewshot=5)
+    fewshot, fewshot_s, (few_total, few_reused) = run(
+        model, ["nubench-fewshot"], work / "sweep", args.data, args.split, num_fewshot=5
+    )
 
-    rows = [("sweep (1 request list)", sweep_total, sweep_reused, sweep_s),
-            ("separate (17 runs)", separate_total, separate_reused, separate_s)]
+    rows = [
+        ("sweep (1 request list)", sweep_total, sweep_reused, sweep_s),
+        ("separate (17 runs)", separate_total, separate_reused, separate_s),
+    ]
     print(f"\n{'':26}{'prompt tokens':>14}{'reused':>10}{'run':>10}{'seconds':>10}")
     for name, total, reused, seconds in rows:
         print(f"{name:26}{total:>14,}{reused:>10,}{total - reused:>10,}{seconds:>10.1f}")
-    print(f"tokens run, separate / sweep: {(separate_total - separate_reused) / max(sweep_total - sweep_reused, 1):.2f}x; "
-          f"time: {separate_s / sweep_s:.2f}x")
+    print(
+        f"tokens run, separate / sweep: {(separate_total - separate_reused) / max(sweep_total - sweep_reused, 1):.2f}x; "
+        f"time: {separate_s / sweep_s:.2f}x"
+    )
     print(f"every prediction of the sweep equals the separate run's: {same}")
     requests = fewshot["requests"]
-    print(f"Table 14 in the same folder: {requests['unique']} distinct requests, {requests['from_store']} from the run "
-          f"store (the zero-shot runs of prompts 1, 7, 11), {requests['computed']} computed; prompt tokens "
-          f"{few_total:,}, reused {few_reused:,}; {fewshot_s:.1f} s")
+    print(
+        f"Table 14 in the same folder: {requests['unique']} distinct requests, {requests['from_store']} from the run "
+        f"store (the zero-shot runs of prompts 1, 7, 11), {requests['computed']} computed; prompt tokens "
+        f"{few_total:,}, reused {few_reused:,}; {fewshot_s:.1f} s"
+    )
     return 0 if same else 1
 
 

@@ -81,8 +81,10 @@ def main(argv: list[str] | None = None) -> int:
             ("read + *SEM + NIS, gold vs itself", lambda: score_files(str(path), [str(path)])),
             ("read + *SEM + NIS, gold vs perturbed", lambda: score_files(str(path), [str(perturbed_path)])),
         ]
-        print(f"CD-SCO training file: {len(gold.lines)} lines, {len(text.split(chr(10) * 2))} sentences; "
-              f"{args.repeat} runs")
+        print(
+            f"CD-SCO training file: {len(gold.lines)} lines, {len(text.split(chr(10) * 2))} sentences; "
+            f"{args.repeat} runs"
+        )
         print(f"  {'':<40} {'wall best':>11} {'wall median':>12} {'CPU best':>10}")
         for name, function in cases:
             best, median, cpu = timed(function, args.repeat)

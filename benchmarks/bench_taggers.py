@@ -25,7 +25,9 @@ from negkit.resolution.train import NegationResolver, ResolverSettings  # noqa: 
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        allow_abbrev=False, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--data", help="data root (default: NEGKIT_DATA, ./data, ../shared/data)")
     parser.add_argument("--encoder", default="all-MiniLM-L6-v2")
     parser.add_argument("--scope-variant", default="marker", choices=("marker", "bilstm"))
@@ -33,8 +35,13 @@ def main() -> int:
     parser.add_argument("--out", default="negkit-minilm-cdsco", help="where the trained model is saved")
     parser.add_argument("--minutes", type=float, default=27.0, help="training budget for both stages")
     parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--cross", nargs="*", default=[], choices=("bioscope", "sfu"),
-                        help="also score on the test split of these corpora (cross-domain)")
+    parser.add_argument(
+        "--cross",
+        nargs="*",
+        default=[],
+        choices=("bioscope", "sfu"),
+        help="also score on the test split of these corpora (cross-domain)",
+    )
     args = parser.parse_args()
 
     if args.model:
@@ -42,12 +49,15 @@ def main() -> int:
         recorded = json.loads((model / "negkit_resolution.json").read_text())
         seconds = recorded.get("training_seconds")
     else:
-        settings = ResolverSettings.for_budget(args.minutes, encoder=args.encoder,
-                                               scope_variant=args.scope_variant, threads=args.threads)
+        settings = ResolverSettings.for_budget(
+            args.minutes, encoder=args.encoder, scope_variant=args.scope_variant, threads=args.threads
+        )
         started = time.monotonic()
         resolver = NegationResolver(settings).fit(
-            load_split("cd-sco", "train", args.data), load_split("cd-sco", "dev", args.data),
-            log=lambda message: print(message, flush=True), corpus="cd-sco",
+            load_split("cd-sco", "train", args.data),
+            load_split("cd-sco", "dev", args.data),
+            log=lambda message: print(message, flush=True),
+            corpus="cd-sco",
         )
         seconds = time.monotonic() - started
         resolver.save(args.out)

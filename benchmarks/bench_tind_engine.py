@@ -51,8 +51,12 @@ def main() -> int:
     prompts = [task.prompt(item.sentence, lm) for item in items]
     tokens = sum(len(lm.rules.encode_context(prompt)[0]) for prompt in prompts)
     true_id, false_id = lm.rules.first_token_id("True"), lm.rules.first_token_id("False")
-    print(f"machine: {platform.processor() or platform.machine()}, torch threads {args.threads}, torch {torch.__version__}")
-    print(f"{len(prompts)} TIND test sentences (chat prompt), {tokens} prompt tokens, {tokens / len(prompts):.1f} per prompt")
+    print(
+        f"machine: {platform.processor() or platform.machine()}, torch threads {args.threads}, torch {torch.__version__}"
+    )
+    print(
+        f"{len(prompts)} TIND test sentences (chat prompt), {tokens} prompt tokens, {tokens / len(prompts):.1f} per prompt"
+    )
 
     plain_p_true(lm.model, lm.tokenizer, prompts[0], true_id, false_id)  # warm-up
     started = time.perf_counter()
@@ -62,17 +66,29 @@ def main() -> int:
     exact, exact_s, exact_stats = engine_run("float32", prompts, args.batch_size)
     fast, fast_s, _ = engine_run(args.fast_dtype, prompts, args.batch_size)
 
-    rows = [("naive per-sentence fp32", naive_s), ("negkit exact (fp32)", exact_s), (f"negkit fast ({args.fast_dtype})", fast_s)]
+    rows = [
+        ("naive per-sentence fp32", naive_s),
+        ("negkit exact (fp32)", exact_s),
+        (f"negkit fast ({args.fast_dtype})", fast_s),
+    ]
     print(f"{'method':28} {'seconds':>8} {'sent/s':>8} {'tok/s':>8} {'vs naive':>9}")
     for name, seconds in rows:
-        print(f"{name:28} {seconds:8.2f} {len(prompts) / seconds:8.1f} {tokens / seconds:8.0f} {naive_s / seconds:8.2f}x")
+        print(
+            f"{name:28} {seconds:8.2f} {len(prompts) / seconds:8.1f} {tokens / seconds:8.0f} {naive_s / seconds:8.2f}x"
+        )
     same_exact = sum((a > 0.5) == (b > 0.5) for a, b in zip(exact, naive))
     same_fast = sum((a > 0.5) == (b > 0.5) for a, b in zip(fast, exact))
-    print(f"exact vs naive: max|dp| {max(abs(a - b) for a, b in zip(exact, naive)):.2e}, same predictions {same_exact}/{len(prompts)}")
-    print(f"fast vs exact:  max|dp| {max(abs(a - b) for a, b in zip(fast, exact)):.2e}, "
-          f"same predictions {same_fast}/{len(prompts)} ({100 * same_fast / len(prompts):.2f}%)")
-    print(f"prefix reuse (exact): {exact_stats.batches_with_prefix}/{exact_stats.batches} batches, "
-          f"{exact_stats.tokens_skipped}/{exact_stats.tokens_total} prompt tokens not recomputed")
+    print(
+        f"exact vs naive: max|dp| {max(abs(a - b) for a, b in zip(exact, naive)):.2e}, same predictions {same_exact}/{len(prompts)}"
+    )
+    print(
+        f"fast vs exact:  max|dp| {max(abs(a - b) for a, b in zip(fast, exact)):.2e}, "
+        f"same predictions {same_fast}/{len(prompts)} ({100 * same_fast / len(prompts):.2f}%)"
+    )
+    print(
+        f"prefix reuse (exact): {exact_stats.batches_with_prefix}/{exact_stats.batches} batches, "
+        f"{exact_stats.tokens_skipped}/{exact_stats.tokens_total} prompt tokens not recomputed"
+    )
     return 0
 
 

@@ -125,9 +125,18 @@ def random_model(folder: Path, tokenizer_folder: str) -> str:
     from transformers import AutoTokenizer, LlamaConfig, LlamaForCausalLM
 
     tokenizer = AutoTokenizer.from_pretrained(tokenizer_folder)
-    config = LlamaConfig(vocab_size=len(tokenizer), hidden_size=2048, intermediate_size=8192, num_hidden_layers=16,
-                         num_attention_heads=32, num_key_value_heads=8, max_position_embeddings=4096,
-                         tie_word_embeddings=True, bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id)
+    config = LlamaConfig(
+        vocab_size=len(tokenizer),
+        hidden_size=2048,
+        intermediate_size=8192,
+        num_hidden_layers=16,
+        num_attention_heads=32,
+        num_key_value_heads=8,
+        max_position_embeddings=4096,
+        tie_word_embeddings=True,
+        bos_token_id=tokenizer.bos_token_id,
+        eos_token_id=tokenizer.eos_token_id,
+    )
     torch.manual_seed(0)
     LlamaForCausalLM(config).to(torch.bfloat16).save_pretrained(folder)
     tokenizer.save_pretrained(folder)
@@ -167,8 +176,12 @@ def engine_counts(method: str, out: Path) -> dict[str, Any]:
     if method not in ("exact", "fast"):
         return {}
     engine = json.loads((out / "tind.results.json").read_text(encoding="utf-8"))["engine"]
-    return {"tokens": engine["tokens"], "tokens_run": engine["tokens"] - engine["prefix_tokens_reused"],
-            "padding_tokens": engine.get("padding_tokens"), "prefix_tree": engine.get("prefix_tree")}
+    return {
+        "tokens": engine["tokens"],
+        "tokens_run": engine["tokens"] - engine["prefix_tokens_reused"],
+        "padding_tokens": engine.get("padding_tokens"),
+        "prefix_tree": engine.get("prefix_tree"),
+    }
 
 
 def computed_flops(counts: dict[str, Any], tokens: int, prompts: int, body: int, head: int) -> float:
@@ -208,8 +221,11 @@ def main(argv: list[str] | None = None) -> int:
     from negkit.io.privacy import refuse_inside_git
 
     try:  # before anything is written: the docs and the Harness's samples hold decrypted sentences
-        refuse_inside_git(args.work or tempfile.gettempdir(), args.allow_in_git,
-                          "decrypted TIND sentences (this benchmark's docs and the Harness's samples)")
+        refuse_inside_git(
+            args.work or tempfile.gettempdir(),
+            args.allow_in_git,
+            "decrypted TIND sentences (this benchmark's docs and the Harness's samples)",
+        )
     except NegkitError as error:
         print(f"bench_tind_vs_harness: error: {error}", file=sys.stderr)
         return 2
@@ -231,8 +247,14 @@ def main(argv: list[str] | None = None) -> int:
     ids = [item.item_id for item in items]
     body, head = model_flops(folder)
     peaks = {name: matmul_peak(name, args.device, args.threads) for name in ("float32", "bfloat16")}
-    env = {**os.environ, "OMP_NUM_THREADS": str(args.threads), "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1",
-           "TOKENIZERS_PARALLELISM": "false", "PYTHONPATH": str(REPO / "src")}
+    env = {
+        **os.environ,
+        "OMP_NUM_THREADS": str(args.threads),
+        "HF_HUB_OFFLINE": "1",
+        "HF_DATASETS_OFFLINE": "1",
+        "TOKENIZERS_PARALLELISM": "false",
+        "PYTHONPATH": str(REPO / "src"),
+    }
     fast_dtype = "bfloat16"
     rows: list[dict[str, Any]] = []
     for prompt_kind in args.prompts.split(","):
@@ -241,23 +263,61 @@ def main(argv: list[str] | None = None) -> int:
         prompts = [task.prompt(item.sentence, renderer) for item in items]
         tokens = sum(len(renderer.rules.encode_context(prompt)[0]) for prompt in prompts)
         docs = work / f"docs-{prompt_kind}.jsonl"
-        docs.write_text("".join(json.dumps({"id": item.item_id, "prompt": prompt, "gold": 0 if item.label else 1},
-                                           ensure_ascii=False) + "\n" for item, prompt in zip(items, prompts)),
-                        encoding="utf-8")
+        docs.write_text(
+            "".join(
+                json.dumps({"id": item.item_id, "prompt": prompt, "gold": 0 if item.label else 1}, ensure_ascii=False)
+                + "\n"
+                for item, prompt in zip(items, prompts)
+            ),
+            encoding="utf-8",
+        )
         name = f"negkit_tind_{prompt_kind}"
         include = work / f"tasks-{prompt_kind}"
         include.mkdir(exist_ok=True)
         (include / f"{name}.yaml").write_text(TASK_YAML.format(name=name, docs=docs), encoding="utf-8")
         harness_dtype = fast_dtype if args.random_model else "float32"
-        negkit_common = ["-m", "negkit", "eval", "--model", spec, "--tasks", "tind", "--split", "test", "--limit",
-                         str(args.sentences), "--seed", "0", "--no-progress", "--device", args.device,
-                         "--apply-chat-template" if chat else "--no-chat-template"]
+        negkit_common = [
+            "-m",
+            "negkit",
+            "eval",
+            "--model",
+            spec,
+            "--tasks",
+            "tind",
+            "--split",
+            "test",
+            "--limit",
+            str(args.sentences),
+            "--seed",
+            "0",
+            "--no-progress",
+            "--device",
+            args.device,
+            "--apply-chat-template" if chat else "--no-chat-template",
+        ]
         if args.data:
             negkit_common += ["--data", args.data]
         methods = {
-            "harness": [args.harness_python, "-m", "lm_eval", "run", "--model", "hf", "--model_args",
-                        f"pretrained={folder},dtype={harness_dtype}", "--tasks", name, "--include_path", str(include),
-                        "--batch_size", "32", "--device", args.device, "--log_samples", "--output_path"],
+            "harness": [
+                args.harness_python,
+                "-m",
+                "lm_eval",
+                "run",
+                "--model",
+                "hf",
+                "--model_args",
+                f"pretrained={folder},dtype={harness_dtype}",
+                "--tasks",
+                name,
+                "--include_path",
+                str(include),
+                "--batch_size",
+                "32",
+                "--device",
+                args.device,
+                "--log_samples",
+                "--output_path",
+            ],
             "plain": [sys.executable, str(HERE / "_plain_forward.py"), folder, str(docs)],
             "exact": [sys.executable, *negkit_common, "--mode", "exact", "--out"],
             "fast": [sys.executable, *negkit_common, "--mode", "fast", "--out"],
@@ -274,8 +334,11 @@ def main(argv: list[str] | None = None) -> int:
                     target += ["--device", args.device] + (["--dtype", fast_dtype] if args.random_model else [])
                 figures = run_command(command + target, env, work / f"{prompt_kind}-{method}-{repeat}.log")
                 measured[method].append(figures)
-                print(f"{prompt_kind:5} {method:7} run {repeat}: {figures['wall_s']:.1f} s wall, "
-                      f"{figures['cpu_s']:.1f} CPU s, load {' '.join(figures['load_before'])}", flush=True)
+                print(
+                    f"{prompt_kind:5} {method:7} run {repeat}: {figures['wall_s']:.1f} s wall, "
+                    f"{figures['cpu_s']:.1f} CPU s, load {' '.join(figures['load_before'])}",
+                    flush=True,
+                )
                 if method == "harness":
                     predictions[method] = harness_predictions(out, name, len(items))
                 elif method == "plain":
@@ -290,31 +353,57 @@ def main(argv: list[str] | None = None) -> int:
             cpu = statistics.median(run["cpu_s"] for run in measured[method])
             peak = peaks[fast_dtype if method == "fast" or args.random_model and method != "exact" else "float32"]
             agree = sum(a == b for a, b in zip(predictions[method], predictions["harness"])) / len(items)
-            rows.append({
-                "prompt": prompt_kind, "method": method, "sentences": len(items), "prompt_tokens": tokens,
-                "wall_s": round(wall, 2), "cpu_s": round(cpu, 2), "tokens_per_s": round(tokens / wall, 1),
-                "peak_fraction": round(flops[method] / wall / peak, 4), "model_flops": flops[method],
-                "agreement_with_harness": round(agree, 4),
-                "speedup_cpu": round(harness["cpu_s"] / cpu, 2), "speedup_wall": round(harness["wall_s"] / wall, 2),
-                "load": [run["load_before"] for run in measured[method]] + [measured[method][-1]["load_after"]],
-                "engine": counts[method],
-            })
-    print(f"\nmodel folder: {folder}; device {args.device}; threads {args.threads}; {len(items)} sentences; "
-          f"matmul peak fp32 {peaks['float32'] / 1e9:.1f} GFLOP/s, bf16 {peaks['bfloat16'] / 1e9:.1f} GFLOP/s; "
-          f"non-embedding parameters {body:,}")
-    print("| prompt | method | wall s | CPU s | prompt tokens/s | share of matmul peak | agreement with harness "
-          "| speed vs harness (CPU s) | (wall) |")
+            rows.append(
+                {
+                    "prompt": prompt_kind,
+                    "method": method,
+                    "sentences": len(items),
+                    "prompt_tokens": tokens,
+                    "wall_s": round(wall, 2),
+                    "cpu_s": round(cpu, 2),
+                    "tokens_per_s": round(tokens / wall, 1),
+                    "peak_fraction": round(flops[method] / wall / peak, 4),
+                    "model_flops": flops[method],
+                    "agreement_with_harness": round(agree, 4),
+                    "speedup_cpu": round(harness["cpu_s"] / cpu, 2),
+                    "speedup_wall": round(harness["wall_s"] / wall, 2),
+                    "load": [run["load_before"] for run in measured[method]] + [measured[method][-1]["load_after"]],
+                    "engine": counts[method],
+                }
+            )
+    print(
+        f"\nmodel folder: {folder}; device {args.device}; threads {args.threads}; {len(items)} sentences; "
+        f"matmul peak fp32 {peaks['float32'] / 1e9:.1f} GFLOP/s, bf16 {peaks['bfloat16'] / 1e9:.1f} GFLOP/s; "
+        f"non-embedding parameters {body:,}"
+    )
+    print(
+        "| prompt | method | wall s | CPU s | prompt tokens/s | share of matmul peak | agreement with harness "
+        "| speed vs harness (CPU s) | (wall) |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     for row in rows:
-        print(f"| {row['prompt']} | {row['method']} | {row['wall_s']} | {row['cpu_s']} | {row['tokens_per_s']} | "
-              f"{100 * row['peak_fraction']:.1f}% | {100 * row['agreement_with_harness']:.2f}% | "
-              f"{row['speedup_cpu']}x | {row['speedup_wall']}x |")
+        print(
+            f"| {row['prompt']} | {row['method']} | {row['wall_s']} | {row['cpu_s']} | {row['tokens_per_s']} | "
+            f"{100 * row['peak_fraction']:.1f}% | {100 * row['agreement_with_harness']:.2f}% | "
+            f"{row['speedup_cpu']}x | {row['speedup_wall']}x |"
+        )
     for row in rows:
         if row["engine"]:
             print(f"{row['prompt']} {row['method']}: engine {row['engine']}")
     if args.json:
-        args.json.write_text(json.dumps({"rows": rows, "peaks": peaks, "non_embedding_parameters": body,
-                                         "device": args.device, "threads": args.threads}, indent=2) + "\n")
+        args.json.write_text(
+            json.dumps(
+                {
+                    "rows": rows,
+                    "peaks": peaks,
+                    "non_embedding_parameters": body,
+                    "device": args.device,
+                    "threads": args.threads,
+                },
+                indent=2,
+            )
+            + "\n"
+        )
     return 0
 
 

@@ -45,8 +45,12 @@ def main() -> int:
     for path in files:
         for line in path.read_text(encoding="utf-8").splitlines():
             record = json.loads(line)
-            pairs.append(tuple(tuple([prefix, *model.tokenizer(record[key], add_special_tokens=False)["input_ids"]])
-                               for key in ("sentence_good", "sentence_bad")))
+            pairs.append(
+                tuple(
+                    tuple([prefix, *model.tokenizer(record[key], add_special_tokens=False)["input_ids"]])
+                    for key in ("sentence_good", "sentence_bad")
+                )
+            )
     sentences = [sentence for pair in pairs for sentence in pair]
     harness = sum(len(sentence) - 1 for sentence in sentences)
     per_pair = sum(len(good) + len(bad) - 2 - (shared_length(good, bad) - 1) for good, bad in pairs)

@@ -34,7 +34,9 @@ def main() -> int:
     torch.set_num_threads(args.threads)
     items = tind_sample(args.sentences, data=args.data)
     worst = 0.0
-    models = {reuse: load_model("default", dtype="float32", prefix_reuse=reuse, batch_size=32) for reuse in (True, False)}
+    models = {
+        reuse: load_model("default", dtype="float32", prefix_reuse=reuse, batch_size=32) for reuse in (True, False)
+    }
     for chat in (True, False):
         task = TruthTask(chat=None if chat else False)
         lm = models[True]
@@ -47,9 +49,12 @@ def main() -> int:
             difference = max(abs(a - b) for a, b in zip(engine, plain))
             agree = sum((a > 0.5) == (b > 0.5) for a, b in zip(engine, plain))
             worst = max(worst, difference)
-            print(f"chat={chat!s:5} prefix_reuse={reuse!s:5} sentences={len(items)} "
-                  f"max|dp|={difference:.2e} same predictions={agree}/{len(items)} "
-                  f"prefix tokens reused={lm.scorer.stats.tokens_skipped}/{lm.scorer.stats.tokens_total}", flush=True)
+            print(
+                f"chat={chat!s:5} prefix_reuse={reuse!s:5} sentences={len(items)} "
+                f"max|dp|={difference:.2e} same predictions={agree}/{len(items)} "
+                f"prefix tokens reused={lm.scorer.stats.tokens_skipped}/{lm.scorer.stats.tokens_total}",
+                flush=True,
+            )
             lm.scorer.stats.__init__()
     print(f"worst max|dp| = {worst:.2e} (tolerance {TOLERANCE:.0e}): {'OK' if worst <= TOLERANCE else 'FAILED'}")
     return 0 if worst <= TOLERANCE else 1

@@ -46,7 +46,10 @@ GOLD_FILES = {  # name -> (file names under cd-sco/, files at --scale 1)
     "dev": (("SEM-2012-SharedTask-CD-SCO-dev-09032012.txt",), 250),
     "cardboard": (("SEM-2012-SharedTask-CD-SCO-test-cardboard-GOLD.txt",), 250),
     "circle": (("SEM-2012-SharedTask-CD-SCO-test-circle-GOLD.txt",), 250),
-    "test": (("SEM-2012-SharedTask-CD-SCO-test-cardboard-GOLD.txt", "SEM-2012-SharedTask-CD-SCO-test-circle-GOLD.txt"), 150),
+    "test": (
+        ("SEM-2012-SharedTask-CD-SCO-test-cardboard-GOLD.txt", "SEM-2012-SharedTask-CD-SCO-test-circle-GOLD.txt"),
+        150,
+    ),
 }
 SHARES = (0.01, 0.02, 0.05, 0.1, 0.2, 0.35, 0.5, 0.75, 1.0)
 #: ``if (@{$array[$index]})`` and the like, rewritten as a definedness test (see the module doc).
@@ -61,8 +64,10 @@ def patched_copy(official: Path, folder: Path) -> Path:
     patched, changes = _ARRAY_TEST.subn(r"(defined \1 && @{\1})", text)
     path = folder / "eval.cd-sco.patched.pl"
     path.write_text(patched, encoding="latin-1")
-    print(f"official script {official} sha256 {hashlib.sha256(text.encode('latin-1')).hexdigest()}; "
-          f"{changes} array tests made definedness tests -> sha256 {hashlib.sha256(patched.encode('latin-1')).hexdigest()}")
+    print(
+        f"official script {official} sha256 {hashlib.sha256(text.encode('latin-1')).hexdigest()}; "
+        f"{changes} array tests made definedness tests -> sha256 {hashlib.sha256(patched.encode('latin-1')).hexdigest()}"
+    )
     return path
 
 
@@ -92,15 +97,17 @@ def _set_instances(sentence: Sentence, triples: list[list[list[str]]]) -> None:
 
 
 def _triples(sentence: Sentence) -> list[list[list[str]]]:
-    return [[fields[7 + 3 * k: 10 + 3 * k] for fields in sentence] for k in range(_instances(sentence))]
+    return [[fields[7 + 3 * k : 10 + 3 * k] for fields in sentence] for k in range(_instances(sentence))]
 
 
 def _new_instance(sentence: Sentence, rng: random.Random) -> list[list[str]]:
     cue = rng.randrange(len(sentence))
     scope = {index for index in range(len(sentence)) if index != cue and rng.random() < 0.4}
     event = rng.choice(sorted(scope)) if scope and rng.random() < 0.6 else None
-    return [[fields[3] if index == cue else "_", fields[3] if index in scope else "_",
-             fields[3] if index == event else "_"] for index, fields in enumerate(sentence)]
+    return [
+        [fields[3] if index == cue else "_", fields[3] if index in scope else "_", fields[3] if index == event else "_"]
+        for index, fields in enumerate(sentence)
+    ]
 
 
 def perturb_sentence(sentence: Sentence, rng: random.Random, may_drop_only_cue: bool = False) -> None:
@@ -111,9 +118,28 @@ def perturb_sentence(sentence: Sentence, rng: random.Random, may_drop_only_cue: 
         if rng.random() < 0.7:
             _set_instances(sentence, [_new_instance(sentence, rng)])
         return
-    kind = rng.choice(["drop_cue", "add_cue", "shift_cue", "cue_case", "affix_whole", "add_instance", "remove_instance",
-                       "duplicate", "merge", "reorder", "drop_scope", "add_scope", "abbreviation", "non_ascii",
-                       "drop_event", "add_event", "change_event", "to_stars"])
+    kind = rng.choice(
+        [
+            "drop_cue",
+            "add_cue",
+            "shift_cue",
+            "cue_case",
+            "affix_whole",
+            "add_instance",
+            "remove_instance",
+            "duplicate",
+            "merge",
+            "reorder",
+            "drop_scope",
+            "add_scope",
+            "abbreviation",
+            "non_ascii",
+            "drop_event",
+            "add_event",
+            "change_event",
+            "to_stars",
+        ]
+    )
     k = rng.randrange(len(triples))
     triple = triples[k]
     cues = [t for t, cells in enumerate(triple) if cells[0] != "_"]
@@ -225,8 +251,13 @@ def main(argv: list[str] | None = None) -> int:
     work = args.work or Path(tempfile.mkdtemp(prefix="negkit-starsem-"))
     work.mkdir(parents=True, exist_ok=True)
     script = patched_copy(args.official, work)
-    tally = {"same table": 0, "both rejected": 0, "tables differ": 0, "only the official rejected": 0,
-             "only negkit rejected": 0}
+    tally = {
+        "same table": 0,
+        "both rejected": 0,
+        "tables differ": 0,
+        "only the official rejected": 0,
+        "only negkit rejected": 0,
+    }
     shown, start = 0, time.perf_counter()
     for name, (files, count) in GOLD_FILES.items():
         text = "".join((root / "cd-sco" / file).read_text(encoding="utf-8") for file in files)
@@ -237,19 +268,27 @@ def main(argv: list[str] | None = None) -> int:
             system_text, share = perturbed_file(gold, f"{args.seed}/{name}/{number}")
             system_path = work / f"system-{name}-{number:03d}.txt"
             system_path.write_text(system_text, encoding="utf-8")
-            official, ours = official_table(script, gold_path, system_path, args.perl), negkit_table(gold_path, system_path)
+            official, ours = (
+                official_table(script, gold_path, system_path, args.perl),
+                negkit_table(gold_path, system_path),
+            )
             if official is not None and ours is not None:
                 outcome = "same table" if official == ours else "tables differ"
             else:
-                outcome = {(True, True): "both rejected", (True, False): "only the official rejected",
-                           (False, True): "only negkit rejected"}[(official is None, ours is None)]
+                outcome = {
+                    (True, True): "both rejected",
+                    (True, False): "only the official rejected",
+                    (False, True): "only negkit rejected",
+                }[(official is None, ours is None)]
             tally[outcome] += 1
             if outcome not in ("same table", "both rejected") and shown < args.show:
                 shown += 1
                 print(f"--- {outcome}: {system_path} (share {share})\n--- official:\n{official}\n--- negkit:\n{ours}")
     total = sum(tally.values())
-    print(f"{total} perturbed system files in {time.perf_counter() - start:.0f} s: "
-          + ", ".join(f"{outcome} {count}" for outcome, count in tally.items()))
+    print(
+        f"{total} perturbed system files in {time.perf_counter() - start:.0f} s: "
+        + ", ".join(f"{outcome} {count}" for outcome, count in tally.items())
+    )
     if args.work is None:
         shutil.rmtree(work, ignore_errors=True)
     return 0 if tally["same table"] + tally["both rejected"] == total else 1

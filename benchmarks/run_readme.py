@@ -40,7 +40,7 @@ def main() -> int:
     (work / "shared").symlink_to(Path(args.data).resolve().parent)
     shims = work / "bin"
     shims.mkdir()
-    (shims / "negkit").write_text(f"#!/bin/sh\nexec {shlex.quote(args.python)} -m negkit \"$@\"\n")
+    (shims / "negkit").write_text(f'#!/bin/sh\nexec {shlex.quote(args.python)} -m negkit "$@"\n')
     (shims / "negkit").chmod(0o755)
     env = {**os.environ, "PATH": f"{shims}:{os.environ['PATH']}", "PYTHONPATH": str(clone / "src")}
     env.pop("NEGKIT_DATA", None)
@@ -49,9 +49,15 @@ def main() -> int:
     failed = ran = 0
     for command in readme.commands(clone / "README.md"):
         inputs = [word for word in readme.path_words(command) if word not in readme.outputs(command)]
-        reason = (f"needs {command.needs}" if command.needs else "long (--all runs it)" if command.long and not args.all
-                  else "reads what a command not run writes" if any(readme.created_before(w, skipped) for w in inputs)
-                  else None)
+        reason = (
+            f"needs {command.needs}"
+            if command.needs
+            else "long (--all runs it)"
+            if command.long and not args.all
+            else "reads what a command not run writes"
+            if any(readme.created_before(w, skipped) for w in inputs)
+            else None
+        )
         if reason:
             skipped += readme.outputs(command)
             print(f"--    line {command.line}: not run ({reason}): {command.text[:90]}", flush=True)
@@ -63,15 +69,21 @@ def main() -> int:
         ok = done.returncode == expected
         ran += 1
         failed += not ok
-        print(f"{'ok' if ok else 'FAIL':5} line {command.line}: exit {done.returncode}, {seconds:6.1f} s: "
-              f"{command.text[:90]}", flush=True)
+        print(
+            f"{'ok' if ok else 'FAIL':5} line {command.line}: exit {done.returncode}, {seconds:6.1f} s: "
+            f"{command.text[:90]}",
+            flush=True,
+        )
         if not ok:
             print(done.stderr[-1500:], flush=True)
     [block] = [block for block in readme.read_blocks(clone / "README.md") if block.language == "python"]
     started = time.perf_counter()
     done = subprocess.run([args.python, "-c", block.text], cwd=clone, env=env, capture_output=True, text=True)
-    print(f"{'ok' if done.returncode == 0 else 'FAIL':5} python block (line {block.line}): exit {done.returncode}, "
-          f"{time.perf_counter() - started:6.1f} s\n{done.stdout[-1500:]}{done.stderr[-1500:]}", flush=True)
+    print(
+        f"{'ok' if done.returncode == 0 else 'FAIL':5} python block (line {block.line}): exit {done.returncode}, "
+        f"{time.perf_counter() - started:6.1f} s\n{done.stdout[-1500:]}{done.stderr[-1500:]}",
+        flush=True,
+    )
     failed += done.returncode != 0
     print(f"\n{ran + 1} run ({ran} commands and the Python block), {failed} failed")
     return 1 if failed else 0

@@ -24,8 +24,12 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def frozen(python: str) -> list[str]:
     """``NAME==VERSION`` of every installed distribution but negkit, sorted by name, local labels cut."""
-    listing = subprocess.run([python, "-m", "pip", "freeze", "--exclude-editable", "--disable-pip-version-check"],
-                             capture_output=True, text=True, check=True).stdout
+    listing = subprocess.run(
+        [python, "-m", "pip", "freeze", "--exclude-editable", "--disable-pip-version-check"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     lines = []
     for line in listing.splitlines():
         match = re.fullmatch(r"([A-Za-z0-9][A-Za-z0-9._-]*)==([^+\s]+)(\+\S+)?", line.strip())
@@ -39,8 +43,12 @@ def main() -> None:
     parser.add_argument("--python", default=sys.executable, help="the environment's Python (default: this one)")
     parser.add_argument("--out", default=str(ROOT / "constraints-tested.txt"))
     args = parser.parse_args()
-    version = subprocess.run([args.python, "-c", "import platform; print(platform.python_version())"],
-                             capture_output=True, text=True, check=True).stdout.strip()
+    version = subprocess.run(
+        [args.python, "-c", "import platform; print(platform.python_version())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     header = [
         "# The exact versions negkit's test suite (scripts/test.sh) passed with, written by scripts/freeze_tested.py",
         f"# from pip freeze on {datetime.now(timezone.utc):%Y-%m-%d} (Python {version}, {platform.system()} "

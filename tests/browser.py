@@ -18,9 +18,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run", "--hide-scrollbars",
-                  "--remote-debugging-port=0", "--remote-allow-origins=*")
+CHROMIUM_FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--hide-scrollbars",
+    "--remote-debugging-port=0",
+    "--remote-allow-origins=*",
+)
 _ELEMENTS = """
 Array.from(document.querySelectorAll('svg, canvas')).filter(e => !e.parentElement.closest('svg')).map(e => {
   const r = e.getBoundingClientRect();
@@ -89,8 +98,12 @@ class _DevTools:
 
 
 def _start(chromium: str, profile: str) -> tuple[subprocess.Popen, str]:
-    process = subprocess.Popen([chromium, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "about:blank"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [chromium, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "about:blank"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     deadline = time.monotonic() + 60
     assert process.stderr is not None
     while time.monotonic() < deadline:
@@ -117,21 +130,43 @@ def render(page: Path, width: int = 1280, actions: tuple[str, ...] = ()) -> Rend
             session = tools.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
             for domain in ("Page", "Runtime", "Log", "Network"):
                 tools.call(f"{domain}.enable", session=session)
-            tools.call("Emulation.setDeviceMetricsOverride",
-                       {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": False}, session=session)
+            tools.call(
+                "Emulation.setDeviceMetricsOverride",
+                {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": False},
+                session=session,
+            )
             tools.events.clear()
             tools.call("Page.navigate", {"url": page.resolve().as_uri()}, session=session)
             tools.wait_for("Page.loadEventFired")
-            values = [tools.call("Runtime.evaluate", {"expression": action, "returnByValue": True},
-                                 session=session)["result"].get("value") for action in actions]
-            evaluated = tools.call("Runtime.evaluate", {"expression": _ELEMENTS, "returnByValue": True}, session=session)
-            title = tools.call("Runtime.evaluate", {"expression": "document.title", "returnByValue": True}, session=session)
+            values = [
+                tools.call("Runtime.evaluate", {"expression": action, "returnByValue": True}, session=session)[
+                    "result"
+                ].get("value")
+                for action in actions
+            ]
+            evaluated = tools.call(
+                "Runtime.evaluate", {"expression": _ELEMENTS, "returnByValue": True}, session=session
+            )
+            title = tools.call(
+                "Runtime.evaluate", {"expression": "document.title", "returnByValue": True}, session=session
+            )
             metrics = tools.call("Page.getLayoutMetrics", session=session)["cssContentSize"]
-            shot = tools.call("Page.captureScreenshot", {
-                "format": "png", "captureBeyondViewport": True,
-                "clip": {"x": 0, "y": 0, "width": width, "height": metrics["height"], "scale": 1}}, session=session)
-            result = Rendered(elements=evaluated["result"]["value"], screenshot=base64.b64decode(shot["data"]),
-                              title=title["result"]["value"], content_width=metrics["width"], evaluated=values)
+            shot = tools.call(
+                "Page.captureScreenshot",
+                {
+                    "format": "png",
+                    "captureBeyondViewport": True,
+                    "clip": {"x": 0, "y": 0, "width": width, "height": metrics["height"], "scale": 1},
+                },
+                session=session,
+            )
+            result = Rendered(
+                elements=evaluated["result"]["value"],
+                screenshot=base64.b64decode(shot["data"]),
+                title=title["result"]["value"],
+                content_width=metrics["width"],
+                evaluated=values,
+            )
             _collect(tools.events, result, page.resolve().as_uri())
             tools.call("Browser.close")
         finally:
@@ -148,7 +183,9 @@ def _collect(events: list[dict[str, Any]], result: Rendered, own_url: str) -> No
     for event in events:
         method, params = event.get("method"), event.get("params", {})
         if method == "Runtime.consoleAPICalled" and params.get("type") in ("error", "assert"):
-            result.console_errors.append(" ".join(str(arg.get("value", arg.get("description", ""))) for arg in params.get("args", [])))
+            result.console_errors.append(
+                " ".join(str(arg.get("value", arg.get("description", ""))) for arg in params.get("args", []))
+            )
         elif method == "Runtime.exceptionThrown":
             result.console_errors.append(str(params.get("exceptionDetails", {}).get("text")))
         elif method == "Log.entryAdded" and params.get("entry", {}).get("level") == "error":

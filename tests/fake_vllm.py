@@ -99,8 +99,12 @@ class LLM:
             if sampling_params.logprobs is not None or sampling_params.logprob_token_ids:
                 row = rows[-1]
                 wanted = sampling_params.logprob_token_ids or row.topk(sampling_params.logprobs).indices.tolist()
-                logprobs = [{generated[0]: self._entry(row, generated[0]),
-                             **{int(token): self._entry(row, int(token)) for token in wanted}}]
+                logprobs = [
+                    {
+                        generated[0]: self._entry(row, generated[0]),
+                        **{int(token): self._entry(row, int(token)) for token in wanted},
+                    }
+                ]
             results.append(RequestOutput(ids, prompt_logprobs, [CompletionOutput(generated, text, logprobs)]))
         return results
 

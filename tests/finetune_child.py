@@ -19,8 +19,16 @@ import negkit.kit.training.trainer as trainer_module  # noqa: E402
 from negkit.kit.training import FinetuneOptions, finetune  # noqa: E402
 
 #: The options of the run the test compares (dropout on, development data, several checkpoints).
-OPTIONS = dict(max_steps=12, batch_size=4, save_steps=3, logging_steps=1, dev="0.2", lora_dropout=0.1,
-               keep_checkpoints=2, progress=False)
+OPTIONS = dict(
+    max_steps=12,
+    batch_size=4,
+    save_steps=3,
+    logging_steps=1,
+    dev="0.2",
+    lora_dropout=0.1,
+    keep_checkpoints=2,
+    progress=False,
+)
 
 
 class Sleep(TrainerCallback):

@@ -10,8 +10,18 @@ import numpy as np
 import torch
 
 #: Byte offsets of the float16 scales in each quantized type's block (kept finite and small in random blocks).
-F16_FIELDS = {"Q4_0": [0], "Q4_1": [0, 2], "Q5_0": [0], "Q5_1": [0, 2], "Q8_0": [0], "Q2_K": [80, 82],
-              "Q3_K": [108], "Q4_K": [0, 2], "Q5_K": [0, 2], "Q6_K": [208]}
+F16_FIELDS = {
+    "Q4_0": [0],
+    "Q4_1": [0, 2],
+    "Q5_0": [0],
+    "Q5_1": [0, 2],
+    "Q8_0": [0],
+    "Q2_K": [80, 82],
+    "Q3_K": [108],
+    "Q4_K": [0, 2],
+    "Q5_K": [0, 2],
+    "Q6_K": [208],
+}
 #: Types the gguf package can quantize (the others get random blocks).
 QUANTIZABLE = ("F32", "F16", "BF16", "Q4_0", "Q4_1", "Q5_0", "Q5_1", "Q8_0")
 
@@ -34,7 +44,9 @@ def random_blocks(type_name: str, shape: tuple[int, int], rng: np.random.Generat
     raw = rng.integers(0, 256, size=(rows, cols // elements * size), dtype=np.uint8)
     blocks = raw.reshape(-1, size)
     for offset in F16_FIELDS[type_name]:
-        blocks[:, offset : offset + 2] = (scale * rng.standard_normal((len(blocks), 1))).astype(np.float16).view(np.uint8)
+        blocks[:, offset : offset + 2] = (
+            (scale * rng.standard_normal((len(blocks), 1))).astype(np.float16).view(np.uint8)
+        )
     return raw
 
 
@@ -65,18 +77,35 @@ def tiny_model(arch: str, vocab_size: int, seed: int = 0):
     from transformers import AutoConfig, AutoModelForCausalLM
 
     torch.manual_seed(seed)
-    common = dict(vocab_size=vocab_size, hidden_size=HIDDEN, intermediate_size=INTERMEDIATE, num_hidden_layers=LAYERS,
-                  num_attention_heads=HEADS, num_key_value_heads=KV_HEADS, max_position_embeddings=256,
-                  rms_norm_eps=1e-6, bos_token_id=2, eos_token_id=1, pad_token_id=0)
+    common = dict(
+        vocab_size=vocab_size,
+        hidden_size=HIDDEN,
+        intermediate_size=INTERMEDIATE,
+        num_hidden_layers=LAYERS,
+        num_attention_heads=HEADS,
+        num_key_value_heads=KV_HEADS,
+        max_position_embeddings=256,
+        rms_norm_eps=1e-6,
+        bos_token_id=2,
+        eos_token_id=1,
+        pad_token_id=0,
+    )
     if arch == "llama":
         config = AutoConfig.for_model("llama", rope_theta=10_000.0, tie_word_embeddings=False, **common)
     elif arch == "qwen2":
         config = AutoConfig.for_model("qwen2", rope_theta=1_000_000.0, tie_word_embeddings=False, **common)
     else:
-        config = AutoConfig.for_model("gemma3_text", head_dim=64, query_pre_attn_scalar=64, sliding_window=8,
-                                      rope_theta=1_000_000.0, rope_local_base_freq=10_000.0,
-                                      layer_types=["sliding_attention", "full_attention"], tie_word_embeddings=True,
-                                      **common)
+        config = AutoConfig.for_model(
+            "gemma3_text",
+            head_dim=64,
+            query_pre_attn_scalar=64,
+            sliding_window=8,
+            rope_theta=1_000_000.0,
+            rope_local_base_freq=10_000.0,
+            layer_types=["sliding_attention", "full_attention"],
+            tie_word_embeddings=True,
+            **common,
+        )
     model = AutoModelForCausalLM.from_config(config).eval()
     with torch.no_grad():
         for name, parameter in model.named_parameters():  # norms and biases away from their initial 1 / 0
@@ -86,17 +115,29 @@ def tiny_model(arch: str, vocab_size: int, seed: int = 0):
 
 
 def _gguf_name(hf_name: str, arch: str) -> str:
-    names = {"model.embed_tokens.weight": "token_embd.weight", "model.norm.weight": "output_norm.weight",
-             "lm_head.weight": "output.weight"}
+    names = {
+        "model.embed_tokens.weight": "token_embd.weight",
+        "model.norm.weight": "output_norm.weight",
+        "lm_head.weight": "output.weight",
+    }
     if hf_name in names:
         return names[hf_name]
     _model, _layers, layer, *module, kind = hf_name.split(".")
-    parts = {"input_layernorm": "attn_norm", "self_attn.q_proj": "attn_q", "self_attn.k_proj": "attn_k",
-             "self_attn.v_proj": "attn_v", "self_attn.o_proj": "attn_output", "mlp.gate_proj": "ffn_gate",
-             "mlp.up_proj": "ffn_up", "mlp.down_proj": "ffn_down", "self_attn.q_norm": "attn_q_norm",
-             "self_attn.k_norm": "attn_k_norm", "pre_feedforward_layernorm": "ffn_norm",
-             "post_feedforward_layernorm": "post_ffw_norm",
-             "post_attention_layernorm": "post_attention_norm" if arch == "gemma3" else "ffn_norm"}
+    parts = {
+        "input_layernorm": "attn_norm",
+        "self_attn.q_proj": "attn_q",
+        "self_attn.k_proj": "attn_k",
+        "self_attn.v_proj": "attn_v",
+        "self_attn.o_proj": "attn_output",
+        "mlp.gate_proj": "ffn_gate",
+        "mlp.up_proj": "ffn_up",
+        "mlp.down_proj": "ffn_down",
+        "self_attn.q_norm": "attn_q_norm",
+        "self_attn.k_norm": "attn_k_norm",
+        "pre_feedforward_layernorm": "ffn_norm",
+        "post_feedforward_layernorm": "post_ffw_norm",
+        "post_attention_layernorm": "post_attention_norm" if arch == "gemma3" else "ffn_norm",
+    }
     return f"blk.{layer}.{parts['.'.join(module)]}.{kind}"
 
 
@@ -106,8 +147,9 @@ def _permute(array: np.ndarray, heads: int) -> np.ndarray:
     return array.reshape(heads, 2, half, *array.shape[1:]).swapaxes(1, 2).reshape(array.shape)
 
 
-def write_tiny_gguf(path: Path, arch: str, model, tokenizer: dict, types: dict[str, str] | None = None,
-                    seed: int = 0) -> None:
+def write_tiny_gguf(
+    path: Path, arch: str, model, tokenizer: dict, types: dict[str, str] | None = None, seed: int = 0
+) -> None:
     """Write ``model`` as a GGUF file of ``arch`` with ``tokenizer`` metadata (:func:`gpt2_vocabulary` or
     :func:`sentencepiece_vocabulary`). ``types`` maps a GGUF tensor-name part (``attn_q``, ``ffn_down``,
     ``token_embd``, ...) to a quantization type (default F32; 1-D tensors stay F32). The model's own weights are
@@ -130,7 +172,9 @@ def write_tiny_gguf(path: Path, arch: str, model, tokenizer: dict, types: dict[s
         writer.add_key_length(config.head_dim)
         writer.add_value_length(config.head_dim)
         writer.add_sliding_window(config.sliding_window)
-        writer.add_array("gemma3.attention.sliding_window_pattern", [kind == "sliding_attention" for kind in config.layer_types])
+        writer.add_array(
+            "gemma3.attention.sliding_window_pattern", [kind == "sliding_attention" for kind in config.layer_types]
+        )
     if arch == "llama":
         writer.add_rope_dimension_count(config.head_dim)
     writer.add_tokenizer_model(tokenizer["model"])
@@ -153,7 +197,9 @@ def write_tiny_gguf(path: Path, arch: str, model, tokenizer: dict, types: dict[s
         values = tensor.detach().float().numpy()
         if arch == "gemma3" and hf_name.endswith("norm.weight"):
             values = values + np.float32(1.0)
-        heads = {"attn_q": config.num_attention_heads, "attn_k": config.num_key_value_heads}.get(gguf_name.split(".")[-2])
+        heads = {"attn_q": config.num_attention_heads, "attn_k": config.num_key_value_heads}.get(
+            gguf_name.split(".")[-2]
+        )
         if arch == "llama" and heads:
             values = _permute(values, heads)
         type_name = "F32" if values.ndim == 1 else (types or {}).get(gguf_name.split(".")[-2], "F32")

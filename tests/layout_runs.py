@@ -27,21 +27,64 @@ NUBENCH_FIXTURE = REPO_ROOT / "tests" / "fixtures" / "thunder_nubench"
 
 #: Run name -> ``negkit eval`` arguments (``{data}``: the shared data root; ``{nubench}``: the Thunder-NUBench fixture).
 RUNS: dict[str, list[str]] = {
-    "tind-random": ["--model", "random", "--tasks", "tind,tind-fewshot,tind-generate",
-                    "--limit", "24", "--data", "{data}"],
-    "suites-random": ["--model", "random", "--tasks",
-                      "nan-nli,scone,negnli,condaqa,condaqa-choice,blimp-negation,neqa", "--limit", "16",
-                      "--data", "{data}"],
-    "nubench-random": ["--model", "random", "--tasks", "nubench,nubench-prompts,nubench-fewshot", "--limit", "6",
-                       "--data", "{nubench}", "--model-args", "seed=3"],
+    "tind-random": [
+        "--model",
+        "random",
+        "--tasks",
+        "tind,tind-fewshot,tind-generate",
+        "--limit",
+        "24",
+        "--data",
+        "{data}",
+    ],
+    "suites-random": [
+        "--model",
+        "random",
+        "--tasks",
+        "nan-nli,scone,negnli,condaqa,condaqa-choice,blimp-negation,neqa",
+        "--limit",
+        "16",
+        "--data",
+        "{data}",
+    ],
+    "nubench-random": [
+        "--model",
+        "random",
+        "--tasks",
+        "nubench,nubench-prompts,nubench-fewshot",
+        "--limit",
+        "6",
+        "--data",
+        "{nubench}",
+        "--model-args",
+        "seed=3",
+    ],
     "constant": ["--model", "constant:entailment", "--tasks", "nan-nli", "--limit", "30", "--data", "{data}"],
     "majority": ["--model", "majority", "--tasks", "scone,neqa", "--limit", "30", "--data", "{data}"],
 }
 
 #: Keys whose values differ between two runs of the same command (dropped wherever they appear).
-VOLATILE = frozenset({"timings", "date_utc", "unix_time", "cwd", "environment", "argv", "date", "start_time",
-                      "end_time", "total_evaluation_time_seconds", "git_hash", "pretty_env_info", "transformers_version",
-                      "upper_git_hash", "lm_eval_version", "negkit_version", "version"})
+VOLATILE = frozenset(
+    {
+        "timings",
+        "date_utc",
+        "unix_time",
+        "cwd",
+        "environment",
+        "argv",
+        "date",
+        "start_time",
+        "end_time",
+        "total_evaluation_time_seconds",
+        "git_hash",
+        "pretty_env_info",
+        "transformers_version",
+        "upper_git_hash",
+        "lm_eval_version",
+        "negkit_version",
+        "version",
+    }
+)
 
 
 def eval_arguments(name: str, data: Path, out: Path) -> list[str]:
@@ -79,8 +122,14 @@ def normalised_run(folder: Path, data: Path) -> dict[str, Any]:
     """``{file name: normalised content}`` for ``results.json`` and every ``TASK.results.json`` and
     ``TASK.samples.jsonl`` of the run folder ``folder``. ``results.json``'s copy of each task's results is kept as
     a digest (the task's own file is compared whole); a long samples file as its first records and a digest."""
-    places = {str(folder.resolve()): "<OUT>", str(folder): "<OUT>", str(data.resolve()): "<DATA>", str(data): "<DATA>",
-              str(NUBENCH_FIXTURE): "<NUBENCH>", str(REPO_ROOT): "<REPO>"}
+    places = {
+        str(folder.resolve()): "<OUT>",
+        str(folder): "<OUT>",
+        str(data.resolve()): "<DATA>",
+        str(data): "<DATA>",
+        str(NUBENCH_FIXTURE): "<NUBENCH>",
+        str(REPO_ROOT): "<REPO>",
+    }
     files: dict[str, Any] = {}
     for path in sorted(folder.glob("*.json")):
         content = _clean(json.loads(path.read_text(encoding="utf-8")), places, hash_strings=False)

@@ -15,8 +15,14 @@ from negkit.cli import main
 MAX_LINE = 1000
 
 
-def assert_input_error(argv: list[str], capsys, where: str | Path | None = None, line: int | None = None,
-                       contains: str | None = None, allow_notes: bool = False) -> str:
+def assert_input_error(
+    argv: list[str],
+    capsys,
+    where: str | Path | None = None,
+    line: int | None = None,
+    contains: str | None = None,
+    allow_notes: bool = False,
+) -> str:
     """Run ``negkit ARGV`` and check the failure; return the error line.
 
     ``where``: the file (or other input) the message must name first; ``line``: the line number that must follow it;

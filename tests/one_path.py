@@ -19,8 +19,27 @@ BOOTSTRAP = ["--bootstrap", "200"]
 
 def evaluate(out: Path, model: str, tasks: str, data: Path, extra: Sequence[str] = ()) -> Path:
     """``negkit eval --model MODEL --tasks TASKS`` into ``out`` (200 resamples, bootstrap seed 3)."""
-    assert main(["eval", "--model", model, "--tasks", tasks, "--data", str(data), *BOOTSTRAP, "--bootstrap-seed", "3",
-                 "--out", str(out), "--no-progress", *extra]) == 0
+    assert (
+        main(
+            [
+                "eval",
+                "--model",
+                model,
+                "--tasks",
+                tasks,
+                "--data",
+                str(data),
+                *BOOTSTRAP,
+                "--bootstrap-seed",
+                "3",
+                "--out",
+                str(out),
+                "--no-progress",
+                *extra,
+            ]
+        )
+        == 0
+    )
     return out
 
 
@@ -35,8 +54,15 @@ def score(suite: str, samples: Path, data: Path, capsys: Any) -> dict[str, Any]:
     return json.loads(capsys.readouterr().out)
 
 
-def assert_score_is_eval(out: Path, task: str, suite: str, data: Path, capsys: Any,
-                         score_only: Iterable[str] = ("data_count",), eval_only: Iterable[str] = ()) -> dict[str, Any]:
+def assert_score_is_eval(
+    out: Path,
+    task: str,
+    suite: str,
+    data: Path,
+    capsys: Any,
+    score_only: Iterable[str] = ("data_count",),
+    eval_only: Iterable[str] = (),
+) -> dict[str, Any]:
     """``negkit score`` of the run's samples gives the eval's metrics and intervals: the same dictionaries but for
     the keys only ``negkit score`` reports (``score_only``: how many items the data has, the source) and those only
     the eval knows (``eval_only``: e.g. the prompt asked). Returns the eval's metrics."""
@@ -44,8 +70,9 @@ def assert_score_is_eval(out: Path, task: str, suite: str, data: Path, capsys: A
     scored = score(suite, out / f"{task}.samples.jsonl", data, capsys)
     assert "intervals" in metrics and metrics["intervals"]
     assert set(score_only) <= set(scored)
-    assert ({key: value for key, value in scored.items() if key not in set(score_only)}
-            == {key: value for key, value in metrics.items() if key not in set(eval_only)})
+    assert {key: value for key, value in scored.items() if key not in set(score_only)} == {
+        key: value for key, value in metrics.items() if key not in set(eval_only)
+    }
     return metrics
 
 
@@ -55,7 +82,9 @@ def value_at(metrics: dict[str, Any], path: str) -> Any:
     return metrics
 
 
-def assert_compares_with_itself(out: Path, task: str, capsys: Any, metrics: dict[str, Any] | None = None) -> dict[str, Any]:
+def assert_compares_with_itself(
+    out: Path, task: str, capsys: Any, metrics: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """``negkit compare OUT OUT``: the task's headline numbers rebuilt from its samples (the eval's values when
     ``metrics`` is given) and every paired difference zero. Returns the task's comparison."""
     capsys.readouterr()

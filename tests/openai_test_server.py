@@ -44,8 +44,15 @@ class Backend:
         for position in range(1, len(ids)):
             row, token = logprobs[position - 1], ids[position]
             rank = int((row > row[token]).sum()) + 1
-            rows.append({str(token): {"logprob": float(row[token]), "rank": rank,
-                                      "decoded_token": self.tokenizer.decode([token])}})
+            rows.append(
+                {
+                    str(token): {
+                        "logprob": float(row[token]),
+                        "rank": rank,
+                        "decoded_token": self.tokenizer.decode([token]),
+                    }
+                }
+            )
         return rows
 
     def completion(self, prompt: str, max_tokens: int, echo: bool, k: int | None) -> dict:
@@ -71,11 +78,18 @@ class Backend:
             text_offsets.append(len(prompt))
             tops.append(self.top(row, max(1, k)))
             result["text"] = word
-        result["logprobs"] = {"tokens": tokens, "token_logprobs": values, "text_offset": text_offsets, "top_logprobs": tops}
+        result["logprobs"] = {
+            "tokens": tokens,
+            "token_logprobs": values,
+            "text_offset": text_offsets,
+            "top_logprobs": tops,
+        }
         return result
 
 
-def make_handler(backend: Backend, fail_first: int, no_logprobs: bool, echo: bool = True, prompt_logprobs: bool = False):
+def make_handler(
+    backend: Backend, fail_first: int, no_logprobs: bool, echo: bool = True, prompt_logprobs: bool = False
+):
     state = {"failures_left": fail_first, "no_logprobs": no_logprobs, "echo": echo, "prompt_logprobs": prompt_logprobs}
 
     class Handler(BaseHTTPRequestHandler):
@@ -109,22 +123,41 @@ def make_handler(backend: Backend, fail_first: int, no_logprobs: bool, echo: boo
                 k = None if no_logprobs or request.get("logprobs") is None else int(request["logprobs"])
                 choices = []
                 for index, prompt in enumerate(prompts):
-                    choice = backend.completion(prompt, int(request.get("max_tokens", 16)), bool(request.get("echo")), k)
+                    choice = backend.completion(
+                        prompt, int(request.get("max_tokens", 16)), bool(request.get("echo")), k
+                    )
                     if state["prompt_logprobs"] and request.get("prompt_logprobs") is not None:
                         choice["prompt_logprobs"] = backend.prompt_logprobs(prompt)
                     choices.append({"index": index, "finish_reason": "length", **choice})
                 return self.reply(200, {"object": "text_completion", "choices": choices})
             if self.path == "/v1/chat/completions":
-                prompt = backend.tokenizer.apply_chat_template(request["messages"], tokenize=False, add_generation_prompt=True)
+                prompt = backend.tokenizer.apply_chat_template(
+                    request["messages"], tokenize=False, add_generation_prompt=True
+                )
                 k = int(request.get("top_logprobs", 1))
                 choice = backend.completion(prompt, 1, False, k)
                 content = None
                 if request.get("logprobs") and not no_logprobs:
                     lp = choice["logprobs"]
-                    content = [{"token": lp["tokens"][0], "logprob": lp["token_logprobs"][0],
-                                "top_logprobs": [{"token": t, "logprob": v} for t, v in lp["top_logprobs"][0].items()]}]
-                return self.reply(200, {"choices": [{"index": 0, "message": {"role": "assistant", "content": choice["text"]},
-                                                      "logprobs": {"content": content} if content else None}]})
+                    content = [
+                        {
+                            "token": lp["tokens"][0],
+                            "logprob": lp["token_logprobs"][0],
+                            "top_logprobs": [{"token": t, "logprob": v} for t, v in lp["top_logprobs"][0].items()],
+                        }
+                    ]
+                return self.reply(
+                    200,
+                    {
+                        "choices": [
+                            {
+                                "index": 0,
+                                "message": {"role": "assistant", "content": choice["text"]},
+                                "logprobs": {"content": content} if content else None,
+                            }
+                        ]
+                    },
+                )
             return self.reply(404, {"error": f"no route {self.path}"})
 
     return Handler
@@ -139,8 +172,10 @@ def main() -> None:
     parser.add_argument("--prompt-logprobs", action="store_true")
     args = parser.parse_args()
     torch.set_num_threads(1)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(Backend(args.folder), args.fail_first, args.no_logprobs,
-                                                                       not args.no_echo, args.prompt_logprobs))
+    server = ThreadingHTTPServer(
+        ("127.0.0.1", 0),
+        make_handler(Backend(args.folder), args.fail_first, args.no_logprobs, not args.no_echo, args.prompt_logprobs),
+    )
     print(f"PORT {server.server_address[1]}", flush=True)
     server.serve_forever()
 

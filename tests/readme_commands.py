@@ -81,8 +81,12 @@ class Command:
             return "default"
         if argv[:1] == ["finetune"] or argv[:1] == ["merge-adapter"]:
             return value or "default"
-        if argv[:2] in (["resolution", "train"], ["resolution", "predict"], ["resolution", "evaluate"],
-                        ["resolution", "tag"]):
+        if argv[:2] in (
+            ["resolution", "train"],
+            ["resolution", "predict"],
+            ["resolution", "evaluate"],
+            ["resolution", "tag"],
+        ):
             return "resolution"
         return value
 
@@ -162,8 +166,11 @@ def path_words(command: Command) -> list[str]:
             elif scheme in ("gguf",) or (scheme in ("hf", "nli") and _looks_local(rest)):
                 words.append(rest)
             continue
-        if previous in ("--include_path", "--include-path") or _looks_local(word) or \
-                ("/" not in word and word.endswith(_FILE_SUFFIXES)):
+        if (
+            previous in ("--include_path", "--include-path")
+            or _looks_local(word)
+            or ("/" not in word and word.endswith(_FILE_SUFFIXES))
+        ):
             words.append(word)
     return words
 

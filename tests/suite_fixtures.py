@@ -12,15 +12,27 @@ from negkit.benchmarks.blimp import PARADIGMS
 
 NEGNLI_HEADER = "index\tText\tHypothesis\tgold_label\n"
 #: MNLI fixture: two original pairs, three rows each (negation in the premise, the hypothesis, both).
-MNLI_ROWS = [("The cat is not here.", "A dog is here.", "neutral"), ("The cat is here.", "A dog is not here.", "contradiction"),
-             ("The cat is not here.", "A dog is not here.", "entailment"), ("Rain did not fall.", "It was dry.", "contradiction"),
-             ("Rain fell.", "It was not dry.", "entailment"), ("Rain did not fall.", "It was not dry.", "contradiction")]
-RTE_ROWS = [("Paris is not in France.", "Paris is French.", "not_entailment"),
-            ("Paris is in France.", "Paris is not French.", "entailment"),
-            ("Paris is not in France.", "Paris is not French.", "not_entailment")]
+MNLI_ROWS = [
+    ("The cat is not here.", "A dog is here.", "neutral"),
+    ("The cat is here.", "A dog is not here.", "contradiction"),
+    ("The cat is not here.", "A dog is not here.", "entailment"),
+    ("Rain did not fall.", "It was dry.", "contradiction"),
+    ("Rain fell.", "It was not dry.", "entailment"),
+    ("Rain did not fall.", "It was not dry.", "contradiction"),
+]
+RTE_ROWS = [
+    ("Paris is not in France.", "Paris is French.", "not_entailment"),
+    ("Paris is in France.", "Paris is not French.", "entailment"),
+    ("Paris is not in France.", "Paris is not French.", "not_entailment"),
+]
 NEQA_GOLD = (0, 1, 1, 1)
 #: CondaQA test fixture: (SampleID, PassageID, QuestionID, PassageEditID, label).
-CONDAQA_ROWS = [(9001, 7, "q1", 0, "NO"), (9002, 7, "q1", 1, "YES"), (9003, 8, "q2", 0, "NO"), (9004, 8, "q2", 3, "DON'T KNOW")]
+CONDAQA_ROWS = [
+    (9001, 7, "q1", 0, "NO"),
+    (9002, 7, "q1", 1, "YES"),
+    (9003, 8, "q2", 0, "NO"),
+    (9004, 8, "q2", 3, "DON'T KNOW"),
+]
 
 
 def write_blimp(root: Path, pairs_per_paradigm: int = 2) -> Path:
@@ -28,9 +40,17 @@ def write_blimp(root: Path, pairs_per_paradigm: int = 2) -> Path:
     folder = root / "blimp-negation"
     folder.mkdir(parents=True, exist_ok=True)
     for paradigm in PARADIGMS:
-        lines = [json.dumps({"sentence_good": f"Nobody in {paradigm} has ever seen {k} cats.",
-                             "sentence_bad": f"Somebody in {paradigm} has ever seen {k} cats.",
-                             "UID": paradigm, "pairID": str(k)}) for k in range(pairs_per_paradigm)]
+        lines = [
+            json.dumps(
+                {
+                    "sentence_good": f"Nobody in {paradigm} has ever seen {k} cats.",
+                    "sentence_bad": f"Somebody in {paradigm} has ever seen {k} cats.",
+                    "UID": paradigm,
+                    "pairID": str(k),
+                }
+            )
+            for k in range(pairs_per_paradigm)
+        ]
         (folder / f"{paradigm}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     return folder
 
@@ -52,7 +72,7 @@ def write_neqa(root: Path) -> Path:
     rows = [",prompt,classes,answer_index"]
     for index, gold in enumerate(NEQA_GOLD):
         prompt = f"Question: What is not a colour number {index}?\nA. red\nB. stone\nAnswer:"
-        rows.append(f'{index},"{prompt}","[\' A\', \' B\']",{gold}')
+        rows.append(f"{index},\"{prompt}\",\"[' A', ' B']\",{gold}")
     (folder / "neqa.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
     return folder
 
@@ -61,10 +81,20 @@ def write_condaqa_test(root: Path) -> Path:
     """``ROOT/condaqa/condaqa_test.json``: two questions, each asked of the original passage and one edit."""
     folder = root / "condaqa"
     folder.mkdir(parents=True, exist_ok=True)
-    lines = [json.dumps({"SampleID": sample, "PassageID": passage, "QuestionID": question, "PassageEditID": edit,
-                         "sentence1": f"Passage {passage}, edit {edit}: the bird did not sing.",
-                         "sentence2": "Did the bird sing?", "label": label})
-             for sample, passage, question, edit, label in CONDAQA_ROWS]
+    lines = [
+        json.dumps(
+            {
+                "SampleID": sample,
+                "PassageID": passage,
+                "QuestionID": question,
+                "PassageEditID": edit,
+                "sentence1": f"Passage {passage}, edit {edit}: the bird did not sing.",
+                "sentence2": "Did the bird sing?",
+                "label": label,
+            }
+        )
+        for sample, passage, question, edit, label in CONDAQA_ROWS
+    ]
     (folder / "condaqa_test.json").write_text("\n".join(lines) + "\n", encoding="utf-8")
     return folder
 

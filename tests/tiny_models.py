@@ -35,7 +35,9 @@ def tiny_tokenizer(chat_template: bool = True, add_bos: bool = True, append_eos:
     tokenizer = Tokenizer(models.BPE())
     tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     tokenizer.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(vocab_size=400, special_tokens=SPECIAL, initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
+    trainer = trainers.BpeTrainer(
+        vocab_size=400, special_tokens=SPECIAL, initial_alphabet=pre_tokenizers.ByteLevel.alphabet()
+    )
     tokenizer.train_from_iterator(CORPUS * 3, trainer)
     if append_eos:
         eos = tokenizer.token_to_id("</s>")
@@ -46,7 +48,10 @@ def tiny_tokenizer(chat_template: bool = True, add_bos: bool = True, append_eos:
     else:
         tokenizer.post_processor = processors.ByteLevel(trim_offsets=False)
     wrapped = PreTrainedTokenizerFast(
-        tokenizer_object=tokenizer, bos_token="<s>", eos_token="</s>", pad_token="<pad>",
+        tokenizer_object=tokenizer,
+        bos_token="<s>",
+        eos_token="</s>",
+        pad_token="<pad>",
         additional_special_tokens=["<|im_start|>", "<|im_end|>"],
     )
     if chat_template:
@@ -65,9 +70,16 @@ def _tiny_llama(vocab_size: int, seed: int):
 
     torch.manual_seed(seed)
     config = LlamaConfig(
-        vocab_size=vocab_size, hidden_size=32, intermediate_size=64, num_hidden_layers=2,
-        num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=512,
-        bos_token_id=1, eos_token_id=2, pad_token_id=0,
+        vocab_size=vocab_size,
+        hidden_size=32,
+        intermediate_size=64,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        max_position_embeddings=512,
+        bos_token_id=1,
+        eos_token_id=2,
+        pad_token_id=0,
     )
     model = LlamaForCausalLM(config).eval()
     with torch.no_grad():  # larger logits so that p(True) is far from 0.5 and varies by sentence
@@ -84,8 +96,13 @@ def save_tiny_causal(folder: Path, chat_template: bool = True) -> Path:
     return folder
 
 
-def tiny_causal_lm(chat_template: bool = True, prefix_reuse: bool = True, batch_size: int | None = 4,
-                   device: str | None = None, **options):
+def tiny_causal_lm(
+    chat_template: bool = True,
+    prefix_reuse: bool = True,
+    batch_size: int | None = 4,
+    device: str | None = None,
+    **options,
+):
     """An HFCausalLM around a tiny random model built in memory, on ``device`` (None: the tests' device,
     ``NEGKIT_TEST_DEVICE``, default the CPU; see tests/conftest.py)."""
     from conftest import TEST_DEVICE
@@ -125,20 +142,32 @@ def synthetic_truth_items(groups_per_pattern: int = 3, patterns: tuple[int, ...]
             noun = nouns[(pattern * 7 + group) % len(nouns)]
             other = nouns[(pattern * 3 + group + 5) % len(nouns)]
             sentences = [
-                (False, False, f"A {noun} is an animal."), (False, True, f"A {noun} is not an animal."),
-                (True, True, f"A {other} is not a plant."), (True, False, f"A {other} is a plant."),
-                (False, False, f"The {noun} is hot."), (False, True, f"The {noun} is never hot."),
-                (True, True, f"The {other} is not cold."), (True, False, f"The {other} is cold."),
+                (False, False, f"A {noun} is an animal."),
+                (False, True, f"A {noun} is not an animal."),
+                (True, True, f"A {other} is not a plant."),
+                (True, False, f"A {other} is a plant."),
+                (False, False, f"The {noun} is hot."),
+                (False, True, f"The {noun} is never hot."),
+                (True, True, f"The {other} is not cold."),
+                (True, False, f"The {other} is cold."),
             ]
             for index, (distractor, negated, sentence) in enumerate(sentences):
-                items.append(TruthItem(
-                    item_id=make_item_id(pattern, group, index), group_id=group, pattern_id=pattern,
-                    pattern=PATTERN_NAMES[pattern], template_id=f"{index + 1}-1",
-                    negation_type="verbal" if negated else "affirmation",
-                    semantic_type="analytic" if negated else "none", syntactic_scope="clausal" if negated else "none",
-                    kind="Distractor" if distractor else "Input", is_distractor=distractor,
-                    label=expected_label(pattern, distractor, negated), sentence=sentence,
-                ))
+                items.append(
+                    TruthItem(
+                        item_id=make_item_id(pattern, group, index),
+                        group_id=group,
+                        pattern_id=pattern,
+                        pattern=PATTERN_NAMES[pattern],
+                        template_id=f"{index + 1}-1",
+                        negation_type="verbal" if negated else "affirmation",
+                        semantic_type="analytic" if negated else "none",
+                        syntactic_scope="clausal" if negated else "none",
+                        kind="Distractor" if distractor else "Input",
+                        is_distractor=distractor,
+                        label=expected_label(pattern, distractor, negated),
+                        sentence=sentence,
+                    )
+                )
     return items
 
 
@@ -147,8 +176,17 @@ def tiny_t5(vocab_size: int, seed: int = 0):
     from transformers import T5Config, T5ForConditionalGeneration
 
     torch.manual_seed(seed)
-    config = T5Config(vocab_size=vocab_size, d_model=32, d_kv=8, d_ff=64, num_layers=2, num_heads=4,
-                      decoder_start_token_id=0, pad_token_id=0, eos_token_id=2)
+    config = T5Config(
+        vocab_size=vocab_size,
+        d_model=32,
+        d_kv=8,
+        d_ff=64,
+        num_layers=2,
+        num_heads=4,
+        decoder_start_token_id=0,
+        pad_token_id=0,
+        eos_token_id=2,
+    )
     model = T5ForConditionalGeneration(config).eval()
     with torch.no_grad():
         model.lm_head.weight.mul_(20)
@@ -188,9 +226,20 @@ def save_tiny_classifier(folder: Path, labels: tuple[str, ...] | None = None, se
     tokens = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *words, ".", ",", "?"]
     tokenizer = BertTokenizerFast(vocab={token: index for index, token in enumerate(tokens)})
     torch.manual_seed(seed)
-    extra = {"id2label": dict(enumerate(labels)), "label2id": {name: i for i, name in enumerate(labels)}} if labels else {"num_labels": 3}
-    config = BertConfig(vocab_size=len(tokenizer), hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
-                        intermediate_size=64, max_position_embeddings=128, **extra)
+    extra = (
+        {"id2label": dict(enumerate(labels)), "label2id": {name: i for i, name in enumerate(labels)}}
+        if labels
+        else {"num_labels": 3}
+    )
+    config = BertConfig(
+        vocab_size=len(tokenizer),
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        intermediate_size=64,
+        max_position_embeddings=128,
+        **extra,
+    )
     BertForSequenceClassification(config).save_pretrained(folder)
     tokenizer.save_pretrained(folder)
     return folder

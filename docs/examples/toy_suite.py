@@ -22,11 +22,11 @@ def read_questions(folder: Path, split: str = "test") -> list[ChoiceQuestion]:
     for line, record in iter_jsonl(folder / FILE):
         if not isinstance(record, dict) or not {"id", "question", "answers", "gold"} <= set(record):
             raise InputFormatError(folder / FILE, line, "expected an object with id, question, answers and gold")
-        questions.append(ChoiceQuestion(str(record["id"]), f"Question: {record['question']}\nAnswer:",
-                                        tuple(record["answers"]), int(record["gold"])))
+        prompt, answers = f"Question: {record['question']}\nAnswer:", tuple(record["answers"])
+        questions.append(ChoiceQuestion(str(record["id"]), prompt, answers, int(record["gold"])))
     return questions
 
 
 TOY = MultipleChoice(NAME, read_questions, lambda folder, split: [folder / FILE], title="Toy negation questions")
-register_suite(choice_suite(TOY, DataSource(NAME, f"write DATA/{NAME}/{FILE} (one question per line)", licence="CC0"),
-                            description="yes/no questions about negated sentences", reader=read_questions))
+SOURCE = DataSource(NAME, f"write DATA/{NAME}/{FILE} (one question per line)", licence="CC0")
+register_suite(choice_suite(TOY, SOURCE, description="yes/no questions about negated sentences", reader=read_questions))

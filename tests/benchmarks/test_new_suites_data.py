@@ -17,16 +17,31 @@ from negkit.benchmarks.negnli.data import read_negnli
 from negkit.benchmarks.neqa import read_neqa
 from negkit.errors import InputFormatError
 
-PAIR = {"sentence_good": "Had Bruce ever played?", "sentence_bad": "Bruce had ever played.", "UID": "npi_present_1",
-        "pairID": "0", "field": "semantics", "linguistics_term": "npi_licensing"}
+PAIR = {
+    "sentence_good": "Had Bruce ever played?",
+    "sentence_bad": "Bruce had ever played.",
+    "UID": "npi_present_1",
+    "pairID": "0",
+    "field": "semantics",
+    "linguistics_term": "npi_licensing",
+}
 
 
 def write_blimp(folder: Path, pairs_per_paradigm: int = 2) -> Path:
     """A hand-made ``blimp-negation`` folder: every paradigm with a few invented pairs (good: "not ... ever")."""
     folder.mkdir(parents=True, exist_ok=True)
     for paradigm in PARADIGMS:
-        lines = [json.dumps({"sentence_good": f"Nobody has ever seen {k} cats.", "sentence_bad": f"Somebody has ever seen {k} cats.",
-                             "UID": paradigm, "pairID": str(k)}) for k in range(pairs_per_paradigm)]
+        lines = [
+            json.dumps(
+                {
+                    "sentence_good": f"Nobody has ever seen {k} cats.",
+                    "sentence_bad": f"Somebody has ever seen {k} cats.",
+                    "UID": paradigm,
+                    "pairID": str(k),
+                }
+            )
+            for k in range(pairs_per_paradigm)
+        ]
         (folder / f"{paradigm}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     return folder
 
@@ -43,9 +58,11 @@ def test_blimp_real_files():
 
 
 def test_negnli_real_files():
-    expected = {"MNLI": {"contradiction": 539, "entailment": 372, "neutral": 589},
-                "SNLI": {"contradiction": 405, "entailment": 248, "neutral": 847},
-                "RTE": {"entailment": 316, "not_entailment": 1184}}
+    expected = {
+        "MNLI": {"contradiction": 539, "entailment": 372, "neutral": 589},
+        "SNLI": {"contradiction": 405, "entailment": 248, "neutral": 847},
+        "RTE": {"entailment": 316, "not_entailment": 1184},
+    }
     for name, labels in expected.items():
         items = read_negnli(shared_data_path("negation-nli", f"{name}.txt"))
         assert len(items) == 1500 and Counter(item.label for item in items) == labels
@@ -87,14 +104,20 @@ def _bad(path: Path, text: str | bytes) -> Path:
     return path
 
 
-@pytest.mark.parametrize("line, problem", [
-    ("{not json", "not valid JSON"),
-    (json.dumps({"sentence_good": "A.", "pairID": "1"}), "missing field 'sentence_bad'"),
-    (json.dumps({**PAIR, "pairID": "1", "sentence_bad": "  "}), "field 'sentence_bad': expected a non-empty sentence"),
-    (json.dumps({**PAIR, "pairID": "1", "UID": "npi_present_2"}), "is not this file's paradigm 'npi_present_1'"),
-    (json.dumps({**PAIR, "pairID": "0"}), "pairID '0' appears twice"),
-    (json.dumps([1, 2]), "expected a JSON object, found an array"),
-])
+@pytest.mark.parametrize(
+    "line, problem",
+    [
+        ("{not json", "not valid JSON"),
+        (json.dumps({"sentence_good": "A.", "pairID": "1"}), "missing field 'sentence_bad'"),
+        (
+            json.dumps({**PAIR, "pairID": "1", "sentence_bad": "  "}),
+            "field 'sentence_bad': expected a non-empty sentence",
+        ),
+        (json.dumps({**PAIR, "pairID": "1", "UID": "npi_present_2"}), "is not this file's paradigm 'npi_present_1'"),
+        (json.dumps({**PAIR, "pairID": "0"}), "pairID '0' appears twice"),
+        (json.dumps([1, 2]), "expected a JSON object, found an array"),
+    ],
+)
 def test_blimp_malformed_lines(tmp_path, line, problem):
     path = _bad(tmp_path / "npi_present_1.jsonl", json.dumps(PAIR) + "\n" + line + "\n")
     with pytest.raises(InputFormatError, match="npi_present_1.jsonl:2: ") as error:
@@ -112,15 +135,28 @@ def test_blimp_missing_paradigm_file(tmp_path):
 HEADER = "index\tText\tHypothesis\tgold_label\n"
 
 
-@pytest.mark.parametrize("name, text, line, problem", [
-    ("MNLI.txt", "index,Text,Hypothesis,gold_label\n", 1, "expected the header"),
-    ("MNLI.txt", HEADER + "0\tA cat.\tA dog.\tneutral\n1\tA cat.\tneutral\n", 3, "expected 4 tab-separated fields, found 3"),
-    ("MNLI.txt", HEADER + "0\tA cat.\tA dog.\tmaybe\n", 2, "unknown label 'maybe'"),
-    ("RTE.txt", HEADER + "0\tA cat.\tA dog.\tneutral\n", 2, "unknown label 'neutral' (expected one of entailment, not_entailment)"),
-    ("SNLI.txt", HEADER + "x\tA cat.\tA dog.\tneutral\n", 2, "column 'index': 'x' is not a whole number"),
-    ("SNLI.txt", HEADER + "0\tA cat.\tA dog.\tneutral\n0\tA cat.\tA cow.\tneutral\n", 3, "index 0 appears twice"),
-    ("SNLI.txt", HEADER + "0\t \tA dog.\tneutral\n", 2, "empty 'Text' (premise) or 'Hypothesis'"),
-])
+@pytest.mark.parametrize(
+    "name, text, line, problem",
+    [
+        ("MNLI.txt", "index,Text,Hypothesis,gold_label\n", 1, "expected the header"),
+        (
+            "MNLI.txt",
+            HEADER + "0\tA cat.\tA dog.\tneutral\n1\tA cat.\tneutral\n",
+            3,
+            "expected 4 tab-separated fields, found 3",
+        ),
+        ("MNLI.txt", HEADER + "0\tA cat.\tA dog.\tmaybe\n", 2, "unknown label 'maybe'"),
+        (
+            "RTE.txt",
+            HEADER + "0\tA cat.\tA dog.\tneutral\n",
+            2,
+            "unknown label 'neutral' (expected one of entailment, not_entailment)",
+        ),
+        ("SNLI.txt", HEADER + "x\tA cat.\tA dog.\tneutral\n", 2, "column 'index': 'x' is not a whole number"),
+        ("SNLI.txt", HEADER + "0\tA cat.\tA dog.\tneutral\n0\tA cat.\tA cow.\tneutral\n", 3, "index 0 appears twice"),
+        ("SNLI.txt", HEADER + "0\t \tA dog.\tneutral\n", 2, "empty 'Text' (premise) or 'Hypothesis'"),
+    ],
+)
 def test_negnli_malformed(tmp_path, name, text, line, problem):
     path = _bad(tmp_path / name, text)
     with pytest.raises(InputFormatError, match=f"{name}:{line}: ") as error:
@@ -137,16 +173,19 @@ def test_negnli_reads_windows_1252_and_utf8(tmp_path):
 NEQA_HEADER = ",prompt,classes,answer_index\n"
 
 
-@pytest.mark.parametrize("row, problem", [
-    ('0,"Q? Answer:","[\' A\', \' B\']",2', "column 'answer_index': '2' is not the index of one of the 2 classes"),
-    ('0,"Q? Answer:","[\' A\'",0', "column 'classes'"),
-    ('0,"Q? Answer:","[\' A\']",0', "expected a list of at least two non-empty strings"),
-    ('0,"Q? Answer:","[\' A\', \' A\']",0', "repeats a class"),
-    ('0,"","[\' A\', \' B\']",0', "empty 'prompt'"),
-    ('0,"Q? Answer:","[\' A\', \' B\']"', "expected 4 columns, found 3"),
-])
+@pytest.mark.parametrize(
+    "row, problem",
+    [
+        ("0,\"Q? Answer:\",\"[' A', ' B']\",2", "column 'answer_index': '2' is not the index of one of the 2 classes"),
+        ('0,"Q? Answer:","[\' A\'",0', "column 'classes'"),
+        ('0,"Q? Answer:","[\' A\']",0', "expected a list of at least two non-empty strings"),
+        ("0,\"Q? Answer:\",\"[' A', ' A']\",0", "repeats a class"),
+        ("0,\"\",\"[' A', ' B']\",0", "empty 'prompt'"),
+        ("0,\"Q? Answer:\",\"[' A', ' B']\"", "expected 4 columns, found 3"),
+    ],
+)
 def test_neqa_malformed(tmp_path, row, problem):
-    good = '0,"Q?\nAnswer:","[\' A\', \' B\']",1\n'
+    good = "0,\"Q?\nAnswer:\",\"[' A', ' B']\",1\n"
     path = _bad(tmp_path / "neqa.csv", NEQA_HEADER + good + row + "\n")
     with pytest.raises(InputFormatError, match="neqa.csv:4: ") as error:  # the good row spans lines 2-3
         read_neqa(path)
@@ -164,13 +203,32 @@ def test_malformed_files_through_eval(tmp_path, capsys):
     blimp = write_blimp(tmp_path / "b" / "blimp-negation")
     (blimp / "only_npi_scope.jsonl").write_text(json.dumps({"sentence_good": "A.", "pairID": "0"}) + "\n")
     _bad(tmp_path / "n" / "negation-nli" / "MNLI.txt", HEADER + "0\tA cat.\tA dog.\tyes\n")
-    _bad(tmp_path / "q" / "neqa" / "neqa.csv", NEQA_HEADER + '0,"Q?","[\' A\', \' B\']",7\n')
+    _bad(tmp_path / "q" / "neqa" / "neqa.csv", NEQA_HEADER + "0,\"Q?\",\"[' A', ' B']\",7\n")
     _bad(tmp_path / "c" / "condaqa" / "condaqa_test.json", '{"SampleID": 1}\n')
-    cases = [("b", "blimp-negation", blimp / "only_npi_scope.jsonl", 1),
-             ("n", "negnli-mnli", tmp_path / "n" / "negation-nli" / "MNLI.txt", 2),
-             ("q", "neqa", tmp_path / "q" / "neqa" / "neqa.csv", 2),
-             ("c", "condaqa", tmp_path / "c" / "condaqa" / "condaqa_test.json", 1)]
+    cases = [
+        ("b", "blimp-negation", blimp / "only_npi_scope.jsonl", 1),
+        ("n", "negnli-mnli", tmp_path / "n" / "negation-nli" / "MNLI.txt", 2),
+        ("q", "neqa", tmp_path / "q" / "neqa" / "neqa.csv", 2),
+        ("c", "condaqa", tmp_path / "c" / "condaqa" / "condaqa_test.json", 1),
+    ]
     for root, task, path, line in cases:
-        assert_input_error(["eval", "--model", "random", "--tasks", task, "--data", tmp_path / root, "--split", "test",
-                            "--out", tmp_path / f"out-{root}", "--no-progress"], capsys, where=path, line=line)
+        assert_input_error(
+            [
+                "eval",
+                "--model",
+                "random",
+                "--tasks",
+                task,
+                "--data",
+                tmp_path / root,
+                "--split",
+                "test",
+                "--out",
+                tmp_path / f"out-{root}",
+                "--no-progress",
+            ],
+            capsys,
+            where=path,
+            line=line,
+        )
         assert not (tmp_path / f"out-{root}" / "requests.jsonl").exists()

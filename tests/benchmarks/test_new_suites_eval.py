@@ -33,8 +33,27 @@ def test_suite_name_runs_its_tasks_and_table5_appears(tmp_path, capsys):
     """``--tasks negnli,nan-nli``: the three NegNLI files and NaN-NLI, then Table 5's layout in report.md and the two
     confusion matrices side by side in report.html."""
     out = tmp_path / "run"
-    assert main(["eval", "--model", "random", "--tasks", "negnli,nan-nli", "--data", str(shared_data_path()),
-                 "--limit", "30", "--bootstrap", "100", "--out", str(out), "--no-progress"]) == 0
+    assert (
+        main(
+            [
+                "eval",
+                "--model",
+                "random",
+                "--tasks",
+                "negnli,nan-nli",
+                "--data",
+                str(shared_data_path()),
+                "--limit",
+                "30",
+                "--bootstrap",
+                "100",
+                "--out",
+                str(out),
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     printed = capsys.readouterr().out
     for task in ("negnli-mnli", "negnli-snli", "negnli-rte", "nan-nli"):
         assert (out / f"{task}.results.json").is_file()
@@ -48,7 +67,11 @@ def test_suite_name_runs_its_tasks_and_table5_appears(tmp_path, capsys):
     assert "Table 5" in page
     if plots.available():
         section = page.split("Table 5")[1]
-        assert section.count("<svg") >= 2 and "NegNLI: confusion matrix" in section and "NaN-NLI: confusion matrix" in section
+        assert (
+            section.count("<svg") >= 2
+            and "NegNLI: confusion matrix" in section
+            and "NaN-NLI: confusion matrix" in section
+        )
 
 
 def test_score_reads_each_new_suite(tmp_path, capsys):
@@ -57,14 +80,38 @@ def test_score_reads_each_new_suite(tmp_path, capsys):
     write_negnli(root)
     write_neqa(root)
     out = tmp_path / "run"
-    assert main(["eval", "--model", "random", "--tasks", "blimp-negation,negnli-rte,neqa", "--data", str(root),
-                 "--bootstrap", "50", "--out", str(out), "--no-progress"]) == 0
+    assert (
+        main(
+            [
+                "eval",
+                "--model",
+                "random",
+                "--tasks",
+                "blimp-negation,negnli-rte,neqa",
+                "--data",
+                str(root),
+                "--bootstrap",
+                "50",
+                "--out",
+                str(out),
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     capsys.readouterr()
-    for suite, task, path in (("blimp-negation", "blimp-negation", "overall.accuracy"),
-                              ("negnli", "negnli-rte", "standard.all_f1"), ("neqa", "neqa", "acc")):
+    for suite, task, path in (
+        ("blimp-negation", "blimp-negation", "overall.accuracy"),
+        ("negnli", "negnli-rte", "standard.all_f1"),
+        ("neqa", "neqa", "acc"),
+    ):
         results = json.loads((out / f"{task}.results.json").read_text())["metrics"]
-        assert main(["score", suite, str(out / f"{task}.samples.jsonl"), "--data", str(root), "--json",
-                     "--bootstrap", "50"]) == 0
+        assert (
+            main(
+                ["score", suite, str(out / f"{task}.samples.jsonl"), "--data", str(root), "--json", "--bootstrap", "50"]
+            )
+            == 0
+        )
         scored = json.loads(capsys.readouterr().out)
         node, again = results, scored
         for part in path.split("."):
@@ -76,9 +123,20 @@ def test_score_reads_each_new_suite(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["acc"] == 0.75
     blimp = tmp_path / "blimp.jsonl"
     blimp.write_text(json.dumps({"item_id": "blimp-npi_present_1-0", "prediction": "maybe"}) + "\n")
-    assert_input_error(["score", "blimp-negation", blimp, "--data", root], capsys, where=blimp, line=1,
-                       contains="is not good, bad, 0 or 1")
+    assert_input_error(
+        ["score", "blimp-negation", blimp, "--data", root],
+        capsys,
+        where=blimp,
+        line=1,
+        contains="is not good, bad, 0 or 1",
+    )
     mixed = tmp_path / "negnli.jsonl"
-    mixed.write_text(json.dumps({"item_id": "negnli-mnli-0", "prediction": "neutral"}) + "\n"
-                     + json.dumps({"item_id": "negnli-rte-0", "prediction": "entailment"}) + "\n")
-    assert_input_error(["score", "negnli", mixed, "--data", root], capsys, where=mixed, contains="score each file apart")
+    mixed.write_text(
+        json.dumps({"item_id": "negnli-mnli-0", "prediction": "neutral"})
+        + "\n"
+        + json.dumps({"item_id": "negnli-rte-0", "prediction": "entailment"})
+        + "\n"
+    )
+    assert_input_error(
+        ["score", "negnli", mixed, "--data", root], capsys, where=mixed, contains="score each file apart"
+    )

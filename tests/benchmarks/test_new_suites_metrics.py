@@ -51,14 +51,19 @@ def test_blimp_report_by_hand():
     assert report["overall"]["accuracy"] == APPROX(0.625)  # (0.75 + 0.5) / 2
     assert report["overall"]["pooled_accuracy"] == APPROX(4 / 6)
     intervals = intervals_json(grouped_estimands(records, BLIMP))
-    assert intervals["overall.accuracy"]["estimate"] == APPROX(0.625) and intervals["overall.accuracy"]["unit"] == "BLiMP pair"
+    assert (
+        intervals["overall.accuracy"]["estimate"] == APPROX(0.625)
+        and intervals["overall.accuracy"]["unit"] == "BLiMP pair"
+    )
     low, high = intervals["overall.accuracy"]["ci"]
     assert low <= 0.625 <= high
 
 
 def test_neqa_report_by_hand():
-    records = [{"item_id": str(k), "choices": [" A", " B"], "gold": gold, "prediction": pred, "prediction_norm": norm}
-               for k, (gold, pred, norm) in enumerate([(0, 0, 1), (1, 0, 1), (1, 1, 1), (1, 0, 0)])]
+    records = [
+        {"item_id": str(k), "choices": [" A", " B"], "gold": gold, "prediction": pred, "prediction_norm": norm}
+        for k, (gold, pred, norm) in enumerate([(0, 0, 1), (1, 0, 1), (1, 1, 1), (1, 0, 0)])
+    ]
     report = choice_metrics(records, acc_norm=True)
     assert report["acc"] == 0.5 and report["acc_norm"] == 0.5 and report["correct"] == 2
     assert report["choice_share"] == {"A": 0.75, "B": 0.25} and report["gold_share"] == {"A": 0.25, "B": 0.75}
@@ -72,13 +77,18 @@ def test_negnli_report_by_hand(tmp_path):
     # contradiction: 3 gold, 1 predicted, 1 right -> P 1, R 1/3, F1 0.5; entailment: 2 gold, 2 predicted, 1 right ->
     # F1 0.5; neutral: 1 gold, 3 predicted, 1 right -> P 1/3, R 1, F1 0.5; All = 0.5; accuracy 3/6
     assert {label: report["standard"]["per_class"][label]["f1"] for label in labels} == APPROX(
-        {"contradiction": 0.5, "entailment": 0.5, "neutral": 0.5})
+        {"contradiction": 0.5, "entailment": 0.5, "neutral": 0.5}
+    )
     assert report["standard"]["all_f1"] == APPROX(0.5) and report["standard"]["accuracy"] == 0.5
-    assert report["confusion_matrix"]["contradiction"] == APPROX({"contradiction": 1 / 3, "entailment": 1 / 3, "neutral": 1 / 3})
+    assert report["confusion_matrix"]["contradiction"] == APPROX(
+        {"contradiction": 1 / 3, "entailment": 1 / 3, "neutral": 1 / 3}
+    )
     assert report["confusion_counts"]["neutral"] == {"contradiction": 0, "entailment": 0, "neutral": 1}
-    assert report["accuracy_by_negation"] == {"premise": {"correct": 2, "total": 2, "accuracy": 1.0},
-                                              "hypothesis": {"correct": 0, "total": 2, "accuracy": 0.0},
-                                              "both": {"correct": 1, "total": 2, "accuracy": 0.5}}
+    assert report["accuracy_by_negation"] == {
+        "premise": {"correct": 2, "total": 2, "accuracy": 1.0},
+        "hypothesis": {"correct": 0, "total": 2, "accuracy": 0.0},
+        "both": {"correct": 1, "total": 2, "accuracy": 0.5},
+    }
 
 
 # -- baselines through negkit eval on hand-made data --------------------------------------------------------
@@ -119,8 +129,10 @@ def test_random_on_negnli_and_neqa(tmp_path):
     gold = [label for _p, _h, label in MNLI_ROWS]
     assert result["metrics"]["standard"]["accuracy"] == APPROX(sum(g == e for g, e in zip(gold, expected)) / 6)
     neqa = _run("random", "neqa", tmp_path / "data", tmp_path / "q")
-    picks = [max(range(2), key=lambda k, s=sample: random_logprob(0, s["prompt"], s["choices"][k]))
-             for sample in _samples(neqa)]
+    picks = [
+        max(range(2), key=lambda k, s=sample: random_logprob(0, s["prompt"], s["choices"][k]))
+        for sample in _samples(neqa)
+    ]
     assert neqa["metrics"]["acc"] == APPROX(sum(p == g for p, g in zip(picks, NEQA_GOLD)) / 4)
 
 
@@ -137,7 +149,9 @@ def test_random_on_blimp_and_constant_refused(tmp_path):
     folder = write_blimp(tmp_path / "data", pairs_per_paradigm=3)
     result = _run("random", "blimp-negation", tmp_path / "data", tmp_path / "r")
     pairs = read_blimp(folder)
-    right = {pair.item_id: random_logprob(0, "", " " + pair.good) >= random_logprob(0, "", " " + pair.bad) for pair in pairs}
+    right = {
+        pair.item_id: random_logprob(0, "", " " + pair.good) >= random_logprob(0, "", " " + pair.bad) for pair in pairs
+    }
     per_paradigm = {p: sum(right[pair.item_id] for pair in pairs if pair.group == p) / 3 for p in PARADIGMS}
     metrics = result["metrics"]
     assert {p: metrics["paradigms"][p]["accuracy"] for p in PARADIGMS} == APPROX(per_paradigm)

@@ -33,10 +33,17 @@ def test_fewshot_is_not_fewshot_examples(capsys):
     assert captured.out == "" and "unrecognized arguments: --fewshot 5" in captured.err
 
 
-@pytest.mark.parametrize("spec, suggestion", [
-    ("defualt", "'default'"), ("Random", "'random'"), ("majorty", "'majority'"),
-    ("hff:gpt2", "'hf:gpt2'"), ("constnat:true", "'constant:true'"), ("ggfu:model.gguf", "'gguf:model.gguf'"),
-])
+@pytest.mark.parametrize(
+    "spec, suggestion",
+    [
+        ("defualt", "'default'"),
+        ("Random", "'random'"),
+        ("majorty", "'majority'"),
+        ("hff:gpt2", "'hf:gpt2'"),
+        ("constnat:true", "'constant:true'"),
+        ("ggfu:model.gguf", "'gguf:model.gguf'"),
+    ],
+)
 def test_misspelt_model_specs_get_the_closest(spec, suggestion):
     assert did_you_mean(spec) == f" (did you mean {suggestion}?)"
 

@@ -63,7 +63,8 @@ def test_every_file_exists_or_an_earlier_command_writes_it():
                 continue
             exists = (readme.REPO / word).exists() or (word.startswith("../shared/") and DATA.is_dir())
             assert exists or readme.created_before(word, created), (
-                f"README line {command.line}: {word} is in no fresh clone and no earlier command writes it")
+                f"README line {command.line}: {word} is in no fresh clone and no earlier command writes it"
+            )
         created += written
 
 
@@ -71,9 +72,12 @@ def test_every_file_exists_or_an_earlier_command_writes_it():
 def test_what_this_machine_cannot_run_is_labelled(command):
     model = command.model or ""
     scheme, _, rest = model.partition(":")
-    lacking = (command.argv[0] in ("torchrun", "lm_eval") or scheme in ("vllm", "openai")
-               or any(option in command.argv for option in readme.NEEDS_HARDWARE)
-               or (scheme in ("hf", "nli") and not readme._looks_local(rest)))
+    lacking = (
+        command.argv[0] in ("torchrun", "lm_eval")
+        or scheme in ("vllm", "openai")
+        or any(option in command.argv for option in readme.NEEDS_HARDWARE)
+        or (scheme in ("hf", "nli") and not readme._looks_local(rest))
+    )
     if lacking:
         assert command.needs, f"README line {command.line}: say what it needs (# needs ...): {command.text!r}"
     elif command.needs:
@@ -104,8 +108,13 @@ def test_commands_without_a_model_run(clone, monkeypatch):
     ran = 0
     for command in readme.commands():
         inputs = [word for word in readme.path_words(command) if word not in readme.outputs(command)]
-        if (command.negkit_argv is None or command.loads_model or command.needs or command.long
-                or any(readme.created_before(word, skipped) for word in inputs)):
+        if (
+            command.negkit_argv is None
+            or command.loads_model
+            or command.needs
+            or command.long
+            or any(readme.created_before(word, skipped) for word in inputs)
+        ):
             skipped += readme.outputs(command)
             continue
         out, err = io.StringIO(), io.StringIO()
@@ -123,7 +132,9 @@ def test_python_block_runs(clone, monkeypatch):
     import negkit.models.registry as registry
 
     load = registry.load_model
-    monkeypatch.setattr(registry, "load_model", lambda spec, *a, **k: load("random" if spec == "default" else spec, *a, **k))
+    monkeypatch.setattr(
+        registry, "load_model", lambda spec, *a, **k: load("random" if spec == "default" else spec, *a, **k)
+    )
     monkeypatch.chdir(clone)
     [block] = [block for block in readme.read_blocks() if block.language == "python"]
     printed = io.StringIO()

@@ -21,8 +21,11 @@ OPTIONS = CompareOptions(resamples=300)
 
 def _run(model: str, out: Path, limits: dict[str, int]) -> Path:
     data = shared_data_path()
-    evaluate(model, ["tind", "nan-nli", "scone"], EvalOptions(data=str(data), limit=limits, out=out, progress=False,
-                                                                bootstrap=0))
+    evaluate(
+        model,
+        ["tind", "nan-nli", "scone"],
+        EvalOptions(data=str(data), limit=limits, out=out, progress=False, bootstrap=0),
+    )
     if model == "random":  # a constant answer does not exist on Thunder-NUBench (candidates differ per item)
         evaluate(model, ["nubench"], EvalOptions(data=str(FIXTURE), out=out, progress=False, bootstrap=0))
     return out
@@ -32,13 +35,17 @@ def _run(model: str, out: Path, limits: dict[str, int]) -> Path:
 def runs(tmp_path_factory) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("runs")
     limits = {"tind": 300, "scone": 60}
-    return {"random": _run("random", root / "random", limits),
-            "majority": _run("majority", root / "majority", {**limits, "scone": 30}),
-            "random-again": _run("random", root / "again" / "random", limits)}
+    return {
+        "random": _run("random", root / "random", limits),
+        "majority": _run("majority", root / "majority", {**limits, "scone": 30}),
+        "random-again": _run("random", root / "again" / "random", limits),
+    }
 
 
 def test_leaderboard_and_differences(runs):
-    comparison = compare([runs["majority"], runs["random"]], baseline=runs["random"], options=OPTIONS, suites=suite_view)
+    comparison = compare(
+        [runs["majority"], runs["random"]], baseline=runs["random"], options=OPTIONS, suites=suite_view
+    )
     assert comparison["baseline"] == "random" and [r["name"] for r in comparison["runs"]] == ["majority", "random"]
     assert set(comparison["tasks"]) == {"tind", "nan-nli", "scone", "nubench"}
     tind = comparison["tasks"]["tind"]
@@ -53,8 +60,10 @@ def test_leaderboard_and_differences(runs):
     other = next(row for row in tind["rows"] if not row["baseline"])
     assert other["shared_items"] == other["items"]
     difference = other["vs_baseline"]["all.accuracy"]
-    expected = other["values"]["all.accuracy"]["estimate"] - next(
-        row for row in tind["rows"] if row["baseline"])["values"]["all.accuracy"]["estimate"]
+    expected = (
+        other["values"]["all.accuracy"]["estimate"]
+        - next(row for row in tind["rows"] if row["baseline"])["values"]["all.accuracy"]["estimate"]
+    )
     assert difference["difference"] == pytest.approx(expected, abs=1e-4)
     assert difference["ci"][0] <= difference["difference"] <= difference["ci"][1] and 0 < difference["p_value"] <= 1
     # ScoNe: the majority run scored 5 rows per condition, the baseline 10 -- differences use the 30 shared items
@@ -85,8 +94,22 @@ def test_names_are_made_unique_with_parent_folders(tmp_path):
 
 def test_cli_prints_and_writes_every_format(runs, tmp_path, capsys):
     out = tmp_path / "cmp"
-    assert main(["compare", str(runs["random"]), str(runs["majority"]), "--tasks", "nan-nli,scone", "--bootstrap", "200",
-                 "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "compare",
+                str(runs["random"]),
+                str(runs["majority"]),
+                "--tasks",
+                "nan-nli,scone",
+                "--bootstrap",
+                "200",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     printed = capsys.readouterr().out
     assert printed.startswith("# negkit comparison") and "## nan-nli" in printed and "## tind" not in printed
     assert (out / "compare.md").read_text() == printed
@@ -131,8 +154,13 @@ def test_old_nan_nli_samples_without_premises_drop_strict(runs, tmp_path):
     old.mkdir()
     _copy_results_without_samples_record(runs["random"] / "nan-nli.results.json", old)  # as an older run wrote it
     records = [json.loads(line) for line in (runs["random"] / "nan-nli.samples.jsonl").read_text().splitlines()]
-    (old / "nan-nli.samples.jsonl").write_text("".join(
-        json.dumps({k: v for k, v in r.items() if k != "premise_id"}) + "\n" for r in records))
+    (old / "nan-nli.samples.jsonl").write_text(
+        "".join(json.dumps({k: v for k, v in r.items() if k != "premise_id"}) + "\n" for r in records)
+    )
     task = compare([old], options=OPTIONS, suites=suite_view)["tasks"]["nan-nli"]
-    assert [m["path"] for m in task["metrics"]] == ["standard.all_f1", "standard.accuracy", "binary.all_f1",
-                                                     "binary.accuracy"]
+    assert [m["path"] for m in task["metrics"]] == [
+        "standard.all_f1",
+        "standard.accuracy",
+        "binary.all_f1",
+        "binary.accuracy",
+    ]

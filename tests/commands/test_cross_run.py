@@ -16,7 +16,9 @@ from negkit.kit.suites.kinds import choice_suite
 from negkit.kit.tasks.choice import ChoiceQuestion, MultipleChoice
 
 TOY_SUITE = REPO_ROOT / "docs" / "examples" / "toy_suite.py"
-QUESTIONS = [{"id": f"q{n}", "question": f"Is {n} not even?", "answers": ["yes", "no"], "gold": n % 2} for n in range(8)]
+QUESTIONS = [
+    {"id": f"q{n}", "question": f"Is {n} not even?", "answers": ["yes", "no"], "gold": n % 2} for n in range(8)
+]
 
 
 def write_questions(folder: Path, questions: list[dict] = QUESTIONS) -> Path:
@@ -46,8 +48,25 @@ def test_task_names_with_a_dot_keep_files_of_their_own(versioned_suites, tmp_pat
     """Finding 9: ``toy.v1`` and ``toy.v2`` both wrote ``toy.results.json`` (``Path.with_suffix``)."""
     data = write_questions(tmp_path / "data" / "toy").parent
     out = tmp_path / "run"
-    assert main(["eval", "--model", "random", "--tasks", "toy.v1,toy.v2", "--data", str(data), "--out", str(out),
-                 "--no-progress", "--bootstrap", "0"]) == 0
+    assert (
+        main(
+            [
+                "eval",
+                "--model",
+                "random",
+                "--tasks",
+                "toy.v1,toy.v2",
+                "--data",
+                str(data),
+                "--out",
+                str(out),
+                "--no-progress",
+                "--bootstrap",
+                "0",
+            ]
+        )
+        == 0
+    )
     for name in versioned_suites:
         result = json.loads((out / f"{name}.results.json").read_text())
         assert result["task"]["task"] == name and (out / f"{name}.samples.jsonl").is_file()
@@ -65,8 +84,22 @@ def test_repeated_item_ids_are_refused_by_the_choice_task(tmp_path, capsys):
     """Finding 9: item ids were not checked for uniqueness in the generic choice task."""
     data = tmp_path / "data"
     write_questions(data / "toy-negation", QUESTIONS + [QUESTIONS[3]])
-    code = main(["eval", "--include", str(TOY_SUITE), "--model", "random", "--tasks", "toy-negation", "--data",
-                 str(data), "--out", str(tmp_path / "run"), "--no-progress"])
+    code = main(
+        [
+            "eval",
+            "--include",
+            str(TOY_SUITE),
+            "--model",
+            "random",
+            "--tasks",
+            "toy-negation",
+            "--data",
+            str(data),
+            "--out",
+            str(tmp_path / "run"),
+            "--no-progress",
+        ]
+    )
     unregister_suite("toy-negation")
     assert code == 2
     error = capsys.readouterr().err
@@ -78,8 +111,27 @@ def _toy_run(tmp_path: Path, model: str, out: Path, questions: list[dict] = QUES
     data = tmp_path / "toy-data"
     write_questions(data / "toy-negation", questions)
     try:
-        assert main(["eval", "--include", str(TOY_SUITE), "--model", model, "--tasks", "toy-negation", "--data",
-                     str(data), "--out", str(out), "--no-progress", "--bootstrap", "20"]) == 0
+        assert (
+            main(
+                [
+                    "eval",
+                    "--include",
+                    str(TOY_SUITE),
+                    "--model",
+                    model,
+                    "--tasks",
+                    "toy-negation",
+                    "--data",
+                    str(data),
+                    "--out",
+                    str(out),
+                    "--no-progress",
+                    "--bootstrap",
+                    "20",
+                ]
+            )
+            == 0
+        )
     finally:
         unregister_suite("toy-negation")
     return out
@@ -92,8 +144,9 @@ def test_a_dollar_in_run_names_draws_as_written(tmp_path, capsys):
     second = _toy_run(tmp_path, "constant:yes", tmp_path / "$x$")
     out = tmp_path / "compared"
     try:
-        code = main(["compare", str(first), str(second), "--include", str(TOY_SUITE), "--out", str(out),
-                     "--bootstrap", "20"])
+        code = main(
+            ["compare", str(first), str(second), "--include", str(TOY_SUITE), "--out", str(out), "--bootstrap", "20"]
+        )
     finally:
         unregister_suite("toy-negation")
     assert code == 0, capsys.readouterr().err
@@ -106,8 +159,12 @@ def test_leaderboard_links_are_url_encoded(tmp_path):
 
     assert url_path("../../javascript:alert(1)/report.html") == "../../javascript%3Aalert%281%29/report.html"
     assert url_path("../runs/a#b?c%d/report.html") == "../runs/a%23b%3Fc%25d/report.html"
-    data = {"models": [{"name": "m", "model": ["random"], "commands": []}], "columns": [], "cells": {"m": {}},
-            "metrics": {"m": {}}}
+    data = {
+        "models": [{"name": "m", "model": ["random"], "commands": []}],
+        "columns": [],
+        "cells": {"m": {}},
+        "metrics": {"m": {}},
+    }
     html = model_html(data, "m", [("javascript:alert(1)", "javascript:alert(1)/report.html")])
     assert 'href="javascript:' not in html and "javascript%3Aalert%281%29/report.html" in html
 
@@ -173,8 +230,10 @@ def test_compare_and_leaderboard_check_samples_against_results(damage, command, 
             record = json.loads(results.read_text())
             del record["samples"]
             results.write_text(json.dumps(record))
-    argv = {"compare": ["compare", str(run)],
-            "leaderboard": ["leaderboard", str(run), "--out", str(tmp_path / "site")]}[command]
+    argv = {
+        "compare": ["compare", str(run)],
+        "leaderboard": ["leaderboard", str(run), "--out", str(tmp_path / "site")],
+    }[command]
     capsys.readouterr()
     try:
         code = main([*argv, "--include", str(TOY_SUITE), "--bootstrap", "20"])
@@ -189,8 +248,22 @@ def test_one_output_folder_holds_one_model(tmp_path, capsys):
     run = _toy_run(tmp_path, "random", tmp_path / "run")
     (run / "notes.txt").write_text("mine")
     data = tmp_path / "toy-data"
-    argv = ["eval", "--include", str(TOY_SUITE), "--model", "constant:yes", "--tasks", "toy-negation", "--data",
-            str(data), "--out", str(run), "--no-progress", "--bootstrap", "20"]
+    argv = [
+        "eval",
+        "--include",
+        str(TOY_SUITE),
+        "--model",
+        "constant:yes",
+        "--tasks",
+        "toy-negation",
+        "--data",
+        str(data),
+        "--out",
+        str(run),
+        "--no-progress",
+        "--bootstrap",
+        "20",
+    ]
     capsys.readouterr()
     try:
         assert main(argv) == 2
@@ -210,17 +283,58 @@ def test_runs_on_different_data_are_not_paired_by_item_id(tmp_path, capsys):
     second = _toy_run(tmp_path / "b", "random", tmp_path / "second", list(reversed(QUESTIONS)))
     capsys.readouterr()
     try:
-        code = main(["compare", str(first), str(second), "--baseline", str(first), "--include", str(TOY_SUITE),
-                     "--bootstrap", "20"])
+        code = main(
+            [
+                "compare",
+                str(first),
+                str(second),
+                "--baseline",
+                str(first),
+                "--include",
+                str(TOY_SUITE),
+                "--bootstrap",
+                "20",
+            ]
+        )
         error = capsys.readouterr().err
         assert code == 2 and "task toy-negation: second read toy-negation/questions.jsonl with SHA-256" in error
-        assert main(["compare", str(first), str(second), "--baseline", str(first), "--include", str(TOY_SUITE),
-                     "--bootstrap", "20", "--json", "--allow-different-data"]) == 0
+        assert (
+            main(
+                [
+                    "compare",
+                    str(first),
+                    str(second),
+                    "--baseline",
+                    str(first),
+                    "--include",
+                    str(TOY_SUITE),
+                    "--bootstrap",
+                    "20",
+                    "--json",
+                    "--allow-different-data",
+                ]
+            )
+            == 0
+        )
         rows = json.loads(capsys.readouterr().out)["tasks"]["toy-negation"]["rows"]
         other = next(row for row in rows if row["run"] == "second")
         assert "different data" in other["unpaired"] and "vs_baseline" not in other
-        assert main(["leaderboard", str(first), str(second), "--out", str(tmp_path / "site"), "--include",
-                     str(TOY_SUITE), "--bootstrap", "20"]) == 2
+        assert (
+            main(
+                [
+                    "leaderboard",
+                    str(first),
+                    str(second),
+                    "--out",
+                    str(tmp_path / "site"),
+                    "--include",
+                    str(TOY_SUITE),
+                    "--bootstrap",
+                    "20",
+                ]
+            )
+            == 2
+        )
         assert "rank runs on the same data" in capsys.readouterr().err
     finally:
         unregister_suite("toy-negation")
@@ -236,8 +350,22 @@ def test_eval_never_overwrites_a_file_it_did_not_write(name, tmp_path, capsys):
     data = tmp_path / "toy-data"
     write_questions(data / "toy-negation")
     try:
-        code = main(["eval", "--include", str(TOY_SUITE), "--model", "random", "--tasks", "toy-negation", "--data",
-                     str(data), "--out", str(out), "--no-progress"])
+        code = main(
+            [
+                "eval",
+                "--include",
+                str(TOY_SUITE),
+                "--model",
+                "random",
+                "--tasks",
+                "toy-negation",
+                "--data",
+                str(data),
+                "--out",
+                str(out),
+                "--no-progress",
+            ]
+        )
     finally:
         unregister_suite("toy-negation")
     assert code == 2 and f"{out / name}: not written by negkit eval" in capsys.readouterr().err
@@ -252,8 +380,25 @@ def test_the_folder_reports_cover_every_task_of_the_folder(versioned_suites, tmp
     data = write_questions(tmp_path / "data" / "toy").parent
     out = tmp_path / "run"
     for name in versioned_suites:  # one task per invocation, same model, same folder
-        assert main(["eval", "--model", "random", "--tasks", name, "--data", str(data), "--out", str(out),
-                     "--no-progress", "--bootstrap", "0"]) == 0
+        assert (
+            main(
+                [
+                    "eval",
+                    "--model",
+                    "random",
+                    "--tasks",
+                    name,
+                    "--data",
+                    str(data),
+                    "--out",
+                    str(out),
+                    "--no-progress",
+                    "--bootstrap",
+                    "0",
+                ]
+            )
+            == 0
+        )
     combined = json.loads((out / "results.json").read_text())
     assert sorted(combined["results"]) == ["toy.v1", "toy.v2"]
     report = (out / "report.md").read_text()
@@ -282,8 +427,27 @@ def test_labels_of_nli_samples_are_checked_when_runs_are_compared(field, value, 
     """Finding 8: labels in another case in a samples file gave "binary accuracy 1.000 [1.000, 1.000]"."""
     data = shared_data_path("scone").parent
     out = tmp_path / "run"
-    assert main(["eval", "--model", "random", "--tasks", "scone", "--limit", "6", "--data", str(data), "--out",
-                 str(out), "--no-progress", "--bootstrap", "0"]) == 0
+    assert (
+        main(
+            [
+                "eval",
+                "--model",
+                "random",
+                "--tasks",
+                "scone",
+                "--limit",
+                "6",
+                "--data",
+                str(data),
+                "--out",
+                str(out),
+                "--no-progress",
+                "--bootstrap",
+                "0",
+            ]
+        )
+        == 0
+    )
     samples, results = out / "scone.samples.jsonl", out / "scone.results.json"
     lines = samples.read_text().splitlines()
     lines[1] = json.dumps({**json.loads(lines[1]), field: value})
@@ -302,15 +466,38 @@ def test_score_checks_the_gold_answers_of_a_samples_file_against_the_data(tmp_pa
     whatever data it found (F1 0.349 instead of 0.343 on other data, without a warning)."""
     run = _toy_run(tmp_path, "random", tmp_path / "run")
     other = tmp_path / "other-data"
-    flipped = [{**question, "gold": 1 - question["gold"]} if question["id"] == "q5" else question for question in QUESTIONS]
+    flipped = [
+        {**question, "gold": 1 - question["gold"]} if question["id"] == "q5" else question for question in QUESTIONS
+    ]
     write_questions(other / "toy-negation", flipped)
     capsys.readouterr()
     try:
-        code = main(["score", "toy-negation", str(run / "toy-negation.samples.jsonl"), "--data", str(other),
-                     "--include", str(TOY_SUITE)])
+        code = main(
+            [
+                "score",
+                "toy-negation",
+                str(run / "toy-negation.samples.jsonl"),
+                "--data",
+                str(other),
+                "--include",
+                str(TOY_SUITE),
+            ]
+        )
         error = capsys.readouterr().err
         assert code == 2 and "toy-negation.samples.jsonl:6: item 'q5': the file's gold answer" in error
-        assert main(["score", "toy-negation", str(run / "toy-negation.samples.jsonl"), "--data",
-                     str(tmp_path / "toy-data"), "--include", str(TOY_SUITE)]) == 0  # the data it was made on
+        assert (
+            main(
+                [
+                    "score",
+                    "toy-negation",
+                    str(run / "toy-negation.samples.jsonl"),
+                    "--data",
+                    str(tmp_path / "toy-data"),
+                    "--include",
+                    str(TOY_SUITE),
+                ]
+            )
+            == 0
+        )  # the data it was made on
     finally:
         unregister_suite("toy-negation")

@@ -19,9 +19,19 @@ FIXTURE = NUBENCH_FIXTURE
 
 def write_nan(path: Path, rows: list[dict[str, str]]) -> Path:
     """A NaN-NLI CSV with every column; unnamed cells blank, unset flags and operations 0."""
-    header = ["premise", "hypothesis", "label", *[f"P-{k}" for k in NEGATION_TYPES], "Unnamed: 13",
-              *[f"H-{k}" for k in NEGATION_TYPES], "Unnamed: 22", "Construction", "Construction Subtype",
-              *NAN_OPERATIONS, "Quantification"]
+    header = [
+        "premise",
+        "hypothesis",
+        "label",
+        *[f"P-{k}" for k in NEGATION_TYPES],
+        "Unnamed: 13",
+        *[f"H-{k}" for k in NEGATION_TYPES],
+        "Unnamed: 22",
+        "Construction",
+        "Construction Subtype",
+        *NAN_OPERATIONS,
+        "Quantification",
+    ]
     with path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.DictWriter(handle, header)
         writer.writeheader()
@@ -35,19 +45,54 @@ def write_nan(path: Path, rows: list[dict[str, str]]) -> Path:
 
 # two premises, four pairs; worked out by hand below
 ROWS = [
-    {"premise": "Not all came.", "hypothesis": "Some did not come.", "label": "entailment", "P-Non-verbal": "1",
-     "P-Sub-clausal": "1", "H-Verbal": "1", "H-Clausal": "1", "Construction": "not + quantifier",
-     "Construction Subtype": "not all", "Indefinite quantifier change": "1", "Negator position change": "1",
-     "Quantification": "1"},
-    {"premise": "Not all came.", "hypothesis": "All came.", "label": "contradiction", "P-Non-verbal": "1",
-     "P-Sub-clausal": "1", "Construction": "not + quantifier", "Construction Subtype": "not all",
-     "Negator addition or deletion": "2", "Quantification": "1"},
-    {"premise": "Not all came.", "hypothesis": "Many came.", "label": "neutral", "P-Non-verbal": "1",
-     "P-Sub-clausal": "1", "Construction": "not + quantifier", "Construction Subtype": "not all",
-     "Negator addition or deletion": "1", "Lexical change": "1"},
-    {"premise": "Not even Ed came.", "hypothesis": "Ed did not come.", "label": "entailment", "P-Non-verbal": "1",
-     "P-Sub-clausal": "1", "H-Verbal": "1", "H-Clausal": "1", "Construction": "not + focus particle",
-     "Construction Subtype": "not even", "Clause or sub-clause deletion": "1"},
+    {
+        "premise": "Not all came.",
+        "hypothesis": "Some did not come.",
+        "label": "entailment",
+        "P-Non-verbal": "1",
+        "P-Sub-clausal": "1",
+        "H-Verbal": "1",
+        "H-Clausal": "1",
+        "Construction": "not + quantifier",
+        "Construction Subtype": "not all",
+        "Indefinite quantifier change": "1",
+        "Negator position change": "1",
+        "Quantification": "1",
+    },
+    {
+        "premise": "Not all came.",
+        "hypothesis": "All came.",
+        "label": "contradiction",
+        "P-Non-verbal": "1",
+        "P-Sub-clausal": "1",
+        "Construction": "not + quantifier",
+        "Construction Subtype": "not all",
+        "Negator addition or deletion": "2",
+        "Quantification": "1",
+    },
+    {
+        "premise": "Not all came.",
+        "hypothesis": "Many came.",
+        "label": "neutral",
+        "P-Non-verbal": "1",
+        "P-Sub-clausal": "1",
+        "Construction": "not + quantifier",
+        "Construction Subtype": "not all",
+        "Negator addition or deletion": "1",
+        "Lexical change": "1",
+    },
+    {
+        "premise": "Not even Ed came.",
+        "hypothesis": "Ed did not come.",
+        "label": "entailment",
+        "P-Non-verbal": "1",
+        "P-Sub-clausal": "1",
+        "H-Verbal": "1",
+        "H-Clausal": "1",
+        "Construction": "not + focus particle",
+        "Construction Subtype": "not even",
+        "Clause or sub-clause deletion": "1",
+    },
 ]
 
 

@@ -40,8 +40,22 @@ def test_eval_without_tasks_writes_one_report(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("NEGKIT_DATA", raising=False)
     out = tmp_path / "run"
-    status = main(["eval", "--model", f"hf:{model}", "--data", str(FIXTURE), "--limit", "3", "--num-fewshot", "2",
-                   "--out", str(out), "--no-progress"])
+    status = main(
+        [
+            "eval",
+            "--model",
+            f"hf:{model}",
+            "--data",
+            str(FIXTURE),
+            "--limit",
+            "3",
+            "--num-fewshot",
+            "2",
+            "--out",
+            str(out),
+            "--no-progress",
+        ]
+    )
     assert status == 0
     report = (out / "report.md").read_text()
     assert "Thunder-NUBench multiple choice — prompt 7, 2-shot, 3 items" in report
@@ -53,4 +67,10 @@ def test_eval_without_tasks_writes_one_report(tmp_path, monkeypatch, capsys):
     assert set(combined["skipped"]) == {suite.name for suite in all_suites()} - {"thunder-nubench"}
     assert {"tind", "nan-nli", "scone", "condaqa", "negnli", "blimp-negation", "neqa"} <= set(combined["skipped"])
     samples = (out / "nubench.samples.jsonl").read_text().splitlines()
-    assert len(samples) == 3 and set(json.loads(samples[0])["runs"]) == {"seed-42", "seed-1234", "seed-3000", "seed-5000", "seed-7000"}
+    assert len(samples) == 3 and set(json.loads(samples[0])["runs"]) == {
+        "seed-42",
+        "seed-1234",
+        "seed-3000",
+        "seed-5000",
+        "seed-7000",
+    }

@@ -57,11 +57,19 @@ def test_nubench_export_structure_and_docs(tmp_path):
     pytest.importorskip("datasets")
     out = tmp_path / "export"
     manifest = export_lm_eval(["nubench"], out, data=str(FIXTURE), limit=5, num_fewshot=2)
-    assert manifest["tasks"]["nubench"]["count"] == 5 and manifest["tasks"]["nubench"]["seeds"] == [42, 1234, 3000, 5000, 7000]
+    assert manifest["tasks"]["nubench"]["count"] == 5 and manifest["tasks"]["nubench"]["seeds"] == [
+        42,
+        1234,
+        3000,
+        5000,
+        7000,
+    ]
     config = read_yaml(out / "negkit_nubench.yaml")
     assert config["task"] == "negkit_nubench" and config["custom_dataset"] == "!function utils.load_nubench"
     assert config["output_type"] == "multiple_choice" and config["target_delimiter"] == " "
-    assert config["num_fewshot"] == 2 and config["fewshot_split"] == "validation" and config["fewshot_delimiter"] == "\n\n"
+    assert (
+        config["num_fewshot"] == 2 and config["fewshot_split"] == "validation" and config["fewshot_delimiter"] == "\n\n"
+    )
     assert [metric["metric"] for metric in config["metric_list"]] == ["acc_norm", "acc"]
     docs = load_utils(out).load_nubench()
     task = get_task("nubench")
@@ -70,8 +78,9 @@ def test_nubench_export_structure_and_docs(tmp_path):
     test = list(docs["test"])
     assert [doc["item_id"] for doc in test] == [item.item_id for item in items]
     for doc, item_requests in zip(test, requests):
-        assert [(doc["prompt"], " " + choice) for choice in doc["choices"]] == \
-            [(request.context, request.continuation) for request in item_requests]
+        assert [(doc["prompt"], " " + choice) for choice in doc["choices"]] == [
+            (request.context, request.continuation) for request in item_requests
+        ]
         assert doc["gold"] == 0
     fewshot = get_task("nubench", num_fewshot=2)
     fewshot.load(str(FIXTURE), "test", 5, 0)
@@ -120,8 +129,10 @@ def test_the_zip_is_read_in_place_and_checked(tmp_path, monkeypatch):
     # a different release is refused, never silently evaluated
     other = tmp_path / "other"
     other.mkdir()
-    (other / "#01.Pattern.txt").write_text(f"% Test {items[0].group_id:06d}\tSource: x\tDistractor: y\n\n"
-                                           "1-1\taffirmation\tnone\tnone\tInput     \tT\tNot the same sentence.\n")
+    (other / "#01.Pattern.txt").write_text(
+        f"% Test {items[0].group_id:06d}\tSource: x\tDistractor: y\n\n"
+        "1-1\taffirmation\tnone\tnone\tInput     \tT\tNot the same sentence.\n"
+    )
     monkeypatch.setenv("NEGKIT_TIND_SOURCE", str(other))
     with pytest.raises(ValueError, match="differs from the one negkit exported|is not in"):
         load_utils(out).load_tind()
@@ -131,8 +142,23 @@ def test_the_zip_is_read_in_place_and_checked(tmp_path, monkeypatch):
 def test_nli_docs_match_negkit_requests(tmp_path):
     pytest.importorskip("datasets")
     out = tmp_path / "export"
-    assert main(["export", "lm-eval", "--tasks", "scone,nan-nli", "--data", str(SHARED), "--limit", "scone=12,nan-nli=5",
-                 "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "export",
+                "lm-eval",
+                "--tasks",
+                "scone,nan-nli",
+                "--data",
+                str(SHARED),
+                "--limit",
+                "scone=12,nan-nli=5",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     utils = load_utils(out)
     for name, loader in (("scone", utils.load_scone), ("nan-nli", utils.load_nan_nli)):
         task = get_task(name)
@@ -140,10 +166,12 @@ def test_nli_docs_match_negkit_requests(tmp_path):
         docs = list(loader()["test"])
         assert [doc["item_id"] for doc in docs] == [item.item_id for item in items]
         for doc, item, requests in zip(docs, items, task.requests(items)):
-            assert [(doc["prompt"], " " + choice) for choice in doc["choices"]] == \
-                [(request.context, request.continuation) for request in requests]
-            assert task.answers[doc["choices"][doc["gold"]]] == (item.label if name == "nan-nli" else
-                                                                 ("entailment" if item.label == "entailment" else "neutral"))
+            assert [(doc["prompt"], " " + choice) for choice in doc["choices"]] == [
+                (request.context, request.continuation) for request in requests
+            ]
+            assert task.answers[doc["choices"][doc["gold"]]] == (
+                item.label if name == "nan-nli" else ("entailment" if item.label == "entailment" else "neutral")
+            )
         assert read_yaml(out / f"{harness_names()[name][0]}.yaml")["target_delimiter"] == " "
 
 
@@ -170,8 +198,13 @@ def test_the_harness_loads_the_export(tmp_path):
     assert [task.doc_to_text(doc) for doc in docs] == [requests[0].context for requests in negkit.requests(items)]
 
 
-NEW_SUITES = {"blimp-negation": "load_blimp_negation", "neqa": "load_neqa", "negnli-mnli": "load_negnli_mnli",
-              "negnli-snli": "load_negnli_snli", "negnli-rte": "load_negnli_rte"}
+NEW_SUITES = {
+    "blimp-negation": "load_blimp_negation",
+    "neqa": "load_neqa",
+    "negnli-mnli": "load_negnli_mnli",
+    "negnli-snli": "load_negnli_snli",
+    "negnli-rte": "load_negnli_rte",
+}
 
 
 @pytest.mark.parametrize("name", list(NEW_SUITES))
@@ -201,8 +234,9 @@ def test_new_suites_export_negkit_requests(tmp_path, name):
     for doc, requests in zip(docs, task.requests(items)):
         context = doc[config["doc_to_text"]]
         choices = doc[config["doc_to_choice"]]
-        assert [(context, delimiter + choice) for choice in choices] == \
-            [(request.context, request.continuation) for request in requests]
+        assert [(context, delimiter + choice) for choice in choices] == [
+            (request.context, request.continuation) for request in requests
+        ]
     for doc, item in zip(docs, items):
         gold = doc[config["doc_to_target"]]
         if name == "blimp-negation":
@@ -212,7 +246,9 @@ def test_new_suites_export_negkit_requests(tmp_path, name):
         else:
             assert task.answers[doc["choices"][gold]] == item.label
     if name.startswith("negnli"):
-        assert docs[0]["choices"] == (["yes", "no"] if name == "negnli-rte" else ["entailment", "contradiction", "neutral"])
+        assert docs[0]["choices"] == (
+            ["yes", "no"] if name == "negnli-rte" else ["entailment", "contradiction", "neutral"]
+        )
 
 
 @pytest.mark.parametrize("name", list(NEW_SUITES))
@@ -229,6 +265,13 @@ def test_the_harness_asks_negkit_requests_on_the_new_suites(tmp_path, name):
     task = TaskManager(include_path=str(out)).load([harness])["tasks"][harness]
     negkit = get_task(name)
     items = negkit.load(str(SHARED), "test", 7, 0).items
-    asked = [[instance.arguments for instance in task.construct_requests(doc, task.doc_to_text(doc), metadata=(harness, 0, 1))]
-             for doc in task.test_docs()]
-    assert asked == [[(request.context, request.continuation) for request in requests] for requests in negkit.requests(items)]
+    asked = [
+        [
+            instance.arguments
+            for instance in task.construct_requests(doc, task.doc_to_text(doc), metadata=(harness, 0, 1))
+        ]
+        for doc in task.test_docs()
+    ]
+    assert asked == [
+        [(request.context, request.continuation) for request in requests] for requests in negkit.requests(items)
+    ]

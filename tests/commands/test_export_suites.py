@@ -55,9 +55,13 @@ def test_every_suite_expands_to_its_exported_tasks():
 
 
 def test_a_suite_without_an_export_is_refused_by_name(tmp_path):
-    suite = SuiteDescription(name="no-export-suite", title="No export", tasks=(
-        TaskEntry("no-export-a", SconeTask, "a"), TaskEntry("no-export-b", SconeTask, "b")), main_task="no-export-a",
-        data=DataSource("no-export-data", "nowhere"))
+    suite = SuiteDescription(
+        name="no-export-suite",
+        title="No export",
+        tasks=(TaskEntry("no-export-a", SconeTask, "a"), TaskEntry("no-export-b", SconeTask, "b")),
+        main_task="no-export-a",
+        data=DataSource("no-export-data", "nowhere"),
+    )
     register_suite(suite)
     try:
         with pytest.raises(NegkitError, match="suite no-export-suite has no task exported"):
@@ -78,8 +82,10 @@ def test_export_negnli_writes_its_three_tasks(tmp_path, capsys, shared_data):
     if not (shared_data / "negation-nli").is_dir():
         pytest.skip("negation-nli not found in ../shared/data")
     out = tmp_path / "export"
-    assert main(["export", "lm-eval", "--tasks", "negnli", "--data", str(shared_data), "--limit", "6",
-                 "--out", str(out)]) == 0
+    assert (
+        main(["export", "lm-eval", "--tasks", "negnli", "--data", str(shared_data), "--limit", "6", "--out", str(out)])
+        == 0
+    )
     printed = capsys.readouterr().out
     manifest = json.loads((out / "negkit_export.json").read_text(encoding="utf-8"))
     assert list(manifest["tasks"]) == NEGNLI

@@ -33,16 +33,25 @@ def report_folder(tmp_path_factory) -> Path:
     pytest.importorskip("matplotlib")
     data = shared_data_path()
     out = tmp_path_factory.mktemp("report")
-    results = evaluate("random", ["tind", "nan-nli", "scone"],
-                       EvalOptions(data=str(data), limit={"tind": 300, "scone": 60}, out=out, progress=False, bootstrap=200))
-    results += evaluate("random", ["nubench"], EvalOptions(data=str(FIXTURE), out=out, progress=False, bootstrap=200,
-                                                           task_options={"nubench": {"num_fewshot": 2}}))
+    results = evaluate(
+        "random",
+        ["tind", "nan-nli", "scone"],
+        EvalOptions(data=str(data), limit={"tind": 300, "scone": 60}, out=out, progress=False, bootstrap=200),
+    )
+    results += evaluate(
+        "random",
+        ["nubench"],
+        EvalOptions(
+            data=str(FIXTURE), out=out, progress=False, bootstrap=200, task_options={"nubench": {"num_fewshot": 2}}
+        ),
+    )
     gold = data / "cd-sco" / "SEM-2012-SharedTask-CD-SCO-dev-09032012.txt"
     system = out / "punct-bl.txt"
     run = [sys.executable, "-m", "negkit", "resolution"]
     subprocess.run([*run, "baseline", str(gold), "--out", str(system)], check=True, capture_output=True)
-    scored = subprocess.run([*run, "score", str(gold), str(system), "--json"], check=True, capture_output=True,
-                            text=True).stdout
+    scored = subprocess.run(
+        [*run, "score", str(gold), str(system), "--json"], check=True, capture_output=True, text=True
+    ).stdout
     (out / "resolution-dev.json").write_text(scored, encoding="utf-8")
     assert "Scopes(cue match).f1" in json.loads(scored)["systems"][0]["intervals"]
     write_html_report(results, out, suite_view)
@@ -56,13 +65,18 @@ def test_page_is_self_contained_and_deterministic(report_folder):
     assert "[" in page and 'class="ci"' in page  # intervals shown in the tables
     results = [json.loads(p.read_text()) for p in sorted(report_folder.glob("*.results.json"))]
     for result in results:
-        result["files"] = {"tables": str(report_folder / f"{result['task']['task']}.md"),
-                           "samples": str(report_folder / f"{result['task']['task']}.samples.jsonl")}
+        result["files"] = {
+            "tables": str(report_folder / f"{result['task']['task']}.md"),
+            "samples": str(report_folder / f"{result['task']['task']}.samples.jsonl"),
+        }
     assert run_html(results, suites=suite_view) == run_html(results, suites=suite_view)  # same input, same bytes
 
 
-@pytest.mark.skipif(find_chromium() is None, reason="chromium is not installed (scripts/setup.sh installs Debian's "
-                    "chromium; without it the browser check cannot run)")
+@pytest.mark.skipif(
+    find_chromium() is None,
+    reason="chromium is not installed (scripts/setup.sh installs Debian's "
+    "chromium; without it the browser check cannot run)",
+)
 def test_browser_renders_every_chart(report_folder, tmp_path):
     from PIL import Image
 
@@ -85,8 +99,10 @@ def test_browser_renders_every_chart(report_folder, tmp_path):
 @pytest.mark.skipif(find_chromium() is None, reason="chromium is not installed (see scripts/setup.sh)")
 def test_browser_check_sees_errors_and_requests(tmp_path):
     page = tmp_path / "bad.html"
-    page.write_text('<!DOCTYPE html><html><head><title>bad</title></head><body><svg width="10" height="10"></svg>'
-                    '<img src="http://negkit.invalid/x.png"><script>console.error("broken chart")</script></body></html>')
+    page.write_text(
+        '<!DOCTYPE html><html><head><title>bad</title></head><body><svg width="10" height="10"></svg>'
+        '<img src="http://negkit.invalid/x.png"><script>console.error("broken chart")</script></body></html>'
+    )
     rendered = render(page)
     assert any("broken chart" in error for error in rendered.console_errors)
     assert rendered.requests == ["http://negkit.invalid/x.png"]
@@ -94,13 +110,16 @@ def test_browser_check_sees_errors_and_requests(tmp_path):
 
 
 def test_markdown_to_html_tables_headings_and_intervals():
-    text = "## Title `x`\n\nSome **bold** text\nwrapped.\n\n| run | acc |\n|---|---|\n| a \\| b | 0.500 [0.400, 0.600] |\n"
+    text = (
+        "## Title `x`\n\nSome **bold** text\nwrapped.\n\n| run | acc |\n|---|---|\n| a \\| b | 0.500 [0.400, 0.600] |\n"
+    )
     out = markdown_to_html(text)
     assert "<h3>Title <code>x</code></h3>" in out
     assert "<p>Some <strong>bold</strong> text wrapped.</p>" in out
     assert '<td class="t">a | b</td><td>0.500 <span class="ci">[0.400, 0.600]</span></td>' in out
-    assert "<td>+1.0 <span class=\"ci\">[+0.5, +1.5] p=0.010</span> <span class=\"sig\">*</span></td>" in markdown_to_html(
-        "| h | d |\n|---|---|\n| x | +1.0 [+0.5, +1.5] p=0.010 * |")
+    assert '<td>+1.0 <span class="ci">[+0.5, +1.5] p=0.010</span> <span class="sig">*</span></td>' in markdown_to_html(
+        "| h | d |\n|---|---|\n| x | +1.0 [+0.5, +1.5] p=0.010 * |"
+    )
     assert "&lt;script&gt;" in markdown_to_html("<script>")
 
 
@@ -130,8 +149,11 @@ def test_summary_puts_every_suite_in_percent():
 
     def result(task, estimate, low, high):
         path = {"tind": "all.accuracy", "scone": "accuracy.overall"}[task]
-        return {"task": {"task": task}, "data": {"count": 10},
-                "metrics": {"intervals": {path: {"estimate": estimate, "ci": [low, high], "label": "accuracy"}}}}
+        return {
+            "task": {"task": task},
+            "data": {"count": 10},
+            "metrics": {"intervals": {path: {"estimate": estimate, "ci": [low, high], "label": "accuracy"}}},
+        }
 
     table = summary_table([result("tind", 50.26, 48.5, 52.0), result("scone", 0.5125, 0.4, 0.625)], suite_view)
     lines = table.splitlines()
@@ -167,8 +189,18 @@ def test_compare_page_fits_1280_pixels(report_folder, tmp_path):
     from negkit.kit.suites import suite_view
 
     other = tmp_path / "seed1"
-    evaluate("random", ["tind"], EvalOptions(data=str(shared_data_path()), limit={"tind": 300}, out=other,
-                                             progress=False, bootstrap=100, model_args={"seed": 1}))
+    evaluate(
+        "random",
+        ["tind"],
+        EvalOptions(
+            data=str(shared_data_path()),
+            limit={"tind": 300},
+            out=other,
+            progress=False,
+            bootstrap=100,
+            model_args={"seed": 1},
+        ),
+    )
     write_comparison(compare([report_folder, other], suites=suite_view), tmp_path / "compare")
     rendered = render(tmp_path / "compare" / "compare.html")
     assert rendered.console_errors == [] and rendered.requests == []

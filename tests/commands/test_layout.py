@@ -28,8 +28,11 @@ def differences(before: Any, after: Any, path: str = "") -> list[str]:
                 found += differences(before[key], after[key], where)
         return found
     if isinstance(before, list) and isinstance(after, list) and len(before) == len(after):
-        return [line for index, (old, new) in enumerate(zip(before, after))
-                for line in differences(old, new, f"{path}[{index}]")]
+        return [
+            line
+            for index, (old, new) in enumerate(zip(before, after))
+            for line in differences(old, new, f"{path}[{index}]")
+        ]
     return [] if before == after else [f"{path}: {json.dumps(before)[:120]} -> {json.dumps(after)[:120]}"]
 
 

@@ -24,30 +24,55 @@ GOLD = ["entailment"] * 6 + ["neutral"] * 4
 
 def _write_run(folder: Path, task: str, model: str, records: list[dict], split: str = "test") -> Path:
     folder.mkdir(parents=True, exist_ok=True)
-    results = {"task": {"task": task}, "model": {"name": model}, "data": {"split": split},
-               "record": {"command": f"negkit eval --model {model} --tasks {task}"}, "metrics": {}}
+    results = {
+        "task": {"task": task},
+        "model": {"name": model},
+        "data": {"split": split},
+        "record": {"command": f"negkit eval --model {model} --tasks {task}"},
+        "metrics": {},
+    }
     (folder / f"{task}.results.json").write_text(json.dumps(results), encoding="utf-8")
     (folder / f"{task}.samples.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     return folder
 
 
 def _scone(folder: Path, model: str, predictions: list[str]) -> Path:
-    records = [{"item_id": f"scone-test-no_negation-{row}", "gold": gold, "prediction": guess, "row": row,
-                "condition": "no_negation"} for row, (gold, guess) in enumerate(zip(GOLD, predictions))]
+    records = [
+        {
+            "item_id": f"scone-test-no_negation-{row}",
+            "gold": gold,
+            "prediction": guess,
+            "row": row,
+            "condition": "no_negation",
+        }
+        for row, (gold, guess) in enumerate(zip(GOLD, predictions))
+    ]
     return _write_run(folder, "scone", model, records)
 
 
 def _condaqa(folder: Path, model: str, correct: list[bool], split: str = "dev") -> Path:
-    records = [{"item_id": f"q{index}", "passage_id": index // 2, "question_id": index, "edit": "original",
-                "correct": value} for index, value in enumerate(correct)]
+    records = [
+        {"item_id": f"q{index}", "passage_id": index // 2, "question_id": index, "edit": "original", "correct": value}
+        for index, value in enumerate(correct)
+    ]
     return _write_run(folder, "condaqa", model, records, split)
 
 
 @pytest.fixture()
 def runs(tmp_path) -> dict[str, Path]:
     # random: hand-drawn answers, right on rows 0, 2, 4 (entailment) and 6, 9 (neutral): 5 of 10
-    random_answers = ["entailment", "neutral", "entailment", "neutral", "entailment", "neutral",
-                      "neutral", "entailment", "entailment", "neutral"]
+    random_answers = [
+        "entailment",
+        "neutral",
+        "entailment",
+        "neutral",
+        "entailment",
+        "neutral",
+        "neutral",
+        "entailment",
+        "entailment",
+        "neutral",
+    ]
     return {
         "oracle": _scone(tmp_path / "oracle", "oracle", GOLD),
         "constant": _scone(tmp_path / "constant", "constant", ["entailment"] * 10),
@@ -63,10 +88,18 @@ def test_values_ranks_and_differences_from_the_best(runs):
     assert column["metric"] == "accuracy.overall" and column["unit"] == "ScoNe base pair" and column["best"] == "oracle"
     cells = {name: data["cells"][name]["scone"] for name in ("oracle", "constant", "majority", "random")}
     # accuracy in percent: 10/10, 6/10 (the six entailment pairs), 6/10, 5/10
-    assert {name: cell["estimate"] for name, cell in cells.items()} == {"oracle": 100.0, "constant": 60.0,
-                                                                       "majority": 60.0, "random": 50.0}
-    assert {name: cell["rank"] for name, cell in cells.items()} == {"oracle": 1.0, "constant": 2.5, "majority": 2.5,
-                                                                   "random": 4.0}
+    assert {name: cell["estimate"] for name, cell in cells.items()} == {
+        "oracle": 100.0,
+        "constant": 60.0,
+        "majority": 60.0,
+        "random": 50.0,
+    }
+    assert {name: cell["rank"] for name, cell in cells.items()} == {
+        "oracle": 1.0,
+        "constant": 2.5,
+        "majority": 2.5,
+        "random": 4.0,
+    }
     assert cells["oracle"]["best"] and not cells["constant"]["best"] and cells["oracle"]["vs_best"] is None
     # all pairs right: every resample gives 100, the Wilson interval over 10 units instead
     assert cells["oracle"]["ci"][1] == 100.0 and 60 < cells["oracle"]["ci"][0] < 75
@@ -76,7 +109,9 @@ def test_values_ranks_and_differences_from_the_best(runs):
     assert versus["difference"] == pytest.approx(-40.0) and versus["shared_items"] == 10 and versus["units"] == 10
     # the four neutral pairs are the only differences: a resample without any of them has probability 0.6^10 < 0.025
     assert versus["significant"] and versus["ci"][1] < 0 and versus["p_value"] < 0.05
-    assert cells["random"]["vs_best"]["difference"] == pytest.approx(-50.0) and cells["random"]["vs_best"]["significant"]
+    assert (
+        cells["random"]["vs_best"]["difference"] == pytest.approx(-50.0) and cells["random"]["vs_best"]["significant"]
+    )
     assert data["mean_rank"]["oracle"] == {"mean": 1.0, "columns": 1, "covered": 1, "of": 1}
 
 
@@ -92,8 +127,17 @@ def test_named_folders_form_one_model_and_splits_are_columns(runs, tmp_path):
     dev = _condaqa(tmp_path / "constant-condaqa", "constant", [True, False, True, True])  # 3 of 4
     test = _condaqa(tmp_path / "random-condaqa-test", "random", [False, False, True, False], split="test")
     other = _condaqa(tmp_path / "random-condaqa-dev", "random", [True, False, False, False])
-    data = leaderboard_data([f"constant={runs['constant']}", f"constant={dev}", f"random={runs['random']}",
-                             f"random={test}", f"random={other}"], OPTIONS, suite_view)
+    data = leaderboard_data(
+        [
+            f"constant={runs['constant']}",
+            f"constant={dev}",
+            f"random={runs['random']}",
+            f"random={test}",
+            f"random={other}",
+        ],
+        OPTIONS,
+        suite_view,
+    )
     assert [model["name"] for model in data["models"]] == ["constant", "random"]
     assert [column["key"] for column in data["columns"]] == ["scone", "condaqa [dev]", "condaqa [test]"]
     assert data["cells"]["constant"]["condaqa [dev]"]["estimate"] == 75.0
@@ -105,8 +149,11 @@ def test_named_folders_form_one_model_and_splits_are_columns(runs, tmp_path):
     assert data["mean_rank"]["random"] == {"mean": 2.0, "columns": 2, "covered": 3, "of": 3}
     assert not data["cells"]["random"]["condaqa [test]"]["best"] and data["columns"][2]["best"] is None
     assert data["columns"][1]["unit"] == "CondaQA passage"
-    picked = leaderboard_data([f"random={runs['random']}", f"random={test}", f"random={other}"],
-                              LeaderboardOptions(resamples=100, tasks=("condaqa", "scone")), suite_view)
+    picked = leaderboard_data(
+        [f"random={runs['random']}", f"random={test}", f"random={other}"],
+        LeaderboardOptions(resamples=100, tasks=("condaqa", "scone")),
+        suite_view,
+    )
     assert [column["key"] for column in picked["columns"]] == ["condaqa [dev]", "condaqa [test]", "scone"]
     with pytest.raises(NegkitError, match="--tasks names tasks no run has: tind"):
         leaderboard_data([runs["random"]], LeaderboardOptions(resamples=100, tasks=("tind",)), suite_view)
@@ -117,7 +164,11 @@ def test_named_folders_form_one_model_and_splits_are_columns(runs, tmp_path):
 def test_entries_and_slugs(tmp_path):
     odd = tmp_path / "a=b"
     odd.mkdir()
-    assert parse_entries(["x=runs/a", str(odd), "runs/b"]) == [("x", Path("runs/a")), (None, odd), (None, Path("runs/b"))]
+    assert parse_entries(["x=runs/a", str(odd), "runs/b"]) == [
+        ("x", Path("runs/a")),
+        (None, odd),
+        (None, Path("runs/b")),
+    ]
     assert slug("SmolLM2 + adapter/v1") == "SmolLM2-adapter-v1" and slug("///") == "model"
     assert colour(0.0)[0] == "#440154" and colour(100.0)[0] == "#fde725" and colour(150.0) == colour(100.0)
 
@@ -141,7 +192,9 @@ def test_site_files_links_and_determinism(runs, tmp_path):
 
 def test_cli_writes_the_site_and_rejects_a_folder_that_is_not_a_run(runs, tmp_path, capsys):
     out = tmp_path / "site"
-    assert main(["leaderboard", str(runs["oracle"]), str(runs["constant"]), "--out", str(out), "--bootstrap", "50"]) == 0
+    assert (
+        main(["leaderboard", str(runs["oracle"]), str(runs["constant"]), "--out", str(out), "--bootstrap", "50"]) == 0
+    )
     assert capsys.readouterr().out.strip() == str(out / "index.html")
     empty = tmp_path / "not-a-run"
     empty.mkdir()
@@ -156,17 +209,40 @@ _CLICK = "document.querySelectorAll('#ranking thead th')[{index}].click()"
 _MODELS = "Array.from(document.querySelectorAll('#ranking tbody tr')).map(r => r.getAttribute('data-model'))"
 
 
-@pytest.mark.skipif(find_chromium() is None, reason="chromium is not installed (scripts/setup.sh installs Debian's "
-                    "chromium; without it the browser check cannot run)")
+@pytest.mark.skipif(
+    find_chromium() is None,
+    reason="chromium is not installed (scripts/setup.sh installs Debian's "
+    "chromium; without it the browser check cannot run)",
+)
 def test_browser_renders_and_the_table_sorts(runs, tmp_path):
     out = tmp_path / "site"
     condaqa = _condaqa(tmp_path / "oracle-condaqa", "oracle", [True, False, False, False])
-    leaderboard(["random=" + str(runs["random"]), "oracle=" + str(runs["oracle"]), "oracle=" + str(condaqa),
-                 "constant=" + str(runs["constant"])], out, OPTIONS, suite_view)
+    leaderboard(
+        [
+            "random=" + str(runs["random"]),
+            "oracle=" + str(runs["oracle"]),
+            "oracle=" + str(condaqa),
+            "constant=" + str(runs["constant"]),
+        ],
+        out,
+        OPTIONS,
+        suite_view,
+    )
     # columns: #, model, mean rank, scone, condaqa
-    rendered = render(out / "index.html", actions=(
-        _MODELS, _CLICK.format(index=1), _MODELS, _CLICK.format(index=3), _MODELS, _CLICK.format(index=3), _MODELS,
-        _CLICK.format(index=4), _MODELS))
+    rendered = render(
+        out / "index.html",
+        actions=(
+            _MODELS,
+            _CLICK.format(index=1),
+            _MODELS,
+            _CLICK.format(index=3),
+            _MODELS,
+            _CLICK.format(index=3),
+            _MODELS,
+            _CLICK.format(index=4),
+            _MODELS,
+        ),
+    )
     assert rendered.console_errors == [] and rendered.requests == []
     assert rendered.title == "negkit negation leaderboard"
     initial, by_name, scone_down, scone_up, condaqa_down = rendered.evaluated[0::2]

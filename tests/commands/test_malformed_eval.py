@@ -31,7 +31,19 @@ def model(tmp_path_factory) -> Path:
 
 
 def _eval(spec, data, tmp_path, *extra) -> list:
-    return ["eval", "--model", spec, "--tasks", "tind", "--data", data, "--out", tmp_path / "run", "--no-progress", *extra]
+    return [
+        "eval",
+        "--model",
+        spec,
+        "--tasks",
+        "tind",
+        "--data",
+        data,
+        "--out",
+        tmp_path / "run",
+        "--no-progress",
+        *extra,
+    ]
 
 
 def _copy_model(model: Path, target: Path, drop: tuple[str, ...] = ()) -> Path:
@@ -44,17 +56,26 @@ def _copy_model(model: Path, target: Path, drop: tuple[str, ...] = ()) -> Path:
 
 MODEL_CASES = {  # name -> (breakage of a copy of the tiny model folder, file the error names, relative)
     "empty-folder": (lambda m: [p.unlink() for p in m.iterdir()], ""),
-    "no-tokenizer": (lambda m: [p.unlink() for p in m.iterdir() if "token" in p.name or p.name.startswith(("vocab", "merges", "special"))], ""),
+    "no-tokenizer": (
+        lambda m: [
+            p.unlink() for p in m.iterdir() if "token" in p.name or p.name.startswith(("vocab", "merges", "special"))
+        ],
+        "",
+    ),
     "garbage-config": (lambda m: (m / "config.json").write_text("{garbage"), "config.json"),
     "config-not-object": (lambda m: (m / "config.json").write_text("[1]"), "config.json"),
     "config-without-model-type": (lambda m: (m / "config.json").write_text('{"hidden_size": 4}'), "config.json"),
     "config-not-utf8": (lambda m: (m / "config.json").write_bytes(b'{"model_type": "\xff"}'), "config.json"),
     "no-weights": (lambda m: (m / "model.safetensors").unlink(), ""),
-    "truncated-weights": (lambda m: (m / "model.safetensors").write_bytes((m / "model.safetensors").read_bytes()[:5000]),
-                          "model.safetensors"),
+    "truncated-weights": (
+        lambda m: (m / "model.safetensors").write_bytes((m / "model.safetensors").read_bytes()[:5000]),
+        "model.safetensors",
+    ),
     "garbage-weights": (lambda m: (m / "model.safetensors").write_bytes(b"\xff" * 64), "model.safetensors"),
-    "pickle-weights": (lambda m: ((m / "model.safetensors").unlink(),
-                                  (m / "pytorch_model.bin").write_bytes(pickle.dumps(Path("x")))), ""),
+    "pickle-weights": (
+        lambda m: ((m / "model.safetensors").unlink(), (m / "pytorch_model.bin").write_bytes(pickle.dumps(Path("x")))),
+        "",
+    ),
 }
 
 
@@ -107,8 +128,18 @@ def test_broken_gguf_file(case, data, tmp_path, capsys, monkeypatch):
     assert not list((tmp_path / "cache").rglob("*.partial"))  # a failed conversion leaves nothing behind
 
 
-@pytest.mark.parametrize("spec", ["gguf:{tmp}/missing.gguf", "gguf:{tmp}", "nli:{tmp}/absent", "hf:./absent-here",
-                                  "{tmp}/a/b/c", "~/surely-absent-model", "openai:http://[::1#m"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "gguf:{tmp}/missing.gguf",
+        "gguf:{tmp}",
+        "nli:{tmp}/absent",
+        "hf:./absent-here",
+        "{tmp}/a/b/c",
+        "~/surely-absent-model",
+        "openai:http://[::1#m",
+    ],
+)
 def test_missing_model_paths(spec, data, tmp_path, capsys):
     spec = spec.format(tmp=tmp_path)
     line = assert_input_error(_eval(spec, data, tmp_path), capsys)
@@ -124,6 +155,7 @@ def test_hub_names_offline_fail_fast(spec, data, tmp_path, capsys, monkeypatch):
 
 
 # -- OpenAI-compatible servers that answer badly --------------------------------------------------------
+
 
 class CannedServer:
     """Accepts connections on 127.0.0.1 and answers each with ``reply`` bytes (None: never answers)."""
@@ -156,8 +188,10 @@ class CannedServer:
 
 
 def _http(body: bytes, status: str = "200 OK") -> bytes:
-    return (f"HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n"
-            "Connection: close\r\n\r\n").encode() + body
+    return (
+        f"HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+        "Connection: close\r\n\r\n"
+    ).encode() + body
 
 
 SERVER_CASES = {
@@ -166,8 +200,10 @@ SERVER_CASES = {
     "json-list": (_http(b"[1, 2, 3]"), "not an object"),
     "no-choices": (_http(b'{"id": "x"}'), "no list of choices"),
     "choices-wrong-type": (_http(b'{"choices": [{"logprobs": {"top_logprobs": "nope"}}]}'), "no top_logprobs"),
-    "logprob-not-a-number": (_http(b'{"choices": [{"logprobs": {"top_logprobs": [{"True": "high"}]}}]}'),
-                             "not what the OpenAI API returns"),
+    "logprob-not-a-number": (
+        _http(b'{"choices": [{"logprobs": {"top_logprobs": [{"True": "high"}]}}]}'),
+        "not what the OpenAI API returns",
+    ),
     "http-404": (_http(b'{"error": "no such route"}', "404 Not Found"), "HTTP 404"),
     "never-answers": (None, "no answer within 1 s"),
 }
@@ -188,8 +224,9 @@ def test_bad_server_replies(case, data, tmp_path, capsys):
 
 
 def test_server_options_only_for_servers(model, data, tmp_path, capsys):
-    assert_input_error(_eval(f"hf:{model}", data, tmp_path, "--timeout", "5"), capsys,
-                       contains="--timeout apply to openai: models")
+    assert_input_error(
+        _eval(f"hf:{model}", data, tmp_path, "--timeout", "5"), capsys, contains="--timeout apply to openai: models"
+    )
 
 
 # -- the run store -----------------------------------------------------------------------------------
@@ -219,13 +256,36 @@ def test_run_store_that_is_a_folder(model, data, tmp_path, capsys):
 # -- flags --------------------------------------------------------------------------------------------
 
 FLAG_CASES = [
-    ["--limit", "abc"], ["--limit", "0"], ["--limit", "-3"], ["--limit", "tind="], ["--limit", "x" * 100_000],
-    ["--batch-size", "0"], ["--batch-size", "many"], ["--seed", "x"], ["--split", ""], ["--split", "dev2"],
-    ["--model-args", "=broken"], ["--model-args", "no_such_key=1"], ["--chunk-size", "0"], ["--commit-seconds", "-1"],
-    ["--wait-lock", "-1"], ["--timeout", "0"], ["--retries", "-1"], ["--mode", "exact", "--dtype", "bfloat16"],
-    ["--tasks", "no-such-task"], ["--tasks", ","], ["--prompt", "99"], ["--num-fewshot", "-1"], ["--unknown-flag"],
-    ["--seed", "-1"], ["--bootstrap-seed", "-1"], ["--seed", str(2**32)], ["--model-args", "k" * 100_000 + "=1"],
-    ["--model-args", "a='" + "x" * 100_000], ["--device", "gpu0"], ["--model-args", "batch_size=0"],
+    ["--limit", "abc"],
+    ["--limit", "0"],
+    ["--limit", "-3"],
+    ["--limit", "tind="],
+    ["--limit", "x" * 100_000],
+    ["--batch-size", "0"],
+    ["--batch-size", "many"],
+    ["--seed", "x"],
+    ["--split", ""],
+    ["--split", "dev2"],
+    ["--model-args", "=broken"],
+    ["--model-args", "no_such_key=1"],
+    ["--chunk-size", "0"],
+    ["--commit-seconds", "-1"],
+    ["--wait-lock", "-1"],
+    ["--timeout", "0"],
+    ["--retries", "-1"],
+    ["--mode", "exact", "--dtype", "bfloat16"],
+    ["--tasks", "no-such-task"],
+    ["--tasks", ","],
+    ["--prompt", "99"],
+    ["--num-fewshot", "-1"],
+    ["--unknown-flag"],
+    ["--seed", "-1"],
+    ["--bootstrap-seed", "-1"],
+    ["--seed", str(2**32)],
+    ["--model-args", "k" * 100_000 + "=1"],
+    ["--model-args", "a='" + "x" * 100_000],
+    ["--device", "gpu0"],
+    ["--model-args", "batch_size=0"],
 ]
 
 
@@ -238,7 +298,7 @@ def test_bad_flags(flags, model, data, tmp_path, capsys):
     assert not (tmp_path / "run").exists()
 
 
-@pytest.mark.parametrize("response", ['"oops"', '{"True": "high", "False": -1.0}', '{"loglikelihood": [1, 2]}', '[]'])
+@pytest.mark.parametrize("response", ['"oops"', '{"True": "high", "False": -1.0}', '{"loglikelihood": [1, 2]}', "[]"])
 def test_run_store_answer_of_the_wrong_form(response, model, data, tmp_path, capsys):
     from negkit.cli import main
 

@@ -36,13 +36,17 @@ def _error(argv, capsys) -> str:
 
 def test_missing_second_suite_fails_before_the_first_runs(shared_data, no_model_load, tmp_path):
     with pytest.raises(NegkitError, match="Thunder-NUBench not found in"):
-        evaluate("default", ["scone", "nubench"], EvalOptions(data=str(shared_data), out=tmp_path / "o", progress=False))
+        evaluate(
+            "default", ["scone", "nubench"], EvalOptions(data=str(shared_data), out=tmp_path / "o", progress=False)
+        )
     assert not (tmp_path / "o").exists()  # nothing was started
 
 
 def test_unknown_split_fails_before_the_model_loads(shared_data, no_model_load, tmp_path, capsys):
-    line = _error(["eval", "--tasks", "nan-nli", "--split", "dev", "--data", str(shared_data), "--out",
-                   str(tmp_path / "o")], capsys)
+    line = _error(
+        ["eval", "--tasks", "nan-nli", "--split", "dev", "--data", str(shared_data), "--out", str(tmp_path / "o")],
+        capsys,
+    )
     assert "task nan-nli has no split 'dev' (its splits: test)" in line
     line = _error(["eval", "--tasks", "scone", "--split", "validation", "--data", str(shared_data)], capsys)
     assert "task scone has no split 'validation'" in line
@@ -83,9 +87,14 @@ def test_missing_model_path_is_a_missing_path(shared_data, tmp_path, capsys):
 def test_hub_name_fails_fast_offline(shared_data, monkeypatch, capsys):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     started = time.monotonic()
-    line = _error(["eval", "--model", "hf:some-org/some-model", "--tasks", "nan-nli", "--data", str(shared_data)], capsys)
+    line = _error(
+        ["eval", "--model", "hf:some-org/some-model", "--tasks", "nan-nli", "--data", str(shared_data)], capsys
+    )
     assert time.monotonic() - started < 10
-    assert "'some-org/some-model' is not a local path and the Hugging Face hub cannot be used (HF_HUB_OFFLINE is set)" in line
+    assert (
+        "'some-org/some-model' is not a local path and the Hugging Face hub cannot be used (HF_HUB_OFFLINE is set)"
+        in line
+    )
 
 
 def test_hub_name_fails_fast_without_network(shared_data, monkeypatch, capsys):
@@ -131,7 +140,9 @@ def test_checks_are_extensible(shared_data, no_model_load, monkeypatch):
 
 
 def test_list_with_a_missing_data_path(tmp_path, capsys):
-    assert _error(["eval", "--list", "--data", str(tmp_path / "nowhere")], capsys).endswith("no such file or folder (--data)")
+    assert _error(["eval", "--list", "--data", str(tmp_path / "nowhere")], capsys).endswith(
+        "no such file or folder (--data)"
+    )
 
 
 def test_name_under_a_local_folder_is_a_missing_path(shared_data, tmp_path, monkeypatch, capsys):

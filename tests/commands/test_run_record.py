@@ -95,15 +95,23 @@ def test_flags_that_do_not_apply_are_errors(tasks, options, message):
 
 
 def test_classifier_tasks_take_no_prompt_flags():
-    with pytest.raises(NegkitError, match="--apply-chat-template / --no-chat-template does not apply to task scone "
-                       "with a classifier model"):
+    with pytest.raises(
+        NegkitError,
+        match="--apply-chat-template / --no-chat-template does not apply to task scone with a classifier model",
+    ):
         task_options_for(["scone"], EvalOptions(chat=True), classifier=True)
 
 
 def test_flags_become_task_options():
-    options = task_options_for(["nubench", "tind"], EvalOptions(num_fewshot={"nubench": 2}, seed=7, chat=False,
-                                                                system_instruction="Be brief."))
-    assert options["nubench"].options == {"num_fewshot": 2, "chat": False, "system_instruction": "Be brief.", "seeds": (7,)}
+    options = task_options_for(
+        ["nubench", "tind"], EvalOptions(num_fewshot={"nubench": 2}, seed=7, chat=False, system_instruction="Be brief.")
+    )
+    assert options["nubench"].options == {
+        "num_fewshot": 2,
+        "chat": False,
+        "system_instruction": "Be brief.",
+        "seeds": (7,),
+    }
     assert options["nubench"].task.seeds == (7,) and options["nubench"].task.num_fewshot == 2
     assert options["tind"].options == {"chat": False, "system_instruction": "Be brief."}
 
@@ -134,8 +142,14 @@ def test_record_samples_and_harness_layout(tmp_path):
     record = result["record"]
     command = shlex.split(record["command"])
     assert command[:4] == ["negkit", "eval", "--model", "tiny-llama"]
-    for flag, value in (("--limit", "0.5"), ("--num-fewshot", "1"), ("--seed", "42"), ("--dtype", "float32"),
-                        ("--out", str(out.resolve())), ("--data", str(FIXTURE.resolve()))):
+    for flag, value in (
+        ("--limit", "0.5"),
+        ("--num-fewshot", "1"),
+        ("--seed", "42"),
+        ("--dtype", "float32"),
+        ("--out", str(out.resolve())),
+        ("--data", str(FIXTURE.resolve())),
+    ):
         assert command[command.index(flag) + 1] == value
     assert "--apply-chat-template" in command
     environment = record["environment"]
@@ -170,9 +184,15 @@ def test_nli_samples_carry_inputs_and_prompt(tmp_path):
     samples = [json.loads(line) for line in (tmp_path / "nan-nli.samples.jsonl").read_text().splitlines()]
     assert len(samples) == 3
     for sample in samples:
-        assert sample["premise"] and sample["hypothesis"] and sample["choices"] == ["entailment", "contradiction", "neutral"]
-        assert sample["prompt"] == f"Premise: {sample['premise']}\nHypothesis: {sample['hypothesis']}\n" \
+        assert (
+            sample["premise"]
+            and sample["hypothesis"]
+            and sample["choices"] == ["entailment", "contradiction", "neutral"]
+        )
+        assert (
+            sample["prompt"] == f"Premise: {sample['premise']}\nHypothesis: {sample['hypothesis']}\n"
             "Does the premise entail the hypothesis, contradict it, or neither? Answer entailment, contradiction or neutral.\nAnswer:"
+        )
     assert list(result["data"]["files"]) == ["nan-nli/nan.csv"]
 
 
@@ -181,9 +201,33 @@ def test_the_recorded_command_reproduces_the_run(tmp_path):
 
     model = save_tiny_causal(tmp_path / "model")
     first = tmp_path / "first"
-    assert main(["eval", "--model", f"hf:{model}", "--tasks", "nubench", "--data", str(FIXTURE), "--limit", "0.25",
-                 "--num-fewshot", "1", "--seed", "3", "--apply-chat-template", "--system-instruction", "Be exact.",
-                 "--output-path", str(first), "--no-progress", "--log-samples"]) == 0
+    assert (
+        main(
+            [
+                "eval",
+                "--model",
+                f"hf:{model}",
+                "--tasks",
+                "nubench",
+                "--data",
+                str(FIXTURE),
+                "--limit",
+                "0.25",
+                "--num-fewshot",
+                "1",
+                "--seed",
+                "3",
+                "--apply-chat-template",
+                "--system-instruction",
+                "Be exact.",
+                "--output-path",
+                str(first),
+                "--no-progress",
+                "--log-samples",
+            ]
+        )
+        == 0
+    )
     recorded = json.loads((first / "results.json").read_text())["record"]["command"]
     command = shlex.split(recorded)
     assert command[:2] == ["negkit", "eval"] and "--log-samples" not in command  # only what changes results

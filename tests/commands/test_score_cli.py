@@ -20,9 +20,18 @@ def record(test_id, is_distractor, negation, label, prediction, pattern_id=5, pa
     negation_type, semantic_type, syntactic_scope = (
         ("affirmation", "none", "none") if negation == "aff" else ("verbal", "analytic", "clausal")
     )
-    return {"pattern_id": pattern_id, "pattern": pattern, "test_id": test_id, "negation_type": negation_type,
-            "semantic_type": semantic_type, "syntactic_scope": syntactic_scope, "isDistractor": is_distractor,
-            "label": label, "sentence": f"An invented sentence {test_id}.", "prediction": prediction}
+    return {
+        "pattern_id": pattern_id,
+        "pattern": pattern,
+        "test_id": test_id,
+        "negation_type": negation_type,
+        "semantic_type": semantic_type,
+        "syntactic_scope": syntactic_scope,
+        "isDistractor": is_distractor,
+        "label": label,
+        "sentence": f"An invented sentence {test_id}.",
+        "prediction": prediction,
+    }
 
 
 # Group 1 answered perfectly; group 2 answers True everywhere.
@@ -56,8 +65,13 @@ def test_score_tind_json_keeps_the_authors_names(tmp_path, capsys):
     assert scores["distractor_negation"]["accuracy"] == 100.0
     assert scores["Negation_analysis"]["verbal_input"]["accuracy"] == 50.0
     # group 1 coherent everywhere, group 2 nowhere (input aff True == input neg True, etc.)
-    for measure in ("All", "Affirmation-Negation_Input", "Affirmation-Negation_Distractor",
-                    "Input-Distractor_Affirmation", "Input-Distractor_Negation"):
+    for measure in (
+        "All",
+        "Affirmation-Negation_Input",
+        "Affirmation-Negation_Distractor",
+        "Input-Distractor_Affirmation",
+        "Input-Distractor_Negation",
+    ):
         assert scores["coherence_scores"][measure]["Coherence_percentage"] == 50.0
     assert scores["Hypernymy"]["all"]["accuracy"] == 75.0
 
@@ -66,7 +80,10 @@ def test_score_tind_markdown(tmp_path, capsys):
     path = write_jsonl(tmp_path / "predictions.jsonl", PREDICTIONS)
     assert main(["score", "tind", str(path), "--name", "my-model", "--bootstrap", "0"]) == 0
     out = capsys.readouterr().out
-    assert "| my-model | 50.00 | 50.00 | 50.00 | 50.00 | 50.00 | 75.00 | 75.00 | 75.00 | 100.00 | 50.00 | 50.00 | 100.00 |" in out
+    assert (
+        "| my-model | 50.00 | 50.00 | 50.00 | 50.00 | 50.00 | 75.00 | 75.00 | 75.00 | 100.00 | 50.00 | 50.00 | 100.00 |"
+        in out
+    )
     assert "| #05 Hypernymy | 8 | 75.00 |" in out
     assert "| verbal | 4 | 75.00 | 50.00 | 100.00 |" in out
     assert "Note:" not in out  # no empty cells
@@ -112,8 +129,11 @@ def test_every_registered_suite_reads_predictions():
 
 def test_empty_cells_are_reported_in_markdown(tmp_path, capsys):
     # pattern #09 group without distractor-negative sentence: two measures cannot be compared
-    records = [record(3, False, "aff", True, True, 9, "Agent"), record(3, False, "neg", False, False, 9, "Agent"),
-               record(3, True, "aff", False, False, 9, "Agent")]
+    records = [
+        record(3, False, "aff", True, True, 9, "Agent"),
+        record(3, False, "neg", False, False, 9, "Agent"),
+        record(3, True, "aff", False, False, 9, "Agent"),
+    ]
     path = write_jsonl(tmp_path / "p.jsonl", records)
     assert main(["score", "tind", str(path), "--bootstrap", "0"]) == 0
     out = capsys.readouterr().out

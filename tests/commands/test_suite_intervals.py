@@ -45,7 +45,9 @@ def check_estimates(metrics: dict, intervals: dict, digits: int | None = None) -
 
 def test_tind_intervals_cover_every_table_cell_clustered_by_group():
     rng = random.Random(0)
-    groups = [group for pattern in range(1, 12) for group in [g for g in public_groups() if g.pattern_id == pattern][:3]]
+    groups = [
+        group for pattern in range(1, 12) for group in [g for g in public_groups() if g.pattern_id == pattern][:3]
+    ]
     items = [item for group in groups for item in group.items]
     predictions = [rng.random() < 0.6 for _ in items]
     metrics = tind_metrics(items, predictions)
@@ -70,13 +72,27 @@ def test_nan_nli_intervals_are_clustered_by_premise():
     check_estimates(metrics, intervals)
     assert intervals["standard.all_f1"]["unit"] == "NaN-NLI premise" and intervals["standard.all_f1"]["units"] == 48
     assert intervals["strict.accuracy"]["rows"] == 48
-    assert {"binary.per_class.not_entailment.f1", "nan_quant.standard.all_f1", "confusion_matrix.neutral.entailment",
-            "premise_negation_type.Verbal.f1", "hypothesis_negation_type.No negation.recall"} <= set(intervals)
-    for table in ("construction_error_rate", "construction_error_rate_by_value", "operation_error_rate",
-                  "operation_error_rate_other"):
+    assert {
+        "binary.per_class.not_entailment.f1",
+        "nan_quant.standard.all_f1",
+        "confusion_matrix.neutral.entailment",
+        "premise_negation_type.Verbal.f1",
+        "hypothesis_negation_type.No negation.recall",
+    } <= set(intervals)
+    for table in (
+        "construction_error_rate",
+        "construction_error_rate_by_value",
+        "operation_error_rate",
+        "operation_error_rate_other",
+    ):
         assert len([p for p in intervals if p.startswith(f"{table}.")]) == len(metrics[table]), table
     assert sorted(p for p, e in intervals.items() if e["headline"]) == [
-        "binary.accuracy", "binary.all_f1", "standard.accuracy", "standard.all_f1", "strict.accuracy"]
+        "binary.accuracy",
+        "binary.all_f1",
+        "standard.accuracy",
+        "standard.all_f1",
+        "strict.accuracy",
+    ]
 
 
 def test_scone_intervals_are_clustered_by_base_pair():
@@ -95,8 +111,11 @@ def test_nubench_intervals_per_run_and_over_seeds():
     rng = random.Random(3)
     runs = ["seed-1", "seed-2"]
     records = [
-        {"item_id": f"nubench-test-{i}", "choice2_type": rng.choice(["relative_part", "pp_part", "non-applicable"]),
-         "runs": {run: {"prediction": rng.choice(names), "prediction_norm": rng.choice(names)} for run in runs}}
+        {
+            "item_id": f"nubench-test-{i}",
+            "choice2_type": rng.choice(["relative_part", "pp_part", "non-applicable"]),
+            "runs": {run: {"prediction": rng.choice(names), "prediction_norm": rng.choice(names)} for run in runs},
+        }
         for i in range(40)
     ]
     metrics = nubench_metrics(records, runs)
@@ -112,8 +131,12 @@ def test_negkit_score_gives_intervals_and_tables_print_them(tmp_path, capsys):
 
     items = read_scone(shared_data_path("scone"), "test")
     path = tmp_path / "scone.jsonl"
-    path.write_text("".join(json.dumps({"item_id": item.item_id, "prediction": "yes" if item.row % 3 else "no"}) + "\n"
-                            for item in items))
+    path.write_text(
+        "".join(
+            json.dumps({"item_id": item.item_id, "prediction": "yes" if item.row % 3 else "no"}) + "\n"
+            for item in items
+        )
+    )
     assert main(["score", "scone", str(path), "--json", "--bootstrap", "300", "--seed", "4"]) == 0
     metrics = json.loads(capsys.readouterr().out)
     entry = metrics["intervals"]["accuracy.overall"]
@@ -134,8 +157,15 @@ def test_condaqa_intervals_are_clustered_by_passage():
     rng = random.Random(5)
     answers = [rng.choice(["yes", "no", "dont know"]) for _ in items]
     metrics = condaqa_report(items, answers)
-    records = [{"passage_id": item.passage_id, "question_id": item.question_id, "edit": item.edit_name,
-                "correct": is_correct(item, answer)} for item, answer in zip(items, answers)]
+    records = [
+        {
+            "passage_id": item.passage_id,
+            "question_id": item.question_id,
+            "edit": item.edit_name,
+            "correct": is_correct(item, answer),
+        }
+        for item, answer in zip(items, answers)
+    ]
     intervals = intervals_json(condaqa_estimands(records))
     check_estimates(metrics, intervals)
     assert intervals["accuracy.accuracy"]["units"] == len({item.passage_id for item in items})

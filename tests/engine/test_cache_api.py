@@ -11,9 +11,11 @@ from tiny_models import plain_next_token_logprobs, tiny_causal_lm
 
 from negkit.models.base import LoglikelihoodRequest
 
-TEXTS = [f"Is the following statement True or False? {subject}{tail}"
-         for subject in ("A dog", "A dog and a cat", "The sun", "Birds")
-         for tail in (" is an animal.", " is not an animal.", " can fly.", " is")]
+TEXTS = [
+    f"Is the following statement True or False? {subject}{tail}"
+    for subject in ("A dog", "A dog and a cat", "The sun", "Birds")
+    for tail in (" is an animal.", " is not an animal.", " can fly.", " is")
+]
 
 
 class _Deprecations(logging.Handler):

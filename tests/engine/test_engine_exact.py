@@ -25,7 +25,9 @@ def test_exact_mode_matches_plain_forward_pass(chat_template, prefix_reuse):
     task = TruthTask()
     items = synthetic_truth_items(groups_per_pattern=2)
     contexts = [task.prompt(item.sentence, lm) for item in items]
-    assert contexts[0].startswith("<|im_start|>user\n" if chat_template else "Is the following statement True or False? ")
+    assert contexts[0].startswith(
+        "<|im_start|>user\n" if chat_template else "Is the following statement True or False? "
+    )
     answers = lm.next_token_logprobs(contexts, ["True", "False"])
     for context, answer in zip(contexts, answers):
         reference = plain_next_token_logprobs(lm, context, ["True", "False"])
@@ -42,8 +44,11 @@ def test_exact_mode_matches_plain_forward_pass(chat_template, prefix_reuse):
 
 def test_loglikelihood_matches_plain_forward_pass():
     lm = tiny_causal_lm(batch_size=3)
-    requests = [LoglikelihoodRequest(f"Is the following statement True or False? A {noun} is an animal.", ending)
-                for noun in ("dog", "cat", "rose") for ending in (" True", " False", " not a plant")]
+    requests = [
+        LoglikelihoodRequest(f"Is the following statement True or False? A {noun} is an animal.", ending)
+        for noun in ("dog", "cat", "rose")
+        for ending in (" True", " False", " not a plant")
+    ]
     results = lm.loglikelihood(requests)
     for request, result in zip(requests, results):
         context = lm.rules.encode(request.context, special=True)
@@ -152,7 +157,9 @@ def test_scores_do_not_depend_on_the_batch_size(prefix_tree):
         if lm.scorer.tree:
             lm.scorer.tree.row_tokens = 16
     contexts = [task.prompt(item.sentence, models[1]) for item in synthetic_truth_items(groups_per_pattern=2)]
-    requests = [LoglikelihoodRequest(context, ending) for context in contexts[:9] for ending in (" True", " False", " no")]
+    requests = [
+        LoglikelihoodRequest(context, ending) for context in contexts[:9] for ending in (" True", " False", " no")
+    ]
     answers = {size: lm.next_token_logprobs(contexts, ["True", "False"]) for size, lm in models.items()}
     scores = {size: lm.loglikelihood(requests) for size, lm in models.items()}
     for size in (7, None):

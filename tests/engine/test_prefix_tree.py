@@ -193,7 +193,9 @@ def test_continuations_along_the_tree_match_plain_passes():
     lm = tiny_causal_lm(chat_template=False, batch_size=None)
     lm.scorer.tree.row_tokens = 16
     texts = _prompts(lm)
-    requests = [LoglikelihoodRequest(text, ending) for text, ending in zip(texts, [" True", " False is it", " no"] * 20)]
+    requests = [
+        LoglikelihoodRequest(text, ending) for text, ending in zip(texts, [" True", " False is it", " no"] * 20)
+    ]
     results = lm.loglikelihood(requests)
     assert lm.scorer.stats.prefix_tree == "on"
     for request, result in zip(requests, results):
@@ -341,23 +343,41 @@ def _tiny_model_of(kind: str, lm):
     import transformers
 
     common = dict(vocab_size=len(lm.rules.tokenizer), bos_token_id=1, eos_token_id=2, pad_token_id=0)
-    small = dict(hidden_size=32, num_hidden_layers=2, num_attention_heads=4, intermediate_size=64,
-                 max_position_embeddings=512, **common)
+    small = dict(
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        intermediate_size=64,
+        max_position_embeddings=512,
+        **common,
+    )
     grouped = dict(small, num_key_value_heads=2)
     configs = {
         "gpt2": lambda: transformers.GPT2Config(n_embd=32, n_layer=2, n_head=4, n_positions=512, **common),
-        "opt": lambda: transformers.OPTConfig(hidden_size=32, num_hidden_layers=2, ffn_dim=64, num_attention_heads=4,
-                                              word_embed_proj_dim=32, max_position_embeddings=512, **common),
+        "opt": lambda: transformers.OPTConfig(
+            hidden_size=32,
+            num_hidden_layers=2,
+            ffn_dim=64,
+            num_attention_heads=4,
+            word_embed_proj_dim=32,
+            max_position_embeddings=512,
+            **common,
+        ),
         "gpt_neox": lambda: transformers.GPTNeoXConfig(**small),
-        "falcon": lambda: transformers.FalconConfig(hidden_size=32, num_hidden_layers=2, num_attention_heads=4, **common),
+        "falcon": lambda: transformers.FalconConfig(
+            hidden_size=32, num_hidden_layers=2, num_attention_heads=4, **common
+        ),
         "phi3": lambda: transformers.Phi3Config(**grouped),
         "qwen2": lambda: transformers.Qwen2Config(**grouped),
         "gemma2": lambda: transformers.Gemma2Config(**grouped, head_dim=8, sliding_window=4096),
         "gemma3": lambda: transformers.Gemma3TextConfig(**grouped, head_dim=8, sliding_window=4096),
-        "gptj": lambda: transformers.GPTJConfig(n_embd=32, n_layer=2, n_head=4, rotary_dim=4, n_positions=512, **common),
+        "gptj": lambda: transformers.GPTJConfig(
+            n_embd=32, n_layer=2, n_head=4, rotary_dim=4, n_positions=512, **common
+        ),
         "bloom": lambda: transformers.BloomConfig(hidden_size=32, n_layer=2, n_head=4, **common),
-        "falcon-alibi": lambda: transformers.FalconConfig(hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
-                                                          alibi=True, **common),
+        "falcon-alibi": lambda: transformers.FalconConfig(
+            hidden_size=32, num_hidden_layers=2, num_attention_heads=4, alibi=True, **common
+        ),
         "mpt": lambda: transformers.MptConfig(d_model=32, n_layers=2, n_heads=4, max_seq_len=512, **common),
     }
     torch.manual_seed(0)
@@ -403,8 +423,11 @@ def test_alibi_models_fall_back_to_batch_prefixes_with_plain_answers(kind):
     done = []
     lm.progress = done.append
     answers = lm.next_token_logprobs(texts, ["True", "False"])
-    expected = {"bloom": "off: the model takes no position ids", "falcon-alibi": "off: the model fails on the prefix tree's",
-                "mpt-with-position-ids": "off: the prefix tree differs from a plain forward pass"}[kind]
+    expected = {
+        "bloom": "off: the model takes no position ids",
+        "falcon-alibi": "off: the model fails on the prefix tree's",
+        "mpt-with-position-ids": "off: the prefix tree differs from a plain forward pass",
+    }[kind]
     assert lm.scorer.stats.prefix_tree.startswith(expected) and sum(done) == len(texts)
     for text, answer in zip(texts, answers):
         assert abs(answer["True"] - plain_next_token_logprobs(lm, text, ["True"])["True"]) < TOLERANCE
@@ -426,7 +449,8 @@ def test_a_mismatch_after_some_batches_keeps_them_and_computes_only_the_rest(mon
     lm.progress = done.append
     answers = lm.next_token_logprobs(texts, ["True"])
     assert sum(done) == len(texts) and lm.scorer.stats.tokens_total == sum(
-        len(lm.rules.encode_context(text)[0]) for text in texts[3:])
+        len(lm.rules.encode_context(text)[0]) for text in texts[3:]
+    )
     assert all(abs(answer["True"] - expected["True"]) < TOLERANCE for answer, expected in zip(answers, reference))
 
 

@@ -7,11 +7,17 @@ import pytest
 import torch
 from tiny_models import tiny_causal_lm
 
-PASSAGES = ["A dog is an animal and a cat is not a plant.", "The sun is hot and the snow is cold; a car is a vehicle.",
-            "Birds can fly, fish cannot walk, and a triangle is not a circle."]
+PASSAGES = [
+    "A dog is an animal and a cat is not a plant.",
+    "The sun is hot and the snow is cold; a car is a vehicle.",
+    "Birds can fly, fish cannot walk, and a triangle is not a circle.",
+]
 QUESTIONS = ["Question: Is a dog a plant?\nAnswer:", "Question: Is it cold?\nAnswer:", "Question: Can it fly?\nAnswer:"]
 CONTEXTS = [f"{passage}\n{question}" for passage in PASSAGES for question in QUESTIONS] + [
-    "Here are some examples: water is wet.", "Iron", ""]
+    "Here are some examples: water is wet.",
+    "Iron",
+    "",
+]
 
 
 def _one_by_one(lm, contexts, max_new_tokens, stop):
@@ -22,10 +28,15 @@ def _one_by_one(lm, contexts, max_new_tokens, stop):
     for text in contexts:
         ids = lm.rules.encode_context(text)[0]
         with torch.no_grad():
-            output = lm.model.generate(input_ids=torch.tensor([ids]), attention_mask=torch.ones((1, len(ids)), dtype=torch.long),
-                                       max_new_tokens=max_new_tokens, do_sample=False, pad_token_id=lm.rules.pad_id,
-                                       stopping_criteria=stop_criteria(lm.tokenizer, stop, len(ids)))
-        answers.append(cut_at_stop(lm.tokenizer.decode(output[0, len(ids):], skip_special_tokens=True), stop))
+            output = lm.model.generate(
+                input_ids=torch.tensor([ids]),
+                attention_mask=torch.ones((1, len(ids)), dtype=torch.long),
+                max_new_tokens=max_new_tokens,
+                do_sample=False,
+                pad_token_id=lm.rules.pad_id,
+                stopping_criteria=stop_criteria(lm.tokenizer, stop, len(ids)),
+            )
+        answers.append(cut_at_stop(lm.tokenizer.decode(output[0, len(ids) :], skip_special_tokens=True), stop))
     return answers
 
 
@@ -75,18 +86,31 @@ def test_groups_and_families_follow_shared_starts():
     # two passages that share their first 30 tokens, each asked two questions: one family, two groups
     edits = [base + [1] * 20 + [5, 6], base + [1] * 20 + [7], base + [2] * 20 + [5], base + [2] * 20 + [8, 8]]
     [[head, *family]] = plan_tree(edits)
-    assert head.shared == 30 and [(group.shared, sorted(group.members)) for group in family] == [(50, [0, 1]), (50, [2, 3])]
+    assert head.shared == 30 and [(group.shared, sorted(group.members)) for group in family] == [
+        (50, [0, 1]),
+        (50, [2, 3]),
+    ]
     [nodes] = plan_waves(edits, max_rows=8)
-    assert [(node.level, node.start, node.end) for node in nodes if node.prompt < 0] == [(0, 0, 30), (1, 30, 50), (1, 30, 50)]
-    assert sorted((node.prompt, node.start) for node in nodes if node.prompt >= 0) == [(0, 50), (1, 50), (2, 50), (3, 50)]
+    assert [(node.level, node.start, node.end) for node in nodes if node.prompt < 0] == [
+        (0, 0, 30),
+        (1, 30, 50),
+        (1, 30, 50),
+    ]
+    assert sorted((node.prompt, node.start) for node in nodes if node.prompt >= 0) == [
+        (0, 50),
+        (1, 50),
+        (2, 50),
+        (3, 50),
+    ]
     assert [len([node for node in wave if node.prompt >= 0]) for wave in plan_waves(edits, max_rows=3)] == [3, 1]
 
 
 def test_families_are_shared_in_generation():
     lm = tiny_causal_lm(chat_template=False, batch_size=None)
     passage = "Here are some examples: water is wet. Iron is a metal. Glass is not a liquid."
-    contexts = [f"{passage} {edit}\n{question}" for edit in ("A dog is an animal.", "The sun is hot.")
-                for question in QUESTIONS]
+    contexts = [
+        f"{passage} {edit}\n{question}" for edit in ("A dog is an animal.", "The sun is hot.") for question in QUESTIONS
+    ]
     answers = lm.generate(contexts, max_new_tokens=5, stop=("\n",))
     assert answers == _one_by_one(lm, contexts, 5, ("\n",))
     assert lm.generator.stats.passes == 3  # family, groups, leaves

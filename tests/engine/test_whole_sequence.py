@@ -50,7 +50,9 @@ def test_prefix_token_falls_back_to_eos_and_follows_the_harness_rule():
     ids, _ends, continuation = lm.rules.encode_request("", "</s> Birds can fly.")
     assert ids == [eos] and continuation == lm.tokenizer(" Birds can fly.", add_special_tokens=False)["input_ids"]
     result = lm.loglikelihood([LoglikelihoodRequest("", " Birds can fly.")])[0]
-    plain = plain_sequence_logprob(lm.model, lm.tokenizer, [eos] + lm.tokenizer(" Birds can fly.", add_special_tokens=False)["input_ids"])
+    plain = plain_sequence_logprob(
+        lm.model, lm.tokenizer, [eos] + lm.tokenizer(" Birds can fly.", add_special_tokens=False)["input_ids"]
+    )
     assert abs(result.logprob - plain) < TOLERANCE
 
 
@@ -68,8 +70,11 @@ def test_blimp_decisions_equal_plain_transformers(tmp_path):
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     folder = save_tiny_causal(tmp_path / "model", chat_template=False)
-    result = evaluate(f"hf:{folder}", ["blimp-negation"], EvalOptions(data=str(shared_data_path()), limit=21,
-                                                                        out=tmp_path / "run", progress=False, bootstrap=50))[0]
+    result = evaluate(
+        f"hf:{folder}",
+        ["blimp-negation"],
+        EvalOptions(data=str(shared_data_path()), limit=21, out=tmp_path / "run", progress=False, bootstrap=50),
+    )[0]
     model = AutoModelForCausalLM.from_pretrained(folder).eval()
     tokenizer = AutoTokenizer.from_pretrained(folder)
     prefix = tokenizer.bos_token_id
@@ -78,8 +83,12 @@ def test_blimp_decisions_equal_plain_transformers(tmp_path):
     samples = [json.loads(line) for line in open(result["files"]["samples"], encoding="utf-8")]
     decisions = []
     for sample in samples:
-        good, bad = (plain_sequence_logprob(model, tokenizer, [prefix] + tokenizer(" " + sample[key], add_special_tokens=False)["input_ids"])
-                     for key in ("sentence_good", "sentence_bad"))
+        good, bad = (
+            plain_sequence_logprob(
+                model, tokenizer, [prefix] + tokenizer(" " + sample[key], add_special_tokens=False)["input_ids"]
+            )
+            for key in ("sentence_good", "sentence_bad")
+        )
         assert abs(sample["logprob_good"] - good) < TOLERANCE and abs(sample["logprob_bad"] - bad) < TOLERANCE
         decisions.append(good >= bad)
     assert [sample["correct"] for sample in samples] == decisions

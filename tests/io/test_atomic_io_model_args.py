@@ -60,24 +60,36 @@ def test_write_into_missing_folder_is_a_negkit_error(tmp_path):
 
 
 def test_model_args_typed_values():
-    parsed = parse_model_args("revision=main,trust_remote_code=TRUE,max_memory_gb=10,scale=0.5,"
-                              "labels=[entailment,neutral,contradiction],system=\"Be brief, please.\",dm=none")
-    assert parsed == {"revision": "main", "trust_remote_code": True, "max_memory_gb": 10, "scale": 0.5,
-                      "labels": ["entailment", "neutral", "contradiction"], "system": "Be brief, please.", "dm": None}
+    parsed = parse_model_args(
+        "revision=main,trust_remote_code=TRUE,max_memory_gb=10,scale=0.5,"
+        'labels=[entailment,neutral,contradiction],system="Be brief, please.",dm=none'
+    )
+    assert parsed == {
+        "revision": "main",
+        "trust_remote_code": True,
+        "max_memory_gb": 10,
+        "scale": 0.5,
+        "labels": ["entailment", "neutral", "contradiction"],
+        "system": "Be brief, please.",
+        "dm": None,
+    }
     assert parse_model_args(format_model_args(parsed)) == parsed
     assert parse_model_args(None) == {} and parse_model_args("  ") == {}
 
 
-@pytest.mark.parametrize("text, message", [
-    ("revision", "not KEY=VALUE"),
-    ("a=1,,b=2", "not KEY=VALUE"),
-    ("labels=entailment,neutral", "brackets"),
-    ("=3", "no valid key"),
-    ("a=1,a=2", "given twice"),
-    ("a=[1,2", "unclosed"),
-    ("a='x", "unclosed quote"),
-    ("a=1]", "unbalanced"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("revision", "not KEY=VALUE"),
+        ("a=1,,b=2", "not KEY=VALUE"),
+        ("labels=entailment,neutral", "brackets"),
+        ("=3", "no valid key"),
+        ("a=1,a=2", "given twice"),
+        ("a=[1,2", "unclosed"),
+        ("a='x", "unclosed quote"),
+        ("a=1]", "unbalanced"),
+    ],
+)
 def test_model_args_malformed_pairs_are_errors(text, message):
     with pytest.raises(NegkitError, match=message):
         parse_model_args(text)

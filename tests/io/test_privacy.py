@@ -23,8 +23,21 @@ def setup(tmp_path_factory):
 
 def _eval(model, data, out, capsys, *extra):
     capsys.readouterr()
-    status = main(["eval", "--model", f"hf:{model}", "--tasks", "tind", "--data", str(data / "test.jsonl"),
-                   "--out", str(out), "--no-progress", *extra])
+    status = main(
+        [
+            "eval",
+            "--model",
+            f"hf:{model}",
+            "--tasks",
+            "tind",
+            "--data",
+            str(data / "test.jsonl"),
+            "--out",
+            str(out),
+            "--no-progress",
+            *extra,
+        ]
+    )
     captured = capsys.readouterr()
     assert status == 0, captured.err
     return captured
@@ -77,8 +90,11 @@ def test_outside_git_samples_hold_the_sentences(setup, tmp_path, capsys):
 def test_redact_record_reaches_into_runs():
     record = {"item_id": "a", "prompt": ["x", "y"], "runs": {"seed-1": {"prompt": "z", "prediction": "c"}}}
     redacted = redact_record(record, ("prompt",))
-    assert redacted == {"item_id": "a", "prompt_sha256": [text_sha256("x"), text_sha256("y")],
-                        "runs": {"seed-1": {"prompt_sha256": text_sha256("z"), "prediction": "c"}}}
+    assert redacted == {
+        "item_id": "a",
+        "prompt_sha256": [text_sha256("x"), text_sha256("y")],
+        "runs": {"seed-1": {"prompt_sha256": text_sha256("z"), "prediction": "c"}},
+    }
 
 
 def test_convert_refuses_inside_git(tmp_path, capsys):
@@ -99,9 +115,27 @@ def test_generated_text_is_private_inside_a_git_tree(setup, tmp_path, capsys):
     (repository / ".git").mkdir(parents=True)
     out = repository / "run"
     capsys.readouterr()
-    assert main(["eval", "--model", f"hf:{model}", "--tasks", "tind-generate", "--data", str(data / "test.jsonl"),
-                 "--out", str(out), "--no-progress"]) == 0
+    assert (
+        main(
+            [
+                "eval",
+                "--model",
+                f"hf:{model}",
+                "--tasks",
+                "tind-generate",
+                "--data",
+                str(data / "test.jsonl"),
+                "--out",
+                str(out),
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     samples = _samples(out / "tind-generate.samples.jsonl")
     assert all("output" not in s and len(s["output_sha256"]) == 64 for s in samples)
     assert json.loads((out / "tind-generate.results.json").read_text())["privacy"]["redacted_fields"] == [
-        "sentence", "prompt", "output"]
+        "sentence",
+        "prompt",
+        "output",
+    ]

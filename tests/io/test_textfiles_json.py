@@ -8,10 +8,18 @@ from negkit.errors import InputFormatError
 from negkit.io.textfiles import iter_json_objects, json_kind, json_object, require_fields
 
 
-@pytest.mark.parametrize("value, kind", [
-    ([1], "an array"), ("a", "a string"), (3, "a number"), (2.5, "a number"), (True, "true or false"),
-    (None, "null"), ({}, "an object"),
-])
+@pytest.mark.parametrize(
+    "value, kind",
+    [
+        ([1], "an array"),
+        ("a", "a string"),
+        (3, "a number"),
+        (2.5, "a number"),
+        (True, "true or false"),
+        (None, "null"),
+        ({}, "an object"),
+    ],
+)
 def test_json_kind_uses_json_names(value, kind):
     assert json_kind(value) == kind
 
@@ -22,14 +30,17 @@ def test_iter_json_objects_yields_line_numbers_and_skips_blank_lines(tmp_path):
     assert list(iter_json_objects(path, required=("a", "b"))) == [(1, {"a": 1, "b": 2}), (4, {"a": 3, "b": 4})]
 
 
-@pytest.mark.parametrize("line, problem", [
-    ("[1, 2]", "expected a JSON object, found an array"),
-    ('"text"', "expected a JSON object, found a string"),
-    ("null", "expected a JSON object, found null"),
-    ('{"b": 1}', "missing field 'a'"),
-    ("{}", "missing fields 'a', 'b'"),
-    ("{nope", "not valid JSON"),
-])
+@pytest.mark.parametrize(
+    "line, problem",
+    [
+        ("[1, 2]", "expected a JSON object, found an array"),
+        ('"text"', "expected a JSON object, found a string"),
+        ("null", "expected a JSON object, found null"),
+        ('{"b": 1}', "missing field 'a'"),
+        ("{}", "missing fields 'a', 'b'"),
+        ("{nope", "not valid JSON"),
+    ],
+)
 def test_iter_json_objects_names_file_line_and_problem(tmp_path, line, problem):
     path = tmp_path / "r.jsonl"
     path.write_text('{"a": 1, "b": 2}\n' + line + "\n", encoding="utf-8")

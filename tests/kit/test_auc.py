@@ -35,7 +35,8 @@ def test_weights_count_rows_as_often_as_drawn():
     weights = np.array([[2, 1, 1, 1], [1, 1, 1, 1], [0, 1, 0, 1]], dtype=float)
     values = weighted_auc(scores, labels, weights)
     assert values[0] == pytest.approx(5.5 / 6) and values[0] == pytest.approx(
-        roc_auc([0.2, 0.2, 0.5, 0.5, 0.9], [False, False, True, False, True]))
+        roc_auc([0.2, 0.2, 0.5, 0.5, 0.9], [False, False, True, False, True])
+    )
     assert values[1] == 0.875 and np.isnan(values[2])  # the third draw has no negative
 
 
@@ -49,12 +50,16 @@ def test_auc_estimand_replicates_are_the_auc_of_each_resample():
     assert interval.estimate == pytest.approx(roc_auc(scores, labels))
     # the same draws by hand: each resample repeats every row of a unit as often as the unit was drawn
     draws = next(draw_blocks(10, 50, 7))
-    by_hand = [roc_auc(np.repeat(scores, draws[b][units].astype(int)), np.repeat(labels, draws[b][units].astype(int)))
-               for b in range(50)]
+    by_hand = [
+        roc_auc(np.repeat(scores, draws[b][units].astype(int)), np.repeat(labels, draws[b][units].astype(int)))
+        for b in range(50)
+    ]
     low, high = np.quantile([value for value in by_hand if value is not None], [0.025, 0.975])
     assert (interval.low, interval.high) == (pytest.approx(low), pytest.approx(high))
     assert interval.units == 10 and interval.rows == 40
-    same = paired_bootstrap([estimand], [auc_estimand("auc", scores, labels, units, "unit")], resamples=50, seed=7)["auc"]
+    same = paired_bootstrap([estimand], [auc_estimand("auc", scores, labels, units, "unit")], resamples=50, seed=7)[
+        "auc"
+    ]
     assert same.estimate == 0 and same.low == 0 and same.high == 0
     better = auc_estimand("auc", np.where(labels, scores + 2, scores), labels, units, "unit")  # every positive on top
     difference = paired_bootstrap([better], [estimand], resamples=50, seed=7)["auc"]
@@ -62,16 +67,31 @@ def test_auc_estimand_replicates_are_the_auc_of_each_resample():
 
 
 def _item(group: int, pattern: int, label: bool, distractor: bool, negated: bool, number: int) -> TruthItem:
-    return TruthItem(item_id=f"{pattern}-{group}-{number}", group_id=group, pattern_id=pattern, pattern="",
-                     template_id="t", negation_type="verbal" if negated else "affirmation", semantic_type="none",
-                     syntactic_scope="none", kind="", is_distractor=distractor, label=label, sentence="")
+    return TruthItem(
+        item_id=f"{pattern}-{group}-{number}",
+        group_id=group,
+        pattern_id=pattern,
+        pattern="",
+        template_id="t",
+        negation_type="verbal" if negated else "affirmation",
+        semantic_type="none",
+        syntactic_scope="none",
+        kind="",
+        is_distractor=distractor,
+        label=label,
+        sentence="",
+    )
 
 
 def test_tind_auc_views_hand_computed():
     # one group of pattern #01: input aff True (0.9), input neg False (0.6), distractor aff False (0.3),
     # distractor neg True (0.4)
-    items = [_item(1, 1, True, False, False, 0), _item(1, 1, False, False, True, 1),
-             _item(1, 1, False, True, False, 2), _item(1, 1, True, True, True, 3)]
+    items = [
+        _item(1, 1, True, False, False, 0),
+        _item(1, 1, False, False, True, 1),
+        _item(1, 1, False, True, False, 2),
+        _item(1, 1, True, True, True, 3),
+    ]
     p_true = [0.9, 0.6, 0.3, 0.4]
     aucs = p_true_aucs(items, p_true)
     # all: positives 0.9, 0.4; negatives 0.6, 0.3 -> pairs (0.9 > 0.6, 0.9 > 0.3, 0.4 < 0.6, 0.4 > 0.3) = 3/4
@@ -85,9 +105,14 @@ def test_tind_auc_views_hand_computed():
 
 
 def test_tind_auc_intervals_and_records():
-    items = [_item(group, pattern, label, distractor, negated, number)
-             for pattern in (1, 2) for group in range(4) for number, (label, distractor, negated)
-             in enumerate([(True, False, False), (False, False, True), (False, True, False), (True, True, True)])]
+    items = [
+        _item(group, pattern, label, distractor, negated, number)
+        for pattern in (1, 2)
+        for group in range(4)
+        for number, (label, distractor, negated) in enumerate(
+            [(True, False, False), (False, False, True), (False, True, False), (True, True, True)]
+        )
+    ]
     rng = np.random.default_rng(0)
     p_true = [float(value) for value in rng.random(len(items))]
     estimands = {e.path: e for e in tind_estimands(items, [p > 0.5 for p in p_true], p_true)}

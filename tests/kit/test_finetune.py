@@ -37,9 +37,13 @@ def tiny(tmp_path_factory) -> Path:
 def pairs(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("data") / "pairs.jsonl"
     words = ["dog", "cat", "rose", "car", "sun", "fish"] * 8
-    path.write_text("".join(json.dumps({"prompt": f"Is the {word} number {i} an animal?",
-                                        "completion": " yes" if i % 3 else " no"}) + "\n"
-                            for i, word in enumerate(words)))
+    path.write_text(
+        "".join(
+            json.dumps({"prompt": f"Is the {word} number {i} an animal?", "completion": " yes" if i % 3 else " no"})
+            + "\n"
+            for i, word in enumerate(words)
+        )
+    )
     return path
 
 
@@ -53,10 +57,17 @@ def test_prompt_completion_jsonl_run_record_and_rerun(tiny, pairs, tmp_path):
     out = tmp_path / "out"
     run = finetune(f"hf:{tiny}", FinetuneOptions(out=out, train=str(pairs), dev="0.25", **QUICK))
     assert run["status"] == "complete" and run["result"]["global_step"] == 3
-    assert {"adapter_config.json", "adapter_model.safetensors", "negkit_training.json", "train_log.jsonl",
-            "train_log.csv"} <= {path.name for path in out.iterdir()}
+    assert {
+        "adapter_config.json",
+        "adapter_model.safetensors",
+        "negkit_training.json",
+        "train_log.jsonl",
+        "train_log.csv",
+    } <= {path.name for path in out.iterdir()}
     assert run["data"]["train"]["examples"] == 36 and run["data"]["dev"]["examples"] == 12
-    assert run["data"]["train"]["files"][0]["name"] == "pairs.jsonl" and len(run["data"]["train"]["examples_sha256"]) == 64
+    assert (
+        run["data"]["train"]["files"][0]["name"] == "pairs.jsonl" and len(run["data"]["train"]["examples_sha256"]) == 64
+    )
     assert run["versions"]["torch"] and run["versions"]["peft"] and run["lora"]["r"] == 8
     assert run["command"].startswith(f"negkit finetune --model hf:{tiny} --train {pairs}")
     log = [json.loads(line) for line in (out / "train_log.jsonl").read_text().splitlines()]
@@ -66,12 +77,16 @@ def test_prompt_completion_jsonl_run_record_and_rerun(tiny, pairs, tmp_path):
     # the same command again: nothing to do; other options in the same folder: refused
     assert finetune(f"hf:{tiny}", FinetuneOptions(out=out, train=str(pairs), dev="0.25", **QUICK)) == run
     assert run["result"]["stopped_by_time_budget"] is False
-    budget = finetune(f"hf:{tiny}", FinetuneOptions(out=tmp_path / "budget", train=str(pairs),
-                                                    **{**QUICK, "max_steps": 50, "max_minutes": 1e-6}))
+    budget = finetune(
+        f"hf:{tiny}",
+        FinetuneOptions(out=tmp_path / "budget", train=str(pairs), **{**QUICK, "max_steps": 50, "max_minutes": 1e-6}),
+    )
     assert budget["result"]["stopped_by_time_budget"] and budget["result"]["global_step"] == 1
     assert budget["status"] == "stopped"  # a larger budget (here none) continues the same run from its checkpoint
-    resumed = finetune(f"hf:{tiny}", FinetuneOptions(out=tmp_path / "budget", train=str(pairs),
-                                                     **{**QUICK, "max_steps": 50, "max_minutes": 60.0}))
+    resumed = finetune(
+        f"hf:{tiny}",
+        FinetuneOptions(out=tmp_path / "budget", train=str(pairs), **{**QUICK, "max_steps": 50, "max_minutes": 60.0}),
+    )
     assert resumed["status"] == "complete" and resumed["result"]["resumed_from_step"] == 1
     assert resumed["result"]["global_step"] == 50 and not resumed["result"]["stopped_by_time_budget"]
     with pytest.raises(NegkitError, match="holds another fine-tuning run.*learning_rate"):
@@ -85,10 +100,20 @@ def test_recorded_command_parses_back_to_the_same_plan(tiny, pairs, tmp_path):
     from negkit.kit.training.arguments import options_from_args
     from negkit.kit.training.options import command_line
 
-    options = FinetuneOptions(out=tmp_path / "x", train=str(pairs), dev="0.2", subset=TindFilter(exclude_patterns=(9,),
-                              polarity="negative", kind="inputs", negation=("analytic",)), chat=False, early_stopping_patience=2,
-                              gradient_checkpointing=True, labels=("a", "b"), learning_rate=1e-4, max_minutes=19.5,
-                              share_prefix=False, **QUICK)
+    options = FinetuneOptions(
+        out=tmp_path / "x",
+        train=str(pairs),
+        dev="0.2",
+        subset=TindFilter(exclude_patterns=(9,), polarity="negative", kind="inputs", negation=("analytic",)),
+        chat=False,
+        early_stopping_patience=2,
+        gradient_checkpointing=True,
+        labels=("a", "b"),
+        learning_rate=1e-4,
+        max_minutes=19.5,
+        share_prefix=False,
+        **QUICK,
+    )
     args = build_parser().parse_args(shlex.split(command_line(f"hf:{tiny}", options))[1:])
     assert options_from_args(args).plan() == options.plan()
 
@@ -100,11 +125,15 @@ def test_tind_examples_follow_the_evaluation_prompt_and_filters(tiny):
     from negkit.models.registry import load_model
 
     lm = load_model(f"hf:{tiny}")
-    data = tind_examples(lm, None, subset=TindFilter(exclude_patterns=(1, 5), polarity="affirmative", kind="inputs"),
-                         limit=300)
+    data = tind_examples(
+        lm, None, subset=TindFilter(exclude_patterns=(1, 5), polarity="affirmative", kind="inputs"), limit=300
+    )
     description = data.description
     assert 1 not in description["patterns"] and 5 not in description["patterns"] and len(description["patterns"]) >= 5
-    assert data.examples and {example.completion for example in data.examples} <= {"True<|im_end|>\n", "False<|im_end|>\n"}
+    assert data.examples and {example.completion for example in data.examples} <= {
+        "True<|im_end|>\n",
+        "False<|im_end|>\n",
+    }
     assert all(not example.eos for example in data.examples)  # the chat template ends the turn itself
     first = data.examples[0]
     assert first.prompt.startswith("<|im_start|>user\nIs the following statement True or False? Answer only True")
@@ -121,8 +150,11 @@ def test_tind_examples_follow_the_evaluation_prompt_and_filters(tiny):
     from negkit.benchmarks.tind.task import tind_source
     from negkit.benchmarks.tind.training import _read_tind
 
-    kept = [item for item in _read_tind(tind_source(None), "train", 0)
-            if TindFilter(patterns=(6,), negation=("verbal",)).keeps(item)]
+    kept = [
+        item
+        for item in _read_tind(tind_source(None), "train", 0)
+        if TindFilter(patterns=(6,), negation=("verbal",)).keeps(item)
+    ]
     assert {item.negation_type for item in kept} == {"affirmation", "verbal"}
 
 
@@ -161,13 +193,28 @@ def test_tind_training_then_eval_with_the_adapter(tiny, tmp_path):
     from negkit.commands.eval.options import EvalOptions
 
     out = tmp_path / "adapter"
-    run = finetune(f"hf:{tiny}", FinetuneOptions(out=out, train="tind", limit=40, dev="split", dev_limit=16,
-                                                 subset=TindFilter(exclude_patterns=(9,)), **QUICK))
+    run = finetune(
+        f"hf:{tiny}",
+        FinetuneOptions(
+            out=out,
+            train="tind",
+            limit=40,
+            dev="split",
+            dev_limit=16,
+            subset=TindFilter(exclude_patterns=(9,)),
+            **QUICK,
+        ),
+    )
     assert run["data"]["train"]["description"]["split_seed"] == 0 and run["data"]["train"]["group_keys"]
     base = evaluate(f"hf:{tiny}", ["tind"], EvalOptions(limit=30, progress=False, out=tmp_path / "base"))[0]
-    tuned = evaluate(f"hf:{tiny}", ["tind"], EvalOptions(limit=30, progress=False, out=tmp_path / "tuned", adapter=out))[0]
-    unmerged = evaluate(f"hf:{tiny}", ["tind"], EvalOptions(limit=30, progress=False, out=tmp_path / "unmerged",
-                                                           adapter=out, merge_adapter=False))[0]
+    tuned = evaluate(
+        f"hf:{tiny}", ["tind"], EvalOptions(limit=30, progress=False, out=tmp_path / "tuned", adapter=out)
+    )[0]
+    unmerged = evaluate(
+        f"hf:{tiny}",
+        ["tind"],
+        EvalOptions(limit=30, progress=False, out=tmp_path / "unmerged", adapter=out, merge_adapter=False),
+    )[0]
     assert tuned["model"]["key"] != base["model"]["key"] and tuned["model"]["extra"]["adapter_sha256"]
     load = tuned["model"]["load"]["adapter"]
     assert load["merged"] is True and load["base_matches"] is True and load["path"] == str(out)
@@ -176,6 +223,7 @@ def test_tind_training_then_eval_with_the_adapter(tiny, tmp_path):
 
     def p_true(folder):
         return [json.loads(line)["p_true"] for line in (folder / "tind.samples.jsonl").read_text().splitlines()]
+
     merged_p, unmerged_p, base_p = p_true(tmp_path / "tuned"), p_true(tmp_path / "unmerged"), p_true(tmp_path / "base")
     assert max(abs(a - b) for a, b in zip(merged_p, unmerged_p)) < 1e-5
     assert max(abs(a - b) for a, b in zip(merged_p, base_p)) > 1e-6  # the adapter changed something
@@ -196,15 +244,20 @@ def test_nubench_pairs_in_the_papers_format(tiny, tmp_path):
     assert first.prompt == render_prompt("7", premise) and first.prompt.endswith(f"Sentence: {premise}\nNegation:")
     assert first.completion == " The orchestra did not perform the symphony at the opening of the new concert hall."
     chat = nubench_examples(lm, FIXTURE, chat=True)
-    assert chat.examples[0].prompt.endswith("<|im_start|>assistant\n") and chat.examples[0].completion.endswith("<|im_end|>\n")
+    assert chat.examples[0].prompt.endswith("<|im_start|>assistant\n") and chat.examples[0].completion.endswith(
+        "<|im_end|>\n"
+    )
     run = finetune(f"hf:{tiny}", FinetuneOptions(out=tmp_path / "nb", train="nubench", data=str(FIXTURE), **QUICK))
     assert run["data"]["train"]["examples"] == 5 and run["data"]["train"]["description"]["prompt_id"] == "7"
 
 
 def test_resume_after_kill_equals_an_uninterrupted_run(tiny, pairs, tmp_path):
     def child(out: Path, sleep: float) -> subprocess.Popen:
-        return subprocess.Popen([sys.executable, str(CHILD), str(tiny), str(pairs), str(out), str(sleep)],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return subprocess.Popen(
+            [sys.executable, str(CHILD), str(tiny), str(pairs), str(out), str(sleep)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
 
     whole = child(tmp_path / "whole", 0.0)
     killed = child(tmp_path / "killed", 0.4)
@@ -227,11 +280,20 @@ def test_resume_after_kill_equals_an_uninterrupted_run(tiny, pairs, tmp_path):
     assert max(float((a[name] - b[name]).abs().max()) for name in a) == 0.0
     assert resumed["result"]["train_loss"] == uninterrupted["result"]["train_loss"]
     assert resumed["adapter"] == uninterrupted["adapter"]
-    timing = ("train_runtime", "train_tokens_per_second", "eval_runtime", "eval_samples_per_second", "eval_steps_per_second")
+    timing = (
+        "train_runtime",
+        "train_tokens_per_second",
+        "eval_runtime",
+        "eval_samples_per_second",
+        "eval_steps_per_second",
+    )
 
     def log(folder):
-        return [{k: v for k, v in json.loads(line).items() if k not in timing}
-                for line in (folder / "train_log.jsonl").read_text().splitlines()]
+        return [
+            {k: v for k, v in json.loads(line).items() if k not in timing}
+            for line in (folder / "train_log.jsonl").read_text().splitlines()
+        ]
+
     assert log(tmp_path / "killed") == log(tmp_path / "whole")
     assert sorted(path.name for path in checkpoints.iterdir()) == ["checkpoint-12", "checkpoint-9"]
 
@@ -241,11 +303,17 @@ def test_merged_export_answers_like_the_adapter(tiny, pairs, tmp_path, capsys):
     from negkit.commands.eval.options import EvalOptions
 
     out = tmp_path / "adapter"
-    run = finetune(f"hf:{tiny}", FinetuneOptions(out=out, train=str(pairs), merge_out=str(tmp_path / "merged"), **QUICK))
+    run = finetune(
+        f"hf:{tiny}", FinetuneOptions(out=out, train=str(pairs), merge_out=str(tmp_path / "merged"), **QUICK)
+    )
     assert run["merged"]["adapter"]["weights_sha256"] == run["adapter"]["weights_sha256"]
     assert main(["merge-adapter", "--model", f"hf:{tiny}", "--adapter", str(out), "--out", str(tmp_path / "m2")]) == 0
     from safetensors.torch import load_file
-    first, second = load_file(str(tmp_path / "merged" / "model.safetensors")), load_file(str(tmp_path / "m2" / "model.safetensors"))
+
+    first, second = (
+        load_file(str(tmp_path / "merged" / "model.safetensors")),
+        load_file(str(tmp_path / "m2" / "model.safetensors")),
+    )
     assert all(float((first[k] - second[k]).abs().max()) < 1e-6 for k in first)
     options = dict(data=str(FIXTURE), limit=4, progress=False)
     via_adapter = evaluate(f"hf:{tiny}", ["nubench"], EvalOptions(out=tmp_path / "a", adapter=out, **options))[0]
@@ -258,10 +326,15 @@ def test_merged_export_answers_like_the_adapter(tiny, pairs, tmp_path, capsys):
 def test_nli_classifier_fine_tuning_and_eval(tmp_path):
     model = save_tiny_classifier(tmp_path / "cls")
     data = tmp_path / "nli.csv"
-    rows = [("A dog is an animal.", "A dog is not an animal.", "contradiction"),
-            ("A cat is not a plant.", "A cat is an animal.", "neutral"), ("Birds can fly.", "Birds can fly.", "entailment"),
-            ("Iron is a metal.", "Iron is not a metal.", "contradiction"), ("Water is wet.", "Water is cold.", "neutral"),
-            ("The sun is hot.", "The sun is hot.", "entailment"), ("The snow is cold.", "The snow is hot.", "-")] * 2
+    rows = [
+        ("A dog is an animal.", "A dog is not an animal.", "contradiction"),
+        ("A cat is not a plant.", "A cat is an animal.", "neutral"),
+        ("Birds can fly.", "Birds can fly.", "entailment"),
+        ("Iron is a metal.", "Iron is not a metal.", "contradiction"),
+        ("Water is wet.", "Water is cold.", "neutral"),
+        ("The sun is hot.", "The sun is hot.", "entailment"),
+        ("The snow is cold.", "The snow is hot.", "-"),
+    ] * 2
     data.write_text("premise,hypothesis,label\n" + "".join(f'"{p}","{h}",{label}\n' for p, h, label in rows))
     run = finetune(f"nli:{model}", FinetuneOptions(out=tmp_path / "out", train=str(data), dev="0.25", **QUICK))
     assert run["kind"] == "nli-classifier" and run["labels"] == ["entailment", "neutral", "contradiction"]
@@ -269,26 +342,44 @@ def test_nli_classifier_fine_tuning_and_eval(tmp_path):
     config = json.loads((tmp_path / "out" / "config.json").read_text())
     assert config["id2label"] == {"0": "entailment", "1": "neutral", "2": "contradiction"}
     shared_data_path("nan-nli", "nan.csv")
-    assert main(["eval", "--model", f"nli:{tmp_path / 'out'}", "--tasks", "nan-nli", "--out", str(tmp_path / "ev"),
-                 "--no-progress"]) == 0
+    assert (
+        main(
+            [
+                "eval",
+                "--model",
+                f"nli:{tmp_path / 'out'}",
+                "--tasks",
+                "nan-nli",
+                "--out",
+                str(tmp_path / "ev"),
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     # a model that names its labels keeps its head and its order
     named = save_tiny_classifier(tmp_path / "named", labels=("contradiction", "entailment", "neutral"))
     kept = finetune(f"nli:{named}", FinetuneOptions(out=tmp_path / "out2", train=str(data), **QUICK))
     assert kept["kept_head"] and kept["labels"] == ["contradiction", "entailment", "neutral"]
 
 
-@pytest.mark.parametrize("content, message", [
-    ('{"prompt": "a", "completion": "b"}\n{"prompt": "a",\n', "bad.jsonl:2: not valid JSON"),
-    ('{"prompt": "a"}\n', "bad.jsonl:1: field 'completion' must be a string"),
-    ('["a", "b"]\n', "bad.jsonl:1: expected a JSON object"),
-    ('{"prompt": "a", "completion": ""}\n', "bad.jsonl:1: field 'completion' is empty"),
-    (b'{"prompt": "a", "completion": "b"}\n{"prompt": "\xff"}\n', "bad.jsonl:2: not UTF-8"),
-    ("[" * 100_000 + "]" * 100_000 + "\n", "bad.jsonl:1: JSON nested too deeply"),
-])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ('{"prompt": "a", "completion": "b"}\n{"prompt": "a",\n', "bad.jsonl:2: not valid JSON"),
+        ('{"prompt": "a"}\n', "bad.jsonl:1: field 'completion' must be a string"),
+        ('["a", "b"]\n', "bad.jsonl:1: expected a JSON object"),
+        ('{"prompt": "a", "completion": ""}\n', "bad.jsonl:1: field 'completion' is empty"),
+        (b'{"prompt": "a", "completion": "b"}\n{"prompt": "\xff"}\n', "bad.jsonl:2: not UTF-8"),
+        ("[" * 100_000 + "]" * 100_000 + "\n", "bad.jsonl:1: JSON nested too deeply"),
+    ],
+)
 def test_bad_training_files_are_one_line_errors(tiny, tmp_path, capsys, content, message):
     bad = tmp_path / "bad.jsonl"
     bad.write_bytes(content if isinstance(content, bytes) else content.encode())
-    status = main(["finetune", "--model", f"hf:{tiny}", "--train", str(bad), "--out", str(tmp_path / "o"), "--no-progress"])
+    status = main(
+        ["finetune", "--model", f"hf:{tiny}", "--train", str(bad), "--out", str(tmp_path / "o"), "--no-progress"]
+    )
     captured = capsys.readouterr()
     assert status == 2 and captured.out == ""
     assert captured.err.startswith(f"negkit: error: {bad.parent}/{message}") and "Traceback" not in captured.err
@@ -302,8 +393,10 @@ def test_bad_nli_files_and_options(tmp_path, capsys):
     missing.write_text("premise,hypo,label\na,b,entailment\n")
     numeric = tmp_path / "n.jsonl"
     numeric.write_text('{"premise": "a", "hypothesis": "b", "label": 1}\n')
-    for path, expected in ((missing, f"{missing}:2: expected fields premise, hypothesis, label (or sentence1, sentence2, gold_label)"),
-                           (numeric, f"{numeric}:1: integer label 1: give the label names in order with --labels")):
+    for path, expected in (
+        (missing, f"{missing}:2: expected fields premise, hypothesis, label (or sentence1, sentence2, gold_label)"),
+        (numeric, f"{numeric}:1: integer label 1: give the label names in order with --labels"),
+    ):
         assert main(["finetune", "--model", f"nli:{model}", "--train", str(path), "--out", str(tmp_path / "o")]) == 2
         assert capsys.readouterr().err.strip() == f"negkit: error: {expected}"
     assert main(["finetune", "--train", "tind", "--out", str(tmp_path / "o"), "--early-stopping", "2"]) == 2
@@ -315,8 +408,22 @@ def test_quantized_training_needs_a_gpu(tiny, pairs, tmp_path, capsys):
 
     if torch.cuda.is_available():
         pytest.skip("a GPU is visible: the CPU error path does not apply")
-    assert main(["finetune", "--model", f"hf:{tiny}", "--train", str(pairs), "--quantize", "4bit",
-                 "--out", str(tmp_path / "q")]) == 2
+    assert (
+        main(
+            [
+                "finetune",
+                "--model",
+                f"hf:{tiny}",
+                "--train",
+                str(pairs),
+                "--quantize",
+                "4bit",
+                "--out",
+                str(tmp_path / "q"),
+            ]
+        )
+        == 2
+    )
     error = capsys.readouterr().err
     assert "negkit: error: --quantize 4bit needs" in error and "Traceback" not in error
 
@@ -337,12 +444,20 @@ def test_bad_training_numbers_and_folders(tiny, pairs, tmp_path, capsys):
     model = save_tiny_classifier(tmp_path / "cls")
     typo = tmp_path / "typo.csv"
     typo.write_text("premise,hypothesis,label\na,b,entailment\nc,d,entailmnet\ne,f,neutral\n")
-    assert_input_error(["finetune", "--model", f"nli:{model}", "--train", typo, "--out", tmp_path / "n", "--no-progress"],
-                       capsys, where=typo, contains="['entailmnet'] next to the NLI labels")
+    assert_input_error(
+        ["finetune", "--model", f"nli:{model}", "--train", typo, "--out", tmp_path / "n", "--no-progress"],
+        capsys,
+        where=typo,
+        contains="['entailmnet'] next to the NLI labels",
+    )
     single = tmp_path / "single.jsonl"
     single.write_text('{"premise": "a", "hypothesis": "b", "label": "maybe"}\n')
-    assert_input_error(["finetune", "--model", f"nli:{model}", "--train", single, "--out", tmp_path / "s", "--no-progress"],
-                       capsys, where=single, contains="one label only")
+    assert_input_error(
+        ["finetune", "--model", f"nli:{model}", "--train", single, "--out", tmp_path / "s", "--no-progress"],
+        capsys,
+        where=single,
+        contains="one label only",
+    )
 
 
 def test_a_second_training_into_a_held_folder_is_refused(tiny, pairs, tmp_path):

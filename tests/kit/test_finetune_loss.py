@@ -35,21 +35,34 @@ def test_left_padding_and_kept_logits_change_nothing():
     from tiny_models import tiny_llama
 
     model = tiny_llama(400)
-    rows = [Tokenized((1, 10, 11, 12, 13, 20, 2), _weights(5, 2, 0.0), 5),
-            Tokenized((1, 30, 31, 21, 2), _weights(3, 2, 0.0), 3)]
+    rows = [
+        Tokenized((1, 10, 11, 12, 13, 20, 2), _weights(5, 2, 0.0), 5),
+        Tokenized((1, 30, 31, 21, 2), _weights(3, 2, 0.0), 3),
+    ]
     batch = PaddingCollator(pad_id=0)([{"input_ids": r.ids, "loss_weights": r.weights} for r in rows])
-    assert batch["input_ids"][1].tolist() == [0, 0, 1, 30, 31, 21, 2] and batch["position_ids"][1].tolist()[2:] == [0, 1, 2, 3, 4]
+    assert batch["input_ids"][1].tolist() == [0, 0, 1, 30, 31, 21, 2] and batch["position_ids"][1].tolist()[2:] == [
+        0,
+        1,
+        2,
+        3,
+        4,
+    ]
     assert batch["labels"][1].tolist() == [-100] * 5 + [21, 2]
     keep = logits_needed(batch["loss_weights"])
     assert keep == 3
     with torch.no_grad():
         inputs = {key: batch[key] for key in ("input_ids", "attention_mask", "position_ids")}
-        kept = weighted_loss(model(**inputs, logits_to_keep=keep).logits, batch["labels"][:, -keep:],
-                             batch["loss_weights"][:, -keep:])
+        kept = weighted_loss(
+            model(**inputs, logits_to_keep=keep).logits, batch["labels"][:, -keep:], batch["loss_weights"][:, -keep:]
+        )
         full = weighted_loss(model(**inputs).logits, batch["labels"], batch["loss_weights"])
         # each row alone, unpadded: the batch loss is the weight-averaged mean of the rows' token losses
-        singles = [weighted_loss(model(input_ids=torch.tensor([r.ids])).logits, torch.tensor([r.ids]),
-                                 torch.tensor([r.weights])) for r in rows]
+        singles = [
+            weighted_loss(
+                model(input_ids=torch.tensor([r.ids])).logits, torch.tensor([r.ids]), torch.tensor([r.weights])
+            )
+            for r in rows
+        ]
     assert abs(float(kept) - float(full)) < 1e-5
     assert abs(float(full) - float(sum(singles) / 2)) < 1e-5  # both rows have 2 weighted tokens
 
@@ -61,14 +74,18 @@ def test_a_shared_prefix_gives_the_loss_and_gradients_of_whole_rows():
     from negkit.kit.training.trainer import WeightedLossTrainer
 
     torch.manual_seed(0)
-    model = get_peft_model(tiny_llama(400), LoraConfig(r=4, lora_alpha=8, lora_dropout=0.0, target_modules="all-linear"))
+    model = get_peft_model(
+        tiny_llama(400), LoraConfig(r=4, lora_alpha=8, lora_dropout=0.0, target_modules="all-linear")
+    )
     for parameter in model.parameters():
         if parameter.requires_grad:
             torch.nn.init.normal_(parameter, std=0.05)  # LoRA B starts at zero; make the adapter matter
     prompt = (1, 7, 8, 9, 10, 11, 12)
-    rows = [Tokenized((*prompt, 40, 41, 20, 2), _weights(9, 2, 0.0), 9),
-            Tokenized((*prompt, 50, 21, 2), _weights(8, 2, 0.0), 8),
-            Tokenized((*prompt, 60, 61, 62, 20, 2), _weights(10, 2, 0.0), 10)]
+    rows = [
+        Tokenized((*prompt, 40, 41, 20, 2), _weights(9, 2, 0.0), 9),
+        Tokenized((*prompt, 50, 21, 2), _weights(8, 2, 0.0), 8),
+        Tokenized((*prompt, 60, 61, 62, 20, 2), _weights(10, 2, 0.0), 10),
+    ]
     features = [{"input_ids": r.ids, "loss_weights": r.weights} for r in rows]
     shared = PaddingCollator(0, share_prefix=True)(features)
     assert shared["prefix_ids"].tolist() == [list(prompt)] and shared["attention_mask"].shape == (3, 7 + 5)

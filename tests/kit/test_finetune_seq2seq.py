@@ -66,13 +66,26 @@ def test_lora_on_t5_learns_the_label_and_eval_with_the_adapter_reads_it(t5, tind
     from negkit.commands.eval.evaluate import EvalOptions, evaluate
 
     out = tmp_path / "t5-lora"
-    run = finetune(f"hf:{t5}", FinetuneOptions(out=out, train="tind", data=str(tind_data), max_steps=12,
-                                               learning_rate=2e-2, subset=_affirmative_distractors(), **QUICK))
+    run = finetune(
+        f"hf:{t5}",
+        FinetuneOptions(
+            out=out,
+            train="tind",
+            data=str(tind_data),
+            max_steps=12,
+            learning_rate=2e-2,
+            subset=_affirmative_distractors(),
+            **QUICK,
+        ),
+    )
     assert run["kind"] == "lora-seq2seq-lm" and run["status"] == "complete"
     assert run["lora"]["task_type"] == "SEQ_2_SEQ_LM" and run["lora"]["trainable_parameters"] > 0
     assert run["data"]["train"]["completions"] == {"False": 8}  # affirmative distractors: all False
-    losses = [entry["loss"] for entry in map(json.loads, (out / "train_log.jsonl").read_text().splitlines())
-              if "loss" in entry]
+    losses = [
+        entry["loss"]
+        for entry in map(json.loads, (out / "train_log.jsonl").read_text().splitlines())
+        if "loss" in entry
+    ]
     assert losses[-1] < losses[0]
     common = dict(data=str(tind_data), progress=False, bootstrap=0)
     base = evaluate(f"hf:{t5}", ["tind"], EvalOptions(out=tmp_path / "base", **common))[0]
@@ -94,8 +107,12 @@ def test_merged_t5_gives_the_adapters_answers(t5, tind_data, tmp_path):
     from negkit.models.registry import load_model
 
     out = tmp_path / "lora"
-    finetune(f"hf:{t5}", FinetuneOptions(out=out, train="tind", data=str(tind_data), max_steps=3, learning_rate=1e-2,
-                                         lora_layers="1", **QUICK))
+    finetune(
+        f"hf:{t5}",
+        FinetuneOptions(
+            out=out, train="tind", data=str(tind_data), max_steps=3, learning_rate=1e-2, lora_layers="1", **QUICK
+        ),
+    )
     config = json.loads((out / "adapter_config.json").read_text())
     assert config["layers_to_transform"] == [1] and config["layers_pattern"] == "block"
     merge_adapter(f"hf:{t5}", out, tmp_path / "merged")
@@ -109,8 +126,12 @@ def test_merged_t5_gives_the_adapters_answers(t5, tind_data, tmp_path):
 
 def test_prompt_loss_weight_is_refused_for_encoder_decoders(t5, tind_data, tmp_path):
     with pytest.raises(NegkitError, match="encoder-decoder.*prompt-loss-weight"):
-        finetune(f"hf:{t5}", FinetuneOptions(out=tmp_path / "x", train="tind", data=str(tind_data), max_steps=1,
-                                             prompt_loss_weight=0.05, **QUICK))
+        finetune(
+            f"hf:{t5}",
+            FinetuneOptions(
+                out=tmp_path / "x", train="tind", data=str(tind_data), max_steps=1, prompt_loss_weight=0.05, **QUICK
+            ),
+        )
 
 
 def _affirmative_distractors():

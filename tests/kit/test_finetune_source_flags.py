@@ -40,12 +40,29 @@ def test_tind_flags_come_from_the_suite_with_their_help():
 
 
 def test_tind_flags_become_the_same_options():
-    args = build_parser().parse_args(["finetune", "--out", "o", "--patterns", "1,5", "--polarity", "negative",
-                                      "--sentences", "inputs", "--negation", "verbal, analytic", "--per-group", "4",
-                                      "--affirmative-first", "9"])
+    args = build_parser().parse_args(
+        [
+            "finetune",
+            "--out",
+            "o",
+            "--patterns",
+            "1,5",
+            "--polarity",
+            "negative",
+            "--sentences",
+            "inputs",
+            "--negation",
+            "verbal, analytic",
+            "--per-group",
+            "4",
+            "--affirmative-first",
+            "9",
+        ]
+    )
     options = options_from_args(args)
-    assert options.subset == TindFilter(patterns=(1, 5), polarity="negative", kind="inputs",
-                                      negation=("verbal", "analytic"), per_group=4)
+    assert options.subset == TindFilter(
+        patterns=(1, 5), polarity="negative", kind="inputs", negation=("verbal", "analytic"), per_group=4
+    )
     assert options.affirmative_first == 9
     plain = options_from_args(build_parser().parse_args(["finetune", "--out", "o"]))
     assert plain.subset is None and plain.affirmative_first is None
@@ -54,12 +71,24 @@ def test_tind_flags_become_the_same_options():
 @pytest.fixture()
 def toy_source():
     seen: list[dict] = []
-    source = TrainingSource("toy-train", lambda *a: None, "a toy training set",
-                            flags=(training_flag("--toy-level", type=int, default=3, help="toy: the level"),),
-                            options=lambda values: seen.append(dict(values)) or {})
-    register_suite(SuiteDescription(
-        name="toy-flags", title="Toy", tasks=(TaskEntry("toy-flags", lambda **_: None),), main_task="toy-flags",
-        data=DataSource("toy-flags", "nowhere"), training=(source,), order=999))
+    source = TrainingSource(
+        "toy-train",
+        lambda *a: None,
+        "a toy training set",
+        flags=(training_flag("--toy-level", type=int, default=3, help="toy: the level"),),
+        options=lambda values: seen.append(dict(values)) or {},
+    )
+    register_suite(
+        SuiteDescription(
+            name="toy-flags",
+            title="Toy",
+            tasks=(TaskEntry("toy-flags", lambda **_: None),),
+            main_task="toy-flags",
+            data=DataSource("toy-flags", "nowhere"),
+            training=(source,),
+            order=999,
+        )
+    )
     yield seen
     unregister_suite("toy-flags")
 

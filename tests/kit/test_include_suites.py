@@ -52,20 +52,70 @@ def test_eval_score_report_compare_export_through_include(toy, tmp_path, tiny_mo
     suites, data = toy
     include = ["--include", str(suites)]
     random_run, tiny_run = tmp_path / "random", tmp_path / "tiny"
-    assert main(["eval", *include, "--model", "random", "--tasks", "toy-negation", "--data", str(data),
-                 "--out", str(random_run), "--no-progress", "--bootstrap", "50"]) == 0
-    assert main(["eval", *include, "--model", f"hf:{tiny_model_folder}", "--tasks", "toy-negation", "--data", str(data),
-                 "--out", str(tiny_run), "--no-progress", "--bootstrap", "50"]) == 0
+    assert (
+        main(
+            [
+                "eval",
+                *include,
+                "--model",
+                "random",
+                "--tasks",
+                "toy-negation",
+                "--data",
+                str(data),
+                "--out",
+                str(random_run),
+                "--no-progress",
+                "--bootstrap",
+                "50",
+            ]
+        )
+        == 0
+    )
+    assert (
+        main(
+            [
+                "eval",
+                *include,
+                "--model",
+                f"hf:{tiny_model_folder}",
+                "--tasks",
+                "toy-negation",
+                "--data",
+                str(data),
+                "--out",
+                str(tiny_run),
+                "--no-progress",
+                "--bootstrap",
+                "50",
+            ]
+        )
+        == 0
+    )
     capsys.readouterr()
     for run in (random_run, tiny_run):
         result = json.loads((run / "toy-negation.results.json").read_text())
         assert result["metrics"]["count"] == 6 and "acc" in result["metrics"]["intervals"]
-        assert (run / "toy-negation.samples.jsonl").is_file() and "### Toy negation questions" in (run / "report.md").read_text()
+        assert (run / "toy-negation.samples.jsonl").is_file() and "### Toy negation questions" in (
+            run / "report.md"
+        ).read_text()
         assert "toy-negation" in (run / "report.html").read_text()
 
     # score: negkit eval's own samples file, and a hand-written predictions file
-    assert main(["score", "toy-negation", str(tiny_run / "toy-negation.samples.jsonl"), "--json", "--data", str(data),
-                 *include]) == 0
+    assert (
+        main(
+            [
+                "score",
+                "toy-negation",
+                str(tiny_run / "toy-negation.samples.jsonl"),
+                "--json",
+                "--data",
+                str(data),
+                *include,
+            ]
+        )
+        == 0
+    )
     scored = json.loads(capsys.readouterr().out)
     evaluated = json.loads((tiny_run / "toy-negation.results.json").read_text())["metrics"]
     assert scored["acc"] == evaluated["acc"] and scored["data_count"] == 6
@@ -82,8 +132,22 @@ def test_eval_score_report_compare_export_through_include(toy, tmp_path, tiny_mo
     capsys.readouterr()
 
     # compare: the two runs, paired on the six questions
-    assert main(["compare", str(tiny_run), str(random_run), "--baseline", str(random_run), "--json", "--bootstrap", "50",
-                 *include]) == 0
+    assert (
+        main(
+            [
+                "compare",
+                str(tiny_run),
+                str(random_run),
+                "--baseline",
+                str(random_run),
+                "--json",
+                "--bootstrap",
+                "50",
+                *include,
+            ]
+        )
+        == 0
+    )
     comparison = json.loads(capsys.readouterr().out)
     task = comparison["tasks"]["toy-negation"]
     assert task["primary"] == "acc" and task["suite"] == "toy-negation" and len(task["rows"]) == 2
@@ -105,13 +169,14 @@ def test_include_loads_once_and_registers_the_tasks(toy):
     assert get_task("toy-negation").name == "toy-negation" and get_suite("toy-negation") is first[0]
 
 
-@pytest.mark.parametrize(("text", "problem"), [
-    ("def broken(:\n", "bad.py:1: syntax error"),
-    ("import negkit\n\nraise RuntimeError('no data here')\n", "bad.py:3: RuntimeError: no data here"),
-    ("X = 1\n", "bad.py: registers no suite"),
-])
-
-
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("def broken(:\n", "bad.py:1: syntax error"),
+        ("import negkit\n\nraise RuntimeError('no data here')\n", "bad.py:3: RuntimeError: no data here"),
+        ("X = 1\n", "bad.py: registers no suite"),
+    ],
+)
 def test_bad_include_files_are_one_line_naming_the_file(tmp_path, capsys, text, problem):
     bad = tmp_path / "bad.py"
     bad.write_text(text)

@@ -29,7 +29,9 @@ def _replicate_values(estimand: Estimand, resamples: int, seed: int) -> np.ndarr
     totals = np.zeros((len(units), estimand.counts.shape[1]))
     for unit, row in zip(estimand.units, estimand.counts):
         totals[units.index(unit)] += row
-    return np.concatenate([estimand.statistic(weights @ totals) for weights in draw_blocks(len(units), resamples, seed)])
+    return np.concatenate(
+        [estimand.statistic(weights @ totals) for weights in draw_blocks(len(units), resamples, seed)]
+    )
 
 
 def test_two_units_match_the_exact_bootstrap_distribution():
@@ -114,7 +116,9 @@ def test_order_of_rows_does_not_matter_and_seed_fixes_everything():
     values, units = rng.random(60) < 0.4, [f"u{i % 13}" for i in range(60)]
     order = rng.permutation(60)
     first = bootstrap_intervals([ratio_estimand("m", values, None, units, "u")], 500, seed=11)["m"]
-    shuffled = bootstrap_intervals([ratio_estimand("m", values[order], None, [units[i] for i in order], "u")], 500, seed=11)["m"]
+    shuffled = bootstrap_intervals(
+        [ratio_estimand("m", values[order], None, [units[i] for i in order], "u")], 500, seed=11
+    )["m"]
     assert first == shuffled
     other = bootstrap_intervals([ratio_estimand("m", values, None, units, "u")], 500, seed=12)["m"]
     assert (other.low, other.high) != (first.low, first.high)

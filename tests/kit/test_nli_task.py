@@ -38,7 +38,11 @@ def test_nan_nli_label_words():
     (requests,) = task.requests(items)
     assert [r.continuation for r in requests] == [" entailment", " contradiction", " neutral"]
     assert requests[0].context.endswith("Answer entailment, contradiction or neutral.\nAnswer:")
-    scores = (LoglikelihoodResult(-3.0, False, 2), LoglikelihoodResult(-2.5, False, 2), LoglikelihoodResult(-4.0, False, 1))
+    scores = (
+        LoglikelihoodResult(-3.0, False, 2),
+        LoglikelihoodResult(-2.5, False, 2),
+        LoglikelihoodResult(-4.0, False, 1),
+    )
     (record,) = task.records(items, [scores])
     assert record["prediction"] == "contradiction" and record["gold"] == "contradiction"
 

@@ -19,13 +19,24 @@ VOCAB = ("bird", "fish", "tree")
 
 
 def _probe(item_id, group, gold, contrast=True):
-    forms = {"affirmative": ClozeForm(f"A {item_id} is a", (gold,), (f"A {item_id} is", f" a {gold}", " a tree") if contrast else None),
-             "negated": ClozeForm(f"A {item_id} is not a", (), None)}
+    forms = {
+        "affirmative": ClozeForm(
+            f"A {item_id} is a", (gold,), (f"A {item_id} is", f" a {gold}", " a tree") if contrast else None
+        ),
+        "negated": ClozeForm(f"A {item_id} is not a", (), None),
+    }
     return ClozeProbe(item_id, group, forms, VOCAB)
 
 
-CLOZE = Cloze("toy-cloze", lambda folder, split: [], lambda folder, split: [], ks=(1, 2), keep=3, flips=True,
-              headline=("overlap_at_1", "affirmative.p_at_1"))
+CLOZE = Cloze(
+    "toy-cloze",
+    lambda folder, split: [],
+    lambda folder, split: [],
+    ks=(1, 2),
+    keep=3,
+    flips=True,
+    headline=("overlap_at_1", "affirmative.p_at_1"),
+)
 
 
 def test_cloze_requests_records_and_metrics_by_hand():
@@ -33,7 +44,10 @@ def test_cloze_requests_records_and_metrics_by_hand():
     probes = [_probe("robin", "g1", "bird"), _probe("trout", "g1", "fish"), _probe("oak", "g2", "tree", contrast=False)]
     requests = task.requests(probes)
     assert requests[0][0] == NextTokenRequest("A robin is a", (" bird", " fish", " tree"))
-    assert requests[0][1:3] == (LoglikelihoodRequest("A robin is", " a bird"), LoglikelihoodRequest("A robin is", " a tree"))
+    assert requests[0][1:3] == (
+        LoglikelihoodRequest("A robin is", " a bird"),
+        LoglikelihoodRequest("A robin is", " a tree"),
+    )
     assert requests[0][3] == NextTokenRequest("A robin is not a", (" bird", " fish", " tree"))
     assert len(requests[2]) == 2  # no contrast
 
@@ -52,10 +66,17 @@ def test_cloze_requests_records_and_metrics_by_hand():
     assert records[0]["same_top1"] and records[0]["spearman"] == APPROX(0.5)
     assert records[1]["affirmative"]["gold_rank"] == 2 and records[1]["affirmative"]["prefers_true"] is False
     assert not records[1]["same_top1"] and records[1]["spearman"] == APPROX(-1.0)
-    assert records[2]["affirmative"]["gold_rank"] == 3 and records[2]["same_top1"] and records[2]["spearman"] == APPROX(1.0)
+    assert (
+        records[2]["affirmative"]["gold_rank"] == 3
+        and records[2]["same_top1"]
+        and records[2]["spearman"] == APPROX(1.0)
+    )
     metrics = task.metrics(probes, records)
     # groups: g1 (robin, trout), g2 (oak); overall = mean of the two groups
-    assert metrics["groups"]["g1"]["affirmative"]["p_at_1"] == 0.5 and metrics["groups"]["g1"]["affirmative"]["p_at_2"] == 1.0
+    assert (
+        metrics["groups"]["g1"]["affirmative"]["p_at_1"] == 0.5
+        and metrics["groups"]["g1"]["affirmative"]["p_at_2"] == 1.0
+    )
     assert metrics["overall"]["affirmative"]["p_at_1"] == APPROX((0.5 + 0.0) / 2)
     assert metrics["overall"]["affirmative"]["p_at_2"] == APPROX((1.0 + 0.0) / 2)
     assert metrics["overall"]["affirmative"]["prefers_true"] == APPROX(0.5)  # only g1 has contrasts
@@ -72,7 +93,11 @@ def test_cloze_answer_space_and_a_missing_form():
     task = CLOZE.task()
     probes = [_probe("robin", "g", "bird"), _probe("trout", "g", "fish"), _probe("salmon", "g", "fish")]
     space = task.answer_space(probes)
-    assert space.answers == {"bird": " bird", "fish": " fish", "tree": " tree"} and space.gold == ("bird", "fish", "fish")
+    assert space.answers == {"bird": " bird", "fish": " fish", "tree": " tree"} and space.gold == (
+        "bird",
+        "fish",
+        "fish",
+    )
     assert task.answer_space([]).answers == {}
     lonely = ClozeProbe("x", "g", {"affirmative": ClozeForm("X is a", ("bird",))}, VOCAB)
     assert task.requests([lonely]) == [(NextTokenRequest("X is a", (" bird", " fish", " tree")),)]
@@ -84,8 +109,18 @@ def test_cloze_predictions_file(tmp_path):
     task = CLOZE.task()
     probes = [_probe("robin", "g1", "bird"), _probe("trout", "g1", "fish")]
     path = tmp_path / "predictions.jsonl"
-    path.write_text(json.dumps({"item_id": "robin", "affirmative": {"top": ["fish", "bird"], "prefers_true": True},
-                                "negated": {"top": ["fish"]}, "spearman": 0.25}) + "\n", encoding="utf-8")
+    path.write_text(
+        json.dumps(
+            {
+                "item_id": "robin",
+                "affirmative": {"top": ["fish", "bird"], "prefers_true": True},
+                "negated": {"top": ["fish"]},
+                "spearman": 0.25,
+            }
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     [record] = task.predictions(path, probes)
     assert record["affirmative"]["gold_rank"] == 2 and record["same_top1"] and record["spearman"] == 0.25
     path.write_text(json.dumps({"item_id": "robin", "affirmative": {"top": "fish"}, "negated": {"top": []}}) + "\n")
@@ -96,19 +131,29 @@ def test_cloze_predictions_file(tmp_path):
         task.predictions(path, probes)
 
 
-TRUTH = PairedQuestions("toy-pairs", lambda folder, split: [], lambda folder, split: [], chat="auto",
-                        headline=("accuracy", "consistency"))
+TRUTH = PairedQuestions(
+    "toy-pairs", lambda folder, split: [], lambda folder, split: [], chat="auto", headline=("accuracy", "consistency")
+)
 
 
 def _pair(item_id, group, label):
-    return PairedItem(item_id, group, {"affirmative": PartQuestion(f"Q: {item_id}", ("True", "False"), 0 if label else 1),
-                                       "negated": PartQuestion(f"Q: not {item_id}", ("True", "False"), 1 if label else 0)})
+    return PairedItem(
+        item_id,
+        group,
+        {
+            "affirmative": PartQuestion(f"Q: {item_id}", ("True", "False"), 0 if label else 1),
+            "negated": PartQuestion(f"Q: not {item_id}", ("True", "False"), 1 if label else 0),
+        },
+    )
 
 
 def test_paired_records_and_metrics_by_hand():
     task = TRUTH.task()
     items = [_pair("a", "x", True), _pair("b", "x", False), _pair("c", "y", True)]
-    assert task.requests(items, None)[0] == (NextTokenRequest("Q: a", ("True", "False")), NextTokenRequest("Q: not a", ("True", "False")))
+    assert task.requests(items, None)[0] == (
+        NextTokenRequest("Q: a", ("True", "False")),
+        NextTokenRequest("Q: not a", ("True", "False")),
+    )
     says = {True: {"True": -0.1, "False": -2.0}, False: {"True": -2.0, "False": -0.1}}
     # a: True / False (both right, consistent); b: True / True (wrong, right: inconsistent); c: False / True (both wrong)
     records = task.records(items, [(says[True], says[False]), (says[True], says[True]), (says[False], says[True])])
@@ -129,8 +174,13 @@ def test_paired_predictions_file(tmp_path):
     task = TRUTH.task()
     items = [_pair("a", "x", True), _pair("b", "x", False)]
     path = tmp_path / "p.jsonl"
-    path.write_text(json.dumps({"item_id": "a", "affirmative": "true", "negated": {"prediction": 1}}) + "\n"
-                    + json.dumps({"item_id": "b", "affirmative": True, "negated": False}) + "\n", encoding="utf-8")
+    path.write_text(
+        json.dumps({"item_id": "a", "affirmative": "true", "negated": {"prediction": 1}})
+        + "\n"
+        + json.dumps({"item_id": "b", "affirmative": True, "negated": False})
+        + "\n",
+        encoding="utf-8",
+    )
     first, second = task.predictions(path, items)
     assert first["consistent"] and first["both_correct"]
     assert second["affirmative"]["correct"] is False and second["negated"]["correct"] is False and second["consistent"]
@@ -147,8 +197,17 @@ def test_words_are_cleaned_as_the_authors_clean_them():
 def test_completion_records_and_metrics_by_hand():
     spec = Completions("toy-words", lambda folder, split: [], lambda folder, split: [])
     task = spec.task()
-    items = [CompletionItem(f"i{k}", "g", {"query": CompletionForm(f"X{k} doesn't have", ("wings",)),
-                                           "opposite": CompletionForm(f"X{k} has", ("wings",))}) for k in range(3)]
+    items = [
+        CompletionItem(
+            f"i{k}",
+            "g",
+            {
+                "query": CompletionForm(f"X{k} doesn't have", ("wings",)),
+                "opposite": CompletionForm(f"X{k} has", ("wings",)),
+            },
+        )
+        for k in range(3)
+    ]
     assert task.requests(items)[0][0].context == "X0 doesn't have" and task.requests(items)[0][0].stop == ("\n",)
     outputs = [(" wings.", " Wings and"), (" a tail", " wings"), ("", " the wings")]
     records = task.records(items, outputs)
@@ -163,9 +222,13 @@ def test_completion_records_and_metrics_by_hand():
 def test_suite_groups_expand_to_main_tasks():
     groups = suite_groups()
     members = [suite.name for suite in groups["negation-all"]]
-    assert {"negated-lama", "neg-136", "truth-negation", "semantoneg", "neqa-full", "llm-neg-bench", "tind"} <= set(members)
+    assert {"negated-lama", "neg-136", "truth-negation", "semantoneg", "neqa-full", "llm-neg-bench", "tind"} <= set(
+        members
+    )
     tasks = expand_task_names(["negation-all"])
-    assert "llm-neg-bench-mkrnq" in tasks and "llm-neg-bench-sar" not in tasks and "neqa-full-decomposition" not in tasks
+    assert (
+        "llm-neg-bench-mkrnq" in tasks and "llm-neg-bench-sar" not in tasks and "neqa-full-decomposition" not in tasks
+    )
     skipped: list[str] = []
     only = expand_task_names(["negation-all"], lambda task: task == "semantoneg", skipped)
     assert only == ["semantoneg"] and "negated-lama" in skipped

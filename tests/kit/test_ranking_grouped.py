@@ -37,8 +37,10 @@ def test_spearman_by_hand():
 HIT = RecordMetric("form.hit", lambda record: record["hit"], "hit", headline=True)
 RHO = RecordMetric("rho", lambda record: record.get("rho"), "rho")
 RECORDS = [  # group A: hits 1, 0, 1; group B: hits 0; group C: hit 1 (family F1 = A + B, F2 = C)
-    {"item_id": "a1", "hit": 1.0, "rho": 0.5}, {"item_id": "a2", "hit": 0.0, "rho": None},
-    {"item_id": "a3", "hit": 1.0, "rho": -0.1}, {"item_id": "b1", "hit": 0.0, "rho": 0.2},
+    {"item_id": "a1", "hit": 1.0, "rho": 0.5},
+    {"item_id": "a2", "hit": 0.0, "rho": None},
+    {"item_id": "a3", "hit": 1.0, "rho": -0.1},
+    {"item_id": "b1", "hit": 0.0, "rho": 0.2},
     {"item_id": "c1", "hit": 1.0, "rho": None},
 ]
 GROUPS = ["A", "A", "A", "B", "C"]

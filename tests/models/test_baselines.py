@@ -61,11 +61,15 @@ def test_majority_takes_the_most_frequent_gold_label():
 
 
 def test_baseline_errors_are_clear():
-    with pytest.raises(NegkitError, match="constant:maybe is not an answer of scone; its answers: entailment \\(Yes\\)"):
+    with pytest.raises(
+        NegkitError, match="constant:maybe is not an answer of scone; its answers: entailment \\(Yes\\)"
+    ):
         load_model("constant:maybe").bind_answers(SPACE, "scone")
     with pytest.raises(NegkitError, match="candidates differ per item"):
         load_model("majority").bind_answers(None, "nubench")
-    with pytest.raises(NegkitError, match="unknown key temperature for the random backend; known keys: batch_size, device, seed"):
+    with pytest.raises(
+        NegkitError, match="unknown key temperature for the random backend; known keys: batch_size, device, seed"
+    ):
         load_model("random", temperature=1)
     with pytest.raises(NegkitError, match="seed must be a whole number from 0 to 2\\*\\*32-1, got -1"):
         load_model("random", seed=-1)
@@ -88,8 +92,22 @@ def test_eval_writes_normal_run_folders_for_baselines(tmp_path):
     share_true = 100 * sum(sample["label"] for sample in samples) / len(samples)
     assert metrics["all"]["accuracy"] == round(share_true, 2)
 
-    status = main(["eval", "--model", "majority", "--tasks", "scone", "--data", str(data), "--limit", "60",
-                   "--out", str(tmp_path / "majority"), "--no-progress"])
+    status = main(
+        [
+            "eval",
+            "--model",
+            "majority",
+            "--tasks",
+            "scone",
+            "--data",
+            str(data),
+            "--limit",
+            "60",
+            "--out",
+            str(tmp_path / "majority"),
+            "--no-progress",
+        ]
+    )
     assert status == 0
     scone = json.loads((tmp_path / "majority" / "scone.results.json").read_text())
     assert scone["model"]["extra"]["answer"] in ("entailment", "neutral")
@@ -108,8 +126,14 @@ def test_baselines_are_checked_before_any_work(tmp_path, capsys):
     data = str(shared_data_path())
     for argv, message in (
         (["--model", "constant:maybe", "--tasks", "tind,scone"], "constant:maybe is not an answer of tind"),
-        (["--model", "majority", "--tasks", "scone,nubench", "--data", str(FIXTURE)], "nubench's candidates differ per item"),
-        (["--model", "random", "--model-args", "temperature=2", "--tasks", "scone"], "unknown key temperature for the random backend"),
+        (
+            ["--model", "majority", "--tasks", "scone,nubench", "--data", str(FIXTURE)],
+            "nubench's candidates differ per item",
+        ),
+        (
+            ["--model", "random", "--model-args", "temperature=2", "--tasks", "scone"],
+            "unknown key temperature for the random backend",
+        ),
     ):
         out = tmp_path / "never"
         full = ["eval", *argv, "--out", str(out), "--no-progress"]
@@ -122,8 +146,11 @@ def test_baselines_are_checked_before_any_work(tmp_path, capsys):
 
 
 def test_constant_baseline_on_condaqa_choice(tmp_path):
-    results = evaluate("constant:no", ["condaqa-choice"],
-                       EvalOptions(data=str(shared_data_path()), limit=40, out=tmp_path, progress=False, bootstrap=50))
+    results = evaluate(
+        "constant:no",
+        ["condaqa-choice"],
+        EvalOptions(data=str(shared_data_path()), limit=40, out=tmp_path, progress=False, bootstrap=50),
+    )
     samples = [json.loads(line) for line in (tmp_path / "condaqa-choice.samples.jsonl").read_text().splitlines()]
     assert {sample["prediction"] for sample in samples} == {"no"}
     assert results[0]["metrics"]["intervals"]["accuracy.accuracy"]["unit"] == "CondaQA passage"

@@ -24,8 +24,10 @@ from negkit.engine.batching import DEFAULT_TOKEN_BUDGET
 from negkit.models.base import LoglikelihoodRequest
 from negkit.models.registry import load_model
 
-pytestmark = pytest.mark.skipif(not TEST_DEVICE.startswith("cuda"),
-                                reason="needs NEGKIT_TEST_DEVICE=cuda and a CUDA GPU (benchmarks/gpu_check.py sets it)")
+pytestmark = pytest.mark.skipif(
+    not TEST_DEVICE.startswith("cuda"),
+    reason="needs NEGKIT_TEST_DEVICE=cuda and a CUDA GPU (benchmarks/gpu_check.py sets it)",
+)
 
 TESTS = Path(__file__).resolve().parents[1]
 SRC = TESTS.parent / "src"
@@ -48,8 +50,13 @@ def test_a_gpu_model_answers_like_the_cpu_model(tiny_model_folder):
     assert gpu.load_info["device"].startswith("cuda:") and next(gpu.model.parameters()).is_cuda
     contexts = _contexts(gpu)
     candidates = ["True", "False"]
-    assert _max_difference(gpu.next_token_logprobs(contexts, candidates), cpu.next_token_logprobs(contexts, candidates)) < TOLERANCE
-    requests = [LoglikelihoodRequest(context, ending) for context in contexts[:6] for ending in ("True", " no, not a plant")]
+    assert (
+        _max_difference(gpu.next_token_logprobs(contexts, candidates), cpu.next_token_logprobs(contexts, candidates))
+        < TOLERANCE
+    )
+    requests = [
+        LoglikelihoodRequest(context, ending) for context in contexts[:6] for ending in ("True", " no, not a plant")
+    ]
     for a, b in zip(gpu.loglikelihood(requests), cpu.loglikelihood(requests)):
         assert abs(a.logprob - b.logprob) < TOLERANCE and a.n_tokens == b.n_tokens
 
@@ -81,11 +88,17 @@ def test_a_real_gpu_out_of_memory_halves_the_batch_and_keeps_the_answers(tiny_mo
     """The caching allocator is held to a little more than it holds now (``set_per_process_memory_fraction``), so
     that a batch of all the prompts (a token budget of ten million tokens) really runs out of GPU memory: the
     batcher halves it until it fits, and the answers equal those of small batches."""
-    lm = load_model(f"hf:{tiny_model_folder}", dtype="float32", device=TEST_DEVICE, token_budget=10_000_000,
-                    prefix_tree=False, attn_implementation="eager")
+    lm = load_model(
+        f"hf:{tiny_model_folder}",
+        dtype="float32",
+        device=TEST_DEVICE,
+        token_budget=10_000_000,
+        prefix_tree=False,
+        attn_implementation="eager",
+    )
     reference = load_model(f"hf:{tiny_model_folder}", dtype="float32", device=TEST_DEVICE, batch_size=4)
     words = "the dog is an animal and the cat is not a plant while the sun is hot and the snow is cold".split()
-    contexts = [f"Is the following statement True or False? {' '.join(words[i % 7:] * 6)} ({i})." for i in range(256)]
+    contexts = [f"Is the following statement True or False? {' '.join(words[i % 7 :] * 6)} ({i})." for i in range(256)]
     expected = reference.next_token_logprobs(contexts, ["True", "False"])
     device = torch.device(lm.load_info["device"])
     torch.cuda.synchronize(device)
@@ -104,14 +117,24 @@ def test_a_real_gpu_out_of_memory_halves_the_batch_and_keeps_the_answers(tiny_mo
 
 
 def test_sharding_over_the_gpu_cpu_and_disk_matches_one_device(tiny_model_folder, tmp_path):
-    sharded = load_model(f"hf:{tiny_model_folder}", device_map="auto", max_memory=["0:150KB", "cpu:40KB"],
-                         offload_folder=str(tmp_path / "offload"), batch_size=4)
+    sharded = load_model(
+        f"hf:{tiny_model_folder}",
+        device_map="auto",
+        max_memory=["0:150KB", "cpu:40KB"],
+        offload_folder=str(tmp_path / "offload"),
+        batch_size=4,
+    )
     single = load_model(f"hf:{tiny_model_folder}", dtype="float32", device=TEST_DEVICE, batch_size=4)
     placed = sharded.load_info["device_map"]
     assert "cuda:0" in placed and len(placed) >= 2, placed  # on the GPU and off it
     contexts = _contexts(single, 12)
-    assert _max_difference(sharded.next_token_logprobs(contexts, ["True", "False"]),
-                           single.next_token_logprobs(contexts, ["True", "False"])) < TOLERANCE
+    assert (
+        _max_difference(
+            sharded.next_token_logprobs(contexts, ["True", "False"]),
+            single.next_token_logprobs(contexts, ["True", "False"]),
+        )
+        < TOLERANCE
+    )
 
 
 def _free_port() -> int:
@@ -126,19 +149,44 @@ def test_data_parallel_ranks_take_one_gpu_each(tmp_path, tiny_model_folder, synt
     env = {**os.environ, "PYTHONPATH": f"{SRC}{os.pathsep}{TESTS}", "OMP_NUM_THREADS": "1"}
 
     def command(launcher: list[str], out: Path) -> list[str]:
-        return [*launcher, "-m", "negkit", "eval", "--model", f"hf:{tiny_model_folder}", "--tasks", "tind", "--data",
-                str(synthetic_data), "--out", str(out), "--no-progress", "--device", "cuda"]
+        return [
+            *launcher,
+            "-m",
+            "negkit",
+            "eval",
+            "--model",
+            f"hf:{tiny_model_folder}",
+            "--tasks",
+            "tind",
+            "--data",
+            str(synthetic_data),
+            "--out",
+            str(out),
+            "--no-progress",
+            "--device",
+            "cuda",
+        ]
 
-    torchrun = [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "2", "--master-port", str(_free_port())]
+    torchrun = [
+        sys.executable,
+        "-m",
+        "torch.distributed.run",
+        "--nproc-per-node",
+        "2",
+        "--master-port",
+        str(_free_port()),
+    ]
     done = subprocess.run(command(torchrun, tmp_path / "two"), env=env, capture_output=True, text=True, timeout=240)
     if torch.cuda.device_count() < 2:
         assert done.returncode != 0 and "has LOCAL_RANK 1 but only 1 GPUs are visible" in done.stdout + done.stderr
         return
     assert done.returncode == 0, done.stderr[-2000:]
-    single = subprocess.run(command([sys.executable], tmp_path / "one"), env=env, capture_output=True, text=True,
-                            timeout=240)
+    single = subprocess.run(
+        command([sys.executable], tmp_path / "one"), env=env, capture_output=True, text=True, timeout=240
+    )
     assert single.returncode == 0, single.stderr[-2000:]
 
     def predictions(folder: Path) -> list[bool]:
         return [json.loads(line)["prediction"] for line in (folder / "tind.samples.jsonl").read_text().splitlines()]
+
     assert predictions(tmp_path / "two") == predictions(tmp_path / "one")

@@ -33,8 +33,14 @@ def calibrations(monkeypatch, tmp_path):
 def _config(hidden=32):
     from transformers import LlamaConfig
 
-    return LlamaConfig(vocab_size=100, hidden_size=hidden, intermediate_size=64, num_hidden_layers=2,
-                       num_attention_heads=4, num_key_value_heads=2)
+    return LlamaConfig(
+        vocab_size=100,
+        hidden_size=hidden,
+        intermediate_size=64,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+    )
 
 
 def test_the_fastest_dtype_wins_but_16_bits_only_when_clearly_faster_than_float32():

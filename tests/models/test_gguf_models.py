@@ -14,12 +14,38 @@ from negkit.errors import InputFormatError, NegkitError
 ARCHS = ["llama", "qwen2", "gemma3"]
 #: Per architecture, the quantization of each kind of tensor in the mixed file (as in real Q4_K_M files).
 MIXED = {
-    "llama": {"token_embd": "Q8_0", "attn_q": "Q4_1", "attn_k": "Q4_1", "attn_v": "Q5_1", "attn_output": "Q4_0",
-              "ffn_gate": "Q4_1", "ffn_up": "Q2_K", "ffn_down": "Q3_K", "output": "Q6_K"},
-    "qwen2": {"token_embd": "Q5_0", "attn_q": "Q5_0", "attn_k": "Q4_K", "attn_v": "Q8_0", "attn_output": "Q5_K",
-              "ffn_gate": "F16", "ffn_up": "BF16", "ffn_down": "Q6_K", "output": "Q8_0"},
-    "gemma3": {"token_embd": "Q8_0", "attn_q": "Q5_0", "attn_k": "Q5_0", "attn_v": "Q8_0", "attn_output": "Q4_K",
-               "ffn_gate": "Q5_0", "ffn_up": "Q5_0", "ffn_down": "Q6_K"},
+    "llama": {
+        "token_embd": "Q8_0",
+        "attn_q": "Q4_1",
+        "attn_k": "Q4_1",
+        "attn_v": "Q5_1",
+        "attn_output": "Q4_0",
+        "ffn_gate": "Q4_1",
+        "ffn_up": "Q2_K",
+        "ffn_down": "Q3_K",
+        "output": "Q6_K",
+    },
+    "qwen2": {
+        "token_embd": "Q5_0",
+        "attn_q": "Q5_0",
+        "attn_k": "Q4_K",
+        "attn_v": "Q8_0",
+        "attn_output": "Q5_K",
+        "ffn_gate": "F16",
+        "ffn_up": "BF16",
+        "ffn_down": "Q6_K",
+        "output": "Q8_0",
+    },
+    "gemma3": {
+        "token_embd": "Q8_0",
+        "attn_q": "Q5_0",
+        "attn_k": "Q5_0",
+        "attn_v": "Q8_0",
+        "attn_output": "Q4_K",
+        "ffn_gate": "Q5_0",
+        "ffn_up": "Q5_0",
+        "ffn_down": "Q6_K",
+    },
 }
 IDS = torch.tensor([[2, 40, 71, 250, 5, 99, 13, 200, 81, 64, 22, 7]])
 
@@ -62,7 +88,9 @@ def test_float32_file_gives_the_models_logits(arch, tmp_path):
     for name, tensor in loaded.state_dict().items():
         torch.testing.assert_close(tensor, reference[name], rtol=0, atol=0, msg=name)
     summary = json.loads((folder / "gguf.json").read_text())
-    assert summary["architecture"] == arch and summary["tensor_types"] == {"F32": len(model.state_dict()) - (arch == "gemma3")}
+    assert summary["architecture"] == arch and summary["tensor_types"] == {
+        "F32": len(model.state_dict()) - (arch == "gemma3")
+    }
 
 
 @pytest.mark.parametrize("arch", ARCHS)
@@ -112,7 +140,12 @@ def test_unsupported_architecture_and_tensor_are_one_clear_error(tmp_path):
     path = tmp_path / "falcon.gguf"
     writer = GGUFWriter(str(path), "falcon")
     writer.add_tensor("token_embd.weight", np.zeros((8, 32), dtype=np.float32))
-    for write in (writer.write_header_to_file, writer.write_kv_data_to_file, writer.write_tensors_to_file, writer.close):
+    for write in (
+        writer.write_header_to_file,
+        writer.write_kv_data_to_file,
+        writer.write_tensors_to_file,
+        writer.close,
+    ):
         write()
     with pytest.raises(InputFormatError, match="GGUF architecture 'falcon' is not supported"):
         converted_folder(path)
@@ -126,12 +159,18 @@ def test_unsupported_architecture_and_tensor_are_one_clear_error(tmp_path):
     writer = GGUFWriter(str(tmp_path / "extra2.gguf"), "llama")
     for field in reader.fields.values():
         if not field.name.startswith("GGUF.") and field.name != "general.architecture":
-            writer.add_key_value(field.name, field.contents(), field.types[0],
-                                 sub_type=field.types[-1] if len(field.types) > 1 else None)
+            writer.add_key_value(
+                field.name, field.contents(), field.types[0], sub_type=field.types[-1] if len(field.types) > 1 else None
+            )
     for tensor in reader.tensors:
         writer.add_tensor(tensor.name, np.array(tensor.data), raw_dtype=tensor.tensor_type)
     writer.add_tensor("blk.0.ssm_conv1d.weight", np.zeros((4, 32), dtype=np.float32))
-    for write in (writer.write_header_to_file, writer.write_kv_data_to_file, writer.write_tensors_to_file, writer.close):
+    for write in (
+        writer.write_header_to_file,
+        writer.write_kv_data_to_file,
+        writer.write_tensors_to_file,
+        writer.close,
+    ):
         write()
     with pytest.raises(NegkitError, match="tensor 'blk.0.ssm_conv1d.weight' has no counterpart"):
         converted_folder(tmp_path / "extra2.gguf")

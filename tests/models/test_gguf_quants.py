@@ -49,7 +49,12 @@ def test_a_gguf_file_written_here_reads_back(name, tmp_path):
     writer = GGUFWriter(str(path), "llama")
     writer.add_tensor("blk.0.ffn_up.weight", raw, raw_dtype=kind)
     writer.add_tensor("token_embd.weight", np.zeros((8, 256), dtype=np.float32))
-    for write in (writer.write_header_to_file, writer.write_kv_data_to_file, writer.write_tensors_to_file, writer.close):
+    for write in (
+        writer.write_header_to_file,
+        writer.write_kv_data_to_file,
+        writer.write_tensors_to_file,
+        writer.close,
+    ):
         write()
     stored = next(t for t in GGUFReader(path).tensors if t.name == "blk.0.ffn_up.weight")
     ours = dequantize(stored.data, int(stored.tensor_type), (4, 256))

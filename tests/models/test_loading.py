@@ -78,7 +78,9 @@ def test_quantized_loading_arguments_and_fingerprint_label(monkeypatch):
 
 
 def test_unknown_model_args_list_the_known_keys(folder):
-    with pytest.raises(NegkitError, match=r"unknown key attn_impl for the hf backend; known keys: .*attn_implementation"):
+    with pytest.raises(
+        NegkitError, match=r"unknown key attn_impl for the hf backend; known keys: .*attn_implementation"
+    ):
         load_model(f"hf:{folder}", attn_impl="sdpa")
     with pytest.raises(NegkitError, match="unknown keys colour, size for the openai backend"):
         load_model("openai:http://127.0.0.1:9/v1#m", colour="red", size=3)
@@ -91,8 +93,13 @@ def test_unknown_model_args_list_the_known_keys(folder):
 
 
 def test_loader_options_are_resolved_and_recorded(folder, tmp_path):
-    options = EvalOptions(data=None, out=tmp_path / "run", progress=False, device="cpu",
-                          model_args={"attn_implementation": "eager", "low_cpu_mem_usage": True, "prefix_reuse": False})
+    options = EvalOptions(
+        data=None,
+        out=tmp_path / "run",
+        progress=False,
+        device="cpu",
+        model_args={"attn_implementation": "eager", "low_cpu_mem_usage": True, "prefix_reuse": False},
+    )
     lm = load_model(f"hf:{folder}", dtype="float32", **model_options(options))
     info = lm.load_info
     assert info["device"] == "cpu" and info["dtype"] == "float32" and info["quantization"] is None
@@ -112,14 +119,24 @@ def test_fast_mode_auto_dtype_loads_the_calibrated_dtype_on_cpu_and_results_reco
     from negkit.models import fast_dtype
 
     monkeypatch.setenv("NEGKIT_FAST_DTYPE_CACHE", str(tmp_path / "fast-dtype.json"))
-    monkeypatch.setattr(fast_dtype, "calibrate", lambda *_: ({"float32": 1.0, "bfloat16": 0.5, "float16": 2.0}, "mocked"))
+    monkeypatch.setattr(
+        fast_dtype, "calibrate", lambda *_: ({"float32": 1.0, "bfloat16": 0.5, "float16": 2.0}, "mocked")
+    )
 
     data = tmp_path / "tind"
     data.mkdir()
     write_tind_jsonl(synthetic_truth_items(groups_per_pattern=1, patterns=(1,)), data / "test.jsonl", extended=True)
-    (result,) = evaluate(f"hf:{folder}", ["tind"], EvalOptions(data=str(data), mode="fast", device="cpu",
-                                                              out=tmp_path / "run", progress=False,
-                                                              ))
+    (result,) = evaluate(
+        f"hf:{folder}",
+        ["tind"],
+        EvalOptions(
+            data=str(data),
+            mode="fast",
+            device="cpu",
+            out=tmp_path / "run",
+            progress=False,
+        ),
+    )
     assert result["model"]["dtype"] == "bfloat16"
     load = json.loads((tmp_path / "run" / "tind.results.json").read_text())["model"]["load"]
     assert load["dtype"] == "bfloat16" and load["dtype_requested"] == "auto" and load["device"] == "cpu"
@@ -139,18 +156,29 @@ def test_sharded_loading_with_offload_matches_one_device(folder, tmp_path, prefi
     """device_map=auto with the weights offloaded to disk (accelerate's hooks run each layer on the CPU):
     prefix reuse (along the prefix tree, with anchors, or per batch) and context groups give the same answers
     as the model on one device."""
-    sharded = load_model(f"hf:{folder}", device_map="auto", max_memory=["cpu:40KB"],
-                         offload_folder=str(tmp_path / "offload"), batch_size=4, prefix_tree=prefix_tree)
+    sharded = load_model(
+        f"hf:{folder}",
+        device_map="auto",
+        max_memory=["cpu:40KB"],
+        offload_folder=str(tmp_path / "offload"),
+        batch_size=4,
+        prefix_tree=prefix_tree,
+    )
     sharded.scorer.tree and setattr(sharded.scorer.tree, "row_tokens", 24)  # small rows: anchors hold the prefixes
     single = load_model(f"hf:{folder}", device="cpu", batch_size=4)
     assert sharded.load_info["device_map"] == {"disk": 1} and sharded.load_info["device"] == "cpu"
     assert sharded.load_info["loader"]["max_memory"] == {"cpu": "40KB"}
     contexts = [TruthTask().prompt(item.sentence, single) for item in synthetic_truth_items(groups_per_pattern=1)[:10]]
-    for a, b in zip(sharded.next_token_logprobs(contexts, ["True", "False"]), single.next_token_logprobs(contexts, ["True", "False"])):
+    for a, b in zip(
+        sharded.next_token_logprobs(contexts, ["True", "False"]),
+        single.next_token_logprobs(contexts, ["True", "False"]),
+    ):
         assert abs(a["True"] - b["True"]) < 1e-4 and abs(a["False"] - b["False"]) < 1e-4
     assert sharded.scorer.stats.batches_with_prefix > 0
     assert sharded.scorer.stats.prefix_tree == ("on" if prefix_tree else "")
-    requests = [LoglikelihoodRequest(context, ending) for context in contexts[:3] for ending in (" True", " False is it")]
+    requests = [
+        LoglikelihoodRequest(context, ending) for context in contexts[:3] for ending in (" True", " False is it")
+    ]
     for a, b in zip(sharded.loglikelihood(requests), single.loglikelihood(requests)):
         assert abs(a.logprob - b.logprob) < 1e-4 and a.is_greedy == b.is_greedy
 

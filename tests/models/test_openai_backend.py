@@ -34,8 +34,13 @@ def reference(model_folder):
 class Server:
     def __init__(self, folder: Path, *flags: str) -> None:
         env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": ""}
-        self.process = subprocess.Popen([sys.executable, str(TESTS / "openai_test_server.py"), str(folder), *flags],
-                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
+        self.process = subprocess.Popen(
+            [sys.executable, str(TESTS / "openai_test_server.py"), str(folder), *flags],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            env=env,
+        )
         line = self.process.stdout.readline()
         assert line.startswith("PORT "), f"server did not start: {line!r}"
         self.url = f"http://127.0.0.1:{int(line.split()[1])}/v1"
@@ -80,8 +85,12 @@ def test_chat_prompts_go_to_chat_completions(server, reference):
 
 
 def _control(server, **settings):
-    request = urllib.request.Request(server.url.removesuffix("/v1") + "/control", data=json.dumps(settings).encode(),
-                                     headers={"Content-Type": "application/json"}, method="POST")
+    request = urllib.request.Request(
+        server.url.removesuffix("/v1") + "/control",
+        data=json.dumps(settings).encode(),
+        headers={"Content-Type": "application/json"},
+        method="POST",
+    )
     urllib.request.urlopen(request, timeout=10).read()
 
 
@@ -101,8 +110,11 @@ def test_continuation_scoring_through_prompt_logprobs_where_echo_is_refused(serv
     _control(server, echo=False, prompt_logprobs=True)
     try:
         client = OpenAICompatibleLM(server.url, "tiny", retries=0)
-        requests = [LoglikelihoodRequest(f"Is the following statement True or False? A {noun} is an animal.", ending)
-                    for noun in ("dog", "cat") for ending in (" True", " False", " not a plant")]
+        requests = [
+            LoglikelihoodRequest(f"Is the following statement True or False? A {noun} is an animal.", ending)
+            for noun in ("dog", "cat")
+            for ending in (" True", " False", " not a plant")
+        ]
         for a, b in zip(client.loglikelihood(requests), reference.loglikelihood(requests)):
             assert abs(a.logprob - b.logprob) < 1e-4 and a.n_tokens == b.n_tokens and a.is_greedy == b.is_greedy
         assert client.load_info["continuation_scoring"] == "prompt_logprobs"
@@ -141,8 +153,22 @@ def test_an_api_key_reaches_no_file_a_run_writes(server, tmp_path, monkeypatch):
     data = shared_data_path("scone")
     secret = "sk-negkit-test-9f2c"
     out = tmp_path / "run"
-    argv = ["eval", "--model", f"openai:{server.url}#tiny", "--model-args", f"api_key={secret},timeout=30",
-            "--tasks", "scone", "--limit", "2", "--data", str(data.parent), "--out", str(out), "--no-progress"]
+    argv = [
+        "eval",
+        "--model",
+        f"openai:{server.url}#tiny",
+        "--model-args",
+        f"api_key={secret},timeout=30",
+        "--tasks",
+        "scone",
+        "--limit",
+        "2",
+        "--data",
+        str(data.parent),
+        "--out",
+        str(out),
+        "--no-progress",
+    ]
     seen_locks: list[str] = []
     acquire = RunLock.acquire
 
@@ -161,8 +187,11 @@ def test_an_api_key_reaches_no_file_a_run_writes(server, tmp_path, monkeypatch):
     assert leaks == []
     record = json.loads((out / "results.json").read_text())["record"]
     assert "api_key=***" in " ".join(record["argv"])
-    assert redact_command_line(["--model-args", f'api_key="{secret}",token=\'t,1\'', f"hf_token={secret}"]) == [
-        "--model-args", "api_key=***,token=***", "hf_token=***"]
+    assert redact_command_line(["--model-args", f"api_key=\"{secret}\",token='t,1'", f"hf_token={secret}"]) == [
+        "--model-args",
+        "api_key=***,token=***",
+        "hf_token=***",
+    ]
 
 
 def test_eval_against_a_server_that_never_answers_fails_after_the_stated_timeout(tmp_path, capsys):
@@ -194,9 +223,24 @@ def test_eval_against_a_server_that_never_answers_fails_after_the_stated_timeout
     port = listener.getsockname()[1]
     started = time.monotonic()
     try:
-        code = main(["eval", "--model", f"openai:http://127.0.0.1:{port}/v1#silent", "--model-args", "timeout=1",
-                     "--tasks", "scone", "--limit", "2", "--data", str(data.parent), "--out", str(tmp_path / "run"),
-                     "--no-progress"])
+        code = main(
+            [
+                "eval",
+                "--model",
+                f"openai:http://127.0.0.1:{port}/v1#silent",
+                "--model-args",
+                "timeout=1",
+                "--tasks",
+                "scone",
+                "--limit",
+                "2",
+                "--data",
+                str(data.parent),
+                "--out",
+                str(tmp_path / "run"),
+                "--no-progress",
+            ]
+        )
     finally:
         stop.set()
         thread.join()

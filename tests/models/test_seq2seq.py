@@ -38,7 +38,9 @@ def test_loglikelihood_teacher_forced_over_the_continuation():
     context = lm.tokenizer("A dog is an animal.")["input_ids"][:-1]
     target = lm.tokenizer("True False", add_special_tokens=False)["input_ids"]
     with torch.no_grad():
-        logits = lm.model(input_ids=torch.tensor([context]), decoder_input_ids=torch.tensor([[0, *target[:-1]]])).logits[0]
+        logits = lm.model(
+            input_ids=torch.tensor([context]), decoder_input_ids=torch.tensor([[0, *target[:-1]]])
+        ).logits[0]
     expected = sum(float(torch.log_softmax(logits[k], -1)[t]) for k, t in enumerate(target))
     assert result.n_tokens == len(target) and abs(result.logprob - expected) < 1e-4
     assert len(lm.generate(["A dog is"], max_new_tokens=3)) == 1

@@ -44,11 +44,16 @@ def _contexts(model, count=10):
 
 
 def _compare(vllm_model, reference, contexts):
-    for a, b in zip(vllm_model.next_token_logprobs(contexts, ["True", "False"]),
-                    reference.next_token_logprobs(contexts, ["True", "False"])):
+    for a, b in zip(
+        vllm_model.next_token_logprobs(contexts, ["True", "False"]),
+        reference.next_token_logprobs(contexts, ["True", "False"]),
+    ):
         assert abs(a["True"] - b["True"]) < TOLERANCE and abs(a["False"] - b["False"]) < TOLERANCE
-    requests = [LoglikelihoodRequest(context, ending) for context in contexts[:4]
-                for ending in ("True", "False", " a dog is not a plant")]
+    requests = [
+        LoglikelihoodRequest(context, ending)
+        for context in contexts[:4]
+        for ending in ("True", "False", " a dog is not a plant")
+    ]
     for a, b in zip(vllm_model.loglikelihood(requests), reference.loglikelihood(requests)):
         assert abs(a.logprob - b.logprob) < TOLERANCE and a.is_greedy == b.is_greedy and a.n_tokens == b.n_tokens
 
@@ -74,7 +79,9 @@ def test_vllm_generate_and_options(fake, folder, monkeypatch):
     reference = HFCausalLM.from_pretrained(str(folder), device="cpu")
     contexts = _contexts(reference, 3)
     assert model.generate(contexts, 4) == reference.generate(contexts, 4)
-    with pytest.raises(NegkitError, match="unknown key tensor_parallel for the vllm backend; known keys: .*tensor_parallel_size"):
+    with pytest.raises(
+        NegkitError, match="unknown key tensor_parallel for the vllm backend; known keys: .*tensor_parallel_size"
+    ):
         load_model(f"vllm:{folder}", tensor_parallel=2)
     with pytest.raises(NegkitError, match="vLLM chooses its device"):
         load_model(f"vllm:{folder}", device="cuda:1")
@@ -95,9 +102,18 @@ def _vllm_sized_model(folder):
 
     tokenizer = tiny_tokenizer()
     torch.manual_seed(0)
-    config = LlamaConfig(vocab_size=len(tokenizer), hidden_size=128, intermediate_size=256, num_hidden_layers=2,
-                         num_attention_heads=2, num_key_value_heads=2, max_position_embeddings=512,
-                         bos_token_id=1, eos_token_id=2, pad_token_id=0)
+    config = LlamaConfig(
+        vocab_size=len(tokenizer),
+        hidden_size=128,
+        intermediate_size=256,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        num_key_value_heads=2,
+        max_position_embeddings=512,
+        bos_token_id=1,
+        eos_token_id=2,
+        pad_token_id=0,
+    )
     model = LlamaForCausalLM(config).eval()
     with torch.no_grad():
         model.lm_head.weight.mul_(20)
@@ -106,8 +122,11 @@ def _vllm_sized_model(folder):
     return folder
 
 
-@pytest.mark.skipif(not REAL_VLLM, reason="vllm is not installed in this environment (the real-vLLM check runs in a "
-                    "vLLM environment, see docs/engine.md 'vLLM'); the stand-in tests above cover the backend's logic")
+@pytest.mark.skipif(
+    not REAL_VLLM,
+    reason="vllm is not installed in this environment (the real-vLLM check runs in a "
+    "vLLM environment, see docs/engine.md 'vLLM'); the stand-in tests above cover the backend's logic",
+)
 def test_real_vllm_matches_transformers(tmp_path):
     folder = _vllm_sized_model(tmp_path / "model")
     model = load_model(f"vllm:{folder}", dtype="float32", enforce_eager=True, max_model_len=512)

@@ -44,7 +44,7 @@ AFFIX = (
 )
 MULTIWORD = (
     '<sentence id="S1.4">T cells <xcope id="X1.4.1"><cue type="negation" ref="X1.4.1">cannot</cue> '
-    "respond</xcope> and <xcope id=\"X1.4.2\"><cue type=\"negation\" ref=\"X1.4.2\">rather than</cue> "
+    'respond</xcope> and <xcope id="X1.4.2"><cue type="negation" ref="X1.4.2">rather than</cue> '
     "die</xcope>.</sentence>"
 )
 MID_TOKEN = (
@@ -167,8 +167,7 @@ def test_speculation_can_be_dropped(tmp_path: Path) -> None:
 
 
 UNKNOWN_REF = (
-    '<sentence id="S1.1">It is <xcope id="X1.1.1"><cue type="negation" ref="X9.9.9">not</cue> '
-    "here</xcope>.</sentence>"
+    '<sentence id="S1.1">It is <xcope id="X1.1.1"><cue type="negation" ref="X9.9.9">not</cue> here</xcope>.</sentence>'
 )
 
 

@@ -38,15 +38,18 @@ def test_each_negator_gets_its_conjunct_and_the_shared_material():
 def test_only_coordinations_of_negators_are_split():
     assert is_coordinated(INSTANCE, TOKENS)
     by_no_means = [Token("by"), Token("no"), Token("means")]
-    assert not is_coordinated(NegationInstance(tuple(TokenPart(i, t.text, 0) for i, t in enumerate(by_no_means))),
-                              by_no_means)
+    assert not is_coordinated(
+        NegationInstance(tuple(TokenPart(i, t.text, 0) for i, t in enumerate(by_no_means))), by_no_means
+    )
     single = NegationInstance(parts(3))
     assert split_instance(single, TOKENS) == [single]
 
 
 def test_cd_neg_counts_on_the_released_files(shared_data):
-    counts = {split: sum(len(s.instances) for s in load_split("cd-neg", split, shared_data))
-              for split in ("train", "dev", "test")}
+    counts = {
+        split: sum(len(s.instances) for s in load_split("cd-neg", split, shared_data))
+        for split in ("train", "dev", "test")
+    }
     assert counts == {"train": 987, "dev": 176, "test": 269}  # 984 / 173 / 264 in CD-SCO; 1,421 -> 1,432
     circle = read_cdsco(shared_data / "cd-sco" / "SEM-2012-SharedTask-CD-SCO-test-circle-GOLD.txt", cd_neg=True)
     sentence = next(s for s in circle if s.sentence_id == "circle01/50")  # neither Mr. Warren , nor I , nor the girl
@@ -56,8 +59,10 @@ def test_cd_neg_counts_on_the_released_files(shared_data):
 
 def test_punct_bl_on_the_cd_neg_test_set(shared_data, tmp_path, capsys):
     out = tmp_path / "bl.txt"
-    assert main(["resolution", "baseline", "--corpus", "cd-neg", "--data", str(shared_data), "--out", str(out),
-                 "--score"]) == 0
+    assert (
+        main(["resolution", "baseline", "--corpus", "cd-neg", "--data", str(shared_data), "--out", str(out), "--score"])
+        == 0
+    )
     row = capsys.readouterr().out.splitlines()[2].rstrip(" |").split(" | ")
     # Cues-B, SCM, SCM-B, scope tokens P/R/F1, NIS cue F1, NIS_tok P/R/F1 (paper: 100.0 17.0 9.9 89.8/62.0/73.3
     # and NIS_tok 93.3/58.8/72.1 on its re-annotated CD-neg test set)

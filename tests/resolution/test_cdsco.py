@@ -89,7 +89,12 @@ def test_cue_kinds_of_the_test_set():
 def test_tokens_and_affix_parts(tmp_path):
     [sentence] = read_cdsco(write(tmp_path, AFFIX_SENTENCE))
     assert sentence.tokens[2] == Token(text="uninteresting", lemma="uninteresting", pos="JJ", syntax="*")
-    assert (sentence.chapter, sentence.number, sentence.sentence_id, sentence.line) == ("cardboard", "8", "cardboard/8", 1)
+    assert (sentence.chapter, sentence.number, sentence.sentence_id, sentence.line) == (
+        "cardboard",
+        "8",
+        "cardboard/8",
+        1,
+    )
     assert sentence.source == str(tmp_path / "file.txt")
     [instance] = sentence.instances
     assert instance.cue == (TokenPart(2, "un", 0),)
@@ -111,10 +116,14 @@ def test_part_offsets_suffix_and_not_a_substring(tmp_path):
 
 
 def test_line_numbers_and_several_instances(tmp_path):
-    text = NO_NEGATION + "\n" + (
-        "c\t2\t0\tnot\tnot\tRB\t*\tnot\t_\t_\t_\t_\t_\n"
-        "c\t2\t1\tno\tno\tDT\t*\t_\t_\t_\tno\t_\t_\n"
-        "c\t2\t2\tone\tone\tCD\t*\t_\tone\tone\t_\tone\t_\n"
+    text = (
+        NO_NEGATION
+        + "\n"
+        + (
+            "c\t2\t0\tnot\tnot\tRB\t*\tnot\t_\t_\t_\t_\t_\n"
+            "c\t2\t1\tno\tno\tDT\t*\t_\t_\t_\tno\t_\t_\n"
+            "c\t2\t2\tone\tone\tCD\t*\t_\tone\tone\t_\tone\t_\n"
+        )
     )
     document = read_cdsco(write(tmp_path, text))
     assert [s.line for s in document] == [1, 4]
@@ -138,7 +147,9 @@ def test_writer_defaults_and_stream(tmp_path):
     assert format_cdsco([sentence], final_newlines=1).endswith("_\tbad\t_\n")
     with pytest.raises(ValueError, match="annotated=False"):
         format_cdsco([sentence], annotated=False)
-    clash = ResolutionSentence(tokens=[Token("x")], instances=[NegationInstance(cue=(TokenPart(0, "x"), TokenPart(0, "y")))])
+    clash = ResolutionSentence(
+        tokens=[Token("x")], instances=[NegationInstance(cue=(TokenPart(0, "x"), TokenPart(0, "y")))]
+    )
     with pytest.raises(ValueError, match="two cue parts"):
         format_cdsco([clash])
 
@@ -161,9 +172,17 @@ def test_blind_layout_written_back(tmp_path):
     ("text", "line", "problem"),
     [
         (b"", None, "empty file"),
-        (NO_NEGATION.encode() + b"\n" + "c\t2\t0\tna\xefve\tx\tJJ\t*\t***\n".encode("latin-1"), 4, "not UTF-8: byte 0xef"),
+        (
+            NO_NEGATION.encode() + b"\n" + "c\t2\t0\tna\xefve\tx\tJJ\t*\t***\n".encode("latin-1"),
+            4,
+            "not UTF-8: byte 0xef",
+        ),
         ("c\t1\t0\tYes\tyes\tUH\n", 1, "expected at least 7 tab-separated fields, found 6"),
-        ("c\t1\t0\tYes\tyes\tUH\t*\t***\n" + "c\t1\t1\t.\t.\t.\t*\t_\t_\t_\n", 2, "inconsistent fields within a sentence: 10"),
+        (
+            "c\t1\t0\tYes\tyes\tUH\t*\t***\n" + "c\t1\t1\t.\t.\t.\t*\t_\t_\t_\n",
+            2,
+            "inconsistent fields within a sentence: 10",
+        ),
         ("c\t1\t0\tYes\tyes\tUH\t*\tnot\t_\n", 1, "unknown cue layout: 9 fields"),
         ("c\t1\t0\tYes\tyes\tUH\t*\tnot\t_\t_\t_\n", 1, "unknown cue layout: 11 fields"),
         ("c\t1\t0\tYes\tyes\tUH\t*\tnot\n", 1, "8 fields but field 8 is 'not'"),

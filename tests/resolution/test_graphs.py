@@ -45,19 +45,35 @@ INNER = NegationInstance(whole(NESTED_TEXT, 7), whole(NESTED_TEXT, 5, 6, 8), who
 def test_direct_encoding_links_every_scope_token_to_its_cue():
     graph = encode(sentence(NESTED_TEXT, OUTER, INNER), "direct")
     assert graph == {
-        (0, 3): "cue", (0, 8): "cue",
-        (3, 1): "scope", (3, 2): "scope", (3, 4): "scope|event", (3, 5): "scope", (3, 6): "scope", (3, 7): "scope",
-        (3, 8): "scope", (3, 9): "scope",
-        (8, 6): "scope", (8, 7): "scope", (8, 9): "scope|event",
+        (0, 3): "cue",
+        (0, 8): "cue",
+        (3, 1): "scope",
+        (3, 2): "scope",
+        (3, 4): "scope|event",
+        (3, 5): "scope",
+        (3, 6): "scope",
+        (3, 7): "scope",
+        (3, 8): "scope",
+        (3, 9): "scope",
+        (8, 6): "scope",
+        (8, 7): "scope",
+        (8, 9): "scope|event",
     }
 
 
 def test_nested_encoding_links_the_shared_tokens_to_the_inner_cue_only():
     graph = encode(sentence(NESTED_TEXT, OUTER, INNER), "nested")
     assert graph == {
-        (0, 3): "cue", (0, 8): "cue",
-        (3, 1): "scope", (3, 2): "scope", (3, 4): "scope|event", (3, 5): "scope", (3, 8): "scope|nest",
-        (8, 6): "scope", (8, 7): "scope", (8, 9): "scope|event",
+        (0, 3): "cue",
+        (0, 8): "cue",
+        (3, 1): "scope",
+        (3, 2): "scope",
+        (3, 4): "scope|event",
+        (3, 5): "scope",
+        (3, 8): "scope|nest",
+        (8, 6): "scope",
+        (8, 7): "scope",
+        (8, 9): "scope|event",
     }
     assert decode(NESTED_TEXT.split(), graph, "nested") == [OUTER, INNER]
     # read as a direct graph, the outer scope loses the tokens it shares with the inner one
@@ -75,8 +91,9 @@ def test_affix_cues_multiword_cues_and_remainders():
     text = "neither he nor she was impossible or careless ."
     words = text.split()
     multiword = NegationInstance(whole(text, 0, 2), whole(text, 1, 3, 4))
-    prefix = NegationInstance((TokenPart(5, "im", 0),), (TokenPart(4, "was", 0), TokenPart(5, "possible", 2)),
-                              (TokenPart(5, "possible", 2),))
+    prefix = NegationInstance(
+        (TokenPart(5, "im", 0),), (TokenPart(4, "was", 0), TokenPart(5, "possible", 2)), (TokenPart(5, "possible", 2),)
+    )
     suffix = NegationInstance((TokenPart(7, "less", 4),), (TokenPart(7, "care", 0),))
     s = sentence(text, multiword, prefix, suffix)
     graph = encode(s, "direct")
@@ -147,15 +164,48 @@ def assert_valid(words: list[str], instances: list[NegationInstance]) -> None:
     assert parse_cdsco(lines_from_text(text, "random"))[0].instances == instances
     gold = lines_from_text(format_cdsco([sentence("not here .", NegationInstance(whole("not here .", 0)))]))
     if len(words) == 3:
-        system = lines_from_text(format_cdsco([ResolutionSentence(
-            [Token(w, pos="NN") for w in "not here .".split()], instances, sentence_id="t/1", chapter="t", number="1")]))
+        system = lines_from_text(
+            format_cdsco(
+                [
+                    ResolutionSentence(
+                        [Token(w, pos="NN") for w in "not here .".split()],
+                        instances,
+                        sentence_id="t/1",
+                        chapter="t",
+                        number="1",
+                    )
+                ]
+            )
+        )
         score_starsem(gold, system)
         score_nis(gold, system)
 
 
-LABELS = ["cue", "mwc", "scope", "event", "nest", "scope|event", "scope|nest", "cue:pre=un|scope", "cue:suf=less",
-          "cue:mid=less|scope|event", "mwc:pre=im", "scope:=x", "scope:=Mr@0", "event:=%7C@", "cue:=@@", "junk", "",
-          "cue:pre=", "scope:=x@-3", "|||", "nest|nest", "cue:suf=careless", "scope:=a%20b"]
+LABELS = [
+    "cue",
+    "mwc",
+    "scope",
+    "event",
+    "nest",
+    "scope|event",
+    "scope|nest",
+    "cue:pre=un|scope",
+    "cue:suf=less",
+    "cue:mid=less|scope|event",
+    "mwc:pre=im",
+    "scope:=x",
+    "scope:=Mr@0",
+    "event:=%7C@",
+    "cue:=@@",
+    "junk",
+    "",
+    "cue:pre=",
+    "scope:=x@-3",
+    "|||",
+    "nest|nest",
+    "cue:suf=careless",
+    "scope:=a%20b",
+]
 
 
 @pytest.mark.parametrize("encoding", ENCODINGS)

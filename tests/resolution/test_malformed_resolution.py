@@ -11,9 +11,14 @@ from pathlib import Path
 import pytest
 from malformed import assert_input_error
 
-TOKENS = [("I", "I", "PRP", "(S(NP*)", "_", "_", "_"), ("did", "do", "VBD", "(VP*", "_", "did", "_"),
-          ("not", "not", "RB", "*", "not", "_", "_"), ("see", "see", "VB", "(VP*", "_", "see", "see"),
-          ("him", "he", "PRP", "(NP*)))", "_", "him", "_"), (".", ".", ".", "*)", "_", "_", "_")]
+TOKENS = [
+    ("I", "I", "PRP", "(S(NP*)", "_", "_", "_"),
+    ("did", "do", "VBD", "(VP*", "_", "did", "_"),
+    ("not", "not", "RB", "*", "not", "_", "_"),
+    ("see", "see", "VB", "(VP*", "_", "see", "see"),
+    ("him", "he", "PRP", "(NP*)))", "_", "him", "_"),
+    (".", ".", ".", "*)", "_", "_", "_"),
+]
 
 
 def cdsco_text() -> str:
@@ -75,10 +80,12 @@ def test_malformed_cdsco(command, case, tmp_path, gold, capsys):
 @pytest.mark.parametrize("command", ["stats", "baseline", "score", "tag-file"])
 def test_missing_input_file(command, tmp_path, gold, capsys):
     missing = tmp_path / "missing.txt"
-    argv = {"stats": ["resolution", "stats", missing],
-            "baseline": ["resolution", "baseline", missing, "--out", tmp_path / "o.txt"],
-            "score": ["resolution", "score", gold, missing],
-            "tag-file": ["resolution", "tag", "--file", missing]}[command]
+    argv = {
+        "stats": ["resolution", "stats", missing],
+        "baseline": ["resolution", "baseline", missing, "--out", tmp_path / "o.txt"],
+        "score": ["resolution", "score", gold, missing],
+        "tag-file": ["resolution", "tag", "--file", missing],
+    }[command]
     assert_input_error(argv, capsys, where=missing, contains="no such")
 
 
@@ -98,18 +105,23 @@ def test_tag_file_not_utf8(tmp_path, capsys):
 def test_baseline_out_that_cannot_be_written(out_kind, tmp_path, gold, capsys):
     blocker = write(tmp_path / "blocker.txt", "x")
     (tmp_path / "folder").mkdir()
-    out = {"folder": tmp_path / "folder", "under-a-file": blocker / "out.txt", "dev-null-child": "/dev/null/out.txt"}[out_kind]
+    out = {"folder": tmp_path / "folder", "under-a-file": blocker / "out.txt", "dev-null-child": "/dev/null/out.txt"}[
+        out_kind
+    ]
     assert_input_error(["resolution", "baseline", gold, "--out", out], capsys, where=out)
 
 
 # -- BioScope and SFU XML ----------------------------------------------------------------------------
 
 BIOSCOPE_HEAD = '<?xml version="1.0" encoding="utf-8"?>\n<Annotation>\n<DocumentSet><Document><DocID>1</DocID>\n'
-BIOSCOPE_SENTENCE = ('<sentence id="S1.1">It is <xcope id="X1"><cue type="negation" ref="X1">not</cue> here'
-                     '</xcope>.</sentence>\n')
+BIOSCOPE_SENTENCE = (
+    '<sentence id="S1.1">It is <xcope id="X1"><cue type="negation" ref="X1">not</cue> here</xcope>.</sentence>\n'
+)
 BIOSCOPE_TAIL = "</Document></DocumentSet>\n</Annotation>\n"
-SFU_REVIEW = ('<DOCUMENT><P>\n<SENTENCE><W>I</W><cue ID="1" type="negation"><W>do</W><W>n\'t</W></cue>'
-              '<xcope ID="2"><ref ID="3" SRC="1"/><W>like</W><W>it</W></xcope><W>.</W></SENTENCE>\n</P></DOCUMENT>\n')
+SFU_REVIEW = (
+    '<DOCUMENT><P>\n<SENTENCE><W>I</W><cue ID="1" type="negation"><W>do</W><W>n\'t</W></cue>'
+    '<xcope ID="2"><ref ID="3" SRC="1"/><W>like</W><W>it</W></xcope><W>.</W></SENTENCE>\n</P></DOCUMENT>\n'
+)
 
 XML_CASES = {
     "bioscope-unclosed": (BIOSCOPE_HEAD + BIOSCOPE_SENTENCE.replace("</xcope>", "") + BIOSCOPE_TAIL, 4),
@@ -117,9 +129,12 @@ XML_CASES = {
     "bioscope-not-utf8": ((BIOSCOPE_HEAD + BIOSCOPE_SENTENCE + BIOSCOPE_TAIL).encode().replace(b"here", b"h\xe9re"), 4),
     "bioscope-no-sentence-id": (BIOSCOPE_HEAD + BIOSCOPE_SENTENCE.replace(' id="S1.1"', "") + BIOSCOPE_TAIL, 4),
     "bioscope-deep-nesting": (BIOSCOPE_HEAD + "<x>" * 200_000 + "</x>" * 200_000 + BIOSCOPE_TAIL, None),
-    "bioscope-entity-bomb": ('<?xml version="1.0"?>\n<!DOCTYPE Annotation [<!ENTITY a "aaaaaaaaaa">'
-                             + "".join(f'<!ENTITY {chr(98 + i)} "' + f"&{chr(97 + i)};" * 10 + '">' for i in range(8))
-                             + ']>\n<Annotation>&i;</Annotation>\n', None),
+    "bioscope-entity-bomb": (
+        '<?xml version="1.0"?>\n<!DOCTYPE Annotation [<!ENTITY a "aaaaaaaaaa">'
+        + "".join(f'<!ENTITY {chr(98 + i)} "' + f"&{chr(97 + i)};" * 10 + '">' for i in range(8))
+        + "]>\n<Annotation>&i;</Annotation>\n",
+        None,
+    ),
     "sfu-unclosed": (SFU_REVIEW.replace("</W><W>it", "<W>it"), None),
     "sfu-bad-root": ("<REVIEW><P></P></REVIEW>\n", None),
     "sfu-unexpected-element": (SFU_REVIEW.replace("<W>I</W>", "<B>I</B>"), 2),
@@ -131,8 +146,10 @@ XML_CASES = {
 def test_malformed_xml(command, case, tmp_path, capsys):
     content, line = XML_CASES[case]
     bad = write(tmp_path / f"{case}.xml", content.encode() if isinstance(content, str) else content)
-    argv = {"stats": ["resolution", "stats", bad],
-            "predict": ["resolution", "predict", tmp_path / "no-model", bad, "--out", tmp_path / "o.txt"]}[command]
+    argv = {
+        "stats": ["resolution", "stats", bad],
+        "predict": ["resolution", "predict", tmp_path / "no-model", bad, "--out", tmp_path / "o.txt"],
+    }[command]
     assert_input_error(argv, capsys, where=bad, line=line)
 
 
@@ -146,7 +163,7 @@ def test_sfu_folder_with_a_broken_review(tmp_path, capsys):
 def test_bioscope_cue_outside_a_sentence_is_counted(tmp_path, capsys):
     from negkit.cli import main
 
-    text = (BIOSCOPE_HEAD + BIOSCOPE_SENTENCE + '<cue type="negation" ref="X9">no</cue>\n' + BIOSCOPE_TAIL)
+    text = BIOSCOPE_HEAD + BIOSCOPE_SENTENCE + '<cue type="negation" ref="X9">no</cue>\n' + BIOSCOPE_TAIL
     path = write(tmp_path / "b.xml", text)
     capsys.readouterr()
     assert main(["resolution", "stats", str(path), "--json"]) == 0
@@ -155,13 +172,17 @@ def test_bioscope_cue_outside_a_sentence_is_counted(tmp_path, capsys):
 
 # -- resolution model folders ------------------------------------------------------------------------
 
+
 def _model_folder(tmp_path: Path, breakage: str) -> Path:
     folder = tmp_path / "resolver"
     for part in ("cue", "scope"):
         (folder / part / "encoder").mkdir(parents=True)
     settings = {"encoder": "x", "scope_variant": "marker", "cue": {}, "scope": {}, "max_length": 64}
-    config = {"garbage-config": "{not json", "config-not-object": "[1, 2]",
-              "config-missing-keys": json.dumps({"negkit_version": "0"})}.get(breakage, json.dumps({"settings": settings}))
+    config = {
+        "garbage-config": "{not json",
+        "config-not-object": "[1, 2]",
+        "config-missing-keys": json.dumps({"negkit_version": "0"}),
+    }.get(breakage, json.dumps({"settings": settings}))
     write(folder / "negkit_resolution.json", config)
     if breakage == "pickle-weights":
         write(folder / "cue" / "tagger.json", json.dumps({"labels": 2}))
@@ -169,8 +190,18 @@ def _model_folder(tmp_path: Path, breakage: str) -> Path:
     return folder
 
 
-@pytest.mark.parametrize("breakage", ["garbage-config", "config-not-object", "config-missing-keys", "missing-head",
-                                      "pickle-weights", "empty-folder", "a-file"])
+@pytest.mark.parametrize(
+    "breakage",
+    [
+        "garbage-config",
+        "config-not-object",
+        "config-missing-keys",
+        "missing-head",
+        "pickle-weights",
+        "empty-folder",
+        "a-file",
+    ],
+)
 @pytest.mark.parametrize("command", ["predict", "tag", "evaluate"])
 def test_broken_resolution_model_folder(command, breakage, tmp_path, gold, capsys):
     if breakage == "empty-folder":
@@ -180,14 +211,25 @@ def test_broken_resolution_model_folder(command, breakage, tmp_path, gold, capsy
         folder = write(tmp_path / "model.bin", b"\x00\x01")
     else:
         folder = _model_folder(tmp_path, breakage)
-    argv = {"predict": ["resolution", "predict", folder, gold, "--out", tmp_path / "o.txt"],
-            "tag": ["resolution", "tag", "--model", folder, "I did not go."],
-            "evaluate": ["resolution", "evaluate", folder, "--data", tmp_path]}[command]
+    argv = {
+        "predict": ["resolution", "predict", folder, gold, "--out", tmp_path / "o.txt"],
+        "tag": ["resolution", "tag", "--model", folder, "I did not go."],
+        "evaluate": ["resolution", "evaluate", folder, "--data", tmp_path],
+    }[command]
     assert_input_error(argv, capsys, where=folder)
 
 
-@pytest.mark.parametrize("flags", [["--minutes", "-1"], ["--threads", "0"], ["--cue-epochs", "0"], ["--seed", "-1"],
-                                   ["--encoder", "./no-such-encoder"]], ids=lambda flags: flags[0])
+@pytest.mark.parametrize(
+    "flags",
+    [
+        ["--minutes", "-1"],
+        ["--threads", "0"],
+        ["--cue-epochs", "0"],
+        ["--seed", "-1"],
+        ["--encoder", "./no-such-encoder"],
+    ],
+    ids=lambda flags: flags[0],
+)
 def test_bad_train_arguments_fail_before_training(flags, tmp_path, capsys):
     assert_input_error(["resolution", "train", "--out", tmp_path / "m", *flags], capsys)
     assert not (tmp_path / "m").exists()
@@ -219,7 +261,12 @@ def test_tag_standard_input_not_utf8(tmp_path):
     import sys
 
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), "LC_ALL": "C", "PYTHONIOENCODING": "utf-8:strict"}
-    done = subprocess.run([sys.executable, "-m", "negkit", "resolution", "tag", "--file", "-"], input=b"I do not\xff go.\n",
-                          capture_output=True, env=env, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "negkit", "resolution", "tag", "--file", "-"],
+        input=b"I do not\xff go.\n",
+        capture_output=True,
+        env=env,
+        timeout=120,
+    )
     assert done.returncode == 2 and done.stdout == b""
     assert done.stderr.decode().startswith("negkit: error: -:1: not UTF-8") and b"Traceback" not in done.stderr

@@ -29,8 +29,10 @@ from negkit.resolution.parsing.ud import read_conllu  # noqa: E402
 from negkit.resolution.splits import CDSCO_FILES  # noqa: E402
 from negkit.resolution.systems import load_system  # noqa: E402
 
-UD_SENTENCES = [("i did not see anyone .", [4, 4, 4, 0, 4, 4], ["nsubj", "aux", "advmod", "root", "obj", "punct"]),
-                ("the man came", [2, 3, 0], ["det", "nsubj", "root"])]
+UD_SENTENCES = [
+    ("i did not see anyone .", [4, 4, 4, 0, 4, 4], ["nsubj", "aux", "advmod", "root", "obj", "punct"]),
+    ("the man came", [2, 3, 0], ["det", "nsubj", "root"]),
+]
 
 
 @pytest.fixture(scope="module")
@@ -40,8 +42,14 @@ def encoder(tmp_path_factory) -> Path:
     (folder / "vocab.txt").write_text("\n".join(vocab) + "\n")
     transformers.BertTokenizer(str(folder / "vocab.txt")).save_pretrained(folder)
     torch.manual_seed(0)
-    config = transformers.BertConfig(vocab_size=len(vocab), hidden_size=32, num_hidden_layers=2,
-                                     num_attention_heads=2, intermediate_size=64, max_position_embeddings=64)
+    config = transformers.BertConfig(
+        vocab_size=len(vocab),
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=64,
+    )
     transformers.BertModel(config).save_pretrained(folder)
     return folder
 
@@ -69,11 +77,15 @@ def data(tmp_path_factory) -> Path:
 
 
 def settings(encoder: Path, system: str = "dp-nested", epochs: int = 30) -> ParserSettings:
-    return ParserSettings(system=system, encoder=str(encoder),
-                          loop=LoopSettings(epochs=epochs, patience=epochs, learning_rate=3e-3, batch_size=8,
-                                            warmup_steps=5, seed=1),
-                          network=ParserConfig(edge_hidden=32, label_hidden=16, dropout=0.0, layer_dropout=0.0),
-                          hidden_dropout=0.0, attention_dropout=0.0, ud=UdSettings(epochs=1, dev_sentences=4))
+    return ParserSettings(
+        system=system,
+        encoder=str(encoder),
+        loop=LoopSettings(epochs=epochs, patience=epochs, learning_rate=3e-3, batch_size=8, warmup_steps=5, seed=1),
+        network=ParserConfig(edge_hidden=32, label_hidden=16, dropout=0.0, layer_dropout=0.0),
+        hidden_dropout=0.0,
+        attention_dropout=0.0,
+        ud=UdSettings(epochs=1, dev_sentences=4),
+    )
 
 
 @pytest.mark.parametrize("system", ["dp-direct", "dp-nested"])
@@ -118,8 +130,26 @@ def test_a_run_stopped_by_its_budget_resumes_to_the_same_weights(encoder, tmp_pa
 
 def test_cli_trains_resumes_predicts_and_evaluates(encoder, data, tmp_path, capsys):
     out = tmp_path / "dp"
-    common = ["resolution", "train", "--system", "dp-direct", "--encoder", str(encoder), "--data", str(data),
-              "--out", str(out), "--epochs", "2", "--learning-rate", "3e-3", "--lstm-layers", "1", "--lstm-hidden", "8"]
+    common = [
+        "resolution",
+        "train",
+        "--system",
+        "dp-direct",
+        "--encoder",
+        str(encoder),
+        "--data",
+        str(data),
+        "--out",
+        str(out),
+        "--epochs",
+        "2",
+        "--learning-rate",
+        "3e-3",
+        "--lstm-layers",
+        "1",
+        "--lstm-hidden",
+        "8",
+    ]
     assert main([*common, "--minutes", "0.00001"]) == 0
     assert "not finished" in capsys.readouterr().out and (out / "checkpoint" / "settings.json").exists()
     assert main(common) == 2
@@ -139,8 +169,9 @@ def test_cli_trains_resumes_predicts_and_evaluates(encoder, data, tmp_path, caps
 def test_the_synt_systems_first_parse_ud_and_cache_the_encoder(encoder, data, tmp_path):
     cache = tmp_path / "ud-cache"
     messages: list[str] = []
-    outcome = train_parser(settings(encoder, "dp-nested-synt", epochs=1), tmp_path / "synt", data=data,
-                           ud_cache=cache, log=messages.append)
+    outcome = train_parser(
+        settings(encoder, "dp-nested-synt", epochs=1), tmp_path / "synt", data=data, ud_cache=cache, log=messages.append
+    )
     assert outcome.finished
     (stage,) = cache.iterdir()
     record = json.loads((stage / "ud.json").read_text())
@@ -149,15 +180,22 @@ def test_the_synt_systems_first_parse_ud_and_cache_the_encoder(encoder, data, tm
     saved = json.loads((tmp_path / "synt" / "negkit_resolution.json").read_text())
     assert saved["ud_stage"]["folder"] == str(stage)
     messages.clear()
-    train_parser(settings(encoder, "dp-direct-synt", epochs=1), tmp_path / "synt2", data=data, ud_cache=cache,
-                 log=messages.append)
+    train_parser(
+        settings(encoder, "dp-direct-synt", epochs=1),
+        tmp_path / "synt2",
+        data=data,
+        ud_cache=cache,
+        log=messages.append,
+    )
     assert any(message.startswith("UD stage: cached encoder") for message in messages)
 
 
 def test_conllu_reader(tmp_path):
     path = tmp_path / "x.conllu"
-    path.write_text("# text = a b\n1-2\tab\t_\t_\t_\t_\t_\t_\t_\t_\n1\ta\ta\tX\tX\t_\t2\tnsubj:pass\t_\t_\n"
-                    "2\tb\tb\tX\tX\t_\t0\troot\t_\t_\n2.1\tc\t_\t_\t_\t_\t_\t_\t_\t_\n\n")
+    path.write_text(
+        "# text = a b\n1-2\tab\t_\t_\t_\t_\t_\t_\t_\t_\n1\ta\ta\tX\tX\t_\t2\tnsubj:pass\t_\t_\n"
+        "2\tb\tb\tX\tX\t_\t0\troot\t_\t_\n2.1\tc\t_\t_\t_\t_\t_\t_\t_\t_\n\n"
+    )
     (sentence,) = read_conllu(path)
     assert (sentence.words, sentence.heads, sentence.relations) == (["a", "b"], [2, 0], ["nsubj", "root"])
     path.write_text("1\ta\ta\tX\n")
@@ -172,21 +210,44 @@ def test_train_help_lists_the_papers_settings(capsys):
     with pytest.raises(SystemExit):
         main(["resolution", "train", "--help"])
     text = capsys.readouterr().out
-    for flag in ("--system", "dp-nested-synt", "--synt", "--learning-rate", "--batch-size", "--epochs", "--dropout",
-                 "--hidden-dropout", "--attention-dropout", "--layer-mix", "--layer-dropout", "--schedule", "noam",
-                 "--warmup-steps", "--lstm-layers", "--lstm-hidden", "--cue-embedding", "--device", "--encoder",
-                 "--resume", "--ud-epochs", "--minutes"):
+    for flag in (
+        "--system",
+        "dp-nested-synt",
+        "--synt",
+        "--learning-rate",
+        "--batch-size",
+        "--epochs",
+        "--dropout",
+        "--hidden-dropout",
+        "--attention-dropout",
+        "--layer-mix",
+        "--layer-dropout",
+        "--schedule",
+        "noam",
+        "--warmup-steps",
+        "--lstm-layers",
+        "--lstm-hidden",
+        "--cue-embedding",
+        "--device",
+        "--encoder",
+        "--resume",
+        "--ud-epochs",
+        "--minutes",
+    ):
         assert flag in text, flag
 
 
-@pytest.mark.parametrize("extra, message", [
-    (["--synt"], "--synt goes with --system dp-direct or dp-nested"),
-    (["--system", "dp-nested", "--scope-variant", "bilstm"], "--scope-variant is a setting of --system cue-scope"),
-    (["--epochs", "3"], "--epochs is a setting of the DP systems, not of cue-scope"),
-    (["--system", "dp-nested", "--resume"], "no unfinished training to resume"),
-    (["--dropout", "1.5"], "argument --dropout: expected a number in [0, 1), got '1.5'"),
-    (["--system", "dp-direct", "--schedule", "cosine"], "argument --schedule: invalid choice"),
-])
+@pytest.mark.parametrize(
+    "extra, message",
+    [
+        (["--synt"], "--synt goes with --system dp-direct or dp-nested"),
+        (["--system", "dp-nested", "--scope-variant", "bilstm"], "--scope-variant is a setting of --system cue-scope"),
+        (["--epochs", "3"], "--epochs is a setting of the DP systems, not of cue-scope"),
+        (["--system", "dp-nested", "--resume"], "no unfinished training to resume"),
+        (["--dropout", "1.5"], "argument --dropout: expected a number in [0, 1), got '1.5'"),
+        (["--system", "dp-direct", "--schedule", "cosine"], "argument --schedule: invalid choice"),
+    ],
+)
 def test_bad_training_requests_are_one_line_errors(tmp_path, capsys, extra, message):
     assert main(["resolution", "train", "--out", str(tmp_path / "m"), *extra]) == 2
     error = capsys.readouterr().err
@@ -235,21 +296,75 @@ def test_scalar_mix_by_hand():
 
 def test_the_two_stage_system_takes_the_papers_settings(encoder, data, tmp_path):
     out = tmp_path / "bilstm"
-    assert main(["resolution", "train", "--encoder", str(encoder), "--data", str(data), "--out", str(out),
-                 "--scope-variant", "bilstm", "--lstm-layers", "2", "--lstm-hidden", "8", "--cue-embedding", "4",
-                 "--layer-mix", "--layer-dropout", "0.1", "--dropout", "0.2", "--hidden-dropout", "0.05",
-                 "--schedule", "noam", "--warmup-steps", "3", "--learning-rate", "3e-3", "--batch-size", "8",
-                 "--cue-epochs", "1", "--scope-epochs", "1", "--patience", "1", "--device", "cpu"]) == 0
+    assert (
+        main(
+            [
+                "resolution",
+                "train",
+                "--encoder",
+                str(encoder),
+                "--data",
+                str(data),
+                "--out",
+                str(out),
+                "--scope-variant",
+                "bilstm",
+                "--lstm-layers",
+                "2",
+                "--lstm-hidden",
+                "8",
+                "--cue-embedding",
+                "4",
+                "--layer-mix",
+                "--layer-dropout",
+                "0.1",
+                "--dropout",
+                "0.2",
+                "--hidden-dropout",
+                "0.05",
+                "--schedule",
+                "noam",
+                "--warmup-steps",
+                "3",
+                "--learning-rate",
+                "3e-3",
+                "--batch-size",
+                "8",
+                "--cue-epochs",
+                "1",
+                "--scope-epochs",
+                "1",
+                "--patience",
+                "1",
+                "--device",
+                "cpu",
+            ]
+        )
+        == 0
+    )
     record = json.loads((out / "negkit_resolution.json").read_text())["settings"]
     assert (record["lstm_layers"], record["lstm_hidden"], record["cue_embedding_dim"]) == (2, 8, 4)
-    assert (record["layer_mix"], record["layer_dropout"], record["dropout"], record["hidden_dropout"]) == \
-        (True, 0.1, 0.2, 0.05)
+    assert (record["layer_mix"], record["layer_dropout"], record["dropout"], record["hidden_dropout"]) == (
+        True,
+        0.1,
+        0.2,
+        0.05,
+    )
     for stage in ("cue", "scope"):
-        assert (record[stage]["schedule"], record[stage]["warmup_steps"], record[stage]["learning_rate"],
-                record[stage]["batch_size"], record[stage]["patience"]) == ("noam", 3, 3e-3, 8, 1)
+        assert (
+            record[stage]["schedule"],
+            record[stage]["warmup_steps"],
+            record[stage]["learning_rate"],
+            record[stage]["batch_size"],
+            record[stage]["patience"],
+        ) == ("noam", 3, 3e-3, 8, 1)
     network = json.loads((out / "scope" / "tagger.json").read_text())
-    assert (network["lstm_layers"], network["lstm_hidden"], network["cue_embedding_dim"], network["layer_mix"]) == \
-        (2, 8, 4, True)
+    assert (network["lstm_layers"], network["lstm_hidden"], network["cue_embedding_dim"], network["layer_mix"]) == (
+        2,
+        8,
+        4,
+        True,
+    )
     loaded = load_system(out)
     assert len(loaded.predict(NEGATED)) == len(NEGATED)
 
@@ -258,8 +373,21 @@ def test_the_two_stage_defaults_are_unchanged():
     from negkit.resolution.train import ResolverSettings
 
     settings = ResolverSettings.for_budget(27.0)
-    assert (settings.dropout, settings.layer_mix, settings.lstm_layers, settings.lstm_hidden,
-            settings.cue_embedding_dim, settings.hidden_dropout) == (0.1, False, 1, 128, 16, None)
+    assert (
+        settings.dropout,
+        settings.layer_mix,
+        settings.lstm_layers,
+        settings.lstm_hidden,
+        settings.cue_embedding_dim,
+        settings.hidden_dropout,
+    ) == (0.1, False, 1, 128, 16, None)
     for stage, epochs, patience in ((settings.cue, 5, 2), (settings.scope, 10, 3)):
-        assert (stage.epochs, stage.patience, stage.learning_rate, stage.batch_size, stage.schedule,
-                stage.warmup_steps, stage.device) == (epochs, patience, 1e-4, 16, "linear", None, "cpu")
+        assert (
+            stage.epochs,
+            stage.patience,
+            stage.learning_rate,
+            stage.batch_size,
+            stage.schedule,
+            stage.warmup_steps,
+            stage.device,
+        ) == (epochs, patience, 1e-4, 16, "linear", None, "cpu")

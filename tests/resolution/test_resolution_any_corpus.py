@@ -49,8 +49,10 @@ def scope_cells(path: Path) -> list[list[str]]:
 
 def test_baseline_reads_bioscope_and_writes_system_and_gold(bioscope_file, tmp_path, capsys):
     system, gold = tmp_path / "system.txt", tmp_path / "gold.txt"
-    assert main(["resolution", "baseline", str(bioscope_file), "--out", str(system), "--gold-out", str(gold),
-                 "--score"]) == 0
+    assert (
+        main(["resolution", "baseline", str(bioscope_file), "--out", str(system), "--gold-out", str(gold), "--score"])
+        == 0
+    )
     # the walk stops at the comma in S1.1 and runs to the full stop in S1.2
     assert scope_cells(system) == [["detected in cells"], ["seen in the control"], []]
     assert scope_cells(gold) == [["detected in cells"], ["seen"], []]

@@ -68,16 +68,20 @@ def test_baseline_cli_on_the_cdsco_test_set_scores_as_documented(tmp_path):
     from negkit.resolution.metrics.starsem import score_starsem
 
     folder = shared_data_path("cd-sco")
-    gold = [folder / "SEM-2012-SharedTask-CD-SCO-test-cardboard-GOLD.txt",
-            folder / "SEM-2012-SharedTask-CD-SCO-test-circle-GOLD.txt"]
+    gold = [
+        folder / "SEM-2012-SharedTask-CD-SCO-test-cardboard-GOLD.txt",
+        folder / "SEM-2012-SharedTask-CD-SCO-test-circle-GOLD.txt",
+    ]
     concatenated_gold = tmp_path / "test-gold.txt"
     concatenated_gold.write_bytes(gold[0].read_bytes() + gold[1].read_bytes())
     system = tmp_path / "test-system.txt"
     assert main(["resolution", "baseline", str(concatenated_gold), "--out", str(system)]) == 0
 
     starsem = score_starsem(read_lines(concatenated_gold), read_lines(system))
-    cues_b, scm, scm_b, tokens = (starsem.row(name) for name in
-                                  ("Cues B", "Scopes(cue match)", "Scopes B (cue match)", "Scope tokens(no cue match)"))
+    cues_b, scm, scm_b, tokens = (
+        starsem.row(name)
+        for name in ("Cues B", "Scopes(cue match)", "Scopes B (cue match)", "Scope tokens(no cue match)")
+    )
     assert (cues_b.tp, cues_b.f1) == (264, "100.00")
     assert (scm.tp, scm.fn, scm.system, scm.f1) == (25, 224, 223, "18.25")
     assert scm_b.f1 == "10.59"

@@ -27,8 +27,12 @@ def test_score_prints_table_and_nis_block(files, capsys):
     assert main(["resolution", "score", files["gold"], files["partial"]]) == 0
     out = capsys.readouterr().out
     assert out.startswith("---------------------------+------+")
-    assert "Cues:                            1 |      1 |    1 |    0 |    0 |        100.00 |     100.00 |  100.00" in out
-    assert "Scopes(cue match):               1 |      0 |    0 |    0 |    1 |          0.00 |       0.00 |    0.00" in out
+    assert (
+        "Cues:                            1 |      1 |    1 |    0 |    0 |        100.00 |     100.00 |  100.00" in out
+    )
+    assert (
+        "Scopes(cue match):               1 |      0 |    0 |    0 |    1 |          0.00 |       0.00 |    0.00" in out
+    )
     # NIS: one pair, empty system scope against gold "way": p = 1, r = 0
     assert "NIS_tok:                          |         100.0 |        0.0 |     0.0" in out
 
@@ -48,8 +52,16 @@ def test_score_json(files, capsys):
     first, second = payload["systems"]
     assert first["starsem"]["rows"][0]["f1"] == 100.0
     assert second["starsem"]["rows"][1] == {
-        "row": "Scopes(cue match)", "gold": 1, "system": 0, "tp": 0, "fp": 0, "fn": 1, "tp_scored": 0,
-        "precision": 0.0, "recall": 0.0, "f1": 0.0,
+        "row": "Scopes(cue match)",
+        "gold": 1,
+        "system": 0,
+        "tp": 0,
+        "fp": 0,
+        "fn": 1,
+        "tp_scored": 0,
+        "precision": 0.0,
+        "recall": 0.0,
+        "f1": 0.0,
     }
     assert second["nis"]["nis_tok"] == {"precision": 100.0, "recall": 0.0, "f1": 0.0}
     assert payload["nis_mean"]["nis_tok"]["recall"] == 50.0

@@ -36,7 +36,13 @@ def test_scope_lengths_and_counts_by_hand(tiny):
     assert scope_length_counts(sentences) == {0: 1, 1: 1, 2: 1}
     row = count_split("tiny", "all", sentences)
     assert (row.documents, row.sentences, row.negated_sentences, row.instances, row.scopes, row.scope_tokens) == (
-        1, 3, 2, 3, 2, 3)
+        1,
+        3,
+        2,
+        3,
+        2,
+        3,
+    )
     assert row.mean_scope_length == 1.5
 
 
@@ -47,8 +53,11 @@ def test_stats_cli_prints_lengths_and_writes_figures(tiny, tmp_path, capsys):
     out = capsys.readouterr().out
     assert out.startswith("sentences: 3\nnegated sentences: 2\ninstances: 3\n")
     assert f"| scope length | {tiny} |\n|---|---|\n| 0 | 1 |\n| 1 | 1 |\n| 2 | 1 |" in out
-    assert sorted(p.name for p in figures.iterdir()) == ["index.html", "scope-lengths-tiny.txt.png",
-                                                         "scope-lengths-tiny.txt.svg"]
+    assert sorted(p.name for p in figures.iterdir()) == [
+        "index.html",
+        "scope-lengths-tiny.txt.png",
+        "scope-lengths-tiny.txt.svg",
+    ]
     page = (figures / "index.html").read_text()
     assert "<svg" in page and "<table>" in page and "negation instances by scope length" in page
     assert "Made by <code>negkit resolution stats" in page
@@ -65,7 +74,11 @@ def test_split_statistics_of_a_small_cdsco_root(tmp_path, capsys):
             (folder / name).write_text(TINY)
     report = split_statistics(["cd-sco"], tmp_path)
     assert [(r.split, r.sentences, r.instances, r.scope_tokens) for r in report.rows] == [
-        ("train", 3, 3, 3), ("dev", 3, 3, 3), ("test", 6, 6, 6), ("all", 12, 12, 12)]
+        ("train", 3, 3, 3),
+        ("dev", 3, 3, 3),
+        ("test", 6, 6, 6),
+        ("all", 12, 12, 12),
+    ]
     assert report.scope_lengths == {"cd-sco": {0: 4, 1: 4, 2: 4}}
     table = split_table(report.to_dict())
     assert "| CD-SCO | test | 1 | 6 | 4 | 6 | 4 | 6 | 1.50 |" in table

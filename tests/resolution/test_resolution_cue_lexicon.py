@@ -23,7 +23,9 @@ def annotated(words: str, cues: list[list[tuple[int, str]]]) -> ResolutionSenten
 TRAINING = [
     annotated("It was impossible and unnatural .", [[(2, "im")], [(4, "un")]]),
     annotated("He was restlessly careless .", [[(2, "less")], [(3, "less")]]),
-    annotated("Neither he nor she came , by no means .", [[(0, "Neither"), (2, "nor")], [(6, "by"), (7, "no"), (8, "means")]]),
+    annotated(
+        "Neither he nor she came , by no means .", [[(0, "Neither"), (2, "nor")], [(6, "by"), (7, "no"), (8, "means")]]
+    ),
     annotated("I did not go .", [[(2, "not")]]),
 ]
 

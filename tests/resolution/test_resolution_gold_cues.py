@@ -49,8 +49,9 @@ def test_predict_cli_with_gold_cues(trained_model, tmp_path, capsys):
     gold = tmp_path / "gold.txt"
     gold.write_text(format_cdsco([*NEGATED, ODD_CUE]))
     out = tmp_path / "system.txt"
-    assert main(["resolution", "predict", str(trained_model), str(gold), "--gold-cues", "--out", str(out),
-                 "--score"]) == 0
+    assert (
+        main(["resolution", "predict", str(trained_model), str(gold), "--gold-cues", "--out", str(out), "--score"]) == 0
+    )
     assert [cues(s) for s in read_cdsco(out)] == [cues(s) for s in [*NEGATED, ODD_CUE]]
     table = capsys.readouterr().out
     assert "| gold | 100.0 |" in table  # Cues-B F1 is 100 by construction
@@ -64,8 +65,10 @@ def test_predict_cli_with_gold_cues(trained_model, tmp_path, capsys):
 def test_gold_cues_need_an_annotated_input(trained_model, tmp_path, capsys):
     blind = tmp_path / "blind.txt"
     blind.write_text(format_cdsco(PLAIN, annotated=False))
-    assert main(["resolution", "predict", str(trained_model), str(blind), "--gold-cues", "--out",
-                 str(tmp_path / "s.txt")]) == 2
+    assert (
+        main(["resolution", "predict", str(trained_model), str(blind), "--gold-cues", "--out", str(tmp_path / "s.txt")])
+        == 2
+    )
     assert "has no negation columns (a blind file)" in capsys.readouterr().err
     assert not (tmp_path / "s.txt").exists()
 
@@ -77,8 +80,12 @@ def test_evaluate_cli_with_gold_cues_and_intervals(trained_model, tmp_path, caps
         for name in names:
             (folder / name).write_text(format_cdsco([*NEGATED, ODD_CUE, *PLAIN]))
     data = str(tmp_path / "data")
-    assert main(["resolution", "evaluate", str(trained_model), "--data", data, "--gold-cues", "--bootstrap", "50",
-                 "--json"]) == 0
+    assert (
+        main(
+            ["resolution", "evaluate", str(trained_model), "--data", data, "--gold-cues", "--bootstrap", "50", "--json"]
+        )
+        == 0
+    )
     (result,) = json.loads(capsys.readouterr().out)
     assert result["gold_cues"] is True and result["cues_b_f1"] == 100.0 and result["nis_cue_f1"] == 100.0
     starsem, nis = result["intervals"]["starsem"], result["intervals"]["nis"]

@@ -51,11 +51,23 @@ def test_cdsco_test_split_is_cardboard_then_circle():
 
 def test_score_sentences_counts_a_missed_scope_token_by_hand():
     tokens = [Token(w, pos="." if w == "." else "NN") for w in "he did not come home .".split()]
-    gold = ResolutionSentence(tokens, [NegationInstance((TokenPart(2, "not"),),
-                                                        (TokenPart(0, "he"), TokenPart(1, "did"), TokenPart(3, "come"),
-                                                         TokenPart(4, "home")))], chapter="c", number="1")
-    system = ResolutionSentence(tokens, [NegationInstance((TokenPart(2, "not"),), (TokenPart(3, "come"), TokenPart(4, "home")))],
-                                chapter="c", number="1")
+    gold = ResolutionSentence(
+        tokens,
+        [
+            NegationInstance(
+                (TokenPart(2, "not"),),
+                (TokenPart(0, "he"), TokenPart(1, "did"), TokenPart(3, "come"), TokenPart(4, "home")),
+            )
+        ],
+        chapter="c",
+        number="1",
+    )
+    system = ResolutionSentence(
+        tokens,
+        [NegationInstance((TokenPart(2, "not"),), (TokenPart(3, "come"), TokenPart(4, "home")))],
+        chapter="c",
+        number="1",
+    )
     headline = score_sentences([gold], [system]).headline()
     # cue right; scope 2 of 4 tokens: token P 100, R 50, F1 66.67; SCM fn 1 -> 0; NIS_tok P 1, R 0.5
     assert headline["cues_b_f1"] == 100.0

@@ -31,10 +31,15 @@ def annotated(text: str, cues: list[tuple[int, str]], scope: list[int]) -> Resol
             scope_parts.append(TokenPart(i, words[i], 0))
         else:  # the rest of an affixed word
             rest_start = len(affix.text) if affix.start == 0 else 0
-            rest = words[i][len(affix.text):] if affix.start == 0 else words[i][: affix.start]
+            rest = words[i][len(affix.text) :] if affix.start == 0 else words[i][: affix.start]
             scope_parts.append(TokenPart(i, rest, rest_start))
-    return ResolutionSentence(tokens, [NegationInstance(cue, tuple(scope_parts))], sentence_id=f"t/{len(words)}",
-                              chapter="t", number=str(len(words)))
+    return ResolutionSentence(
+        tokens,
+        [NegationInstance(cue, tuple(scope_parts))],
+        sentence_id=f"t/{len(words)}",
+        chapter="t",
+        number=str(len(words)),
+    )
 
 
 NEGATED = [
@@ -43,7 +48,9 @@ NEGATED = [
     annotated("neither he nor she came .", [(0, "neither"), (2, "nor")], [1, 3, 4]),
     annotated("the man was careless .", [(3, "less")], [0, 1, 2, 3]),
 ]
-PLAIN = [ResolutionSentence([Token(w, pos="NN") for w in "the man came".split()], sentence_id="t/p", chapter="t", number="p")]
+PLAIN = [
+    ResolutionSentence([Token(w, pos="NN") for w in "the man came".split()], sentence_id="t/p", chapter="t", number="p")
+]
 TRAIN = (NEGATED + PLAIN) * 8
 
 
@@ -54,16 +61,27 @@ def tiny_encoder(tmp_path_factory) -> Path:
     (folder / "vocab.txt").write_text("\n".join(vocab) + "\n")
     transformers.BertTokenizer(str(folder / "vocab.txt")).save_pretrained(folder)
     torch.manual_seed(0)
-    config = transformers.BertConfig(vocab_size=len(vocab), hidden_size=32, num_hidden_layers=2,
-                                     num_attention_heads=2, intermediate_size=64, max_position_embeddings=64)
+    config = transformers.BertConfig(
+        vocab_size=len(vocab),
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=64,
+    )
     transformers.BertModel(config).save_pretrained(folder)
     return folder
 
 
 def settings(encoder: Path, variant: str) -> ResolverSettings:
     fast = dict(epochs=25, patience=25, learning_rate=3e-3, batch_size=8, seed=1, threads=1)
-    return ResolverSettings(encoder=str(encoder), scope_variant=variant, cue=TrainingSettings(**fast),
-                            scope=TrainingSettings(**fast), max_length=32)
+    return ResolverSettings(
+        encoder=str(encoder),
+        scope_variant=variant,
+        cue=TrainingSettings(**fast),
+        scope=TrainingSettings(**fast),
+        max_length=32,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -84,7 +102,10 @@ def test_saved_model_predicts_affix_and_discontinuous_cues_through_the_cdsco_wri
     # affix "im"/"less" with the word's remainder in scope, and neither..nor as one instance, survive the writer
     reread = parse_cdsco(lines_from_text(format_cdsco(predicted)))
     assert [cues_and_scopes(s) for s in reread] == [cues_and_scopes(s) for s in NEGATED + PLAIN]
-    assert cues_and_scopes(reread[1])[0] == ([(2, "im")], [(0, "it"), (1, "is"), (2, "possible"), (3, "to"), (4, "say")])
+    assert cues_and_scopes(reread[1])[0] == (
+        [(2, "im")],
+        [(0, "it"), (1, "is"), (2, "possible"), (3, "to"), (4, "say")],
+    )
     assert cues_and_scopes(reread[2])[0][0] == [(0, "neither"), (2, "nor")]
 
 
@@ -134,8 +155,27 @@ def test_train_and_evaluate_cli_on_a_small_cdsco_data_root(tiny_encoder, tmp_pat
         for name in names:
             (folder / name).write_text(format_cdsco(contents.get(split, NEGATED)))
     model = tmp_path / "model"
-    assert main(["resolution", "train", "--corpus", "cd-sco", "--data", str(tmp_path / "data"), "--encoder",
-                 str(tiny_encoder), "--out", str(model), "--cue-epochs", "1", "--scope-epochs", "1"]) == 0
+    assert (
+        main(
+            [
+                "resolution",
+                "train",
+                "--corpus",
+                "cd-sco",
+                "--data",
+                str(tmp_path / "data"),
+                "--encoder",
+                str(tiny_encoder),
+                "--out",
+                str(model),
+                "--cue-epochs",
+                "1",
+                "--scope-epochs",
+                "1",
+            ]
+        )
+        == 0
+    )
     config = json.loads((model / "negkit_resolution.json").read_text())
     assert config["corpus"] == "cd-sco" and config["train_sentences"] == len(TRAIN)
     assert config["cue_report"]["best_epoch"] == 1

@@ -158,4 +158,6 @@ def test_sfu_statistics(sfu_corpus) -> None:
     assert stats.events == 0
     assert sum(len(s.speculation) for s in sfu_corpus.sentences) == 5_363
     assert stats.unmapped == 103
-    assert any(note.startswith("1 sentences without tokens") and "COOKWARE/no8done/10" in note for note in sfu_corpus.notes)
+    assert any(
+        note.startswith("1 sentences without tokens") and "COOKWARE/no8done/10" in note for note in sfu_corpus.notes
+    )

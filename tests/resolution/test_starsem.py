@@ -25,8 +25,16 @@ GOLD_FILES = [
 ]
 TEST_FILES = GOLD_FILES[2:]
 ROWS = [
-    "Cues", "Scopes(cue match)", "Scopes(no cue match)", "Scope tokens(no cue match)", "Negated(no cue match)",
-    "Full negation", "Cues B", "Scopes B (cue match)", "Scopes B (no cue match)", "Negated B (no cue match)",
+    "Cues",
+    "Scopes(cue match)",
+    "Scopes(no cue match)",
+    "Scope tokens(no cue match)",
+    "Negated(no cue match)",
+    "Full negation",
+    "Cues B",
+    "Scopes B (cue match)",
+    "Scopes B (no cue match)",
+    "Negated B (no cue match)",
     "Full negation B",
 ]
 PERFECT = ("100.00", "100.00", "100.00")
@@ -83,7 +91,12 @@ def test_dev_counts_and_end_of_file_rule_on_real_data():
     dev = read_lines(shared_data_path("cd-sco", GOLD_FILES[1]))
     c = score_starsem(dev, dev).counts
     assert (c.sentences, c.negation_sentences, c.cues_g, c.scopes_g, c.scope_tokens_g, c.negated_g) == (
-        787, 144, 173, 168, 1348, 122,
+        787,
+        144,
+        173,
+        168,
+        1348,
+        122,
     )
 
 
@@ -178,8 +191,12 @@ def test_example_c_reversed_triples_only_change_negated():
 # ------------------------------------------------------------------------------------------------
 # hand-built cases: pairing and counting (spec 4, 5)
 
-BY_NO_MEANS = S(1, "By IN By _ _", "no DT no _ _", "means NNS means _ _", "he PRP _ he _", "came VBD _ came came", ". . _ _ _")
-BY_NO_MEANS_PARTIAL = S(1, "By IN _ _ _", "no DT no _ _", "means NNS _ _ _", "he PRP _ he _", "came VBD _ came came", ". . _ _ _")
+BY_NO_MEANS = S(
+    1, "By IN By _ _", "no DT no _ _", "means NNS means _ _", "he PRP _ he _", "came VBD _ came came", ". . _ _ _"
+)
+BY_NO_MEANS_PARTIAL = S(
+    1, "By IN _ _ _", "no DT no _ _", "means NNS _ _ _", "he PRP _ he _", "came VBD _ came came", ". . _ _ _"
+)
 
 
 def test_partial_cue_match_is_a_false_negative_only():
@@ -209,14 +226,27 @@ def test_partial_cue_match_corrected_counts_false_positives_too():
 # tokens 0 I, 1 did, 2 not, 3 go, 4 and, 5 never, 6 will, 7 .
 # gold g0: cue not@2, scope I/did/go, event go; g1: cue never@5, scope I/will, no event
 STEAL_GOLD = S(
-    1, "I PRP _ I _ _ I _", "did VBD _ did _ _ _ _", "not RB not _ _ _ _ _", "go VB _ go go _ _ _",
-    "and CC _ _ _ _ _ _", "never RB _ _ _ never _ _", "will MD _ _ _ _ will _", ". . _ _ _ _ _ _",
+    1,
+    "I PRP _ I _ _ I _",
+    "did VBD _ did _ _ _ _",
+    "not RB not _ _ _ _ _",
+    "go VB _ go go _ _ _",
+    "and CC _ _ _ _ _ _",
+    "never RB _ _ _ never _ _",
+    "will MD _ _ _ _ will _",
+    ". . _ _ _ _ _ _",
 )
 # s0: cue not@2 + never@5 (wrong), scope/event as g0; s1: exactly g0; s2: exactly g1
 STEAL_SYSTEM = S(
-    1, "I PRP _ I _ _ I _ _ I _", "did VBD _ did _ _ did _ _ _ _", "not RB not _ _ not _ _ _ _ _",
-    "go VB _ go go _ go go _ _ _", "and CC _ _ _ _ _ _ _ _ _", "never RB never _ _ _ _ _ never _ _",
-    "will MD _ _ _ _ _ _ _ will _", ". . _ _ _ _ _ _ _ _ _",
+    1,
+    "I PRP _ I _ _ I _ _ I _",
+    "did VBD _ did _ _ did _ _ _ _",
+    "not RB not _ _ not _ _ _ _ _",
+    "go VB _ go go _ go go _ _ _",
+    "and CC _ _ _ _ _ _ _ _ _",
+    "never RB never _ _ _ _ _ never _ _",
+    "will MD _ _ _ _ _ _ _ will _",
+    ". . _ _ _ _ _ _ _ _ _",
 )
 
 
@@ -243,10 +273,24 @@ def test_greedy_pairing_lets_an_earlier_wrong_cue_steal_the_pair():
 
 
 def test_one_system_instance_covering_two_gold_cues_pairs_with_the_first():
-    gold = S(1, "Neither DT Neither _ _ _ _ _", "he PRP _ he _ _ _ _", "nor CC _ _ _ nor _ _",
-             "she PRP _ _ _ _ she _", "came VBD _ came _ _ came _", ". . _ _ _ _ _ _")
-    system = S(1, "Neither DT Neither _ _", "he PRP _ he _", "nor CC nor _ _", "she PRP _ she _",
-               "came VBD _ came _", ". . _ _ _")
+    gold = S(
+        1,
+        "Neither DT Neither _ _ _ _ _",
+        "he PRP _ he _ _ _ _",
+        "nor CC _ _ _ nor _ _",
+        "she PRP _ _ _ _ she _",
+        "came VBD _ came _ _ came _",
+        ". . _ _ _ _ _ _",
+    )
+    system = S(
+        1,
+        "Neither DT Neither _ _",
+        "he PRP _ he _",
+        "nor CC nor _ _",
+        "she PRP _ she _",
+        "came VBD _ came _",
+        ". . _ _ _",
+    )
     # g0 pairs with s0 (cue differs: fn_cue, fn_scope; scope he/came vs he/she/came: fn_sa; tokens: tp 2 fp 1);
     # g1 is unpaired (s0 taken): fn_cue, fn_scope, fn_sa, fn_tok += 2, fn_full
     result = score(conll(gold), conll(system))
@@ -310,12 +354,22 @@ def test_empty_scopes_on_either_side():
     assert sentence_stats(result) == (3, 3, 2, "33.33", "33.33")
 
 
-PUNCT_TOKENS = ["No DT No _ _", ", , _ {} _", "( -LRB- _ {} _", "[ NN _ {} _", "' POS _ {} _", "sir NN _ _ _", ". . _ {} _"]
+PUNCT_TOKENS = [
+    "No DT No _ _",
+    ", , _ {} _",
+    "( -LRB- _ {} _",
+    "[ NN _ {} _",
+    "' POS _ {} _",
+    "sir NN _ _ _",
+    ". . _ {} _",
+]
 
 
 def punct_sentence(*scoped: int) -> list[str]:
-    tokens = [t.format("x" if i in scoped else "_").replace(" x ", " " + t.split(" ")[0] + " ") for i, t in
-              enumerate(PUNCT_TOKENS)]
+    tokens = [
+        t.format("x" if i in scoped else "_").replace(" x ", " " + t.split(" ")[0] + " ")
+        for i, t in enumerate(PUNCT_TOKENS)
+    ]
     return S(1, *tokens)
 
 
@@ -342,10 +396,24 @@ def test_punctuation_only_scope_and_pos_based_punctuation():
 
 def test_abbreviation_rule_applies_to_scope_words_only():
     assert [normalise_scope_word(w) for w in ("Mr.", "St.", "p.m.", "Mr", ".", "U.S", "3.5")] == [
-        "Mr", "St", "p", "Mr", ".", "U", "3",
+        "Mr",
+        "St",
+        "p",
+        "Mr",
+        ".",
+        "U",
+        "3",
     ]
-    tokens = ["Mr. NNP _ {Mr} _", "Smith NNP _ Smith _", "never RB never _ _", "left VBD _ left {left}",
-              "at IN _ at _", "3 CD _ 3 _", "p.m. NN _ {pm} _", ". . _ _ _"]
+    tokens = [
+        "Mr. NNP _ {Mr} _",
+        "Smith NNP _ Smith _",
+        "never RB never _ _",
+        "left VBD _ left {left}",
+        "at IN _ at _",
+        "3 CD _ 3 _",
+        "p.m. NN _ {pm} _",
+        ". . _ _ _",
+    ]
     gold = conll(S(1, *(t.format(Mr="Mr.", pm="p.m.", left="left") for t in tokens)))
     system = conll(S(1, *(t.format(Mr="Mr", pm="p", left="left") for t in tokens)))
     result = score(gold, system)
@@ -390,8 +458,12 @@ def test_negated_last_triple_quirk():
 
 def test_event_pairing_ignores_the_cue_pairing():
     # g0: cue Nobody, event saw; g1: cue nothing, no event. s0: cue Nobody, no event; s1: cue nothing, event saw.
-    gold = S(1, "Nobody NN Nobody _ _ _ _ _", "saw VBD _ saw saw _ saw _", "nothing NN _ _ _ nothing _ _", ". . _ _ _ _ _ _")
-    system = S(1, "Nobody NN Nobody _ _ _ _ _", "saw VBD _ saw _ _ saw saw", "nothing NN _ _ _ nothing _ _", ". . _ _ _ _ _ _")
+    gold = S(
+        1, "Nobody NN Nobody _ _ _ _ _", "saw VBD _ saw saw _ saw _", "nothing NN _ _ _ nothing _ _", ". . _ _ _ _ _ _"
+    )
+    system = S(
+        1, "Nobody NN Nobody _ _ _ _ _", "saw VBD _ saw _ _ saw saw", "nothing NN _ _ _ nothing _ _", ". . _ _ _ _ _ _"
+    )
     result = score(conll(gold), conll(system))
     # g0's event pairs with s1's by overlap and is equal: tp_ev, although the cue pairs disagree on events
     assert row(result, "Negated(no cue match)") == (1, 1, 1, 0, 0, *PERFECT)
@@ -428,15 +500,17 @@ def test_end_of_file_rule_drops_the_last_token_line():
 
 
 def test_end_of_file_rule_on_a_one_token_last_sentence():
-    text = conll(S(1, "No DT No _ _", "way NN _ way _"), S(2, "Fine JJ ***", ". . ***"), S(3, "Yes UH ***"),
-                 final_blank=False)
+    text = conll(
+        S(1, "No DT No _ _", "way NN _ way _"), S(2, "Fine JJ ***", ". . ***"), S(3, "Yes UH ***"), final_blank=False
+    )
     # the last evaluation has no line: the official script counts it as a sentence "with negation"
     result = score(text, text)
     assert sentence_stats(result) == (3, 2, 0, "100.00", "100.00")
     assert sentence_stats(score(text, text, corrected=True)) == (3, 1, 0, "100.00", "100.00")
     # after a system sentence with negation the empty evaluation aborts the official script
-    fatal = conll(S(1, "Fine JJ ***", ". . ***"), S(2, "No DT No _ _", "way NN _ way _"), S(3, "Yes UH ***"),
-                  final_blank=False)
+    fatal = conll(
+        S(1, "Fine JJ ***", ". . ***"), S(2, "No DT No _ _", "way NN _ way _"), S(3, "Yes UH ***"), final_blank=False
+    )
     with pytest.raises(InputFormatError, match="empty sentence after a sentence with negation"):
         score(fatal, fatal)
 
@@ -458,7 +532,9 @@ def test_rounding_is_printf_half_even_and_f1_uses_the_rounded_strings():
 def test_percent_correct_sentences_arithmetic():
     negated = S(1, "No DT No _ _", "way NN _ way _")
     gold = conll(negated, S(2, "Fine JJ ***", ". . ***"), S(3, "Not RB Not _ _", "now RB _ now _"))
-    system = conll(S(1, "No DT ***", "way NN ***"), S(2, "Fine JJ ***", ". . ***"), S(3, "Not RB Not _ _", "now RB _ now _"))
+    system = conll(
+        S(1, "No DT ***", "way NN ***"), S(2, "Fine JJ ***", ". . ***"), S(3, "Not RB Not _ _", "now RB _ now _")
+    )
     # 1 error of 3 sentences: e = 33.333 -> "33.33", 100 - 33.33 = 66.67; 1 of 2 negation sentences: 50.00
     assert sentence_stats(score(gold, system)) == (3, 2, 1, "66.67", "50.00")
 
@@ -466,13 +542,27 @@ def test_percent_correct_sentences_arithmetic():
 def test_table_layout_widens_but_keeps_separators():
     result = score(conll(BY_NO_MEANS), conll(BY_NO_MEANS_PARTIAL))
     table = result.format_table().splitlines()
-    assert table[3] == "Cues:                            1 |      1 |    0 |    0 |    1 |          0.00 |       0.00 |    0.00"
-    assert table[5] == "Scopes(no cue match):            1 |      1 |    0 |    0 |    0 |        100.00 |     100.00 |  100.00"
+    assert (
+        table[3]
+        == "Cues:                            1 |      1 |    0 |    0 |    1 |          0.00 |       0.00 |    0.00"
+    )
+    assert (
+        table[5]
+        == "Scopes(no cue match):            1 |      1 |    0 |    0 |    0 |        100.00 |     100.00 |  100.00"
+    )
     assert len(table) == 22 and table[-1] == "-" * 104
     as_json = result.to_dict()
     assert as_json["rows"][2] == {
-        "row": "Scopes(no cue match)", "gold": 1, "system": 1, "tp": 0, "fp": 0, "fn": 0, "tp_scored": 1,
-        "precision": 100.0, "recall": 100.0, "f1": 100.0,
+        "row": "Scopes(no cue match)",
+        "gold": 1,
+        "system": 1,
+        "tp": 0,
+        "fp": 0,
+        "fn": 0,
+        "tp_scored": 1,
+        "precision": 100.0,
+        "recall": 100.0,
+        "f1": 100.0,
     }
     assert as_json["sentences"]["negation_sentences_with_errors"] == 1
 
@@ -493,20 +583,49 @@ def replace_line(text: str, number: int, new: str | None) -> str:
 
 
 FATAL = [
-    ("word differs", replace_line(GOLD, 2, "c\t1\t1\tway2\tway\tNN\t*\t_\tway\t_"), 2, "mismatch with the gold file in the word"),
+    (
+        "word differs",
+        replace_line(GOLD, 2, "c\t1\t1\tway2\tway\tNN\t*\t_\tway\t_"),
+        2,
+        "mismatch with the gold file in the word",
+    ),
     ("token number differs", replace_line(GOLD, 2, "c\t1\t5\tway\tway\tNN\t*\t_\tway\t_"), 2, "in the token number"),
     ("token line deleted", replace_line(GOLD, 2, None), 2, "mismatch"),
-    ("token line inserted", replace_line(GOLD, 2, "c\t1\t1\tway\tway\tNN\t*\t_\tway\t_\nc\t1\t1\tway\tway\tNN\t*\t_\tway\t_"), 3, "mismatch"),
+    (
+        "token line inserted",
+        replace_line(GOLD, 2, "c\t1\t1\tway\tway\tNN\t*\t_\tway\t_\nc\t1\t1\tway\tway\tNN\t*\t_\tway\t_"),
+        3,
+        "mismatch",
+    ),
     ("shorter", "\n".join(GOLD.split("\n")[:4]) + "\n", 5, "shorter than the gold file"),
     ("blank where gold has a token", replace_line(GOLD, 3, ""), 3, "mismatch"),
-    ("token where gold has a blank", replace_line(GOLD, 4, "c\t1\t3\t.\t.\t.\t*\t_\t_\t_"), 4, "blank line in the gold file is not"),
+    (
+        "token where gold has a blank",
+        replace_line(GOLD, 4, "c\t1\t3\t.\t.\t.\t*\t_\t_\t_"),
+        4,
+        "blank line in the gold file is not",
+    ),
     ("CRLF", GOLD.replace("\n", "\r\n"), 4, "CRLF"),
-    ("one line with other field count", replace_line(GOLD, 2, "c\t1\t1\tway\tway\tNN\t*\t_\tway\t_\t_\t_\t_"), 2, "inconsistent number of columns"),
-    ("9 fields", "\n".join(x.rsplit("\t", 1)[0] if i < 3 else x for i, x in enumerate(GOLD.split("\n"))), 1,
-     "incorrect number of columns: 9"),
+    (
+        "one line with other field count",
+        replace_line(GOLD, 2, "c\t1\t1\tway\tway\tNN\t*\t_\tway\t_\t_\t_\t_"),
+        2,
+        "inconsistent number of columns",
+    ),
+    (
+        "9 fields",
+        "\n".join(x.rsplit("\t", 1)[0] if i < 3 else x for i, x in enumerate(GOLD.split("\n"))),
+        1,
+        "incorrect number of columns: 9",
+    ),
     ("11 fields", GOLD.replace("\t***", "\t***\tx\ty\tz"), 5, "incorrect number of columns: 11"),
     ("12 fields", GOLD.replace("\t***", "\t***\ta\tb\tc\td"), 5, "incorrect number of columns: 12"),
-    ("*** next to another value inside", replace_line(GOLD, 7, "c\t2\t2\t.\t.\t.\t*\t_"), 7, "inconsistent column 8: token 1 has ***"),
+    (
+        "*** next to another value inside",
+        replace_line(GOLD, 7, "c\t2\t2\t.\t.\t.\t*\t_"),
+        7,
+        "inconsistent column 8: token 1 has ***",
+    ),
 ]
 
 
@@ -554,8 +673,11 @@ def test_seven_field_system_rejected_by_default_accepted_leniently():
 
 
 def test_first_token_star_slips_through_leniently_only():
-    system = replace_line(replace_line(replace_line(GOLD, 1, "c\t1\t0\tNo\tno\tDT\t*\t***"), 2,
-                                       "c\t1\t1\tway\tway\tNN\t*\tx"), 3, "c\t1\t2\t.\t.\t.\t*\tx")
+    system = replace_line(
+        replace_line(replace_line(GOLD, 1, "c\t1\t0\tNo\tno\tDT\t*\t***"), 2, "c\t1\t1\tway\tway\tNN\t*\tx"),
+        3,
+        "c\t1\t2\t.\t.\t.\t*\tx",
+    )
     with pytest.raises(InputFormatError, match="8 fields but field 8 is 'x'"):
         score(GOLD, system)
     # officially: interior token 1 has no ***, so no check; the first line's *** means "no negation"
@@ -608,8 +730,11 @@ def test_trailing_tab_is_dropped_as_the_official_scorer_does(strict):
 
 
 def test_eight_field_line_without_stars_is_misparsed_leniently():
-    system = replace_line(replace_line(replace_line(GOLD, 1, "c\t1\t0\tNo\tno\tDT\t*\tNo"), 2,
-                                       "c\t1\t1\tway\tway\tNN\t*\t_"), 3, "c\t1\t2\t.\t.\t.\t*\t_")
+    system = replace_line(
+        replace_line(replace_line(GOLD, 1, "c\t1\t0\tNo\tno\tDT\t*\tNo"), 2, "c\t1\t1\tway\tway\tNN\t*\t_"),
+        3,
+        "c\t1\t2\t.\t.\t.\t*\t_",
+    )
     with pytest.raises(InputFormatError, match="8 fields but field 8 is 'No'"):
         score(GOLD, system)
     # officially each line reads as one triple whose missing scope and event cells are "undef", which is
@@ -634,7 +759,11 @@ def perturbed_system(gold_text: str, seed: int) -> str:
     for block in gold_text.rstrip("\n").split("\n\n"):
         rows = [line.split("\t") for line in block.split("\n")]
         base = [fields[:7] for fields in rows]
-        triples = [] if rows[0][7] == "***" else [[f[7 + 3 * k:10 + 3 * k] for f in rows] for k in range((len(rows[0]) - 7) // 3)]
+        triples = (
+            []
+            if rows[0][7] == "***"
+            else [[f[7 + 3 * k : 10 + 3 * k] for f in rows] for k in range((len(rows[0]) - 7) // 3)]
+        )
         if rng.random() < 0.15:
             triples.append([["_", "_", "_"] for _ in rows])
         if len(triples) > 1 and rng.random() < 0.2:
@@ -677,7 +806,10 @@ def test_counting_identities_on_perturbed_files(seed):
     assert fixed.tp_scope + fixed.fp_scope == fixed.scopes_s and fixed.tp_sa + fixed.fp_sa == fixed.scopes_s
     assert fixed.tp_ev + fixed.fn_ev == fixed.negated_g and fixed.tp_ev + fixed.fp_ev == fixed.negated_s
     assert (fixed.tp_cue, fixed.tp_scope, fixed.tp_tok, fixed.error_sentences) == (
-        c.tp_cue, c.tp_scope, c.tp_tok, c.error_sentences,
+        c.tp_cue,
+        c.tp_scope,
+        c.tp_tok,
+        c.error_sentences,
     )
     # NIS on the same files: cue pairs never exceed either count
     nis = score_nis(lines(text, "g"), lines(system, "s")).counts

@@ -113,8 +113,25 @@ def test_store_reads_other_files_and_never_changes_them(tmp_path):
 
 
 def _eval_command(launcher: list[str], model: Path, data: Path, out: Path) -> list[str]:
-    return [*launcher, "-m", "negkit", "eval", "--model", f"hf:{model}", "--tasks", "tind,tind-continuation",
-            "--data", str(data), "--out", str(out), "--no-progress", "--device", "cpu", "--batch-size", "1"]
+    return [
+        *launcher,
+        "-m",
+        "negkit",
+        "eval",
+        "--model",
+        f"hf:{model}",
+        "--tasks",
+        "tind,tind-continuation",
+        "--data",
+        str(data),
+        "--out",
+        str(out),
+        "--no-progress",
+        "--device",
+        "cpu",
+        "--batch-size",
+        "1",
+    ]
 
 
 def _close(one, two, tolerance: float = 1e-5) -> bool:
@@ -137,23 +154,48 @@ def test_torchrun_two_processes_equal_one_and_resume_with_any_count(tmp_path, mo
     """``torchrun --nproc-per-node 2 -m negkit eval`` writes the same samples as one process (to 1e-5: the
     prefix tree packs each rank's share on its own); rerunning with one process computes nothing."""
     single, double = tmp_path / "one", tmp_path / "two"
-    subprocess.run(_eval_command([sys.executable], model_folder, data_folder, single), env=_env(), check=True,
-                   capture_output=True, timeout=120)
-    torchrun = [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "2", "--master-port", str(_free_port())]
-    done = subprocess.run(_eval_command(torchrun, model_folder, data_folder, double), env=_env(), capture_output=True,
-                          text=True, timeout=180)
+    subprocess.run(
+        _eval_command([sys.executable], model_folder, data_folder, single),
+        env=_env(),
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    torchrun = [
+        sys.executable,
+        "-m",
+        "torch.distributed.run",
+        "--nproc-per-node",
+        "2",
+        "--master-port",
+        str(_free_port()),
+    ]
+    done = subprocess.run(
+        _eval_command(torchrun, model_folder, data_folder, double),
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.count("tind: ") == 1  # only rank 0 writes and prints
-    assert sorted(path.name for path in double.glob("requests*.jsonl")) == ["requests.rank-0.jsonl", "requests.rank-1.jsonl"]
+    assert sorted(path.name for path in double.glob("requests*.jsonl")) == [
+        "requests.rank-0.jsonl",
+        "requests.rank-1.jsonl",
+    ]
     for task in ("tind", "tind-continuation"):
         assert _close(_samples(double / f"{task}.samples.jsonl"), _samples(single / f"{task}.samples.jsonl"))
         one, two = _results(single, task), _results(double, task)
         assert _close(one["metrics"], two["metrics"]) and one["requests"] == two["requests"]
         ranks = two["distributed"]["ranks"]
-        assert two["distributed"]["world_size"] == 2 and sum(rank["assigned"] for rank in ranks) == two["requests"]["unique"]
+        assert (
+            two["distributed"]["world_size"] == 2
+            and sum(rank["assigned"] for rank in ranks) == two["requests"]["unique"]
+        )
         assert all(rank["assigned"] > 0 for rank in ranks)
-    again = subprocess.run(_eval_command([sys.executable], model_folder, data_folder, double), env=_env(),
-                           capture_output=True, timeout=120)
+    again = subprocess.run(
+        _eval_command([sys.executable], model_folder, data_folder, double), env=_env(), capture_output=True, timeout=120
+    )
     assert again.returncode == 0
     for task in ("tind", "tind-continuation"):
         assert _results(double, task)["requests"]["computed"] == 0
@@ -179,15 +221,35 @@ def test_two_process_run_killed_midway_resumes_on_one_process(tmp_path, model_fo
     port = str(_free_port())
     ranks = []
     for rank in (0, 1):
-        env = _env(RANK=str(rank), LOCAL_RANK=str(rank), WORLD_SIZE="2", LOCAL_WORLD_SIZE="2",
-                   MASTER_ADDR="127.0.0.1", MASTER_PORT=port)
-        ranks.append(subprocess.Popen([sys.executable, str(TESTS / "eval_child.py"), str(model_folder), str(data_folder),
-                                       str(out), str(tmp_path / f"asked-rank{rank}.txt")],
-                                      env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+        env = _env(
+            RANK=str(rank),
+            LOCAL_RANK=str(rank),
+            WORLD_SIZE="2",
+            LOCAL_WORLD_SIZE="2",
+            MASTER_ADDR="127.0.0.1",
+            MASTER_PORT=port,
+        )
+        ranks.append(
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    str(TESTS / "eval_child.py"),
+                    str(model_folder),
+                    str(data_folder),
+                    str(out),
+                    str(tmp_path / f"asked-rank{rank}.txt"),
+                ],
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+        )
     deadline = time.time() + 90
     while time.time() < deadline and not all(
-            (out / f"requests.rank-{rank}.jsonl").exists() and (out / f"requests.rank-{rank}.jsonl").stat().st_size > 0
-            for rank in (0, 1)):
+        (out / f"requests.rank-{rank}.jsonl").exists() and (out / f"requests.rank-{rank}.jsonl").stat().st_size > 0
+        for rank in (0, 1)
+    ):
         time.sleep(0.05)
     for process in ranks:
         process.send_signal(signal.SIGKILL)
@@ -196,12 +258,26 @@ def test_two_process_run_killed_midway_resumes_on_one_process(tmp_path, model_fo
     stored = _stored_keys(out)
     assert stored, "the killed ranks stored nothing"
 
-    resumed = subprocess.run([sys.executable, str(TESTS / "eval_child.py"), str(model_folder), str(data_folder), str(out),
-                              str(tmp_path / "asked-resume.txt")], env=_env(), capture_output=True, text=True, timeout=120)
+    resumed = subprocess.run(
+        [
+            sys.executable,
+            str(TESTS / "eval_child.py"),
+            str(model_folder),
+            str(data_folder),
+            str(out),
+            str(tmp_path / "asked-resume.txt"),
+        ],
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert "finished" in resumed.stdout, resumed.stderr[-2000:]
     model = HFCausalLM.from_pretrained(str(model_folder), batch_size=2)
-    asked_again = {request_key(model.fingerprint, "exact", NextTokenRequest(eval(line), ("True", "False")))  # noqa: S307
-                   for line in (tmp_path / "asked-resume.txt").read_text().splitlines()}
+    asked_again = {
+        request_key(model.fingerprint, "exact", NextTokenRequest(eval(line), ("True", "False")))  # noqa: S307
+        for line in (tmp_path / "asked-resume.txt").read_text().splitlines()
+    }
     assert not asked_again & stored  # nothing computed twice
     total = _results(out, "tind")["requests"]["unique"]
     assert len(stored) + len(asked_again) == total

@@ -53,8 +53,13 @@ def _same_as_one_of(path: Path, old: Path, new: Path) -> bool:
 
 
 def test_kill_9_at_every_write_leaves_old_or_new_files(data, tmp_path):
-    done = subprocess.run([sys.executable, str(TESTS / "kill_at_write_child.py"), str(data), str(tmp_path)],
-                          env=_env(), capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, str(TESTS / "kill_at_write_child.py"), str(data), str(tmp_path)],
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     events = int(done.stdout.split("EVENTS")[1])
     assert events >= 15  # store appends, the lock, the interim timings, samples, results, tables and the reports
@@ -80,11 +85,13 @@ def test_kill_9_at_every_write_leaves_old_or_new_files(data, tmp_path):
 def _limited(argv: list[str], limit: int) -> subprocess.CompletedProcess:
     """``negkit ARGV`` in a child whose files cannot grow past ``limit`` bytes (writes fail with EFBIG, as on a
     full disk)."""
-    code = ("import resource, signal, sys\n"
-            "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
-            f"resource.setrlimit(resource.RLIMIT_FSIZE, ({limit}, {limit}))\n"
-            "from negkit.cli import main\n"
-            f"sys.exit(main({[str(a) for a in argv]!r}))\n")
+    code = (
+        "import resource, signal, sys\n"
+        "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+        f"resource.setrlimit(resource.RLIMIT_FSIZE, ({limit}, {limit}))\n"
+        "from negkit.cli import main\n"
+        f"sys.exit(main({[str(a) for a in argv]!r}))\n"
+    )
     return subprocess.run([sys.executable, "-c", code], env=_env(), capture_output=True, text=True, timeout=300)
 
 
@@ -103,8 +110,22 @@ def model(tmp_path_factory) -> Path:
 
 def test_full_disk_while_writing_the_run_store(model, data, tmp_path):
     out = tmp_path / "run"
-    argv = ["eval", "--model", f"hf:{model}", "--tasks", "tind", "--data", data, "--out", out, "--no-progress",
-            "--chunk-size", "4", "--batch-size", "2"]
+    argv = [
+        "eval",
+        "--model",
+        f"hf:{model}",
+        "--tasks",
+        "tind",
+        "--data",
+        data,
+        "--out",
+        out,
+        "--no-progress",
+        "--chunk-size",
+        "4",
+        "--batch-size",
+        "2",
+    ]
     message = _one_error(_limited(argv, 1500), out / "requests.jsonl")
     assert "cannot write the run store" in message and "rerun the same command to resume" in message
     stored = (out / "requests.jsonl").read_text()
@@ -114,8 +135,9 @@ def test_full_disk_while_writing_the_run_store(model, data, tmp_path):
 
     assert main([str(a) for a in argv]) == 0  # room again: the run resumes
     results = json.loads((out / "tind.results.json").read_text())
-    assert results["requests"]["from_store"] == len(kept) and results["requests"]["computed"] == \
-        results["requests"]["unique"] - len(kept)
+    assert results["requests"]["from_store"] == len(kept) and results["requests"]["computed"] == results["requests"][
+        "unique"
+    ] - len(kept)
 
 
 def test_full_disk_while_writing_samples_keeps_the_old_file(model, data, tmp_path):
@@ -165,11 +187,25 @@ def test_a_samples_file_cut_short_is_reported_by_its_reader(model, data, tmp_pat
     from negkit.cli import main
 
     out = tmp_path / "run"
-    assert main(["eval", "--model", f"hf:{model}", "--tasks", "tind", "--data", str(data), "--out", str(out),
-                 "--no-progress"]) == 0
+    assert (
+        main(
+            [
+                "eval",
+                "--model",
+                f"hf:{model}",
+                "--tasks",
+                "tind",
+                "--data",
+                str(data),
+                "--out",
+                str(out),
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     samples = out / "tind.samples.jsonl"
     assert main(["score", "tind", str(samples), "--json"]) == 0
     lines = samples.read_bytes().splitlines(keepends=True)
     samples.write_bytes(b"".join(lines[: len(lines) // 2]))
-    assert_input_error(["score", "tind", samples], capsys, where=samples,
-                       contains=f"{len(lines) // 2} lines")
+    assert_input_error(["score", "tind", samples], capsys, where=samples, contains=f"{len(lines) // 2} lines")

@@ -32,8 +32,11 @@ def test_second_lock_on_a_folder_is_refused_and_names_the_owner(tmp_path):
         assert first.held and (tmp_path / "out" / LOCK_FILE).exists()
         owner = read_lock_owner(tmp_path / "out")
         assert owner["pid"] == os.getpid() and owner["host"] == socket.gethostname()
-        with pytest.raises(RunLockedError, match=rf"out/{LOCK_FILE}: this output folder is in use by another "
-                           rf"negkit run \(pid {os.getpid()} on host"):
+        with pytest.raises(
+            RunLockedError,
+            match=rf"out/{LOCK_FILE}: this output folder is in use by another "
+            rf"negkit run \(pid {os.getpid()} on host",
+        ):
             RunLock(tmp_path / "out").acquire()
     assert not (tmp_path / "out" / LOCK_FILE).exists()  # released and removed
     with RunLock(tmp_path / "out"):  # free again
@@ -64,7 +67,11 @@ def test_lock_of_a_live_process_without_flock_is_respected(tmp_path, monkeypatch
 
     sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
     try:
-        owner = {"pid": sleeper.pid, "host": socket.gethostname(), "start_time": run_lock.process_start_time(sleeper.pid)}
+        owner = {
+            "pid": sleeper.pid,
+            "host": socket.gethostname(),
+            "start_time": run_lock.process_start_time(sleeper.pid),
+        }
         (tmp_path / LOCK_FILE).write_text(json.dumps(owner))
         monkeypatch.setattr(run_lock, "fcntl", None)
         with pytest.raises(RunLockedError, match=f"pid {sleeper.pid}"):
@@ -111,8 +118,10 @@ def test_out_that_is_a_file_is_an_error(tmp_path, capsys):
 
 
 def _held_lock_child(folder: Path) -> subprocess.Popen:
-    code = ("import sys, time; from negkit.io.locks import RunLock\n"
-            f"lock = RunLock({str(folder)!r}).acquire(); print('locked', flush=True); time.sleep(60)")
+    code = (
+        "import sys, time; from negkit.io.locks import RunLock\n"
+        f"lock = RunLock({str(folder)!r}).acquire(); print('locked', flush=True); time.sleep(60)"
+    )
     child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
     assert child.stdout.readline().strip() == "locked"
     return child
@@ -131,8 +140,20 @@ def test_two_concurrent_evals_on_one_folder_second_refuses(tmp_path, capsys):
         write_tind_jsonl(synthetic_truth_items(groups_per_pattern=1), data, extended=True)
         model = save_tiny_causal(tmp_path / "model")
         capsys.readouterr()
-        status = main(["eval", "--model", f"hf:{model}", "--tasks", "tind", "--data", str(data),
-                       "--out", str(out), "--no-progress"])
+        status = main(
+            [
+                "eval",
+                "--model",
+                f"hf:{model}",
+                "--tasks",
+                "tind",
+                "--data",
+                str(data),
+                "--out",
+                str(out),
+                "--no-progress",
+            ]
+        )
         captured = capsys.readouterr()
     finally:
         child.kill()
@@ -143,14 +164,16 @@ def test_two_concurrent_evals_on_one_folder_second_refuses(tmp_path, capsys):
     assert f"pid {child.pid}" in lines[0]
     # the killed holder left its lock file: the next run takes it over (announced) and runs
     assert read_lock_owner(out)["pid"] == child.pid
-    status = main(["eval", "--model", f"hf:{model}", "--tasks", "tind", "--data", str(data),
-                   "--out", str(out), "--no-progress"])
+    status = main(
+        ["eval", "--model", f"hf:{model}", "--tasks", "tind", "--data", str(data), "--out", str(out), "--no-progress"]
+    )
     captured = capsys.readouterr()
     assert status == 0 and "taking over a stale lock" in captured.err and (out / "tind.results.json").exists()
     assert not (out / LOCK_FILE).exists()
 
 
 # -- durability by time -------------------------------------------------------------------------------
+
 
 class SlowModel:
     """Answers each request in ``seconds_per_request`` of a fake clock."""

@@ -35,7 +35,10 @@ class CountingModel:
 
     def next_token_logprobs(self, contexts, candidates):
         self.asked += contexts
-        return [{candidate: -float(len(context) + index) for index, candidate in enumerate(candidates)} for context in contexts]
+        return [
+            {candidate: -float(len(context) + index) for index, candidate in enumerate(candidates)}
+            for context in contexts
+        ]
 
     def loglikelihood(self, requests):
         self.asked += [request.context for request in requests]
@@ -105,8 +108,13 @@ def test_damaged_middle_line_names_file_and_line(tmp_path):
 
 def _child(model, data, out, log):
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
-    return subprocess.Popen([sys.executable, str(TESTS / "eval_child.py"), str(model), str(data), str(out), str(log)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    return subprocess.Popen(
+        [sys.executable, str(TESTS / "eval_child.py"), str(model), str(data), str(out), str(log)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
 
 
 def _stored_keys(path: Path) -> list[str]:
@@ -145,7 +153,9 @@ def test_kill_9_loses_nothing_and_resume_recomputes_nothing(tmp_path, tiny_model
 
     # an uninterrupted run of the same evaluation gives identical per-sample results
     model = HFCausalLM.from_pretrained(str(tiny_model_folder), batch_size=2)
-    evaluate(model, ["tind"], EvalOptions(data=str(synthetic_data), split="test", out=tmp_path / "fresh", progress=False))
+    evaluate(
+        model, ["tind"], EvalOptions(data=str(synthetic_data), split="test", out=tmp_path / "fresh", progress=False)
+    )
     resumed_samples = _samples(out / "tind.samples.jsonl")
     fresh_samples = _samples(tmp_path / "fresh" / "tind.samples.jsonl")
     assert [s["prediction"] for s in resumed_samples] == [s["prediction"] for s in fresh_samples]

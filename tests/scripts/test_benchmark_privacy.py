@@ -18,10 +18,13 @@ def _script(name: str):
     return module
 
 
-@pytest.mark.parametrize(("name", "argv"), [
-    ("bench_tind_vs_harness", ["--harness-python", "python"]),
-    ("bench_export_lm_eval", ["--tasks", "tind,scone"]),
-])
+@pytest.mark.parametrize(
+    ("name", "argv"),
+    [
+        ("bench_tind_vs_harness", ["--harness-python", "python"]),
+        ("bench_export_lm_eval", ["--tasks", "tind,scone"]),
+    ],
+)
 def test_work_inside_a_git_working_tree_is_refused(name, argv, tmp_path, capsys):
     repository = tmp_path / "checkout"
     (repository / ".git").mkdir(parents=True)

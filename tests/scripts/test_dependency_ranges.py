@@ -33,12 +33,17 @@ def test_declared_ranges_hold_the_tested_versions(package):
     from packaging.requirements import Requirement
 
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    declared = [Requirement(text) for extra in project["optional-dependencies"].values() for text in extra
-                if Requirement(text).name == package]
+    declared = [
+        Requirement(text)
+        for extra in project["optional-dependencies"].values()
+        for text in extra
+        if Requirement(text).name == package
+    ]
     assert declared, f"{package} has no declared range"
     tested = _pins(ROOT / "constraints-tested.txt")[package]
     for requirement in declared:
         assert requirement.specifier.contains(tested), f"{package} {tested} is outside {requirement}"
     if package in ("torch", "transformers", "accelerate", "peft", "gguf"):
-        assert any(spec.operator == "<" for requirement in declared for spec in requirement.specifier), \
+        assert any(spec.operator == "<" for requirement in declared for spec in requirement.specifier), (
             f"{package}: no upper bound"
+        )

@@ -32,7 +32,9 @@ def harness_loop():
 
 def _run(*arguments: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(REPO / "src"), "OMP_NUM_THREADS": "2"}
-    return subprocess.run([sys.executable, str(SCRIPT), *arguments], env=env, capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, str(SCRIPT), *arguments], env=env, capture_output=True, text=True, timeout=300
+    )
 
 
 def test_tiny_cpu_run_fills_every_section_and_agrees_with_the_harness_loop(tmp_path):
@@ -93,7 +95,7 @@ def test_encode_pair_moves_trailing_whitespace_into_the_continuation(harness_loo
     tokenizer = tiny_tokenizer(chat_template=False, add_bos=True)
     context_ids, continuation_ids = harness_loop.encode_pair(tokenizer, "A dog is an animal.\n", "True")
     assert context_ids == tokenizer.encode("A dog is an animal.")  # with its BOS, as the tokenizer adds it
-    assert continuation_ids == tokenizer.encode("A dog is an animal.\nTrue")[len(context_ids):]
+    assert continuation_ids == tokenizer.encode("A dog is an animal.\nTrue")[len(context_ids) :]
     assert tokenizer.decode(continuation_ids) == "\nTrue"
     without_bos, _ = harness_loop.encode_pair(tokenizer, "A dog is an animal.\n", "True", add_special_tokens=False)
     assert without_bos == context_ids[1:]
@@ -106,8 +108,9 @@ def test_harness_loop_sums_the_continuations_log_probabilities_and_shares_equal_
     model = tiny_llama(len(tokenizer))
     requests = [("Is a dog an animal?\n", "True"), ("Is a dog an animal?\n", "False"), ("The sun is", " hot and cold")]
     cached, cached_stats = harness_loop.harness_loglikelihoods(model, tokenizer, requests, batch_size=2)
-    plain, plain_stats = harness_loop.harness_loglikelihoods(model, tokenizer, requests, batch_size=2,
-                                                             logits_cache=False)
+    plain, plain_stats = harness_loop.harness_loglikelihoods(
+        model, tokenizer, requests, batch_size=2, logits_cache=False
+    )
     for (context, continuation), (logprob, greedy), (other, _greedy) in zip(requests, cached, plain):
         context_ids, continuation_ids = harness_loop.encode_pair(tokenizer, context, continuation)
         with torch.no_grad():
@@ -128,12 +131,17 @@ def test_junit_counts_name_each_failure(tmp_path):
     finally:
         sys.path.remove(str(BENCHMARKS))
     path = tmp_path / "junit.xml"
-    path.write_text('<?xml version="1.0"?><testsuites><testsuite tests="4" failures="1" errors="0" skipped="1" '
-                    'time="2.5"><testcase classname="tests.test_a" name="test_one"/><testcase classname="tests.test_a" '
-                    'name="test_two"><failure message="assert 1 == 2">trace</failure></testcase><testcase '
-                    'classname="tests.test_b" name="test_three"><skipped message="needs a GPU"/></testcase><testcase '
-                    'classname="tests.test_b" name="test_four"/></testsuite></testsuites>')
+    path.write_text(
+        '<?xml version="1.0"?><testsuites><testsuite tests="4" failures="1" errors="0" skipped="1" '
+        'time="2.5"><testcase classname="tests.test_a" name="test_one"/><testcase classname="tests.test_a" '
+        'name="test_two"><failure message="assert 1 == 2">trace</failure></testcase><testcase '
+        'classname="tests.test_b" name="test_three"><skipped message="needs a GPU"/></testcase><testcase '
+        'classname="tests.test_b" name="test_four"/></testsuite></testsuites>'
+    )
     counts = junit_counts(path)
     assert (counts["tests"], counts["passed"], counts["failures"], counts["skipped"]) == (4, 2, 1, 1)
     assert counts["failed"] == [{"test": "tests.test_a::test_two", "kind": "failure", "message": "assert 1 == 2"}]
-    assert counts["skipped_tests"] == [{"test": "tests.test_b::test_three", "reason": "needs a GPU"}] and counts["pytest_s"] == 2.5
+    assert (
+        counts["skipped_tests"] == [{"test": "tests.test_b::test_three", "reason": "needs a GPU"}]
+        and counts["pytest_s"] == 2.5
+    )

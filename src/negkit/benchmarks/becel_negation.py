@@ -39,21 +39,35 @@ YES_NO = (" no", " yes")
 #: Task -> (prompt with {fields}, the field the negated column replaces, that column, answers by label index).
 TASKS: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
     "boolq": ("{passage}\nQuestion: {question}?\nAnswer:", "question", "question_neg", YES_NO),
-    "mrpc": ("Sentence 1: {sentence1}\nSentence 2: {sentence2}\nQuestion: Do both sentences mean the same thing?\n"
-             "Answer:", "sentence2", "sentence2_neg", YES_NO),
-    "rte": ("{sentence1}\nQuestion: {sentence2} True or False?\nAnswer:", "sentence2", "sentence2_neg",
-            (" True", " False")),
-    "snli": (THREE_WAY_PROMPT, "hypothesis",
-             "hypothesis_neg", (" entailment", " neutral", " contradiction")),
-    "wic": ("Sentence 1: {sentence1}\nSentence 2: {sentence2}\nQuestion: Is the word '{word}' used in the same way in "
-            "the two sentences above?\nAnswer:", "sentence2", "sentence2_neg", YES_NO),
+    "mrpc": (
+        "Sentence 1: {sentence1}\nSentence 2: {sentence2}\nQuestion: Do both sentences mean the same thing?\nAnswer:",
+        "sentence2",
+        "sentence2_neg",
+        YES_NO,
+    ),
+    "rte": (
+        "{sentence1}\nQuestion: {sentence2} True or False?\nAnswer:",
+        "sentence2",
+        "sentence2_neg",
+        (" True", " False"),
+    ),
+    "snli": (THREE_WAY_PROMPT, "hypothesis", "hypothesis_neg", (" entailment", " neutral", " contradiction")),
+    "wic": (
+        "Sentence 1: {sentence1}\nSentence 2: {sentence2}\nQuestion: Is the word '{word}' used in the same way in "
+        "the two sentences above?\nAnswer:",
+        "sentence2",
+        "sentence2_neg",
+        YES_NO,
+    ),
 }
 
 
 def _label(path: Path, line: int, row: Mapping[str, str], column: str, count: int) -> int:
     value = row[column].strip()
     if not value.isdigit() or int(value) >= count:
-        raise InputFormatError(path, line, f"column {column!r}: {quoted(row[column])} is not a label (0 to {count - 1})")
+        raise InputFormatError(
+            path, line, f"column {column!r}: {quoted(row[column])} is not a label (0 to {count - 1})"
+        )
     return int(value)
 
 
@@ -65,7 +79,9 @@ def read_becel(path: str | Path, task: str = "") -> list[PairedItem]:
     if task not in TASKS:
         raise InputFormatError(path, None, f"unknown BECEL task {task!r} (expected one of {', '.join(TASKS)})")
     template, field, negated_column, answers = TASKS[task]
-    rows = ((number, line.split("\t")) for number, line in enumerate(read_text(path, "BECEL file").splitlines(), start=1))
+    rows = (
+        (number, line.split("\t")) for number, line in enumerate(read_text(path, "BECEL file").splitlines(), start=1)
+    )
     first = next(rows, None)
     if first is None:
         raise InputFormatError(path, 1, "empty file (expected a header)")
@@ -88,20 +104,31 @@ def read_becel(path: str | Path, task: str = "") -> list[PairedItem]:
         if tag not in TAGS:
             raise InputFormatError(path, line, f"column 'tag': {quoted(tag)} is not one of {', '.join(TAGS)}")
         original = template.format(**{name: row[name].strip() for name in _fields(template)})
-        negated = template.format(**{name: row[negated_column if name == field else name].strip()
-                                     for name in _fields(template)})
+        negated = template.format(
+            **{name: row[negated_column if name == field else name].strip() for name in _fields(template)}
+        )
         label, neg_label = (_label(path, line, row, column, len(answers)) for column in ("label", "neg_label"))
-        items.append(PairedItem(f"{task}-{row['index'].strip()}", tag,
-                                {"original": PartQuestion(original, answers, label),
-                                 "negated": PartQuestion(negated, answers, neg_label)}))
+        items.append(
+            PairedItem(
+                f"{task}-{row['index'].strip()}",
+                tag,
+                {
+                    "original": PartQuestion(original, answers, label),
+                    "negated": PartQuestion(negated, answers, neg_label),
+                },
+            )
+        )
     if not items:
         raise InputFormatError(path, None, "no pairs")
     return items
 
 
 def _fields(template: str) -> list[str]:
-    return [name for name in ("passage", "question", "sentence1", "sentence2", "premise", "hypothesis", "word")
-            if "{" + name + "}" in template]
+    return [
+        name
+        for name in ("passage", "question", "sentence1", "sentence2", "premise", "hypothesis", "word")
+        if "{" + name + "}" in template
+    ]
 
 
 def _consistent(record: Mapping[str, Any], conditioned: bool = False) -> float | None:
@@ -120,10 +147,11 @@ def _same(record: Mapping[str, Any]) -> float | None:
     return float(original["prediction"] == negated["prediction"])
 
 
-EXTRA = (RecordMetric("negational_consistency", _consistent, "prediction changes as the label does"),
-         RecordMetric("conditioned_consistency", lambda record: _consistent(record, True),
-                      "the same, original right"),
-         RecordMetric("inconsistency", _same, "same prediction (the authors' inconsistency, lower is better)"))
+EXTRA = (
+    RecordMetric("negational_consistency", _consistent, "prediction changes as the label does"),
+    RecordMetric("conditioned_consistency", lambda record: _consistent(record, True), "the same, original right"),
+    RecordMetric("inconsistency", _same, "same prediction (the authors' inconsistency, lower is better)"),
+)
 
 
 def _spec(task: str) -> PairedQuestions:
@@ -134,13 +162,24 @@ def _spec(task: str) -> PairedQuestions:
         return [Path(folder) / task / "negational.tsv"]
 
     return PairedQuestions(
-        f"{NAME}-{task}", read, files, parts=("original", "negated"), twins=("original", "negated"),
-        title=f"BECEL negation ({task})", dataset=NAME, style="continuation", group_field="tag", groups_key="tags",
-        groups=TAGS, unit="pair", extra_metrics=EXTRA,
+        f"{NAME}-{task}",
+        read,
+        files,
+        parts=("original", "negated"),
+        twins=("original", "negated"),
+        title=f"BECEL negation ({task})",
+        dataset=NAME,
+        style="continuation",
+        group_field="tag",
+        groups_key="tags",
+        groups=TAGS,
+        unit="pair",
+        extra_metrics=EXTRA,
         headline=("negational_consistency", "inconsistency", "original.accuracy", "negated.accuracy"),
         protocol="zero-shot, each answer scored as a continuation of the Harness's prompt of the task; "
-                 "negational_consistency: the prediction changes where the labels do (1 - the authors' "
-                 "inconsistency where every label changes)")
+        "negational_consistency: the prediction changes where the labels do (1 - the authors' "
+        "inconsistency where every label changes)",
+    )
 
 
 SPECS: dict[str, PairedQuestions] = {task: _spec(task) for task in TASKS}
@@ -150,13 +189,29 @@ def _factory(spec: PairedQuestions) -> Callable[..., Any]:
     return lambda **options: spec.task(**options)
 
 
-SUITE = register_suite(paired_suite(
-    SPECS["snli"], DataSource(NAME, "github MJ-Jang/BECEL data/{boolq,mrpc,rte,snli,wic}/negational.tsv into "
-                              "DATA/becel-negation/TASK/", licence="none stated (the source tasks' own: SNLI CC BY-SA "
-                              "4.0, WiC CC BY-NC 4.0, ...)"),
-    name=NAME, title="BECEL negational consistency (Jang et al. 2022)", main_task=f"{NAME}-snli",
-    tasks=tuple(TaskEntry(spec.name, _factory(spec), f"BECEL negation, {task}: original and negated input, whether the "
-                          "prediction changes as the label does") for task, spec in SPECS.items()),
-    reader=read_becel, order=150, groups=("negation-all",),
-    scorer_help='score becel-negation predictions: JSON Lines {"item_id": "snli-0", "original": "entailment", '
-                '"negated": "contradiction"} (an answer or its index), or negkit eval\'s samples file'))
+SUITE = register_suite(
+    paired_suite(
+        SPECS["snli"],
+        DataSource(
+            NAME,
+            "github MJ-Jang/BECEL data/{boolq,mrpc,rte,snli,wic}/negational.tsv into DATA/becel-negation/TASK/",
+            licence="none stated (the source tasks' own: SNLI CC BY-SA 4.0, WiC CC BY-NC 4.0, ...)",
+        ),
+        name=NAME,
+        title="BECEL negational consistency (Jang et al. 2022)",
+        main_task=f"{NAME}-snli",
+        tasks=tuple(
+            TaskEntry(
+                spec.name,
+                _factory(spec),
+                f"BECEL negation, {task}: original and negated input, whether the prediction changes as the label does",
+            )
+            for task, spec in SPECS.items()
+        ),
+        reader=read_becel,
+        order=150,
+        groups=("negation-all",),
+        scorer_help='score becel-negation predictions: JSON Lines {"item_id": "snli-0", "original": "entailment", '
+        '"negated": "contradiction"} (an answer or its index), or negkit eval\'s samples file',
+    )
+)

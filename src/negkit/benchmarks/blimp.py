@@ -47,8 +47,9 @@ def read_blimp_paradigm(path: str | Path, paradigm: str | None = None) -> list[S
     seen: set[str] = set()
     for line, record in iter_json_objects(path, required=("sentence_good", "sentence_bad", "pairID")):
         if record.get("UID", paradigm) != paradigm:
-            raise InputFormatError(path, line, f"field 'UID': {quoted(record['UID'], 60)} is not this file's "
-                                               f"paradigm {paradigm!r}")
+            raise InputFormatError(
+                path, line, f"field 'UID': {quoted(record['UID'], 60)} is not this file's paradigm {paradigm!r}"
+            )
         pair_id = record["pairID"]
         if isinstance(pair_id, bool) or not isinstance(pair_id, (str, int)) or not str(pair_id).strip():
             raise InputFormatError(path, line, f"field 'pairID': expected an id, found {quoted(pair_id, 40)}")
@@ -56,8 +57,8 @@ def read_blimp_paradigm(path: str | Path, paradigm: str | None = None) -> list[S
         if pair_id in seen:
             raise InputFormatError(path, line, f"pairID {pair_id!r} appears twice")
         seen.add(pair_id)
-        pairs.append(SentencePair(f"blimp-{paradigm}-{pair_id}", paradigm, _text(path, line, record, "sentence_good"),
-                                  _text(path, line, record, "sentence_bad"), {"pair_id": pair_id}))
+        good, bad = _text(path, line, record, "sentence_good"), _text(path, line, record, "sentence_bad")
+        pairs.append(SentencePair(f"blimp-{paradigm}-{pair_id}", paradigm, good, bad, {"pair_id": pair_id}))
     if not pairs:
         raise InputFormatError(path, None, "no minimal pairs")
     return pairs
@@ -83,12 +84,32 @@ def _named(record: Mapping[str, Any]) -> str | None:
     return f"blimp-{record['paradigm']}-{record['pairID']}" if "paradigm" in record and "pairID" in record else None
 
 
-BLIMP = MinimalPairs(NAME, read_blimp, blimp_files, title="BLiMP negation and NPI licensing", group_field="paradigm",
-                     groups_key="paradigms", groups=PARADIGMS, unit="BLiMP pair", harness_task="negkit_blimp_negation",
-                     item_id_from=_named)
+BLIMP = MinimalPairs(
+    NAME,
+    read_blimp,
+    blimp_files,
+    title="BLiMP negation and NPI licensing",
+    group_field="paradigm",
+    groups_key="paradigms",
+    groups=PARADIGMS,
+    unit="BLiMP pair",
+    harness_task="negkit_blimp_negation",
+    item_id_from=_named,
+)
 
-SUITE = register_suite(pairs_suite(
-    BLIMP, DataSource(NAME, "github alexwarstadt/blimp data/PARADIGM.jsonl of the seven negation / NPI paradigms into "
-                      "DATA/blimp-negation/", licence="CC BY 4.0 (github alexwarstadt/blimp)"),
-    "BLiMP negation / NPI licensing: whole-sentence log-probability of each minimal pair (7 paradigms)",
-    aliases=("blimp",), reader=read_blimp, order=60, groups=("negation-all",)))
+SUITE = register_suite(
+    pairs_suite(
+        BLIMP,
+        DataSource(
+            NAME,
+            "github alexwarstadt/blimp data/PARADIGM.jsonl of the seven negation / NPI paradigms into "
+            "DATA/blimp-negation/",
+            licence="CC BY 4.0 (github alexwarstadt/blimp)",
+        ),
+        "BLiMP negation / NPI licensing: whole-sentence log-probability of each minimal pair (7 paradigms)",
+        aliases=("blimp",),
+        reader=read_blimp,
+        order=60,
+        groups=("negation-all",),
+    )
+)

@@ -73,8 +73,12 @@ def _text(path: Path, position: int, record: Mapping[str, Any], key: str, option
     if value is None and optional:
         return ""
     if not isinstance(value, str) or not value.strip():
-        raise InputFormatError(path, None, f"record {position} (idx {quoted(record.get('idx'))}): field {key!r}: "
-                                           f"expected a sentence, found {quoted(value, 40)}")
+        raise InputFormatError(
+            path,
+            None,
+            f"record {position} (idx {quoted(record.get('idx'))}): field {key!r}: "
+            f"expected a sentence, found {quoted(value, 40)}",
+        )
     return value.strip()
 
 
@@ -88,22 +92,43 @@ def read_konubench(path: str | Path, split: str = "test") -> list[ChoiceItem]:
     for position, record in _records(path):
         idx = record.get("idx")
         if not isinstance(idx, str) or not idx.lstrip("G").isdigit():
-            raise InputFormatError(path, None, f"record {position}: field 'idx': expected a number (or G and a number), "
-                                               f"found {quoted(idx)}")
+            raise InputFormatError(
+                path,
+                None,
+                f"record {position}: field 'idx': expected a number (or G and a number), found {quoted(idx)}",
+            )
         kind = record.get("local_negation_type")
         if kind is not None and kind not in LOCAL_TYPES:
-            raise InputFormatError(path, None, f"record {position} (idx {idx}): field 'local_negation_type': unknown "
-                                               f"type {quoted(kind)} (expected one of {', '.join(LOCAL_TYPES)} or null)")
+            raise InputFormatError(
+                path,
+                None,
+                f"record {position} (idx {idx}): field 'local_negation_type': unknown "
+                f"type {quoted(kind)} (expected one of {', '.join(LOCAL_TYPES)} or null)",
+            )
         local = _text(path, position, record, "local_negation", optional=True)
         if bool(local) != (kind is not None):
-            raise InputFormatError(path, None, f"record {position} (idx {idx}): 'local_negation' and "
-                                               "'local_negation_type' must both be given or both be null")
-        choices = (_text(path, position, record, "standard_negation"), local,
-                   _text(path, position, record, "contradiction"), _text(path, position, record, "paraphrase"))
+            raise InputFormatError(
+                path,
+                None,
+                f"record {position} (idx {idx}): 'local_negation' and "
+                "'local_negation_type' must both be given or both be null",
+            )
+        choices = (
+            _text(path, position, record, "standard_negation"),
+            local,
+            _text(path, position, record, "contradiction"),
+            _text(path, position, record, "paraphrase"),
+        )
         raw = record.get("raw_id")
-        item = ChoiceItem(f"{NAME}-{split}-{idx}", int(idx.lstrip("G")), int(raw) if isinstance(raw, (int, float)) else None,
-                          _text(path, position, record, "original_sentence"), choices, kind or NON_APPLICABLE,
-                          str(record.get("local_부정요소") or ""))
+        item = ChoiceItem(
+            f"{NAME}-{split}-{idx}",
+            int(idx.lstrip("G")),
+            int(raw) if isinstance(raw, (int, float)) else None,
+            _text(path, position, record, "original_sentence"),
+            choices,
+            kind or NON_APPLICABLE,
+            str(record.get("local_부정요소") or ""),
+        )
         if item.item_id in seen:
             raise InputFormatError(path, None, f"record {position}: idx {idx} appears twice")
         seen.add(item.item_id)
@@ -141,8 +166,9 @@ def _kmmlu_part(path: Path, position: int, record: Mapping[str, Any]) -> PartQue
     for key in ("question", "A", "B"):
         _text(path, position, record, key)
     if record.get("answer") not in (0, 1):
-        raise InputFormatError(path, None, f"record {position}: field 'answer': expected 0 or 1, found "
-                                           f"{quoted(record.get('answer'))}")
+        raise InputFormatError(
+            path, None, f"record {position}: field 'answer': expected 0 or 1, found {quoted(record.get('answer'))}"
+        )
     prompt = f"{record['question'].strip()}\nA. {record['A'].strip()}\nB. {record['B'].strip()}\n정답："
     return PartQuestion(prompt, (" A", " B"), record["answer"])
 
@@ -153,13 +179,19 @@ def read_kmmlu(folder: str | Path, split: str = "test") -> list[PairedItem]:
     positive_path, negative_path = base / "kmmlu_pos/test/kmmlu_pos.json", base / "kmmlu_neg/test/kmmlu_neg.json"
     positive, negative = _records(positive_path), _records(negative_path)
     if len(positive) != len(negative):
-        raise InputFormatError(negative_path, None, f"{len(negative)} questions for the {len(positive)} of kmmlu_pos.json")
+        raise InputFormatError(
+            negative_path, None, f"{len(negative)} questions for the {len(positive)} of kmmlu_pos.json"
+        )
     items = []
     for (position, first), (_, second) in zip(positive, negative):
         pos, neg = _kmmlu_part(positive_path, position, first), _kmmlu_part(negative_path, position, second)
         if pos.gold == neg.gold:
-            raise InputFormatError(negative_path, None, f"record {position}: the negated question must have the other answer")
-        items.append(PairedItem(f"kmmlu-{position - 1}", str(first.get("Category", "")), {"positive": pos, "negated": neg}))
+            raise InputFormatError(
+                negative_path, None, f"record {position}: the negated question must have the other answer"
+            )
+        items.append(
+            PairedItem(f"kmmlu-{position - 1}", str(first.get("Category", "")), {"positive": pos, "negated": neg})
+        )
     return items
 
 
@@ -170,36 +202,72 @@ def read_boolq_neg(folder: str | Path, split: str = "test") -> list[ChoiceQuesti
     for position, record in _records(path):
         paragraph, question = _text(path, position, record, "paragraph"), _text(path, position, record, "question")
         if record.get("label") not in (0, 1):
-            raise InputFormatError(path, None, f"record {position}: field 'label': expected 0 or 1, found "
-                                               f"{quoted(record.get('label'))}")
-        questions.append(ChoiceQuestion(f"boolq-neg-{position - 1}", f"{paragraph} 질문: {question} 답변:",
-                                        ("아니오", "예"), record["label"]))
+            raise InputFormatError(
+                path, None, f"record {position}: field 'label': expected 0 or 1, found {quoted(record.get('label'))}"
+            )
+        questions.append(
+            ChoiceQuestion(
+                f"boolq-neg-{position - 1}", f"{paragraph} 질문: {question} 답변:", ("아니오", "예"), record["label"]
+            )
+        )
     return questions
 
 
-KMMLU = PairedQuestions(f"{NAME}-kmmlu", read_kmmlu, lambda folder, split: [
-    Path(folder) / "dataset/kmmlu_pos/test/kmmlu_pos.json", Path(folder) / "dataset/kmmlu_neg/test/kmmlu_neg.json"],
-    parts=("positive", "negated"), twins=("positive", "negated"), title="KMMLU, positive and negated questions",
-    dataset=NAME, style="continuation", group_field="category", groups_key="categories", unit="question pair",
+KMMLU = PairedQuestions(
+    f"{NAME}-kmmlu",
+    read_kmmlu,
+    lambda folder, split: [
+        Path(folder) / "dataset/kmmlu_pos/test/kmmlu_pos.json",
+        Path(folder) / "dataset/kmmlu_neg/test/kmmlu_neg.json",
+    ],
+    parts=("positive", "negated"),
+    twins=("positive", "negated"),
+    title="KMMLU, positive and negated questions",
+    dataset=NAME,
+    style="continuation",
+    group_field="category",
+    groups_key="categories",
+    unit="question pair",
     headline=("negated.accuracy", "positive.accuracy", "both_correct"),
-    protocol="the Harness prompt {question}\\nA. {A}\\nB. {B}\\n정답： and the letters as continuations")
-BOOLQ_NEG = MultipleChoice(f"{NAME}-boolq-neg", read_boolq_neg, lambda folder, split: [
-    Path(folder) / "dataset/kobest_boolq_neg/test/kobest_boolq_neg.json"], title="KoBEST BoolQ, negated questions", dataset=NAME,
-    acc_norm=True, unit="question", protocol={"prompt": "{paragraph} 질문: {question} 답변:", "choices": "아니오 / 예"})
+    protocol="the Harness prompt {question}\\nA. {A}\\nB. {B}\\n정답： and the letters as continuations",
+)
+BOOLQ_NEG = MultipleChoice(
+    f"{NAME}-boolq-neg",
+    read_boolq_neg,
+    lambda folder, split: [Path(folder) / "dataset/kobest_boolq_neg/test/kobest_boolq_neg.json"],
+    title="KoBEST BoolQ, negated questions",
+    dataset=NAME,
+    acc_norm=True,
+    unit="question",
+    protocol={"prompt": "{paragraph} 질문: {question} 답변:", "choices": "아니오 / 예"},
+)
 
-SUITE = register_suite(SuiteDescription(
-    name=NAME,
-    title="KoNUBench",
-    aliases=("ko-nubench",),
-    tasks=(TaskEntry(NAME, KoNUBenchTask, "KoNUBench: Korean standard negation as multiple choice (Thunder-NUBench's "
-                     "design and code path)"),
-           TaskEntry(KMMLU.name, KMMLU.task, "KMMLU questions asked positively and negated: accuracy on both"),
-           TaskEntry(BOOLQ_NEG.name, BOOLQ_NEG.task, "KoBEST BoolQ with negated questions: accuracy")),
-    main_task=NAME,
-    data=DataSource(NAME, "github Sungmok-Jung/KoNUBench dataset/ into DATA/konubench/dataset/",
-                    licence="none stated (KMMLU: CC BY-ND 4.0; KoBEST: CC BY-SA 4.0)"),
-    reader=read_konubench,
-    scorer_help="KoNUBench: acc, acc_norm, error analysis from {item_id, prediction[, prediction_norm, run]} lines",
-    interval_unit="item", primary_metric="summary.acc.mean", figures=choice_figures("KoNUBench"),
-    order=170, groups=("negation-all",),
-))
+SUITE = register_suite(
+    SuiteDescription(
+        name=NAME,
+        title="KoNUBench",
+        aliases=("ko-nubench",),
+        tasks=(
+            TaskEntry(
+                NAME,
+                KoNUBenchTask,
+                "KoNUBench: Korean standard negation as multiple choice (Thunder-NUBench's design and code path)",
+            ),
+            TaskEntry(KMMLU.name, KMMLU.task, "KMMLU questions asked positively and negated: accuracy on both"),
+            TaskEntry(BOOLQ_NEG.name, BOOLQ_NEG.task, "KoBEST BoolQ with negated questions: accuracy"),
+        ),
+        main_task=NAME,
+        data=DataSource(
+            NAME,
+            "github Sungmok-Jung/KoNUBench dataset/ into DATA/konubench/dataset/",
+            licence="none stated (KMMLU: CC BY-ND 4.0; KoBEST: CC BY-SA 4.0)",
+        ),
+        reader=read_konubench,
+        scorer_help="KoNUBench: acc, acc_norm, error analysis from {item_id, prediction[, prediction_norm, run]} lines",
+        interval_unit="item",
+        primary_metric="summary.acc.mean",
+        figures=choice_figures("KoNUBench"),
+        order=170,
+        groups=("negation-all",),
+    )
+)

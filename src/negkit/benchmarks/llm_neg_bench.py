@@ -85,15 +85,26 @@ def read_mkrnq(folder: str | Path, split: str = "test") -> list[CompletionItem]:
     rows = read_rows(path, ("prompt", "opposite_sent", "completion"))
     relations = read_rows(aligned, ("relation", "completion"))
     if len(relations) != len(rows):
-        raise InputFormatError(aligned, None, f"{len(relations)} rows for the {len(rows)} of {MKRNQ} (aligned row by row)")
+        raise InputFormatError(
+            aligned, None, f"{len(relations)} rows for the {len(rows)} of {MKRNQ} (aligned row by row)"
+        )
     items = []
     for (line, row), (other_line, other) in zip(rows, relations):
         if other["completion"] != row["completion"]:
-            raise InputFormatError(aligned, other_line, f"row does not match {MKRNQ} line {line} (another completion list)")
+            raise InputFormatError(
+                aligned, other_line, f"row does not match {MKRNQ} line {line} (another completion list)"
+            )
         words = literal_list(path, line, row["completion"], "completion")
-        items.append(CompletionItem(f"mkrnq-{line - 1}", other["relation"].strip() or "?", {
-            "query": _form(path, line, row["prompt"], "prompt", words),
-            "opposite": _form(path, line, row["opposite_sent"], "opposite_sent", words)}))
+        items.append(
+            CompletionItem(
+                f"mkrnq-{line - 1}",
+                other["relation"].strip() or "?",
+                {
+                    "query": _form(path, line, row["prompt"], "prompt", words),
+                    "opposite": _form(path, line, row["opposite_sent"], "opposite_sent", words),
+                },
+            )
+        )
     return items
 
 
@@ -104,9 +115,16 @@ def read_mwr(folder: str | Path, split: str = "test") -> list[CompletionItem]:
     for line, row in read_rows(path, ("prompt", "opposite_sent", "completion")):
         words = literal_list(path, line, row["completion"], "completion")
         group = "synonym query" if "synonym of" in row["prompt"] else "antonym query"
-        items.append(CompletionItem(f"mwr-{line - 1}", group, {
-            "query": _form(path, line, row["prompt"], "prompt", words),
-            "opposite": _form(path, line, row["opposite_sent"], "opposite_sent", words)}))
+        items.append(
+            CompletionItem(
+                f"mwr-{line - 1}",
+                group,
+                {
+                    "query": _form(path, line, row["prompt"], "prompt", words),
+                    "opposite": _form(path, line, row["opposite_sent"], "opposite_sent", words),
+                },
+            )
+        )
     return items
 
 
@@ -118,40 +136,88 @@ def read_sar(folder: str | Path, split: str = "test") -> list[ChoiceQuestion]:
         classes = literal_list(path, line, row["classes"], "classes", least=2)
         answer = row["answer_index"].strip()
         if not answer.isdigit() or int(answer) >= len(classes) or not row["prompt"].strip():
-            raise InputFormatError(path, line, f"expected a prompt and the index of one of {len(classes)} classes, "
-                                               f"found {quoted(answer, 20)}")
+            raise InputFormatError(
+                path,
+                line,
+                f"expected a prompt and the index of one of {len(classes)} classes, found {quoted(answer, 20)}",
+            )
         questions.append(ChoiceQuestion(f"sar-{split}-{line - 1}", row["prompt"], classes, int(answer)))
     return questions
 
 
-PROTOCOL = ("Hit: the first content word of a greedy continuation is in the item's list (query: a wrong answer, lower "
-            "is better, the paper's WHR@1; opposite: the right answer of the opposite query); same word: both forms "
-            "give the same word.")
-MKRNQ_SPEC = Completions(f"{NAME}-mkrnq", read_mkrnq, lambda folder, split: [Path(folder) / MKRNQ, Path(folder) / MKRNQ_RELATIONS],
-                         title="MKR-NQ (negated knowledge queries)", dataset=NAME, group_field="relation",
-                         groups_key="relations", misses=("query",),
-                         headline=("query.miss_at_1", "query.hit_at_1", "opposite.hit_at_1", "same_word"), protocol=PROTOCOL)
-MWR_SPEC = Completions(f"{NAME}-mwr", read_mwr, lambda folder, split: [Path(folder) / MWR], title="MWR (antonym and synonym "
-                       "queries)", dataset=NAME, group_field="relation", groups_key="relations",
-                       groups=("antonym query", "synonym query"), misses=("query",),
-                       headline=("query.miss_at_1", "query.hit_at_1", "opposite.hit_at_1", "same_word"), protocol=PROTOCOL)
-SAR_SPEC = MultipleChoice(f"{NAME}-sar", read_sar, lambda folder, split: [Path(folder) / SAR[split]], title="SAR (antonym "
-                          "or synonym)", dataset=NAME, target_delimiter="", unit="word pair", splits=("test", "validation"),
-                          protocol={"prompt": "as written", "choices": "classes as written"})
+PROTOCOL = (
+    "Hit: the first content word of a greedy continuation is in the item's list (query: a wrong answer, lower "
+    "is better, the paper's WHR@1; opposite: the right answer of the opposite query); same word: both forms "
+    "give the same word."
+)
+MKRNQ_SPEC = Completions(
+    f"{NAME}-mkrnq",
+    read_mkrnq,
+    lambda folder, split: [Path(folder) / MKRNQ, Path(folder) / MKRNQ_RELATIONS],
+    title="MKR-NQ (negated knowledge queries)",
+    dataset=NAME,
+    group_field="relation",
+    groups_key="relations",
+    misses=("query",),
+    headline=("query.miss_at_1", "query.hit_at_1", "opposite.hit_at_1", "same_word"),
+    protocol=PROTOCOL,
+)
+MWR_SPEC = Completions(
+    f"{NAME}-mwr",
+    read_mwr,
+    lambda folder, split: [Path(folder) / MWR],
+    title="MWR (antonym and synonym queries)",
+    dataset=NAME,
+    group_field="relation",
+    groups_key="relations",
+    groups=("antonym query", "synonym query"),
+    misses=("query",),
+    headline=("query.miss_at_1", "query.hit_at_1", "opposite.hit_at_1", "same_word"),
+    protocol=PROTOCOL,
+)
+SAR_SPEC = MultipleChoice(
+    f"{NAME}-sar",
+    read_sar,
+    lambda folder, split: [Path(folder) / SAR[split]],
+    title="SAR (antonym or synonym)",
+    dataset=NAME,
+    target_delimiter="",
+    unit="word pair",
+    splits=("test", "validation"),
+    protocol={"prompt": "as written", "choices": "classes as written"},
+)
 
-SUITE = register_suite(SuiteDescription(
-    name=NAME, title="LMs are not naysayers (llm-neg-bench)",
-    tasks=(TaskEntry(MKRNQ_SPEC.name, MKRNQ_SPEC.task, "MKR-NQ: negated knowledge queries, WHR@1 of a greedy word (lower "
-                     "is better)"),
-           TaskEntry(MWR_SPEC.name, MWR_SPEC.task, "MWR: antonym / synonym queries, WHR@1 of a greedy word (lower is "
-                     "better)"),
-           TaskEntry(SAR_SPEC.name, SAR_SPEC.task, "SAR: antonym or synonym, each class scored as a continuation")),
-    main_task=MKRNQ_SPEC.name,
-    data=DataSource(NAME, "github joey234/llm-neg-bench prompts/*.csv into DATA/llm-neg-bench/",
-                    licence="none stated (joey234/llm-neg-bench)"),
-    reader=read_mkrnq, interval_unit="item", primary_metric=None,  # each task's first headline metric
-    figures=lambda metrics, records=None: (choice_figures_of(SAR_SPEC) if "acc" in metrics
-                                           else grouped_figures("word completions", "relations"))(metrics, records),
-    task_harness={SAR_SPEC.name: choice_harness(SAR_SPEC)}, order=125, groups=("negation-all",),
-    scorer_help='score MKR-NQ predictions: JSON Lines {"item_id": "mkrnq-1", "query": "generated text", "opposite": '
-                '"generated text"}, or negkit eval\'s samples file'))
+SUITE = register_suite(
+    SuiteDescription(
+        name=NAME,
+        title="LMs are not naysayers (llm-neg-bench)",
+        tasks=(
+            TaskEntry(
+                MKRNQ_SPEC.name,
+                MKRNQ_SPEC.task,
+                "MKR-NQ: negated knowledge queries, WHR@1 of a greedy word (lower is better)",
+            ),
+            TaskEntry(
+                MWR_SPEC.name, MWR_SPEC.task, "MWR: antonym / synonym queries, WHR@1 of a greedy word (lower is better)"
+            ),
+            TaskEntry(SAR_SPEC.name, SAR_SPEC.task, "SAR: antonym or synonym, each class scored as a continuation"),
+        ),
+        main_task=MKRNQ_SPEC.name,
+        data=DataSource(
+            NAME,
+            "github joey234/llm-neg-bench prompts/*.csv into DATA/llm-neg-bench/",
+            licence="none stated (joey234/llm-neg-bench)",
+        ),
+        reader=read_mkrnq,
+        interval_unit="item",
+        primary_metric=None,  # each task's first headline metric
+        figures=lambda metrics, records=None: (
+            choice_figures_of(SAR_SPEC) if "acc" in metrics else grouped_figures("word completions", "relations")
+        )(metrics, records),
+        task_harness={SAR_SPEC.name: choice_harness(SAR_SPEC)},
+        order=125,
+        groups=("negation-all",),
+        scorer_help='score MKR-NQ predictions: JSON Lines {"item_id": "mkrnq-1", "query": "generated text", "opposite": '
+        '"generated text"}, or negkit eval\'s samples file',
+    )
+)

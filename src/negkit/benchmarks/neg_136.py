@@ -50,16 +50,26 @@ def article(word: str) -> str:
     return "an" if word[:1].lower() in "aeiou" else "a"
 
 
-def _pair(item_id: str, group: str, family: str, stems: tuple[str, str], targets: tuple[str, str],
-          articles: tuple[str | None, str | None], vocabulary: tuple[str, ...]) -> ClozeProbe:
+def _pair(
+    item_id: str,
+    group: str,
+    family: str,
+    stems: tuple[str, str],
+    targets: tuple[str, str],
+    articles: tuple[str | None, str | None],
+    vocabulary: tuple[str, ...],
+) -> ClozeProbe:
     """A probe from the two contexts without their articles (``stems``), the affirmative and negated targets and
     each context's article (None: the contexts have none)."""
     forms = {}
-    for name, stem, own, true, false in (("affirmative", stems[0], articles[0], targets[0], targets[1]),
-                                         ("negated", stems[1], articles[1], targets[1], targets[0])):
+    for name, stem, own, true, false in (
+        ("affirmative", stems[0], articles[0], targets[0], targets[1]),
+        ("negated", stems[1], articles[1], targets[1], targets[0]),
+    ):
         right, wrong = (f" {article(word)} {word}" if own is not None else f" {word}" for word in (true, false))
-        forms[name] = ClozeForm(f"{stem} {own}" if own else stem, (true,) if name == "affirmative" else (),
-                                (stem, right, wrong))
+        forms[name] = ClozeForm(
+            f"{stem} {own}" if own else stem, (true,) if name == "affirmative" else (), (stem, right, wrong)
+        )
     return ClozeProbe(item_id, group, forms, vocabulary, family)
 
 
@@ -81,8 +91,12 @@ def read_ettinger(path: Path, family: str) -> list[ClozeProbe]:
         row = {name: value.strip() for name, value in zip(header, values)}
         for name in COLUMNS:
             if not row[name] or (name.startswith("target") and " " in row[name]):
-                raise InputFormatError(path, line, f"column {name!r}: expected {'one word' if name.startswith('target') else 'a context'}, "
-                                                   f"found {quoted(row[name])}")
+                raise InputFormatError(
+                    path,
+                    line,
+                    f"column {name!r}: expected {'one word' if name.startswith('target') else 'a context'}, "
+                    f"found {quoted(row[name])}",
+                )
         if family == "NEG-136-NAT" and row["licensing"] not in ("Y", "N"):
             raise InputFormatError(path, line, f"column 'licensing': expected Y or N, found {quoted(row['licensing'])}")
         parsed.append((line, row))
@@ -96,7 +110,9 @@ def read_ettinger(path: Path, family: str) -> list[ClozeProbe]:
         stems = tuple(context.removesuffix(ARTICLE).rstrip() for context in contexts) if has_article else contexts
         targets = (row["target_aff"], row["target_neg"])
         articles = (article(targets[0]), article(targets[1])) if has_article else (None, None)
-        group = family if family != "NEG-136-NAT" else f"{family}-{'licensed' if row['licensing'] == 'Y' else 'unlicensed'}"
+        group = (
+            family if family != "NEG-136-NAT" else f"{family}-{'licensed' if row['licensing'] == 'Y' else 'unlicensed'}"
+        )
         probes.append(_pair(f"{family}-{line - 2}", group, family, stems, targets, articles, vocabulary))  # type: ignore[arg-type]
     return probes
 
@@ -109,7 +125,9 @@ def _sentences(path: Path) -> Iterator[tuple[int, list[str]]]:
                 continue
             words = text.rstrip(",").split(" ")
             if not text.endswith(",") or len(words) < 3 or words[-2] not in ("a", "an") or not words[-1]:
-                raise InputFormatError(path, line, f"expected a sentence ending in 'a|an TARGET,', found {quoted(text, 60)}")
+                raise InputFormatError(
+                    path, line, f"expected a sentence ending in 'a|an TARGET,', found {quoted(text, 60)}"
+                )
             yield line, words
 
 
@@ -124,15 +142,25 @@ def read_shivagunde(path: Path, family: str) -> list[ClozeProbe]:
         if "not" in affirmative or "not" not in negated:
             raise InputFormatError(path, negated_line, "expected an affirmative line, then its negation with 'not'")
         stems = (" ".join(affirmative[:-2]), " ".join(negated[:-2]))
-        probes.append(_pair(f"{family}-{line // 2}", family, family, stems, (affirmative[-1], negated[-1]),  # type: ignore[arg-type]
-                            (affirmative[-2], negated[-2]), vocabulary))
+        probes.append(
+            _pair(
+                f"{family}-{line // 2}",
+                family,
+                family,
+                stems,
+                (affirmative[-1], negated[-1]),  # type: ignore[arg-type]
+                (affirmative[-2], negated[-2]),
+                vocabulary,
+            )
+        )
     return probes
 
 
 def neg_files(folder: str | Path, split: str = "test") -> list[Path]:
     folder = Path(folder)
-    return [folder / "ettinger-2020" / f"{name}.tsv" for name in ETTINGER] + \
-           [folder / "shivagunde-2023" / f"{name}.txt" for name in SHIVAGUNDE]
+    return [folder / "ettinger-2020" / f"{name}.tsv" for name in ETTINGER] + [
+        folder / "shivagunde-2023" / f"{name}.txt" for name in SHIVAGUNDE
+    ]
 
 
 def read_neg_136(folder: str | Path, split: str = "test") -> list[ClozeProbe]:
@@ -146,19 +174,41 @@ def read_neg_136(folder: str | Path, split: str = "test") -> list[ClozeProbe]:
     return probes
 
 
-NEG136 = Cloze(NAME, read_neg_136, neg_files, title="NEG-136 and NEG-1500-SIMP", scoring="first-token",
-               ks=(1, 5, 10, 20), keep=20, group_field="dataset", groups_key="datasets", groups=GROUPS, average="records",
-               unit="sentence pair", flips=True,
-               headline=("negated.prefers_true", "affirmative.prefers_true", "affirmative.p_at_1", "flip_at_1"),
-               protocol="P@K: the affirmative target among the K best words of the data set's vocabulary after the "
-                        "context; flip at 1: the best word changes when \"not\" is added; prefers true: the true "
-                        "completion (with its article) scores above the false one (Ettinger's sensitivity).")
+NEG136 = Cloze(
+    NAME,
+    read_neg_136,
+    neg_files,
+    title="NEG-136 and NEG-1500-SIMP",
+    scoring="first-token",
+    ks=(1, 5, 10, 20),
+    keep=20,
+    group_field="dataset",
+    groups_key="datasets",
+    groups=GROUPS,
+    average="records",
+    unit="sentence pair",
+    flips=True,
+    headline=("negated.prefers_true", "affirmative.prefers_true", "affirmative.p_at_1", "flip_at_1"),
+    protocol="P@K: the affirmative target among the K best words of the data set's vocabulary after the "
+    'context; flip at 1: the best word changes when "not" is added; prefers true: the true '
+    "completion (with its article) scores above the false one (Ettinger's sensitivity).",
+)
 
-SUITE = register_suite(cloze_suite(
-    NEG136, DataSource(NAME, "github aetting/lm-diagnostics datasets/NEG-136/*.tsv into DATA/neg-136/ettinger-2020/, and "
-                       "github text-machine-lab/extending_psycholinguistic_dataset data/NEG-1500-SIMP-*.txt into "
-                       "DATA/neg-136/shivagunde-2023/", licence="MIT (Ettinger's NEG-136); none stated (NEG-1500-SIMP)"),
-    "NEG-136 / NEG-1500-SIMP: completions of affirmative and negated sentences (top-k, flips, true > false)",
-    reader=read_neg_136, order=115, groups=("negation-all",),
-    scorer_help='score neg-136 predictions: JSON Lines {"item_id": "NEG-136-SIMP-0", "affirmative": {"top": [words, best '
-                'first], "prefers_true": BOOL}, "negated": {...}}, or negkit eval\'s samples file'))
+SUITE = register_suite(
+    cloze_suite(
+        NEG136,
+        DataSource(
+            NAME,
+            "github aetting/lm-diagnostics datasets/NEG-136/*.tsv into DATA/neg-136/ettinger-2020/, and "
+            "github text-machine-lab/extending_psycholinguistic_dataset data/NEG-1500-SIMP-*.txt into "
+            "DATA/neg-136/shivagunde-2023/",
+            licence="MIT (Ettinger's NEG-136); none stated (NEG-1500-SIMP)",
+        ),
+        "NEG-136 / NEG-1500-SIMP: completions of affirmative and negated sentences (top-k, flips, true > false)",
+        reader=read_neg_136,
+        order=115,
+        groups=("negation-all",),
+        scorer_help='score neg-136 predictions: JSON Lines {"item_id": "NEG-136-SIMP-0", "affirmative": {"top": [words, best '
+        'first], "prefers_true": BOOL}, "negated": {...}}, or negkit eval\'s samples file',
+    )
+)

@@ -44,8 +44,11 @@ MASK = "[MASK]"
 def _context(path: Path, line: int, record: dict[str, Any], name: str) -> str:
     value = record[name]
     if not isinstance(value, list) or not value or not isinstance(value[0], str) or value[0].count(MASK) != 1:
-        raise InputFormatError(path, line, f"field {name!r}: expected a list whose first sentence has one {MASK}, "
-                                           f"found {quoted(value, 60)}")
+        raise InputFormatError(
+            path,
+            line,
+            f"field {name!r}: expected a list whose first sentence has one {MASK}, found {quoted(value, 60)}",
+        )
     context = value[0].split(MASK)[0].rstrip()
     if not context:
         raise InputFormatError(path, line, f"field {name!r}: nothing before {MASK} for a causal LM to continue")
@@ -59,7 +62,9 @@ def read_relation(path: str | Path, source: str) -> list[ClozeProbe]:
     rows = list(iter_json_objects(path, required=("obj_label", "masked_sentences", "masked_negations")))
     for line, record in rows:
         if not isinstance(record["obj_label"], str) or not record["obj_label"].strip():
-            raise InputFormatError(path, line, f"field 'obj_label': expected a word, found {quoted(record['obj_label'])}")
+            raise InputFormatError(
+                path, line, f"field 'obj_label': expected a word, found {quoted(record['obj_label'])}"
+            )
     if not rows:
         raise InputFormatError(path, None, "no probes")
     vocabulary = check_vocabulary(path, None, [record["obj_label"].strip() for _, record in rows])
@@ -69,8 +74,16 @@ def read_relation(path: str | Path, source: str) -> list[ClozeProbe]:
         forms = {"affirmative": ClozeForm(affirmative, (record["obj_label"].strip(),))}
         if negated != affirmative:  # else no negation before the slot: a causal LM cannot see it
             forms["negated"] = ClozeForm(negated)
-        probes.append(ClozeProbe(f"{NAME}-{source}-{relation}-{line}", f"{source}/{relation}", forms, vocabulary, source,
-                                 fields={"subject": record.get("sub_label"), "object": record["obj_label"].strip()}))
+        probes.append(
+            ClozeProbe(
+                f"{NAME}-{source}-{relation}-{line}",
+                f"{source}/{relation}",
+                forms,
+                vocabulary,
+                source,
+                fields={"subject": record.get("sub_label"), "object": record["obj_label"].strip()},
+            )
+        )
     return probes
 
 
@@ -87,17 +100,38 @@ def read_negated_lama(folder: str | Path, split: str = "test") -> list[ClozeProb
     return [probe for path in lama_files(folder) for probe in read_relation(path, path.parent.parent.name)]
 
 
-LAMA = Cloze(NAME, read_negated_lama, lama_files, title="Negated LAMA", scoring="first-token", ks=(1,), keep=5,
-             group_field="relation", groups_key="relations", average="groups", unit="probe", flips=True,
-             headline=("flip_at_1", "overlap_at_1", "spearman", "affirmative.p_at_1"),
-             protocol="Each relation's objects ranked at the slot by the first sub-token after the text before it; "
-                      "top-1 overlap and Spearman's rho compare the affirmative and negated clozes (high: \"not\" "
-                      "ignored), P@1 is the affirmative's object ranked first.")
+LAMA = Cloze(
+    NAME,
+    read_negated_lama,
+    lama_files,
+    title="Negated LAMA",
+    scoring="first-token",
+    ks=(1,),
+    keep=5,
+    group_field="relation",
+    groups_key="relations",
+    average="groups",
+    unit="probe",
+    flips=True,
+    headline=("flip_at_1", "overlap_at_1", "spearman", "affirmative.p_at_1"),
+    protocol="Each relation's objects ranked at the slot by the first sub-token after the text before it; "
+    'top-1 overlap and Spearman\'s rho compare the affirmative and negated clozes (high: "not" '
+    "ignored), P@1 is the affirmative's object ranked first.",
+)
 
-SUITE = register_suite(cloze_suite(
-    LAMA, DataSource(NAME, "github norakassner/LAMA_primed_negated data/ into DATA/negated-lama/ (SOURCE/VARIANT/"
-                     "RELATION.jsonl)", licence="no licence stated (LAMA's data: CC BY-NC 4.0)"),
-    "Negated LAMA: affirmative and negated cloze probes (top-1 overlap, Spearman rho, P@1)",
-    reader=read_negated_lama, order=110, groups=("negation-all",),
-    scorer_help='score negated-lama predictions: JSON Lines {"item_id": "negated-lama-TREx-P17-1", "affirmative": {"top": '
-                '[words, best first]}, "negated": {"top": [...]}, "spearman": RHO (optional)}, or negkit eval\'s samples file'))
+SUITE = register_suite(
+    cloze_suite(
+        LAMA,
+        DataSource(
+            NAME,
+            "github norakassner/LAMA_primed_negated data/ into DATA/negated-lama/ (SOURCE/VARIANT/RELATION.jsonl)",
+            licence="no licence stated (LAMA's data: CC BY-NC 4.0)",
+        ),
+        "Negated LAMA: affirmative and negated cloze probes (top-1 overlap, Spearman rho, P@1)",
+        reader=read_negated_lama,
+        order=110,
+        groups=("negation-all",),
+        scorer_help='score negated-lama predictions: JSON Lines {"item_id": "negated-lama-TREx-P17-1", "affirmative": {"top": '
+        '[words, best first]}, "negated": {"top": [...]}, "spearman": RHO (optional)}, or negkit eval\'s samples file',
+    )
+)

@@ -66,17 +66,27 @@ def read_prompt_file(path: Path) -> list[tuple[int, str, PartQuestion]]:
         except (ValueError, SyntaxError, MemoryError, RecursionError):
             classes = None
         if not isinstance(classes, list) or len(classes) < 2 or not all(isinstance(c, str) and c for c in classes):
-            raise InputFormatError(path, line, f"column 'classes': expected a list of candidates, found "
-                                               f"{quoted(row['classes'], 40)}")
+            raise InputFormatError(
+                path, line, f"column 'classes': expected a list of candidates, found {quoted(row['classes'], 40)}"
+            )
         indices = [part.strip() for part in row["answer_index"].split(",")]
         if not all(index.isdigit() and int(index) < len(classes) for index in indices):
-            raise InputFormatError(path, line, f"column 'answer_index': {quoted(row['answer_index'])} is not the index "
-                                               f"(or indices) of the {len(classes)} candidates")
+            raise InputFormatError(
+                path,
+                line,
+                f"column 'answer_index': {quoted(row['answer_index'])} is not the index "
+                f"(or indices) of the {len(classes)} candidates",
+            )
         if not row["prompt"].strip():
             raise InputFormatError(path, line, "empty 'prompt'")
         right = tuple(int(index) for index in indices)
-        found.append((line, row["sample_id"].strip(), PartQuestion(row["prompt"], tuple(classes), right[0],
-                                                                    also_right=right[1:])))
+        found.append(
+            (
+                line,
+                row["sample_id"].strip(),
+                PartQuestion(row["prompt"], tuple(classes), right[0], also_right=right[1:]),
+            )
+        )
     return found
 
 
@@ -85,11 +95,15 @@ def read_dataset(folder: str | Path, dataset: str) -> list[PairedItem]:
     original_file, negated_file = (Path(folder) / name for name in DATASETS[dataset])
     original, negated = read_prompt_file(original_file), read_prompt_file(negated_file)
     if len(original) != len(negated):
-        raise InputFormatError(negated_file, None, f"{len(negated)} rows for the {len(original)} of {original_file.name} "
-                                                   "(the files are aligned row by row)")
-    return [PairedItem(f"{dataset}-{row}", dataset, {"original": first, "negated": second},
-                       fields={"sample_id": sample_id})
-            for row, ((_line, sample_id, first), (_, _, second)) in enumerate(zip(original, negated))]
+        raise InputFormatError(
+            negated_file,
+            None,
+            f"{len(negated)} rows for the {len(original)} of {original_file.name} (the files are aligned row by row)",
+        )
+    return [
+        PairedItem(f"{dataset}-{row}", dataset, {"original": first, "negated": second}, fields={"sample_id": sample_id})
+        for row, ((_line, sample_id, first), (_, _, second)) in enumerate(zip(original, negated))
+    ]
 
 
 def read_negated_prompts(folder: str | Path, split: str = "test") -> list[PairedItem]:
@@ -109,17 +123,36 @@ def _gap(record: Mapping[str, Any]) -> float | None:
 
 
 NEGATED_PROMPTS = PairedQuestions(
-    NAME, read_negated_prompts, prompt_files, parts=("original", "negated"), twins=("original", "negated"),
-    title="Negated prompts", style="continuation", group_field="dataset", groups_key="datasets",
-    groups=tuple(DATASETS), unit="row pair", extra_metrics=(RecordMetric("gap", _gap, "original minus negated"),),
+    NAME,
+    read_negated_prompts,
+    prompt_files,
+    parts=("original", "negated"),
+    twins=("original", "negated"),
+    title="Negated prompts",
+    style="continuation",
+    group_field="dataset",
+    groups_key="datasets",
+    groups=tuple(DATASETS),
+    unit="row pair",
+    extra_metrics=(RecordMetric("gap", _gap, "original minus negated"),),
     headline=("negated.accuracy", "original.accuracy", "gap"),
     protocol="each candidate scored as the continuation of the prompt (original or negated instruction); gap: "
-             "original minus negated accuracy")
+    "original minus negated accuracy",
+)
 
-SUITE = register_suite(paired_suite(
-    NEGATED_PROMPTS, DataSource(NAME, "github joeljang/negated-prompts-for-llms data/final_eval/*.csv into "
-                                "DATA/negated-prompts/", licence="none stated (the source data sets' own terms)"),
-    "Negated prompts: each task with its original and its negated instruction, accuracy on both and the gap",
-    reader=read_negated_prompts, order=160, groups=("negation-all",),
-    scorer_help='score negated-prompts predictions: JSON Lines {"item_id": "piqa-0", "original": 1, "negated": 0} '
-                "(a candidate or its index), or negkit eval's samples file"))
+SUITE = register_suite(
+    paired_suite(
+        NEGATED_PROMPTS,
+        DataSource(
+            NAME,
+            "github joeljang/negated-prompts-for-llms data/final_eval/*.csv into DATA/negated-prompts/",
+            licence="none stated (the source data sets' own terms)",
+        ),
+        "Negated prompts: each task with its original and its negated instruction, accuracy on both and the gap",
+        reader=read_negated_prompts,
+        order=160,
+        groups=("negation-all",),
+        scorer_help='score negated-prompts predictions: JSON Lines {"item_id": "piqa-0", "original": 1, "negated": 0} '
+        "(a candidate or its index), or negkit eval's samples file",
+    )
+)

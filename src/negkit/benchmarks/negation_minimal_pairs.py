@@ -78,19 +78,35 @@ def read_minimal_pairs(path: str | Path, language: str = "") -> list[PairedItem]
             original = (base, line, record)
             continue
         if version not in MODIFIED:
-            raise InputFormatError(path, line, f"field 'pairID': unknown version {quoted(version)} (expected Orig, "
-                                               f"{', '.join(MODIFIED)})")
+            raise InputFormatError(
+                path, line, f"field 'pairID': unknown version {quoted(version)} (expected Orig, {', '.join(MODIFIED)})"
+            )
         if original is None or original[0] != base:
-            raise InputFormatError(path, line, f"modified example {quoted(pair_id)} does not follow its original {base}_Orig")
+            raise InputFormatError(
+                path, line, f"modified example {quoted(pair_id)} does not follow its original {base}_Orig"
+            )
         if record.get("orig_label", original[2]["gold_label"]) != original[2]["gold_label"]:
-            raise InputFormatError(path, line, f"field 'orig_label': {quoted(record.get('orig_label'))} is not the "
-                                               f"original's label {quoted(original[2]['gold_label'])}")
+            raise InputFormatError(
+                path,
+                line,
+                f"field 'orig_label': {quoted(record.get('orig_label'))} is not the "
+                f"original's label {quoted(original[2]['gold_label'])}",
+            )
         first, second = _part(path, original[1], original[2]), _part(path, line, record)
         group = "important" if first.gold != second.gold else "unimportant"
-        items.append(PairedItem(f"{language}-{base}-{version}", group, {"original": first, "modified": second},
-                                unit=f"{language}-{base}",
-                                fields={"modified_sentence": MODIFIED[version], "original_label": LABELS[first.gold],
-                                        "modified_label": LABELS[second.gold]}))
+        items.append(
+            PairedItem(
+                f"{language}-{base}-{version}",
+                group,
+                {"original": first, "modified": second},
+                unit=f"{language}-{base}",
+                fields={
+                    "modified_sentence": MODIFIED[version],
+                    "original_label": LABELS[first.gold],
+                    "modified_label": LABELS[second.gold],
+                },
+            )
+        )
     if not items:
         raise InputFormatError(path, None, "no minimal pairs")
     return items
@@ -104,13 +120,23 @@ def _spec(language: str) -> PairedQuestions:
         return [Path(folder) / FILES[language]]
 
     return PairedQuestions(
-        f"{NAME}-{language}", read, files, parts=("original", "modified"), twins=("original", "modified"),
-        title=f"Negation minimal pairs ({language})", dataset=NAME, style="continuation", group_field="negation",
-        groups_key="negations", groups=("important", "unimportant"), unit="original example",
+        f"{NAME}-{language}",
+        read,
+        files,
+        parts=("original", "modified"),
+        twins=("original", "modified"),
+        title=f"Negation minimal pairs ({language})",
+        dataset=NAME,
+        style="continuation",
+        group_field="negation",
+        groups_key="negations",
+        groups=("important", "unimportant"),
+        unit="original example",
         headline=("both_correct", "original.accuracy", "modified.accuracy"),
         protocol="three-way NLI, label words scored as continuations of the kit's NLI prompt; both_correct: the "
-                 "original and its modified version both right (the authors' 'original AND modified'); important: "
-                 "the negation flips the label")
+        "original and its modified version both right (the authors' 'original AND modified'); important: "
+        "the negation flips the label",
+    )
 
 
 SPECS: dict[str, PairedQuestions] = {language: _spec(language) for language in FILES}
@@ -120,14 +146,30 @@ def _factory(spec: PairedQuestions) -> Callable[..., Any]:
     return lambda **options: spec.task(**options)
 
 
-SUITE = register_suite(paired_suite(
-    SPECS["en"], DataSource(NAME, "github mahartmann/negationminpairs data/minimal_pairs/*.jsonl into "
-                            "DATA/negation-minimal-pairs/", licence="none stated (XNLI: CC BY-NC 4.0; MNLI pairs of "
-                            "Hossain et al. 2020)"),
-    name=NAME, title="Negation minimal pairs (Hartmann et al. 2021)", main_task=f"{NAME}-en",
-    tasks=tuple(TaskEntry(spec.name, _factory(spec), f"Negation minimal pairs, {language}: NLI original and negation "
-                          "removed (mnli: inserted), accuracy split by whether negation flips the label")
-                for language, spec in SPECS.items()),
-    reader=read_minimal_pairs, order=140, groups=("negation-all",),
-    scorer_help='score negation-minimal-pairs predictions: JSON Lines {"item_id": "en-10-Mod2", "original": '
-                '"contradiction", "modified": "entailment"} (a label word or its index), or negkit eval\'s samples file'))
+SUITE = register_suite(
+    paired_suite(
+        SPECS["en"],
+        DataSource(
+            NAME,
+            "github mahartmann/negationminpairs data/minimal_pairs/*.jsonl into DATA/negation-minimal-pairs/",
+            licence="none stated (XNLI: CC BY-NC 4.0; MNLI pairs of Hossain et al. 2020)",
+        ),
+        name=NAME,
+        title="Negation minimal pairs (Hartmann et al. 2021)",
+        main_task=f"{NAME}-en",
+        tasks=tuple(
+            TaskEntry(
+                spec.name,
+                _factory(spec),
+                f"Negation minimal pairs, {language}: NLI original and negation "
+                "removed (mnli: inserted), accuracy split by whether negation flips the label",
+            )
+            for language, spec in SPECS.items()
+        ),
+        reader=read_minimal_pairs,
+        order=140,
+        groups=("negation-all",),
+        scorer_help='score negation-minimal-pairs predictions: JSON Lines {"item_id": "en-10-Mod2", "original": '
+        '"contradiction", "modified": "entailment"} (a label word or its index), or negkit eval\'s samples file',
+    )
+)

@@ -29,8 +29,9 @@ def _classes(path: Path, line: int, text: str) -> tuple[str, ...]:
     except (ValueError, SyntaxError, MemoryError, RecursionError):
         raise InputFormatError(path, line, f"column 'classes': {quoted(text, 40)} is not a list literal") from None
     if not isinstance(value, (list, tuple)) or len(value) < 2 or not all(isinstance(v, str) and v for v in value):
-        raise InputFormatError(path, line, f"column 'classes': expected a list of at least two non-empty strings, "
-                                           f"found {quoted(text, 40)}")
+        raise InputFormatError(
+            path, line, f"column 'classes': expected a list of at least two non-empty strings, found {quoted(text, 40)}"
+        )
     if len(set(value)) != len(value):
         raise InputFormatError(path, line, f"column 'classes': {quoted(text, 40)} repeats a class")
     return tuple(value)
@@ -59,20 +60,40 @@ def read_neqa(path: str | Path, split: str = "test") -> list[ChoiceQuestion]:
             raise InputFormatError(path, line, "empty 'prompt'")
         classes, answer = _classes(path, line, row["classes"]), row["answer_index"].strip()
         if not answer.isdigit() or int(answer) >= len(classes):
-            raise InputFormatError(path, line, f"column 'answer_index': {quoted(answer, 20)} is not the index of one "
-                                               f"of the {len(classes)} classes")
+            raise InputFormatError(
+                path,
+                line,
+                f"column 'answer_index': {quoted(answer, 20)} is not the index of one of the {len(classes)} classes",
+            )
         questions.append(ChoiceQuestion(f"neqa-{len(questions)}", row["prompt"], classes, int(answer)))
     if not questions:
         raise InputFormatError(path, None, "no questions")
     return questions
 
 
-NEQA = MultipleChoice(NAME, read_neqa, lambda folder, split: [folder / NEQA_FILE], title="NeQA", target_delimiter="",
-                      acc_norm=True, unit="NeQA question", protocol={"prompt": "{prompt}", "choices": "classes as written"})
+NEQA = MultipleChoice(
+    NAME,
+    read_neqa,
+    lambda folder, split: [folder / NEQA_FILE],
+    title="NeQA",
+    target_delimiter="",
+    acc_norm=True,
+    unit="NeQA question",
+    protocol={"prompt": "{prompt}", "choices": "classes as written"},
+)
 
-SUITE = register_suite(choice_suite(
-    NEQA, DataSource(NAME, "github joey234/llm-neg-bench prompts/neqa.csv into DATA/neqa/ (or the hub data set "
-                     "inverse-scaling/NeQA)", licence="CC BY-SA 4.0 (the hub card of inverse-scaling/NeQA; the "
-                     "repository has no licence file)"),
-    title="NeQA", description="NeQA: negated two-option questions, each class scored as a continuation (Inverse "
-    "Scaling Prize)", reader=read_neqa, order=70, groups=("negation-all",)))
+SUITE = register_suite(
+    choice_suite(
+        NEQA,
+        DataSource(
+            NAME,
+            "github joey234/llm-neg-bench prompts/neqa.csv into DATA/neqa/ (or the hub data set inverse-scaling/NeQA)",
+            licence="CC BY-SA 4.0 (the hub card of inverse-scaling/NeQA; the repository has no licence file)",
+        ),
+        title="NeQA",
+        description="NeQA: negated two-option questions, each class scored as a continuation (Inverse Scaling Prize)",
+        reader=read_neqa,
+        order=70,
+        groups=("negation-all",),
+    )
+)

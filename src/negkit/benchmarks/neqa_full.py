@@ -33,10 +33,25 @@ from negkit.kit.tasks.choice import ChoiceQuestion, MultipleChoice
 from negkit.kit.tasks.paired import PairedItem, PairedQuestions, PartQuestion
 
 NAME, FILE = "neqa-full", "neqa.jsonl"
-CONTROL = ("neqa_100.jsonl", "neqa_100_nonnegated.jsonl", "neqa_100_normalized.jsonl",
-           "neqa_100_normalized_nonnegated.jsonl")
-RULES = ("not/be", "not/modal", "not/do", "not/because", "prompt", "gold/un-in-", "manual/un-in-", "LAMA TREx",
-         "LAMA GoogleRE", "LAMA ConceptNet", "LAMA SQUAD")
+CONTROL = (
+    "neqa_100.jsonl",
+    "neqa_100_nonnegated.jsonl",
+    "neqa_100_normalized.jsonl",
+    "neqa_100_normalized_nonnegated.jsonl",
+)
+RULES = (
+    "not/be",
+    "not/modal",
+    "not/do",
+    "not/because",
+    "prompt",
+    "gold/un-in-",
+    "manual/un-in-",
+    "LAMA TREx",
+    "LAMA GoogleRE",
+    "LAMA ConceptNet",
+    "LAMA SQUAD",
+)
 HEADER = "The following are multiple choice questions (with answers) about common sense.\n\n"
 LETTERS = (" A", " B")
 
@@ -52,8 +67,14 @@ def read_questions(path: Path) -> list[tuple[int, dict[str, Any]]]:
     for line, record in iter_json_objects(path, required=("question", "choices", "answer")):
         choices, answer = record["choices"], record["answer"]
         if not isinstance(record["question"], str) or not record["question"].strip():
-            raise InputFormatError(path, line, f"field 'question': expected a question, found {quoted(record['question'])}")
-        if not isinstance(choices, list) or len(choices) != 2 or not all(isinstance(c, str) and c.strip() for c in choices):
+            raise InputFormatError(
+                path, line, f"field 'question': expected a question, found {quoted(record['question'])}"
+            )
+        if (
+            not isinstance(choices, list)
+            or len(choices) != 2
+            or not all(isinstance(c, str) and c.strip() for c in choices)
+        ):
             raise InputFormatError(path, line, f"field 'choices': expected two answers, found {quoted(choices, 60)}")
         if answer not in (0, 1) or isinstance(answer, bool):
             raise InputFormatError(path, line, f"field 'answer': expected 0 or 1, found {quoted(answer)}")
@@ -73,10 +94,16 @@ def _rule(path: Path, line: int, record: dict[str, Any]) -> str:
 def read_neqa_full(folder: str | Path, split: str = "test") -> list[ChoiceQuestion]:
     """The 1,718 questions of ``neqa.jsonl``, each with its ``rule``."""
     path = Path(folder) / FILE
-    return [ChoiceQuestion(f"{NAME}-{line - 1}", prompt(record["question"], tuple(record["choices"])), LETTERS,
-                           record["answer"], fields={"rule": _rule(path, line, record), "question": record["question"],
-                                                     "options": record["choices"]})
-            for line, record in read_questions(path)]
+    return [
+        ChoiceQuestion(
+            f"{NAME}-{line - 1}",
+            prompt(record["question"], tuple(record["choices"])),
+            LETTERS,
+            record["answer"],
+            fields={"rule": _rule(path, line, record), "question": record["question"], "options": record["choices"]},
+        )
+        for line, record in read_questions(path)
+    ]
 
 
 def read_decomposition(folder: str | Path, split: str = "test") -> list[PairedItem]:
@@ -85,34 +112,77 @@ def read_decomposition(folder: str | Path, split: str = "test") -> list[PairedIt
     if not len({len(rows) for rows in (negated, original, normal_negated, normal_original)}) == 1:
         raise InputFormatError(Path(folder) / CONTROL[1], None, "the four neqa_100 files must be aligned row by row")
     items = []
-    for row, ((line, neg), (_, orig), (_, norm_neg), (_, norm_orig)) in enumerate(zip(negated, original, normal_negated,
-                                                                                        normal_original)):
+    for row, ((line, neg), (_, orig), (_, norm_neg), (_, norm_orig)) in enumerate(
+        zip(negated, original, normal_negated, normal_original)
+    ):
         answer = norm_orig["choices"][norm_orig["answer"]]
         options, gold = (("the same", "different"), 1) if row % 2 == 0 else (("different", "the same"), 0)
-        same = (f'Sentence 1: "{norm_orig["question"]} {answer}."\nSentence 2: "{norm_neg["question"]} {answer}."\n'
-                f"Question: The above two sentences are?\nA. {options[0]}\nB. {options[1]}\nAnswer:")
-        items.append(PairedItem(f"{NAME}-control-{line - 1}", "control", {
-            "negated": PartQuestion(prompt(neg["question"], tuple(neg["choices"])), LETTERS, neg["answer"]),
-            "original": PartQuestion(prompt(orig["question"], tuple(orig["choices"])), LETTERS, orig["answer"]),
-            "negation": PartQuestion(same, LETTERS, gold)}, fields={"question": neg["question"]}))
+        same = (
+            f'Sentence 1: "{norm_orig["question"]} {answer}."\nSentence 2: "{norm_neg["question"]} {answer}."\n'
+            f"Question: The above two sentences are?\nA. {options[0]}\nB. {options[1]}\nAnswer:"
+        )
+        items.append(
+            PairedItem(
+                f"{NAME}-control-{line - 1}",
+                "control",
+                {
+                    "negated": PartQuestion(prompt(neg["question"], tuple(neg["choices"])), LETTERS, neg["answer"]),
+                    "original": PartQuestion(prompt(orig["question"], tuple(orig["choices"])), LETTERS, orig["answer"]),
+                    "negation": PartQuestion(same, LETTERS, gold),
+                },
+                fields={"question": neg["question"]},
+            )
+        )
     return items
 
 
-NEQA_FULL = MultipleChoice(NAME, read_neqa_full, lambda folder, split: [Path(folder) / FILE], title="NeQA (full)",
-                           target_delimiter="", unit="question", group_field="rule", groups_key="rules", groups=RULES,
-                           protocol={"prompt": "the authors' zero-shot prompt", "choices": "' A' / ' B'"})
-DECOMPOSITION = PairedQuestions(f"{NAME}-decomposition", read_decomposition,
-                                lambda folder, split: [Path(folder) / name for name in CONTROL], dataset=NAME,
-                                parts=("negated", "original", "negation"), twins=("negated", "original"),
-                                title="NeQA task decomposition", style="first-token", unit="item",
-                                headline=("negated.accuracy", "original.accuracy", "negation.accuracy"),
-                                protocol="negated: NeQA; original: the question without negation (answer the question); "
-                                         "negation: are the two sentences the same or different (understand the negation).")
+NEQA_FULL = MultipleChoice(
+    NAME,
+    read_neqa_full,
+    lambda folder, split: [Path(folder) / FILE],
+    title="NeQA (full)",
+    target_delimiter="",
+    unit="question",
+    group_field="rule",
+    groups_key="rules",
+    groups=RULES,
+    protocol={"prompt": "the authors' zero-shot prompt", "choices": "' A' / ' B'"},
+)
+DECOMPOSITION = PairedQuestions(
+    f"{NAME}-decomposition",
+    read_decomposition,
+    lambda folder, split: [Path(folder) / name for name in CONTROL],
+    dataset=NAME,
+    parts=("negated", "original", "negation"),
+    twins=("negated", "original"),
+    title="NeQA task decomposition",
+    style="first-token",
+    unit="item",
+    headline=("negated.accuracy", "original.accuracy", "negation.accuracy"),
+    protocol="negated: NeQA; original: the question without negation (answer the question); "
+    "negation: are the two sentences the same or different (understand the negation).",
+)
 
-SUITE = register_suite(choice_suite(
-    NEQA_FULL, DataSource(NAME, "github yuhui-zh15/NeQA data_pipeline/neqa.jsonl and eval_pipeline/neqa_100*.jsonl into "
-                          "DATA/neqa-full/", licence="MIT (the repository's README badge; from OpenBookQA and LAMA)"),
-    tasks=(TaskEntry(NAME, NEQA_FULL.task, "NeQA full: 1,718 negated two-option questions, accuracy per negation rule"),
-           TaskEntry(DECOMPOSITION.name, DECOMPOSITION.task,
-                     "NeQA control set: negated vs original question vs same/different (task decomposition)")),
-    reader=read_neqa_full, order=75, groups=("negation-all",)))
+SUITE = register_suite(
+    choice_suite(
+        NEQA_FULL,
+        DataSource(
+            NAME,
+            "github yuhui-zh15/NeQA data_pipeline/neqa.jsonl and eval_pipeline/neqa_100*.jsonl into DATA/neqa-full/",
+            licence="MIT (the repository's README badge; from OpenBookQA and LAMA)",
+        ),
+        tasks=(
+            TaskEntry(
+                NAME, NEQA_FULL.task, "NeQA full: 1,718 negated two-option questions, accuracy per negation rule"
+            ),
+            TaskEntry(
+                DECOMPOSITION.name,
+                DECOMPOSITION.task,
+                "NeQA control set: negated vs original question vs same/different (task decomposition)",
+            ),
+        ),
+        reader=read_neqa_full,
+        order=75,
+        groups=("negation-all",),
+    )
+)

@@ -31,25 +31,55 @@ def read_semantoneg(folder: str | Path, split: str = "test") -> list[ChoiceQuest
         sentences, label, text = record["sentences"], record["label"], record["input"]
         if not isinstance(text, str) or not text.strip():
             raise InputFormatError(path, line, f"field 'input': expected a sentence, found {quoted(text)}")
-        if not isinstance(sentences, list) or len(sentences) < 2 or not all(isinstance(s, str) and s.strip() for s in sentences):
-            raise InputFormatError(path, line, f"field 'sentences': expected candidate sentences, found {quoted(sentences, 60)}")
+        if (
+            not isinstance(sentences, list)
+            or len(sentences) < 2
+            or not all(isinstance(s, str) and s.strip() for s in sentences)
+        ):
+            raise InputFormatError(
+                path, line, f"field 'sentences': expected candidate sentences, found {quoted(sentences, 60)}"
+            )
         if isinstance(label, bool) or not isinstance(label, int) or not 0 <= label < len(sentences):
             raise InputFormatError(path, line, f"field 'label': {quoted(label)} is not the index of a candidate")
         polarity = "negated input" if NEGATED.search(text) else "affirmative input"
-        questions.append(ChoiceQuestion(f"{NAME}-{record['idx']}", f"Sentence: {text}\nParaphrase:", tuple(sentences), label,
-                                        text, {"input": text, "polarity": polarity}))
+        questions.append(
+            ChoiceQuestion(
+                f"{NAME}-{record['idx']}",
+                f"Sentence: {text}\nParaphrase:",
+                tuple(sentences),
+                label,
+                text,
+                {"input": text, "polarity": polarity},
+            )
+        )
     if not questions:
         raise InputFormatError(path, None, "no items")
     return questions
 
 
-SEMANTONEG = MultipleChoice(NAME, read_semantoneg, lambda folder, split: [Path(folder) / FILE], title="SemAntoNeg",
-                            acc_norm=True, unit="input sentence", group_field="polarity",
-                            groups=("affirmative input", "negated input"),
-                            protocol={"prompt": "Sentence: {input}\\nParaphrase:", "choices": "the three candidates"})
+SEMANTONEG = MultipleChoice(
+    NAME,
+    read_semantoneg,
+    lambda folder, split: [Path(folder) / FILE],
+    title="SemAntoNeg",
+    acc_norm=True,
+    unit="input sentence",
+    group_field="polarity",
+    groups=("affirmative input", "negated input"),
+    protocol={"prompt": "Sentence: {input}\\nParaphrase:", "choices": "the three candidates"},
+)
 
-SUITE = register_suite(choice_suite(
-    SEMANTONEG, DataSource(NAME, "github Helsinki-NLP/SemAntoNeg SemAntoNeg_v1.0.json into DATA/semantoneg/",
-                           licence="CC BY 4.0 (the Helsinki-NLP/SemAntoNeg README)"),
-    description="SemAntoNeg: the paraphrase among antonym and negation variants, each scored as a continuation",
-    reader=read_semantoneg, order=130, groups=("negation-all",)))
+SUITE = register_suite(
+    choice_suite(
+        SEMANTONEG,
+        DataSource(
+            NAME,
+            "github Helsinki-NLP/SemAntoNeg SemAntoNeg_v1.0.json into DATA/semantoneg/",
+            licence="CC BY 4.0 (the Helsinki-NLP/SemAntoNeg README)",
+        ),
+        description="SemAntoNeg: the paraphrase among antonym and negation variants, each scored as a continuation",
+        reader=read_semantoneg,
+        order=130,
+        groups=("negation-all",),
+    )
+)

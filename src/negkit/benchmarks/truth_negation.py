@@ -60,15 +60,23 @@ def read_topic(folder: Path, topic: str) -> list[PairedItem]:
     """The pairs of one topic: ``TOPIC.csv`` with ``neg_TOPIC.csv`` row by row (same length, labels flipped)."""
     affirmative, negated = read_statements(folder / f"{topic}.csv"), read_statements(folder / f"neg_{topic}.csv")
     if len(affirmative) != len(negated):
-        raise InputFormatError(folder / f"neg_{topic}.csv", None, f"{len(negated)} statements for the {len(affirmative)} "
-                                                                  f"of {topic}.csv (the files are aligned row by row)")
+        raise InputFormatError(
+            folder / f"neg_{topic}.csv",
+            None,
+            f"{len(negated)} statements for the {len(affirmative)} of {topic}.csv (the files are aligned row by row)",
+        )
     items = []
     for (line, statement, label), (_, twin, twin_label) in zip(affirmative, negated):
         if twin_label == label:
             raise InputFormatError(folder / f"neg_{topic}.csv", line, "a negated statement must have the other label")
-        items.append(PairedItem(f"{topic}-{line - 1}", topic, {"affirmative": _part(statement, label),
-                                                                "negated": _part(twin, twin_label)},
-                                fields={"statement": statement, "negated_statement": twin, "label": label}))
+        items.append(
+            PairedItem(
+                f"{topic}-{line - 1}",
+                topic,
+                {"affirmative": _part(statement, label), "negated": _part(twin, twin_label)},
+                fields={"statement": statement, "negated_statement": twin, "label": label},
+            )
+        )
     return items
 
 
@@ -81,17 +89,36 @@ def read_truth_negation(folder: str | Path, split: str = "test") -> list[PairedI
     return [item for topic in TOPICS for item in read_topic(Path(folder), topic)]
 
 
-TRUTH = PairedQuestions(NAME, read_truth_negation, truth_files, title="Negated true/false statements", style="first-token",
-                        chat="auto", group_field="topic", groups_key="topics", groups=TOPICS, unit="statement pair",
-                        headline=("accuracy", "affirmative.accuracy", "negated.accuracy", "consistency"),
-                        protocol="True or False by P(True) against P(False) at the next token (TIND's protocol); "
-                                 "consistency: the answers to a statement and its negation differ, as their labels do.")
+TRUTH = PairedQuestions(
+    NAME,
+    read_truth_negation,
+    truth_files,
+    title="Negated true/false statements",
+    style="first-token",
+    chat="auto",
+    group_field="topic",
+    groups_key="topics",
+    groups=TOPICS,
+    unit="statement pair",
+    headline=("accuracy", "affirmative.accuracy", "negated.accuracy", "consistency"),
+    protocol="True or False by P(True) against P(False) at the next token (TIND's protocol); "
+    "consistency: the answers to a statement and its negation differ, as their labels do.",
+)
 
-SUITE = register_suite(paired_suite(
-    TRUTH, DataSource(NAME, "github sciai-lab/Truth_is_Universal datasets/{TOPIC,neg_TOPIC}.csv of the six topics into "
-                      "DATA/truth-negation/", licence="MIT (sciai-lab/Truth_is_Universal; cities and sp_en_trans from "
-                      "saprmarks/geometry-of-truth)"),
-    "Negated true/false statements: accuracy on both halves and consistency between twins, scored as TIND",
-    reader=read_truth_negation, order=120, groups=("negation-all",),
-    scorer_help='score truth-negation predictions: JSON Lines {"item_id": "cities-1", "affirmative": true, "negated": false} '
-                '(True / False, or 0 / 1: the answer\'s index), or negkit eval\'s samples file'))
+SUITE = register_suite(
+    paired_suite(
+        TRUTH,
+        DataSource(
+            NAME,
+            "github sciai-lab/Truth_is_Universal datasets/{TOPIC,neg_TOPIC}.csv of the six topics into "
+            "DATA/truth-negation/",
+            licence="MIT (sciai-lab/Truth_is_Universal; cities and sp_en_trans from saprmarks/geometry-of-truth)",
+        ),
+        "Negated true/false statements: accuracy on both halves and consistency between twins, scored as TIND",
+        reader=read_truth_negation,
+        order=120,
+        groups=("negation-all",),
+        scorer_help='score truth-negation predictions: JSON Lines {"item_id": "cities-1", "affirmative": true, "negated": false} '
+        "(True / False, or 0 / 1: the answer's index), or negkit eval's samples file",
+    )
+)

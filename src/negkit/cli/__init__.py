@@ -102,8 +102,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _group_usage(group_parser: argparse.ArgumentParser):
     def missing_command(_args: argparse.Namespace) -> int:
-        raise UsageError(f"{group_parser.prog} needs a command: {_command_names(group_parser)} "
-                         f"(see {group_parser.prog} --help)")
+        raise UsageError(
+            f"{group_parser.prog} needs a command: {_command_names(group_parser)} (see {group_parser.prog} --help)"
+        )
 
     return missing_command
 
@@ -116,8 +117,9 @@ def _command_names(parser: argparse.ArgumentParser) -> str:
 
 def one_line(message: str, limit: int = MESSAGE_LIMIT) -> str:
     """``message`` on one line (control characters escaped) and at most ``limit`` characters."""
-    text = "".join(character if character.isprintable() or character == " " else repr(character)[1:-1]
-                   for character in message)
+    text = "".join(
+        character if character.isprintable() or character == " " else repr(character)[1:-1] for character in message
+    )
     if len(text) > limit:
         text = text[: limit - 40] + f"... ({len(text)} characters, cut)"
     return text
@@ -128,6 +130,7 @@ def _included_paths(parser: argparse.ArgumentParser, argv: list[str]) -> list[st
     words through the parser's sub-commands): a file is executed only for such a command, and never for a
     misspelt one. The values are read from the words themselves, as the suites they register may add the choices
     and flags that the rest of the command line needs."""
+
     def subcommands(command: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
         actions = [action for action in command._actions if isinstance(action, argparse._SubParsersAction)]
         return dict(actions[0].choices) if actions else {}

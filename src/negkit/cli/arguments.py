@@ -13,21 +13,33 @@ from negkit.kit.metrics.intervals import DEFAULT_RESAMPLES
 def add_include_argument(parser: argparse._ActionsContainer) -> None:
     """``--include PATH`` (repeatable): suites from a user's ``.py`` file or folder (:mod:`negkit.kit.suites.include`).
     :func:`negkit.cli.main` loads them before the parser is built, so their names are known to every command."""
-    parser.add_argument("--include", action="append", metavar="PATH",
-                        help="also load the suites of this .py file, or of every .py file in this folder "
-                        "(see docs/suites.md); may be repeated")
+    parser.add_argument(
+        "--include",
+        action="append",
+        metavar="PATH",
+        help="also load the suites of this .py file, or of every .py file in this folder "
+        "(see docs/suites.md); may be repeated",
+    )
 
 
 def add_run_interval_arguments(parser: argparse._ActionsContainer, tasks_help: str) -> None:
     """``--tasks``, ``--bootstrap`` and ``--seed`` of the commands that recompute intervals from run folders
     (``compare``, ``leaderboard``); :func:`selected_run_tasks` checks them."""
     parser.add_argument("--tasks", help=tasks_help)
-    parser.add_argument("--bootstrap", type=int, default=DEFAULT_RESAMPLES, metavar="N",
-                        help=f"bootstrap resamples (default: {DEFAULT_RESAMPLES})")
+    parser.add_argument(
+        "--bootstrap",
+        type=int,
+        default=DEFAULT_RESAMPLES,
+        metavar="N",
+        help=f"bootstrap resamples (default: {DEFAULT_RESAMPLES})",
+    )
     parser.add_argument("--seed", type=seed_value, default=0, help="seed of the bootstrap (default: 0)")
-    parser.add_argument("--allow-different-data", action="store_true",
-                        help="show runs of a task on other data (another split, data files with other SHA-256) "
-                        "without paired differences; without it they are refused")
+    parser.add_argument(
+        "--allow-different-data",
+        action="store_true",
+        help="show runs of a task on other data (another split, data files with other SHA-256) "
+        "without paired differences; without it they are refused",
+    )
 
 
 def selected_run_tasks(args: argparse.Namespace) -> tuple[str, ...] | None:

@@ -27,9 +27,12 @@ def register(groups, context) -> None:
         "--out DIR also writes compare.md, compare.json and compare.html (a self-contained page with figures).",
     )
     parser.add_argument("runs", nargs="+", metavar="RUN_DIR", help="output folders of `negkit eval`")
-    parser.add_argument("--baseline", metavar="RUN_DIR",
-                        help="the run the others are compared with (default: the first RUN_DIR); e.g. a run of "
-                        "`negkit eval --model random` or the base model of a fine-tuned one")
+    parser.add_argument(
+        "--baseline",
+        metavar="RUN_DIR",
+        help="the run the others are compared with (default: the first RUN_DIR); e.g. a run of "
+        "`negkit eval --model random` or the base model of a fine-tuned one",
+    )
     add_run_interval_arguments(parser, "comma-separated tasks to compare (default: every task a run has)")
     parser.add_argument("--json", action="store_true", help="print the comparison as JSON instead of Markdown")
     parser.add_argument("--out", metavar="DIR", help="also write compare.md, compare.json and compare.html into DIR")
@@ -50,10 +53,18 @@ def register(groups, context) -> None:
 
 def run_compare(args: argparse.Namespace) -> int:
     tasks = selected_run_tasks(args)
-    comparison = compare(args.runs, args.baseline, CompareOptions(args.bootstrap, args.seed, tasks=tasks, allow_different_data=args.allow_different_data), suite_view)
+    comparison = compare(
+        args.runs,
+        args.baseline,
+        CompareOptions(args.bootstrap, args.seed, tasks=tasks, allow_different_data=args.allow_different_data),
+        suite_view,
+    )
     if args.out:
         write_comparison(comparison, Path(args.out))
-    print(json.dumps(comparison, indent=2, ensure_ascii=False) if args.json else compare_markdown(comparison), end="\n" if args.json else "")
+    print(
+        json.dumps(comparison, indent=2, ensure_ascii=False) if args.json else compare_markdown(comparison),
+        end="\n" if args.json else "",
+    )
     return 0
 
 

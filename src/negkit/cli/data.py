@@ -31,8 +31,9 @@ def statistics_function(suite: str) -> StatisticsFunction:
     description = get_suite(suite)
     if description.statistics is None:
         having = [s.name for s in all_suites() if s.statistics is not None]
-        raise NegkitError(f"suite {description.name!r} has no data statistics (suites with statistics: "
-                          f"{', '.join(having) or 'none'})")
+        raise NegkitError(
+            f"suite {description.name!r} has no data statistics (suites with statistics: {', '.join(having) or 'none'})"
+        )
     return description.statistics
 
 
@@ -44,7 +45,8 @@ def data_stats(suite: str, data: str | Path | None = None) -> DataStatistics:
 def register(groups, context) -> None:
     """Add ``negkit data stats``."""
     stats = groups["data"].add_parser(
-        "stats", help="a suite's data statistics tables (NaN-NLI Tables 1-3, Thunder-NUBench Tables 4 and 9)",
+        "stats",
+        help="a suite's data statistics tables (NaN-NLI Tables 1-3, Thunder-NUBench Tables 4 and 9)",
         description="Count a benchmark suite's data the way its paper's data tables do, from the data on disk.",
     )
     stats.add_argument("suite", help="suite name or alias (nan-nli, thunder-nubench, ...: see the error for the list)")

@@ -50,93 +50,199 @@ def register(groups, context) -> None:
 
 def add_model_arguments(parser: argparse._ActionsContainer) -> None:
     """Which model, how it is loaded, and how it computes (backend options, batching, precision)."""
-    parser.add_argument("--model", default="default",
-                        help="default | a catalogue NAME (--list-models) | hf:PATH_OR_NAME | gguf:FILE | openai:URL#MODEL | "
-                        "vllm:PATH_OR_NAME | nli:PATH; baselines: random | constant:ANSWER | majority")
-    parser.add_argument("--list-models", action="store_true",
-                        help="list the catalogue models (--model NAME): parameters, size, licence, chat template, "
-                        "and whether each is on this machine (bash scripts/get_models.sh NAME fetches one)")
-    parser.add_argument("--model-args", metavar="KEY=VALUE,...",
-                        help="options for the model loader, e.g. revision=main,attn_implementation=sdpa "
-                        "(lists in [brackets], values with commas in quotes); recorded in the results")
-    parser.add_argument("--adapter", metavar="DIR",
-                        help="a LoRA adapter folder (negkit finetune's output, or any PEFT adapter) merged into the "
-                        "model's weights in memory; recorded with its weights and training config hashes")
-    parser.add_argument("--batch-size", default="auto",
-                        help="N, or auto (the largest batch that fits, found per length bucket, halved on out-of-memory)")
-    parser.add_argument("--device", help="cpu | cuda | cuda:N | mps | auto (default: a GPU when one is visible; "
-                        "under torchrun/accelerate each rank takes cuda:LOCAL_RANK)")
-    parser.add_argument("--dtype", choices=("auto", "float32", "bfloat16", "float16"),
-                        help="exact mode: float32; fast mode default auto (CPU: the fastest of float32, bfloat16 and "
-                        "float16 by a short calibration cached per machine; GPU: bfloat16, float16 without bf16)")
-    parser.add_argument("--quantize", choices=("8bit", "4bit"),
-                        help="load the weights quantized with bitsandbytes (needs a CUDA GPU and --mode fast)")
-    parser.add_argument("--mode", choices=("exact", "fast"), default="exact", help="exact reproduces plain forward passes (fp32)")
-    parser.add_argument("--timeout", type=positive_float, metavar="SECONDS",
-                        help="openai: servers: seconds to wait for an answer (default 30; a request that times out is "
-                        "tried twice at most)")
-    parser.add_argument("--retries", type=non_negative, metavar="N",
-                        help="openai: servers: tries after a connection error or HTTP 408/429/5xx (default 3)")
+    parser.add_argument(
+        "--model",
+        default="default",
+        help="default | a catalogue NAME (--list-models) | hf:PATH_OR_NAME | gguf:FILE | openai:URL#MODEL | "
+        "vllm:PATH_OR_NAME | nli:PATH; baselines: random | constant:ANSWER | majority",
+    )
+    parser.add_argument(
+        "--list-models",
+        action="store_true",
+        help="list the catalogue models (--model NAME): parameters, size, licence, chat template, "
+        "and whether each is on this machine (bash scripts/get_models.sh NAME fetches one)",
+    )
+    parser.add_argument(
+        "--model-args",
+        metavar="KEY=VALUE,...",
+        help="options for the model loader, e.g. revision=main,attn_implementation=sdpa "
+        "(lists in [brackets], values with commas in quotes); recorded in the results",
+    )
+    parser.add_argument(
+        "--adapter",
+        metavar="DIR",
+        help="a LoRA adapter folder (negkit finetune's output, or any PEFT adapter) merged into the "
+        "model's weights in memory; recorded with its weights and training config hashes",
+    )
+    parser.add_argument(
+        "--batch-size",
+        default="auto",
+        help="N, or auto (the largest batch that fits, found per length bucket, halved on out-of-memory)",
+    )
+    parser.add_argument(
+        "--device",
+        help="cpu | cuda | cuda:N | mps | auto (default: a GPU when one is visible; "
+        "under torchrun/accelerate each rank takes cuda:LOCAL_RANK)",
+    )
+    parser.add_argument(
+        "--dtype",
+        choices=("auto", "float32", "bfloat16", "float16"),
+        help="exact mode: float32; fast mode default auto (CPU: the fastest of float32, bfloat16 and "
+        "float16 by a short calibration cached per machine; GPU: bfloat16, float16 without bf16)",
+    )
+    parser.add_argument(
+        "--quantize",
+        choices=("8bit", "4bit"),
+        help="load the weights quantized with bitsandbytes (needs a CUDA GPU and --mode fast)",
+    )
+    parser.add_argument(
+        "--mode", choices=("exact", "fast"), default="exact", help="exact reproduces plain forward passes (fp32)"
+    )
+    parser.add_argument(
+        "--timeout",
+        type=positive_float,
+        metavar="SECONDS",
+        help="openai: servers: seconds to wait for an answer (default 30; a request that times out is "
+        "tried twice at most)",
+    )
+    parser.add_argument(
+        "--retries",
+        type=non_negative,
+        metavar="N",
+        help="openai: servers: tries after a connection error or HTTP 408/429/5xx (default 3)",
+    )
 
 
 def add_task_arguments(parser: argparse._ActionsContainer) -> None:
     """Which tasks, on which data, asked how (prompts, few-shot, limits, seeds)."""
-    parser.add_argument("--tasks", help="comma-separated task names (see --list); default: every suite whose data is found")
+    parser.add_argument(
+        "--tasks", help="comma-separated task names (see --list); default: every suite whose data is found"
+    )
     parser.add_argument("--list", action="store_true", help="list the registered tasks and where their data was found")
-    parser.add_argument("--data", help="data root, data set folder or file (default: NEGKIT_DATA, ./data, ../shared/data)")
+    parser.add_argument(
+        "--data", help="data root, data set folder or file (default: NEGKIT_DATA, ./data, ../shared/data)"
+    )
     add_include_argument(parser)
-    parser.add_argument("--split", default="test",
-                        help="split to evaluate (default: test; a task's other splits: see its docs, e.g. 'all' for a whole data set)")
-    parser.add_argument("--limit", type=parse_limit, metavar="N|F|TASK=N,...",
-                        help="about N items per task, or a fraction F in (0, 1) of each task's items (a task whose "
-                        "items come in groups takes a deterministic sample of whole groups); TASK=N,... sets per-task "
-                        "limits and runs the other tasks in full")
-    parser.add_argument("--seed", type=seed_value, help="seed for splits, samples and few-shot draws (default 0; a task that "
-                        "averages over its paper's few-shot seeds uses this one seed instead)")
-    parser.add_argument("--prompt", type=per_task_value(str), metavar="ID|TASK=ID,...",
-                        help="prompt id of the tasks that have several (ids and defaults: docs/suites.md)")
-    parser.add_argument("--num-fewshot", "--num_fewshot", type=per_task_value(non_negative), metavar="K|TASK=K,...",
-                        help="few-shot examples for the tasks that take them; an error for a task that does not")
+    parser.add_argument(
+        "--split",
+        default="test",
+        help="split to evaluate (default: test; a task's other splits: see its docs, e.g. 'all' for a whole data set)",
+    )
+    parser.add_argument(
+        "--limit",
+        type=parse_limit,
+        metavar="N|F|TASK=N,...",
+        help="about N items per task, or a fraction F in (0, 1) of each task's items (a task whose "
+        "items come in groups takes a deterministic sample of whole groups); TASK=N,... sets per-task "
+        "limits and runs the other tasks in full",
+    )
+    parser.add_argument(
+        "--seed",
+        type=seed_value,
+        help="seed for splits, samples and few-shot draws (default 0; a task that "
+        "averages over its paper's few-shot seeds uses this one seed instead)",
+    )
+    parser.add_argument(
+        "--prompt",
+        type=per_task_value(str),
+        metavar="ID|TASK=ID,...",
+        help="prompt id of the tasks that have several (ids and defaults: docs/suites.md)",
+    )
+    parser.add_argument(
+        "--num-fewshot",
+        "--num_fewshot",
+        type=per_task_value(non_negative),
+        metavar="K|TASK=K,...",
+        help="few-shot examples for the tasks that take them; an error for a task that does not",
+    )
     chat = parser.add_mutually_exclusive_group()
-    chat.add_argument("--apply-chat-template", "--apply_chat_template", dest="chat", action="store_const", const=True,
-                      help="render every prompt with the model's chat template (default: each task's own: most "
-                      "never, a task written for chat models when the model has a template)")
-    chat.add_argument("--no-chat-template", dest="chat", action="store_const", const=False,
-                      help="never use the chat template (the tasks' plain prompts)")
-    parser.add_argument("--system-instruction", "--system_instruction", metavar="TEXT",
-                        help="a system message (with the chat template), else text put before each prompt and a blank line")
+    chat.add_argument(
+        "--apply-chat-template",
+        "--apply_chat_template",
+        dest="chat",
+        action="store_const",
+        const=True,
+        help="render every prompt with the model's chat template (default: each task's own: most "
+        "never, a task written for chat models when the model has a template)",
+    )
+    chat.add_argument(
+        "--no-chat-template",
+        dest="chat",
+        action="store_const",
+        const=False,
+        help="never use the chat template (the tasks' plain prompts)",
+    )
+    parser.add_argument(
+        "--system-instruction",
+        "--system_instruction",
+        metavar="TEXT",
+        help="a system message (with the chat template), else text put before each prompt and a blank line",
+    )
     for flag in task_flags().values():  # the benchmarks' own task options (e.g. a BOS policy)
         parser.add_argument(*flag.names, dest=flag.dest, **flag.settings)
 
 
 def add_run_arguments(parser: argparse._ActionsContainer) -> None:
     """Where results go and how the run behaves (progress, durability, locking)."""
-    parser.add_argument("--out", "--output-path", "--output_path", dest="out",
-                        help="output folder (default: negkit-runs/MODEL-HASH)")
-    parser.add_argument("--log-samples", "--log_samples", action="store_true",
-                        help="accepted for the Harness's command lines: negkit always writes TASK.samples.jsonl "
-                        "(each item's inputs, exact prompt, scores and prediction)")
+    parser.add_argument(
+        "--out", "--output-path", "--output_path", dest="out", help="output folder (default: negkit-runs/MODEL-HASH)"
+    )
+    parser.add_argument(
+        "--log-samples",
+        "--log_samples",
+        action="store_true",
+        help="accepted for the Harness's command lines: negkit always writes TASK.samples.jsonl "
+        "(each item's inputs, exact prompt, scores and prediction)",
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
-    parser.add_argument("--bootstrap", type=int, default=1000, metavar="N",
-                        help="bootstrap resamples for the 95%% confidence interval of every metric, clustered by "
-                        "each benchmark's unit (default: 1000; 0: no intervals)")
-    parser.add_argument("--bootstrap-seed", type=seed_value, default=0, metavar="S",
-                        help="seed of the bootstrap draws (default: 0)")
-    parser.add_argument("--chunk-size", type=positive_int, default=DEFAULT_CHUNK_SIZE, metavar="N",
-                        help=f"requests per durable write to the run store, at most (default: {DEFAULT_CHUNK_SIZE})")
-    parser.add_argument("--commit-seconds", type=positive_float, default=DEFAULT_COMMIT_SECONDS, metavar="S",
-                        help="seconds of model work per durable write to the run store, about (default: "
-                        f"{DEFAULT_COMMIT_SECONDS:g}); a kill loses at most this much work")
-    parser.add_argument("--start-over", action="store_true",
-                        help="remove --out's negkit run files (results, samples, reports, stored answers) before the "
-                        "run; other files stay. Without it, a folder holding another model's tasks is refused")
-    parser.add_argument("--allow-in-git", action="store_true",
-                        help="write a task's private fields (sentences of a data set kept encrypted) into the per-sample "
-                        "files even when --out is inside a git working tree (there they are written as SHA-256 hashes "
-                        "by default)")
-    parser.add_argument("--wait-lock", type=wait_seconds, nargs="?", const=math.inf, default=0.0, metavar="SECONDS",
-                        help="when another run writes to the same output folder, wait for it (for at most SECONDS) "
-                        "instead of refusing")
+    parser.add_argument(
+        "--bootstrap",
+        type=int,
+        default=1000,
+        metavar="N",
+        help="bootstrap resamples for the 95%% confidence interval of every metric, clustered by "
+        "each benchmark's unit (default: 1000; 0: no intervals)",
+    )
+    parser.add_argument(
+        "--bootstrap-seed", type=seed_value, default=0, metavar="S", help="seed of the bootstrap draws (default: 0)"
+    )
+    parser.add_argument(
+        "--chunk-size",
+        type=positive_int,
+        default=DEFAULT_CHUNK_SIZE,
+        metavar="N",
+        help=f"requests per durable write to the run store, at most (default: {DEFAULT_CHUNK_SIZE})",
+    )
+    parser.add_argument(
+        "--commit-seconds",
+        type=positive_float,
+        default=DEFAULT_COMMIT_SECONDS,
+        metavar="S",
+        help="seconds of model work per durable write to the run store, about (default: "
+        f"{DEFAULT_COMMIT_SECONDS:g}); a kill loses at most this much work",
+    )
+    parser.add_argument(
+        "--start-over",
+        action="store_true",
+        help="remove --out's negkit run files (results, samples, reports, stored answers) before the "
+        "run; other files stay. Without it, a folder holding another model's tasks is refused",
+    )
+    parser.add_argument(
+        "--allow-in-git",
+        action="store_true",
+        help="write a task's private fields (sentences of a data set kept encrypted) into the per-sample "
+        "files even when --out is inside a git working tree (there they are written as SHA-256 hashes "
+        "by default)",
+    )
+    parser.add_argument(
+        "--wait-lock",
+        type=wait_seconds,
+        nargs="?",
+        const=math.inf,
+        default=0.0,
+        metavar="SECONDS",
+        help="when another run writes to the same output folder, wait for it (for at most SECONDS) instead of refusing",
+    )
 
 
 def run_eval(args: argparse.Namespace) -> int:
@@ -183,16 +289,33 @@ def eval_options(args: argparse.Namespace, **fields: Any) -> EvalOptions:
         return getattr(args, name, None)
 
     values: dict[str, Any] = dict(
-        data=given("data"), split=args.split if hasattr(args, "split") else "test", limit=given("limit"),
+        data=given("data"),
+        split=args.split if hasattr(args, "split") else "test",
+        limit=given("limit"),
         seed=given("seed"),
-        batch_size=parse_batch_size(args.batch_size), dtype=args.dtype, mode=args.mode, out=args.out,
-        device=args.device, quantize=args.quantize, progress=not args.no_progress,
-        model_args=parse_model_args(args.model_args), num_fewshot=given("num_fewshot"), prompt=given("prompt"),
-        chat=given("chat"), system_instruction=given("system_instruction"),
+        batch_size=parse_batch_size(args.batch_size),
+        dtype=args.dtype,
+        mode=args.mode,
+        out=args.out,
+        device=args.device,
+        quantize=args.quantize,
+        progress=not args.no_progress,
+        model_args=parse_model_args(args.model_args),
+        num_fewshot=given("num_fewshot"),
+        prompt=given("prompt"),
+        chat=given("chat"),
+        system_instruction=given("system_instruction"),
         task_flags={option: given(option) for option in task_flags() if given(option) is not None},
-        chunk_size=args.chunk_size, commit_seconds=args.commit_seconds,
-        wait_lock=args.wait_lock, allow_in_git=args.allow_in_git, start_over=args.start_over, adapter=args.adapter, timeout=args.timeout,
-        retries=args.retries, bootstrap=args.bootstrap, bootstrap_seed=args.bootstrap_seed,
+        chunk_size=args.chunk_size,
+        commit_seconds=args.commit_seconds,
+        wait_lock=args.wait_lock,
+        allow_in_git=args.allow_in_git,
+        start_over=args.start_over,
+        adapter=args.adapter,
+        timeout=args.timeout,
+        retries=args.retries,
+        bootstrap=args.bootstrap,
+        bootstrap_seed=args.bootstrap_seed,
     )
     return EvalOptions(**{**values, **fields})
 
@@ -216,7 +339,9 @@ def suites_to_run(data: str | None, classifier: bool = False) -> tuple[list[str]
             tasks.append(status.task)
     if not tasks:  # one error line, not a note per suite first
         where = f"{data}: " if data else ""
-        raise NegkitError(f"{where}no suite's data was found (see negkit eval --list; pass --data PATH or set NEGKIT_DATA)")
+        raise NegkitError(
+            f"{where}no suite's data was found (see negkit eval --list; pass --data PATH or set NEGKIT_DATA)"
+        )
     for suite, hint in skipped.items():
         print(f"negkit: note: {suite} is not run: its data was not found (get it: {hint})", file=sys.stderr)
     return tasks, skipped

@@ -36,7 +36,8 @@ def register(groups, context) -> None:
     parser.set_defaults(handler=run_finetune)
 
     merge = groups[""].add_parser(
-        "merge-adapter", help="save a model with a LoRA adapter merged into its weights",
+        "merge-adapter",
+        help="save a model with a LoRA adapter merged into its weights",
         description="Load MODEL, merge the adapter of --adapter into its weights and save an ordinary transformers "
         "folder (loadable with --model hf:OUT, without PEFT).",
     )
@@ -54,12 +55,16 @@ def run_finetune(args: argparse.Namespace) -> int:
         raise NegkitError("a model behind an OpenAI-compatible server cannot be fine-tuned here")
     run = finetune(args.model, options_from_args(args))
     result = run["result"]
-    print(f"fine-tuned: {args.out} ({run['kind']}, step {result['saved_step']} of {result['global_step']}, "
-          f"train loss {_number(result['train_loss'])}, dev loss {_number(result['best_eval_loss'])})")
+    print(
+        f"fine-tuned: {args.out} ({run['kind']}, step {result['saved_step']} of {result['global_step']}, "
+        f"train loss {_number(result['train_loss'])}, dev loss {_number(result['best_eval_loss'])})"
+    )
     print(json.dumps({key: result[key] for key in ("tokens_seen", "session_tokens_per_second", "session_seconds")}))
     if run["status"] == "stopped":
-        print(f"stopped by --max-minutes at step {result['global_step']} of {result['max_steps']}; the same command "
-              "(with any --max-minutes) continues from there")
+        print(
+            f"stopped by --max-minutes at step {result['global_step']} of {result['max_steps']}; the same command "
+            "(with any --max-minutes) continues from there"
+        )
     if parse_model_spec(args.model).is_classifier:
         print(f"evaluate: negkit eval --model nli:{args.out} --tasks {','.join(classifier_tasks())}")
     else:

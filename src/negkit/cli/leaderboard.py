@@ -33,7 +33,11 @@ def register(groups, context) -> None:
 
 def run_leaderboard(args: argparse.Namespace) -> int:
     tasks = selected_run_tasks(args)
-    paths = leaderboard(args.runs, args.out, LeaderboardOptions(args.bootstrap, args.seed, tasks=tasks,
-                                                               allow_different_data=args.allow_different_data), suite_view)
+    paths = leaderboard(
+        args.runs,
+        args.out,
+        LeaderboardOptions(args.bootstrap, args.seed, tasks=tasks, allow_different_data=args.allow_different_data),
+        suite_view,
+    )
     print(paths["index"])
     return 0

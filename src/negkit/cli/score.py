@@ -30,9 +30,11 @@ def register(groups, context) -> None:
         # the suite's main task name is also accepted (e.g. nubench for thunder-nubench), as before suites existed
         aliases = [name for name in (*suite.aliases, suite.main_task) if name != suite.name]
         parser = groups["score"].add_parser(
-            suite.name, aliases=list(dict.fromkeys(aliases)),
+            suite.name,
+            aliases=list(dict.fromkeys(aliases)),
             help=suite.scorer_help or f"score {suite.name} predictions ({{item_id or index, prediction}} lines)",
-            description=suite.scorer_help or f"Score {suite.name} predictions: JSON Lines of {{item_id (or index: "
+            description=suite.scorer_help
+            or f"Score {suite.name} predictions: JSON Lines of {{item_id (or index: "
             "the N-th item), prediction (an answer or its index)}, or negkit eval's samples file.",
         )
         parser.add_argument("predictions", metavar="PREDICTIONS", type=Path, help="the predictions file")
@@ -40,8 +42,13 @@ def register(groups, context) -> None:
         parser.add_argument("--out", type=Path, help="also write the metrics as JSON to this file")
         parser.add_argument("--name", default="predictions", help="the run's name in the tables")
         parser.add_argument("--data", help="gold data for suites that need it: a data root or data set folder")
-        parser.add_argument("--bootstrap", type=int, default=DEFAULT_RESAMPLES, metavar="N",
-                            help=f"bootstrap resamples for the 95%% intervals (default: {DEFAULT_RESAMPLES}; 0: none)")
+        parser.add_argument(
+            "--bootstrap",
+            type=int,
+            default=DEFAULT_RESAMPLES,
+            metavar="N",
+            help=f"bootstrap resamples for the 95%% intervals (default: {DEFAULT_RESAMPLES}; 0: none)",
+        )
         parser.add_argument("--seed", type=seed_value, default=0, help="seed of the bootstrap (default: 0)")
         add_include_argument(parser)
         parser.set_defaults(handler=run_score, suite=suite.name)

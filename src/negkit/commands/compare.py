@@ -58,8 +58,12 @@ def run_names(folders: Sequence[Path]) -> list[str]:
         depth += 1
 
 
-def compare(run_dirs: Sequence[str | Path], baseline: str | Path | None = None,
-            options: CompareOptions | None = None, suites: SuiteLookup = no_suites) -> dict[str, Any]:
+def compare(
+    run_dirs: Sequence[str | Path],
+    baseline: str | Path | None = None,
+    options: CompareOptions | None = None,
+    suites: SuiteLookup = no_suites,
+) -> dict[str, Any]:
     """Compare the runs in ``run_dirs`` (and ``baseline``) task by task; the JSON-ready comparison. ``suites``
     (:func:`negkit.kit.suites.suite_view`) says how each task's headline metrics are rebuilt from its samples; tasks
     no suite can rebuild are left out.
@@ -83,14 +87,22 @@ def compare(run_dirs: Sequence[str | Path], baseline: str | Path | None = None,
     if options.tasks is not None:
         unknown = [name for name in options.tasks if name not in task_names]
         if unknown:
-            raise NegkitError(f"--tasks names tasks no run has: {', '.join(unknown)} (runs have: {', '.join(task_names)})")
+            raise NegkitError(
+                f"--tasks names tasks no run has: {', '.join(unknown)} (runs have: {', '.join(task_names)})"
+            )
         task_names = list(options.tasks)
     comparison: dict[str, Any] = {
         "baseline": names[base_index],
-        "settings": {"resamples": options.resamples, "seed": options.seed, "level": options.level,
-                     "method": "percentile bootstrap; differences: paired bootstrap on shared items"},
-        "runs": [{"name": name, "path": str(run.path), "model": run.model_name, "tasks": list(run.tasks)}
-                 for name, run in zip(names, runs)],
+        "settings": {
+            "resamples": options.resamples,
+            "seed": options.seed,
+            "level": options.level,
+            "method": "percentile bootstrap; differences: paired bootstrap on shared items",
+        },
+        "runs": [
+            {"name": name, "path": str(run.path), "model": run.model_name, "tasks": list(run.tasks)}
+            for name, run in zip(names, runs)
+        ],
         "tasks": {},
     }
     for task_name in task_names:
@@ -102,8 +114,14 @@ def _comparable(view: SuiteView | None) -> bool:
     return view is not None and view.estimands is not None
 
 
-def _compare_task(task_name: str, runs: list[RunFolder], names: list[str], base_index: int,
-                  options: CompareOptions, view: SuiteView | None) -> dict[str, Any]:
+def _compare_task(
+    task_name: str,
+    runs: list[RunFolder],
+    names: list[str],
+    base_index: int,
+    options: CompareOptions,
+    view: SuiteView | None,
+) -> dict[str, Any]:
     suite = view.name if view else task_name
     base = runs[base_index].tasks.get(task_name)
     rows, metrics = [], {}
@@ -115,25 +133,38 @@ def _compare_task(task_name: str, runs: list[RunFolder], names: list[str], base_
         metrics.update({e.path: e.label or e.path for e in estimands})
         intervals = bootstrap_intervals(estimands, options.resamples, options.seed, options.level)
         row: dict[str, Any] = {
-            "run": name, "model": run.model_name, "items": len(task.records), "baseline": index == base_index,
-            "values": {path: {"estimate": i.estimate, "ci": [i.low, i.high], "method": i.method}
-                       for path, i in intervals.items()},
+            "run": name,
+            "model": run.model_name,
+            "items": len(task.records),
+            "baseline": index == base_index,
+            "values": {
+                path: {"estimate": i.estimate, "ci": [i.low, i.high], "method": i.method}
+                for path, i in intervals.items()
+            },
         }
         problem = different_data(task_name, task, name, base, names[base_index]) if base is not None else None
         if problem is not None and not options.allow_different_data:
-            raise NegkitError(f"{problem}; compare runs on the same data, or pass --allow-different-data to show "
-                              "them unpaired")
+            raise NegkitError(
+                f"{problem}; compare runs on the same data, or pass --allow-different-data to show them unpaired"
+            )
         if problem is not None:
             row["unpaired"] = problem
         elif base is not None and index != base_index:
-            row.update(_paired(task_name, task.records, base.records, task.samples_file, base.samples_file, options,
-                               view))
+            row.update(
+                _paired(task_name, task.records, base.records, task.samples_file, base.samples_file, options, view)
+            )
         rows.append(row)
     primary = (view.primary_metric if view else None) or next(iter(metrics), "")
     rows.sort(key=lambda row: -(row["values"].get(primary, {}).get("estimate") or float("-inf")))
-    return {"suite": suite, "primary": primary, "digits": view.digits if view else 3,
-            "scale": list(view.scale) if view else [0.0, 1.0], "baseline_has_task": base is not None,
-            "metrics": [_metric_entry(path, label, view) for path, label in metrics.items()], "rows": rows}
+    return {
+        "suite": suite,
+        "primary": primary,
+        "digits": view.digits if view else 3,
+        "scale": list(view.scale) if view else [0.0, 1.0],
+        "baseline_has_task": base is not None,
+        "metrics": [_metric_entry(path, label, view) for path, label in metrics.items()],
+        "rows": rows,
+    }
 
 
 def _metric_entry(path: str, label: str, view: SuiteView | None) -> dict[str, Any]:
@@ -143,17 +174,28 @@ def _metric_entry(path: str, label: str, view: SuiteView | None) -> dict[str, An
     return {"path": path, "label": label}
 
 
-def _paired(task_name: str, records: list[dict[str, Any]], base_records: list[dict[str, Any]], path: Path,
-            base_path: Path, options: CompareOptions, view: SuiteView | None) -> dict[str, Any]:
+def _paired(
+    task_name: str,
+    records: list[dict[str, Any]],
+    base_records: list[dict[str, Any]],
+    path: Path,
+    base_path: Path,
+    options: CompareOptions,
+    view: SuiteView | None,
+) -> dict[str, Any]:
     """The paired differences of a run from the baseline on the items both scored."""
     by_id = {record["item_id"]: record for record in records}
     shared_base = [record for record in base_records if record["item_id"] in by_id]
     shared_run = [by_id[record["item_id"]] for record in shared_base]
     if not shared_base:
         return {"shared_items": 0, "vs_baseline": {}}
-    differences = paired_bootstrap(record_estimands(task_name, shared_run, path, view),
-                                   record_estimands(task_name, shared_base, base_path, view),
-                                   options.resamples, options.seed, options.level)
+    differences = paired_bootstrap(
+        record_estimands(task_name, shared_run, path, view),
+        record_estimands(task_name, shared_base, base_path, view),
+        options.resamples,
+        options.seed,
+        options.level,
+    )
     return {"shared_items": len(shared_base), "vs_baseline": {p: d.as_dict() for p, d in differences.items()}}
 
 
@@ -187,9 +229,18 @@ def compare_markdown(comparison: dict[str, Any]) -> str:
     settings = comparison["settings"]
     parts = [
         "# negkit comparison",
-        markdown_table(["run", "model", "folder", "tasks"],
-                       [[run["name"] + (" (baseline)" if run["name"] == comparison["baseline"] else ""), f"`{run['model']}`",
-                         f"`{run['path']}`", ", ".join(run["tasks"])] for run in comparison["runs"]]),
+        markdown_table(
+            ["run", "model", "folder", "tasks"],
+            [
+                [
+                    run["name"] + (" (baseline)" if run["name"] == comparison["baseline"] else ""),
+                    f"`{run['model']}`",
+                    f"`{run['path']}`",
+                    ", ".join(run["tasks"]),
+                ]
+                for run in comparison["runs"]
+            ],
+        ),
         f"Values: `estimate [low, high]`, {settings['level']:.0%} percentile bootstrap intervals "
         f"({settings['resamples']:,} resamples, seed {settings['seed']}) resampling each suite's unit. Differences: "
         f"run − baseline on the items both scored, paired bootstrap; `*` marks an interval that excludes 0 "
@@ -208,17 +259,22 @@ def task_markdown(task_name: str, task: dict[str, Any], baseline: str) -> str:
     primary_label = next((m["label"] for m in metrics if m["path"] == task["primary"]), task["primary"])
     board = markdown_table(
         ["rank", "run", "items"] + [m["label"] for m in metrics],
-        [[rank, row["run"] + (" (baseline)" if row["baseline"] else ""), row["items"]]
-         + [_cell(row["values"].get(m["path"]), digits[m["path"]]) for m in metrics]
-         for rank, row in enumerate(task["rows"], start=1)],
+        [
+            [rank, row["run"] + (" (baseline)" if row["baseline"] else ""), row["items"]]
+            + [_cell(row["values"].get(m["path"]), digits[m["path"]]) for m in metrics]
+            for rank, row in enumerate(task["rows"], start=1)
+        ],
     )
     text = f"## {task_name}\n\nLeaderboard (sorted by {primary_label}):\n\n{board}"
     others = [row for row in task["rows"] if not row["baseline"] and "vs_baseline" in row]
     if others:
         differences = markdown_table(
             ["metric"] + [f"{row['run']} − {baseline} ({row['shared_items']} shared items)" for row in others],
-            [[m["label"]] + [_difference_cell(row["vs_baseline"].get(m["path"]), digits[m["path"]]) for row in others]
-             for m in metrics],
+            [
+                [m["label"]]
+                + [_difference_cell(row["vs_baseline"].get(m["path"]), digits[m["path"]]) for row in others]
+                for m in metrics
+            ],
         )
         text += f"\n\nDifference from the baseline `{baseline}`:\n\n{differences}"
     elif not task["baseline_has_task"]:

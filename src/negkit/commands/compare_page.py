@@ -23,8 +23,11 @@ def comparison_html(comparison: dict[str, Any]) -> str:
     for task_name, task in comparison["tasks"].items():
         scale = tuple(task.get("scale", (0.0, 1.0)))
         figures = comparison_figures(task_name, task, comparison["baseline"], scale) if plots.available() else []
-        body.append(markdown_to_html(task_markdown(task_name, task, comparison["baseline"])).replace(
-            "</h3>", "</h3>\n" + (figures_html(figures) if figures else no_plots()), 1))
+        body.append(
+            markdown_to_html(task_markdown(task_name, task, comparison["baseline"])).replace(
+                "</h3>", "</h3>\n" + (figures_html(figures) if figures else no_plots()), 1
+            )
+        )
     return page(title, body)
 
 
@@ -38,8 +41,9 @@ def write_comparison(comparison: dict[str, Any], out: Path) -> dict[str, Path]:
     return paths
 
 
-def comparison_figures(task_name: str, task: dict[str, Any], baseline: str,
-                       scale: tuple[float, float] = (0.0, 1.0)) -> list[Figure]:
+def comparison_figures(
+    task_name: str, task: dict[str, Any], baseline: str, scale: tuple[float, float] = (0.0, 1.0)
+) -> list[Figure]:
     """One task of ``negkit compare``: headline values per run (on the axis ``scale``), and differences from the
     baseline."""
     labels = [metric["label"] for metric in task["metrics"]]
@@ -56,14 +60,28 @@ def comparison_figures(task_name: str, task: dict[str, Any], baseline: str,
     for axis in dict.fromkeys(axes):
         chosen = [index for index, own in enumerate(axes) if own == axis]
         names = [labels[index] for index in chosen]
-        values = {row["run"]: [entry_triple(row["values"].get(paths[index]), "estimate") for index in chosen]
-                  for row in task["rows"]}
-        figures.append((f"{task_name}: headline metrics per run (95% intervals)",
-                        plots.interval_bars(names, values, f"{task_name}", "value", axis,
-                                            width=max(6.4, 0.75 * len(names) + 3))))
-        differences = {row["run"]: [entry_triple(row["vs_baseline"].get(paths[index]), "difference") for index in chosen]
-                       for row in task["rows"] if row.get("vs_baseline")}
+        values = {
+            row["run"]: [entry_triple(row["values"].get(paths[index]), "estimate") for index in chosen]
+            for row in task["rows"]
+        }
+        figures.append(
+            (
+                f"{task_name}: headline metrics per run (95% intervals)",
+                plots.interval_bars(
+                    names, values, f"{task_name}", "value", axis, width=max(6.4, 0.75 * len(names) + 3)
+                ),
+            )
+        )
+        differences = {
+            row["run"]: [entry_triple(row["vs_baseline"].get(paths[index]), "difference") for index in chosen]
+            for row in task["rows"]
+            if row.get("vs_baseline")
+        }
         if differences:
-            figures.append((f"{task_name}: difference from {baseline} (paired bootstrap, 95% intervals)",
-                            plots.forest(names, differences, f"{task_name}: run − {baseline}", "difference")))
+            figures.append(
+                (
+                    f"{task_name}: difference from {baseline} (paired bootstrap, 95% intervals)",
+                    plots.forest(names, differences, f"{task_name}: run − {baseline}", "difference"),
+                )
+            )
     return figures

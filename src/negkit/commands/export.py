@@ -68,16 +68,24 @@ def export_task_names(names: Sequence[str]) -> list[str]:
         else:
             chosen = [task for task in suite.task_names if task in exports]
             if not chosen:
-                raise NegkitError(f"suite {name} has no task exported to the LM Evaluation Harness; exportable "
-                                  f"tasks: {', '.join(exports)}")
+                raise NegkitError(
+                    f"suite {name} has no task exported to the LM Evaluation Harness; exportable "
+                    f"tasks: {', '.join(exports)}"
+                )
         expanded += [task for task in chosen if task not in expanded]
     return expanded
 
 
-def export_lm_eval(tasks: Sequence[str], out: str | Path, data: str | None = None, split: str = "test",
-                   limit: int | float | dict[str, int | float] | None = None, seed: int | None = None,
-                   prompt: str | dict[str, str] | None = None, num_fewshot: int | dict[str, int] | None = None,
-                   ) -> dict[str, Any]:
+def export_lm_eval(
+    tasks: Sequence[str],
+    out: str | Path,
+    data: str | None = None,
+    split: str = "test",
+    limit: int | float | dict[str, int | float] | None = None,
+    seed: int | None = None,
+    prompt: str | dict[str, str] | None = None,
+    num_fewshot: int | dict[str, int] | None = None,
+) -> dict[str, Any]:
     """Write Harness tasks for ``tasks`` into ``out``; return the manifest (also ``out/negkit_export.json``).
 
     The options mean what they mean for ``negkit eval`` and select the same items; a flag a task does not take
@@ -89,21 +97,29 @@ def export_lm_eval(tasks: Sequence[str], out: str | Path, data: str | None = Non
         raise NegkitError(f"no task to export; exportable tasks: {', '.join(exports)}")
     unknown = [task for task in tasks if task not in exports]
     if unknown:
-        raise NegkitError(f"cannot export {', '.join(unknown)} to the LM Evaluation Harness; exportable tasks: "
-                          f"{', '.join(exports)}")
+        raise NegkitError(
+            f"cannot export {', '.join(unknown)} to the LM Evaluation Harness; exportable tasks: {', '.join(exports)}"
+        )
     options = EvalOptions(data=data, split=split, limit=limit, seed=seed, prompt=prompt, num_fewshot=num_fewshot)
     per_task = task_options_for(list(tasks), options)
     out = Path(out)
     make_folder(out)
-    manifest: dict[str, Any] = {"negkit_version": __version__, "command": export_command(tasks, out, options),
-                                "split": split, "tasks": {}}
+    manifest: dict[str, Any] = {
+        "negkit_version": __version__,
+        "command": export_command(tasks, out, options),
+        "split": split,
+        "tasks": {},
+    }
     for name in tasks:
         task = per_task[name].task
         loaded = task.load(data, split, task_limit(limit, name), 0 if seed is None else seed)
         export = exports[name]
-        manifest["tasks"][name] = {"harness_tasks": list(export.names), "count": len(loaded.items),
-                                   "data": data_record(data, loaded.files),
-                                   **export.write(task, loaded, out, data, export.names)}
+        manifest["tasks"][name] = {
+            "harness_tasks": list(export.names),
+            "count": len(loaded.items),
+            "data": data_record(data, loaded.files),
+            **export.write(task, loaded, out, data, export.names),
+        }
     atomic_write_text(out / UTILS, utils_text([exports[name] for name in tasks]))
     atomic_write_text(out / MANIFEST, json.dumps(manifest, indent=1, ensure_ascii=False) + "\n")
     atomic_write_text(out / "README.md", readme(manifest, out))
@@ -116,9 +132,11 @@ def utils_text(exports: Sequence[HarnessExport]) -> str:
     for export in exports:
         for loader, key in export.loaders.items():
             if key is not None:
-                text += (f"\n\ndef {loader}(**_options: object) -> object:\n"
-                         f"    \"\"\"The documents negkit selected for {key} (``custom_dataset`` of "
-                         f"{', '.join(export.names)}).\"\"\"\n    return _load_docs({key!r})\n")
+                text += (
+                    f"\n\ndef {loader}(**_options: object) -> object:\n"
+                    f'    """The documents negkit selected for {key} (``custom_dataset`` of '
+                    f'{", ".join(export.names)})."""\n    return _load_docs({key!r})\n'
+                )
         if export.utils_source:
             text += "\n\n" + export.utils_source.rstrip() + "\n"
     return text
@@ -126,12 +144,25 @@ def utils_text(exports: Sequence[HarnessExport]) -> str:
 
 def export_command(tasks: Sequence[str], out: Path, options: Any) -> str:
     """The ``negkit export lm-eval`` command that writes this export again."""
-    command = ["negkit", "export", "lm-eval", "--tasks", ",".join(tasks), "--out", str(out.resolve()),
-               "--split", options.split]
+    command = [
+        "negkit",
+        "export",
+        "lm-eval",
+        "--tasks",
+        ",".join(tasks),
+        "--out",
+        str(out.resolve()),
+        "--split",
+        options.split,
+    ]
     if options.data:
         command += ["--data", str(Path(options.data).resolve())]
-    for flag, value in (("--limit", options.limit), ("--seed", options.seed), ("--prompt", options.prompt),
-                        ("--num-fewshot", options.num_fewshot)):
+    for flag, value in (
+        ("--limit", options.limit),
+        ("--seed", options.seed),
+        ("--prompt", options.prompt),
+        ("--num-fewshot", options.num_fewshot),
+    ):
         if value is not None:
             command += [flag, format_per_task(value)]
     return shlex.join(command)
@@ -158,7 +189,10 @@ def readme(manifest: dict[str, Any], out: Path) -> str:
         else:
             plain += entry["harness_tasks"]
     if plain:
-        lines += ["# negkit's default for these: no chat template", f"{base} --tasks {','.join(plain)} --log_samples --output_path OUT"]
+        lines += [
+            "# negkit's default for these: no chat template",
+            f"{base} --tasks {','.join(plain)} --log_samples --output_path OUT",
+        ]
     lines += ["```", ""]
     for task, entry in tasks.items():
         if exports[task].notes is not None:
@@ -166,7 +200,7 @@ def readme(manifest: dict[str, Any], out: Path) -> str:
     lines += [
         "Per-item predictions equal negkit's: the Harness's `acc` prediction is the arg-max of the choices' "
         "log-likelihoods, which is negkit's prediction for these tasks (TIND: True iff P(True) > P(False) on the "
-        "first token, when \"True\" and \"False\" are single tokens, as for SmolLM2 and most BPE vocabularies). "
+        'first token, when "True" and "False" are single tokens, as for SmolLM2 and most BPE vocabularies). '
         "With `--apply_chat_template` the Harness also scores the newline that ends the chat template's generation "
         "prompt; it adds the same amount to every choice, so the arg-max is unchanged.",
         "",

@@ -143,8 +143,9 @@ def _average_ranks(values: dict[str, float]) -> dict[str, float]:
     return ranks
 
 
-def leaderboard_data(entries: Sequence[str | Path], options: LeaderboardOptions | None = None,
-                     suites: SuiteLookup = no_suites) -> dict[str, Any]:
+def leaderboard_data(
+    entries: Sequence[str | Path], options: LeaderboardOptions | None = None, suites: SuiteLookup = no_suites
+) -> dict[str, Any]:
     """The leaderboard of the models in ``entries`` (see the module's docstring), JSON-ready; ``suites`` (the
     registry's :func:`negkit.kit.suites.suite_view`) says how each task's primary metric is rebuilt from its records.
 
@@ -166,23 +167,40 @@ def leaderboard_data(entries: Sequence[str | Path], options: LeaderboardOptions 
     if options.tasks is not None:
         unknown = [name for name in options.tasks if name not in splits]
         if unknown:
-            raise NegkitError(f"--tasks names tasks no run has: {', '.join(unknown)} "
-                              f"(runs have: {', '.join(splits) or 'none negkit can rank'})")
+            raise NegkitError(
+                f"--tasks names tasks no run has: {', '.join(unknown)} "
+                f"(runs have: {', '.join(splits) or 'none negkit can rank'})"
+            )
         splits = {name: splits[name] for name in options.tasks}
     data: dict[str, Any] = {
-        "settings": {"resamples": options.resamples, "seed": options.seed, "level": options.level,
-                     "method": "percentile bootstrap over each suite's unit; differences from the best: paired "
-                               "bootstrap on the items both scored"},
-        "models": [{"name": model.name, "model": sorted({run.model_name for run in model.runs}),
-                    "folders": [str(run.path) for run in model.runs],
-                    "commands": [str(task.results.get("record", {}).get("command", "")) for _, task in model.task_runs()]}
-                   for model in models],
-        "columns": [], "cells": {model.name: {} for model in models}, "metrics": {model.name: {} for model in models},
-        "mean_rank": {}, "skipped": sorted(set(skipped)),
+        "settings": {
+            "resamples": options.resamples,
+            "seed": options.seed,
+            "level": options.level,
+            "method": "percentile bootstrap over each suite's unit; differences from the best: paired "
+            "bootstrap on the items both scored",
+        },
+        "models": [
+            {
+                "name": model.name,
+                "model": sorted({run.model_name for run in model.runs}),
+                "folders": [str(run.path) for run in model.runs],
+                "commands": [str(task.results.get("record", {}).get("command", "")) for _, task in model.task_runs()],
+            }
+            for model in models
+        ],
+        "columns": [],
+        "cells": {model.name: {} for model in models},
+        "metrics": {model.name: {} for model in models},
+        "mean_rank": {},
+        "skipped": sorted(set(skipped)),
     }
     # columns in the order --tasks gives, else in the suites' report order
-    ordered = list(options.tasks) if options.tasks is not None else sorted(
-        splits, key=lambda name: (suites(name).order, suites(name).name, name))  # type: ignore[union-attr]
+    ordered = (
+        list(options.tasks)
+        if options.tasks is not None
+        else sorted(splits, key=lambda name: (suites(name).order, suites(name).name, name))
+    )  # type: ignore[union-attr]
     for task_name in ordered:
         task_splits = splits[task_name]
         for split in sorted(task_splits):
@@ -202,12 +220,23 @@ def _mean_ranks(data: dict[str, Any]) -> None:
     shared = [key for key in keys if all(key in cells for cells in data["cells"].values())]
     for name, cells in data["cells"].items():
         ranks = [cells[key]["rank"] for key in shared]
-        data["mean_rank"][name] = {"mean": round(sum(ranks) / len(ranks), 6) if ranks else None,
-                                   "columns": len(ranks), "covered": sum(key in cells for key in keys), "of": len(keys)}
+        data["mean_rank"][name] = {
+            "mean": round(sum(ranks) / len(ranks), 6) if ranks else None,
+            "columns": len(ranks),
+            "covered": sum(key in cells for key in keys),
+            "of": len(keys),
+        }
 
 
-def _column(task_name: str, split: str, key: str, models: Sequence[_Model], data: dict[str, Any],
-            options: LeaderboardOptions, view: SuiteView) -> dict[str, Any] | None:
+def _column(
+    task_name: str,
+    split: str,
+    key: str,
+    models: Sequence[_Model],
+    data: dict[str, Any],
+    options: LeaderboardOptions,
+    view: SuiteView,
+) -> dict[str, Any] | None:
     """Fill one column's cells (values, ranks, differences from the best); its description, or None if empty."""
     found: dict[str, TaskRun] = {}
     for model in models:
@@ -222,9 +251,14 @@ def _column(task_name: str, split: str, key: str, models: Sequence[_Model], data
         intervals = bootstrap_intervals(estimands, options.resamples, options.seed, options.level)
         primary = _primary(view, estimands)
         data["metrics"][name][key] = [
-            {"path": e.path, "label": e.label or e.path, "estimate": _scaled(intervals[e.path].estimate, factor),
-             "ci": [_scaled(intervals[e.path].low, factor), _scaled(intervals[e.path].high, factor)]}
-            for e in estimands]
+            {
+                "path": e.path,
+                "label": e.label or e.path,
+                "estimate": _scaled(intervals[e.path].estimate, factor),
+                "ci": [_scaled(intervals[e.path].low, factor), _scaled(intervals[e.path].high, factor)],
+            }
+            for e in estimands
+        ]
         if primary is None or intervals[primary.path].estimate is None:
             continue
         primaries[name] = primary
@@ -232,7 +266,12 @@ def _column(task_name: str, split: str, key: str, models: Sequence[_Model], data
         data["cells"][name][key] = {
             "estimate": _scaled(interval.estimate, factor),
             "ci": [_scaled(interval.low, factor), _scaled(interval.high, factor)],
-            "items": len(task.records), "units": interval.units, "rank": None, "best": False, "vs_best": None}
+            "items": len(task.records),
+            "units": interval.units,
+            "rank": None,
+            "best": False,
+            "vs_best": None,
+        }
     if not primaries:
         return None
     cells = {name: data["cells"][name][key] for name in primaries}
@@ -245,9 +284,17 @@ def _column(task_name: str, split: str, key: str, models: Sequence[_Model], data
         if name != best and name not in unpaired and best not in unpaired:
             cell["vs_best"] = _versus(found[name], found[best], primaries[name].path, factor, options, view)
     first = primaries[best]
-    return {"key": key, "task": task_name, "split": split, "label": key, "suite": view.name,
-            "metric": first.path, "metric_label": first.label or first.path, "unit": first.unit,
-            "best": best if competing else None}
+    return {
+        "key": key,
+        "task": task_name,
+        "split": split,
+        "label": key,
+        "suite": view.name,
+        "metric": first.path,
+        "metric_label": first.label or first.path,
+        "unit": first.unit,
+        "best": best if competing else None,
+    }
 
 
 def _check_same_data(task_name: str, found: dict[str, TaskRun], options: LeaderboardOptions) -> set[str]:
@@ -258,15 +305,18 @@ def _check_same_data(task_name: str, found: dict[str, TaskRun], options: Leaderb
     for name in names[1:]:
         problem = different_data(task_name, found[names[0]], names[0], found[name], name)
         if problem is not None and not options.allow_different_data:
-            raise NegkitError(f"{problem}; rank runs on the same data, or pass --allow-different-data to show "
-                              "them without paired differences")
+            raise NegkitError(
+                f"{problem}; rank runs on the same data, or pass --allow-different-data to show "
+                "them without paired differences"
+            )
         if problem is not None:
             unpaired.update({name, names[0]})
     return unpaired
 
 
-def _versus(task: TaskRun, best: TaskRun, path: str, factor: float, options: LeaderboardOptions,
-            view: SuiteView) -> dict[str, Any] | None:
+def _versus(
+    task: TaskRun, best: TaskRun, path: str, factor: float, options: LeaderboardOptions, view: SuiteView
+) -> dict[str, Any] | None:
     """``task - best`` on the primary metric over the items both scored, paired over their units."""
     by_id = {record["item_id"]: record for record in task.records}
     shared_best = [record for record in best.records if record["item_id"] in by_id]
@@ -278,10 +328,14 @@ def _versus(task: TaskRun, best: TaskRun, path: str, factor: float, options: Lea
     difference = paired_bootstrap(runs, bests, options.resamples, options.seed, options.level).get(path)
     if difference is None or difference.estimate is None:
         return None
-    return {"difference": _scaled(difference.estimate, factor),
-            "ci": [_scaled(difference.low, factor), _scaled(difference.high, factor)],
-            "p_value": difference.p_value, "significant": difference.significant, "shared_items": len(shared),
-            "units": difference.units}
+    return {
+        "difference": _scaled(difference.estimate, factor),
+        "ci": [_scaled(difference.low, factor), _scaled(difference.high, factor)],
+        "p_value": difference.p_value,
+        "significant": difference.significant,
+        "shared_items": len(shared),
+        "units": difference.units,
+    }
 
 
 def slug(name: str) -> str:
@@ -303,8 +357,12 @@ def report_links(data: dict[str, Any], out: Path) -> dict[str, list[tuple[str, s
     return links
 
 
-def leaderboard(entries: Sequence[str | Path], out: str | Path, options: LeaderboardOptions | None = None,
-                suites: SuiteLookup = no_suites) -> dict[str, Path]:
+def leaderboard(
+    entries: Sequence[str | Path],
+    out: str | Path,
+    options: LeaderboardOptions | None = None,
+    suites: SuiteLookup = no_suites,
+) -> dict[str, Path]:
     """Build the leaderboard of ``entries`` and write the static site into ``out``: ``index.html`` (ranking,
     heatmap, differences from the best), ``models/NAME.html`` per model and ``leaderboard.json``; their paths.
     ``suites`` as for :func:`leaderboard_data`."""

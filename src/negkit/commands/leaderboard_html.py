@@ -55,7 +55,7 @@ _SCRIPT = """<script>
 </script>"""
 
 #: Colour stops of the heatmap (viridis), from 0 to 100 percent.
-_STOPS = ((0x44, 0x01, 0x54), (0x3b, 0x52, 0x8b), (0x21, 0x91, 0x8c), (0x5e, 0xc9, 0x62), (0xfd, 0xe7, 0x25))
+_STOPS = ((0x44, 0x01, 0x54), (0x3B, 0x52, 0x8B), (0x21, 0x91, 0x8C), (0x5E, 0xC9, 0x62), (0xFD, 0xE7, 0x25))
 
 
 def colour(value: float) -> tuple[str, str]:
@@ -95,8 +95,10 @@ def _difference(entry: dict[str, Any] | None) -> str:
 def _ordered(data: dict[str, Any]) -> list[str]:
     """Model names by mean rank (models without a ranked column last), then by name."""
     ranks = data["mean_rank"]
-    return sorted((model["name"] for model in data["models"]),
-                  key=lambda name: (ranks[name]["mean"] is None, ranks[name]["mean"] or 0.0, name))
+    return sorted(
+        (model["name"] for model in data["models"]),
+        key=lambda name: (ranks[name]["mean"] is None, ranks[name]["mean"] or 0.0, name),
+    )
 
 
 def _sort_key(value: float | None) -> str:
@@ -113,32 +115,43 @@ def _value_cell(cell: dict[str, Any] | None) -> str:
         title = f"{worse['difference']:+.1f} [{low:+.1f}, {high:+.1f}] from the best, p={worse['p_value']:.3f}"
         mark = f' <span class="worse" title="{_e(title)}">&#9660;</span>'
     css = ' class="best"' if cell.get("best") else ""
-    return (f'<td{css} data-sort="{cell["estimate"]:.6f}">{_number(cell["estimate"])}{_interval(cell["ci"])}'
-            f"{mark}</td>")
+    return f'<td{css} data-sort="{cell["estimate"]:.6f}">{_number(cell["estimate"])}{_interval(cell["ci"])}{mark}</td>'
 
 
 def ranking_table(data: dict[str, Any], slugs: dict[str, str]) -> str:
     """The sortable table: one row per model, its mean rank and its primary metric on every column."""
     columns = data["columns"]
-    head = ['<th data-first="ascending">#</th>', '<th class="t" data-first="ascending">model</th>',
-            '<th data-first="ascending" title="average rank over the columns every model has; in brackets, the '
-            'columns the model has">mean rank</th>']
-    head += [f'<th data-first="descending" title="{_e(c["metric_label"])}; unit: {_e(c["unit"])}">{_e(c["label"])}</th>'
-             for c in columns]
+    head = [
+        '<th data-first="ascending">#</th>',
+        '<th class="t" data-first="ascending">model</th>',
+        '<th data-first="ascending" title="average rank over the columns every model has; in brackets, the '
+        'columns the model has">mean rank</th>',
+    ]
+    head += [
+        f'<th data-first="descending" title="{_e(c["metric_label"])}; unit: {_e(c["unit"])}">{_e(c["label"])}</th>'
+        for c in columns
+    ]
     rows = []
     folders = {model["name"]: ", ".join(Path(folder).name for folder in model["folders"]) for model in data["models"]}
     for position, name in enumerate(_ordered(data), start=1):
         mean = data["mean_rank"][name]
         place = str(position) if mean["mean"] is not None else "–"  # no shared column: not ordered
-        cells = [f'<td data-sort="{position}">{place}</td>',
-                 f'<td class="t" data-sort="{_e(name)}"><a href="models/{_e(slugs[name])}.html">{_e(name)}</a>'
-                 f' <span class="ci">{_e(folders.get(name, ""))}</span></td>',
-                 f'<td data-sort="{_sort_key(mean["mean"])}">{_number(mean["mean"], 2)}'
-                 f' <span class="ci">(over {mean["columns"]} shared; has {mean["covered"]} of {mean["of"]})</span></td>']
+        cells = [
+            f'<td data-sort="{position}">{place}</td>',
+            f'<td class="t" data-sort="{_e(name)}"><a href="models/{_e(slugs[name])}.html">{_e(name)}</a>'
+            f' <span class="ci">{_e(folders.get(name, ""))}</span></td>',
+            f'<td data-sort="{_sort_key(mean["mean"])}">{_number(mean["mean"], 2)}'
+            f' <span class="ci">(over {mean["columns"]} shared; has {mean["covered"]} of {mean["of"]})</span></td>',
+        ]
         cells += [_value_cell(data["cells"][name].get(c["key"])) for c in columns]
         rows.append(f'<tr data-model="{_e(name)}">' + "".join(cells) + "</tr>")
-    return ('<table class="sortable" id="ranking"><thead><tr>' + "".join(head) + "</tr></thead><tbody>"
-            + "".join(rows) + "</tbody></table>")
+    return (
+        '<table class="sortable" id="ranking"><thead><tr>'
+        + "".join(head)
+        + "</tr></thead><tbody>"
+        + "".join(rows)
+        + "</tbody></table>"
+    )
 
 
 def heatmap_table(data: dict[str, Any]) -> str:
@@ -168,15 +181,18 @@ def differences_tables(data: dict[str, Any]) -> str:
         entries.sort(key=lambda item: (item[1]["rank"], item[0]))
         rows = "".join(
             f'<tr><td>{_number(cell["rank"], 1)}</td><td class="t">{_e(name)}</td><td>{cell["items"]}</td>'
-            f'<td>{_number(cell["estimate"])}{_interval(cell["ci"])}</td>'
-            f'<td>{"best" if cell["best"] else _difference(cell.get("vs_best"))}</td>'
-            f'<td>{"" if not cell.get("vs_best") else cell["vs_best"]["shared_items"]}</td></tr>'
-            for name, cell in entries)
+            f"<td>{_number(cell['estimate'])}{_interval(cell['ci'])}</td>"
+            f"<td>{'best' if cell['best'] else _difference(cell.get('vs_best'))}</td>"
+            f"<td>{'' if not cell.get('vs_best') else cell['vs_best']['shared_items']}</td></tr>"
+            for name, cell in entries
+        )
         split = f", split {_e(column['split'])}" if column["split"] else ""
-        parts.append(f"<h3>{_e(column['label'])}</h3><p class=\"meta\">{_e(column['metric_label'])} (percent){split}; "
-                     f"unit of the intervals: {_e(column['unit'])}</p>"
-                     "<table><tr><th>rank</th><th class=\"t\">model</th><th>items</th><th>value [95% interval]</th>"
-                     f"<th>difference from {_e(column['best'])} [95% interval]</th><th>shared items</th></tr>{rows}</table>")
+        parts.append(
+            f'<h3>{_e(column["label"])}</h3><p class="meta">{_e(column["metric_label"])} (percent){split}; '
+            f"unit of the intervals: {_e(column['unit'])}</p>"
+            '<table><tr><th>rank</th><th class="t">model</th><th>items</th><th>value [95% interval]</th>'
+            f"<th>difference from {_e(column['best'])} [95% interval]</th><th>shared items</th></tr>{rows}</table>"
+        )
     return "\n".join(parts)
 
 
@@ -184,25 +200,37 @@ def _settings(data: dict[str, Any]) -> str:
     settings = data["settings"]
     skipped = ""
     if data["skipped"]:
-        skipped = (f' Tasks left out (negkit cannot rebuild their metrics from the per-sample records): '
-                   f'{_e(", ".join(data["skipped"]))}.')
-    return (f'<p class="legend">Values in percent: the suite\'s primary metric with its {settings["level"]:.0%} '
-            f'percentile bootstrap interval ({settings["resamples"]:,} resamples, seed {settings["seed"]}) over the '
-            f"suite's unit, recomputed from each run's per-sample records. <b>Bold</b>: the best model of the column; "
-            f"&#9660;: significantly below the best (the paired bootstrap interval of the difference, over the units "
-            f"of the items both scored, excludes 0; hover for it); unmarked: not distinguishable from the best. "
-            f"Click a header to sort.{skipped}</p>")
+        skipped = (
+            f" Tasks left out (negkit cannot rebuild their metrics from the per-sample records): "
+            f"{_e(', '.join(data['skipped']))}."
+        )
+    return (
+        f'<p class="legend">Values in percent: the suite\'s primary metric with its {settings["level"]:.0%} '
+        f"percentile bootstrap interval ({settings['resamples']:,} resamples, seed {settings['seed']}) over the "
+        f"suite's unit, recomputed from each run's per-sample records. <b>Bold</b>: the best model of the column; "
+        f"&#9660;: significantly below the best (the paired bootstrap interval of the difference, over the units "
+        f"of the items both scored, excludes 0; hover for it); unmarked: not distinguishable from the best. "
+        f"Click a header to sort.{skipped}</p>"
+    )
 
 
 def index_html(data: dict[str, Any], slugs: dict[str, str]) -> str:
     """``index.html``: the ranking table, the heatmap and the differences from the best model per column."""
     title = "negkit negation leaderboard"
-    body = [_STYLE, f"<h1>{title}</h1>",
-            f'<p class="meta">{len(data["models"])} models, {len(data["columns"])} tasks.</p>',
-            "<h2>Ranking</h2>", ranking_table(data, slugs), _settings(data),
-            "<h2>Heatmap</h2>", heatmap_table(data),
-            '<p class="legend">Colour: the value on a scale from 0 (dark) to 100 percent (yellow); &#9733;: best.</p>',
-            "<h2>Differences from the best model</h2>", differences_tables(data), _SCRIPT]
+    body = [
+        _STYLE,
+        f"<h1>{title}</h1>",
+        f'<p class="meta">{len(data["models"])} models, {len(data["columns"])} tasks.</p>',
+        "<h2>Ranking</h2>",
+        ranking_table(data, slugs),
+        _settings(data),
+        "<h2>Heatmap</h2>",
+        heatmap_table(data),
+        '<p class="legend">Colour: the value on a scale from 0 (dark) to 100 percent (yellow); &#9733;: best.</p>',
+        "<h2>Differences from the best model</h2>",
+        differences_tables(data),
+        _SCRIPT,
+    ]
     return page(title, body)
 
 
@@ -219,12 +247,23 @@ def model_html(data: dict[str, Any], name: str, links: Sequence[tuple[str, str |
     title = f"negkit leaderboard: {name}"
     items = []
     for folder, link in links:
-        target = (f'<a href="{_e(url_path(link))}">report.html</a>' if link else
-                  "no report.html (write it with <code>negkit report RUN_DIR</code>)")
+        target = (
+            f'<a href="{_e(url_path(link))}">report.html</a>'
+            if link
+            else "no report.html (write it with <code>negkit report RUN_DIR</code>)"
+        )
         items.append(f"<li><code>{_e(folder)}</code>: {target}</li>")
-    commands = "".join(f"<li><code>{_e(command)}</code></li>" for command in dict.fromkeys(model["commands"]) if command)
-    body = [_STYLE, '<p><a href="../index.html">&larr; leaderboard</a></p>', f"<h1>{_e(title)}</h1>",
-            f'<p class="meta">model: {_e(", ".join(model["model"]))}</p>', "<h2>Runs</h2>", f"<ul>{''.join(items)}</ul>"]
+    commands = "".join(
+        f"<li><code>{_e(command)}</code></li>" for command in dict.fromkeys(model["commands"]) if command
+    )
+    body = [
+        _STYLE,
+        '<p><a href="../index.html">&larr; leaderboard</a></p>',
+        f"<h1>{_e(title)}</h1>",
+        f'<p class="meta">model: {_e(", ".join(model["model"]))}</p>',
+        "<h2>Runs</h2>",
+        f"<ul>{''.join(items)}</ul>",
+    ]
     if commands:
         body += ["<h3>Commands</h3>", f"<ul>{commands}</ul>"]
     rows = []
@@ -233,15 +272,24 @@ def model_html(data: dict[str, Any], name: str, links: Sequence[tuple[str, str |
         if not cell:
             continue
         total = sum(1 for cells in data["cells"].values() if column["key"] in cells)
-        rows.append(f'<tr><td class="t">{_e(column["label"])}</td><td class="t">{_e(column["metric_label"])}</td>'
-                    f'<td>{_number(cell["rank"], 1)} of {total}</td>'
-                    f'<td>{_number(cell["estimate"])}{_interval(cell["ci"])}</td>'
-                    f'<td>{"best" if cell["best"] else _difference(cell.get("vs_best"))}</td></tr>')
-    body += ["<h2>Place per task</h2>", "<table><tr><th>task</th><th>metric</th><th>rank</th><th>value [95% interval]"
-             "</th><th>difference from the best</th></tr>" + "".join(rows) + "</table>"]
+        rows.append(
+            f'<tr><td class="t">{_e(column["label"])}</td><td class="t">{_e(column["metric_label"])}</td>'
+            f"<td>{_number(cell['rank'], 1)} of {total}</td>"
+            f"<td>{_number(cell['estimate'])}{_interval(cell['ci'])}</td>"
+            f"<td>{'best' if cell['best'] else _difference(cell.get('vs_best'))}</td></tr>"
+        )
+    body += [
+        "<h2>Place per task</h2>",
+        "<table><tr><th>task</th><th>metric</th><th>rank</th><th>value [95% interval]"
+        "</th><th>difference from the best</th></tr>" + "".join(rows) + "</table>",
+    ]
     for key, metrics in data["metrics"][name].items():
-        table = "".join(f'<tr><td class="t">{_e(m["label"])}</td><td>{_number(m["estimate"])}{_interval(m["ci"])}</td></tr>'
-                        for m in metrics)
-        body += [f"<h3>{_e(key)}: headline metrics (percent)</h3>",
-                 f"<table><tr><th>metric</th><th>value [95% interval]</th></tr>{table}</table>"]
+        table = "".join(
+            f'<tr><td class="t">{_e(m["label"])}</td><td>{_number(m["estimate"])}{_interval(m["ci"])}</td></tr>'
+            for m in metrics
+        )
+        body += [
+            f"<h3>{_e(key)}: headline metrics (percent)</h3>",
+            f"<table><tr><th>metric</th><th>value [95% interval]</th></tr>{table}</table>",
+        ]
     return page(title, body)

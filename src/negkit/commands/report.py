@@ -51,8 +51,9 @@ def summary_table(results: Sequence[dict[str, Any]], suites: SuiteLookup = no_su
         entry = intervals.get(path) if path else None
         if entry and view:
             scale = 100.0 / (view.scale[1] or 1.0)
-            rows.append([task, result.get("data", {}).get("count", "–"), entry.get("label", path),
-                         percent_cell(entry, scale)])
+            rows.append(
+                [task, result.get("data", {}).get("count", "–"), entry.get("label", path), percent_cell(entry, scale)]
+            )
     header = ["task", "items", "main metric", "value in % [95% interval]"]
     return markdown_table(header, rows) if rows else ""
 
@@ -69,15 +70,18 @@ def percent_cell(entry: dict[str, Any], scale: float) -> str:
     return f"{value * scale:.2f} [{low * scale:.2f}, {high * scale:.2f}]"
 
 
-def run_html(results: Sequence[dict[str, Any]], resolution_scores: Sequence[dict[str, Any]] = (),
-             suites: SuiteLookup = no_suites) -> str:
+def run_html(
+    results: Sequence[dict[str, Any]], resolution_scores: Sequence[dict[str, Any]] = (), suites: SuiteLookup = no_suites
+) -> str:
     """The report page of one ``negkit eval`` run (its task results, as :func:`negkit.commands.eval.evaluate.evaluate`
     returns); ``suites`` gives each task's figures and main metric (:func:`negkit.kit.suites.suite_view`)."""
     model = results[0]["model"] if results else {}
     title = f"negkit report: {model.get('name', 'no task')}"
-    body = [f"<h1>{html.escape(title)}</h1>",
-            f'<p class="meta">{html.escape(str(model.get("backend", "")))}, {html.escape(str(model.get("dtype", "")))}; '
-            f"negkit {html.escape(str(results[0].get('negkit_version', '')) if results else '')}</p>"]
+    body = [
+        f"<h1>{html.escape(title)}</h1>",
+        f'<p class="meta">{html.escape(str(model.get("backend", "")))}, {html.escape(str(model.get("dtype", "")))}; '
+        f"negkit {html.escape(str(results[0].get('negkit_version', '')) if results else '')}</p>",
+    ]
     summary = summary_table(results, suites)
     if summary:
         body += ["<h2>Summary</h2>", markdown_to_html(summary)]
@@ -111,9 +115,15 @@ def _resolution_table(score: dict[str, Any]) -> str:
     for entry in score.get("systems", []):
         intervals = entry.get("intervals", {})
         for row in entry.get("starsem", {}).get("rows", []):
-            rows.append([Path(str(entry.get("system", "?"))).name, row["row"]] + [
-                with_interval(float(row[name]) if row.get(name) is not None else None, intervals, f"{row['row']}.{name}", 2)
-                for name in ("precision", "recall", "f1")])
+            rows.append(
+                [Path(str(entry.get("system", "?"))).name, row["row"]]
+                + [
+                    with_interval(
+                        float(row[name]) if row.get(name) is not None else None, intervals, f"{row['row']}.{name}", 2
+                    )
+                    for name in ("precision", "recall", "f1")
+                ]
+            )
     return markdown_to_html(markdown_table(["system", "measure", "P", "R", "F1"], rows))
 
 

@@ -36,8 +36,14 @@ def scored_suites() -> list[SuiteDescription]:
     return [suite for suite in all_suites() if hasattr(_main_task(suite), "predictions")]
 
 
-def score_task(task: Any, path: Path, name: str = "predictions", data: str | None = None,
-               intervals: IntervalSettings | None = IntervalSettings(), split: str = "test") -> SuiteScore:
+def score_task(
+    task: Any,
+    path: Path,
+    name: str = "predictions",
+    data: str | None = None,
+    intervals: IntervalSettings | None = IntervalSettings(),
+    split: str = "test",
+) -> SuiteScore:
     """The one path: the predictions file as records in ``negkit eval``'s shape (``task.predictions``), then the
     task's own metrics, intervals and tables (:func:`negkit.kit.scoring.task_numbers`) over the items predicted
     (the task's optional hooks: see the module documentation)."""
@@ -59,8 +65,11 @@ def score_task(task: Any, path: Path, name: str = "predictions", data: str | Non
         predicted = {str(record["item_id"]) for record in records}
         chosen = [item for item in items if item.item_id in predicted]
         # the data set's size: the items of the splits the predictions come from
-        count = sum(len(split_items) for split_items in splits.values()
-                    if any(item.item_id in predicted for item in split_items))
+        count = sum(
+            len(split_items)
+            for split_items in splits.values()
+            if any(item.item_id in predicted for item in split_items)
+        )
     metrics = task_numbers(task, chosen, records, intervals)
     scored_metrics = getattr(task, "scored_metrics", None)
     if scored_metrics is not None:
@@ -84,19 +93,30 @@ def check_gold_against_data(path: Path, records: Sequence[Mapping[str, Any]]) ->
             continue
         data_gold = expected[str(written["item_id"])]
         if written["gold"] != data_gold:
-            raise InputFormatError(path, line, f"item {written['item_id']!r}: the file's gold answer "
-                                   f"{quoted(written['gold'])} is not the data's {quoted(data_gold)} (made on other "
-                                   "data? give the data it was made on with --data)")
+            raise InputFormatError(
+                path,
+                line,
+                f"item {written['item_id']!r}: the file's gold answer "
+                f"{quoted(written['gold'])} is not the data's {quoted(data_gold)} (made on other "
+                "data? give the data it was made on with --data)",
+            )
 
 
-def score_predictions(suite: str, path: str | Path, name: str = "predictions", data: str | None = None,
-                      intervals: IntervalSettings | None = IntervalSettings()) -> SuiteScore:
+def score_predictions(
+    suite: str,
+    path: str | Path,
+    name: str = "predictions",
+    data: str | None = None,
+    intervals: IntervalSettings | None = IntervalSettings(),
+) -> SuiteScore:
     """Score the predictions file ``path`` with ``suite``'s main task (``data``: the data set its items come from;
     ``intervals``: the bootstrap of the 95% intervals, None for none)."""
     description = get_suite(suite)
     task = _main_task(description)
     if not hasattr(task, "predictions"):
-        raise NegkitError(f"suite {description.name} reads no predictions file "
-                          f"(suites that do: {', '.join(s.name for s in scored_suites())})")
+        raise NegkitError(
+            f"suite {description.name} reads no predictions file "
+            f"(suites that do: {', '.join(s.name for s in scored_suites())})"
+        )
     verify_samples(path)  # negkit eval's samples file: as long as its results file says
     return score_task(task, Path(path), name, data, intervals)

@@ -36,8 +36,10 @@ def locate_task_data(task_name: str, data: str | Path | None) -> Path | None:
 
 def suite_status(data: str | Path | None = None) -> list[SuiteStatus]:
     """Every registered suite with its main task and where its data is."""
-    return [SuiteStatus(suite.name, suite.main_task, locate_task_data(suite.main_task, data), suite.data.how_to_get)
-            for suite in all_suites()]
+    return [
+        SuiteStatus(suite.name, suite.main_task, locate_task_data(suite.main_task, data), suite.data.how_to_get)
+        for suite in all_suites()
+    ]
 
 
 def default_tasks(data: str | Path | None = None, classifier: bool = False) -> list[str]:

@@ -91,9 +91,12 @@ class LengthSortedBatcher:
 
     def report(self) -> dict[str, object]:
         """What the results record: the batch size asked for, the token budget, the sizes used per bucket."""
-        return {"max_batch_size": self.max_batch_size or "auto", "token_budget": self.token_budget,
-                "sizes_used": {f"<={bucket}": size for bucket, size in sorted(self.sizes_used.items())},
-                "oom_halvings": self.halvings}
+        return {
+            "max_batch_size": self.max_batch_size or "auto",
+            "token_budget": self.token_budget,
+            "sizes_used": {f"<={bucket}": size for bucket, size in sorted(self.sizes_used.items())},
+            "oom_halvings": self.halvings,
+        }
 
     def run(
         self,

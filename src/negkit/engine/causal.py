@@ -117,8 +117,9 @@ class CausalScorer:
         def report(indices: list[int], values: Sequence[T]) -> None:
             on_batch_done([rest[index] for index in indices], values)  # type: ignore[misc]
 
-        answers = self.batcher.run([len(prompts[index].ids) for index in rest], process,
-                                   report if on_batch_done is not None else None)
+        answers = self.batcher.run(
+            [len(prompts[index].ids) for index in rest], process, report if on_batch_done is not None else None
+        )
         done.update(zip(rest, answers))
         return [done[index] for index in range(len(prompts))]
 
@@ -146,7 +147,9 @@ class CausalScorer:
         )
 
     @torch.inference_mode()
-    def _score_batch(self, batch: Sequence[EncodedPrompt], reduce: Callable[[EncodedPrompt, torch.Tensor], T]) -> list[T]:
+    def _score_batch(
+        self, batch: Sequence[EncodedPrompt], reduce: Callable[[EncodedPrompt, torch.Tensor], T]
+    ) -> list[T]:
         prefix_len = self._prefix_length(batch)
         suffixes = [prompt.ids[prefix_len:] for prompt in batch]
         width = max(len(suffix) for suffix in suffixes)
@@ -157,7 +160,11 @@ class CausalScorer:
             input_ids[row, : len(suffix)] = torch.tensor(suffix, dtype=torch.long)
             mask[row, : len(suffix)] = 1
         wanted = sorted(
-            {position - prefix_len for prompt in batch for position in range(prompt.first_scored, prompt.last_scored + 1)}
+            {
+                position - prefix_len
+                for prompt in batch
+                for position in range(prompt.first_scored, prompt.last_scored + 1)
+            }
         )
         column = {position: index for index, position in enumerate(wanted)}
         kwargs: dict[str, Any] = {"input_ids": input_ids.to(device)}
@@ -196,5 +203,10 @@ class CausalScorer:
 def expanded_cache(cache: Any, batch_size: int, config: Any) -> Any:
     """A new ``DynamicCache`` whose every row holds the one row of ``cache`` (views: nothing is copied, and the
     original is never mutated; gradients flow back to it when it was computed with them)."""
-    return new_cache(((keys.expand(batch_size, -1, -1, -1), values.expand(batch_size, -1, -1, -1))
-                      for keys, values in cache_layers(cache)), config)
+    return new_cache(
+        (
+            (keys.expand(batch_size, -1, -1, -1), values.expand(batch_size, -1, -1, -1))
+            for keys, values in cache_layers(cache)
+        ),
+        config,
+    )

@@ -48,7 +48,9 @@ def group_by_context(keys: Sequence[Any]) -> dict[Any, list[int]]:
 class ContextGroupScorer:
     """Runs :class:`ContextGroup` objects through a transformers causal LM in length-sorted batches."""
 
-    def __init__(self, model: Any, batcher: LengthSortedBatcher, pad_id: int = 0, stats: PrefixStats | None = None) -> None:
+    def __init__(
+        self, model: Any, batcher: LengthSortedBatcher, pad_id: int = 0, stats: PrefixStats | None = None
+    ) -> None:
         self.model = model
         self.batcher = batcher
         self.pad_id = pad_id
@@ -81,7 +83,11 @@ class ContextGroupScorer:
             input_ids[row, : len(group.context)] = torch.tensor(group.context, dtype=torch.long)
             context_mask[row, : len(group.context)] = 1
         last_positions = sorted({length - 1 for length in context_lengths})
-        kwargs: dict[str, Any] = {"input_ids": input_ids.to(device), "attention_mask": context_mask.to(device), "use_cache": True}
+        kwargs: dict[str, Any] = {
+            "input_ids": input_ids.to(device),
+            "attention_mask": context_mask.to(device),
+            "use_cache": True,
+        }
         if self._keeps_logits:
             kwargs["logits_to_keep"] = torch.tensor(last_positions, dtype=torch.long, device=device)
             output = self.model(**kwargs)
@@ -95,19 +101,25 @@ class ContextGroupScorer:
 
         self.stats.batches += 1
         self.stats.batches_with_prefix += 1
-        self.stats.tokens_total += sum(len(g.context) * len(g.continuations) + sum(map(len, g.continuations)) for g in groups)
+        self.stats.tokens_total += sum(
+            len(g.context) * len(g.continuations) + sum(map(len, g.continuations)) for g in groups
+        )
         self.stats.tokens_skipped += sum(len(g.context) * (len(g.continuations) - 1) for g in groups)
         self.stats.tokens_padded += len(groups) * width - sum(context_lengths)
         owners = [row for row, group in enumerate(groups) for _ in group.continuations]
         continuations = [c for group in groups for c in group.continuations]
-        rest_logprobs = self._continuation_pass(output_cache(output), context_mask, context_lengths, owners, continuations)
+        rest_logprobs = self._continuation_pass(
+            output_cache(output), context_mask, context_lengths, owners, continuations
+        )
 
         answers: list[GroupAnswer] = [[] for _ in groups]
         for index, (owner, tokens) in enumerate(zip(owners, continuations)):
             if not tokens:
                 answers[owner].append((0.0, True, 0))
                 continue
-            rows = [first_rows[owner]] + ([rest_logprobs[index, k] for k in range(len(tokens) - 1)] if len(tokens) > 1 else [])
+            rows = [first_rows[owner]] + (
+                [rest_logprobs[index, k] for k in range(len(tokens) - 1)] if len(tokens) > 1 else []
+            )
             stacked = torch.stack(rows)
             targets = torch.tensor(tokens, dtype=torch.long)
             picked = stacked.gather(1, targets[:, None])[:, 0]
@@ -130,8 +142,10 @@ class ContextGroupScorer:
         device = self.device
         index = torch.tensor(owners, dtype=torch.long, device=device)
         expanded = new_cache(  # a sharded model keeps each layer's cache on that layer's device
-            ((keys.index_select(0, index.to(keys.device)), values.index_select(0, index.to(values.device)))
-             for keys, values in cache_layers(cache)),
+            (
+                (keys.index_select(0, index.to(keys.device)), values.index_select(0, index.to(values.device)))
+                for keys, values in cache_layers(cache)
+            ),
             self.model.config,
         )
         input_ids = torch.full((len(continuations), width), self.pad_id, dtype=torch.long)
@@ -144,7 +158,11 @@ class ContextGroupScorer:
         starts = torch.tensor([context_lengths[owner] for owner in owners], dtype=torch.long)
         position_ids = starts[:, None] + torch.arange(width, dtype=torch.long)[None, :]
         full_mask = torch.cat([context_mask.index_select(0, index.cpu()), mask], dim=1)
-        kwargs = {"input_ids": input_ids.to(device), "attention_mask": full_mask.to(device),
-                  "position_ids": position_ids.to(device), "use_cache": True}
+        kwargs = {
+            "input_ids": input_ids.to(device),
+            "attention_mask": full_mask.to(device),
+            "position_ids": position_ids.to(device),
+            "use_cache": True,
+        }
         logits = self.model(**with_cache(self.model, kwargs, expanded)).logits
         return torch.log_softmax(logits.float(), dim=-1).cpu()

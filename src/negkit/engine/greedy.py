@@ -95,8 +95,15 @@ class _State:
 class SharedPrefixGenerator:
     """Greedy decoding of many prompts with shared prefixes (see the module doc)."""
 
-    def __init__(self, model: Any, pad_id: int, eos_ids: Sequence[int], max_rows: int = 32,
-                 token_budget: int = 1024, fallback: Callable[[list[int]], list[str]] | None = None) -> None:
+    def __init__(
+        self,
+        model: Any,
+        pad_id: int,
+        eos_ids: Sequence[int],
+        max_rows: int = 32,
+        token_budget: int = 1024,
+        fallback: Callable[[list[int]], list[str]] | None = None,
+    ) -> None:
         self.model = model
         self.pad_id = pad_id
         self.eos_ids = frozenset(int(token) for token in eos_ids)
@@ -108,7 +115,9 @@ class SharedPrefixGenerator:
         self._keeps_logits = "logits_to_keep" in inspect.signature(model.forward).parameters
         config = model.config.get_text_config() if hasattr(model.config, "get_text_config") else model.config
         window = getattr(config, "sliding_window", None)
-        self.window = window if isinstance(window, int) and getattr(config, "use_sliding_window", True) is not False else None
+        self.window = (
+            window if isinstance(window, int) and getattr(config, "use_sliding_window", True) is not False else None
+        )
 
     def unsupported(self) -> str | None:
         """Why this model cannot generate this way (None: it can)."""
@@ -121,8 +130,13 @@ class SharedPrefixGenerator:
             return f"a sliding window ({self.window} tokens) and no fallback"
         return None
 
-    def generate(self, prompts: Sequence[Sequence[int]], max_new_tokens: int, done: DoneCheck,
-                 on_wave: Callable[[list[int]], None] | None = None) -> list[list[int] | str]:
+    def generate(
+        self,
+        prompts: Sequence[Sequence[int]],
+        max_new_tokens: int,
+        done: DoneCheck,
+        on_wave: Callable[[list[int]], None] | None = None,
+    ) -> list[list[int] | str]:
         """The ids each prompt generates greedily (an end-of-sequence token included, as it was generated), in input
         order; ``done(index, ids)`` says when a prompt has generated enough (e.g. a stop string). A prompt whose wave
         would leave the model's sliding window gets what ``fallback`` returns for it instead (its answer text)."""
@@ -132,8 +146,10 @@ class SharedPrefixGenerator:
         self.stats.prompts += len(prompts)
         for nodes in plan_waves(prompts, self.max_rows):
             leaves = [node.prompt for node in nodes if node.prompt >= 0]
-            width = sum(max((node.end - node.start for node in nodes if node.level == level), default=0)
-                        for level in range(LEVELS))
+            width = sum(
+                max((node.end - node.start for node in nodes if node.level == level), default=0)
+                for level in range(LEVELS)
+            )
             if self.window is not None and width + max_new_tokens >= self.window:
                 self.stats.fallback_prompts += len(leaves)
                 for prompt, text in zip(leaves, self.fallback(leaves)):  # type: ignore[misc]
@@ -145,8 +161,14 @@ class SharedPrefixGenerator:
         return results
 
     @torch.inference_mode()
-    def _run_wave(self, nodes: list[Node], prompts: Sequence[Sequence[int]], max_new_tokens: int, done: DoneCheck,
-                  results: list[list[int]]) -> None:
+    def _run_wave(
+        self,
+        nodes: list[Node],
+        prompts: Sequence[Sequence[int]],
+        max_new_tokens: int,
+        done: DoneCheck,
+        results: list[list[int]],
+    ) -> None:
         device = input_device(self.model)
         self.stats.waves += 1
         self.stats.nodes += len(nodes)
@@ -154,27 +176,41 @@ class SharedPrefixGenerator:
         states: list[_State | None] = [None] * LEVELS
         first_tokens: dict[int, int] = {}
         for level in range(LEVELS):  # shortest nodes first: chunks of similar lengths pad little
-            members = sorted((index for index, node in enumerate(nodes) if node.level == level),
-                             key=lambda index: nodes[index].end - nodes[index].start)
+            members = sorted(
+                (index for index, node in enumerate(nodes) if node.level == level),
+                key=lambda index: nodes[index].end - nodes[index].start,
+            )
             if not members:
                 continue
-            states[level] = self._run_level(nodes, members, prompts, row_of, states, device,
-                                            first_tokens if level == LEVELS - 1 else None)
+            states[level] = self._run_level(
+                nodes, members, prompts, row_of, states, device, first_tokens if level == LEVELS - 1 else None
+            )
             for row, index in enumerate(members):
                 row_of[index] = (level, row)
-        leaves = sorted((index for index, node in enumerate(nodes) if node.prompt >= 0), key=lambda index: row_of[index])
+        leaves = sorted(
+            (index for index, node in enumerate(nodes) if node.prompt >= 0), key=lambda index: row_of[index]
+        )
         state = states[LEVELS - 1]
         assert state is not None and all(nodes[index].level == LEVELS - 1 for index in leaves)
         rows = [nodes[index].prompt for index in leaves]
         self.stats.prompt_tokens += sum(len(prompts[prompt]) for prompt in rows)
         self.stats.tokens_skipped += sum(len(prompts[prompt]) for prompt in rows) - sum(
-            node.end - node.start for node in nodes)
-        self._decode(rows, [first_tokens[index] for index in leaves], state, prompts, max_new_tokens, done, results,
-                     device)
+            node.end - node.start for node in nodes
+        )
+        self._decode(
+            rows, [first_tokens[index] for index in leaves], state, prompts, max_new_tokens, done, results, device
+        )
 
-    def _run_level(self, nodes: list[Node], members: list[int], prompts: Sequence[Sequence[int]],
-                   row_of: dict[int, tuple[int, int]], states: list[_State | None], device: torch.device,
-                   first_tokens: dict[int, int] | None) -> _State:
+    def _run_level(
+        self,
+        nodes: list[Node],
+        members: list[int],
+        prompts: Sequence[Sequence[int]],
+        row_of: dict[int, tuple[int, int]],
+        states: list[_State | None],
+        device: torch.device,
+        first_tokens: dict[int, int] | None,
+    ) -> _State:
         """Run one level's nodes (in chunks within the token budget); their output rows, in ``members`` order."""
         outputs: list[_State] = []
         start = 0
@@ -191,9 +227,16 @@ class SharedPrefixGenerator:
             start = end
         return _joined(outputs)
 
-    def _run_nodes(self, nodes: list[Node], chunk: list[int], prompts: Sequence[Sequence[int]],
-                   row_of: dict[int, tuple[int, int]], states: list[_State | None], device: torch.device,
-                   first_tokens: dict[int, int] | None) -> _State:
+    def _run_nodes(
+        self,
+        nodes: list[Node],
+        chunk: list[int],
+        prompts: Sequence[Sequence[int]],
+        row_of: dict[int, tuple[int, int]],
+        states: list[_State | None],
+        device: torch.device,
+        first_tokens: dict[int, int] | None,
+    ) -> _State:
         parents = [_source(nodes, index, row_of) for index in chunk]
         cached = _gathered(parents, states)
         longest = max(nodes[index].end - nodes[index].start for index in chunk)
@@ -206,8 +249,12 @@ class SharedPrefixGenerator:
             positions[row] = node.start + torch.arange(longest)
             own[row, : node.end - node.start] = 1
         mask = own if cached is None else torch.cat([cached.mask, own], dim=1)
-        kwargs: dict[str, Any] = {"input_ids": input_ids.to(device), "position_ids": positions.to(device),
-                                  "attention_mask": mask.to(device), "use_cache": True}
+        kwargs: dict[str, Any] = {
+            "input_ids": input_ids.to(device),
+            "position_ids": positions.to(device),
+            "attention_mask": mask.to(device),
+            "use_cache": True,
+        }
         if cached is not None:
             with_cache(self.model, kwargs, new_cache(cached.layers, self.model.config))
         last = [nodes[index].end - nodes[index].start - 1 for index in chunk]
@@ -219,15 +266,26 @@ class SharedPrefixGenerator:
         self.stats.tokens_padded += int((own == 0).sum())
         if first_tokens is not None:
             logits = output.logits if self._keeps_logits else output.logits[:, columns]
-            picked = logits[torch.arange(len(chunk), device=logits.device),
-                            torch.tensor([columns.index(column) for column in last], device=logits.device)]
+            picked = logits[
+                torch.arange(len(chunk), device=logits.device),
+                torch.tensor([columns.index(column) for column in last], device=logits.device),
+            ]
             for index, token in zip(chunk, picked.argmax(dim=-1).tolist()):
                 first_tokens[index] = int(token)
         lengths = [nodes[index].end for index in chunk]
         return _State(cache_layers(output_cache(output)), mask, lengths)
 
-    def _decode(self, rows: list[int], tokens_list: list[int], state: _State, prompts: Sequence[Sequence[int]],
-                max_new_tokens: int, done: DoneCheck, results: list[list[int]], device: torch.device) -> None:
+    def _decode(
+        self,
+        rows: list[int],
+        tokens_list: list[int],
+        state: _State,
+        prompts: Sequence[Sequence[int]],
+        max_new_tokens: int,
+        done: DoneCheck,
+        results: list[list[int]],
+        device: torch.device,
+    ) -> None:
         """One token per prompt per step from the leaves' cache rows; finished prompts leave the batch."""
         cache = new_cache(state.layers, self.model.config)
         mask = state.mask
@@ -246,15 +304,24 @@ class SharedPrefixGenerator:
                 return
             if len(still) < len(active):  # finished prompts leave the batch
                 keep = torch.tensor([active.index(place) for place in still], dtype=torch.long)
-                cache = new_cache([(keys.index_select(0, keep.to(keys.device)), values.index_select(0, keep.to(values.device)))
-                                   for keys, values in cache_layers(cache)], self.model.config)
+                cache = new_cache(
+                    [
+                        (keys.index_select(0, keep.to(keys.device)), values.index_select(0, keep.to(values.device)))
+                        for keys, values in cache_layers(cache)
+                    ],
+                    self.model.config,
+                )
                 mask = mask.index_select(0, keep)
                 tokens = tokens.index_select(0, keep)
             active = still
             mask = torch.cat([mask, torch.ones((len(active), 1), dtype=torch.long)], dim=1)
             position = next_position[active] + step
-            kwargs: dict[str, Any] = {"input_ids": tokens[:, None].to(device), "position_ids": position[:, None].to(device),
-                                      "attention_mask": mask.to(device), "use_cache": True}
+            kwargs: dict[str, Any] = {
+                "input_ids": tokens[:, None].to(device),
+                "position_ids": position[:, None].to(device),
+                "attention_mask": mask.to(device),
+                "use_cache": True,
+            }
             if self._keeps_logits:
                 kwargs["logits_to_keep"] = 1
             output = self.model(**with_cache(self.model, kwargs, cache))
@@ -310,15 +377,19 @@ def _joined(parts: list[_State]) -> _State:
         pair = []
         for position in range(2):
             tensors = [part.layers[layer][position] for part in parts]
-            pair.append(torch.cat([torch.nn.functional.pad(tensor, (0, 0, 0, width - tensor.shape[2]))
-                                   for tensor in tensors], dim=0))
+            pair.append(
+                torch.cat(
+                    [torch.nn.functional.pad(tensor, (0, 0, 0, width - tensor.shape[2])) for tensor in tensors], dim=0
+                )
+            )
         layers.append((pair[0], pair[1]))
     mask = torch.cat([torch.nn.functional.pad(part.mask, (0, width - part.mask.shape[1])) for part in parts], dim=0)
     return _State(layers, mask, [length for part in parts for length in part.lengths])
 
 
-def plan_groups(prompts: Sequence[Sequence[int]], min_shared: int = MIN_SHARED,
-                order: Sequence[int] | None = None) -> list[_Group]:
+def plan_groups(
+    prompts: Sequence[Sequence[int]], min_shared: int = MIN_SHARED, order: Sequence[int] | None = None
+) -> list[_Group]:
     """Prompts in token order, grouped where they share a start: a prompt joins the previous group when the start it
     shares with the group's first prompt is at least ``min_shared`` tokens and saves more than it costs (the
     group's prefix shrinks to it, and the group's other prompts run the difference themselves). Every prompt keeps
@@ -330,8 +401,9 @@ def plan_groups(prompts: Sequence[Sequence[int]], min_shared: int = MIN_SHARED,
         own = max(0, len(prompts[index]) - 1)
         if groups:
             group = groups[-1]
-            shared = min(group.shared, own,
-                         common_prefix_length([prompts[group.members[0]], prompts[index]], limit=group.shared))
+            shared = min(
+                group.shared, own, common_prefix_length([prompts[group.members[0]], prompts[index]], limit=group.shared)
+            )
             if shared >= min_shared and shared > (group.shared - shared) * len(group.members):
                 group.shared = shared
                 group.members.append(index)
@@ -348,8 +420,11 @@ def plan_tree(prompts: Sequence[Sequence[int]], min_shared: int = MIN_SHARED) ->
     for group in groups:
         if families:
             shared, members = families[-1]
-            lcp = min(shared, group.shared, common_prefix_length(
-                [prompts[members[0].members[0]], prompts[group.members[0]]], limit=shared))
+            lcp = min(
+                shared,
+                group.shared,
+                common_prefix_length([prompts[members[0].members[0]], prompts[group.members[0]]], limit=shared),
+            )
             if lcp >= min_shared and lcp > (shared - lcp) * len(members):
                 families[-1] = (lcp, [*members, group])
                 continue

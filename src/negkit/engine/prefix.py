@@ -64,8 +64,7 @@ class PrefixChecker:
         """The longest prefix (at most ``length``, backing off a few tokens) that splits every prompt exactly; 0 if none."""
         for candidate in range(length, max(0, length - MAX_BACKOFF_TOKENS), -1):
             if candidate > 0 and all(
-                self.split_is_exact(text, ids, ends, candidate)
-                for text, ids, ends in zip(texts, id_lists, end_lists)
+                self.split_is_exact(text, ids, ends, candidate) for text, ids, ends in zip(texts, id_lists, end_lists)
             ):
                 return candidate
         return 0

@@ -101,10 +101,12 @@ class TreePlan:
                 start = len(ids)
                 own = [k for k in range(columns[-1] + 1) if ends[k] > columns[-1]]
                 ids.extend(row.tokens[k] for k in own)
-                if (ids != list(sequences[prompt][: last[prompt] + 1])
-                        or [row.positions[k] for k in own] != list(range(start, len(ids)))
-                        or [row.positions[c] for c in columns] != list(range(first[prompt], last[prompt] + 1))
-                        or not set(columns) <= set(own)):
+                if (
+                    ids != list(sequences[prompt][: last[prompt] + 1])
+                    or [row.positions[k] for k in own] != list(range(start, len(ids)))
+                    or [row.positions[c] for c in columns] != list(range(first[prompt], last[prompt] + 1))
+                    or not set(columns) <= set(own)
+                ):
                     raise PlanError(f"prompt {prompt} would not run with its own ids and positions")
 
 
@@ -246,14 +248,32 @@ def plan_rows(
             rows.append(row)
             anchor, anchor_end = new, cut
         for prompt in node.prompts:
-            _add_prompt(rows, open_rows, anchor, anchor_end, prompt, sequences[prompt], first_scored[prompt],
-                        last_scored[prompt], row_tokens)
+            _add_prompt(
+                rows,
+                open_rows,
+                anchor,
+                anchor_end,
+                prompt,
+                sequences[prompt],
+                first_scored[prompt],
+                last_scored[prompt],
+                row_tokens,
+            )
         stack.extend((child, anchor) for child in reversed(node.children))
     return TreePlan(anchors, rows, cached)
 
 
-def _add_prompt(rows: list[Row], open_rows: dict, anchor: int, anchor_end: int, prompt: int, ids: Sequence[int],
-                first: int, last: int, row_tokens: int) -> None:
+def _add_prompt(
+    rows: list[Row],
+    open_rows: dict,
+    anchor: int,
+    anchor_end: int,
+    prompt: int,
+    ids: Sequence[int],
+    first: int,
+    last: int,
+    row_tokens: int,
+) -> None:
     """Put ``prompt`` into the open packed row of ``anchor``, sharing what it has in common with the prompt
     added before it (a new row when it would not fit)."""
     rest = ids[anchor_end:]

@@ -57,7 +57,8 @@ def prompt_features(plan: TreePlan, lanes: Sequence[Lane]) -> dict[int, tuple[in
                     "lane offset": start > 0,
                     "anchor": row.anchor >= 0,
                     "anchor offset": row.anchor >= 0 and offsets[row.anchor] > 0,
-                    "cache gap": (offsets[row.anchor] + plan.anchors[row.anchor].end if row.anchor >= 0 else 0) < prefix,
+                    "cache gap": (offsets[row.anchor] + plan.anchors[row.anchor].end if row.anchor >= 0 else 0)
+                    < prefix,
                 }
                 found[prompt] = (index, place, frozenset(name for name, present in features.items() if present))
     return found
@@ -154,4 +155,7 @@ def tolerance_for(model: Any, prompt: Any = None) -> tuple[tuple[float, float], 
         noise, how = measured_noise(model, prompt)
     floor = CHECK_TOLERANCE[torch.float32]
     tolerance = (max(floor[0], NOISE_FACTOR * noise[0]), max(floor[1], NOISE_FACTOR * noise[1]))
-    return tolerance, f"{NOISE_FACTOR:g} x the {str(dtype).removeprefix('torch.')} noise {how} ({noise[0]:.2g}, {noise[1]:.2g})"
+    return (
+        tolerance,
+        f"{NOISE_FACTOR:g} x the {str(dtype).removeprefix('torch.')} noise {how} ({noise[0]:.2g}, {noise[1]:.2g})",
+    )

@@ -51,8 +51,14 @@ class TreeMismatch(RuntimeError):
 class TreeScorer:
     """Scores encoded prompts along their prefix tree (see the module doc)."""
 
-    def __init__(self, model: Any, batcher: LengthSortedBatcher, stats: Any, pad_id: int = 0,
-                 row_tokens: int = DEFAULT_ROW_TOKENS) -> None:
+    def __init__(
+        self,
+        model: Any,
+        batcher: LengthSortedBatcher,
+        stats: Any,
+        pad_id: int = 0,
+        row_tokens: int = DEFAULT_ROW_TOKENS,
+    ) -> None:
         self.model = model
         self.batcher = batcher
         self.stats = stats
@@ -79,15 +85,21 @@ class TreeScorer:
         implementation = getattr(self.model.config, "_attn_implementation", None)
         if implementation not in MASKABLE_ATTENTION:
             return f"attention implementation {implementation!r} takes no custom masks"
-        config = self.model.config.get_text_config() if hasattr(self.model.config, "get_text_config") else self.model.config
+        config = (
+            self.model.config.get_text_config() if hasattr(self.model.config, "get_text_config") else self.model.config
+        )
         window = getattr(config, "sliding_window", None)
         if isinstance(window, int) and getattr(config, "use_sliding_window", True) is not False:
             if longest + max(longest, self.row_tokens) >= window:
                 return f"prompts reach the sliding window ({window} tokens)"
         return None
 
-    def score(self, prompts: Sequence[Any], reduce: Callable[[Any, torch.Tensor], T],
-              on_batch_done: Callable[[list[int], Sequence[T]], None] | None = None) -> list[T]:
+    def score(
+        self,
+        prompts: Sequence[Any],
+        reduce: Callable[[Any, torch.Tensor], T],
+        on_batch_done: Callable[[list[int], Sequence[T]], None] | None = None,
+    ) -> list[T]:
         """``reduce(prompt, logprobs)`` per prompt (``logprobs[k]``: the log-softmax at ``first_scored + k``),
         in input order. Raises :class:`TreeMismatch`, with the answers already reported (each of them checked),
         when a check against a plain pass fails, or when the model fails on the tree's inputs before every way of
@@ -175,8 +187,9 @@ class TreeScorer:
         return pack_lanes(plan, ready, width, lanes, lookahead=4 * lanes + 8)
 
     @torch.inference_mode()
-    def _run(self, lanes: Sequence[Lane], plan: TreePlan, caches: dict[int, Layers],
-             prompts: Sequence[Any]) -> dict[int, list[torch.Tensor]]:
+    def _run(
+        self, lanes: Sequence[Lane], plan: TreePlan, caches: dict[int, Layers], prompts: Sequence[Any]
+    ) -> dict[int, list[torch.Tensor]]:
         """One forward pass over ``lanes``: per row, per prompt scored in it, its log-softmax rows. Anchor rows
         store their cache in ``caches``."""
         device = input_device(self.model)
@@ -199,13 +212,18 @@ class TreeScorer:
                 columns = torch.arange(len(row.tokens))
                 ends = torch.tensor(row.ancestor_ends(), dtype=torch.long)
                 allowed[number, 0, start:end, prefix + start : prefix + end] = (
-                    (columns[None, :] <= columns[:, None]) & (columns[:, None] < ends[None, :]))
+                    columns[None, :] <= columns[:, None]
+                ) & (columns[:, None] < ends[None, :])
                 picks.extend((number, start + column) for _prompt, scored in row.scored for column in scored)
             padding = width - lane.fill  # padding sees itself only (never an empty row: no NaN)
             allowed[number, 0, lane.fill :, prefix + lane.fill :] = torch.eye(padding, dtype=torch.bool)
         keep = any(plan.rows[index].produces >= 0 for lane in lanes for index in lane.rows)
-        kwargs: dict[str, Any] = {"input_ids": input_ids.to(device), "position_ids": positions.to(device),
-                                  "attention_mask": self._mask(allowed).to(device), "use_cache": keep or prefix > 0}
+        kwargs: dict[str, Any] = {
+            "input_ids": input_ids.to(device),
+            "position_ids": positions.to(device),
+            "attention_mask": self._mask(allowed).to(device),
+            "use_cache": keep or prefix > 0,
+        }
         if prefix:
             with_cache(self.model, kwargs, self._prefix_cache(lanes, offsets, plan, caches, prefix))
         with self._scored_rows(picks) as logits_of:
@@ -231,8 +249,14 @@ class TreeScorer:
         dtype = dtype if dtype.is_floating_point else torch.float32
         return torch.zeros(allowed.shape, dtype=dtype).masked_fill(~allowed, torch.finfo(dtype).min)
 
-    def _prefix_cache(self, lanes: Sequence[Lane], offsets: list[dict[int, int]], plan: TreePlan,
-                      caches: dict[int, Layers], prefix: int) -> Any:
+    def _prefix_cache(
+        self,
+        lanes: Sequence[Lane],
+        offsets: list[dict[int, int]],
+        plan: TreePlan,
+        caches: dict[int, Layers],
+        prefix: int,
+    ) -> Any:
         """A fresh cache holding each lane's anchor caches side by side (anchors are never mutated)."""
         single = {tuple(lane.anchors) for lane in lanes}
         layers = len(caches[next(anchor for lane in lanes for anchor in lane.anchors)])
@@ -254,8 +278,15 @@ class TreeScorer:
             data.append((pair[0], pair[1]))
         return new_cache(data, self.model.config)
 
-    def _keep_anchors(self, lanes: Sequence[Lane], plan: TreePlan, caches: dict[int, Layers], cache: Any,
-                      prefix: int, prompts: Sequence[Any]) -> None:
+    def _keep_anchors(
+        self,
+        lanes: Sequence[Lane],
+        plan: TreePlan,
+        caches: dict[int, Layers],
+        cache: Any,
+        prefix: int,
+        prompts: Sequence[Any],
+    ) -> None:
         """Store the cache of every anchor row: its parent's cache, then its own new keys and values."""
         for number, lane in enumerate(lanes):
             for index, start in zip(lane.rows, lane.starts):
@@ -314,8 +345,14 @@ class TreeScorer:
         """Whether the tree has been checked against plain passes on this model and is on."""
         return bool(self.checked) and self.disabled is None
 
-    def _check(self, found: dict[int, tuple[int, int, frozenset[str]]], unchecked: set[str],
-               outputs: dict[int, list[torch.Tensor]], prompts: Sequence[Any], done: dict[int, Any]) -> None:
+    def _check(
+        self,
+        found: dict[int, tuple[int, int, frozenset[str]]],
+        unchecked: set[str],
+        outputs: dict[int, list[torch.Tensor]],
+        prompts: Sequence[Any],
+        done: dict[int, Any],
+    ) -> None:
         """Compare a prompt of each feature not yet checked on this model with a plain pass (raises
         :class:`TreeMismatch` and turns the tree off when one differs)."""
         for prompt in choose_prompts(found, unchecked):
@@ -324,12 +361,20 @@ class TreeScorer:
             if self._tolerance is None:  # the dtype's noise is measured once per model (16 bits: a float32 pass)
                 self._tolerance = tolerance_for(self.model, prompts[prompt])
             tolerance, source = self._tolerance
-            self.tolerances.append({"features": sorted(features), "distance": list(distances),
-                                    "tolerance": list(tolerance), "from": source})
+            self.tolerances.append(
+                {
+                    "features": sorted(features),
+                    "distance": list(distances),
+                    "tolerance": list(tolerance),
+                    "from": source,
+                }
+            )
             if distances[0] > tolerance[0] or distances[1] > tolerance[1]:
                 names = ", ".join(feature for feature in FEATURES if feature in features)
-                self.disabled = (f"the prefix tree differs from a plain forward pass on this model (total variation "
-                                 f"{distances[0]:.3g}, log-probabilities {distances[1]:.3g}; tolerances "
-                                 f"{tolerance[0]:.3g}, {tolerance[1]:.3g}: {source}; with {names})")
+                self.disabled = (
+                    f"the prefix tree differs from a plain forward pass on this model (total variation "
+                    f"{distances[0]:.3g}, log-probabilities {distances[1]:.3g}; tolerances "
+                    f"{tolerance[0]:.3g}, {tolerance[1]:.3g}: {source}; with {names})"
+                )
                 raise TreeMismatch(self.disabled, done)
             self.checked |= features

@@ -99,7 +99,9 @@ def atomic_writer(path: str | os.PathLike[str], mode: str = "w", encoding: str =
         os.replace(temporary, target)
     except OSError as error:
         _remove_quietly(temporary)
-        raise NegkitError(f"{target}: cannot write: {describe_os_error(error)} (the previous file, if any, is unchanged)") from None
+        raise NegkitError(
+            f"{target}: cannot write: {describe_os_error(error)} (the previous file, if any, is unchanged)"
+        ) from None
     except BaseException:
         _remove_quietly(temporary)
         raise

@@ -27,8 +27,22 @@ PROBE_SECONDS = 3.0
 #: A hub id: ``name`` or ``org/name`` (letters, digits, ``-``, ``_``, ``.``; at most 96 characters each).
 HUB_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,95}(/[A-Za-z0-9][A-Za-z0-9_.-]{0,95})?")
 _OFFLINE_VARIABLES = ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "HF_DATASETS_OFFLINE")
-_FILE_SUFFIXES = (".gguf", ".bin", ".safetensors", ".json", ".pt", ".pth", ".ckpt", ".zip", ".jsonl", ".parquet",
-                  ".csv", ".txt", ".onnx", ".model")
+_FILE_SUFFIXES = (
+    ".gguf",
+    ".bin",
+    ".safetensors",
+    ".json",
+    ".pt",
+    ".pth",
+    ".ckpt",
+    ".zip",
+    ".jsonl",
+    ".parquet",
+    ".csv",
+    ".txt",
+    ".onnx",
+    ".model",
+)
 _probe_result: bool | None = None
 
 
@@ -87,8 +101,9 @@ def require_hub(what: str, name: str) -> None:
         )
 
 
-def in_hub_cache(repo_id: str, filename: str = "config.json", revision: str | None = None,
-                 repo_type: str = "model") -> bool:
+def in_hub_cache(
+    repo_id: str, filename: str = "config.json", revision: str | None = None, repo_type: str = "model"
+) -> bool:
     """Whether ``filename`` of ``repo_id`` is in the local Hugging Face cache."""
     try:
         from huggingface_hub import try_to_load_from_cache  # optional library, imported when used

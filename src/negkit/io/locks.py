@@ -134,8 +134,13 @@ class RunLock:
 
     def owner(self) -> dict[str, Any]:
         """What this lock records about its holder."""
-        return {"pid": os.getpid(), "host": socket.gethostname(), "start_time": process_start_time(os.getpid()),
-                "acquired": time.time(), **self.info}
+        return {
+            "pid": os.getpid(),
+            "host": socket.gethostname(),
+            "start_time": process_start_time(os.getpid()),
+            "acquired": time.time(),
+            **self.info,
+        }
 
     def acquire(self) -> RunLock:
         """Take the lock, waiting up to ``self.wait`` seconds; :class:`RunLockedError` when it stays held."""
@@ -198,8 +203,9 @@ class RunLock:
             raise
         if previous:
             self.took_over = previous
-            self.announce(f"negkit: {self.path}: taking over a stale lock ({describe_owner(previous)}; "
-                          "that process is gone)")
+            self.announce(
+                f"negkit: {self.path}: taking over a stale lock ({describe_owner(previous)}; that process is gone)"
+            )
         self._descriptor = descriptor
         return None
 
@@ -247,8 +253,13 @@ class _NoLock:
         pass
 
 
-def run_lock_for_rank(folder: str | os.PathLike[str], rank: int = 0, world_size: int = 1, wait: float = 0.0,
-                      info: dict[str, Any] | None = None) -> RunLock | _NoLock:
+def run_lock_for_rank(
+    folder: str | os.PathLike[str],
+    rank: int = 0,
+    world_size: int = 1,
+    wait: float = 0.0,
+    info: dict[str, Any] | None = None,
+) -> RunLock | _NoLock:
     """The folder's run lock for rank 0 of a group of ``world_size`` processes; a no-op for other ranks."""
     if rank != 0:
         return _NoLock()

@@ -66,8 +66,9 @@ def redact_record(record: dict[str, Any], fields: Iterable[str]) -> dict[str, An
         if key in wanted:
             redacted[key + HASH_SUFFIX] = _hashed(value)
         elif key == "runs" and isinstance(value, dict):
-            redacted[key] = {run: redact_record(entry, wanted) if isinstance(entry, dict) else entry
-                             for run, entry in value.items()}
+            redacted[key] = {
+                run: redact_record(entry, wanted) if isinstance(entry, dict) else entry for run, entry in value.items()
+            }
         else:
             redacted[key] = value
     return redacted

@@ -111,8 +111,12 @@ def iter_jsonl(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
         if "\\u" in line:  # only an escape can make a lone surrogate
             surrogate = _lone_surrogate(value)
             if surrogate is not None:
-                raise InputFormatError(path, line_number, f"the escape \\u{ord(surrogate):04x} is half of a UTF-16 "
-                                       "surrogate pair, not a character (a text cut in the middle of a character?)")
+                raise InputFormatError(
+                    path,
+                    line_number,
+                    f"the escape \\u{ord(surrogate):04x} is half of a UTF-16 "
+                    "surrogate pair, not a character (a text cut in the middle of a character?)",
+                )
         yield line_number, value
 
 
@@ -132,7 +136,11 @@ def _lone_surrogate(value: Any) -> str | None:
 
 #: How a decoded JSON value is named in messages (JSON's names, not Python's).
 _JSON_KINDS: tuple[tuple[type, str], ...] = (
-    (bool, "true or false"), (dict, "an object"), (list, "an array"), (str, "a string"), (int, "a number"),
+    (bool, "true or false"),
+    (dict, "an object"),
+    (list, "an array"),
+    (str, "a string"),
+    (int, "a number"),
     (float, "a number"),
 )
 
@@ -152,8 +160,9 @@ def json_object(path: str | os.PathLike[str], line: int | None, value: Any) -> d
     return value
 
 
-def require_fields(path: str | os.PathLike[str], line: int | None, record: Mapping[str, Any],
-                   fields: Iterable[str]) -> None:
+def require_fields(
+    path: str | os.PathLike[str], line: int | None, record: Mapping[str, Any], fields: Iterable[str]
+) -> None:
     """Raise ``FILE:LINE: missing field 'a'`` (or ``missing fields 'a', 'b'``, in the order of ``fields``) when
     ``record`` lacks any of ``fields``."""
     missing = [name for name in fields if name not in record]
@@ -162,7 +171,9 @@ def require_fields(path: str | os.PathLike[str], line: int | None, record: Mappi
         raise InputFormatError(path, line, f"missing field{'s' if len(missing) > 1 else ''} {names}")
 
 
-def iter_json_objects(path: str | os.PathLike[str], required: Iterable[str] = ()) -> Iterator[tuple[int, dict[str, Any]]]:
+def iter_json_objects(
+    path: str | os.PathLike[str], required: Iterable[str] = ()
+) -> Iterator[tuple[int, dict[str, Any]]]:
     """``(line number, object)`` for every non-blank line of a JSON Lines file whose lines must each be a JSON
     object holding the ``required`` fields.
 

@@ -56,8 +56,12 @@ def read_samples(path: Path) -> list[dict[str, Any]]:
     for line, record in iter_json_objects(path, required=("item_id",)):
         key = str(record["item_id"])
         if key in first_line:
-            raise InputFormatError(path, line, f"item {quoted(key)} again (first on line {first_line[key]}): a "
-                                   "run holds one record per item, so the run cannot be compared or ranked")
+            raise InputFormatError(
+                path,
+                line,
+                f"item {quoted(key)} again (first on line {first_line[key]}): a "
+                "run holds one record per item, so the run cannot be compared or ranked",
+            )
         first_line[key] = line
         records.append(record)
     return records
@@ -75,12 +79,18 @@ def read_task_results(path: Path) -> dict[str, Any]:
         raise InputFormatError(path, None, "no 'task' field (is it a TASK.results.json of `negkit eval`?)")
     for key in _RESULT_OBJECTS:
         if key in results and not isinstance(results[key], dict):
-            raise InputFormatError(path, None, f"field {key!r}: expected a JSON object, found "
-                                   f"{json_kind(results[key])} {quoted(results[key])}")
+            raise InputFormatError(
+                path,
+                None,
+                f"field {key!r}: expected a JSON object, found {json_kind(results[key])} {quoted(results[key])}",
+            )
     name = results["task"].get("task")
     if name is not None and not isinstance(name, str):
-        raise InputFormatError(path, None, f"field 'task.task' (the task's name): expected a string, found "
-                               f"{json_kind(name)} {quoted(name)}")
+        raise InputFormatError(
+            path,
+            None,
+            f"field 'task.task' (the task's name): expected a string, found {json_kind(name)} {quoted(name)}",
+        )
     return results
 
 
@@ -91,8 +101,9 @@ def read_task(folder: Path, name: str) -> TaskRun:
     if not samples.is_file():
         raise InputFormatError(samples, None, f"missing: the per-sample records of task {name}")
     tables = folder / f"{name}.md"
-    return TaskResult(results, read_samples(samples), tables.read_text(encoding="utf-8") if tables.is_file() else None,
-                      samples)
+    return TaskResult(
+        results, read_samples(samples), tables.read_text(encoding="utf-8") if tables.is_file() else None, samples
+    )
 
 
 def read_run(path: str | Path) -> RunFolder:
@@ -113,8 +124,11 @@ def data_identity(task: TaskRun) -> tuple[str, dict[str, str]]:
     """The split a task ran on and the SHA-256 of each data file it read (as its results file records them)."""
     data = task.results.get("data") or {}
     files = data.get("files") if isinstance(data.get("files"), dict) else {}
-    hashes = {str(name): str(entry.get("sha256")) for name, entry in files.items()
-              if isinstance(entry, dict) and entry.get("sha256")}
+    hashes = {
+        str(name): str(entry.get("sha256"))
+        for name, entry in files.items()
+        if isinstance(entry, dict) and entry.get("sha256")
+    }
     return str(data.get("split", "")), hashes
 
 
@@ -126,15 +140,23 @@ def different_data(task_name: str, first: TaskRun, first_name: str, second: Task
         return f"task {task_name}: {first_name} ran on split {split_a!r}, {second_name} on split {split_b!r}"
     for name in sorted(set(files_a) & set(files_b)):
         if files_a[name] != files_b[name]:
-            return (f"task {task_name}: {first_name} read {name} with SHA-256 {files_a[name][:12]}..., {second_name} "
-                    f"one with {files_b[name][:12]}... (different data: item ids would pair different items)")
+            return (
+                f"task {task_name}: {first_name} read {name} with SHA-256 {files_a[name][:12]}..., {second_name} "
+                f"one with {files_b[name][:12]}... (different data: item ids would pair different items)"
+            )
     if files_a and files_b and not set(files_a) & set(files_b):
         return f"task {task_name}: {first_name} and {second_name} read different data files"
     return None
 
 
-def need(record: dict[str, Any], name: str, path: Path, number: int, kind: type | None = None,
-         parse: Callable[[Any], Any] | None = None) -> Any:
+def need(
+    record: dict[str, Any],
+    name: str,
+    path: Path,
+    number: int,
+    kind: type | None = None,
+    parse: Callable[[Any], Any] | None = None,
+) -> Any:
     """``record[name]``, which must be there (and, with ``kind`` int or bool, be a whole number or a boolean;
     ``parse`` first reads the value, e.g. a boolean written as a string)."""
     if name not in record:
@@ -145,13 +167,18 @@ def need(record: dict[str, Any], name: str, path: Path, number: int, kind: type 
     elif kind is int and isinstance(value, (int, float)) and not isinstance(value, bool) and float(value).is_integer():
         value = int(value)
     if kind is not None and not isinstance(value, kind):
-        raise InputFormatError(path, number, f"field {name!r}: expected {'a boolean' if kind is bool else 'a whole number'}, "
-                               f"found {quoted(record[name])}")
+        raise InputFormatError(
+            path,
+            number,
+            f"field {name!r}: expected {'a boolean' if kind is bool else 'a whole number'}, "
+            f"found {quoted(record[name])}",
+        )
     return value
 
 
-def record_estimands(task_name: str, records: Sequence[dict[str, Any]], path: Path,
-                     view: SuiteView | None) -> list[Estimand]:
+def record_estimands(
+    task_name: str, records: Sequence[dict[str, Any]], path: Path, view: SuiteView | None
+) -> list[Estimand]:
     """The headline estimands of ``task_name`` from its records with its suite's builder (``path`` names the
     file in errors)."""
     if view is None or view.estimands is None:
@@ -159,5 +186,6 @@ def record_estimands(task_name: str, records: Sequence[dict[str, Any]], path: Pa
     try:
         return [estimand for estimand in view.estimands(records, path) if estimand.headline]
     except (TypeError, ValueError, KeyError, AttributeError, IndexError) as error:  # a field of the wrong form
-        raise InputFormatError(path, None, f"damaged sample records of task {task_name} "
-                               f"({type(error).__name__}: {shortened(str(error))})") from None
+        raise InputFormatError(
+            path, None, f"damaged sample records of task {task_name} ({type(error).__name__}: {shortened(str(error))})"
+        ) from None

@@ -20,8 +20,9 @@ from negkit.kit.harness.layout import item_scores
 from negkit.kit.metrics.intervals import Estimand, IntervalSettings, intervals_json
 
 
-def task_numbers(task: Any, items: Sequence[Any], records: Sequence[Mapping[str, Any]],
-                 settings: IntervalSettings | None = None) -> dict[str, Any]:
+def task_numbers(
+    task: Any, items: Sequence[Any], records: Sequence[Mapping[str, Any]], settings: IntervalSettings | None = None
+) -> dict[str, Any]:
     """The task's metrics from its items and records, with ``intervals`` (95%, ``settings``'s bootstrap) unless
     ``settings`` is None."""
     metrics = task.metrics(items, records)
@@ -47,8 +48,9 @@ def headline_estimands(task: Any, records: Sequence[Mapping[str, Any]], path: Pa
         items = task.items_from_records(records, path)
         return [estimand for estimand in task.estimands(items, records, headline_only=True) if estimand.headline]
     except (TypeError, ValueError, KeyError, AttributeError, IndexError) as error:  # a field of the wrong form
-        raise InputFormatError(path, None, f"damaged sample records of task {task.name} "
-                               f"({type(error).__name__}: {shortened(str(error))})") from None
+        raise InputFormatError(
+            path, None, f"damaged sample records of task {task.name} ({type(error).__name__}: {shortened(str(error))})"
+        ) from None
 
 
 def harness_scores(task: Any, records: Sequence[Mapping[str, Any]]) -> dict[str, list[float]]:

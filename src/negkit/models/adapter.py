@@ -36,9 +36,12 @@ class AdapterInfo:
     trained_on: dict[str, Any] | None
 
     def as_dict(self) -> dict[str, Any]:
-        return {"path": self.path, "weights_sha256": self.weights_sha256,
-                "training_config_sha256": self.training_config_sha256,
-                "base_model_sha256": (self.base_model or {}).get("sha256")}
+        return {
+            "path": self.path,
+            "weights_sha256": self.weights_sha256,
+            "training_config_sha256": self.training_config_sha256,
+            "base_model_sha256": (self.base_model or {}).get("sha256"),
+        }
 
 
 def adapter_weights_sha256(folder: str | Path) -> str:
@@ -94,15 +97,24 @@ def apply_adapter(model: Any, folder: str | Path, merge: bool = True) -> Any:
         except (ValueError, RuntimeError, NotImplementedError):
             merged = False
     inner.eval()
-    model.fingerprint = replace(model.fingerprint, extra=(*model.fingerprint.extra, ("adapter_sha256", info.weights_sha256)))
+    model.fingerprint = replace(
+        model.fingerprint, extra=(*model.fingerprint.extra, ("adapter_sha256", info.weights_sha256))
+    )
     base_sha = (info.base_model or {}).get("sha256")
     load_info = dict(getattr(model, "load_info", None) or {})
-    load_info["adapter"] = {**info.as_dict(), "merged": merged,
-                            "base_matches": None if base_sha is None or model.fingerprint.sha256 is None
-                            else base_sha == model.fingerprint.sha256}
+    load_info["adapter"] = {
+        **info.as_dict(),
+        "merged": merged,
+        "base_matches": None
+        if base_sha is None or model.fingerprint.sha256 is None
+        else base_sha == model.fingerprint.sha256,
+    }
     if load_info["adapter"]["base_matches"] is False:
-        print(f"negkit: warning: the adapter {folder} was trained on another base model (weights sha256 "
-              f"{base_sha[:12]}..., this model {str(model.fingerprint.sha256)[:12]}...)", file=sys.stderr)
+        print(
+            f"negkit: warning: the adapter {folder} was trained on another base model (weights sha256 "
+            f"{base_sha[:12]}..., this model {str(model.fingerprint.sha256)[:12]}...)",
+            file=sys.stderr,
+        )
     model.load_info = load_info
     model.adapter = info
     return model

@@ -55,8 +55,14 @@ def is_baseline_spec(spec: str) -> bool:
     return spec in ("random", "majority") or spec.startswith("constant:")
 
 
-def load_baseline(spec: str, dtype: str = "none", batch_size: int | None = None, seed: int = 0,
-                  device: str | None = None, **options: Any) -> BaselineModel:
+def load_baseline(
+    spec: str,
+    dtype: str = "none",
+    batch_size: int | None = None,
+    seed: int = 0,
+    device: str | None = None,
+    **options: Any,
+) -> BaselineModel:
     """The pseudo-model named by ``spec``; its only option is ``seed`` (``random``). ``dtype``, ``batch_size``
     and ``device`` are accepted (they come with every model) and mean nothing here."""
     check_options(spec, options, BASELINE_ARGS)
@@ -118,8 +124,10 @@ class BaselineModel:
         if self.kind == "random":
             return
         if space is None:
-            raise NegkitError(f"the {self.fingerprint.name} baseline needs a task with a fixed set of answers; "
-                              f"{task}'s candidates differ per item (use --model random)")
+            raise NegkitError(
+                f"the {self.fingerprint.name} baseline needs a task with a fixed set of answers; "
+                f"{task}'s candidates differ per item (use --model random)"
+            )
         if check_only:
             if self.kind == "constant":
                 self._resolve(space, task)
@@ -132,14 +140,21 @@ class BaselineModel:
         else:
             self.answer = self._resolve(space, task)
         self.fingerprint = replace(self._base, extra=(("answer", self.answer),))
-        self.load_info = {"baseline": self.kind, "task": task, "answer": self.answer, "text": space.answers[self.answer]}
+        self.load_info = {
+            "baseline": self.kind,
+            "task": task,
+            "answer": self.answer,
+            "text": space.answers[self.answer],
+        }
 
     def _resolve(self, space: AnswerSpace, task: str) -> str:
         wanted = self.value.casefold()
         for label, text in space.answers.items():
             if wanted in (label.casefold(), text.strip().casefold()):
                 return label
-        offered = ", ".join(f"{label} ({text.strip()})" if text.strip() != label else label for label, text in space.answers.items())
+        offered = ", ".join(
+            f"{label} ({text.strip()})" if text.strip() != label else label for label, text in space.answers.items()
+        )
         raise NegkitError(f"constant:{self.value} is not an answer of {task}; its answers: {offered}")
 
     def _target_text(self) -> str:
@@ -153,17 +168,25 @@ class BaselineModel:
             return [{c: math.log(_uniform(self.seed, "next", context, c)) for c in candidates} for context in contexts]
         target = self._target_text()
         if not any(c.strip().casefold() == target for c in candidates):
-            raise NegkitError(f"{self.fingerprint.name}: the answer {target!r} is not among the candidates {list(candidates)}")
+            raise NegkitError(
+                f"{self.fingerprint.name}: the answer {target!r} is not among the candidates {list(candidates)}"
+            )
         row = {c: 0.0 if c.strip().casefold() == target else OTHER_LOGPROB for c in candidates}
         return [dict(row) for _ in contexts]
 
     def loglikelihood(self, requests: Sequence[LoglikelihoodRequest]) -> list[LoglikelihoodResult]:
         if self.kind == "random":
-            return [LoglikelihoodResult(math.log(_uniform(self.seed, "loglikelihood", r.context, r.continuation)), False, 1)
-                    for r in requests]
+            return [
+                LoglikelihoodResult(math.log(_uniform(self.seed, "loglikelihood", r.context, r.continuation)), False, 1)
+                for r in requests
+            ]
         target = self._target_text()
-        return [LoglikelihoodResult(0.0, True, 1) if r.continuation.strip().casefold() == target
-                else LoglikelihoodResult(OTHER_LOGPROB, False, 1) for r in requests]
+        return [
+            LoglikelihoodResult(0.0, True, 1)
+            if r.continuation.strip().casefold() == target
+            else LoglikelihoodResult(OTHER_LOGPROB, False, 1)
+            for r in requests
+        ]
 
     def generate(self, contexts: Sequence[str], max_new_tokens: int = 8, stop: Sequence[str] = ()) -> list[str]:
         if self.kind != "random":

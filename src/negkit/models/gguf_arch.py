@@ -38,19 +38,33 @@ ARCHITECTURES: dict[str, tuple[str, str]] = {
     "gemma3": ("gemma3_text", "Gemma3ForCausalLM"),
 }
 #: Tensors outside the blocks: GGUF name -> transformers name.
-GLOBAL_NAMES = {"token_embd.weight": "model.embed_tokens.weight", "output_norm.weight": "model.norm.weight",
-                "output.weight": "lm_head.weight"}
+GLOBAL_NAMES = {
+    "token_embd.weight": "model.embed_tokens.weight",
+    "output_norm.weight": "model.norm.weight",
+    "output.weight": "lm_head.weight",
+}
 #: Tensors of block N (``blk.N.NAME.weight|bias``), every architecture: GGUF name -> transformers module.
-BLOCK_NAMES = {"attn_norm": "input_layernorm", "attn_q": "self_attn.q_proj", "attn_k": "self_attn.k_proj",
-               "attn_v": "self_attn.v_proj", "attn_output": "self_attn.o_proj", "ffn_gate": "mlp.gate_proj",
-               "ffn_up": "mlp.up_proj", "ffn_down": "mlp.down_proj"}
+BLOCK_NAMES = {
+    "attn_norm": "input_layernorm",
+    "attn_q": "self_attn.q_proj",
+    "attn_k": "self_attn.k_proj",
+    "attn_v": "self_attn.v_proj",
+    "attn_output": "self_attn.o_proj",
+    "ffn_gate": "mlp.gate_proj",
+    "ffn_up": "mlp.up_proj",
+    "ffn_down": "mlp.down_proj",
+}
 #: Block tensors whose meaning depends on the architecture (Gemma 3 has four norms per block and q/k norms).
 ARCH_BLOCK_NAMES = {
     "llama": {"ffn_norm": "post_attention_layernorm"},
     "qwen2": {"ffn_norm": "post_attention_layernorm"},
-    "gemma3": {"post_attention_norm": "post_attention_layernorm", "ffn_norm": "pre_feedforward_layernorm",
-               "post_ffw_norm": "post_feedforward_layernorm", "attn_q_norm": "self_attn.q_norm",
-               "attn_k_norm": "self_attn.k_norm"},
+    "gemma3": {
+        "post_attention_norm": "post_attention_layernorm",
+        "ffn_norm": "pre_feedforward_layernorm",
+        "post_ffw_norm": "post_feedforward_layernorm",
+        "attn_q_norm": "self_attn.q_norm",
+        "attn_k_norm": "self_attn.k_norm",
+    },
 }
 _BLOCK_RE = re.compile(r"^blk\.(\d+)\.([a-z_]+)\.(weight|bias)$")
 #: Gemma 3 facts that its GGUF files do not carry (the values of every Gemma 3 text model's configuration).
@@ -89,7 +103,9 @@ class GGUFModel:
 
     def _transform(self, gguf_name: str, hf_name: str, array: np.ndarray) -> np.ndarray:
         if self.architecture == "llama" and re.search(r"\.attn_[qk]\.", gguf_name):
-            heads = self.config["num_attention_heads"] if ".attn_q." in gguf_name else self.config["num_key_value_heads"]
+            heads = (
+                self.config["num_attention_heads"] if ".attn_q." in gguf_name else self.config["num_key_value_heads"]
+            )
             return unpermute_rotary(array, heads)
         if self.architecture == "gemma3" and hf_name.endswith("norm.weight"):
             return array - np.float32(1.0)
@@ -115,16 +131,24 @@ def open_gguf(path: Path) -> GGUFModel:
     metadata = {key: _value(value) for key, value in reader.fields.items() if not _is_big_array(key)}
     architecture = str(metadata.get("general.architecture", ""))
     if architecture not in ARCHITECTURES:
-        raise InputFormatError(path, None, f"GGUF architecture {architecture or '(none)'!r} is not supported "
-                               f"(negkit converts {', '.join(ARCHITECTURES)})")
+        raise InputFormatError(
+            path,
+            None,
+            f"GGUF architecture {architecture or '(none)'!r} is not supported "
+            f"(negkit converts {', '.join(ARCHITECTURES)})",
+        )
     names = {tensor.name for tensor in reader.tensors}
     config = _config(path, architecture, metadata, reader)
     model = GGUFModel(path, architecture, metadata, config, reader=reader)
     for tensor in reader.tensors:
         hf_name = _hf_name(tensor.name, architecture)
         if hf_name is None:
-            raise InputFormatError(path, None, f"tensor {tensor.name!r} has no counterpart in transformers' "
-                                   f"{ARCHITECTURES[architecture][1]} (not a plain {architecture} model?)")
+            raise InputFormatError(
+                path,
+                None,
+                f"tensor {tensor.name!r} has no counterpart in transformers' "
+                f"{ARCHITECTURES[architecture][1]} (not a plain {architecture} model?)",
+            )
         ggml_type(int(tensor.tensor_type))  # an unsupported type is an error before anything is converted
         shape = tuple(int(size) for size in reversed(tensor.shape))
         model.tensors[tensor.name] = (hf_name, shape, int(tensor.tensor_type))
@@ -179,7 +203,9 @@ def _config(path: Path, architecture: str, metadata: dict[str, Any], reader: Any
     scaling = get("rope.scaling.type")
     if scaling not in (None, "none"):
         if scaling != "linear":
-            raise InputFormatError(path, None, f"rotary scaling {scaling!r} is not supported (negkit reads none or linear)")
+            raise InputFormatError(
+                path, None, f"rotary scaling {scaling!r} is not supported (negkit reads none or linear)"
+            )
         config["rope_scaling"] = {"rope_type": "linear", "factor": float(get("rope.scaling.factor", 1.0))}
     head_dim = get("attention.key_length", get("rope.dimension_count"))
     if architecture == "llama":
@@ -188,7 +214,9 @@ def _config(path: Path, architecture: str, metadata: dict[str, Any], reader: Any
         config["head_dim"] = int(head_dim or hidden // heads)
         config["query_pre_attn_scalar"] = config["head_dim"]
         config["rope_local_base_freq"] = GEMMA3_LOCAL_ROPE_BASE
-        config["layer_types"] = _gemma3_layer_types(get("attention.sliding_window_pattern"), config["num_hidden_layers"])
+        config["layer_types"] = _gemma3_layer_types(
+            get("attention.sliding_window_pattern"), config["num_hidden_layers"]
+        )
         if get("attention.sliding_window") is not None:
             config["sliding_window"] = int(get("attention.sliding_window"))
         for key in ("final_logit_softcapping", "attn_logit_softcapping"):

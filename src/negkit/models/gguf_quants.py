@@ -186,21 +186,24 @@ def _bf16(blocks: np.ndarray) -> np.ndarray:
 
 
 #: The types negkit reads, by GGUF type id.
-GGML_TYPES: dict[int, GGMLType] = {t.id: t for t in (
-    GGMLType(0, "F32", 1, 4, _f32),
-    GGMLType(1, "F16", 1, 2, _f16_plain),
-    GGMLType(2, "Q4_0", 32, 18, _q4_0),
-    GGMLType(3, "Q4_1", 32, 20, _q4_1),
-    GGMLType(6, "Q5_0", 32, 22, _q5_0),
-    GGMLType(7, "Q5_1", 32, 24, _q5_1),
-    GGMLType(8, "Q8_0", 32, 34, _q8_0),
-    GGMLType(10, "Q2_K", 256, 84, _q2_k),
-    GGMLType(11, "Q3_K", 256, 110, _q3_k),
-    GGMLType(12, "Q4_K", 256, 144, _q4_k),
-    GGMLType(13, "Q5_K", 256, 176, _q5_k),
-    GGMLType(14, "Q6_K", 256, 210, _q6_k),
-    GGMLType(30, "BF16", 1, 2, _bf16),
-)}
+GGML_TYPES: dict[int, GGMLType] = {
+    t.id: t
+    for t in (
+        GGMLType(0, "F32", 1, 4, _f32),
+        GGMLType(1, "F16", 1, 2, _f16_plain),
+        GGMLType(2, "Q4_0", 32, 18, _q4_0),
+        GGMLType(3, "Q4_1", 32, 20, _q4_1),
+        GGMLType(6, "Q5_0", 32, 22, _q5_0),
+        GGMLType(7, "Q5_1", 32, 24, _q5_1),
+        GGMLType(8, "Q8_0", 32, 34, _q8_0),
+        GGMLType(10, "Q2_K", 256, 84, _q2_k),
+        GGMLType(11, "Q3_K", 256, 110, _q3_k),
+        GGMLType(12, "Q4_K", 256, 144, _q4_k),
+        GGMLType(13, "Q5_K", 256, 176, _q5_k),
+        GGMLType(14, "Q6_K", 256, 210, _q6_k),
+        GGMLType(30, "BF16", 1, 2, _bf16),
+    )
+}
 #: The largest number of blocks dequantized at once (bounds the temporary arrays of a big tensor).
 CHUNK_BLOCKS = 1 << 16
 
@@ -221,8 +224,10 @@ def dequantize(raw: np.ndarray, type_id: int, shape: tuple[int, ...]) -> np.ndar
     count = int(np.prod(shape, dtype=np.int64))
     data = np.ascontiguousarray(raw).reshape(-1).view(np.uint8)
     if count % kind.elements or data.size != count // kind.elements * kind.size:
-        raise NegkitError(f"a {kind.name} tensor of shape {tuple(shape)} takes {count // kind.elements * kind.size} "
-                          f"bytes, the file holds {data.size}")
+        raise NegkitError(
+            f"a {kind.name} tensor of shape {tuple(shape)} takes {count // kind.elements * kind.size} "
+            f"bytes, the file holds {data.size}"
+        )
     blocks = data.reshape(-1, kind.size)
     out = np.empty((len(blocks), kind.elements), dtype=np.float32)
     for start in range(0, len(blocks), CHUNK_BLOCKS):

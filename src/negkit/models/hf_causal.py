@@ -50,13 +50,23 @@ class HFCausalLM(TokenizerBackedModel):
         )
         self.prefix_reuse = prefix_reuse
         self.progress: ProgressCallback | None = None
-        self.scorer = CausalScorer(model, self._batcher(), PrefixChecker(self.rules.encode), prefix_reuse=prefix_reuse,
-                                   prefix_tree=prefix_tree, pad_id=self.rules.pad_id)
+        self.scorer = CausalScorer(
+            model,
+            self._batcher(),
+            PrefixChecker(self.rules.encode),
+            prefix_reuse=prefix_reuse,
+            prefix_tree=prefix_tree,
+            pad_id=self.rules.pad_id,
+        )
         #: How the model was loaded (device, dtype, quantization, loader options); results record it.
         #: ``prefix_token``: what an empty context stands for (whole-sequence log-likelihoods condition on it).
-        self.load_info: dict[str, Any] = {"batch_size": batch_size or "auto", "token_budget": self.token_budget,
-                                          "prefix_reuse": prefix_reuse, "prefix_tree": prefix_tree,
-                                          "prefix_token": self.rules.prefix_token()}
+        self.load_info: dict[str, Any] = {
+            "batch_size": batch_size or "auto",
+            "token_budget": self.token_budget,
+            "prefix_reuse": prefix_reuse,
+            "prefix_tree": prefix_tree,
+            "prefix_token": self.rules.prefix_token(),
+        }
 
     #: ``--model-args`` keys of this backend besides the loader's (:data:`negkit.models.loading.LOADER_ARGS`).
     ENGINE_ARGS = {
@@ -66,9 +76,17 @@ class HFCausalLM(TokenizerBackedModel):
     }
 
     @classmethod
-    def from_pretrained(cls, name: str, dtype: str | None = "float32", backend: str = "hf", batch_size: int | None = None,
-                        token_budget: int | None = None, prefix_reuse: bool = True, prefix_tree: bool = True,
-                        **loader: Any) -> HFCausalLM:
+    def from_pretrained(
+        cls,
+        name: str,
+        dtype: str | None = "float32",
+        backend: str = "hf",
+        batch_size: int | None = None,
+        token_budget: int | None = None,
+        prefix_reuse: bool = True,
+        prefix_tree: bool = True,
+        **loader: Any,
+    ) -> HFCausalLM:
         """Load a folder or hub name with ``AutoModelForCausalLM``; ``loader`` holds ``device``, ``quantize`` and
         the loader options of :func:`negkit.models.loading.load_pretrained`."""
         model, tokenizer, fingerprint, info = load_pretrained("AutoModelForCausalLM", name, dtype, backend, **loader)
@@ -152,7 +170,9 @@ class HFCausalLM(TokenizerBackedModel):
         (:class:`negkit.engine.greedy.SharedPrefixGenerator`); otherwise, and where the model cannot take padded
         caches, in length-sorted batches through ``transformers``' ``generate``."""
         encoded = [self.rules.encode_context(text)[0] for text in contexts]
-        generator = self._generator(lambda indices: self._generate_plain([encoded[i] for i in indices], max_new_tokens, stop))
+        generator = self._generator(
+            lambda indices: self._generate_plain([encoded[i] for i in indices], max_new_tokens, stop)
+        )
         reason = "prefix_reuse is off" if not self.prefix_reuse else generator.unsupported()
         self.load_info["generation"] = "shared prefixes" if reason is None else f"transformers generate ({reason})"
         if reason is not None:
@@ -160,12 +180,19 @@ class HFCausalLM(TokenizerBackedModel):
         markers = [marker for marker in stop if marker]
 
         def done(_index: int, ids: list[int]) -> bool:
-            return bool(markers) and any(marker in self.tokenizer.decode(ids, skip_special_tokens=True)
-                                         for marker in markers)
+            return bool(markers) and any(
+                marker in self.tokenizer.decode(ids, skip_special_tokens=True) for marker in markers
+            )
 
-        generated = generator.generate(encoded, max_new_tokens, done, on_wave=lambda indices: self._on_batch(indices, []))
-        return [answer if isinstance(answer, str) else cut_at_stop(self.tokenizer.decode(answer, skip_special_tokens=True), stop)
-                for answer in generated]
+        generated = generator.generate(
+            encoded, max_new_tokens, done, on_wave=lambda indices: self._on_batch(indices, [])
+        )
+        return [
+            answer
+            if isinstance(answer, str)
+            else cut_at_stop(self.tokenizer.decode(answer, skip_special_tokens=True), stop)
+            for answer in generated
+        ]
 
     def _generator(self, fallback: Callable[[list[int]], list[str]]) -> SharedPrefixGenerator:
         """The model's shared-prefix generator; ``fallback`` answers prompts (indices) of a wave that would leave
@@ -174,10 +201,15 @@ class HFCausalLM(TokenizerBackedModel):
             config = getattr(self.model, "generation_config", None)
             eos = getattr(config, "eos_token_id", None)
             if eos is None:
-                eos = self.model.config.eos_token_id if self.model.config.eos_token_id is not None else self.tokenizer.eos_token_id
+                eos = (
+                    self.model.config.eos_token_id
+                    if self.model.config.eos_token_id is not None
+                    else self.tokenizer.eos_token_id
+                )
             eos_ids = [eos] if isinstance(eos, int) else list(eos or [])
-            self.generator = SharedPrefixGenerator(self.model, self.rules.pad_id, eos_ids,
-                                                   max_rows=self.batch_size or 32, token_budget=self.token_budget)
+            self.generator = SharedPrefixGenerator(
+                self.model, self.rules.pad_id, eos_ids, max_rows=self.batch_size or 32, token_budget=self.token_budget
+            )
         self.generator.fallback = fallback
         return self.generator
 

@@ -77,7 +77,13 @@ class HFTokenizerRules:
                     raise NegkitError("a BOS token was asked for, but this model's tokenizer has none")
             elif add_bos and (not ids or ids[0] != bos):
                 ids, ends = [bos, *ids], [0, *ends]
-            elif not add_bos and len(ids) > 1 and ids[0] == bos and ends[0] == 0 and not text.startswith(self.tokenizer.bos_token):
+            elif (
+                not add_bos
+                and len(ids) > 1
+                and ids[0] == bos
+                and ends[0] == 0
+                and not text.startswith(self.tokenizer.bos_token)
+            ):
                 ids, ends = ids[1:], ends[1:]
         return ids, ends
 
@@ -87,7 +93,9 @@ class HFTokenizerRules:
         for token_id in (self.tokenizer.bos_token_id, self.tokenizer.eos_token_id):
             if token_id is not None:
                 return int(token_id)
-        raise NegkitError("an empty context needs a BOS or EOS token to condition on; this model's tokenizer has neither")
+        raise NegkitError(
+            "an empty context needs a BOS or EOS token to condition on; this model's tokenizer has neither"
+        )
 
     def prefix_token(self) -> dict[str, Any]:
         """The prefix token as results record it: its id, its text and which special token it is (``bos``/``eos``);
@@ -99,8 +107,9 @@ class HFTokenizerRules:
         token_id = self.prefix_token_id()
         return {"id": token_id, "token": self.tokenizer.convert_ids_to_tokens(token_id), "from": source}
 
-    def encode_request(self, context: str, continuation: str,
-                       add_bos: bool | None = None) -> tuple[list[int], list[int], list[int]]:
+    def encode_request(
+        self, context: str, continuation: str, add_bos: bool | None = None
+    ) -> tuple[list[int], list[int], list[int]]:
         """The context's ids and end offsets and the continuation's ids of a log-likelihood request.
 
         An empty context is the prefix token, except when the continuation itself starts with that token: then
@@ -173,7 +182,8 @@ def stop_criteria(tokenizer: Any, stop: Sequence[str], start: int) -> Any:
     class StopStrings(StoppingCriteria):
         def __call__(self, input_ids: torch.Tensor, scores: Any, **kwargs: Any) -> torch.Tensor:
             texts = tokenizer.batch_decode(input_ids[:, start:], skip_special_tokens=True)
-            return torch.tensor([any(marker in text for marker in markers) for text in texts], dtype=torch.bool,
-                                device=input_ids.device)
+            return torch.tensor(
+                [any(marker in text for marker in markers) for text in texts], dtype=torch.bool, device=input_ids.device
+            )
 
     return StoppingCriteriaList([StopStrings()])

@@ -41,7 +41,10 @@ _GENERIC_LABEL = re.compile(r"LABEL_\d+", re.IGNORECASE)
 AUTHORS_LABELS: tuple[str, ...] = ("entailment", "neutral", "contradiction")
 #: The checkpoints the NaN-NLI authors evaluated (their README); generic labels there mean AUTHORS_LABELS.
 AUTHORS_CHECKPOINTS: tuple[str, ...] = (
-    "joey234/cuenb-mnli", "joey234/cuenb-mnli-negnli", "joey234/roberta-base-mnli-negnli", "sileod/roberta-base-mnli",
+    "joey234/cuenb-mnli",
+    "joey234/cuenb-mnli-negnli",
+    "joey234/roberta-base-mnli-negnli",
+    "sileod/roberta-base-mnli",
 )
 PAIR_ENCODINGS: tuple[str, ...] = ("pair", "authors")
 
@@ -53,7 +56,9 @@ def _raw_config_labels(config: Any) -> tuple[str, ...]:
 
 def is_authors_checkpoint(name: str) -> bool:
     """True for one of :data:`AUTHORS_CHECKPOINTS`, given by hub name or as a local folder of the same name."""
-    return name in AUTHORS_CHECKPOINTS or Path(name).name in {checkpoint.split("/")[1] for checkpoint in AUTHORS_CHECKPOINTS}
+    return name in AUTHORS_CHECKPOINTS or Path(name).name in {
+        checkpoint.split("/")[1] for checkpoint in AUTHORS_CHECKPOINTS
+    }
 
 
 def config_labels(config: Any) -> tuple[str, ...]:
@@ -80,18 +85,27 @@ def resolve_labels(config: Any, name: str, labels: Sequence[str] | str | None = 
     outputs = int(getattr(config, "num_labels", 0) or len(_raw_config_labels(config)))
     if labels is None:
         raw = _raw_config_labels(config)
-        if raw and all(_GENERIC_LABEL.fullmatch(label) for label in raw) and is_authors_checkpoint(name) and outputs == 3:
+        if (
+            raw
+            and all(_GENERIC_LABEL.fullmatch(label) for label in raw)
+            and is_authors_checkpoint(name)
+            and outputs == 3
+        ):
             return AUTHORS_LABELS, "authors"
         return config_labels(config), "config"
     source = "model-args"
     if isinstance(labels, str):
         if labels.lower() != "authors":
-            raise NegkitError(f"--model-args labels: expected a list in brackets such as [entailment,neutral,contradiction] "
-                              f"or 'authors', got {labels!r}")
+            raise NegkitError(
+                f"--model-args labels: expected a list in brackets such as [entailment,neutral,contradiction] "
+                f"or 'authors', got {labels!r}"
+            )
         labels, source = AUTHORS_LABELS, "authors"
     names = tuple(str(label).strip().lower() for label in labels)
     if len(names) != outputs:
-        raise NegkitError(f"--model-args labels: the model has {outputs} outputs but {len(names)} labels were given: {list(names)}")
+        raise NegkitError(
+            f"--model-args labels: the model has {outputs} outputs but {len(names)} labels were given: {list(names)}"
+        )
     if any(not label for label in names) or len(set(names)) != len(names):
         raise NegkitError(f"--model-args labels: labels must be distinct and non-empty, got {list(names)}")
     return names, source
@@ -119,11 +133,20 @@ def map_labels(model_labels: Sequence[str], wanted: Sequence[str]) -> dict[str, 
 class HFClassifier:
     """A sequence-pair classifier behind the :class:`negkit.models.base.Classifier` protocol."""
 
-    def __init__(self, model: Any, tokenizer: Any, fingerprint: ModelFingerprint,
-                 batch_size: int | None = None, token_budget: int | None = None,
-                 labels: Sequence[str] | str | None = None, pair_encoding: str = "pair") -> None:
+    def __init__(
+        self,
+        model: Any,
+        tokenizer: Any,
+        fingerprint: ModelFingerprint,
+        batch_size: int | None = None,
+        token_budget: int | None = None,
+        labels: Sequence[str] | str | None = None,
+        pair_encoding: str = "pair",
+    ) -> None:
         if pair_encoding not in PAIR_ENCODINGS:
-            raise NegkitError(f"--model-args pair_encoding: expected one of {', '.join(PAIR_ENCODINGS)}, got {pair_encoding!r}")
+            raise NegkitError(
+                f"--model-args pair_encoding: expected one of {', '.join(PAIR_ENCODINGS)}, got {pair_encoding!r}"
+            )
         self.model = model.eval()
         self.tokenizer = tokenizer
         self.labels, self.labels_source = resolve_labels(model.config, fingerprint.name, labels)
@@ -134,10 +157,16 @@ class HFClassifier:
         if pair_encoding != "pair":
             extra["pair_encoding"] = pair_encoding
         self.fingerprint = replace(fingerprint, extra=tuple(sorted(extra.items())))
-        self.batcher = LengthSortedBatcher(batch_size, token_budget or auto_token_budget(65536, str(input_device(model))))
-        self.load_info: dict[str, Any] = {"batch_size": batch_size or "auto", "token_budget": self.batcher.token_budget,
-                                          "labels": list(self.labels), "labels_from": self.labels_source,
-                                          "pair_encoding": pair_encoding}
+        self.batcher = LengthSortedBatcher(
+            batch_size, token_budget or auto_token_budget(65536, str(input_device(model)))
+        )
+        self.load_info: dict[str, Any] = {
+            "batch_size": batch_size or "auto",
+            "token_budget": self.batcher.token_budget,
+            "labels": list(self.labels),
+            "labels_from": self.labels_source,
+            "pair_encoding": pair_encoding,
+        }
 
     #: ``--model-args`` keys of this backend besides the loader's.
     ENGINE_ARGS = {
@@ -147,10 +176,19 @@ class HFClassifier:
     }
 
     @classmethod
-    def from_pretrained(cls, name: str, dtype: str | None = "float32", batch_size: int | None = None,
-                        token_budget: int | None = None, labels: Sequence[str] | str | None = None,
-                        pair_encoding: str = "pair", **loader: Any) -> HFClassifier:
-        model, tokenizer, fingerprint, info = load_pretrained("AutoModelForSequenceClassification", name, dtype, "nli", **loader)
+    def from_pretrained(
+        cls,
+        name: str,
+        dtype: str | None = "float32",
+        batch_size: int | None = None,
+        token_budget: int | None = None,
+        labels: Sequence[str] | str | None = None,
+        pair_encoding: str = "pair",
+        **loader: Any,
+    ) -> HFClassifier:
+        model, tokenizer, fingerprint, info = load_pretrained(
+            "AutoModelForSequenceClassification", name, dtype, "nli", **loader
+        )
         classifier = cls(model, tokenizer, fingerprint, batch_size, token_budget, labels, pair_encoding)
         classifier.load_info = {**info, **classifier.load_info}
         return classifier
@@ -164,8 +202,9 @@ class HFClassifier:
                 texts = [authors_pair_text(p, h, self.fingerprint.name) for p, h in batch]
                 encoded = self.tokenizer(texts, padding=True, truncation=True, return_tensors="pt").to(device)
             else:
-                encoded = self.tokenizer([p for p, _ in batch], [h for _, h in batch], padding=True,
-                                         truncation=True, return_tensors="pt").to(device)
+                encoded = self.tokenizer(
+                    [p for p, _ in batch], [h for _, h in batch], padding=True, truncation=True, return_tensors="pt"
+                ).to(device)
             with torch.inference_mode():
                 probabilities = torch.softmax(self.model(**encoded).logits.float(), dim=-1).cpu()
             return [dict(zip(self.labels, map(float, row))) for row in probabilities]

@@ -20,26 +20,45 @@ class HFSeq2SeqLM(TokenizerBackedModel):
 
     is_encoder_decoder = True
 
-    def __init__(self, model: Any, tokenizer: Any, fingerprint: ModelFingerprint,
-                 batch_size: int | None = None, token_budget: int | None = None) -> None:
+    def __init__(
+        self,
+        model: Any,
+        tokenizer: Any,
+        fingerprint: ModelFingerprint,
+        batch_size: int | None = None,
+        token_budget: int | None = None,
+    ) -> None:
         self.model = model.eval()
         self.tokenizer = tokenizer
         self.rules = HFTokenizerRules(tokenizer)
         self.fingerprint = fingerprint
         self.batch_size = batch_size
         device = str(self._device())
-        self.token_budget = token_budget or auto_token_budget(4 * 4 * model.config.d_model if hasattr(model.config, "d_model") else 65536, device)
+        self.token_budget = token_budget or auto_token_budget(
+            4 * 4 * model.config.d_model if hasattr(model.config, "d_model") else 65536, device
+        )
         self.load_info: dict[str, Any] = {"batch_size": batch_size or "auto", "token_budget": self.token_budget}
 
     #: ``--model-args`` keys of this backend besides the loader's (an encoder sees the whole prompt at once:
     #: there is no prefix to reuse, so ``prefix_reuse`` and ``prefix_tree`` are accepted and have no effect).
-    ENGINE_ARGS = {"token_budget": "padded tokens per batch", "prefix_reuse": "accepted; no effect for encoder-decoders",
-                   "prefix_tree": "accepted; no effect for encoder-decoders"}
+    ENGINE_ARGS = {
+        "token_budget": "padded tokens per batch",
+        "prefix_reuse": "accepted; no effect for encoder-decoders",
+        "prefix_tree": "accepted; no effect for encoder-decoders",
+    }
 
     @classmethod
-    def from_pretrained(cls, name: str, dtype: str | None = "float32", backend: str = "hf", batch_size: int | None = None,
-                        token_budget: int | None = None, prefix_reuse: bool = True, prefix_tree: bool = True,
-                        **loader: Any) -> HFSeq2SeqLM:
+    def from_pretrained(
+        cls,
+        name: str,
+        dtype: str | None = "float32",
+        backend: str = "hf",
+        batch_size: int | None = None,
+        token_budget: int | None = None,
+        prefix_reuse: bool = True,
+        prefix_tree: bool = True,
+        **loader: Any,
+    ) -> HFSeq2SeqLM:
         model, tokenizer, fingerprint, info = load_pretrained("AutoModelForSeq2SeqLM", name, dtype, backend, **loader)
         lm = cls(model, tokenizer, fingerprint, batch_size, token_budget)
         lm.load_info = {**info, **lm.load_info}
@@ -58,7 +77,9 @@ class HFSeq2SeqLM(TokenizerBackedModel):
             mask[number, : len(row)] = 1
         return ids.to(self._device()), mask.to(self._device())
 
-    def _decoder_logprobs(self, encoder_rows: Sequence[Sequence[int]], decoder_rows: Sequence[Sequence[int]]) -> torch.Tensor:
+    def _decoder_logprobs(
+        self, encoder_rows: Sequence[Sequence[int]], decoder_rows: Sequence[Sequence[int]]
+    ) -> torch.Tensor:
         input_ids, mask = self._padded(encoder_rows, self.rules.pad_id)
         decoder_ids, _ = self._padded(decoder_rows, self.rules.pad_id)
         with torch.inference_mode():
@@ -77,7 +98,9 @@ class HFSeq2SeqLM(TokenizerBackedModel):
 
     def loglikelihood(self, requests: Sequence[LoglikelihoodRequest]) -> list[LoglikelihoodResult]:
         if any(request.add_bos is not None for request in requests):
-            raise NegkitError("a BOS policy applies to decoder-only models; encoder-decoder contexts have none (use the default)")
+            raise NegkitError(
+                "a BOS policy applies to decoder-only models; encoder-decoder contexts have none (use the default)"
+            )
         contexts = [self.rules.encode_context(request.context)[0] for request in requests]
         targets = [self.rules.encode(request.continuation, special=False) for request in requests]
 
@@ -105,9 +128,13 @@ class HFSeq2SeqLM(TokenizerBackedModel):
         def process(indices: list[int]) -> list[str]:
             input_ids, mask = self._padded([encoded[i] for i in indices], self.rules.pad_id)
             with torch.inference_mode():
-                output = self.model.generate(input_ids=input_ids, attention_mask=mask,
-                                             max_new_tokens=max_new_tokens, do_sample=False,
-                                             stopping_criteria=stop_criteria(self.tokenizer, stop, 0))
+                output = self.model.generate(
+                    input_ids=input_ids,
+                    attention_mask=mask,
+                    max_new_tokens=max_new_tokens,
+                    do_sample=False,
+                    stopping_criteria=stop_criteria(self.tokenizer, stop, 0),
+                )
             texts = self.tokenizer.batch_decode(output, skip_special_tokens=True)
             return [cut_at_stop(text, stop) for text in texts]
 

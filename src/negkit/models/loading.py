@@ -43,7 +43,7 @@ LOADER_ARGS: dict[str, str] = {
     "tokenizer": "tokenizer folder or hub name, when it is not the model's",
     "attn_implementation": "attention kernel: eager, sdpa, flash_attention_2, ...",
     "device_map": "auto | balanced | balanced_low_0 | sequential | cpu | cuda:N: shard the model over the "
-                  "visible GPUs (what does not fit goes to CPU memory, then to offload_folder)",
+    "visible GPUs (what does not fit goes to CPU memory, then to offload_folder)",
     "max_memory": "memory per device for device_map, e.g. [0:20GiB,1:20GiB,cpu:64GiB]",
     "offload_folder": "folder for weights that fit neither on the GPUs nor in CPU memory",
     "low_cpu_mem_usage": "true/false: load weights without a full copy in CPU memory",
@@ -66,8 +66,10 @@ def check_options(backend: str, options: dict[str, Any], known: dict[str, str]) 
     unknown = sorted(set(options) - set(known))
     if unknown:
         listing = ", ".join(sorted(known))
-        raise NegkitError(f"--model-args: unknown key{'s' if len(unknown) > 1 else ''} {', '.join(shortened(key, 60) for key in unknown)} "
-                          f"for the {backend} backend; known keys: {listing}")
+        raise NegkitError(
+            f"--model-args: unknown key{'s' if len(unknown) > 1 else ''} {', '.join(shortened(key, 60) for key in unknown)} "
+            f"for the {backend} backend; known keys: {listing}"
+        )
 
 
 def resolve_device(device: str | None) -> str:
@@ -88,12 +90,16 @@ def resolve_device(device: str | None) -> str:
         return "mps"
     if name == "cuda" or name.startswith("cuda:"):
         if not torch.cuda.is_available():
-            raise NegkitError(f"--device {name}: no CUDA GPU is visible to torch here "
-                              f"(torch {torch.__version__}, CUDA build: {torch.version.cuda or 'no'}); use --device cpu")
+            raise NegkitError(
+                f"--device {name}: no CUDA GPU is visible to torch here "
+                f"(torch {torch.__version__}, CUDA build: {torch.version.cuda or 'no'}); use --device cpu"
+            )
         index = name.partition(":")[2]
         if index and (not index.isdigit() or int(index) >= torch.cuda.device_count()):
-            raise NegkitError(f"--device {name}: there are {torch.cuda.device_count()} visible GPUs (cuda:0.."
-                              f"cuda:{torch.cuda.device_count() - 1})")
+            raise NegkitError(
+                f"--device {name}: there are {torch.cuda.device_count()} visible GPUs (cuda:0.."
+                f"cuda:{torch.cuda.device_count() - 1})"
+            )
         return f"cuda:{int(index) if index else 0}"
     raise NegkitError(f"unknown device {device!r}; use cpu, cuda, cuda:N, mps or auto")
 
@@ -128,16 +134,21 @@ def quantization_config(quantize: str | None, dtype: str, options: dict[str, Any
     try:
         import bitsandbytes  # noqa: F401
     except ImportError:
-        raise NegkitError(f"--quantize {quantize} needs the bitsandbytes package (pip install 'negkit[quant]')") from None
+        raise NegkitError(
+            f"--quantize {quantize} needs the bitsandbytes package (pip install 'negkit[quant]')"
+        ) from None
     if not torch.cuda.is_available():
         raise NegkitError(f"--quantize {quantize} needs a CUDA GPU (bitsandbytes' k-bit kernels); none is visible here")
     from transformers import BitsAndBytesConfig  # heavy: off the start-up path
 
     if quantize == "8bit":
         return BitsAndBytesConfig(load_in_8bit=True, llm_int8_threshold=float(options.get("llm_int8_threshold", 6.0)))
-    return BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_compute_dtype=DTYPES[dtype],
-                              bnb_4bit_quant_type=str(options.get("bnb_4bit_quant_type", "nf4")),
-                              bnb_4bit_use_double_quant=bool(options.get("bnb_4bit_use_double_quant", False)))
+    return BitsAndBytesConfig(
+        load_in_4bit=True,
+        bnb_4bit_compute_dtype=DTYPES[dtype],
+        bnb_4bit_quant_type=str(options.get("bnb_4bit_quant_type", "nf4")),
+        bnb_4bit_use_double_quant=bool(options.get("bnb_4bit_use_double_quant", False)),
+    )
 
 
 def quantization_label(quantize: str | None, options: dict[str, Any]) -> str | None:
@@ -157,7 +168,9 @@ def parse_max_memory(value: Any) -> dict[Any, str]:
     for entry in entries:
         device, separator, size = str(entry).partition(":")
         if not separator or not size.strip():
-            raise NegkitError(f"--model-args max_memory entries are DEVICE:SIZE (e.g. 0:20GiB, cpu:64GiB), got {entry!r}")
+            raise NegkitError(
+                f"--model-args max_memory entries are DEVICE:SIZE (e.g. 0:20GiB, cpu:64GiB), got {entry!r}"
+            )
         device = device.strip()
         memory[int(device) if device.isdigit() else device] = size.strip()
     return memory
@@ -186,8 +199,15 @@ def pretrained_kwargs(dtype: str, device: str, quantize: str | None, options: di
     return kwargs
 
 
-def load_pretrained(auto_class_name: str, name: str, dtype: str | None, backend: str, device: str | None = None,
-                    quantize: str | None = None, **options: Any) -> tuple[Any, Any, Any, dict[str, Any]]:
+def load_pretrained(
+    auto_class_name: str,
+    name: str,
+    dtype: str | None,
+    backend: str,
+    device: str | None = None,
+    quantize: str | None = None,
+    **options: Any,
+) -> tuple[Any, Any, Any, dict[str, Any]]:
     """Model (``transformers.<auto_class_name>``), tokenizer, fingerprint and load info of a folder or hub
     name (see the module documentation for the arguments)."""
     import transformers  # heavy: off the start-up path
@@ -247,7 +267,9 @@ def _config(name: str, options: dict[str, Any]) -> Any:
         return transformers.AutoConfig.from_pretrained(name, **kwargs)
     except (OSError, ValueError) as error:
         text = str(error).strip()
-        raise NegkitError(f"{name}: cannot load the model configuration ({(text.splitlines()[0] if text else type(error).__name__)[:300]})") from None
+        raise NegkitError(
+            f"{name}: cannot load the model configuration ({(text.splitlines()[0] if text else type(error).__name__)[:300]})"
+        ) from None
 
 
 def input_device_of(model: Any) -> torch.device:

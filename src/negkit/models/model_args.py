@@ -121,7 +121,9 @@ def redact_model_args(args: dict[str, Any]) -> dict[str, Any]:
     return {key: ("***" if key in SECRET_KEYS and value is not None else value) for key, value in args.items()}
 
 
-_SECRET_IN_TEXT = re.compile(r"\b(" + "|".join(sorted(SECRET_KEYS, key=len, reverse=True)) + r")=(\"[^\"]*\"|'[^']*'|[^,\s]*)")
+_SECRET_IN_TEXT = re.compile(
+    r"\b(" + "|".join(sorted(SECRET_KEYS, key=len, reverse=True)) + r")=(\"[^\"]*\"|'[^']*'|[^,\s]*)"
+)
 
 
 def redact_text(text: str) -> str:

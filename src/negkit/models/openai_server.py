@@ -86,8 +86,10 @@ def _unexpected_replies(method: Any) -> Any:
                 raise
             raise NegkitError(f"{self.base_url}: {error}") from None
         except (KeyError, IndexError, TypeError, AttributeError, ValueError) as error:
-            raise NegkitError(f"{self.base_url}: the server's answer is not what the OpenAI API returns "
-                              f"({type(error).__name__}: {_detail(str(error).encode())})") from None
+            raise NegkitError(
+                f"{self.base_url}: the server's answer is not what the OpenAI API returns "
+                f"({type(error).__name__}: {_detail(str(error).encode())})"
+            ) from None
 
     return wrapper
 
@@ -100,16 +102,25 @@ class OpenAICompatibleLM:
     MODEL_ARGS = {
         "timeout": f"seconds to wait for an answer (default {DEFAULT_TIMEOUT:g}; --timeout)",
         "retries": f"tries after a connection error, HTTP 408/429/5xx (default {DEFAULT_RETRIES}; --retries); a "
-                   "timed-out request is tried twice at most",
+        "timed-out request is tried twice at most",
         "backoff": "first wait between tries in seconds, doubled each time (default 0.5)",
         "top_k": "top logprobs asked per next token (default 20)",
         "api_key": "bearer token (default: none; never recorded)",
         "batch_size": "prompts per completions request (default 16)",
     }
 
-    def __init__(self, base_url: str, model: str, chat: bool = False, timeout: float = DEFAULT_TIMEOUT,
-                 retries: int = DEFAULT_RETRIES, backoff: float = 0.5, top_k: int = 20, api_key: str | None = None,
-                 batch_size: int | None = None) -> None:
+    def __init__(
+        self,
+        base_url: str,
+        model: str,
+        chat: bool = False,
+        timeout: float = DEFAULT_TIMEOUT,
+        retries: int = DEFAULT_RETRIES,
+        backoff: float = 0.5,
+        top_k: int = 20,
+        api_key: str | None = None,
+        batch_size: int | None = None,
+    ) -> None:
         check_numbers(timeout=timeout, retries=retries, backoff=backoff, top_k=top_k, batch_size=batch_size)
         self.base_url = base_url.rstrip("/")
         self.model = model
@@ -121,10 +132,19 @@ class OpenAICompatibleLM:
         self.api_key = api_key
         self.batch_size = batch_size or 16
         extra = (("model", model), ("top_k", str(top_k)), ("chat", str(chat)))
-        self.fingerprint = ModelFingerprint(backend="openai", name=f"{self.base_url}#{model}", dtype="server", extra=extra)
-        self.load_info: dict[str, Any] = {"backend": "openai", "url": self.base_url, "model": model, "chat": chat,
-                                          "timeout": timeout, "retries": retries, "top_k": top_k,
-                                          "batch_size": self.batch_size}
+        self.fingerprint = ModelFingerprint(
+            backend="openai", name=f"{self.base_url}#{model}", dtype="server", extra=extra
+        )
+        self.load_info: dict[str, Any] = {
+            "backend": "openai",
+            "url": self.base_url,
+            "model": model,
+            "chat": chat,
+            "timeout": timeout,
+            "retries": retries,
+            "top_k": top_k,
+            "batch_size": self.batch_size,
+        }
 
     @classmethod
     def from_spec(cls, spec: str, **options: Any) -> OpenAICompatibleLM:
@@ -175,8 +195,10 @@ class OpenAICompatibleLM:
                         break
                     continue
                 if isinstance(error, http.client.HTTPException) and not isinstance(error, ConnectionError):
-                    raise NegkitError(f"{url}: the server did not answer HTTP ({type(error).__name__}: "
-                                      f"{_detail(str(error).encode())})") from None
+                    raise NegkitError(
+                        f"{url}: the server did not answer HTTP ({type(error).__name__}: "
+                        f"{_detail(str(error).encode())})"
+                    ) from None
                 last_problem = _detail(str(reason).encode())
                 continue
             try:
@@ -192,12 +214,18 @@ class OpenAICompatibleLM:
         answer = self._post("/completions", {"prompt": list(prompts), "temperature": 0, **payload})
         choices = answer.get("choices")
         if not isinstance(choices, list) or not all(isinstance(choice, dict) for choice in choices):
-            raise NegkitError(f"{self.base_url}/completions: the server's answer has no list of choices "
-                              f"({_detail(json.dumps(answer).encode())})")
-        choices = sorted(choices, key=lambda choice: choice.get("index", 0) if isinstance(choice.get("index"), int) else 0)
+            raise NegkitError(
+                f"{self.base_url}/completions: the server's answer has no list of choices "
+                f"({_detail(json.dumps(answer).encode())})"
+            )
+        choices = sorted(
+            choices, key=lambda choice: choice.get("index", 0) if isinstance(choice.get("index"), int) else 0
+        )
         if len(choices) != len(prompts):
-            raise NegkitError(f"{self.base_url}/completions: the server returned {len(choices)} completions for "
-                              f"{len(prompts)} prompts")
+            raise NegkitError(
+                f"{self.base_url}/completions: the server returned {len(choices)} completions for "
+                f"{len(prompts)} prompts"
+            )
         return choices
 
     def _batches(self, items: Sequence[Any]) -> list[Sequence[Any]]:
@@ -208,16 +236,19 @@ class OpenAICompatibleLM:
     def loglikelihood(self, requests: Sequence[LoglikelihoodRequest]) -> list[LoglikelihoodResult]:
         results: list[LoglikelihoodResult] = []
         if any(request.add_bos is not None for request in requests):
-            raise NegkitError("an OpenAI-compatible server tokenizes the prompt itself: negkit cannot set its BOS "
-                              "policy (use the default, the server's tokenizer)")
+            raise NegkitError(
+                "an OpenAI-compatible server tokenizes the prompt itself: negkit cannot set its BOS "
+                "policy (use the default, the server's tokenizer)"
+            )
         for batch in self._batches(list(requests)):
             if any(request.context.startswith(CHAT_MARKER) for request in batch):
                 raise NegkitError("log-likelihoods of chat prompts need the server's template text; use a text prompt")
             mode = self.load_info.get("continuation_scoring")
             if mode != "prompt_logprobs":
                 try:
-                    choices = self._completions([r.context + r.continuation for r in batch], max_tokens=0, echo=True,
-                                                logprobs=1)
+                    choices = self._completions(
+                        [r.context + r.continuation for r in batch], max_tokens=0, echo=True, logprobs=1
+                    )
                     results += [_continuation_score(choice, len(r.context)) for r, choice in zip(batch, choices)]
                     self.load_info["continuation_scoring"] = "echo"
                     continue
@@ -237,18 +268,22 @@ class OpenAICompatibleLM:
                 raise
             choices = []
         if not choices or any(not choice.get("prompt_logprobs") for choice in choices):
-            raise NegkitError(f"the server at {self.base_url} scores no prompt tokens (neither echo+logprobs nor "
-                              "prompt_logprobs on /completions): log-likelihood tasks cannot run against it; "
-                              "next-token tasks (e.g. tind) can")
-        return [_prompt_logprobs_score(choice["prompt_logprobs"], request.continuation)
-                for request, choice in zip(batch, choices)]
+            raise NegkitError(
+                f"the server at {self.base_url} scores no prompt tokens (neither echo+logprobs nor "
+                "prompt_logprobs on /completions): log-likelihood tasks cannot run against it; "
+                "next-token tasks (e.g. tind) can"
+            )
+        return [
+            _prompt_logprobs_score(choice["prompt_logprobs"], request.continuation)
+            for request, choice in zip(batch, choices)
+        ]
 
     @_unexpected_replies
     def next_token_logprobs(self, contexts: Sequence[str], candidates: Sequence[str]) -> list[dict[str, float]]:
         answers: list[dict[str, float]] = []
         for context in contexts:
             if context.startswith(CHAT_MARKER):
-                answers.append(self._chat_next_token(json.loads(context[len(CHAT_MARKER):]), candidates))
+                answers.append(self._chat_next_token(json.loads(context[len(CHAT_MARKER) :]), candidates))
         text_contexts = [context for context in contexts if not context.startswith(CHAT_MARKER)]
         text_answers: list[dict[str, float]] = []
         for batch in self._batches(text_contexts):
@@ -261,8 +296,10 @@ class OpenAICompatibleLM:
         return [next(chat_iter) if c.startswith(CHAT_MARKER) else next(text_iter) for c in contexts]
 
     def _chat_next_token(self, messages: list[dict[str, str]], candidates: Sequence[str]) -> dict[str, float]:
-        answer = self._post("/chat/completions", {"messages": messages, "max_tokens": 1, "temperature": 0,
-                                                  "logprobs": True, "top_logprobs": self.top_k})
+        answer = self._post(
+            "/chat/completions",
+            {"messages": messages, "max_tokens": 1, "temperature": 0, "logprobs": True, "top_logprobs": self.top_k},
+        )
         try:
             content = answer["choices"][0]["logprobs"]["content"]
             top = {entry["token"]: entry["logprob"] for entry in content[0]["top_logprobs"]}
@@ -275,7 +312,11 @@ class OpenAICompatibleLM:
         outputs = []
         for context in contexts:
             if context.startswith(CHAT_MARKER):
-                payload = {"messages": json.loads(context[len(CHAT_MARKER):]), "max_tokens": max_new_tokens, "temperature": 0}
+                payload = {
+                    "messages": json.loads(context[len(CHAT_MARKER) :]),
+                    "max_tokens": max_new_tokens,
+                    "temperature": 0,
+                }
                 if stop:
                     payload["stop"] = list(stop)
                 outputs.append(self._post("/chat/completions", payload)["choices"][0]["message"]["content"] or "")
@@ -307,7 +348,9 @@ def _continuation_score(choice: dict[str, Any], context_chars: int) -> Loglikeli
     values = logprobs.get("token_logprobs")
     tokens = logprobs.get("tokens")
     if not offsets or values is None or tokens is None:
-        raise MissingLogprobs("the server did not echo the prompt's token logprobs (echo=true); log-likelihood tasks need them")
+        raise MissingLogprobs(
+            "the server did not echo the prompt's token logprobs (echo=true); log-likelihood tasks need them"
+        )
     top = logprobs.get("top_logprobs") or [None] * len(tokens)
     total, greedy, count = 0.0, True, 0
     for offset, token, value, alternatives in zip(offsets, tokens, values, top):
@@ -339,6 +382,8 @@ def _prompt_logprobs_score(rows: list[Any], continuation: str) -> LoglikelihoodR
         count += 1
         text = str(entry.get("decoded_token") or "") + text
     if text != continuation:
-        raise NegkitError(f"the continuation {continuation!r} does not start at a token boundary of the server's "
-                          f"tokenization (its last tokens decode to {text!r}); use the echo path or another prompt")
+        raise NegkitError(
+            f"the continuation {continuation!r} does not start at a token boundary of the server's "
+            f"tokenization (its last tokens decode to {text!r}); use the echo path or another prompt"
+        )
     return LoglikelihoodResult(total, greedy, count)

@@ -59,12 +59,14 @@ def load_model(spec: str, dtype: str | None = "float32", **options: Any) -> Any:
         except NegkitError:
             raise
         except LOAD_ERRORS as error:
-            detail = next((line for record in records for line in record.getMessage().splitlines()
-                           if "size mismatch" in line), "")
+            detail = next(
+                (line for record in records for line in record.getMessage().splitlines() if "size mismatch" in line), ""
+            )
             detail = f"; {' '.join(detail.replace('|', ' ').split())[:200]}" if detail else ""
             message = _first_line(error).replace(" For details look at the above report!", "")
-            raise NegkitError(f"{_location(spec)}: cannot load the model ({type(error).__name__}: "
-                              f"{message}{detail})") from None
+            raise NegkitError(
+                f"{_location(spec)}: cannot load the model ({type(error).__name__}: {message}{detail})"
+            ) from None
 
 
 @contextmanager
@@ -109,8 +111,16 @@ def held_transformers_logs() -> Iterator[list[logging.LogRecord]]:
 
 
 #: What loaders raise for model files they cannot use (turned into one clear error by :func:`load_model`).
-LOAD_ERRORS: tuple[type[BaseException], ...] = (OSError, ValueError, KeyError, TypeError, RuntimeError, EOFError,
-                                                 pickle.UnpicklingError, AttributeError)
+LOAD_ERRORS: tuple[type[BaseException], ...] = (
+    OSError,
+    ValueError,
+    KeyError,
+    TypeError,
+    RuntimeError,
+    EOFError,
+    pickle.UnpicklingError,
+    AttributeError,
+)
 
 
 def check_model_options(spec: str, options: dict[str, Any]) -> None:
@@ -167,12 +177,15 @@ def _load(spec: str, dtype: str | None, **options: Any) -> Any:
     if scheme == "hf":
         return _load_transformers(rest, dtype, **options)
     if ":" in spec and not Path(spec).exists():
-        raise NegkitError(f"unknown model spec {spec!r}{did_you_mean(spec)}; use one of: default, hf:PATH, gguf:FILE, "
-                          "openai:URL#MODEL, "
-                          "vllm:PATH, nli:PATH, random, constant:ANSWER, majority")
+        raise NegkitError(
+            f"unknown model spec {spec!r}{did_you_mean(spec)}; use one of: default, hf:PATH, gguf:FILE, "
+            "openai:URL#MODEL, "
+            "vllm:PATH, nli:PATH, random, constant:ANSWER, majority"
+        )
     if did_you_mean(spec) and not Path(spec).expanduser().exists():
-        raise NegkitError(f"unknown model {spec!r}{did_you_mean(spec)}; a Hugging Face name or folder is written "
-                          f"hf:{spec}")
+        raise NegkitError(
+            f"unknown model {spec!r}{did_you_mean(spec)}; a Hugging Face name or folder is written hf:{spec}"
+        )
     return _load_transformers(spec, dtype, **options)
 
 
@@ -208,12 +221,18 @@ def _load_catalogue(spec: str, dtype: str | None, **options: Any) -> Any:
     entry = catalogue_model(spec)
     path = require_file(entry)
     if file_sha256(path) != entry.sha256:
-        raise NegkitError(f"{path}: not the file the catalogue names for {entry.name} (sha256 {file_sha256(path)[:16]}..., "
-                          f"expected {entry.sha256[:16]}...); delete it and fetch again: bash scripts/get_models.sh {entry.name}")
+        raise NegkitError(
+            f"{path}: not the file the catalogue names for {entry.name} (sha256 {file_sha256(path)[:16]}..., "
+            f"expected {entry.sha256[:16]}...); delete it and fetch again: bash scripts/get_models.sh {entry.name}"
+        )
     model = _load_gguf(path, dtype, name=entry.fingerprint_name or f"{entry.name}:{entry.file_name}", **options)
-    model.load_info["catalogue"] = {"name": entry.name, "hub_original": entry.hub_original,
-                                    "quantization": entry.quantization, "licence": entry.licence,
-                                    "packages": [f"{package}=={version}" for package, version in entry.packages]}
+    model.load_info["catalogue"] = {
+        "name": entry.name,
+        "hub_original": entry.hub_original,
+        "quantization": entry.quantization,
+        "licence": entry.licence,
+        "packages": [f"{package}=={version}" for package, version in entry.packages],
+    }
     return model
 
 
@@ -226,8 +245,12 @@ def _load_gguf(path: Path, dtype: str | None, name: str, **options: Any) -> Any:
     model.fingerprint = replace(model.fingerprint, name=name, sha256=sha)
     model.load_info["source"] = name
     summary = converted_summary(folder) or {}  # folders converted before negkit wrote gguf.json have none
-    model.load_info["gguf"] = {"file": path.name, "sha256": sha, "bytes": path.stat().st_size,
-                               **{key: summary.get(key) for key in ("architecture", "tensor_types", "converter")}}
+    model.load_info["gguf"] = {
+        "file": path.name,
+        "sha256": sha,
+        "bytes": path.stat().st_size,
+        **{key: summary.get(key) for key in ("architecture", "tensor_types", "converter")},
+    }
     return model
 
 

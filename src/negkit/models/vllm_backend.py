@@ -68,10 +68,12 @@ def check_vllm_quantize(quantize: str | None) -> None:
     if quantize is None or quantize == "4bit":
         return
     if quantize == "8bit":
-        raise NegkitError("--quantize 8bit is not available with the vllm backend: vLLM's in-flight bitsandbytes "
-                          "quantization is 4-bit only (it would load 4-bit weights). Use --quantize 4bit, a "
-                          "pre-quantized checkpoint (e.g. --model-args quantization=fp8 or an 8-bit GPTQ/AWQ model), "
-                          "or an hf: model with --quantize 8bit")
+        raise NegkitError(
+            "--quantize 8bit is not available with the vllm backend: vLLM's in-flight bitsandbytes "
+            "quantization is 4-bit only (it would load 4-bit weights). Use --quantize 4bit, a "
+            "pre-quantized checkpoint (e.g. --model-args quantization=fp8 or an 8-bit GPTQ/AWQ model), "
+            "or an hf: model with --quantize 8bit"
+        )
     raise NegkitError(f"--quantize must be 4bit with the vllm backend, got {quantize!r}")
 
 
@@ -80,10 +82,13 @@ class VLLMModel:
 
     is_encoder_decoder = False
     #: ``--model-args`` keys (and Python options) this backend knows.
-    MODEL_ARGS = {**ENGINE_ARGS, "batch_size": "prompts per call to the engine (default: all of a chunk)",
-                  "device": "auto only: vLLM's build decides (CUDA, CPU, ...)",
-                  "quantize": "4bit only (vLLM's in-flight bitsandbytes quantization)",
-                  "top_k": "top logprobs asked when the installed vLLM lacks logprob_token_ids (default 20)"}
+    MODEL_ARGS = {
+        **ENGINE_ARGS,
+        "batch_size": "prompts per call to the engine (default: all of a chunk)",
+        "device": "auto only: vLLM's build decides (CUDA, CPU, ...)",
+        "quantize": "4bit only (vLLM's in-flight bitsandbytes quantization)",
+        "top_k": "top logprobs asked when the installed vLLM lacks logprob_token_ids (default 20)",
+    }
 
     def __init__(self, llm: Any, fingerprint: ModelFingerprint, batch_size: int | None = None, top_k: int = 20) -> None:
         self.llm = llm
@@ -95,29 +100,42 @@ class VLLMModel:
         self.load_info: dict[str, Any] = {"backend": "vllm", "batch_size": batch_size or "auto"}
 
     @classmethod
-    def from_pretrained(cls, name: str, dtype: str | None = "float32", batch_size: int | None = None,
-                        device: str | None = None, quantize: str | None = None, top_k: int = 20,
-                        **engine: Any) -> VLLMModel:
+    def from_pretrained(
+        cls,
+        name: str,
+        dtype: str | None = "float32",
+        batch_size: int | None = None,
+        device: str | None = None,
+        quantize: str | None = None,
+        top_k: int = 20,
+        **engine: Any,
+    ) -> VLLMModel:
         """Start vLLM's engine on ``name`` (a folder or hub name) in ``dtype`` (``auto``: bfloat16)."""
         check_vllm_quantize(quantize)
         if int(os.environ.get("WORLD_SIZE", "1")) > 1:
-            raise NegkitError("the vllm backend runs one engine per run: start negkit once and split the model with "
-                              "--model-args tensor_parallel_size=N (not torchrun / accelerate launch)")
+            raise NegkitError(
+                "the vllm backend runs one engine per run: start negkit once and split the model with "
+                "--model-args tensor_parallel_size=N (not torchrun / accelerate launch)"
+            )
         if device not in (None, "auto"):
             raise NegkitError(f"--device {device}: vLLM chooses its device from its own build; leave --device out")
         try:
             import vllm  # optional library, imported when used
         except ImportError:
-            raise NegkitError("the vllm backend needs the vllm package (pip install vllm, in its own environment: "
-                              "it pins its own torch)") from None
+            raise NegkitError(
+                "the vllm backend needs the vllm package (pip install vllm, in its own environment: "
+                "it pins its own torch)"
+            ) from None
         resolved_dtype = "bfloat16" if dtype in (None, "auto") else dtype
         options: dict[str, Any] = {"seed": 0, "enable_prefix_caching": True, **engine}
         if options.get("trust_remote_code") not in (None, True, False):
             raise NegkitError("--model-args trust_remote_code takes true or false")
         if quantize is not None:
             if options.setdefault("quantization", "bitsandbytes") != "bitsandbytes":
-                raise NegkitError(f"--quantize 4bit asks vLLM for bitsandbytes, but --model-args quantization="
-                                  f"{options['quantization']}; give one of them")
+                raise NegkitError(
+                    f"--quantize 4bit asks vLLM for bitsandbytes, but --model-args quantization="
+                    f"{options['quantization']}; give one of them"
+                )
         try:
             llm = vllm.LLM(model=name, dtype=resolved_dtype, **options)
         except (OSError, ValueError) as error:
@@ -130,12 +148,23 @@ class VLLMModel:
         if not exact:
             extra.append(("top_k", str(top_k)))
         sha = weights_sha256(name) if Path(name).is_dir() else None
-        fingerprint = ModelFingerprint(backend="vllm", name=name, dtype=resolved_dtype, revision=options.get("revision"),
-                                       sha256=sha, extra=tuple(extra))
+        fingerprint = ModelFingerprint(
+            backend="vllm",
+            name=name,
+            dtype=resolved_dtype,
+            revision=options.get("revision"),
+            sha256=sha,
+            extra=tuple(extra),
+        )
         model = cls(llm, fingerprint, batch_size, top_k)
-        model.load_info.update(dtype=resolved_dtype, dtype_requested=dtype or "auto", quantization=label,
-                               vllm_version=getattr(vllm, "__version__", None), engine=options,
-                               candidate_logprobs="exact (logprob_token_ids)" if exact else f"top {top_k}")
+        model.load_info.update(
+            dtype=resolved_dtype,
+            dtype_requested=dtype or "auto",
+            quantization=label,
+            vllm_version=getattr(vllm, "__version__", None),
+            engine=options,
+            candidate_logprobs="exact (logprob_token_ids)" if exact else f"top {top_k}",
+        )
         return model
 
     # -- chat ---------------------------------------------------------------------------------------
@@ -157,7 +186,9 @@ class VLLMModel:
             outputs += self.llm.generate(batch, params, use_tqdm=False)
         return outputs
 
-    def _token_logprobs(self, prompts: Sequence[list[int]], token_ids: Sequence[int]) -> list[tuple[dict[int, float], int]]:
+    def _token_logprobs(
+        self, prompts: Sequence[list[int]], token_ids: Sequence[int]
+    ) -> list[tuple[dict[int, float], int]]:
         """For each prompt: the log-probability of each of ``token_ids`` at the next position, and the greedy token."""
         from vllm import SamplingParams  # optional library, imported when used
 
@@ -172,16 +203,22 @@ class VLLMModel:
             position = (completion.logprobs or [None])[0]
             if position is None:
                 raise NegkitError("vLLM returned no logprobs for the next token")
-            answers.append(({token: float(position[token].logprob) if token in position else float("-inf")
-                             for token in wanted}, int(completion.token_ids[0])))
+            answers.append(
+                (
+                    {token: float(position[token].logprob) if token in position else float("-inf") for token in wanted},
+                    int(completion.token_ids[0]),
+                )
+            )
         return answers
 
     # -- protocol -----------------------------------------------------------------------------------
     def next_token_logprobs(self, contexts: Sequence[str], candidates: Sequence[str]) -> list[dict[str, float]]:
         candidate_ids = [self.rules.first_token_id(candidate) for candidate in candidates]
         prompts = [self.rules.encode_context(text)[0] for text in contexts]
-        return [{candidate: scores[token] for candidate, token in zip(candidates, candidate_ids)}
-                for scores, _greedy in self._token_logprobs(prompts, candidate_ids)]
+        return [
+            {candidate: scores[token] for candidate, token in zip(candidates, candidate_ids)}
+            for scores, _greedy in self._token_logprobs(prompts, candidate_ids)
+        ]
 
     def loglikelihood(self, requests: Sequence[LoglikelihoodRequest]) -> list[LoglikelihoodResult]:
         contexts = {request.context: self.rules.encode_context(request.context)[0] for request in requests}
@@ -198,19 +235,26 @@ class VLLMModel:
                 longer.append(index)
         if one_token:  # one engine step per distinct context, every choice's token scored at once
             order = list(one_token)
-            answers = self._token_logprobs([contexts[c] for c in order],
-                                           [continuations[i][0] for c in order for i in one_token[c]])
+            answers = self._token_logprobs(
+                [contexts[c] for c in order], [continuations[i][0] for c in order for i in one_token[c]]
+            )
             for context, (scores, greedy) in zip(order, answers):
                 for index in one_token[context]:
                     token = continuations[index][0]
                     results[index] = LoglikelihoodResult(scores[token], greedy == token, 1)
         if longer:
-            for index, score in zip(longer, self._prompt_scores([contexts[requests[i].context] for i in longer],
-                                                                [continuations[i] for i in longer])):
+            for index, score in zip(
+                longer,
+                self._prompt_scores(
+                    [contexts[requests[i].context] for i in longer], [continuations[i] for i in longer]
+                ),
+            ):
                 results[index] = score
         return results  # type: ignore[return-value]
 
-    def _prompt_scores(self, contexts: Sequence[list[int]], continuations: Sequence[list[int]]) -> list[LoglikelihoodResult]:
+    def _prompt_scores(
+        self, contexts: Sequence[list[int]], continuations: Sequence[list[int]]
+    ) -> list[LoglikelihoodResult]:
         from vllm import SamplingParams  # optional library, imported when used
 
         params = SamplingParams(max_tokens=1, temperature=0.0, prompt_logprobs=0, detokenize=False)

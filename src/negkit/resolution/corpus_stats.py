@@ -96,9 +96,12 @@ class CorpusStatisticsReport:
     scope_lengths: dict[str, dict[int, int]]
 
     def to_dict(self) -> dict[str, object]:
-        return {"rows": [row.to_dict() for row in self.rows],
-                "scope_lengths": {name: {str(k): v for k, v in counts.items()}
-                                  for name, counts in self.scope_lengths.items()}}
+        return {
+            "rows": [row.to_dict() for row in self.rows],
+            "scope_lengths": {
+                name: {str(k): v for k, v in counts.items()} for name, counts in self.scope_lengths.items()
+            },
+        }
 
 
 def split_statistics(corpora: Sequence[str] = CORPORA, data: str | Path | None = None) -> CorpusStatisticsReport:

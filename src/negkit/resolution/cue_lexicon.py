@@ -73,7 +73,9 @@ class AffixLexicon:
             affix = max(inner)[2]
             position = lowered.find(affix, 1)
             return TokenPart(index, word[position : position + len(affix)], position)
-        prefixes = [(len(a), self.prefixes[a], a) for a in self.prefixes if lowered.startswith(a) and len(a) < len(word)]
+        prefixes = [
+            (len(a), self.prefixes[a], a) for a in self.prefixes if lowered.startswith(a) and len(a) < len(word)
+        ]
         if prefixes:
             affix = max(prefixes)[2]
             return TokenPart(index, word[: len(affix)], 0)
@@ -112,8 +114,9 @@ class MultiwordLexicon:
         lowered = word.lower()
         return self.single_words[lowered] == 0 and any(lowered in cue for cue in self.cues)
 
-    def group(self, multiword: Sequence[int], single: Sequence[int], words: Sequence[str]
-              ) -> tuple[list[list[int]], list[int]]:
+    def group(
+        self, multiword: Sequence[int], single: Sequence[int], words: Sequence[str]
+    ) -> tuple[list[list[int]], list[int]]:
         """Group whole-word cue positions into instances: ``(multiword groups, single-word positions)``.
 
         ``multiword`` holds the positions labelled as multiword-cue parts, ``single`` those labelled as

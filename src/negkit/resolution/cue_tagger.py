@@ -38,9 +38,14 @@ _LEXICON_FILE = "cue_lexicon.json"
 class CueTagger:
     """Finds negation cues in tokenised sentences; ``fit`` on annotated sentences, ``predict`` on any."""
 
-    def __init__(self, encoder: str = "all-MiniLM-L6-v2", settings: TrainingSettings | None = None,
-                 max_length: int = 128, negatives_per_negated: float | None = 1.0,
-                 network_options: dict[str, object] | None = None) -> None:
+    def __init__(
+        self,
+        encoder: str = "all-MiniLM-L6-v2",
+        settings: TrainingSettings | None = None,
+        max_length: int = 128,
+        negatives_per_negated: float | None = 1.0,
+        network_options: dict[str, object] | None = None,
+    ) -> None:
         self.encoder = encoder
         #: Extra :class:`~negkit.resolution.neural.NetworkConfig` settings (dropouts, layer mix).
         self.network_options = dict(network_options or {})
@@ -65,20 +70,30 @@ class CueTagger:
             for sentence in sentences
         ]
 
-    def fit(self, train: Sequence[ResolutionSentence], dev: Sequence[ResolutionSentence],
-            log: Callable[[str], None] = lambda message: None) -> CueTagger:
+    def fit(
+        self,
+        train: Sequence[ResolutionSentence],
+        dev: Sequence[ResolutionSentence],
+        log: Callable[[str], None] = lambda message: None,
+    ) -> CueTagger:
         """Learn the lexicons from ``train`` and fine-tune the encoder; the best epoch on ``dev`` is kept."""
         self.affixes = AffixLexicon.learn(train)
         self.multiwords = MultiwordLexicon.learn(train)
         seed_everything(self.settings.seed)  # the new layers' initial weights
-        self.tagger = Tagger.create(self.encoder, NetworkConfig(len(CUE_LABELS), max_length=self.max_length,
-                                                                **self.network_options))
+        self.tagger = Tagger.create(
+            self.encoder, NetworkConfig(len(CUE_LABELS), max_length=self.max_length, **self.network_options)
+        )
 
         def dev_score() -> float:
             return cue_f1(dev, self.predict(dev))
 
-        self.report = train_network(self.tagger, self.examples(self.training_sample(train)), dev_score, self.settings,
-                                    lambda message: log(f"cue tagger {message}"))
+        self.report = train_network(
+            self.tagger,
+            self.examples(self.training_sample(train)),
+            dev_score,
+            self.settings,
+            lambda message: log(f"cue tagger {message}"),
+        )
         return self
 
     def training_sample(self, train: Sequence[ResolutionSentence]) -> list[ResolutionSentence]:

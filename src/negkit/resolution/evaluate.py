@@ -42,8 +42,10 @@ class Evaluation:
 
     def headline(self) -> dict[str, float]:
         """The numbers of the paper's tables, in percent: Cues-B F1, SCM, SCM-B, scope tokens, NIS_tok."""
-        rows = {name: self.starsem.row(name) for name in
-                ("Cues B", "Scopes(cue match)", "Scopes B (cue match)", "Scope tokens(no cue match)")}
+        rows = {
+            name: self.starsem.row(name)
+            for name in ("Cues B", "Scopes(cue match)", "Scopes B (cue match)", "Scope tokens(no cue match)")
+        }
         nis = self.nis.scores
         return {
             "cues_b_f1": float(rows["Cues B"].f1),
@@ -59,9 +61,16 @@ class Evaluation:
         }
 
     def to_json(self) -> dict[str, object]:
-        return {"system": self.system, "corpus": self.corpus, "split": self.split, "gold_cues": self.gold_cues,
-                **self.headline(), "starsem": self.starsem.to_dict(), "nis": self.nis.to_dict(),
-                **({"intervals": self.intervals} if self.intervals else {})}
+        return {
+            "system": self.system,
+            "corpus": self.corpus,
+            "split": self.split,
+            "gold_cues": self.gold_cues,
+            **self.headline(),
+            "starsem": self.starsem.to_dict(),
+            "nis": self.nis.to_dict(),
+            **({"intervals": self.intervals} if self.intervals else {}),
+        }
 
     def interval(self, key: str) -> tuple[float, float] | None:
         """The 95% interval (low, high) of a :meth:`headline` value, when a bootstrap was run."""
@@ -88,9 +97,17 @@ _INTERVAL_PATHS: dict[str, tuple[str, str]] = {
 }
 
 
-def score_sentences(gold: Sequence[ResolutionSentence], predicted: Sequence[ResolutionSentence],
-                    system: str = "system", corpus: str = "", split: str = "", *, gold_cues: bool = False,
-                    bootstrap: int = 0, seed: int = 0) -> Evaluation:
+def score_sentences(
+    gold: Sequence[ResolutionSentence],
+    predicted: Sequence[ResolutionSentence],
+    system: str = "system",
+    corpus: str = "",
+    split: str = "",
+    *,
+    gold_cues: bool = False,
+    bootstrap: int = 0,
+    seed: int = 0,
+) -> Evaluation:
     """*SEM and NIS scores of ``predicted`` against ``gold`` (same sentences, same order); with ``bootstrap``
     resamples of sentences (seeded by ``seed``), 95% intervals of every score."""
     gold_lines = lines_from_text(format_cdsco(gold, final_newlines=2), f"{corpus or 'gold'}-{split or 'sentences'}")
@@ -107,9 +124,16 @@ def score_sentences(gold: Sequence[ResolutionSentence], predicted: Sequence[Reso
     return Evaluation(system, corpus, split, starsem, nis, gold_cues, intervals)
 
 
-def evaluate_model(model: str | Path, corpora: Sequence[str], split: str = "test",
-                   data: str | Path | None = None, *, gold_cues: bool = False, bootstrap: int = 0,
-                   seed: int = 0) -> list[Evaluation]:
+def evaluate_model(
+    model: str | Path,
+    corpora: Sequence[str],
+    split: str = "test",
+    data: str | Path | None = None,
+    *,
+    gold_cues: bool = False,
+    bootstrap: int = 0,
+    seed: int = 0,
+) -> list[Evaluation]:
     """Evaluate a saved model on ``split`` of each corpus (in-domain or cross-domain).
 
     ``gold_cues=True`` runs only the scope resolver, on the gold cues; ``bootstrap`` > 0 adds 95% intervals
@@ -122,15 +146,20 @@ def evaluate_model(model: str | Path, corpora: Sequence[str], split: str = "test
     for corpus in corpora:
         gold = load_split(corpus, split, data)
         predicted = resolver.predict(gold, gold_cues=gold_cues)
-        results.append(score_sentences(gold, predicted, str(model), corpus, split, gold_cues=gold_cues,
-                                       bootstrap=bootstrap, seed=seed))
+        results.append(
+            score_sentences(
+                gold, predicted, str(model), corpus, split, gold_cues=gold_cues, bootstrap=bootstrap, seed=seed
+            )
+        )
     return results
 
 
 def format_evaluation(results: Sequence[Evaluation]) -> str:
     """A Markdown table with one row per evaluation (percentages)."""
-    header = ("| system | corpus | split | cues | Cues-B F1 | SCM | SCM-B | Scope tok P | R | F1 "
-              "| NIS cue F1 | NIS_tok P | R | F1 |")
+    header = (
+        "| system | corpus | split | cues | Cues-B F1 | SCM | SCM-B | Scope tok P | R | F1 "
+        "| NIS cue F1 | NIS_tok P | R | F1 |"
+    )
     lines = [header, "|" + "---|" * 14]
     for result in results:
         h = result.headline()

@@ -13,8 +13,10 @@ from negkit.kit.view import Figure
 
 def resolution_figures(score: dict[str, Any]) -> list[Figure]:
     """F1 of each *SEM 2012 measure per system, from ``negkit resolution score --json``'s output."""
-    systems = [(Path(str(entry.get("system", "?"))).name, entry.get("starsem", {}).get("rows", []),
-                entry.get("intervals", {})) for entry in score.get("systems", [])]
+    systems = [
+        (Path(str(entry.get("system", "?"))).name, entry.get("starsem", {}).get("rows", []), entry.get("intervals", {}))
+        for entry in score.get("systems", [])
+    ]
     measures = list(dict.fromkeys(row["row"] for _, rows, _ in systems for row in rows if row.get("f1") is not None))
     if not measures:
         return []
@@ -25,5 +27,7 @@ def resolution_figures(score: dict[str, Any]) -> list[Figure]:
         return value, low, high
 
     series = {name: [f1(rows, intervals, m) for m in measures] for name, rows, intervals in systems}
-    bars = plots.interval_bars(measures, series, "negation resolution (*SEM 2012 scorer)", "F1 (%)", (0, 100), width=8.0)
+    bars = plots.interval_bars(
+        measures, series, "negation resolution (*SEM 2012 scorer)", "F1 (%)", (0, 100), width=8.0
+    )
     return [("*SEM 2012 measures, F1 per system (95% intervals over sentences)", bars)]

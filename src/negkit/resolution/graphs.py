@@ -143,7 +143,7 @@ def _covered_part(index: int, word: str, code: str, cue: Sequence[TokenPart]) ->
         if part.index == index and part.text != word:
             start = part.start if part.start is not None else word.find(part.text)
             if start == 0 and len(part.text) < len(word):
-                return TokenPart(index, word[len(part.text):], len(part.text))
+                return TokenPart(index, word[len(part.text) :], len(part.text))
             if start > 0:
                 return TokenPart(index, word[:start], 0)
     return TokenPart(index, word, 0)
@@ -189,8 +189,10 @@ def choose_anchors(sentence: ResolutionSentence) -> list[int]:
     for k in order:
         free = sorted({p.index for p in sentence.instances[k].cue} - taken)
         if not free:
-            raise GraphEncodingError(f"sentence {sentence.sentence_id}: negation instance {k + 1} has no cue token "
-                                     "of its own (another instance has the same cue tokens)")
+            raise GraphEncodingError(
+                f"sentence {sentence.sentence_id}: negation instance {k + 1} has no cue token "
+                "of its own (another instance has the same cue tokens)"
+            )
         anchors[k] = free[0]
         taken.add(free[0])
     return [anchors[k] for k in range(len(sentence.instances))]
@@ -211,8 +213,11 @@ def nesting_parents(sentence: ResolutionSentence, anchors: Sequence[int]) -> lis
 
     parents: list[int | None] = []
     for b in range(len(scopes)):
-        outer = [a for a in range(len(scopes)) if a != b and scopes[b] and anchors[b] in scope_tokens[a]
-                 and scopes[b] <= scopes[a] and key(b) < key(a)]
+        outer = [
+            a
+            for a in range(len(scopes))
+            if a != b and scopes[b] and anchors[b] in scope_tokens[a] and scopes[b] <= scopes[a] and key(b) < key(a)
+        ]
         parents.append(min(outer, key=key) if outer else None)
     return parents
 
@@ -232,9 +237,12 @@ def encode(sentence: ResolutionSentence, encoding: str = "direct") -> Graph:
     for k, instance in enumerate(sentence.instances):
         anchor = anchors[k]
         for part in instance.cue:
-            add(anchor, part.index, Role(CUE if part.index == anchor else MULTIWORD, _cue_code(part, words[part.index])))
-        inherited = {part for child, parent in enumerate(parents) if parent == k
-                     for part in sentence.instances[child].scope}
+            add(
+                anchor, part.index, Role(CUE if part.index == anchor else MULTIWORD, _cue_code(part, words[part.index]))
+            )
+        inherited = {
+            part for child, parent in enumerate(parents) if parent == k for part in sentence.instances[child].scope
+        }
         for name, parts in ((SCOPE, [p for p in instance.scope if p not in inherited]), (EVENT, instance.event)):
             for part in parts:
                 add(anchor, part.index, Role(name, _covered_code(part, words[part.index], instance.cue)))
@@ -247,7 +255,9 @@ def encode(sentence: ResolutionSentence, encoding: str = "direct") -> Graph:
 # --- decoding ---------------------------------------------------------------------------------------------
 
 
-def decode(words: Sequence[str], graph: Mapping[tuple[int, int], str], encoding: str = "direct") -> list[NegationInstance]:
+def decode(
+    words: Sequence[str], graph: Mapping[tuple[int, int], str], encoding: str = "direct"
+) -> list[NegationInstance]:
     """The negation instances of a graph over the sentence ``words`` (any edge set gives valid instances).
 
     Every dependent of the root is the anchor of one instance; edges outside the sentence, from tokens that are no

@@ -61,8 +61,9 @@ def schedule_factor(name: str, step: int, warmup: int, total: int) -> float:
     raise NegkitError(f"unknown learning-rate schedule {name!r} (expected one of {', '.join(SCHEDULES)})")
 
 
-def make_scheduler(optimizer: torch.optim.Optimizer, name: str, warmup: int, total: int
-                   ) -> torch.optim.lr_scheduler.LambdaLR:
+def make_scheduler(
+    optimizer: torch.optim.Optimizer, name: str, warmup: int, total: int
+) -> torch.optim.lr_scheduler.LambdaLR:
     """A ``LambdaLR`` applying :func:`schedule_factor` (stepped once per optimizer step)."""
     schedule_factor(name, 0, warmup, total)  # an unknown name fails here, before any training
     return torch.optim.lr_scheduler.LambdaLR(optimizer, lambda step: schedule_factor(name, step, warmup, total))
@@ -83,8 +84,10 @@ def resolve_device(name: str) -> torch.device:
 def encoder_config_overrides(config: object, hidden_dropout: float | None, attention_dropout: float | None) -> dict:
     """``from_pretrained`` keyword overrides setting the encoder's dropouts (BERT/RoBERTa/XLM-R names; DistilBERT's)."""
     overrides: dict[str, float] = {}
-    for value, names in ((hidden_dropout, ("hidden_dropout_prob", "dropout")),
-                         (attention_dropout, ("attention_probs_dropout_prob", "attention_dropout"))):
+    for value, names in (
+        (hidden_dropout, ("hidden_dropout_prob", "dropout")),
+        (attention_dropout, ("attention_probs_dropout_prob", "attention_dropout")),
+    ):
         if value is None:
             continue
         for name in names:

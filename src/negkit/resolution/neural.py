@@ -104,8 +104,12 @@ def load_head_weights(path: Path) -> dict[str, torch.Tensor]:
     try:
         weights = torch.load(path, weights_only=True, map_location="cpu")
     except Exception as error:  # noqa: BLE001 - torch raises many kinds for a damaged or unsafe file
-        raise InputFormatError(path, None, "not a weights file torch loads safely (tensors only; a pickle that "
-                               f"holds code is refused): {_first_line(error)}") from None
+        raise InputFormatError(
+            path,
+            None,
+            "not a weights file torch loads safely (tensors only; a pickle that "
+            f"holds code is refused): {_first_line(error)}",
+        ) from None
     if not isinstance(weights, dict) or not all(isinstance(value, torch.Tensor) for value in weights.values()):
         raise InputFormatError(path, None, "not a state dict of tensors")
     return weights
@@ -142,7 +146,8 @@ class TaggerNetwork(nn.Module):
         width = hidden + config.cue_embedding_dim
         self.lstm = (
             nn.LSTM(width, config.lstm_hidden, num_layers=config.lstm_layers, batch_first=True, bidirectional=True)
-            if config.lstm_hidden else None
+            if config.lstm_hidden
+            else None
         )
         layers = int(getattr(encoder.config, "num_hidden_layers", 0)) + 1
         self.mix = ScalarMix(layers, config.layer_dropout) if config.layer_mix else None
@@ -197,8 +202,9 @@ class Tagger:
         path = resolve_encoder(encoder_name)
         try:
             tokenizer = AutoTokenizer.from_pretrained(path)
-            overrides = encoder_config_overrides(AutoConfig.from_pretrained(path), config.hidden_dropout,
-                                                 config.attention_dropout)
+            overrides = encoder_config_overrides(
+                AutoConfig.from_pretrained(path), config.hidden_dropout, config.attention_dropout
+            )
             encoder = AutoModel.from_pretrained(path, **overrides)
         except OSError as error:
             raise NegkitError(f"cannot load encoder {encoder_name!r}: {error}") from error
@@ -240,12 +246,20 @@ class Tagger:
         try:
             result = network.load_state_dict(load_head_weights(folder / _HEAD_WEIGHTS), strict=False)
         except RuntimeError as error:  # a tensor of another shape ("size mismatch for ...")
-            raise InputFormatError(folder / _HEAD_WEIGHTS, None, f"does not fit {_NETWORK_CONFIG} and the encoder: "
-                                   f"{_first_line(error.args[0].split(chr(10), 1)[-1] if error.args else error)}") from None
+            raise InputFormatError(
+                folder / _HEAD_WEIGHTS,
+                None,
+                f"does not fit {_NETWORK_CONFIG} and the encoder: "
+                f"{_first_line(error.args[0].split(chr(10), 1)[-1] if error.args else error)}",
+            ) from None
         missing = [key for key in result.missing_keys if not key.startswith("encoder.")]
         if missing or result.unexpected_keys:
-            raise InputFormatError(folder / _HEAD_WEIGHTS, None, f"does not fit {_NETWORK_CONFIG}: missing "
-                                   f"{quoted(missing, 200)}, unexpected {quoted(result.unexpected_keys, 200)}")
+            raise InputFormatError(
+                folder / _HEAD_WEIGHTS,
+                None,
+                f"does not fit {_NETWORK_CONFIG}: missing "
+                f"{quoted(missing, 200)}, unexpected {quoted(result.unexpected_keys, 200)}",
+            )
         network.eval()
         return cls(network, tokenizer)
 
@@ -284,8 +298,11 @@ class Tagger:
     def _logits(self, batch: dict[str, torch.Tensor]) -> torch.Tensor:
         device = self.network.classifier.weight.device
         cue_ids = batch.get("cue_ids")
-        return self.network(batch["input_ids"].to(device), batch["attention_mask"].to(device),
-                            None if cue_ids is None else cue_ids.to(device))
+        return self.network(
+            batch["input_ids"].to(device),
+            batch["attention_mask"].to(device),
+            None if cue_ids is None else cue_ids.to(device),
+        )
 
     @torch.no_grad()
     def predict(self, examples: Sequence[TaggingExample], batch_size: int = 32) -> list[list[int]]:
@@ -397,7 +414,9 @@ def train_network(
             total += float(loss.detach())
         score = dev_score()
         report.dev_scores.append(score)
-        log(f"epoch {epoch}: loss {total / steps_per_epoch:.4f}, dev {score:.4f}, {time.monotonic() - epoch_started:.0f}s")
+        log(
+            f"epoch {epoch}: loss {total / steps_per_epoch:.4f}, dev {score:.4f}, {time.monotonic() - epoch_started:.0f}s"
+        )
         if score > best_score:
             best_score, report.best_epoch = score, epoch
             best_state = copy.deepcopy(tagger.network.state_dict())

@@ -28,8 +28,9 @@ from negkit.resolution.corpora.formats import read_corpus
 from negkit.resolution.splits import load_split
 
 
-def corpus_sentences(input: str | Path | None = None, *, corpus: str | None = None, split: str = "test",
-                     data: str | Path | None = None) -> CdscoDocument:
+def corpus_sentences(
+    input: str | Path | None = None, *, corpus: str | None = None, split: str = "test", data: str | Path | None = None
+) -> CdscoDocument:
     """The sentences of a corpus file (``input``) or of ``split`` of a named corpus (``corpus``).
 
     Exactly one of ``input`` and ``corpus`` is given. Sentences without tokens (one SFU sentence holds only
@@ -44,20 +45,29 @@ def corpus_sentences(input: str | Path | None = None, *, corpus: str | None = No
     read = read_corpus(input)
     sentences = [sentence for sentence in read.sentences if sentence.tokens]
     if isinstance(read.sentences, CdscoDocument):
-        return CdscoDocument(sentences, annotated=read.sentences.annotated,
-                             final_newlines=read.sentences.final_newlines)
+        return CdscoDocument(
+            sentences, annotated=read.sentences.annotated, final_newlines=read.sentences.final_newlines
+        )
     return CdscoDocument(sentences)
 
 
 def require_gold_cues(document: CdscoDocument, source: str) -> None:
     """Raise :class:`InputFormatError` when ``document`` has no negation annotation (a blind CD-SCO file)."""
     if not document.annotated:
-        raise InputFormatError(source, None, "has no negation columns (a blind file): gold cues need an "
-                               "annotated corpus")
+        raise InputFormatError(
+            source, None, "has no negation columns (a blind file): gold cues need an annotated corpus"
+        )
 
 
-def predict(model: str | Path, input: str | Path | CdscoDocument | None = None, *, gold_cues: bool = False,
-            corpus: str | None = None, split: str = "test", data: str | Path | None = None) -> CdscoDocument:
+def predict(
+    model: str | Path,
+    input: str | Path | CdscoDocument | None = None,
+    *,
+    gold_cues: bool = False,
+    corpus: str | None = None,
+    split: str = "test",
+    data: str | Path | None = None,
+) -> CdscoDocument:
     """Cues and scopes predicted by the model folder ``model`` for a corpus file (or sentences already read by
     :func:`corpus_sentences`) or a corpus split.
 
@@ -74,8 +84,13 @@ def predict(model: str | Path, input: str | Path | CdscoDocument | None = None, 
     return CdscoDocument(predicted, final_newlines=document.final_newlines)
 
 
-def baseline(input: str | Path | CdscoDocument | None = None, *, corpus: str | None = None, split: str = "test",
-             data: str | Path | None = None) -> CdscoDocument:
+def baseline(
+    input: str | Path | CdscoDocument | None = None,
+    *,
+    corpus: str | None = None,
+    split: str = "test",
+    data: str | Path | None = None,
+) -> CdscoDocument:
     """Punct-BL (gold cues, punctuation-bounded scopes) for a corpus file (or sentences already read by
     :func:`corpus_sentences`) or a corpus split."""
     document = _document(input, corpus, split, data)
@@ -83,8 +98,9 @@ def baseline(input: str | Path | CdscoDocument | None = None, *, corpus: str | N
     return CdscoDocument(PunctuationBaseline().predict(document), final_newlines=document.final_newlines)
 
 
-def _document(input: str | Path | CdscoDocument | None, corpus: str | None, split: str,
-              data: str | Path | None) -> CdscoDocument:
+def _document(
+    input: str | Path | CdscoDocument | None, corpus: str | None, split: str, data: str | Path | None
+) -> CdscoDocument:
     if isinstance(input, CdscoDocument):
         return input
     return corpus_sentences(input, corpus=corpus, split=split, data=data)
@@ -98,8 +114,11 @@ def _name(input: str | Path | CdscoDocument | None, corpus: str | None) -> str:
 
 def gold_document(document: CdscoDocument) -> CdscoDocument:
     """The gold annotation of ``document``'s sentences as a CD-SCO document (speculation left out)."""
-    return CdscoDocument([replace(s, speculation=[]) for s in document], annotated=document.annotated,
-                         final_newlines=document.final_newlines)
+    return CdscoDocument(
+        [replace(s, speculation=[]) for s in document],
+        annotated=document.annotated,
+        final_newlines=document.final_newlines,
+    )
 
 
 def write_system(document: CdscoDocument, out: str | Path) -> None:

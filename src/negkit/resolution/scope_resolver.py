@@ -51,10 +51,17 @@ class ScopeExample:
 class ScopeResolver:
     """Predicts the scope of given cues; ``variant`` is ``"marker"`` or ``"bilstm"``."""
 
-    def __init__(self, variant: str = "marker", encoder: str = "all-MiniLM-L6-v2",
-                 settings: TrainingSettings | None = None, max_length: int = 160,
-                 lstm_hidden: int = 128, cue_embedding_dim: int = 16, lstm_layers: int = 1,
-                 network_options: dict[str, object] | None = None) -> None:
+    def __init__(
+        self,
+        variant: str = "marker",
+        encoder: str = "all-MiniLM-L6-v2",
+        settings: TrainingSettings | None = None,
+        max_length: int = 160,
+        lstm_hidden: int = 128,
+        cue_embedding_dim: int = 16,
+        lstm_layers: int = 1,
+        network_options: dict[str, object] | None = None,
+    ) -> None:
         if variant not in VARIANTS:
             raise ValueError(f"unknown scope resolver variant {variant!r} (expected one of {', '.join(VARIANTS)})")
         self.variant = variant
@@ -71,10 +78,17 @@ class ScopeResolver:
 
     def network_config(self) -> NetworkConfig:
         if self.variant == "marker":
-            return NetworkConfig(2, max_length=self.max_length, extra_tokens=[CUE_MARKER, AFFIX_MARKER],
-                                 **self.network_options)
-        return NetworkConfig(2, cue_embedding_dim=self.cue_embedding_dim, lstm_hidden=self.lstm_hidden,
-                             lstm_layers=self.lstm_layers, max_length=self.max_length, **self.network_options)
+            return NetworkConfig(
+                2, max_length=self.max_length, extra_tokens=[CUE_MARKER, AFFIX_MARKER], **self.network_options
+            )
+        return NetworkConfig(
+            2,
+            cue_embedding_dim=self.cue_embedding_dim,
+            lstm_hidden=self.lstm_hidden,
+            lstm_layers=self.lstm_layers,
+            max_length=self.max_length,
+            **self.network_options,
+        )
 
     def example(self, sentence: ResolutionSentence, instance: NegationInstance, with_labels: bool) -> ScopeExample:
         """Encode one cue of ``sentence`` for this variant (labels from ``instance.scope`` when asked)."""
@@ -102,8 +116,12 @@ class ScopeResolver:
             positions,
         )
 
-    def fit(self, train: Sequence[ResolutionSentence], dev: Sequence[ResolutionSentence],
-            log: Callable[[str], None] = lambda message: None) -> ScopeResolver:
+    def fit(
+        self,
+        train: Sequence[ResolutionSentence],
+        dev: Sequence[ResolutionSentence],
+        log: Callable[[str], None] = lambda message: None,
+    ) -> ScopeResolver:
         """Fine-tune on every gold instance of ``train``; keep the best epoch by scope-token F1 on ``dev``."""
         seed_everything(self.settings.seed)  # the new layers' initial weights
         self.tagger = Tagger.create(self.encoder, self.network_config())
@@ -112,8 +130,9 @@ class ScopeResolver:
         def dev_score() -> float:
             return scope_token_f1(dev, self.predict(dev))
 
-        self.report = train_network(self.tagger, examples, dev_score, self.settings,
-                                    lambda message: log(f"scope resolver {message}"))
+        self.report = train_network(
+            self.tagger, examples, dev_score, self.settings, lambda message: log(f"scope resolver {message}")
+        )
         return self
 
     def predict(self, sentences: Sequence[ResolutionSentence]) -> list[ResolutionSentence]:
@@ -145,20 +164,21 @@ class ScopeResolver:
         try:
             resolver = cls(variant=settings["variant"])
         except (KeyError, TypeError, ValueError) as error:
-            raise InputFormatError(path, None, f"not scope resolver settings ({type(error).__name__}: {error})") from None
+            raise InputFormatError(
+                path, None, f"not scope resolver settings ({type(error).__name__}: {error})"
+            ) from None
         resolver.tagger = Tagger.load(folder)
         return resolver
 
 
 def _cue_kinds(sentence: ResolutionSentence, instance: NegationInstance) -> dict[int, int]:
     """Cue id of each cue word of ``instance``: :data:`AFFIX_ID` for partial (affix) cues, else :data:`CUE_ID`."""
-    return {
-        part.index: AFFIX_ID if part.is_partial(sentence.tokens[part.index]) else CUE_ID for part in instance.cue
-    }
+    return {part.index: AFFIX_ID if part.is_partial(sentence.tokens[part.index]) else CUE_ID for part in instance.cue}
 
 
-def _decode_scope(sentence: ResolutionSentence, instance: NegationInstance, positions: list[int | None],
-                  labels: list[int]) -> tuple[TokenPart, ...]:
+def _decode_scope(
+    sentence: ResolutionSentence, instance: NegationInstance, positions: list[int | None], labels: list[int]
+) -> tuple[TokenPart, ...]:
     kinds = _cue_kinds(sentence, instance)
     parts: list[TokenPart] = []
     for position, label in zip(positions, labels):

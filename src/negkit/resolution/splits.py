@@ -75,8 +75,9 @@ def load_split(corpus: str, split: str, data: str | Path | None = None) -> list[
         raise NegkitError(f"unknown split {split!r} (expected one of {', '.join(SPLITS)})")
     if corpus in ("cd-sco", CD_NEG):
         folder = locate_dataset("cd-sco", data)
-        return [sentence for name in CDSCO_FILES[split]
-                for sentence in read_cdsco(folder / name, cd_neg=corpus == CD_NEG)]
+        return [
+            sentence for name in CDSCO_FILES[split] for sentence in read_cdsco(folder / name, cd_neg=corpus == CD_NEG)
+        ]
     wanted = set(documents_of_split(corpus, split))
     # a sentence without tokens (one SFU sentence holds only empty W elements) can be neither tagged nor
     # written as CD-SCO, so it is left out

@@ -22,8 +22,17 @@ from negkit.kit.render.markdown import markdown_table
 HTML_FILE = "index.html"
 #: Display names of the corpora in tables and figure titles.
 CORPUS_NAMES = {"cd-sco": "CD-SCO", "cd-neg": "CD-neg", "bioscope": "BioScope abstracts", "sfu": "SFU Review"}
-_SPLIT_HEADERS = ("corpus", "split", "documents", "sentences", "negated sentences", "negation instances",
-                  "non-empty scopes", "scope tokens", "mean scope length")
+_SPLIT_HEADERS = (
+    "corpus",
+    "split",
+    "documents",
+    "sentences",
+    "negated sentences",
+    "negation instances",
+    "non-empty scopes",
+    "scope tokens",
+    "mean scope length",
+)
 
 
 def display_name(name: str) -> str:
@@ -34,9 +43,17 @@ def display_name(name: str) -> str:
 def split_table(report: Mapping[str, Any]) -> str:
     """One row per corpus and split: documents, sentences, negated sentences, instances, scopes, scope tokens."""
     rows = [
-        [display_name(row["corpus"]), row["split"], f"{row['documents']:,}", f"{row['sentences']:,}",
-         f"{row['negated_sentences']:,}", f"{row['instances']:,}", f"{row['scopes']:,}", f"{row['scope_tokens']:,}",
-         f"{row['mean_scope_length']:.2f}"]
+        [
+            display_name(row["corpus"]),
+            row["split"],
+            f"{row['documents']:,}",
+            f"{row['sentences']:,}",
+            f"{row['negated_sentences']:,}",
+            f"{row['instances']:,}",
+            f"{row['scopes']:,}",
+            f"{row['scope_tokens']:,}",
+            f"{row['mean_scope_length']:.2f}",
+        ]
         for row in report["rows"]
     ]
     return markdown_table(_SPLIT_HEADERS, rows)
@@ -53,13 +70,19 @@ def length_table(report: Mapping[str, Any]) -> str:
 
 def markdown(report: Mapping[str, Any]) -> str:
     """Both tables with their headings and a line saying how scope length is counted."""
-    return "\n\n".join([
-        "## Counts per split", split_table(report),
-        "## Negation instances by scope length",
-        "Scope length: scope tokens holding a letter, digit or underscore (punctuation left out, as the NIS "
-        "scorer counts them); 0 is an empty scope. A scope never contains its own cue words.",
-        length_table(report),
-    ]) + "\n"
+    return (
+        "\n\n".join(
+            [
+                "## Counts per split",
+                split_table(report),
+                "## Negation instances by scope length",
+                "Scope length: scope tokens holding a letter, digit or underscore (punctuation left out, as the NIS "
+                "scorer counts them); 0 is an empty scope. A scope never contains its own cue words.",
+                length_table(report),
+            ]
+        )
+        + "\n"
+    )
 
 
 def file_stem(name: str) -> str:
@@ -78,8 +101,9 @@ def write_figures(report: Mapping[str, Any], out: str | Path, command: str = "")
     if plots.available():
         for name, counts in report["scope_lengths"].items():
             title = f"{display_name(name)}: negation instances by scope length"
-            svg, png = plots.histogram({int(k): v for k, v in counts.items()}, title, "scope length (tokens)",
-                                       "negation instances")
+            svg, png = plots.histogram(
+                {int(k): v for k, v in counts.items()}, title, "scope length (tokens)", "negation instances"
+            )
             stem = f"scope-lengths-{file_stem(name)}"
             for suffix, content in ((".svg", svg.encode("utf-8") + b"\n"), (".png", png)):
                 atomic_write_bytes(folder / f"{stem}{suffix}", content)
@@ -89,8 +113,11 @@ def write_figures(report: Mapping[str, Any], out: str | Path, command: str = "")
     if command:
         body.append(f'<p class="meta">Made by <code>{html.escape(command)}</code></p>')
     body.append(markdown_to_html(markdown(report)))
-    body.append(figures_html(figures) if figures else
-                '<p class="note">Figures need matplotlib: <code>pip install negkit[report]</code>.</p>')
+    body.append(
+        figures_html(figures)
+        if figures
+        else '<p class="note">Figures need matplotlib: <code>pip install negkit[report]</code>.</p>'
+    )
     atomic_write_text(folder / HTML_FILE, page("Negation-resolution corpora", body))
     written[HTML_FILE] = folder / HTML_FILE
     return written

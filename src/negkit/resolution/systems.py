@@ -30,6 +30,9 @@ def load_system(folder: str | Path) -> NegationResolver | NegationParser:
         if system in SYSTEMS:
             return NegationParser.load(folder, config)
         if system not in (None, TWO_STAGE):
-            raise InputFormatError(folder / CONFIG_FILE, None, f"unknown system {str(system)[:40]!r} (this negkit "
-                                   f"knows {', '.join(SYSTEM_NAMES)})")
+            raise InputFormatError(
+                folder / CONFIG_FILE,
+                None,
+                f"unknown system {str(system)[:40]!r} (this negkit knows {', '.join(SYSTEM_NAMES)})",
+            )
     return NegationResolver.load(folder)

@@ -22,9 +22,7 @@ MODEL_ENVIRONMENT_VARIABLE = "NEGKIT_RESOLUTION_MODEL"
 DEFAULT_MODEL_CACHE = Path("~/.cache/negkit/resolution-model")
 FALLBACK_SYSTEM = "fallback: negation word list + punctuation scope (no trained model)"
 #: Whole-word cues of the fallback tagger (lower case).
-FALLBACK_CUES = frozenset(
-    "not n't no never nothing nobody none nowhere neither nor without cannot".split()
-)
+FALLBACK_CUES = frozenset("not n't no never nothing nobody none nowhere neither nor without cannot".split())
 _SENTENCE_END = frozenset({".", "!", "?"})
 _CLOSERS = frozenset({"''", '"', "'", ")", "\u201d", "\u2019"})
 
@@ -71,7 +69,9 @@ class LexiconPunctuationTagger:
     def predict(self, sentences: Sequence[ResolutionSentence]) -> list[ResolutionSentence]:
         result = []
         for sentence in sentences:
-            cues = [(TokenPart(i, t.text, 0),) for i, t in enumerate(sentence.tokens) if t.text.lower() in FALLBACK_CUES]
+            cues = [
+                (TokenPart(i, t.text, 0),) for i, t in enumerate(sentence.tokens) if t.text.lower() in FALLBACK_CUES
+            ]
             instances = [NegationInstance(cue=cue, scope=punctuation_scope(sentence.tokens, cue)) for cue in cues]
             result.append(replace(sentence, instances=instances))
         return result

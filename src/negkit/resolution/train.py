@@ -61,13 +61,28 @@ class ResolverSettings:
 
     def network_options(self) -> dict[str, object]:
         """The :class:`~negkit.resolution.neural.NetworkConfig` settings both stages share."""
-        return {"dropout": self.dropout, "layer_mix": self.layer_mix, "layer_dropout": self.layer_dropout,
-                "hidden_dropout": self.hidden_dropout, "attention_dropout": self.attention_dropout}
+        return {
+            "dropout": self.dropout,
+            "layer_mix": self.layer_mix,
+            "layer_dropout": self.layer_dropout,
+            "hidden_dropout": self.hidden_dropout,
+            "attention_dropout": self.attention_dropout,
+        }
 
     @classmethod
-    def for_budget(cls, minutes: float = 27.0, *, encoder: str = "all-MiniLM-L6-v2", scope_variant: str = "marker",
-                   seed: int = 13, threads: int | None = 1, cue_epochs: int = 5, scope_epochs: int = 10,
-                   training: dict[str, object] | None = None, **network: object) -> ResolverSettings:
+    def for_budget(
+        cls,
+        minutes: float = 27.0,
+        *,
+        encoder: str = "all-MiniLM-L6-v2",
+        scope_variant: str = "marker",
+        seed: int = 13,
+        threads: int | None = 1,
+        cue_epochs: int = 5,
+        scope_epochs: int = 10,
+        training: dict[str, object] | None = None,
+        **network: object,
+    ) -> ResolverSettings:
         """Default settings whose two stages share a time budget of ``minutes``; ``training`` overrides
         :class:`TrainingSettings` fields of both stages (``None`` values are ignored), ``network`` the network
         fields of this class (dropouts, layer mix, BiLSTM sizes)."""
@@ -77,10 +92,17 @@ class ResolverSettings:
         return cls(
             encoder=encoder,
             scope_variant=scope_variant,
-            cue=replace(defaults.cue, epochs=cue_epochs, seed=seed, threads=threads, time_limit_s=cue_seconds,
-                        **common),
-            scope=replace(defaults.scope, epochs=scope_epochs, seed=seed, threads=threads,
-                          time_limit_s=minutes * 60 - cue_seconds, **common),
+            cue=replace(
+                defaults.cue, epochs=cue_epochs, seed=seed, threads=threads, time_limit_s=cue_seconds, **common
+            ),
+            scope=replace(
+                defaults.scope,
+                epochs=scope_epochs,
+                seed=seed,
+                threads=threads,
+                time_limit_s=minutes * 60 - cue_seconds,
+                **common,
+            ),
             **{key: value for key, value in network.items() if value is not None},
         )
 
@@ -91,19 +113,30 @@ class NegationResolver:
     def __init__(self, settings: ResolverSettings | None = None) -> None:
         self.settings = settings or ResolverSettings()
         options = self.settings.network_options()
-        self.cue_tagger = CueTagger(self.settings.encoder, self.settings.cue, self.settings.max_length,
-                                    network_options=options)
-        self.scope_resolver = ScopeResolver(self.settings.scope_variant, self.settings.encoder,
-                                            self.settings.scope, self.settings.max_length,
-                                            lstm_hidden=self.settings.lstm_hidden,
-                                            cue_embedding_dim=self.settings.cue_embedding_dim,
-                                            lstm_layers=self.settings.lstm_layers, network_options=options)
+        self.cue_tagger = CueTagger(
+            self.settings.encoder, self.settings.cue, self.settings.max_length, network_options=options
+        )
+        self.scope_resolver = ScopeResolver(
+            self.settings.scope_variant,
+            self.settings.encoder,
+            self.settings.scope,
+            self.settings.max_length,
+            lstm_hidden=self.settings.lstm_hidden,
+            cue_embedding_dim=self.settings.cue_embedding_dim,
+            lstm_layers=self.settings.lstm_layers,
+            network_options=options,
+        )
         self.metadata: dict[str, object] = {}
         #: How results of this system are labelled (the model folder once loaded).
         self.name = f"negkit resolver ({self.settings.encoder}, {self.settings.scope_variant} scope)"
 
-    def fit(self, train: Sequence[ResolutionSentence], dev: Sequence[ResolutionSentence],
-            log: Callable[[str], None] = lambda message: None, corpus: str = "") -> NegationResolver:
+    def fit(
+        self,
+        train: Sequence[ResolutionSentence],
+        dev: Sequence[ResolutionSentence],
+        log: Callable[[str], None] = lambda message: None,
+        corpus: str = "",
+    ) -> NegationResolver:
         """Train the cue tagger on every sentence and the scope resolver on the negated ones."""
         started = time.monotonic()
         self.cue_tagger.fit(train, dev, log)
@@ -127,8 +160,10 @@ class NegationResolver:
         scopes are predicted (scope resolution from gold cues, the setting of NegBERT's scope results).
         """
         if gold_cues:
-            with_cues = [replace(s, instances=[NegationInstance(cue=i.cue) for i in s.instances], speculation=[])
-                         for s in sentences]
+            with_cues = [
+                replace(s, instances=[NegationInstance(cue=i.cue) for i in s.instances], speculation=[])
+                for s in sentences
+            ]
         else:
             cues = self.cue_tagger.predict(sentences)
             with_cues = [replace(s, instances=found, speculation=[]) for s, found in zip(sentences, cues)]
@@ -171,12 +206,17 @@ class NegationResolver:
         folder = Path(folder)
         if not folder.is_dir():
             problem = "no such model folder" if not folder.exists() else "a file, not a model folder"
-            raise InputFormatError(folder, None, f"{problem} (a negkit resolution model is the folder written by "
-                                   "`negkit resolution train`)")
+            raise InputFormatError(
+                folder,
+                None,
+                f"{problem} (a negkit resolution model is the folder written by `negkit resolution train`)",
+            )
         if not (folder / CONFIG_FILE).exists():
             raise InputFormatError(
-                folder, None, f"not a trained negkit resolution model (no {CONFIG_FILE}); train one with "
-                "`negkit resolution train --corpus cd-sco --out DIR`"
+                folder,
+                None,
+                f"not a trained negkit resolution model (no {CONFIG_FILE}); train one with "
+                "`negkit resolution train --corpus cd-sco --out DIR`",
             )
         config = read_json_object(folder / CONFIG_FILE, "negkit resolution model configuration")
         try:
@@ -185,8 +225,11 @@ class NegationResolver:
             settings["scope"] = TrainingSettings(**settings["scope"])
             resolver = cls(ResolverSettings(**settings))
         except (KeyError, TypeError, ValueError) as error:
-            raise InputFormatError(folder / CONFIG_FILE, None, "not a negkit resolution model configuration "
-                                   f"({type(error).__name__}: {quoted(str(error), 120)})") from None
+            raise InputFormatError(
+                folder / CONFIG_FILE,
+                None,
+                f"not a negkit resolution model configuration ({type(error).__name__}: {quoted(str(error), 120)})",
+            ) from None
         resolver.cue_tagger = CueTagger.load(folder / "cue")
         resolver.scope_resolver = ScopeResolver.load(folder / "scope")
         resolver.metadata = {k: v for k, v in config.items() if k not in ("settings", "negkit_version")}

@@ -120,11 +120,14 @@ def launcher_group(environ: Mapping[str, str] | None = None) -> ProcessGroup:
 
         if not dist.is_initialized():
             if "MASTER_ADDR" not in environ or "MASTER_PORT" not in environ:
-                raise NegkitError("WORLD_SIZE > 1 but MASTER_ADDR/MASTER_PORT are not set: start the ranks with "
-                                  "torchrun or accelerate launch")
+                raise NegkitError(
+                    "WORLD_SIZE > 1 but MASTER_ADDR/MASTER_PORT are not set: start the ranks with "
+                    "torchrun or accelerate launch"
+                )
             timeout = float(environ.get("NEGKIT_DIST_TIMEOUT", DEFAULT_TIMEOUT_S))
-            dist.init_process_group("gloo", rank=rank, world_size=world_size,
-                                    timeout=datetime.timedelta(seconds=timeout))
+            dist.init_process_group(
+                "gloo", rank=rank, world_size=world_size, timeout=datetime.timedelta(seconds=timeout)
+            )
             group._owns_backend = True
     return group
 
@@ -136,8 +139,10 @@ def rank_device(group: ProcessGroup, device: str | None, model_args: Mapping[str
         return device
     if model_args and model_args.get("device_map") is not None:
         if group.local_world_size > 1:
-            raise NegkitError("device_map shards one model over a machine's GPUs; with several ranks per machine use "
-                              "one rank per machine (--nproc-per-node 1), or drop device_map")
+            raise NegkitError(
+                "device_map shards one model over a machine's GPUs; with several ranks per machine use "
+                "one rank per machine (--nproc-per-node 1), or drop device_map"
+            )
         return device
     import torch  # heavy: off the start-up path
 
@@ -145,12 +150,16 @@ def rank_device(group: ProcessGroup, device: str | None, model_args: Mapping[str
     if name == "cpu":
         return "cpu"
     if name.startswith("cuda:"):
-        raise NegkitError(f"--device {device}: under a launcher each rank takes cuda:LOCAL_RANK; pass --device cuda "
-                          "or auto (choose GPUs with CUDA_VISIBLE_DEVICES)")
+        raise NegkitError(
+            f"--device {device}: under a launcher each rank takes cuda:LOCAL_RANK; pass --device cuda "
+            "or auto (choose GPUs with CUDA_VISIBLE_DEVICES)"
+        )
     if name in ("auto", "cuda") and torch.cuda.is_available():
         if group.local_rank >= torch.cuda.device_count():
-            raise NegkitError(f"rank {group.rank} has LOCAL_RANK {group.local_rank} but only "
-                              f"{torch.cuda.device_count()} GPUs are visible")
+            raise NegkitError(
+                f"rank {group.rank} has LOCAL_RANK {group.local_rank} but only "
+                f"{torch.cuda.device_count()} GPUs are visible"
+            )
         return f"cuda:{group.local_rank}"
     if name == "cuda":
         raise NegkitError("--device cuda: no CUDA GPU is visible to this rank")
@@ -162,8 +171,13 @@ def store_file(folder: Path, group: ProcessGroup) -> Path:
     return folder / (f"requests.rank-{group.rank}.jsonl" if group.active else SINGLE_STORE)
 
 
-def shard(requests: Sequence[T], group: ProcessGroup, sort_key: Callable[[T], Any], unit_key: Callable[[T], Any],
-          size: Callable[[T], int] = lambda request: 1) -> list[T]:
+def shard(
+    requests: Sequence[T],
+    group: ProcessGroup,
+    sort_key: Callable[[T], Any],
+    unit_key: Callable[[T], Any],
+    size: Callable[[T], int] = lambda request: 1,
+) -> list[T]:
     """This rank's share of ``requests``: units (requests with equal ``unit_key``, e.g. the choices of one
     context) in ``sort_key`` order, cut into one contiguous block per rank of about equal total ``size`` (so
     that prompts that begin alike stay on one rank, which runs what they share once); every rank computes the
@@ -186,8 +200,9 @@ def shard(requests: Sequence[T], group: ProcessGroup, sort_key: Callable[[T], An
     return share
 
 
-def answer_share(group: ProcessGroup, model: Any, requests: Sequence[Any], store: Any, mode: str,
-                 answer: Callable[[list[Any]], Any]) -> dict[str, Any]:
+def answer_share(
+    group: ProcessGroup, model: Any, requests: Sequence[Any], store: Any, mode: str, answer: Callable[[list[Any]], Any]
+) -> dict[str, Any]:
     """In a group: every rank answers its share of the requests that no store file holds yet (``answer(share)``
     stores what it computes), waits for the others, and reads their answers; returns what this rank did.
     Alone: nothing to do (the caller answers everything)."""
@@ -196,8 +211,9 @@ def answer_share(group: ProcessGroup, model: Any, requests: Sequence[Any], store
 
     store.refresh()  # every answer of the earlier tasks (all written before the last barrier)
     group.barrier()  # no rank writes this task's answers before every rank has looked: all see the same missing set
-    missing = [request for request in dict.fromkeys(requests)
-               if request_key(model.fingerprint, mode, request) not in store]
+    missing = [
+        request for request in dict.fromkeys(requests) if request_key(model.fingerprint, mode, request) not in store
+    ]
 
     def unit(request: Any) -> Any:  # the choices of one context stay on one rank (one context pass)
         return ("context", request.context) if isinstance(request, LoglikelihoodRequest) else request

@@ -58,9 +58,13 @@ def verify_samples(samples: str | Path) -> None:
     if size != record["bytes"] or _sha256(samples) != record.get("sha256"):
         lines = _count_lines(samples)
         how = "cut short" if size < record["bytes"] else "longer" if size > record["bytes"] else "changed"
-        raise InputFormatError(samples, None, f"{lines} lines ({size} bytes), but {results.name} records "
-                               f"{record.get('lines')} lines ({record['bytes']} bytes): the file is {how} "
-                               "(rerun negkit eval in that folder to rewrite it from the run store)")
+        raise InputFormatError(
+            samples,
+            None,
+            f"{lines} lines ({size} bytes), but {results.name} records "
+            f"{record.get('lines')} lines ({record['bytes']} bytes): the file is {how} "
+            "(rerun negkit eval in that folder to rewrite it from the run store)",
+        )
 
 
 def _sha256(path: Path) -> str:

@@ -140,7 +140,8 @@ def fits(request: Request, response: Response) -> bool:
     """Whether ``response`` has the form of an answer to ``request`` (a damaged store line may not)."""
     if isinstance(request, NextTokenRequest):
         return isinstance(response, dict) and all(
-            candidate in response and _is_number(response[candidate]) for candidate in request.candidates)
+            candidate in response and _is_number(response[candidate]) for candidate in request.candidates
+        )
     if isinstance(request, LoglikelihoodRequest):
         return isinstance(response, LoglikelihoodResult) and _is_number(response.logprob)
     if isinstance(request, GenerateRequest):

@@ -99,7 +99,9 @@ class RunStore:
                 except (ValueError, KeyError, TypeError) as error:
                     if end == len(data):  # the last line is complete but damaged: same as torn
                         break
-                    raise InputFormatError(path, lines_before + lines_seen, f"damaged run store line ({error})") from None
+                    raise InputFormatError(
+                        path, lines_before + lines_seen, f"damaged run store line ({error})"
+                    ) from None
             good_end, lines = end, lines_seen
         return good_end, lines
 

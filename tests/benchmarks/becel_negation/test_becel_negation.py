@@ -13,8 +13,10 @@ from negkit.errors import InputFormatError
 
 APPROX = pytest.approx
 SNLI = "index\tpremise\thypothesis\tlabel\thypothesis_neg\tneg_label\ttag\n"
-WIC = ("index\tword\tsentence1\tsentence2\tstart1\tstart2\tend1\tend2\tlabel\tsentence2_neg\tneg_label\ttag\tstart_neg"
-       "\tend_neg\n")
+WIC = (
+    "index\tword\tsentence1\tsentence2\tstart1\tstart2\tend1\tend2\tlabel\tsentence2_neg\tneg_label\ttag\tstart_neg"
+    "\tend_neg\n"
+)
 
 
 def test_reader_on_the_real_data():
@@ -45,17 +47,28 @@ def test_malformed_files(tmp_path):
         read_becel(path)
 
 
-SNLI_ROWS = [("A man sleeps.", "A man rests.", "A man is not resting."), ("Kids play.", "Kids are outside.", "Kids are inside."),
-             ("A dog runs.", "An animal moves.", "An animal does not move.")]
+SNLI_ROWS = [
+    ("A man sleeps.", "A man rests.", "A man is not resting."),
+    ("Kids play.", "Kids are outside.", "Kids are inside."),
+    ("A dog runs.", "An animal moves.", "An animal does not move."),
+]
 
 
 def _data(root):
-    write(root / "becel-negation" / "snli" / "negational.tsv",
-          SNLI + "".join(f"{n}\t{p}\t{h}\t0\t{neg}\t2\t{'antonym' if n == 1 else 'negation'}\n"
-                         for n, (p, h, neg) in enumerate(SNLI_ROWS)))
-    write(root / "becel-negation" / "wic" / "negational.tsv",
-          WIC + "0\tbank\tThe bank is shut.\tHe robbed a bank.\t4\t12\t8\t16\t1\tHe did not rob a bank.\t1\tnegation\t0\t0\n"
-                "1\tbank\tThe bank is shut.\tThe river bank.\t4\t10\t8\t14\t0\tNot the river bank.\t0\tnegation\t0\t0\n")
+    write(
+        root / "becel-negation" / "snli" / "negational.tsv",
+        SNLI
+        + "".join(
+            f"{n}\t{p}\t{h}\t0\t{neg}\t2\t{'antonym' if n == 1 else 'negation'}\n"
+            for n, (p, h, neg) in enumerate(SNLI_ROWS)
+        ),
+    )
+    write(
+        root / "becel-negation" / "wic" / "negational.tsv",
+        WIC
+        + "0\tbank\tThe bank is shut.\tHe robbed a bank.\t4\t12\t8\t16\t1\tHe did not rob a bank.\t1\tnegation\t0\t0\n"
+        "1\tbank\tThe bank is shut.\tThe river bank.\t4\t10\t8\t14\t0\tNot the river bank.\t0\tnegation\t0\t0\n",
+    )
     return root
 
 
@@ -85,11 +98,15 @@ def test_random_by_hand(tmp_path):
     for premise, hypothesis, negated in SNLI_ROWS:
         says = []
         for text in (hypothesis, negated):
-            scores = [random_logprob(0, template.format(premise=premise, hypothesis=text), answer) for answer in answers]
+            scores = [
+                random_logprob(0, template.format(premise=premise, hypothesis=text), answer) for answer in answers
+            ]
             says.append(scores.index(max(scores)))
         changed += says[0] != says[1]
     overall = result["metrics"]["overall"]
-    assert overall["negational_consistency"] == APPROX(changed / 3) and overall["inconsistency"] == APPROX(1 - changed / 3)
+    assert overall["negational_consistency"] == APPROX(changed / 3) and overall["inconsistency"] == APPROX(
+        1 - changed / 3
+    )
 
 
 def test_score_of_the_samples_is_the_eval(tmp_path, capsys):
@@ -97,7 +114,8 @@ def test_score_of_the_samples_is_the_eval(tmp_path, capsys):
     shared_data_path("becel-negation")
     for model in ("random", "constant:entailment"):
         out = evaluate(tmp_path / model.replace(":", "-"), model, "becel-negation-snli", data, ["--limit", "40"])
-        metrics = assert_score_is_eval(out, "becel-negation-snli", "becel-negation", data, capsys,
-                                       score_only=("data_count", "source"))
+        metrics = assert_score_is_eval(
+            out, "becel-negation-snli", "becel-negation", data, capsys, score_only=("data_count", "source")
+        )
         assert {"overall.negational_consistency", "overall.inconsistency"} <= set(metrics["intervals"])
         assert len(assert_compares_with_itself(out, "becel-negation-snli", capsys, metrics)["metrics"]) == 4

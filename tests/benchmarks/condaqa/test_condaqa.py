@@ -28,8 +28,12 @@ def test_normalisation_and_reading_written_answers():
 
 def test_consistency_hand_computed():
     items = [
-        _item(1, 7, "q1", 0, "YES"), _item(2, 7, "q1", 1, "YES"), _item(3, 7, "q1", 2, "NO"), _item(4, 7, "q1", 3, "NO"),
-        _item(5, 7, "q2", 0, "DON'T KNOW"), _item(6, 7, "q2", 3, "the river"),
+        _item(1, 7, "q1", 0, "YES"),
+        _item(2, 7, "q1", 1, "YES"),
+        _item(3, 7, "q1", 2, "NO"),
+        _item(4, 7, "q1", 3, "NO"),
+        _item(5, 7, "q2", 0, "DON'T KNOW"),
+        _item(6, 7, "q2", 3, "the river"),
         _item(7, 8, "q1", 2, "NO"),  # a group without its original passage
     ]
     predictions = ["yes", "yes", "no", "yes", "dont know", "The river.", "no"]
@@ -41,7 +45,11 @@ def test_consistency_hand_computed():
     # paraphrase: (7,q1) only, both right; scope: (7,q1) only, both right; affirmative: (7,q1) wrong, (7,q2) right
     assert (report["consistency"]["paraphrase"]["correct"], report["consistency"]["paraphrase"]["total"]) == (1, 1)
     assert (report["consistency"]["affirmative"]["correct"], report["consistency"]["affirmative"]["total"]) == (1, 2)
-    assert report["group_sizes"] == {"1": 1, "2": 1, "4": 1} and report["span_answers"] == 1 and report["span_correct"] == 1
+    assert (
+        report["group_sizes"] == {"1": 1, "2": 1, "4": 1}
+        and report["span_answers"] == 1
+        and report["span_correct"] == 1
+    )
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +61,12 @@ def test_dev_file_counts(dev):
     assert len(dev) == 1110
     assert Counter(item.answer for item in dev if not item.is_span) == {"YES": 536, "NO": 512, "DON'T KNOW": 48}
     assert sum(item.is_span for item in dev) == 14
-    assert Counter(item.edit_name for item in dev) == {"original": 288, "paraphrase": 282, "scope": 256, "affirmative": 284}
+    assert Counter(item.edit_name for item in dev) == {
+        "original": 288,
+        "paraphrase": 282,
+        "scope": 256,
+        "affirmative": 284,
+    }
 
 
 def test_dev_always_yes_counted_independently(dev):
@@ -76,20 +89,28 @@ def test_reader_errors(tmp_path):
     bad.write_text('{"SampleID": 1}\n')
     with pytest.raises(InputFormatError, match=r":1: missing field"):
         read_condaqa(bad)
-    bad.write_text('{"SampleID": 1, "PassageID": 2, "QuestionID": "q1", "PassageEditID": 7, "sentence1": "P", '
-                   '"sentence2": "Q", "label": "YES"}\n')
+    bad.write_text(
+        '{"SampleID": 1, "PassageID": 2, "QuestionID": "q1", "PassageEditID": 7, "sentence1": "P", '
+        '"sentence2": "Q", "label": "YES"}\n'
+    )
     with pytest.raises(InputFormatError, match="PassageEditID"):
         read_condaqa(tmp_path)
 
 
 def test_score_condaqa_cli(tmp_path, capsys, dev):
     predictions = tmp_path / "p.jsonl"
-    predictions.write_text("".join(json.dumps({"SampleID": item.sample_id, "prediction": "No."}) + "\n" for item in dev))
+    predictions.write_text(
+        "".join(json.dumps({"SampleID": item.sample_id, "prediction": "No."}) + "\n" for item in dev)
+    )
     assert main(["score", "condaqa", str(predictions), "--json", "--data", str(shared_data_path())]) == 0
     metrics = json.loads(capsys.readouterr().out)
     assert metrics["accuracy"]["correct"] == 512 and metrics["data_count"] == 1110
-    predictions.write_text(json.dumps({"item_id": "condaqa-5294", "prediction": "yes"}) + "\n"
-                           + json.dumps({"item_id": "condaqa-5294", "prediction": "no"}) + "\n")
+    predictions.write_text(
+        json.dumps({"item_id": "condaqa-5294", "prediction": "yes"})
+        + "\n"
+        + json.dumps({"item_id": "condaqa-5294", "prediction": "no"})
+        + "\n"
+    )
     assert main(["score", "condaqa", str(predictions)]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and f"{predictions}:2: item 'condaqa-5294' predicted twice" in captured.err
@@ -104,8 +125,25 @@ def test_negkit_eval_condaqa(tmp_path, task):
 
     model = save_tiny_causal(tmp_path / "model", chat_template=False)
     out = tmp_path / "run"
-    assert main(["eval", "--model", f"hf:{model}", "--tasks", task, "--data", str(shared_data_path()),
-                 "--limit", "6", "--no-progress", "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "eval",
+                "--model",
+                f"hf:{model}",
+                "--tasks",
+                task,
+                "--data",
+                str(shared_data_path()),
+                "--limit",
+                "6",
+                "--no-progress",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     result = json.loads((out / f"{task}.results.json").read_text())
     assert result["metrics"]["count"] == 6 and result["data"]["split"] == "test"  # negkit's default split
     samples = [json.loads(line) for line in (out / f"{task}.samples.jsonl").read_text().splitlines()]

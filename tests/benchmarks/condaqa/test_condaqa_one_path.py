@@ -8,8 +8,9 @@ from conftest import shared_data_path
 from one_path import assert_compares_with_itself, assert_score_is_eval, evaluate
 
 
-@pytest.mark.parametrize("task, model", [("condaqa", "random"), ("condaqa-choice", "random"),
-                                         ("condaqa-choice", "constant:no")])
+@pytest.mark.parametrize(
+    "task, model", [("condaqa", "random"), ("condaqa-choice", "random"), ("condaqa-choice", "constant:no")]
+)
 def test_score_of_the_samples_is_the_eval(task, model, tmp_path, capsys):
     data = shared_data_path()
     shared_data_path("condaqa")

@@ -22,16 +22,26 @@ def test_reader_on_the_real_data():
     test = read_konubench(folder, "test")
     assert len(test) == 1284 and len(read_konubench(folder, "validation")) == 1000
     assert len(read_konubench(folder, "train")) == 2500
-    counts = {kind: sum(item.choice2_type == kind for item in test) for kind in ("관형절", "대등절 일부", "non-applicable")}
+    counts = {
+        kind: sum(item.choice2_type == kind for item in test) for kind in ("관형절", "대등절 일부", "non-applicable")
+    }
     assert counts == {"관형절": 429, "대등절 일부": 389, "non-applicable": 35}
     assert all(len(item.candidates) == (3 if item.choice2_type == "non-applicable" else 4) for item in test)
     assert len(read_kmmlu(folder)) == 7154 and len(read_boolq_neg(folder)) == 1404
 
 
 def _item(idx, kind="관형절", local="그는 학교에 가지 않은 친구를 만났다."):
-    return {"idx": idx, "raw_id": 1.0, "original_sentence": "그는 학교에 간 친구를 만났다.",
-            "standard_negation": "그는 학교에 간 친구를 만나지 않았다.", "local_negation_type": kind, "local_negation": local,
-            "local_부정요소": "간", "contradiction": "그는 학교에 간 친구를 피했다.", "paraphrase": "그는 등교한 친구와 만났다."}
+    return {
+        "idx": idx,
+        "raw_id": 1.0,
+        "original_sentence": "그는 학교에 간 친구를 만났다.",
+        "standard_negation": "그는 학교에 간 친구를 만나지 않았다.",
+        "local_negation_type": kind,
+        "local_negation": local,
+        "local_부정요소": "간",
+        "contradiction": "그는 학교에 간 친구를 피했다.",
+        "paraphrase": "그는 등교한 친구와 만났다.",
+    }
 
 
 def _write(root, items, split="test"):
@@ -41,7 +51,9 @@ def _write(root, items, split="test"):
 
 def test_malformed_files(tmp_path):
     path = _write(tmp_path, [_item("1"), _item("2", kind="부정절")])
-    with pytest.raises(InputFormatError, match=r"test.json: record 2 \(idx 2\): field 'local_negation_type': unknown type"):
+    with pytest.raises(
+        InputFormatError, match=r"test.json: record 2 \(idx 2\): field 'local_negation_type': unknown type"
+    ):
         read_konubench(path)
     _write(tmp_path, [_item("1", local=None)])
     with pytest.raises(InputFormatError, match=r"record 1 \(idx 1\): 'local_negation' and 'local_negation_type'"):
@@ -89,8 +101,10 @@ def test_kmmlu_and_boolq_constant_by_hand(tmp_path):
     # A is right on the first positive and the second negated question: half of each, never both of a pair
     assert letter_a["positive"]["accuracy"] == APPROX(0.5) and letter_a["negated"]["accuracy"] == APPROX(0.5)
     assert letter_a["both_correct"] == 0.0
-    write(root / "kobest_boolq_neg/test/kobest_boolq_neg.json",
-          json.dumps([{"paragraph": "문단.", "question": "아니다.", "label": label} for label in (0, 0, 1)]))
+    write(
+        root / "kobest_boolq_neg/test/kobest_boolq_neg.json",
+        json.dumps([{"paragraph": "문단.", "question": "아니다.", "label": label} for label in (0, 0, 1)]),
+    )
     yes = run("constant:예", "konubench-boolq-neg", tmp_path / "data", tmp_path / "b")["metrics"]
     assert yes["acc"] == APPROX(1 / 3)
 
@@ -100,7 +114,8 @@ def test_score_of_the_samples_is_the_eval(tmp_path, capsys):
     data = shared_data_path()
     shared_data_path("konubench")
     out = evaluate(tmp_path / "random", "random", "konubench", data, ["--limit", "40"])
-    metrics = assert_score_is_eval(out, "konubench", "konubench", data, capsys, score_only=("source",),
-                                   eval_only=("prompt_id", "num_fewshot"))
+    metrics = assert_score_is_eval(
+        out, "konubench", "konubench", data, capsys, score_only=("source",), eval_only=("prompt_id", "num_fewshot")
+    )
     assert "runs.zero-shot.error_analysis.confusion_rate.관형절" in metrics["intervals"]
     assert_compares_with_itself(out, "konubench", capsys, metrics)

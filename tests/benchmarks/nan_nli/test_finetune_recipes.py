@@ -32,8 +32,23 @@ def test_recipes_are_the_papers_numbers():
 
 
 def test_options_given_win_over_the_recipe():
-    args = build_parser().parse_args(["finetune", "--train", "x.csv", "--out", "o", "--recipe", "nan-nli",
-                                      "--learning-rate", "1e-5", "--dev", "0.2", "--max-steps", "7"])
+    args = build_parser().parse_args(
+        [
+            "finetune",
+            "--train",
+            "x.csv",
+            "--out",
+            "o",
+            "--recipe",
+            "nan-nli",
+            "--learning-rate",
+            "1e-5",
+            "--dev",
+            "0.2",
+            "--max-steps",
+            "7",
+        ]
+    )
     options = options_from_args(args)
     assert (options.learning_rate, options.dev, options.max_steps) == (1e-5, "0.2", 7)
     assert (options.batch_size, options.epochs) == (16, 5.0)
@@ -42,11 +57,17 @@ def test_options_given_win_over_the_recipe():
 def test_stage_two_on_a_tiny_classifier_holds_out_15_percent(tmp_path):
     model = save_tiny_classifier(tmp_path / "cls")
     data = tmp_path / "negnli.jsonl"
-    pairs = [("A dog is an animal.", "A dog is not an animal.", "contradiction"),
-             ("A cat is not a plant.", "A cat is an animal.", "neutral"),
-             ("Birds can fly.", "Birds can fly.", "entailment")] * 20
-    data.write_text("".join(json.dumps({"premise": p, "hypothesis": h, "label": label}) + "\n" for p, h, label in pairs))
-    options = apply_recipe(FinetuneOptions(out=tmp_path / "out", train=str(data), max_steps=2, progress=False), "nan-nli")
+    pairs = [
+        ("A dog is an animal.", "A dog is not an animal.", "contradiction"),
+        ("A cat is not a plant.", "A cat is an animal.", "neutral"),
+        ("Birds can fly.", "Birds can fly.", "entailment"),
+    ] * 20
+    data.write_text(
+        "".join(json.dumps({"premise": p, "hypothesis": h, "label": label}) + "\n" for p, h, label in pairs)
+    )
+    options = apply_recipe(
+        FinetuneOptions(out=tmp_path / "out", train=str(data), max_steps=2, progress=False), "nan-nli"
+    )
     run = finetune(f"nli:{model}", options)
     assert run["data"]["train"]["pairs"] == 51 and run["data"]["dev"]["pairs"] == 9  # 60 pairs, 85:15
     assert run["options"]["learning_rate"] == 2e-5 and run["options"]["batch_size"] == 16
@@ -61,10 +82,15 @@ def test_stage_two_reads_negnli_mnli_txt_and_splits_it_85_15(tmp_path):
     path = shared_data_path("negation-nli", "MNLI.txt")
     rows, skipped = read_nli_pairs(path)
     assert len(rows) == 1500 and skipped == 0
-    assert {label: sum(row[2] == label for row in rows) for label in ("contradiction", "entailment", "neutral")} == \
-        {"contradiction": 539, "entailment": 372, "neutral": 589}  # the data README's counts
+    assert {label: sum(row[2] == label for row in rows) for label in ("contradiction", "entailment", "neutral")} == {
+        "contradiction": 539,
+        "entailment": 372,
+        "neutral": 589,
+    }  # the data README's counts
     model = save_tiny_classifier(tmp_path / "cls")
-    options = apply_recipe(FinetuneOptions(out=tmp_path / "out", train=str(path), max_steps=1, progress=False), "nan-nli")
+    options = apply_recipe(
+        FinetuneOptions(out=tmp_path / "out", train=str(path), max_steps=1, progress=False), "nan-nli"
+    )
     run = finetune(f"nli:{model}", options)
     assert run["data"]["train"]["pairs"] == 1275 and run["data"]["dev"]["pairs"] == 225
     assert run["data"]["train"]["files"][0]["name"] == "MNLI.txt"

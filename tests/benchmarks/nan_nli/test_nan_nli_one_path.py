@@ -17,4 +17,9 @@ def test_score_of_the_samples_is_the_eval(model, tmp_path, capsys):
     assert metrics["count"] == 40 and "strict.accuracy" in metrics["intervals"]
     comparison = assert_compares_with_itself(out, "nan-nli", capsys, metrics)
     assert {entry["path"] for entry in comparison["metrics"]} == {
-        "standard.all_f1", "standard.accuracy", "binary.all_f1", "binary.accuracy", "strict.accuracy"}
+        "standard.all_f1",
+        "standard.accuracy",
+        "binary.all_f1",
+        "binary.accuracy",
+        "strict.accuracy",
+    }

@@ -37,7 +37,9 @@ def test_nan_nli_real_file_counts():
 
 def test_nan_nli_row_parsing(tmp_path):
     path = tmp_path / "nan.csv"
-    path.write_text(NAN_HEADER + NAN_ROW.format(label="entailment", h=H_VERBAL) + NAN_ROW.format(label="neutral", h=H_BLANK))
+    path.write_text(
+        NAN_HEADER + NAN_ROW.format(label="entailment", h=H_VERBAL) + NAN_ROW.format(label="neutral", h=H_BLANK)
+    )
     first, second = read_nan_nli(path)
     assert first.premise_negation == {"Non-verbal", "Analytic", "Sub-clausal", "Ordinary"}
     assert first.hypothesis_negation == {"Verbal", "Analytic", "Clausal", "Ordinary"}
@@ -52,7 +54,9 @@ def test_nan_nli_row_parsing(tmp_path):
 
 def test_nan_nli_bad_label_names_file_line_and_column(tmp_path):
     path = tmp_path / "nan.csv"
-    path.write_text(NAN_HEADER + NAN_ROW.format(label="entailment", h=H_VERBAL) + NAN_ROW.format(label="maybe", h=H_VERBAL))
+    path.write_text(
+        NAN_HEADER + NAN_ROW.format(label="entailment", h=H_VERBAL) + NAN_ROW.format(label="maybe", h=H_VERBAL)
+    )
     with pytest.raises(InputFormatError) as error:
         read_nan_nli(path)
     assert error.value.line == 3 and "'label'" in str(error.value) and str(path) in str(error.value)
@@ -80,7 +84,9 @@ def test_scone_real_test_split():
     assert by_condition[("no_negation", 0)].premise == "the man owns a dog"
     assert by_condition[("no_negation", 0)].label == "entailment"
     # one_scoped takes the group index of the aligned row
-    assert all(by_condition[("one_scoped", r)].group_index == by_condition[("two_scoped", r)].group_index for r in range(200))
+    assert all(
+        by_condition[("one_scoped", r)].group_index == by_condition[("two_scoped", r)].group_index for r in range(200)
+    )
 
 
 SCONE_HEADER = ",sentence1,sentence2,gold_label,sentence1_lex,sentence2_lex,group_index,sentence1_edited,sentence2_edited,gold_label_edited\n"

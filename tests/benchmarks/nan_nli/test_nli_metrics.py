@@ -40,11 +40,31 @@ def test_class_scores_hand_computed():
     assert macro_scores(gold, pred) == pytest.approx((1 / 3, 0.5, (0.5 + 2 / 3) / 3))
 
 
-def _item(index, label, premise_id="p0", premise_neg=("Non-verbal",), hypothesis_neg=(), construction="c1",
-          operations=(), quantification=False, condition=""):
-    return NaNNLIItem(f"i{index}", "premise", "hypothesis", label, "nan-nli", premise_id, condition,
-                      premise_negation=frozenset(premise_neg), hypothesis_negation=frozenset(hypothesis_neg),
-                      construction=construction, operations=tuple(operations), quantification=quantification)
+def _item(
+    index,
+    label,
+    premise_id="p0",
+    premise_neg=("Non-verbal",),
+    hypothesis_neg=(),
+    construction="c1",
+    operations=(),
+    quantification=False,
+    condition="",
+):
+    return NaNNLIItem(
+        f"i{index}",
+        "premise",
+        "hypothesis",
+        label,
+        "nan-nli",
+        premise_id,
+        condition,
+        premise_negation=frozenset(premise_neg),
+        hypothesis_negation=frozenset(hypothesis_neg),
+        construction=construction,
+        operations=tuple(operations),
+        quantification=quantification,
+    )
 
 
 @pytest.fixture
@@ -174,15 +194,27 @@ def nan_items():
 #: The paper's printed Table 8 and Table 9 (RoBERTa-MNLI fine-tuned on NegNLI), labels and error rates exactly as
 #: printed, in the printed order (../shared/specs/benchmarks.md section 3).
 PRINTED_TABLE8 = [
-    ("not + quantifier", 0.559), ("not + focus particle", 0.261), ("not + degree expression", 0.300),
-    ("not + affixially-negated adjective/adverb", 0.423), ("not + PP", 0.067), ("Absolute and approximate negator", 0.333),
-    ("not in verbless clause", 0.077), ("not in coordination", 0.000), ("not in implicit proposition", 0.000),
+    ("not + quantifier", 0.559),
+    ("not + focus particle", 0.261),
+    ("not + degree expression", 0.300),
+    ("not + affixially-negated adjective/adverb", 0.423),
+    ("not + PP", 0.067),
+    ("Absolute and approximate negator", 0.333),
+    ("not in verbless clause", 0.077),
+    ("not in coordination", 0.000),
+    ("not in implicit proposition", 0.000),
 ]
 PRINTED_TABLE9 = [
-    ("Indefinite quantifier change", 0.486), ("Numerical quantifier change", 0.333),
-    ("Comparative quantifier change", 0.650), ("Negator addition or deletion", 0.364), ("Negator position change", 0.327),
-    ("Negator token change", 0.333), ("Clause or sub-clause deletion", 0.333), ("Focus particle change", 0.375),
-    ("Lexical change", 0.308), ("Syntactic change", 0.000),
+    ("Indefinite quantifier change", 0.486),
+    ("Numerical quantifier change", 0.333),
+    ("Comparative quantifier change", 0.650),
+    ("Negator addition or deletion", 0.364),
+    ("Negator position change", 0.327),
+    ("Negator token change", 0.333),
+    ("Clause or sub-clause deletion", 0.333),
+    ("Focus particle change", 0.375),
+    ("Lexical change", 0.308),
+    ("Syntactic change", 0.000),
 ]
 
 
@@ -240,14 +272,23 @@ def test_table9_both_countings_and_table1_counts(nan_items):
     assert (exactly_one[negator].wrong, exactly_one[negator].total) == (77, 118)
     assert (non_zero[negator].wrong, non_zero[negator].total) == (81, 124)
     # every other operation column holds only 0 and 1: both countings agree there
-    assert {op: r for op, r in exactly_one.items() if op != negator} == {op: r for op, r in non_zero.items() if op != negator}
+    assert {op: r for op, r in exactly_one.items() if op != negator} == {
+        op: r for op, r in non_zero.items() if op != negator
+    }
     assert (exactly_one["Negator position change"].wrong, exactly_one["Negator position change"].total) == (62, 101)
     assert (exactly_one["Syntactic change"].wrong, exactly_one["Syntactic change"].total) == (0, 4)
     # the paper's Table 1 "Count" column (printed: 74, 27, 130, 101, 6, 36, 20, 16, 13, 4) is the sum of the cells
     assert operation_applications(nan_items) == {
-        "Indefinite quantifier change": 74, "Negator addition or deletion": 130, "Negator position change": 101,
-        "Clause or sub-clause deletion": 36, "Negator token change": 6, "Comparative quantifier change": 20,
-        "Focus particle change": 16, "Lexical change": 13, "Numerical quantifier change": 27, "Syntactic change": 4,
+        "Indefinite quantifier change": 74,
+        "Negator addition or deletion": 130,
+        "Negator position change": 101,
+        "Clause or sub-clause deletion": 36,
+        "Negator token change": 6,
+        "Comparative quantifier change": 20,
+        "Focus particle change": 16,
+        "Lexical change": 13,
+        "Numerical quantifier change": 27,
+        "Syntactic change": 4,
     }
     with pytest.raises(ValueError):
         operation_error_rates(nan_items, predicted, counting="sum")
@@ -255,10 +296,24 @@ def test_table9_both_countings_and_table1_counts(nan_items):
 
 def test_operation_counting_hand_computed():
     items = [
-        NaNNLIItem("a", "p", "h", C, "nan-nli", operations=("Negator addition or deletion",),
-                operation_counts=(("Negator addition or deletion", 2),)),
-        NaNNLIItem("b", "p", "h", E, "nan-nli", operations=("Negator addition or deletion", "Lexical change"),
-                operation_counts=(("Negator addition or deletion", 1), ("Lexical change", 1))),
+        NaNNLIItem(
+            "a",
+            "p",
+            "h",
+            C,
+            "nan-nli",
+            operations=("Negator addition or deletion",),
+            operation_counts=(("Negator addition or deletion", 2),),
+        ),
+        NaNNLIItem(
+            "b",
+            "p",
+            "h",
+            E,
+            "nan-nli",
+            operations=("Negator addition or deletion", "Lexical change"),
+            operation_counts=(("Negator addition or deletion", 1), ("Lexical change", 1)),
+        ),
     ]
     predicted = [E, E]  # a wrong, b right
     one = operation_error_rates(items, predicted)

@@ -26,7 +26,11 @@ def test_reader_on_the_real_data():
     assert trout.forms["affirmative"].contrast == ("A trout is", " a fish", " a tool")
     assert trout.forms["negated"].contrast == ("A trout is not", " a tool", " a fish")
     ant = probes[2]
-    assert ant.forms["affirmative"].context == "An ant is an" and ant.forms["negated"].contrast == ("An ant is not", " a vegetable", " an insect")
+    assert ant.forms["affirmative"].context == "An ant is an" and ant.forms["negated"].contrast == (
+        "An ant is not",
+        " a vegetable",
+        " an insect",
+    )
     nat = [probe for probe in probes if probe.family == "NEG-136-NAT"]
     assert {probe.group for probe in nat} == {"NEG-136-NAT-licensed", "NEG-136-NAT-unlicensed"}
     assert nat[0].forms["negated"].contrast == ("With proper equipment, scuba-diving isn't very", " dangerous", " safe")
@@ -55,10 +59,14 @@ def test_malformed_files(tmp_path):
 
 def _data(root):
     folder = root / "neg-136"
-    write(folder / "ettinger-2020" / "NEG-136-SIMP.tsv",
-          f"{HEADER}\n0\tA robin is (a|an)\tA robin is not (a|an)\tbird\ttree\n1\tAn oak is (a|an)\tAn oak is not (a|an)\ttree\tbird\n")
-    write(folder / "ettinger-2020" / "NEG-136-NAT.tsv",
-          f"{HEADER}\tlicensing\n0\tIce is very\tIce isn't very\tcold\thot\tY\n1\tFire is very\tFire isn't very\thot\tcold\tN\n")
+    write(
+        folder / "ettinger-2020" / "NEG-136-SIMP.tsv",
+        f"{HEADER}\n0\tA robin is (a|an)\tA robin is not (a|an)\tbird\ttree\n1\tAn oak is (a|an)\tAn oak is not (a|an)\ttree\tbird\n",
+    )
+    write(
+        folder / "ettinger-2020" / "NEG-136-NAT.tsv",
+        f"{HEADER}\tlicensing\n0\tIce is very\tIce isn't very\tcold\thot\tY\n1\tFire is very\tFire isn't very\thot\tcold\tN\n",
+    )
     write(folder / "shivagunde-2023" / "NEG-1500-SIMP-TEMP.txt", "A cat is an animal,\nA cat is not a tool,\n")
     write(folder / "shivagunde-2023" / "NEG-1500-SIMP-GEN.txt", "A saw is a tool,\nA saw is not an animal,\n")
     return root
@@ -67,18 +75,54 @@ def _data(root):
 def test_random_by_hand(tmp_path):
     result = run("random", "neg-136", _data(tmp_path / "data"), tmp_path / "r")
     cases = [  # (context aff, context neg, vocabulary, aff target, contrast stems and continuations)
-        ("A robin is a", "A robin is not a", ("bird", "tree"), "bird", ("A robin is", " a bird", " a tree"),
-         ("A robin is not", " a tree", " a bird")),
-        ("An oak is a", "An oak is not a", ("bird", "tree"), "tree", ("An oak is", " a tree", " a bird"),
-         ("An oak is not", " a bird", " a tree")),
-        ("Ice is very", "Ice isn't very", ("cold", "hot"), "cold", ("Ice is very", " cold", " hot"),
-         ("Ice isn't very", " hot", " cold")),
-        ("Fire is very", "Fire isn't very", ("cold", "hot"), "hot", ("Fire is very", " hot", " cold"),
-         ("Fire isn't very", " cold", " hot")),
-        ("A cat is an", "A cat is not a", ("animal", "tool"), "animal", ("A cat is", " an animal", " a tool"),
-         ("A cat is not", " a tool", " an animal")),
-        ("A saw is a", "A saw is not an", ("animal", "tool"), "tool", ("A saw is", " a tool", " an animal"),
-         ("A saw is not", " an animal", " a tool")),
+        (
+            "A robin is a",
+            "A robin is not a",
+            ("bird", "tree"),
+            "bird",
+            ("A robin is", " a bird", " a tree"),
+            ("A robin is not", " a tree", " a bird"),
+        ),
+        (
+            "An oak is a",
+            "An oak is not a",
+            ("bird", "tree"),
+            "tree",
+            ("An oak is", " a tree", " a bird"),
+            ("An oak is not", " a bird", " a tree"),
+        ),
+        (
+            "Ice is very",
+            "Ice isn't very",
+            ("cold", "hot"),
+            "cold",
+            ("Ice is very", " cold", " hot"),
+            ("Ice isn't very", " hot", " cold"),
+        ),
+        (
+            "Fire is very",
+            "Fire isn't very",
+            ("cold", "hot"),
+            "hot",
+            ("Fire is very", " hot", " cold"),
+            ("Fire isn't very", " cold", " hot"),
+        ),
+        (
+            "A cat is an",
+            "A cat is not a",
+            ("animal", "tool"),
+            "animal",
+            ("A cat is", " an animal", " a tool"),
+            ("A cat is not", " a tool", " an animal"),
+        ),
+        (
+            "A saw is a",
+            "A saw is not an",
+            ("animal", "tool"),
+            "tool",
+            ("A saw is", " a tool", " an animal"),
+            ("A saw is not", " an animal", " a tool"),
+        ),
     ]
 
     def best(context, vocabulary):
@@ -99,8 +143,13 @@ def test_random_by_hand(tmp_path):
     assert overall["flip_at_1"] == APPROX(flips / 6) and overall["overlap_at_1"] == APPROX(1 - flips / 6)
     assert overall["affirmative"]["prefers_true"] == APPROX(affirmative_true / 6)
     assert overall["negated"]["prefers_true"] == APPROX(negated_true / 6)
-    assert set(result["metrics"]["datasets"]) == {"NEG-136-SIMP", "NEG-136-NAT-licensed", "NEG-136-NAT-unlicensed",
-                                                  "NEG-1500-SIMP-TEMP", "NEG-1500-SIMP-GEN"}
+    assert set(result["metrics"]["datasets"]) == {
+        "NEG-136-SIMP",
+        "NEG-136-NAT-licensed",
+        "NEG-136-NAT-unlicensed",
+        "NEG-1500-SIMP-TEMP",
+        "NEG-1500-SIMP-GEN",
+    }
     with pytest.raises(NegkitError, match="fixed set of answers"):  # each data set its own vocabulary
         run("constant:tree", "neg-136", tmp_path / "data", tmp_path / "c")
 

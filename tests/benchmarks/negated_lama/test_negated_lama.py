@@ -18,7 +18,11 @@ def test_reader_on_the_real_data():
     probes = read_negated_lama(shared_data_path("negated-lama"))
     assert len(probes) == 11165
     assert len({probe.group for probe in probes}) == 45 and {probe.family for probe in probes} == {
-        "TREx", "GoogleRE", "ConceptNet", "SQUAD"}
+        "TREx",
+        "GoogleRE",
+        "ConceptNet",
+        "SQUAD",
+    }
     assert sum("negated" not in probe.forms for probe in probes) == 362
     p17 = [probe for probe in probes if probe.group == "TREx/P17"]
     assert len(p17) == 339 and len(p17[0].vocabulary) == 71
@@ -29,9 +33,11 @@ def test_reader_on_the_real_data():
 
 
 def test_malformed_files(tmp_path):
-    path = write(tmp_path / "TREx" / "random" / "P1_random.jsonl",
-                 '{"obj_label": "A", "masked_sentences": ["X is in [MASK] ."], "masked_negations": ["X is not in [MASK] ."]}\n'
-                 '{"obj_label": "B", "masked_sentences": ["Y is in B ."], "masked_negations": ["Y is not in [MASK] ."]}\n')
+    path = write(
+        tmp_path / "TREx" / "random" / "P1_random.jsonl",
+        '{"obj_label": "A", "masked_sentences": ["X is in [MASK] ."], "masked_negations": ["X is not in [MASK] ."]}\n'
+        '{"obj_label": "B", "masked_sentences": ["Y is in B ."], "masked_negations": ["Y is not in [MASK] ."]}\n',
+    )
     with pytest.raises(InputFormatError, match=r"P1_random.jsonl:2: field 'masked_sentences'"):
         read_relation(path, "TREx")
     write(path, '{"obj_label": "", "masked_sentences": ["X is in [MASK] ."], "masked_negations": ["X [MASK]"]}\n')
@@ -48,9 +54,15 @@ def test_malformed_files(tmp_path):
 def _lama(root, relations=("P1",)):
     """Three probes per relation: objects France, France, Spain (Italy for the third of a second relation)."""
     for number, relation in enumerate(relations):
-        rows = [{"sub_label": subject, "obj_label": obj, "masked_sentences": [f"{subject} is in [MASK] ."],
-                 "masked_negations": [f"{subject} is not in [MASK] ."]}
-                for subject, obj in (("Paris", "France"), ("Lyon", "France"), ("Madrid", "Italy" if number else "Spain"))]
+        rows = [
+            {
+                "sub_label": subject,
+                "obj_label": obj,
+                "masked_sentences": [f"{subject} is in [MASK] ."],
+                "masked_negations": [f"{subject} is not in [MASK] ."],
+            }
+            for subject, obj in (("Paris", "France"), ("Lyon", "France"), ("Madrid", "Italy" if number else "Spain"))
+        ]
         write_jsonl(root / "negated-lama" / "TREx" / "random" / f"{relation}_random.jsonl", rows)
     return root
 
@@ -73,9 +85,11 @@ def test_random_by_hand(tmp_path):
     result = run("random", "negated-lama", root, tmp_path / "r")
     hits = overlaps = 0
     for subject, gold in (("Paris", "France"), ("Lyon", "France"), ("Madrid", "Spain")):
+
         def best(context):
             scores = {word: random_next(0, context, " " + word) for word in ("France", "Spain")}
             return max(sorted(scores), key=lambda word: scores[word])  # ties: the vocabulary's (sorted) order
+
         hits += best(f"{subject} is in") == gold
         overlaps += best(f"{subject} is in") == best(f"{subject} is not in")
     overall = result["metrics"]["overall"]
@@ -89,6 +103,8 @@ def test_score_of_the_samples_is_the_eval(tmp_path, capsys):
     data = shared_data_path()
     shared_data_path("negated-lama")
     out = evaluate(tmp_path / "run", "random", "negated-lama", data, ["--limit", "100"])
-    metrics = assert_score_is_eval(out, "negated-lama", "negated-lama", data, capsys, score_only=("data_count", "source"))
+    metrics = assert_score_is_eval(
+        out, "negated-lama", "negated-lama", data, capsys, score_only=("data_count", "source")
+    )
     assert {"overall.overlap_at_1", "overall.spearman", "overall.affirmative.p_at_1"} <= set(metrics["intervals"])
     assert len(assert_compares_with_itself(out, "negated-lama", capsys, metrics)["metrics"]) == 4

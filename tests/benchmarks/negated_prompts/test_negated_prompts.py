@@ -18,10 +18,21 @@ HEADER = "sample_id,prompt,classes,answer_index\n"
 def test_reader_on_the_real_data():
     items = read_negated_prompts(shared_data_path("negated-prompts"))
     counts = {dataset: sum(item.group == dataset for item in items) for dataset in DATASETS}
-    assert counts == {"arc_easy": 300, "hellaswag": 300, "lambada": 300, "piqa": 300, "story_cloze": 300, "copa": 100,
-                      "nq": 300, "triviaqa": 300, "webqa": 300}
+    assert counts == {
+        "arc_easy": 300,
+        "hellaswag": 300,
+        "lambada": 300,
+        "piqa": 300,
+        "story_cloze": 300,
+        "copa": 100,
+        "nq": 300,
+        "triviaqa": 300,
+        "webqa": 300,
+    }
     first = items[0]
-    assert first.parts["original"].prompt.startswith("Generate the correct answer") and first.parts["original"].gold == 2
+    assert (
+        first.parts["original"].prompt.startswith("Generate the correct answer") and first.parts["original"].gold == 2
+    )
     assert first.parts["negated"].prompt.startswith("Generate the incorrect answer")
     assert (first.parts["negated"].gold, first.parts["negated"].also_right) == (0, (1, 3))
 
@@ -49,8 +60,13 @@ def _data(root):
     for dataset, (original, negated) in DATASETS.items():
         folder = root / "negated-prompts"
         write(folder / original, HEADER + f"0,Say the right letter for {dataset}.,\"[' A', ' B']\",0\n")
-        write(folder / negated, HEADER + f"0,Say a wrong letter for {dataset}.,\"[' A', ' B']\","
-              + ('"0,1"' if dataset == "copa" else "1") + "\n")
+        write(
+            folder / negated,
+            HEADER
+            + f"0,Say a wrong letter for {dataset}.,\"[' A', ' B']\","
+            + ('"0,1"' if dataset == "copa" else "1")
+            + "\n",
+        )
     return root
 
 
@@ -62,7 +78,9 @@ def test_constant_and_majority_by_hand(tmp_path):
     assert letter_a["overall"]["negated"]["accuracy"] == APPROX(1 / 9) and letter_a["overall"]["gap"] == APPROX(8 / 9)
     assert letter_a["datasets"]["copa"]["gap"] == 0.0 and letter_a["datasets"]["piqa"]["gap"] == 1.0
     letter_b = run("constant:B", "negated-prompts", root, tmp_path / "b")["metrics"]["overall"]
-    assert letter_b["original"]["accuracy"] == 0.0 and letter_b["negated"]["accuracy"] == 1.0 and letter_b["gap"] == -1.0
+    assert (
+        letter_b["original"]["accuracy"] == 0.0 and letter_b["negated"]["accuracy"] == 1.0 and letter_b["gap"] == -1.0
+    )
     # right answers (the first of each part): A 9 + 1 (COPA's negated), B 8
     majority = run("majority", "negated-prompts", root, tmp_path / "m")
     assert majority["model"]["extra"] == {"answer": "A"}
@@ -87,6 +105,8 @@ def test_score_of_the_samples_is_the_eval(tmp_path, capsys):
     data = shared_data_path()
     shared_data_path("negated-prompts")
     out = evaluate(tmp_path / "random", "random", "negated-prompts", data, ["--limit", "45"])
-    metrics = assert_score_is_eval(out, "negated-prompts", "negated-prompts", data, capsys, score_only=("data_count", "source"))
+    metrics = assert_score_is_eval(
+        out, "negated-prompts", "negated-prompts", data, capsys, score_only=("data_count", "source")
+    )
     assert {"overall.negated.accuracy", "overall.gap", "datasets.copa.gap"} <= set(metrics["intervals"])
     assert len(assert_compares_with_itself(out, "negated-prompts", capsys, metrics)["metrics"]) == 3

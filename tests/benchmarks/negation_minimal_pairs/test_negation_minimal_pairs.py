@@ -20,10 +20,20 @@ def test_reader_on_the_real_data():
     counts = {}
     for language in FILES:
         items = SPECS[language].read(folder, "test")
-        counts[language] = (len({item.unit for item in items}), len(items), sum(item.group == "important" for item in items))
+        counts[language] = (
+            len({item.unit for item in items}),
+            len(items),
+            sum(item.group == "important" for item in items),
+        )
     # the README's table: originals, modified, important
-    assert counts == {"en": (908, 1052, 730), "de": (1163, 1334, 892), "fr": (701, 843, 591), "bg": (755, 882, 634),
-                      "zh": (1155, 1155, 618), "mnli": (465, 1196, 718)}
+    assert counts == {
+        "en": (908, 1052, 730),
+        "de": (1163, 1334, 892),
+        "fr": (701, 843, 591),
+        "bg": (755, 882, 634),
+        "zh": (1155, 1155, 618),
+        "mnli": (465, 1196, 718),
+    }
     first = SPECS["en"].read(folder, "test")[0]
     assert first.parts["original"].prompt.startswith("Premise: ") and first.parts["original"].choices == CHOICES
 
@@ -33,17 +43,24 @@ def _original(pair: str, premise: str, hypothesis: str, label: str) -> dict:
 
 
 def _modified(pair: str, version: str, premise: str, hypothesis: str, label: str, original: str) -> dict:
-    return {"pairID": f"{pair}_{version}", "sentence1": premise, "sentence2": hypothesis, "gold_label": label,
-            "orig_label": original}
+    return {
+        "pairID": f"{pair}_{version}",
+        "sentence1": premise,
+        "sentence2": hypothesis,
+        "gold_label": label,
+        "orig_label": original,
+    }
 
 
 #: Three minimal pairs: 1 (contradiction -> entailment: important), 2 Mod2 (neutral -> neutral: unimportant),
 #: 2 Mod1 (neutral -> contradiction: important).
-ROWS = [_original("1", "The cat is not here .", "The cat is here .", "contradiction"),
-        _modified("1", "Mod1", "The cat is here .", "The cat is here .", "entailment", "contradiction"),
-        _original("2", "He never sings .", "He is tall .", "neutral"),
-        _modified("2", "Mod2", "He never sings .", "He is very tall .", "neutral", "neutral"),
-        _modified("2", "Mod1", "He sings .", "He is tall .", "contradiction", "neutral")]
+ROWS = [
+    _original("1", "The cat is not here .", "The cat is here .", "contradiction"),
+    _modified("1", "Mod1", "The cat is here .", "The cat is here .", "entailment", "contradiction"),
+    _original("2", "He never sings .", "He is tall .", "neutral"),
+    _modified("2", "Mod2", "He never sings .", "He is very tall .", "neutral", "neutral"),
+    _modified("2", "Mod1", "He sings .", "He is tall .", "contradiction", "neutral"),
+]
 
 
 def test_malformed_files(tmp_path):
@@ -52,7 +69,9 @@ def test_malformed_files(tmp_path):
     with pytest.raises(InputFormatError, match=r"x.jsonl:2: field 'gold_label': 'maybe' is not one of"):
         read_minimal_pairs(path, "en")
     write_jsonl(path, [ROWS[0], ROWS[3]])
-    with pytest.raises(InputFormatError, match=r"x.jsonl:2: modified example '2_Mod2' does not follow its original 2_Orig"):
+    with pytest.raises(
+        InputFormatError, match=r"x.jsonl:2: modified example '2_Mod2' does not follow its original 2_Orig"
+    ):
         read_minimal_pairs(path, "en")
     write_jsonl(path, [ROWS[0], {**ROWS[1], "orig_label": "neutral"}])
     with pytest.raises(InputFormatError, match=r"x.jsonl:2: field 'orig_label': 'neutral' is not the original's label"):
@@ -78,7 +97,9 @@ def test_constant_and_majority_by_hand(tmp_path):
     entailment = run("constant:entailment", "negation-minimal-pairs-en", root, tmp_path / "e")["metrics"]
     # right only on pair 1's modified example
     assert entailment["overall"]["original"]["accuracy"] == 0.0
-    assert entailment["overall"]["modified"]["accuracy"] == APPROX(1 / 3) and entailment["overall"]["both_correct"] == 0.0
+    assert (
+        entailment["overall"]["modified"]["accuracy"] == APPROX(1 / 3) and entailment["overall"]["both_correct"] == 0.0
+    )
     assert entailment["negations"]["important"]["modified"]["accuracy"] == APPROX(1 / 2)
     neutral = run("constant:neutral", "negation-minimal-pairs-en", root, tmp_path / "n")["metrics"]
     # originals 2 and 2 right (2/3); modified: pair 2 Mod2 only (1/3); both: pair 2 Mod2 (1/3)
@@ -116,7 +137,13 @@ def test_score_of_the_samples_is_the_eval(tmp_path, capsys):
     shared_data_path("negation-minimal-pairs")
     for model in ("random", "constant:neutral"):
         out = evaluate(tmp_path / model.replace(":", "-"), model, "negation-minimal-pairs-en", data, ["--limit", "40"])
-        metrics = assert_score_is_eval(out, "negation-minimal-pairs-en", "negation-minimal-pairs", data, capsys,
-                                       score_only=("data_count", "source"))
+        metrics = assert_score_is_eval(
+            out,
+            "negation-minimal-pairs-en",
+            "negation-minimal-pairs",
+            data,
+            capsys,
+            score_only=("data_count", "source"),
+        )
         assert {"overall.both_correct", "negations.important.both_correct"} <= set(metrics["intervals"])
         assert len(assert_compares_with_itself(out, "negation-minimal-pairs-en", capsys, metrics)["metrics"]) == 3

@@ -36,8 +36,10 @@ def test_score_reads_rte_answer_words_and_refuses_them_elsewhere(tmp_path, capsy
     root = tmp_path / "data"
     write_negnli(root)  # RTE gold: not_entailment, entailment, not_entailment
     path = tmp_path / "rte.jsonl"
-    path.write_text('{"item_id": "negnli-rte-0", "prediction": "no"}\n{"item_id": "negnli-rte-1", "prediction": "Yes"}\n'
-                    '{"item_id": "negnli-rte-2", "prediction": "contradiction"}\n')
+    path.write_text(
+        '{"item_id": "negnli-rte-0", "prediction": "no"}\n{"item_id": "negnli-rte-1", "prediction": "Yes"}\n'
+        '{"item_id": "negnli-rte-2", "prediction": "contradiction"}\n'
+    )
     assert main(["score", "negnli", str(path), "--data", str(root), "--json", "--bootstrap", "0"]) == 0
     metrics = json.loads(capsys.readouterr().out)
     assert metrics["standard"]["accuracy"] == 1.0 and metrics["source"] == "NegNLI-RTE" and metrics["data_count"] == 3
@@ -46,4 +48,6 @@ def test_score_reads_rte_answer_words_and_refuses_them_elsewhere(tmp_path, capsy
     metrics = json.loads(capsys.readouterr().out)
     assert metrics["count"] == 1 and metrics["standard"]["accuracy"] == 0.0
     path.write_text('{"item_id": "negnli-mnli-0", "prediction": "yes"}\n')
-    assert_input_error(["score", "negnli", path, "--data", root], capsys, where=path, line=1, contains="not an NLI label")
+    assert_input_error(
+        ["score", "negnli", path, "--data", root], capsys, where=path, line=1, contains="not an NLI label"
+    )

@@ -22,16 +22,20 @@ def test_readers_on_the_real_data():
     for question in questions:
         rules[question.fields["rule"]] = rules.get(question.fields["rule"], 0) + 1
     assert rules["not/be"] == 100 and rules["gold/un-in-"] == 40 and rules["LAMA TREx"] == 594
-    assert questions[0].prompt.startswith("The following are multiple choice questions (with answers) about common sense."
-                                          "\n\nQuestion: What is not the primary reason")
+    assert questions[0].prompt.startswith(
+        "The following are multiple choice questions (with answers) about common sense."
+        "\n\nQuestion: What is not the primary reason"
+    )
     assert questions[0].prompt.endswith("\nA. feathers slows heat transfer\nB. small flexible solar panels\nAnswer:")
     items = read_decomposition(folder)
     assert len(items) == 100
     first, second = items[0], items[1]
     assert first.parts["negated"].gold == 1 and first.parts["original"].gold == 0
-    assert first.parts["negation"].prompt == ('Sentence 1: "Eden Roc Renaissance Hotel Miami Beach is a hotel."\n'
-                                              'Sentence 2: "Eden Roc Renaissance Hotel Miami Beach is not a hotel."\n'
-                                              "Question: The above two sentences are?\nA. the same\nB. different\nAnswer:")
+    assert first.parts["negation"].prompt == (
+        'Sentence 1: "Eden Roc Renaissance Hotel Miami Beach is a hotel."\n'
+        'Sentence 2: "Eden Roc Renaissance Hotel Miami Beach is not a hotel."\n'
+        "Question: The above two sentences are?\nA. the same\nB. different\nAnswer:"
+    )
     assert first.parts["negation"].gold == 1 and second.parts["negation"].gold == 0  # the options alternate
     assert "A. different\nB. the same" in second.parts["negation"].prompt
 
@@ -48,14 +52,19 @@ def test_malformed_lines(tmp_path):
         read_questions(path)
 
 
-QUESTIONS = [("A is not", ["x", "y"], 1, {"negation_rule": "not/be"}), ("B is not", ["x", "y"], 1, {"negation_rule": "not/be"}),
-             ("C can not", ["x", "y"], 0, {"negation_rule": "not/modal"}),
-             ("D is not ___?", ["x", "y"], 1, {"dataset": "TREx", "category": "random", "subdataset": "P1.jsonl", "idx": 0})]
+QUESTIONS = [
+    ("A is not", ["x", "y"], 1, {"negation_rule": "not/be"}),
+    ("B is not", ["x", "y"], 1, {"negation_rule": "not/be"}),
+    ("C can not", ["x", "y"], 0, {"negation_rule": "not/modal"}),
+    ("D is not ___?", ["x", "y"], 1, {"dataset": "TREx", "category": "random", "subdataset": "P1.jsonl", "idx": 0}),
+]
 
 
 def _data(root):
     folder = root / "neqa-full"
-    write_jsonl(folder / "neqa.jsonl", [{"question": q, "choices": c, "answer": a, "metadata": m} for q, c, a, m in QUESTIONS])
+    write_jsonl(
+        folder / "neqa.jsonl", [{"question": q, "choices": c, "answer": a, "metadata": m} for q, c, a, m in QUESTIONS]
+    )
     pairs = [("E is not a ___ ?", "E is a ___ ?", 1), ("F is not a ___ ?", "F is a ___ ?", 0)]
     for name, negated in zip(CONTROL, (True, False, True, False)):
         rows = []
@@ -78,8 +87,10 @@ def test_constant_majority_and_random_by_hand(tmp_path):
     result = run("random", "neqa-full", root, tmp_path / "r")
     right = 0
     for question, choices, answer, _ in QUESTIONS:
-        context = ("The following are multiple choice questions (with answers) about common sense.\n\n"
-                   f"Question: {question}\nA. {choices[0]}\nB. {choices[1]}\nAnswer:")
+        context = (
+            "The following are multiple choice questions (with answers) about common sense.\n\n"
+            f"Question: {question}\nA. {choices[0]}\nB. {choices[1]}\nAnswer:"
+        )
         scores = [random_logprob(0, context, letter) for letter in (" A", " B")]
         right += (0 if scores[0] >= scores[1] else 1) == answer
     assert result["metrics"]["acc"] == APPROX(right / 4)

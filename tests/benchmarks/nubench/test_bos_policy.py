@@ -33,7 +33,11 @@ def test_encode_context_policies():
 
 
 def test_default_requests_keep_their_store_keys():
-    assert request_payload(LoglikelihoodRequest("c", " x")) == {"kind": "LoglikelihoodRequest", "context": "c", "continuation": " x"}
+    assert request_payload(LoglikelihoodRequest("c", " x")) == {
+        "kind": "LoglikelihoodRequest",
+        "context": "c",
+        "continuation": " x",
+    }
     assert request_payload(LoglikelihoodRequest("c", " x", False))["add_bos"] is False
 
 
@@ -89,10 +93,39 @@ def test_negkit_eval_bos_flag(tmp_path):
 
     model = save_tiny_causal(tmp_path / "model", chat_template=False)
     out = tmp_path / "run"
-    argv = ["eval", "--model", f"hf:{model}", "--tasks", "nubench", "--data", str(FIXTURE), "--limit", "2",
-            "--no-progress", "--out", str(out), "--bos", "none"]
+    argv = [
+        "eval",
+        "--model",
+        f"hf:{model}",
+        "--tasks",
+        "nubench",
+        "--data",
+        str(FIXTURE),
+        "--limit",
+        "2",
+        "--no-progress",
+        "--out",
+        str(out),
+        "--bos",
+        "none",
+    ]
     assert main(argv) == 0
     result = json.loads((out / "nubench.results.json").read_text())
     assert result["task"]["bos"] == "none" and "--bos none" in json.dumps(result)
-    assert main(["eval", "--model", f"hf:{model}", "--tasks", "tind", "--bos", "none", "--no-progress",
-                 "--out", str(tmp_path / "other")]) == 2  # the flag does not apply to TIND
+    assert (
+        main(
+            [
+                "eval",
+                "--model",
+                f"hf:{model}",
+                "--tasks",
+                "tind",
+                "--bos",
+                "none",
+                "--no-progress",
+                "--out",
+                str(tmp_path / "other"),
+            ]
+        )
+        == 2
+    )  # the flag does not apply to TIND

@@ -33,8 +33,16 @@ def test_acc_norm_length_mismatch_is_an_error():
 def test_error_analysis_hand_computed():
     # 8 items; predictions and types:
     names = ["choice1", "choice2", "choice2", "choice3", "choice1", "choice4", "choice2", "choice3"]
-    types = ["relative_part", "relative_part", "pp_part", "pp_part", "compound_part", "compound_part",
-             "adverb_part", "non-applicable"]
+    types = [
+        "relative_part",
+        "relative_part",
+        "pp_part",
+        "pp_part",
+        "compound_part",
+        "compound_part",
+        "adverb_part",
+        "non-applicable",
+    ]
     result = error_analysis(names, types)
     # 6 wrong of 8 -> 0.75; of the wrong: choice2 3/6 = 50%, choice3 2/6, choice4 1/6.
     assert result.errors == 6 and result.total == 8

@@ -143,9 +143,7 @@ def test_loglikelihoods_equal_a_plain_forward_pass():
         ids = torch.tensor([context_ids + continuation_ids])
         with torch.no_grad():
             logprobs = torch.log_softmax(lm.model(input_ids=ids).logits[0].float(), dim=-1)
-        expected = sum(
-            float(logprobs[len(context_ids) - 1 + k, token]) for k, token in enumerate(continuation_ids)
-        )
+        expected = sum(float(logprobs[len(context_ids) - 1 + k, token]) for k, token in enumerate(continuation_ids))
         assert answer.logprob == pytest.approx(expected, abs=1e-4)
         assert answer.n_tokens == len(continuation_ids)
 
@@ -158,7 +156,11 @@ def test_shared_context_runs_once_and_one_token_answers_match(prefix_tree):
     from negkit.models.base import LoglikelihoodRequest
 
     lm = tiny_causal_lm(chat_template=False, prefix_reuse=True, batch_size=8, prefix_tree=prefix_tree)
-    contexts = ["A dog is an animal.\nAnswer:", "Birds can fly, fish cannot walk.\nIs it true?\nAnswer:", "Iron is a metal."]
+    contexts = [
+        "A dog is an animal.\nAnswer:",
+        "Birds can fly, fish cannot walk.\nIs it true?\nAnswer:",
+        "Iron is a metal.",
+    ]
     requests = [LoglikelihoodRequest(c, answer) for c in contexts for answer in (" True", " False", " true or false")]
     calls = []
     handle = lm.model.register_forward_hook(lambda module, args, output: calls.append(1))

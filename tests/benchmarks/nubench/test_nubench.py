@@ -89,8 +89,16 @@ def test_bad_records_name_file_and_line(tmp_path):
 
 
 def test_empty_choice2_only_allowed_for_non_applicable():
-    record = {"index": 1, "sentence": "s", "choice1": "a", "choice2": "", "choice2_type": "pp_part",
-              "choice2_element": "", "choice3": "c", "choice4": "d"}
+    record = {
+        "index": 1,
+        "sentence": "s",
+        "choice1": "a",
+        "choice2": "",
+        "choice2_type": "pp_part",
+        "choice2_element": "",
+        "choice3": "c",
+        "choice4": "d",
+    }
     with pytest.raises(InputFormatError, match="choice2"):
         read_choice_items([(1, record)], "mem", "test")
     (item,) = read_choice_items([(1, record | {"choice2_type": "non-applicable"})], "mem", "test")
@@ -112,8 +120,17 @@ def test_missing_local_split_and_hub_failure(tmp_path, monkeypatch):
 
 
 def test_hub_records_are_read_through_datasets(monkeypatch):
-    record = {"wikipedia_index": 3, "index": 7, "sentence": "s", "choice1": "a", "choice2": "b", "choice2_type": "pp_part",
-              "choice2_element": "e", "choice3": "c", "choice4": "d"}
+    record = {
+        "wikipedia_index": 3,
+        "index": 7,
+        "sentence": "s",
+        "choice1": "a",
+        "choice2": "b",
+        "choice2_type": "pp_part",
+        "choice2_element": "e",
+        "choice3": "c",
+        "choice4": "d",
+    }
     calls = []
 
     def fake_load(hub_id, config, split):

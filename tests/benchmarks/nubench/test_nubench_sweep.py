@@ -40,7 +40,9 @@ class EndingModel:
         self.asked += len(requests)
         answers = []
         for request in requests:
-            item = next(item for sentence, item in self.by_sentence.items() if sentence in request.context.split("\n\n")[-1])
+            item = next(
+                item for sentence, item in self.by_sentence.items() if sentence in request.context.split("\n\n")[-1]
+            )
             pick = item.choices[0] if request.context.endswith("Negation:") else item.choices[2]
             answers.append(LoglikelihoodResult(0.0 if request.continuation == " " + pick else -5.0, False, 1))
         return answers
@@ -67,8 +69,11 @@ def test_prompt_table_mean_and_sd_by_hand():
 
 def test_sweep_on_the_fixture_by_hand(tmp_path):
     model = EndingModel(_validation_items())
-    results = evaluate(model, ["nubench-prompts", "nubench-fewshot"],
-                       EvalOptions(split=SWEEP_SPLIT, data=str(FIXTURE), out=tmp_path, progress=False, bootstrap=0))
+    results = evaluate(
+        model,
+        ["nubench-prompts", "nubench-fewshot"],
+        EvalOptions(split=SWEEP_SPLIT, data=str(FIXTURE), out=tmp_path, progress=False, bootstrap=0),
+    )
     prompts, fewshot = (result["metrics"] for result in results)
     assert list(prompts["prompts"]) == prompt_ids()
     for prompt, entry in prompts["prompts"].items():
@@ -79,8 +84,14 @@ def test_sweep_on_the_fixture_by_hand(tmp_path):
     # Table 14: prompt 7's five-shot contexts still end with "Negation:"; 1 and 11 never do
     assert fewshot["prompts"]["7"]["few-shot"]["acc"] == {"mean": 1.0, "sd": 0.0}
     assert fewshot["prompts"]["1"]["few-shot"]["acc"] == {"mean": 0.0, "sd": 0.0}
-    assert [run for run in fewshot["runs"]][:6] == ["1/zero-shot", "1/seed-42", "1/seed-1234", "1/seed-3000",
-                                                    "1/seed-5000", "1/seed-7000"]
+    assert [run for run in fewshot["runs"]][:6] == [
+        "1/zero-shot",
+        "1/seed-42",
+        "1/seed-1234",
+        "1/seed-3000",
+        "1/seed-5000",
+        "1/seed-7000",
+    ]
     # 17 prompts x (5 items x 4 candidates + 1 non-applicable item x 3) = 391 requests, every one computed
     assert results[0]["requests"] == {"total": 391, "unique": 391, "computed": 391, "from_store": 0}
     # the zero-shot requests of prompts 1, 7 and 11 (3 x 23 = 69) come from the run store in Table 14's task
@@ -94,22 +105,34 @@ def test_sweep_on_the_fixture_by_hand(tmp_path):
 def test_sweep_equals_one_run_per_prompt_with_the_random_baseline(tmp_path):
     options = EvalOptions(split=SWEEP_SPLIT, data=str(FIXTURE), out=tmp_path / "sweep", progress=False, bootstrap=50)
     [swept] = evaluate("random", sweep_tasks(["prompts"]), options)
-    records = [json.loads(line) for line in (tmp_path / "sweep" / "nubench-prompts.samples.jsonl").read_text().splitlines()]
+    records = [
+        json.loads(line) for line in (tmp_path / "sweep" / "nubench-prompts.samples.jsonl").read_text().splitlines()
+    ]
     for prompt in ("1", "7-3", "12"):
-        [single] = evaluate("random", ["nubench"], EvalOptions(data=str(FIXTURE), split="validation", prompt=prompt,
-                                                               out=tmp_path / prompt, progress=False, bootstrap=0))
+        [single] = evaluate(
+            "random",
+            ["nubench"],
+            EvalOptions(
+                data=str(FIXTURE), split="validation", prompt=prompt, out=tmp_path / prompt, progress=False, bootstrap=0
+            ),
+        )
         assert swept["metrics"]["runs"][f"{prompt}/zero-shot"]["acc"] == single["metrics"]["runs"]["zero-shot"]["acc"]
         one = [json.loads(line) for line in (tmp_path / prompt / "nubench.samples.jsonl").read_text().splitlines()]
-        assert [r["runs"]["zero-shot"]["prediction_norm"] for r in one] == \
-            [r["runs"][f"{prompt}/zero-shot"]["prediction_norm"] for r in records]
+        assert [r["runs"]["zero-shot"]["prediction_norm"] for r in one] == [
+            r["runs"][f"{prompt}/zero-shot"]["prediction_norm"] for r in records
+        ]
     interval = swept["metrics"]["intervals"]["runs.7/zero-shot.acc"]
     assert interval["ci"][0] <= swept["metrics"]["runs"]["7/zero-shot"]["acc"] <= interval["ci"][1]
 
 
 def _results_file(folder: Path, task: str, name: str, prompts: dict, **extra) -> None:
     folder.mkdir(parents=True, exist_ok=True)
-    results = {"task": {"task": task}, "model": {"name": name}, "data": {"split": "validation", "count": 6},
-               "metrics": {"prompts": prompts, **extra}}
+    results = {
+        "task": {"task": task},
+        "model": {"name": name},
+        "data": {"split": "validation", "count": 6},
+        "metrics": {"prompts": prompts, **extra},
+    }
     (folder / f"{task}.results.json").write_text(json.dumps(results))
 
 
@@ -120,10 +143,17 @@ def test_tables_by_hand(tmp_path):
 
     number = lambda p: int(p) if p.isdigit() else 13  # noqa: E731
     _results_file(tmp_path / "a", "nubench-prompts", "A", prompts(lambda p: number(p) / 20, 0.5))
-    _results_file(tmp_path / "b", "nubench-prompts", "B", prompts(lambda p: (13 - number(p)) / 20 if p.isdigit() else 0.1, 0.25))
-    few = {p: {"type": t, "zero-shot": {"acc": z, "acc_norm": z},
-               "few-shot": {"acc": {"mean": m, "sd": 0.1}, "acc_norm": {"mean": m, "sd": 0.2}}}
-           for p, t, z, m in (("1", "default", 0.3, 0.6), ("7", "instruction", 0.4, 0.5), ("11", "reasoning", 0.2, 0.7))}
+    _results_file(
+        tmp_path / "b", "nubench-prompts", "B", prompts(lambda p: (13 - number(p)) / 20 if p.isdigit() else 0.1, 0.25)
+    )
+    few = {
+        p: {
+            "type": t,
+            "zero-shot": {"acc": z, "acc_norm": z},
+            "few-shot": {"acc": {"mean": m, "sd": 0.1}, "acc_norm": {"mean": m, "sd": 0.2}},
+        }
+        for p, t, z, m in (("1", "default", 0.3, 0.6), ("7", "instruction", 0.4, 0.5), ("11", "reasoning", 0.2, 0.7))
+    }
     _results_file(tmp_path / "a", "nubench-fewshot", "A", few, num_fewshot=5, seeds=[42, 1234, 3000, 5000, 7000])
     files = tables([("small", tmp_path / "a"), ("small", tmp_path / "b")], tmp_path / "out")
     text = Path(files["report"]).read_text()
@@ -140,15 +170,33 @@ def test_tables_by_hand(tmp_path):
     page = Path(files["html"]).read_text()
     assert "<td><strong>0.325</strong></td>" in page and "Table 14" in page  # a bold number is right-aligned too
     data = json.loads(Path(files["tables"]).read_text())
-    assert data["prompt_tables"]["small"]["7"]["average"] == {"acc": pytest.approx(0.325), "acc_norm": pytest.approx(0.375)}
+    assert data["prompt_tables"]["small"]["7"]["average"] == {
+        "acc": pytest.approx(0.325),
+        "acc_norm": pytest.approx(0.375),
+    }
 
 
 def test_tables_groups_and_errors(tmp_path, capsys):
     prompts = {p: {"type": "?", "zero-shot": {"acc": 0.5, "acc_norm": 0.5}} for p in prompt_ids()}
     for name in ("a", "b"):
         _results_file(tmp_path / name, "nubench-prompts", name.upper(), prompts)
-    assert main(["nubench", "tables", "--group", "3-4B", str(tmp_path / "a"), "--group", "7-8B", str(tmp_path / "b"),
-                 "--out", str(tmp_path / "out")]) == 0
+    assert (
+        main(
+            [
+                "nubench",
+                "tables",
+                "--group",
+                "3-4B",
+                str(tmp_path / "a"),
+                "--group",
+                "7-8B",
+                str(tmp_path / "b"),
+                "--out",
+                str(tmp_path / "out"),
+            ]
+        )
+        == 0
+    )
     text = capsys.readouterr().out
     assert "Table 11: prompts 1-12, zero-shot — 3-4B" in text and "Table 12: prompts 1-12, zero-shot — 7-8B" in text
     assert "| prompt | 3-4B average acc | 3-4B average acc_norm | 7-8B average acc | 7-8B average acc_norm |" in text
@@ -163,23 +211,63 @@ def test_tables_groups_and_errors(tmp_path, capsys):
 
 def test_sweep_command_end_to_end(tmp_path, capsys):
     out = tmp_path / "run"
-    assert main(["nubench", "sweep", "--model", "random", "--data", str(FIXTURE), "--out", str(out),
-                 "--no-progress", "--bootstrap", "0", "--seed", "42"]) == 0
+    assert (
+        main(
+            [
+                "nubench",
+                "sweep",
+                "--model",
+                "random",
+                "--data",
+                str(FIXTURE),
+                "--out",
+                str(out),
+                "--no-progress",
+                "--bootstrap",
+                "0",
+                "--seed",
+                "42",
+            ]
+        )
+        == 0
+    )
     text = capsys.readouterr().out
     assert "nubench-prompts:" in text and "5-shot over seeds 42, 6 items" in text
     run = read_sweep_run(out)
     assert run.split == "validation" and run.fewshot["seeds"] == [42]
     markdown = sweep_tables_markdown(sweep_tables_data([run]))
     assert "## Table 14: prompts 1, 7 and 11, zero-shot and 5-shot (mean ± SD over seeds 42)" in markdown
-    assert main(["nubench", "sweep", "--model", "random", "--tables", "prompts", "--seed", "1", "--data", str(FIXTURE),
-                 "--out", str(out)]) == 2
+    assert (
+        main(
+            [
+                "nubench",
+                "sweep",
+                "--model",
+                "random",
+                "--tables",
+                "prompts",
+                "--seed",
+                "1",
+                "--data",
+                str(FIXTURE),
+                "--out",
+                str(out),
+            ]
+        )
+        == 2
+    )
     assert "--seed changes nothing without the fewshot sweep" in capsys.readouterr().err
 
 
 def test_table_14_says_when_models_differ_in_shots(tmp_path):
-    few = {p: {"type": "default", "zero-shot": {"acc": 0.5, "acc_norm": 0.5},
-               "few-shot": {"acc": {"mean": 0.5, "sd": 0.0}, "acc_norm": {"mean": 0.5, "sd": 0.0}}}
-           for p in ("1", "7", "11")}
+    few = {
+        p: {
+            "type": "default",
+            "zero-shot": {"acc": 0.5, "acc_norm": 0.5},
+            "few-shot": {"acc": {"mean": 0.5, "sd": 0.0}, "acc_norm": {"mean": 0.5, "sd": 0.0}},
+        }
+        for p in ("1", "7", "11")
+    }
     _results_file(tmp_path / "a", "nubench-fewshot", "A", few, num_fewshot=5, seeds=[42, 1234])
     _results_file(tmp_path / "b", "nubench-fewshot", "B", few, num_fewshot=1, seeds=[42])
     text = Path(tables([tmp_path / "a", tmp_path / "b"], tmp_path / "out")["report"]).read_text()

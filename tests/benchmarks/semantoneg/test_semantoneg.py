@@ -24,9 +24,18 @@ def test_reader_on_the_real_data():
 
 
 def test_malformed_lines(tmp_path):
-    path = write_jsonl(tmp_path / "SemAntoNeg_v1.0.json", [
-        {"idx": 0, "label": 2, "input": "It is hot.", "sentences": ["It is cold.", "It is not hot.", "It is not cold."]},
-        {"idx": 1, "label": 3, "input": "It is hot.", "sentences": ["a", "b", "c"]}])
+    path = write_jsonl(
+        tmp_path / "SemAntoNeg_v1.0.json",
+        [
+            {
+                "idx": 0,
+                "label": 2,
+                "input": "It is hot.",
+                "sentences": ["It is cold.", "It is not hot.", "It is not cold."],
+            },
+            {"idx": 1, "label": 3, "input": "It is hot.", "sentences": ["a", "b", "c"]},
+        ],
+    )
     with pytest.raises(InputFormatError, match=r"SemAntoNeg_v1.0.json:2: field 'label'"):
         read_semantoneg(tmp_path)
     write_jsonl(path, [{"idx": 0, "label": 0, "input": "x", "sentences": "abc"}])
@@ -34,15 +43,19 @@ def test_malformed_lines(tmp_path):
         read_semantoneg(tmp_path)
 
 
-ITEMS = [("It is hot.", ["It is cold.", "It is not hot.", "It is not cold."]),
-         ("She is not happy.", ["She is not sad.", "She is happy.", "She is sad."]),
-         ("It is not hot.", ["It is not cold.", "It is hot.", "It is cold."])]
+ITEMS = [
+    ("It is hot.", ["It is cold.", "It is not hot.", "It is not cold."]),
+    ("She is not happy.", ["She is not sad.", "She is happy.", "She is sad."]),
+    ("It is not hot.", ["It is not cold.", "It is hot.", "It is cold."]),
+]
 
 
 def test_random_by_hand(tmp_path):
     root = tmp_path / "data"
-    write_jsonl(root / "semantoneg" / "SemAntoNeg_v1.0.json",
-                [{"idx": k, "label": 2, "input": text, "sentences": sentences} for k, (text, sentences) in enumerate(ITEMS)])
+    write_jsonl(
+        root / "semantoneg" / "SemAntoNeg_v1.0.json",
+        [{"idx": k, "label": 2, "input": text, "sentences": sentences} for k, (text, sentences) in enumerate(ITEMS)],
+    )
     result = run("random", "semantoneg", root, tmp_path / "r")
     right = right_norm = 0
     for text, sentences in ITEMS:

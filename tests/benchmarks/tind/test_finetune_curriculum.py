@@ -57,17 +57,27 @@ def test_curriculum_on_upper_layers_trains_in_order_and_evaluates(tiny, tmp_path
     from negkit.kit.training.lm import build_trainer, training_data
     from negkit.models.registry import load_model
 
-    options = FinetuneOptions(out=tmp_path / "cur", train="tind", limit=40, chat=False, affirmative_first=6,
-                              lora_layers="1", subset=TindFilter(patterns=(2, 6), per_group=4), **QUICK)
+    options = FinetuneOptions(
+        out=tmp_path / "cur",
+        train="tind",
+        limit=40,
+        chat=False,
+        affirmative_first=6,
+        lora_layers="1",
+        subset=TindFilter(patterns=(2, 6), per_group=4),
+        **QUICK,
+    )
     lm = load_model(f"hf:{tiny}")
     train, _ = training_data(lm, options)
     trainer, _ = build_trainer(lm, train, None, options, tmp_path / "probe")
     first = next(iter(trainer.get_train_dataloader()))  # the curriculum's first examples, not a shuffled draw
     expected, _ = tokenize_examples(lm.rules, lm.tokenizer, train.examples[:4], options.max_length)
     prefix = first["prefix_ids"][0].tolist()
-    suffix_mask = first["attention_mask"][:, len(prefix):].tolist()
-    rows = [prefix + [token for token, keep in zip(row, mask) if keep]
-            for row, mask in zip(first["input_ids"].tolist(), suffix_mask)]
+    suffix_mask = first["attention_mask"][:, len(prefix) :].tolist()
+    rows = [
+        prefix + [token for token, keep in zip(row, mask) if keep]
+        for row, mask in zip(first["input_ids"].tolist(), suffix_mask)
+    ]
     assert rows == [list(row.ids) for row in expected]
 
     run = finetune(f"hf:{tiny}", options)
@@ -76,8 +86,9 @@ def test_curriculum_on_upper_layers_trains_in_order_and_evaluates(tiny, tmp_path
     weights = load_file(str(tmp_path / "cur" / "adapter_model.safetensors"))
     assert weights and all(".layers.1." in name for name in weights)
     assert "--lora-layers 1" in run["command"] and "--affirmative-first 6" in run["command"]
-    tuned = evaluate(f"hf:{tiny}", ["tind"], EvalOptions(limit=30, progress=False, out=tmp_path / "tuned",
-                                                         adapter=tmp_path / "cur"))[0]
+    tuned = evaluate(
+        f"hf:{tiny}", ["tind"], EvalOptions(limit=30, progress=False, out=tmp_path / "tuned", adapter=tmp_path / "cur")
+    )[0]
     assert tuned["model"]["load"]["adapter"]["merged"] is True
 
 
@@ -91,24 +102,47 @@ def test_recorded_command_with_the_new_flags_parses_back(tiny, tmp_path):
     assert options_from_args(args).plan() == options.plan()
 
 
-@pytest.mark.parametrize("flags, message", [
-    (["--lora-layers", "5-2"], "runs backwards"),
-    (["--lora-layers", "x"], "expected layer numbers"),
-    (["--lora-layers", "0-7"], "this model has 2 layers, numbered 0 to 1; got layer 7"),
-    (["--affirmative-first", "0"], "--affirmative-first must be at least 1"),
-    (["--affirmative-first", "5", "--polarity", "affirmative"], "both polarities"),
-])
+@pytest.mark.parametrize(
+    "flags, message",
+    [
+        (["--lora-layers", "5-2"], "runs backwards"),
+        (["--lora-layers", "x"], "expected layer numbers"),
+        (["--lora-layers", "0-7"], "this model has 2 layers, numbered 0 to 1; got layer 7"),
+        (["--affirmative-first", "0"], "--affirmative-first must be at least 1"),
+        (["--affirmative-first", "5", "--polarity", "affirmative"], "both polarities"),
+    ],
+)
 def test_bad_curriculum_and_layer_options(tiny, tmp_path, capsys, flags, message):
     shared_data_path("tind", "raw-public.zip")
-    assert_input_error(["finetune", "--model", f"hf:{tiny}", "--train", "tind", "--limit", "20", "--max-steps", "1",
-                        "--no-progress", "--out", tmp_path / "o", *flags], capsys, contains=message)
+    assert_input_error(
+        [
+            "finetune",
+            "--model",
+            f"hf:{tiny}",
+            "--train",
+            "tind",
+            "--limit",
+            "20",
+            "--max-steps",
+            "1",
+            "--no-progress",
+            "--out",
+            tmp_path / "o",
+            *flags,
+        ],
+        capsys,
+        contains=message,
+    )
 
 
 def test_affirmative_first_needs_tind(tiny, tmp_path, capsys):
     pairs = tmp_path / "pairs.jsonl"
     pairs.write_text('{"prompt": "a", "completion": " b"}\n')
-    assert_input_error(["finetune", "--model", f"hf:{tiny}", "--train", pairs, "--affirmative-first", "3",
-                        "--out", tmp_path / "o"], capsys, contains="--train tind")
+    assert_input_error(
+        ["finetune", "--model", f"hf:{tiny}", "--train", pairs, "--affirmative-first", "3", "--out", tmp_path / "o"],
+        capsys,
+        contains="--train tind",
+    )
 
 
 def test_a_curriculum_resumed_from_a_checkpoint_equals_an_uninterrupted_run(tiny, tmp_path):
@@ -119,9 +153,19 @@ def test_a_curriculum_resumed_from_a_checkpoint_equals_an_uninterrupted_run(tiny
 
     from safetensors.torch import load_file
 
-    options = dict(train="tind", limit=40, chat=False, affirmative_first=6, lora_dropout=0.1,
-                   subset=TindFilter(patterns=(2, 6), per_group=4), max_steps=6, batch_size=4, save_steps=3,
-                   logging_steps=1, progress=False)
+    options = dict(
+        train="tind",
+        limit=40,
+        chat=False,
+        affirmative_first=6,
+        lora_dropout=0.1,
+        subset=TindFilter(patterns=(2, 6), per_group=4),
+        max_steps=6,
+        batch_size=4,
+        save_steps=3,
+        logging_steps=1,
+        progress=False,
+    )
     whole = finetune(f"hf:{tiny}", FinetuneOptions(out=tmp_path / "whole", **options))
     cut = tmp_path / "cut"
     finetune(f"hf:{tiny}", FinetuneOptions(out=cut, **options))
@@ -130,5 +174,8 @@ def test_a_curriculum_resumed_from_a_checkpoint_equals_an_uninterrupted_run(tiny
         (cut / name).unlink()
     resumed = finetune(f"hf:{tiny}", FinetuneOptions(out=cut, **options))
     assert resumed["result"]["resumed_from_step"] == 3 and whole["result"]["resumed_from_step"] is None
-    a, b = load_file(str(tmp_path / "whole" / "adapter_model.safetensors")), load_file(str(cut / "adapter_model.safetensors"))
+    a, b = (
+        load_file(str(tmp_path / "whole" / "adapter_model.safetensors")),
+        load_file(str(cut / "adapter_model.safetensors")),
+    )
     assert max(float((a[name] - b[name]).abs().max()) for name in a) == 0.0

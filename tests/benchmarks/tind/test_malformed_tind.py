@@ -58,14 +58,28 @@ RAW_CASES = {
     "bad-header": lambda p: _edit_lines(p, lambda lines: [b"% Tset 1\tSource: x\tDistractor: y"] + lines[1:]),
     "not-utf8": lambda p: _edit_lines(p, lambda lines: lines[:3] + [lines[3] + b"\xff\xfe"] + lines[4:]),
     "six-fields": lambda p: _edit_lines(p, lambda lines: lines[:3] + [lines[3].rsplit(b"\t", 1)[0]] + lines[4:]),
-    "bad-label": lambda p: _edit_lines(p, lambda lines: lines[:3] + [lines[3].replace(b"\tT\t", b"\tX\t").replace(b"\tF\t", b"\tX\t")] + lines[4:]),
+    "bad-label": lambda p: _edit_lines(
+        p, lambda lines: lines[:3] + [lines[3].replace(b"\tT\t", b"\tX\t").replace(b"\tF\t", b"\tX\t")] + lines[4:]
+    ),
     "header-without-sentences": lambda p: _edit_lines(p, lambda lines: lines[:2] + lines[7:]),
     "group-twice": lambda p: p.write_bytes(p.read_bytes() * 2),
-    "unknown-negation-type": lambda p: _edit_lines(p, lambda lines: lines[:3] + [lines[3].replace(b"\taffirmation\t", b"\tbogus\t").replace(b"\tverbal\t", b"\tbogus\t")] + lines[4:]),
+    "unknown-negation-type": lambda p: _edit_lines(
+        p,
+        lambda lines: lines[:3]
+        + [lines[3].replace(b"\taffirmation\t", b"\tbogus\t").replace(b"\tverbal\t", b"\tbogus\t")]
+        + lines[4:],
+    ),
     "pattern-file-is-a-folder": lambda p: (p.unlink(), p.mkdir()),
 }
-RAW_LINES = {"group-missing-a-sentence": 8, "bad-header": 1, "not-utf8": None, "six-fields": 4, "bad-label": 4,
-             "header-without-sentences": 1, "unknown-negation-type": 4}
+RAW_LINES = {
+    "group-missing-a-sentence": 8,
+    "bad-header": 1,
+    "not-utf8": None,
+    "six-fields": 4,
+    "bad-label": 4,
+    "header-without-sentences": 1,
+    "unknown-negation-type": 4,
+}
 
 
 @pytest.mark.parametrize("case", sorted(RAW_CASES))
@@ -115,11 +129,13 @@ def test_malformed_zip(command, case, raw, tmp_path, capsys):
 def test_wrong_zip_password(raw, tmp_path, capsys):
     from tind_support import public_zip
 
-    assert_input_error(["tind", "stats", public_zip(), "--password", "wrong"], capsys, where=public_zip(),
-                       contains="cannot decrypt")
+    assert_input_error(
+        ["tind", "stats", public_zip(), "--password", "wrong"], capsys, where=public_zip(), contains="cannot decrypt"
+    )
 
 
 # -- HF layout: JSON Lines and parquet ---------------------------------------------------------------
+
 
 @pytest.fixture
 def records(groups) -> list[dict]:
@@ -242,8 +258,12 @@ def test_side_resource_not_utf8(broken, tmp_path, capsys):
 
     good = (shared_data_path("wordnet") / broken).read_bytes()
     root = _wordnet_root(tmp_path, broken, good[:300] + b"\xff\xfe" + good[300:])
-    assert_input_error(["tind", "generate", "--out", tmp_path / "g", "--patterns", "1", "--limit", "1", "--data", root],
-                       capsys, where=root / "wordnet" / broken, contains="not UTF-8")
+    assert_input_error(
+        ["tind", "generate", "--out", tmp_path / "g", "--patterns", "1", "--limit", "1", "--data", root],
+        capsys,
+        where=root / "wordnet" / broken,
+        contains="not UTF-8",
+    )
 
 
 def test_empty_wordnet_database(tmp_path, capsys):
@@ -251,8 +271,12 @@ def test_empty_wordnet_database(tmp_path, capsys):
     database.mkdir()
     for name in ("data.noun", "data.verb", "index.noun", "index.verb", "index.sense"):
         (database / name).write_bytes(b"")
-    assert_input_error(["tind", "generate", "--out", tmp_path / "g", "--patterns", "1", "--limit", "1",
-                        "--wordnet", database], capsys, where=database / "data.noun", contains="empty")
+    assert_input_error(
+        ["tind", "generate", "--out", tmp_path / "g", "--patterns", "1", "--limit", "1", "--wordnet", database],
+        capsys,
+        where=database / "data.noun",
+        contains="empty",
+    )
 
 
 def test_check_of_a_small_generation_with_an_empty_split(tmp_path, capsys):
@@ -264,8 +288,20 @@ def test_check_of_a_small_generation_with_an_empty_split(tmp_path, capsys):
     out = tmp_path / "g"
     data = shared_data_path("wordnet").parent  # the prerequisites (each skips with its name when absent)
     wordnet = wordnet_database_or_skip()
-    argv = ["tind", "generate", "--out", str(out), "--patterns", "1", "--limit", "2", "--data", str(data),
-            "--wordnet", str(wordnet)]
+    argv = [
+        "tind",
+        "generate",
+        "--out",
+        str(out),
+        "--patterns",
+        "1",
+        "--limit",
+        "2",
+        "--data",
+        str(data),
+        "--wordnet",
+        str(wordnet),
+    ]
     assert main(argv) == 0, capsys.readouterr().err
     empty = [path for path in (out / "jsonl").iterdir() if path.stat().st_size == 0]
     assert empty, "two groups cannot fill three splits"

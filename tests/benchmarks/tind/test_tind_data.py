@@ -112,10 +112,20 @@ def test_parse_invented_group():
     assert group.group_id == 7 and group.pattern == "Synonymy2"
     assert group.source.relation == "synset"
     first, second = group.source.synsets
-    assert (first.offset, first.pos, first.lemma_sense, first.lemma, first.sense) == (1, "n", "glass jar_1", "glass jar", 1)
+    assert (first.offset, first.pos, first.lemma_sense, first.lemma, first.sense) == (
+        1,
+        "n",
+        "glass jar_1",
+        "glass jar",
+        1,
+    )
     assert str(second) == "00000001-n jar_2"
     word, synset = group.distractors
-    assert (word.label, word.word, [str(s) for s in word.synsets]) == ("Distractor-1", "kite", ["00000002-n", "00000003-n"])
+    assert (word.label, word.word, [str(s) for s in word.synsets]) == (
+        "Distractor-1",
+        "kite",
+        ["00000002-n", "00000003-n"],
+    )
     assert synset.is_synset_form and synset.lemmas == (("(lid)", 3), ("cap", 1))
     assert [item.kind for item in group.items] == ["Input", "Distractor-1", "Input", "Distractor-2"]
     assert [item.label for item in group.items] == [True, False, False, True]
@@ -131,7 +141,9 @@ def test_parse_invented_group():
     ],
 )
 def test_bad_sentence_line_names_file_and_line(line, problem):
-    text = INVENTED_PATTERN_03.replace("2-1\tverbal\tanalytic\tclausal\tInput     \tF\tGlass jar and jar are not synonyms.", line)
+    text = INVENTED_PATTERN_03.replace(
+        "2-1\tverbal\tanalytic\tclausal\tInput     \tF\tGlass jar and jar are not synonyms.", line
+    )
     with pytest.raises(InputFormatError) as error:
         parse_pattern_text(text, 3, "bad.txt")
     assert str(error.value).startswith("bad.txt:5: ")
@@ -229,12 +241,39 @@ def test_split_of_a_full_size_set_reproduces_the_authors_counts():
 # ---------------------------------------------------------------------------------------------- HF layout
 
 HF_LINES = [
-    {"pattern_id": 5, "pattern": "Hypernymy", "test_id": 41, "negation_type": "affirmation", "semantic_type": "none",
-     "syntactic_scope": "none", "isDistractor": False, "label": True, "sentence": "A kite is a toy."},
-    {"pattern_id": 5, "pattern": "Hypernymy", "test_id": 41, "negation_type": "verbal", "semantic_type": "analytic",
-     "syntactic_scope": "clausal", "isDistractor": True, "label": True, "sentence": "A spoon is not a toy."},
-    {"pattern_id": 2, "pattern": "Antonymy1", "test_id": 42, "negation_type": "non_verbal", "semantic_type": "synthetic",
-     "syntactic_scope": "subclausal", "isDistractor": "False", "label": 1, "sentence": "An up is never a down."},
+    {
+        "pattern_id": 5,
+        "pattern": "Hypernymy",
+        "test_id": 41,
+        "negation_type": "affirmation",
+        "semantic_type": "none",
+        "syntactic_scope": "none",
+        "isDistractor": False,
+        "label": True,
+        "sentence": "A kite is a toy.",
+    },
+    {
+        "pattern_id": 5,
+        "pattern": "Hypernymy",
+        "test_id": 41,
+        "negation_type": "verbal",
+        "semantic_type": "analytic",
+        "syntactic_scope": "clausal",
+        "isDistractor": True,
+        "label": True,
+        "sentence": "A spoon is not a toy.",
+    },
+    {
+        "pattern_id": 2,
+        "pattern": "Antonymy1",
+        "test_id": 42,
+        "negation_type": "non_verbal",
+        "semantic_type": "synthetic",
+        "syntactic_scope": "subclausal",
+        "isDistractor": "False",
+        "label": 1,
+        "sentence": "An up is never a down.",
+    },
 ]
 
 
@@ -265,10 +304,21 @@ def test_jsonl_and_parquet_round_trip(tmp_path):
     assert read_tind_hf(tmp_path / "items.parquet") == items
     write_tind_jsonl(items, tmp_path / "plain.jsonl")
     first = json.loads((tmp_path / "plain.jsonl").read_text(encoding="utf-8").splitlines()[0])
-    assert list(first) == ["pattern_id", "pattern", "test_id", "negation_type", "semantic_type", "syntactic_scope",
-                           "isDistractor", "label", "sentence"]
+    assert list(first) == [
+        "pattern_id",
+        "pattern",
+        "test_id",
+        "negation_type",
+        "semantic_type",
+        "syntactic_scope",
+        "isDistractor",
+        "label",
+        "sentence",
+    ]
     plain = read_tind_hf(tmp_path / "plain.jsonl")
-    assert [(i.sentence, i.label, i.is_distractor) for i in plain] == [(i.sentence, i.label, i.is_distractor) for i in items]
+    assert [(i.sentence, i.label, i.is_distractor) for i in plain] == [
+        (i.sentence, i.label, i.is_distractor) for i in items
+    ]
 
 
 @pytest.mark.parametrize(

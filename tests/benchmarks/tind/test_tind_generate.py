@@ -41,7 +41,11 @@ def test_same_seed_gives_byte_identical_output(generator: Generator, tmp_path: P
         write_generation(generator.generate_groups(7, PATTERNS, LIMIT), tmp_path / name)
     first, second = _files(tmp_path / "first"), _files(tmp_path / "second")
     assert set(first) == {f"raw/#{p:02d}.Pattern.txt" for p in PATTERNS} | {
-        "raw/example_count.txt", "jsonl/train.jsonl", "jsonl/validation.jsonl", "jsonl/test.jsonl"}
+        "raw/example_count.txt",
+        "jsonl/train.jsonl",
+        "jsonl/validation.jsonl",
+        "jsonl/test.jsonl",
+    }
     assert first == second
 
 
@@ -54,7 +58,9 @@ def test_other_seed_changes_distractors_only(generator: Generator) -> None:
         inputs_a = [item for item in a.items if item.kind == "Input"]
         inputs_b = [item for item in b.items if item.kind == "Input"]
         assert inputs_a == inputs_b
-        assert [(i.template_id, i.kind, i.label) for i in a.items] == [(i.template_id, i.kind, i.label) for i in b.items]
+        assert [(i.template_id, i.kind, i.label) for i in a.items] == [
+            (i.template_id, i.kind, i.label) for i in b.items
+        ]
 
 
 def test_generated_groups_pass_the_checker(generator: Generator, tmp_path: Path) -> None:
@@ -62,8 +68,9 @@ def test_generated_groups_pass_the_checker(generator: Generator, tmp_path: Path)
     assert [len([g for g in groups if g.pattern_id == p]) for p in PATTERNS] == [LIMIT] * len(PATTERNS)
     report = check_groups(groups, generator.rules, generator.realiser)
     write_generation(groups, tmp_path)
-    check_splits({name: read_tind_hf(tmp_path / "jsonl" / f"{name}.jsonl") for name in ("train", "validation", "test")},
-                 report)
+    check_splits(
+        {name: read_tind_hf(tmp_path / "jsonl" / f"{name}.jsonl") for name in ("train", "validation", "test")}, report
+    )
     assert report.ok, report.examples
     assert report.patterns[3].documented_deviations > 0  # #03's "dual application" templates
 
@@ -89,7 +96,9 @@ def test_source_overlap_counts_reference_groups_found() -> None:
         return TindGroup(1, pattern_id, "Synonymy1", source, ())
 
     assert source_overlap([group(1, "a"), group(1, "b")], [group(1, "a"), group(1, "c"), group(2, "a")]) == {
-        1: (1, 2), 2: (0, 1)}
+        1: (1, 2),
+        2: (0, 1),
+    }
 
 
 def test_generate_refuses_to_write_inside_the_repository(capsys: pytest.CaptureFixture[str]) -> None:

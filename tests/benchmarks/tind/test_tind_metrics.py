@@ -215,7 +215,9 @@ def test_antonymy_truth_table(pattern_id):
 
 
 def test_empty_cells_are_incoherent_and_counted():
-    no_distractor_negation = make_items(9, 1, [("Input", "aff", True), ("Input", "verbal", False), ("Distractor", "aff", False)])
+    no_distractor_negation = make_items(
+        9, 1, [("Input", "aff", True), ("Input", "verbal", False), ("Distractor", "aff", False)]
+    )
     verdicts = group_coherence(9, no_distractor_negation, [True, False, False])
     assert verdicts == {
         "All": EMPTY_CELL,
@@ -226,8 +228,17 @@ def test_empty_cells_are_incoherent_and_counted():
     }
     # a cell emptied by filtering (its only sentence is off the table), next to a mixed cell: the mixed cell
     # decides first, as in the authors' code, so that measure is plainly incoherent
-    mixed = make_items(9, 2, [("Input", "aff", True), ("Input", "aff", True), ("Input", "verbal", True),
-                              ("Distractor", "aff", False), ("Distractor", "verbal", True)])
+    mixed = make_items(
+        9,
+        2,
+        [
+            ("Input", "aff", True),
+            ("Input", "aff", True),
+            ("Input", "verbal", True),
+            ("Distractor", "aff", False),
+            ("Distractor", "verbal", True),
+        ],
+    )
     mixed_verdicts = group_coherence(9, mixed, [True, False, False, False, True])
     assert mixed_verdicts["Affirmation-Negation_Input"] == INCOHERENT
     assert mixed_verdicts["Input-Distractor_Negation"] == EMPTY_CELL
@@ -240,7 +251,10 @@ def test_empty_cells_are_incoherent_and_counted():
     # All: group 1 empty, group 2 incoherent, group 3 coherent -> 1 of 3
     assert coherence["All"] == {"Coherent": 1, "Incoherent": 2, "Empty_cells": 1, "Coherence_percentage": 33.33}
     assert coherence["Input-Distractor_Negation"] == {
-        "Coherent": 1, "Incoherent": 2, "Empty_cells": 2, "Coherence_percentage": 33.33
+        "Coherent": 1,
+        "Incoherent": 2,
+        "Empty_cells": 2,
+        "Coherence_percentage": 33.33,
     }
     assert coherence["Affirmation-Negation_Input"]["Coherence_percentage"] == 66.67
     assert tind_metrics(items, predictions)["summary"]["groups_with_empty_cells"] == 2
@@ -280,10 +294,14 @@ PREDICTORS = {
 def test_reference_table_on_the_public_half(predictor):
     items = [item for group in public_groups() for item in group.items]
     result = tind_metrics(items, [PREDICTORS[predictor](item) for item in items])
-    accuracies = [result[name]["accuracy"] for name in
-                  ("all", "input_affirmation", "input_negation", "distractor_affirmation", "distractor_negation")]
-    coherence = [result["coherence_scores"][name]["Coherence_percentage"] for name in
-                 ("All", "Affirmation-Negation_Input", "Input-Distractor_Affirmation")]
+    accuracies = [
+        result[name]["accuracy"]
+        for name in ("all", "input_affirmation", "input_negation", "distractor_affirmation", "distractor_negation")
+    ]
+    coherence = [
+        result["coherence_scores"][name]["Coherence_percentage"]
+        for name in ("All", "Affirmation-Negation_Input", "Input-Distractor_Affirmation")
+    ]
     assert (accuracies, coherence) == REFERENCE[predictor]
     assert result["summary"]["groups"] == 2052 and result["summary"]["groups_with_empty_cells"] == 0
     assert len(result["summary"]["patterns"]) == 11

@@ -26,8 +26,18 @@ def wordnet_or_skip() -> WordNet:
 # -- morphology: hand cases --------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("noun", "expected"),
-    [("box", "boxes"), ("city", "cities"), ("day", "days"), ("church", "churches"), ("dish", "dishes"),
-     ("bus", "buses"), ("mouse", "mice"), ("calf", "calves"), ("guinea pig", "guinea pigs"), ("cattle", "cattles")],
+    [
+        ("box", "boxes"),
+        ("city", "cities"),
+        ("day", "days"),
+        ("church", "churches"),
+        ("dish", "dishes"),
+        ("bus", "buses"),
+        ("mouse", "mice"),
+        ("calf", "calves"),
+        ("guinea pig", "guinea pigs"),
+        ("cattle", "cattles"),
+    ],
 )
 def test_plural_rules_and_exceptions(noun: str, expected: str) -> None:
     assert plural(noun, NOUN_EXCEPTIONS) == expected
@@ -41,9 +51,19 @@ def test_plural_uses_wordnet_noun_exc() -> None:
 
 @pytest.mark.parametrize(
     ("verb", "expected"),
-    [("run", "running"), ("lie", "lying"), ("die", "dying"), ("devote", "devoting"), ("bomb", "bombing"),
-     ("see", "seeing"), ("boil", "boiling"), ("fix", "fixing"), ("give up", "giving up"), ("hit", "hitting"),
-     ("visit", "visiting")],
+    [
+        ("run", "running"),
+        ("lie", "lying"),
+        ("die", "dying"),
+        ("devote", "devoting"),
+        ("bomb", "bombing"),
+        ("see", "seeing"),
+        ("boil", "boiling"),
+        ("fix", "fixing"),
+        ("give up", "giving up"),
+        ("hit", "hitting"),
+        ("visit", "visiting"),
+    ],
 )
 def test_ing_form(verb: str, expected: str) -> None:
     assert ing_form(verb, VERB_EXCEPTIONS) == expected
@@ -51,8 +71,20 @@ def test_ing_form(verb: str, expected: str) -> None:
 
 @pytest.mark.parametrize(
     ("phrase", "article"),
-    [("apple", "an"), ("food", "a"), ("hour", "an"), ("honest man", "an"), ("unicorn", "a"), ("user", "a"),
-     ("one-way street", "a"), ("umbrella", "an"), ("X-ray", "an"), ("MBA", "an"), ("UFO", "a"), ("European", "a")],
+    [
+        ("apple", "an"),
+        ("food", "a"),
+        ("hour", "an"),
+        ("honest man", "an"),
+        ("unicorn", "a"),
+        ("user", "a"),
+        ("one-way street", "a"),
+        ("umbrella", "an"),
+        ("X-ray", "an"),
+        ("MBA", "an"),
+        ("UFO", "a"),
+        ("European", "a"),
+    ],
 )
 def test_indefinite_article(phrase: str, article: str) -> None:
     assert indefinite_article(phrase) == article
@@ -62,8 +94,18 @@ def test_indefinite_article(phrase: str, article: str) -> None:
 
 def test_release_and_corrected_spellings_differ_only_where_argued() -> None:
     # the public half shows the release's articles on every word where sound and first letter disagree
-    for word, article in [("hour", "an"), ("honour", "an"), ("unit", "a"), ("university", "a"), ("use", "a"),
-                          ("user", "a"), ("X-ray", "an"), ("AIDS", "an"), ("umbrella", "an"), ("urge", "an")]:
+    for word, article in [
+        ("hour", "an"),
+        ("honour", "an"),
+        ("unit", "a"),
+        ("university", "a"),
+        ("use", "a"),
+        ("user", "a"),
+        ("X-ray", "an"),
+        ("AIDS", "an"),
+        ("umbrella", "an"),
+        ("urge", "an"),
+    ]:
         assert indefinite_article(word, "release") == indefinite_article(word, "corrected") == article
     # British "a herb" in the release (its spelling is British: honour, harbour, organisation); "an herb" corrected
     assert (indefinite_article("herb"), indefinite_article("herb", "corrected")) == ("a", "an")
@@ -80,8 +122,10 @@ def test_release_and_corrected_spellings_differ_only_where_argued() -> None:
 # -- templates ---------------------------------------------------------------------------------------------
 def test_expand_orders_choices_leftmost_slowest() -> None:
     assert expand("{w1} (commonly) [stands for | refers to] {g1}.") == [
-        "{w1} commonly stands for {g1}.", "{w1} commonly refers to {g1}.",
-        "{w1} stands for {g1}.", "{w1} refers to {g1}.",
+        "{w1} commonly stands for {g1}.",
+        "{w1} commonly refers to {g1}.",
+        "{w1} stands for {g1}.",
+        "{w1} refers to {g1}.",
     ]
     assert expand("(In certain contexts) {w1} is {a_w2}.") == ["In certain contexts {w1} is {a_w2}.", "{w1} is {a_w2}."]
     assert fill("{a_w1} is {a_w2}.", {"a_w1": "a dog", "a_w2": "an animal"}) == "A dog is an animal."
@@ -112,9 +156,11 @@ def test_realising_every_header_of_raw_public_reproduces_every_sentence() -> Non
         total += len(expected)
         matched += sum(1 for got, want in zip(produced, expected) if got == want)
         if produced != expected:
-            mismatches.append(f"pattern {group.pattern_id:02d} test {group.group_id:06d}: "
-                              f"{sum(1 for g, w in zip(produced, expected) if g != w)} lines differ, "
-                              f"{len(produced)} produced vs {len(expected)} expected")
+            mismatches.append(
+                f"pattern {group.pattern_id:02d} test {group.group_id:06d}: "
+                f"{sum(1 for g, w in zip(produced, expected) if g != w)} lines differ, "
+                f"{len(produced)} produced vs {len(expected)} expected"
+            )
     rate = matched / total
     print(f"\nrealised {matched}/{total} sentence lines exactly ({rate:.4%}) in {len(groups)} groups")
     for line in mismatches[:20]:

@@ -23,8 +23,9 @@ def _run():
     p_true = [rng.random() for _ in items]
     # one group's cells: all answers right (every outcome equal, where a Wilson interval used to appear) on the
     # input sentences, mixed elsewhere
-    predictions = [item.label if item.pattern_id == 2 and not item.is_distractor else p > 0.5
-                   for item, p in zip(items, p_true)]
+    predictions = [
+        item.label if item.pattern_id == 2 and not item.is_distractor else p > 0.5 for item, p in zip(items, p_true)
+    ]
     metrics = tind_metrics(items, predictions, p_true)
     metrics["intervals"] = intervals_json(tind_estimands(items, predictions, p_true))
     return metrics
@@ -49,7 +50,12 @@ def test_one_group_cells_are_marked_and_explained_everywhere():
     html = markdown_to_html(report)
     assert footnote in html and html.count("†") == report.count("†")
     entries = {path: entry for path, entry in metrics["intervals"].items() if path.startswith("Antonymy1.")}
-    assert entries and all(entry["ci"] == [None, None] and entry["method"] == ONE_UNIT
-                           and entry["no_interval_reason"].startswith("a single TIND group") for entry in entries.values())
-    assert all(entry["ci"][0] is not None for path, entry in metrics["intervals"].items()
-               if path.startswith("Synonymy1."))
+    assert entries and all(
+        entry["ci"] == [None, None]
+        and entry["method"] == ONE_UNIT
+        and entry["no_interval_reason"].startswith("a single TIND group")
+        for entry in entries.values()
+    )
+    assert all(
+        entry["ci"][0] is not None for path, entry in metrics["intervals"].items() if path.startswith("Synonymy1.")
+    )

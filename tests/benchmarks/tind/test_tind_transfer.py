@@ -45,7 +45,9 @@ def data(tmp_path_factory) -> Path:
 
 def options(data: Path, out: Path, **extra) -> TransferOptions:
     recipe = FinetuneOptions(train="tind", data=str(data), affirmative_first=100, **QUICK)
-    return TransferOptions(out=out, finetune=recipe, **{"patterns": (1, 2), "test_groups": 2, "test_per_group": 4, **extra})
+    return TransferOptions(
+        out=out, finetune=recipe, **{"patterns": (1, 2), "test_groups": 2, "test_per_group": 4, **extra}
+    )
 
 
 def test_transfer_train_scores_every_row_and_skips_what_is_done(tiny, data, tmp_path):
@@ -129,15 +131,42 @@ def test_matrix_numbers_by_hand():
     differences = numbers["differences"]["pattern-01"]
     assert differences["#01"]["difference"] == 50.0 and differences["#02"]["difference"] == -50.0
     summary = numbers["summary"]["pattern-01"]
-    assert summary == {"trained_pattern": "#01", "diagonal": 75.0, "off_diagonal_mean": 0.0, "off_diagonal_columns": 1,
-                       "off_diagonal_minus_base": -50.0, "diagonal_minus_base": 50.0}
+    assert summary == {
+        "trained_pattern": "#01",
+        "diagonal": 75.0,
+        "off_diagonal_mean": 0.0,
+        "off_diagonal_columns": 1,
+        "off_diagonal_minus_base": -50.0,
+        "diagonal_minus_base": 50.0,
+    }
 
 
 def test_command_line(tiny, data, tmp_path, capsys):
     out = tmp_path / "cli"
-    code = main(["tind", "transfer-train", "--model", f"hf:{tiny}", "--data", str(data), "--patterns", "5",
-                 "--out", str(out), "--test-groups", "1", "--test-per-group", "4", "--max-steps", "1",
-                 "--batch-size", "4", "--no-progress", "--no-base"])
+    code = main(
+        [
+            "tind",
+            "transfer-train",
+            "--model",
+            f"hf:{tiny}",
+            "--data",
+            str(data),
+            "--patterns",
+            "5",
+            "--out",
+            str(out),
+            "--test-groups",
+            "1",
+            "--test-per-group",
+            "4",
+            "--max-steps",
+            "1",
+            "--batch-size",
+            "4",
+            "--no-progress",
+            "--no-base",
+        ]
+    )
     assert code == 0 and '"pattern-05": "complete"' in capsys.readouterr().out
     assert main(["tind", "transfer-matrix", str(out), "--no-plots"]) == 0
     assert (out / "matrix.md").is_file() and not (out / "matrix.svg").exists()

@@ -47,7 +47,10 @@ def test_whole_set_table5_layout(whole_set):
     task, data = whole_set
     gold = task.metrics(data.items, [{"prediction": item.label} for item in data.items])
     table = input_pattern_table(gold)
-    assert table.splitlines()[0] == "| pattern | input aff. sentences | acc. input aff | input neg. sentences | acc. input neg |"
+    assert (
+        table.splitlines()[0]
+        == "| pattern | input aff. sentences | acc. input aff | input neg. sentences | acc. input neg |"
+    )
     assert "| **all** | 36662 | 100.00 | 56995 | 100.00 |" in table
     always_true = task.metrics(data.items, [{"prediction": True}] * len(data.items))
     table = input_pattern_table(always_true)
@@ -67,12 +70,17 @@ def test_limit_sample_covers_every_pattern_and_says_so():
     assert patterns == set(range(1, 12))
     groups = {item.group_key for item in data.items}
     for key in groups:  # whole groups only
-        assert sum(item.group_key == key for item in data.items) == {1: 94, 2: 141, 3: 174, 4: 174, 5: 96, 6: 60,
-                                                                      7: 56, 8: 62, 9: 4, 10: 52, 11: 90}[key[0]]
+        assert (
+            sum(item.group_key == key for item in data.items)
+            == {1: 94, 2: 141, 3: 174, 4: 174, 5: 96, 6: 60, 7: 56, 8: 62, 9: 4, 10: 52, 11: 90}[key[0]]
+        )
     sample = data.selection["sample"]
     assert sample["of_sentences"] == 190_765 and sample["of_groups"] == 2_052 and sample["limit"] == 500
     assert sample["groups_per_pattern"] == {f"{p:02d}": 1 for p in range(1, 12)}
     metrics = task.metrics(data.items, [{"prediction": True}] * len(data.items))
     report = tind_report(metrics)
-    assert "**This is a sample**, not the full benchmark: 1,003 of the 190,765 sentences (11 of 2,052 whole groups)" in report
+    assert (
+        "**This is a sample**, not the full benchmark: 1,003 of the 190,765 sentences (11 of 2,052 whole groups)"
+        in report
+    )
     assert "of the whole data set (all splits), drawn with --limit 500 and seed 0" in report

@@ -31,7 +31,10 @@ class PlainModel:
 
 def test_zero_shot_prompts_are_the_authors_strings():
     task = TruthTask()
-    assert task.prompt("  A dog is an animal. ", PlainModel()) == "Is the following statement True or False? A dog is an animal."
+    assert (
+        task.prompt("  A dog is an animal. ", PlainModel())
+        == "Is the following statement True or False? A dog is an animal."
+    )
     assert task.prompt("A dog is an animal.", PlainModel(chat=True)) == (
         "<user>Is the following statement True or False? Answer only True or False. A dog is an animal.</user><assistant>"
     )
@@ -58,7 +61,12 @@ def test_fewshot_examples_four_cells_per_pattern_seeded():
     for start in range(0, 16, 4):
         block = examples[start : start + 4]
         assert len({item.group_key for item in block}) == 1
-        assert [(item.is_distractor, item.is_negated) for item in block] == [(False, False), (False, True), (True, True), (True, False)]
+        assert [(item.is_distractor, item.is_negated) for item in block] == [
+            (False, False),
+            (False, True),
+            (True, True),
+            (True, False),
+        ]
     assert examples == draw_fewshot_examples(train, seed=3)
     assert examples != draw_fewshot_examples(train, seed=4)
 
@@ -83,29 +91,73 @@ def test_records_and_probability():
     assert true_probability(-math.inf, -math.inf) == 0.5
     assert true_probability(-math.inf, -1.0) == 0.0
     items = synthetic_truth_items(groups_per_pattern=1)[:3]
-    records = TruthTask().records(items, [({"True": -1.0, "False": -2.0},), ({"True": -2.0, "False": -1.0},),
-                                          ({"True": -1.0, "False": -1.0},)])
+    records = TruthTask().records(
+        items, [({"True": -1.0, "False": -2.0},), ({"True": -2.0, "False": -1.0},), ({"True": -1.0, "False": -1.0},)]
+    )
     assert [record["prediction"] for record in records] == [True, False, False]  # p > 0.5, not >=
     assert records[0]["p_true"] == pytest.approx(1 / (1 + math.exp(-1)))
     assert records[0]["test_id"] == items[0].group_id and "isDistractor" in records[0]
     generated = TruthTask(style="generate").records(items[:2], [("TRUE.",), ("It is false",)])
     assert [record["prediction"] for record in generated] == [True, False]
-    continuation = TruthTask(style="continuation").records(items[:1], [(LoglikelihoodResult(-3.0, False, 1), LoglikelihoodResult(-1.0, True, 1))])
+    continuation = TruthTask(style="continuation").records(
+        items[:1], [(LoglikelihoodResult(-3.0, False, 1), LoglikelihoodResult(-1.0, True, 1))]
+    )
     assert continuation[0]["prediction"] is False
 
 
 def test_seeded_fewshot_option(tiny_setup, tmp_path):
     model, data = tiny_setup
     out = tmp_path / "run"
-    assert main(["eval", "--model", f"hf:{model}", "--tasks", "tind-fewshot", "--fewshot-examples", "seeded",
-                 "--data", str(data), "--out", str(out), "--limit", "8", "--no-progress", "--seed", "1"]) == 0
+    assert (
+        main(
+            [
+                "eval",
+                "--model",
+                f"hf:{model}",
+                "--tasks",
+                "tind-fewshot",
+                "--fewshot-examples",
+                "seeded",
+                "--data",
+                str(data),
+                "--out",
+                str(out),
+                "--limit",
+                "8",
+                "--no-progress",
+                "--seed",
+                "1",
+            ]
+        )
+        == 0
+    )
     result = json.loads((out / "tind-fewshot.results.json").read_text())
     assert len(result["task"]["fewshot_examples"]) == 12  # 4 per pattern, 3 patterns of the training file
-    assert result["task"]["fewshot_source"] == "seeded" and result["task"]["prompt_id"] == "tind/fewshot-seeded/first-token"
+    assert (
+        result["task"]["fewshot_source"] == "seeded"
+        and result["task"]["prompt_id"] == "tind/fewshot-seeded/first-token"
+    )
     assert "--fewshot-examples seeded" in json.dumps(result)
     # the flag does not apply to zero-shot TIND: an error before any model loads
-    assert main(["eval", "--model", f"hf:{model}", "--tasks", "tind", "--fewshot-examples", "seeded",
-                 "--data", str(data), "--out", str(tmp_path / "other"), "--no-progress"]) == 2
+    assert (
+        main(
+            [
+                "eval",
+                "--model",
+                f"hf:{model}",
+                "--tasks",
+                "tind",
+                "--fewshot-examples",
+                "seeded",
+                "--data",
+                str(data),
+                "--out",
+                str(tmp_path / "other"),
+                "--no-progress",
+            ]
+        )
+        == 2
+    )
     with pytest.raises(NegkitError, match="few-shot example source"):
         TruthTask(fewshot=True, fewshot_examples="random")
 
@@ -140,11 +192,19 @@ def test_authors_fewshot_examples_agree_with_the_public_half():
     from tind_support import public_groups
 
     by_sentence = {item.sentence.strip(): item for group in public_groups() for item in group.items}
-    found = [(example, by_sentence[example.sentence]) for example in authors_fewshot_examples() if example.sentence in by_sentence]
+    found = [
+        (example, by_sentence[example.sentence])
+        for example in authors_fewshot_examples()
+        if example.sentence in by_sentence
+    ]
     assert len(found) == 23
     for example, item in found:
         assert (example.pattern_id, example.template_id, example.is_distractor, example.label) == (
-            item.pattern_id, item.template_id, item.is_distractor, item.label)
+            item.pattern_id,
+            item.template_id,
+            item.is_distractor,
+            item.label,
+        )
 
 
 def test_limit_takes_whole_groups_of_every_pattern_deterministically():
@@ -183,8 +243,22 @@ def tiny_setup(tmp_path_factory):
 def test_negkit_eval_end_to_end(tiny_setup, tmp_path, capsys):
     model, data = tiny_setup
     out = tmp_path / "run"
-    argv = ["eval", "--model", f"hf:{model}", "--tasks", "tind,tind-fewshot", "--data", str(data), "--out", str(out),
-            "--batch-size", "4", "--no-progress", "--seed", "1"]
+    argv = [
+        "eval",
+        "--model",
+        f"hf:{model}",
+        "--tasks",
+        "tind,tind-fewshot",
+        "--data",
+        str(data),
+        "--out",
+        str(out),
+        "--batch-size",
+        "4",
+        "--no-progress",
+        "--seed",
+        "1",
+    ]
     assert main(argv) == 0
     result = json.loads((out / "tind.results.json").read_text())
     assert result["model"]["sha256"] and result["model"]["dtype"] == "float32" and result["mode"] == "exact"
@@ -206,8 +280,9 @@ def test_negkit_eval_end_to_end(tiny_setup, tmp_path, capsys):
     assert again["requests"]["computed"] == 0 and again["metrics"] == result["metrics"]
     # the resumed run keeps the first run's timings beside its own
     assert [run["requests_computed"] for run in again["timings"]["runs"]] == [result["requests"]["computed"], 0]
-    assert again["timings"]["runs"][0] == {key: value for key, value in result["timings"].items()
-                                           if key not in ("runs", "total_score_s")}
+    assert again["timings"]["runs"][0] == {
+        key: value for key, value in result["timings"].items() if key not in ("runs", "total_score_s")
+    }
     # negkit score tind re-scores the per-sample file to the same metrics
     capsys.readouterr()
     assert main(["score", "tind", str(out / "tind.samples.jsonl"), "--json"]) == 0

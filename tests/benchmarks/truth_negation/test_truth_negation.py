@@ -17,12 +17,23 @@ APPROX = pytest.approx
 def test_reader_on_the_real_data():
     items = read_truth_negation(shared_data_path("truth-negation"))
     counts = {topic: sum(item.group == topic for item in items) for topic in TOPICS}
-    assert counts == {"cities": 1496, "sp_en_trans": 354, "inventors": 406, "animal_class": 164, "element_symb": 186,
-                      "facts": 561}
+    assert counts == {
+        "cities": 1496,
+        "sp_en_trans": 354,
+        "inventors": 406,
+        "animal_class": 164,
+        "element_symb": 186,
+        "facts": 561,
+    }
     first = items[0]
-    assert first.parts["affirmative"].prompt == "Is the following statement True or False? The city of Krasnodar is in Russia."
+    assert (
+        first.parts["affirmative"].prompt
+        == "Is the following statement True or False? The city of Krasnodar is in Russia."
+    )
     assert first.parts["affirmative"].gold == 0 and first.parts["negated"].gold == 1
-    assert first.parts["negated"].chat_prompt.endswith("Answer only True or False. The city of Krasnodar is not in Russia.")
+    assert first.parts["negated"].chat_prompt.endswith(
+        "Answer only True or False. The city of Krasnodar is not in Russia."
+    )
 
 
 def test_malformed_files(tmp_path):
@@ -43,18 +54,29 @@ def test_malformed_files(tmp_path):
 
 
 #: Per topic: (statement, label) rows; the negation adds "not" and flips the label. 3 true, 2 false affirmatives.
-ROWS = {"cities": [("Paris is in France.", 1), ("Paris is in Peru.", 0)], "sp_en_trans": [("'uno' means 'one'.", 1)],
-        "inventors": [("Bell lived in Peru.", 0)], "animal_class": [("The salmon is a fish.", 1)],
-        "element_symb": [], "facts": []}
+ROWS = {
+    "cities": [("Paris is in France.", 1), ("Paris is in Peru.", 0)],
+    "sp_en_trans": [("'uno' means 'one'.", 1)],
+    "inventors": [("Bell lived in Peru.", 0)],
+    "animal_class": [("The salmon is a fish.", 1)],
+    "element_symb": [],
+    "facts": [],
+}
 
 
 def _data(root):
     folder = root / "truth-negation"
     for topic, rows in ROWS.items():
         write(folder / f"{topic}.csv", "statement,label\n" + "".join(f'"{s}",{label}\n' for s, label in rows))
-        write(folder / f"neg_{topic}.csv", "statement,label\n"
-              + "".join(f'"{s.replace(" is ", " is not ").replace(" means ", " does not mean ").replace(" lived ", " did not live ")}",'
-                        f"{1 - label}\n" for s, label in rows))
+        write(
+            folder / f"neg_{topic}.csv",
+            "statement,label\n"
+            + "".join(
+                f'"{s.replace(" is ", " is not ").replace(" means ", " does not mean ").replace(" lived ", " did not live ")}",'
+                f"{1 - label}\n"
+                for s, label in rows
+            ),
+        )
     return root
 
 
@@ -92,6 +114,8 @@ def test_score_of_the_samples_is_the_eval(tmp_path, capsys):
     shared_data_path("truth-negation")
     for model in ("random", "constant:true"):
         out = evaluate(tmp_path / model.replace(":", "-"), model, "truth-negation", data, ["--limit", "60"])
-        metrics = assert_score_is_eval(out, "truth-negation", "truth-negation", data, capsys, score_only=("data_count", "source"))
+        metrics = assert_score_is_eval(
+            out, "truth-negation", "truth-negation", data, capsys, score_only=("data_count", "source")
+        )
         assert {"overall.accuracy", "overall.consistency", "overall.negated.accuracy"} <= set(metrics["intervals"])
         assert len(assert_compares_with_itself(out, "truth-negation", capsys, metrics)["metrics"]) == 4

@@ -24,33 +24,60 @@ NAME = "condaqa"
 def condaqa_figures(metrics: dict[str, Any], records: Sequence[dict[str, Any]] | None = None) -> list[Figure]:
     """Accuracy per passage edit and group consistency, with intervals."""
     edits = list(metrics.get("accuracy_per_edit", {}))
-    accuracy = plots.interval_bars(["all", *edits], {"accuracy": [triple(metrics, "accuracy.accuracy")] + [
-        triple(metrics, f"accuracy_per_edit.{edit}.accuracy") for edit in edits]},
-        "CondaQA accuracy by passage edit", "accuracy", (0, 1))
+    accuracy = plots.interval_bars(
+        ["all", *edits],
+        {
+            "accuracy": [triple(metrics, "accuracy.accuracy")]
+            + [triple(metrics, f"accuracy_per_edit.{edit}.accuracy") for edit in edits]
+        },
+        "CondaQA accuracy by passage edit",
+        "accuracy",
+        (0, 1),
+    )
     kinds = list(metrics.get("consistency", {}))
-    consistency = plots.interval_bars(kinds, {"consistency": [triple(metrics, f"consistency.{k}.accuracy") for k in kinds]},
-                                      "CondaQA group consistency", "consistent groups", (0, 1))
-    return [("Accuracy overall and per passage edit (95% intervals)", accuracy),
-            ("Group consistency: all edits, and the original with each edit (95% intervals)", consistency)]
+    consistency = plots.interval_bars(
+        kinds,
+        {"consistency": [triple(metrics, f"consistency.{k}.accuracy") for k in kinds]},
+        "CondaQA group consistency",
+        "consistent groups",
+        (0, 1),
+    )
+    return [
+        ("Accuracy overall and per passage edit (95% intervals)", accuracy),
+        ("Group consistency: all edits, and the original with each edit (95% intervals)", consistency),
+    ]
 
 
-SUITE = register_suite(SuiteDescription(
-    name=NAME,
-    title="CondaQA",
-    tasks=(
-        TaskEntry(NAME, lambda **options: CondaQATask(name=NAME, **options),
-                  "CondaQA: questions about negated statements, written answers scored by exact match"),
-        TaskEntry(f"{NAME}-choice", lambda **options: CondaQATask(name=f"{NAME}-choice", style="choice", **options),
-                  "CondaQA: log-likelihood of yes / no / don't know (span answers count as wrong)"),
-    ),
-    main_task=NAME,
-    data=DataSource(NAME, f"github AbhilashaRavichander/CondaQA data/{DEV_FILE} (and {TEST_FILE}, the union of "
-                    "data/few-shot/test_splits/conda_fewshot_test_{1..5}.json) into DATA/condaqa/ "
-                    "(or the hub data set lasha-nlp/CONDAQA)", licence="Apache-2.0 (the repository's LICENSE)"),
-    reader=read_condaqa,
-    scorer_help="CondaQA: accuracy and group consistency from {item_id or SampleID, prediction (answer text)} lines",
-    interval_unit="passage (the original and its edits resampled together)",
-    primary_metric="accuracy.accuracy",
-    figures=condaqa_figures,
-    order=50, groups=("negation-all",),
-))
+SUITE = register_suite(
+    SuiteDescription(
+        name=NAME,
+        title="CondaQA",
+        tasks=(
+            TaskEntry(
+                NAME,
+                lambda **options: CondaQATask(name=NAME, **options),
+                "CondaQA: questions about negated statements, written answers scored by exact match",
+            ),
+            TaskEntry(
+                f"{NAME}-choice",
+                lambda **options: CondaQATask(name=f"{NAME}-choice", style="choice", **options),
+                "CondaQA: log-likelihood of yes / no / don't know (span answers count as wrong)",
+            ),
+        ),
+        main_task=NAME,
+        data=DataSource(
+            NAME,
+            f"github AbhilashaRavichander/CondaQA data/{DEV_FILE} (and {TEST_FILE}, the union of "
+            "data/few-shot/test_splits/conda_fewshot_test_{1..5}.json) into DATA/condaqa/ "
+            "(or the hub data set lasha-nlp/CONDAQA)",
+            licence="Apache-2.0 (the repository's LICENSE)",
+        ),
+        reader=read_condaqa,
+        scorer_help="CondaQA: accuracy and group consistency from {item_id or SampleID, prediction (answer text)} lines",
+        interval_unit="passage (the original and its edits resampled together)",
+        primary_metric="accuracy.accuracy",
+        figures=condaqa_figures,
+        order=50,
+        groups=("negation-all",),
+    )
+)

@@ -84,7 +84,9 @@ def read_condaqa(path: str | Path, split: str = "dev") -> list[QAItem]:
     path = Path(path)
     if path.is_dir():
         if split not in SPLIT_FILES:
-            raise InputFormatError(path, None, f"CondaQA has no {split!r} split here (splits: {', '.join(SPLIT_FILES)})")
+            raise InputFormatError(
+                path, None, f"CondaQA has no {split!r} split here (splits: {', '.join(SPLIT_FILES)})"
+            )
         path = path / SPLIT_FILES[split]
     items: list[QAItem] = []
     seen: set[int] = set()

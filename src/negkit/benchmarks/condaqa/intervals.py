@@ -29,19 +29,30 @@ def condaqa_estimands(records: Sequence[Mapping[str, Any]]) -> list[Estimand]:
     estimands = [ratio_estimand("accuracy.accuracy", correct, None, units, UNIT, label="accuracy", headline=True)]
     for name in EDITS.values():
         mask = np.array([record["edit"] == name for record in records], dtype=float)
-        estimands.append(ratio_estimand(f"accuracy_per_edit.{name}.accuracy", correct * mask, mask, units, UNIT,
-                                        label=f"acc. {name}"))
+        estimands.append(
+            ratio_estimand(
+                f"accuracy_per_edit.{name}.accuracy", correct * mask, mask, units, UNIT, label=f"acc. {name}"
+            )
+        )
     groups: dict[tuple[Any, Any], dict[str, bool]] = {}
     for record in records:
         groups.setdefault((record["passage_id"], record["question_id"]), {})[record["edit"]] = bool(record["correct"])
     keys = list(groups)
     group_units = [key[0] for key in keys]
     consistent = np.array([all(groups[key].values()) for key in keys], dtype=float)
-    estimands.append(ratio_estimand("consistency.all.accuracy", consistent, None, group_units, UNIT,
-                                    label="consistency (all)", headline=True))
+    estimands.append(
+        ratio_estimand(
+            "consistency.all.accuracy", consistent, None, group_units, UNIT, label="consistency (all)", headline=True
+        )
+    )
     for name in list(EDITS.values())[1:]:
         both = np.array([ORIGINAL in groups[key] and name in groups[key] for key in keys], dtype=float)
-        hits = np.array([groups[key].get(ORIGINAL, False) and groups[key].get(name, False) for key in keys], dtype=float)
-        estimands.append(ratio_estimand(f"consistency.{name}.accuracy", hits * both, both, group_units, UNIT,
-                                        label=f"consistency ({name})"))
+        hits = np.array(
+            [groups[key].get(ORIGINAL, False) and groups[key].get(name, False) for key in keys], dtype=float
+        )
+        estimands.append(
+            ratio_estimand(
+                f"consistency.{name}.accuracy", hits * both, both, group_units, UNIT, label=f"consistency ({name})"
+            )
+        )
     return estimands

@@ -63,13 +63,17 @@ def condaqa_report(items: Sequence[QAItem], predictions: Sequence[str]) -> dict[
         raise ValueError(f"{len(items)} items but {len(predictions)} predictions")
     correct = [is_correct(item, prediction) for item, prediction in zip(items, predictions)]
     per_edit = {
-        name: _share(sum(ok for item, ok in zip(items, correct) if item.edit == edit), sum(item.edit == edit for item in items))
+        name: _share(
+            sum(ok for item, ok in zip(items, correct) if item.edit == edit), sum(item.edit == edit for item in items)
+        )
         for edit, name in EDITS.items()
     }
     groups: dict[tuple[int, str], dict[int, bool]] = defaultdict(dict)
     for item, ok in zip(items, correct):
         groups[item.group_key][item.edit] = ok
-    consistency: dict[str, dict[str, Any]] = {"all": _share(sum(all(group.values()) for group in groups.values()), len(groups))}
+    consistency: dict[str, dict[str, Any]] = {
+        "all": _share(sum(all(group.values()) for group in groups.values()), len(groups))
+    }
     for edit, name in list(EDITS.items())[1:]:
         pairs = [group for group in groups.values() if 0 in group and edit in group]
         consistency[name] = _share(sum(group[0] and group[edit] for group in pairs), len(pairs))

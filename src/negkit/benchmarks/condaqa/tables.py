@@ -14,11 +14,21 @@ def condaqa_tables(metrics: dict[str, Any]) -> str:
     intervals = metrics.get("intervals")
     accuracy_table = markdown_table(
         ["questions", "accuracy", *[f"acc. {name}" for name in EDITS.values()]],
-        [[accuracy["total"], with_interval(accuracy["accuracy"], intervals, "accuracy.accuracy")]
-         + [with_interval(per_edit[name]["accuracy"], intervals, f"accuracy_per_edit.{name}.accuracy") for name in EDITS.values()]],
+        [
+            [accuracy["total"], with_interval(accuracy["accuracy"], intervals, "accuracy.accuracy")]
+            + [
+                with_interval(per_edit[name]["accuracy"], intervals, f"accuracy_per_edit.{name}.accuracy")
+                for name in EDITS.values()
+            ]
+        ],
     )
     consistency_rows = [
-        [name, values["correct"], values["total"], with_interval(values["accuracy"], intervals, f"consistency.{name}.accuracy")]
+        [
+            name,
+            values["correct"],
+            values["total"],
+            with_interval(values["accuracy"], intervals, f"consistency.{name}.accuracy"),
+        ]
         for name, values in consistency.items()
     ]
     consistency_table = markdown_table(["consistency", "groups consistent", "groups", "share"], consistency_rows)

@@ -37,8 +37,7 @@ from negkit.kit.tasks.base import TaskData, resolve_limit, wrap_prompt
 from negkit.models.base import AnswerSpace, GenerateRequest, LoglikelihoodRequest
 
 PROMPT = (
-    "{passage}\nQuestion: {question}\n"
-    "Answer with yes, no, don't know, or a short phrase from the passage.\nAnswer:"
+    "{passage}\nQuestion: {question}\nAnswer with yes, no, don't know, or a short phrase from the passage.\nAnswer:"
 )
 #: The closed answers of the choice variant, as scored (after the target delimiter) and as normalised.
 CHOICES: dict[str, str] = {"yes": "yes", "no": "no", "don't know": "dont know"}
@@ -58,11 +57,13 @@ class CondaQATask:
     def normalize_split(split: str) -> str:
         """``validation`` means ``dev``."""
         return "dev" if split == "validation" else split
+
     accepts = frozenset({"chat", "system_instruction"})
     uses_seed = False
 
-    def __init__(self, style: str = "generate", chat: bool = False, system_instruction: str | None = None,
-                 name: str = "condaqa") -> None:
+    def __init__(
+        self, style: str = "generate", chat: bool = False, system_instruction: str | None = None, name: str = "condaqa"
+    ) -> None:
         if style not in STYLES:
             raise NegkitError(f"unknown CondaQA style {style!r}; choose one of {', '.join(STYLES)}")
         self.name = name
@@ -71,8 +72,14 @@ class CondaQATask:
         self.system_instruction = system_instruction
 
     def config(self) -> dict[str, Any]:
-        config: dict[str, Any] = {"task": self.name, "style": self.style, "prompt": PROMPT, "chat": self.chat,
-                                  "system_instruction": self.system_instruction, "num_fewshot": 0}
+        config: dict[str, Any] = {
+            "task": self.name,
+            "style": self.style,
+            "prompt": PROMPT,
+            "chat": self.chat,
+            "system_instruction": self.system_instruction,
+            "num_fewshot": 0,
+        }
         if self.style == "generate":
             config.update(max_new_tokens=MAX_NEW_TOKENS, stop=["\n"])
         else:
@@ -93,8 +100,10 @@ class CondaQATask:
             raise NegkitError(f"CondaQA has no {split!r} split here (--split dev or --split test)")
         folder = locate_dataset(self.dataset, data)
         if not (folder / SPLIT_FILES[split]).is_file() and (folder / SPLIT_FILES["dev"]).is_file():
-            raise NegkitError(f"{folder / SPLIT_FILES[split]}: no such file (CondaQA's {split} split; this data folder "
-                              "has the dev split: --split dev)")
+            raise NegkitError(
+                f"{folder / SPLIT_FILES[split]}: no such file (CondaQA's {split} split; this data folder "
+                "has the dev split: --split dev)"
+            )
         items = read_condaqa(folder, split)
         total = len(items)
         limit = resolve_limit(limit, total)
@@ -108,8 +117,9 @@ class CondaQATask:
             raise NegkitError("the chat template needs the model")
         requests: list[tuple[Any, ...]] = []
         for item in items:
-            context = wrap_prompt(PROMPT.format(passage=item.passage, question=item.question), model, self.chat,
-                                  self.system_instruction)
+            context = wrap_prompt(
+                PROMPT.format(passage=item.passage, question=item.question), model, self.chat, self.system_instruction
+            )
             if self.style == "generate":
                 requests.append((GenerateRequest(context, MAX_NEW_TOKENS, ("\n",)),))
             else:
@@ -131,18 +141,28 @@ class CondaQATask:
     @staticmethod
     def _record(item: QAItem, prediction: str, made: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """A question's record: the item, how the answer was made (``output`` or ``scores``), the answer."""
-        return {"item_id": item.item_id, "sample_id": item.sample_id, "passage_id": item.passage_id,
-                "question_id": item.question_id, "edit": item.edit_name, "passage": item.passage,
-                "question": item.question, "gold": item.answer, **(made or {}), "prediction": prediction,
-                "correct": normalize_answer(prediction) == normalize_answer(item.answer)}
+        return {
+            "item_id": item.item_id,
+            "sample_id": item.sample_id,
+            "passage_id": item.passage_id,
+            "question_id": item.question_id,
+            "edit": item.edit_name,
+            "passage": item.passage,
+            "question": item.question,
+            "gold": item.answer,
+            **(made or {}),
+            "prediction": prediction,
+            "correct": normalize_answer(prediction) == normalize_answer(item.answer),
+        }
 
     def metrics(self, items: Sequence[QAItem], records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         """Accuracy, group consistency and the answer counts; ``style`` says how the answers were made: written
         (``generate``), chosen (``choice``), or read from a predictions file made elsewhere (``predictions``)."""
         return condaqa_report(items, [record["prediction"] for record in records]) | {"style": answer_style(records)}
 
-    def estimands(self, items: Sequence[QAItem], records: Sequence[Mapping[str, Any]],
-                  headline_only: bool = False) -> list[Estimand]:
+    def estimands(
+        self, items: Sequence[QAItem], records: Sequence[Mapping[str, Any]], headline_only: bool = False
+    ) -> list[Estimand]:
         """Accuracy and consistency, resampling passages (:mod:`negkit.benchmarks.condaqa.intervals`)."""
         return condaqa_estimands(records)
 
@@ -158,8 +178,11 @@ class CondaQATask:
         folder = locate_dataset(self.dataset, data)
         if not folder.is_dir():
             return {"file": read_condaqa(folder)}
-        return {split: read_condaqa(folder, split) for split, file in SPLIT_FILES.items()
-                if (folder / file).is_file() or split == "dev"}
+        return {
+            split: read_condaqa(folder, split)
+            for split, file in SPLIT_FILES.items()
+            if (folder / file).is_file() or split == "dev"
+        }
 
     def predictions(self, path: Path, items: Sequence[QAItem]) -> list[dict[str, Any]]:
         """The records of a predictions file: lines ``{"item_id": "condaqa-5294", "prediction": "yes"}`` (or
@@ -172,8 +195,14 @@ class CondaQATask:
         for item in items:
             if item.item_id in answers:
                 record = self._record(item, canonical_answer(answers[item.item_id]))
-                records.append(record | {key: made[item.item_id][key] for key in ("output", "scores")
-                                         if key in made.get(item.item_id, {})})
+                records.append(
+                    record
+                    | {
+                        key: made[item.item_id][key]
+                        for key in ("output", "scores")
+                        if key in made.get(item.item_id, {})
+                    }
+                )
         return records
 
     def items_from_records(self, records: Sequence[Mapping[str, Any]], path: Path) -> list[QAItem]:
@@ -182,8 +211,18 @@ class CondaQATask:
         for number, record in enumerate(records, start=1):
             edit = next((code for code, name in EDITS.items() if name == need(record, "edit", path, number)), -1)
             need(record, "correct", path, number, bool)
-            items.append(QAItem(str(record["item_id"]), -1, need(record, "passage_id", path, number, int),
-                                str(need(record, "question_id", path, number)), edit, "", "", str(record.get("gold", ""))))
+            items.append(
+                QAItem(
+                    str(record["item_id"]),
+                    -1,
+                    need(record, "passage_id", path, number, int),
+                    str(need(record, "question_id", path, number)),
+                    edit,
+                    "",
+                    "",
+                    str(record.get("gold", "")),
+                )
+            )
         return items
 
     def answer_space(self, items: Sequence[QAItem]) -> AnswerSpace | None:
@@ -191,8 +230,12 @@ class CondaQATask:
         A span gold answer counts for no label."""
         if self.style != "choice":
             return None
-        gold = tuple(label for item in items for label, text in CHOICES.items()
-                     if normalize_answer(item.answer) == normalize_answer(text))
+        gold = tuple(
+            label
+            for item in items
+            for label, text in CHOICES.items()
+            if normalize_answer(item.answer) == normalize_answer(text)
+        )
         return AnswerSpace({label: label for label in CHOICES}, gold)
 
 
@@ -224,7 +267,9 @@ def read_answer_predictions(path: str | Path, item_ids: set[str]) -> dict[str, s
     def answer_of(line: int, record: Mapping[str, Any]) -> str:
         value = field(path, line, record, "prediction")
         if not isinstance(value, str):
-            raise InputFormatError(path, line, f"field 'prediction': expected the answer as text, found {quoted(value, 40)}")
+            raise InputFormatError(
+                path, line, f"field 'prediction': expected the answer as text, found {quoted(value, 40)}"
+            )
         return value
 
     return read_predictions(path, item_ids, item_id_of, answer_of)

@@ -60,8 +60,9 @@ class NanNLITask(NLITask):
     def metrics(self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         return nan_nli_report(items, self.predicted_labels(records))
 
-    def estimands(self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]],
-                  headline_only: bool = False) -> list[Estimand]:
+    def estimands(
+        self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]], headline_only: bool = False
+    ) -> list[Estimand]:
         """Every metric's estimand, resampling premises (:mod:`negkit.benchmarks.nan_nli.intervals`); the
         standard, binary and strict settings are the headline. Samples written before premise ids were recorded
         make items their own units, and strict accuracy (per premise) is then unknown."""
@@ -77,55 +78,82 @@ class NanNLITask(NLITask):
 def _counts_matrix(metrics: dict[str, Any]) -> dict[str, dict[str, float]]:
     """The standard confusion matrix in counts (normalised rows times the class supports)."""
     support = {label: metrics["standard"]["per_class"][label]["support"] for label in NLI_LABELS}
-    return {true: {guess: metrics["confusion_matrix"][true][guess] * support[true] for guess in NLI_LABELS}
-            for true in NLI_LABELS}
+    return {
+        true: {guess: metrics["confusion_matrix"][true][guess] * support[true] for guess in NLI_LABELS}
+        for true in NLI_LABELS
+    }
 
 
 def nan_nli_figures(metrics: dict[str, Any], records: Sequence[dict[str, Any]] | None = None) -> list[Figure]:
     """Confusion matrices (standard, binary) and macro F1 per negation type."""
     confusion = metrics["confusion_matrix"]
-    standard = plots.heatmap([[confusion[t][g] for g in NLI_LABELS] for t in NLI_LABELS], NLI_LABELS, NLI_LABELS,
-                             "standard: true (rows) vs predicted", vmin=0, vmax=1)
+    standard = plots.heatmap(
+        [[confusion[t][g] for g in NLI_LABELS] for t in NLI_LABELS],
+        NLI_LABELS,
+        NLI_LABELS,
+        "standard: true (rows) vs predicted",
+        vmin=0,
+        vmax=1,
+    )
     counts = _counts_matrix(metrics)
     not_entailment = ("contradiction", "neutral")
-    cells = {("entailment", "entailment"): counts["entailment"]["entailment"],
-             ("entailment", "not_entailment"): sum(counts["entailment"][g] for g in not_entailment),
-             ("not_entailment", "entailment"): sum(counts[t]["entailment"] for t in not_entailment),
-             ("not_entailment", "not_entailment"): sum(counts[t][g] for t in not_entailment for g in not_entailment)}
+    cells = {
+        ("entailment", "entailment"): counts["entailment"]["entailment"],
+        ("entailment", "not_entailment"): sum(counts["entailment"][g] for g in not_entailment),
+        ("not_entailment", "entailment"): sum(counts[t]["entailment"] for t in not_entailment),
+        ("not_entailment", "not_entailment"): sum(counts[t][g] for t in not_entailment for g in not_entailment),
+    }
     binary_labels = ("entailment", "not_entailment")
     rows = []
     for true in binary_labels:
         total = sum(cells[(true, g)] for g in binary_labels)
         rows.append([cells[(true, g)] / total if total else None for g in binary_labels])
     binary = plots.heatmap(rows, binary_labels, binary_labels, "binary: true (rows) vs predicted", vmin=0, vmax=1)
-    kinds = [k for k in (*NEGATION_TYPES, "No negation")
-             if k in metrics.get("premise_negation_type", {}) or k in metrics.get("hypothesis_negation_type", {})]
+    kinds = [
+        k
+        for k in (*NEGATION_TYPES, "No negation")
+        if k in metrics.get("premise_negation_type", {}) or k in metrics.get("hypothesis_negation_type", {})
+    ]
     types = plots.interval_bars(
         kinds,
         {side: [triple(metrics, f"{side}_negation_type.{k}.f1") for k in kinds] for side in ("premise", "hypothesis")},
-        "NaN-NLI macro F1 by negation type", "macro F1", (0, 1), width=8.0,
+        "NaN-NLI macro F1 by negation type",
+        "macro F1",
+        (0, 1),
+        width=8.0,
     )
-    return [("Confusion matrix, standard setting (normalised by the true label)", standard),
-            ("Confusion matrix, binary setting (normalised by the true label)", binary),
-            ("Macro F1 by the negation type of the premise and of the hypothesis (95% intervals)", types)]
+    return [
+        ("Confusion matrix, standard setting (normalised by the true label)", standard),
+        ("Confusion matrix, binary setting (normalised by the true label)", binary),
+        ("Macro F1 by the negation type of the premise and of the hypothesis (95% intervals)", types),
+    ]
 
 
-SUITE = register_suite(SuiteDescription(
-    name=NAME,
-    title="NaN-NLI",
-    aliases=("nan_nli", "nannli"),
-    tasks=(TaskEntry(NAME, NanNLITask, "NaN-NLI: sub-clausal negation NLI (3-way prompt, or --classifier)",
-                     classifier=True),),
-    main_task=NAME,
-    data=DataSource(NAME, f"github joey234/nan-nli data/{DATA_FILE} into DATA/nan-nli/{DATA_FILE}",
-                    licence="none stated by the authors (github joey234/nan-nli)"),
-    reader=read_nan_nli,
-    scorer_help="NaN-NLI: standard/binary/strict, breakdowns, NaN-Quant, confusion from {item_id, prediction} lines",
-    interval_unit="premise (all pairs sharing a premise resampled together)",
-    primary_metric="standard.all_f1",
-    figures=nan_nli_figures,
-    harness=HarnessExport(("negkit_nan_nli",), label_writer("load_nan_nli"), loaders={"load_nan_nli": NAME}),
-    statistics=nan_nli_data_statistics,
-    recipes=RECIPES,
-    order=30, groups=("negation-all",),
-))
+SUITE = register_suite(
+    SuiteDescription(
+        name=NAME,
+        title="NaN-NLI",
+        aliases=("nan_nli", "nannli"),
+        tasks=(
+            TaskEntry(
+                NAME, NanNLITask, "NaN-NLI: sub-clausal negation NLI (3-way prompt, or --classifier)", classifier=True
+            ),
+        ),
+        main_task=NAME,
+        data=DataSource(
+            NAME,
+            f"github joey234/nan-nli data/{DATA_FILE} into DATA/nan-nli/{DATA_FILE}",
+            licence="none stated by the authors (github joey234/nan-nli)",
+        ),
+        reader=read_nan_nli,
+        scorer_help="NaN-NLI: standard/binary/strict, breakdowns, NaN-Quant, confusion from {item_id, prediction} lines",
+        interval_unit="premise (all pairs sharing a premise resampled together)",
+        primary_metric="standard.all_f1",
+        figures=nan_nli_figures,
+        harness=HarnessExport(("negkit_nan_nli",), label_writer("load_nan_nli"), loaders={"load_nan_nli": NAME}),
+        statistics=nan_nli_data_statistics,
+        recipes=RECIPES,
+        order=30,
+        groups=("negation-all",),
+    )
+)

@@ -44,7 +44,6 @@ NAN_OPERATIONS: tuple[str, ...] = (
 )
 
 
-
 @dataclass(frozen=True)
 class NaNNLIItem(NLIItem):
     """A NaN-NLI pair: ``premise_negation`` and ``hypothesis_negation`` hold the negation-type flags that are set

@@ -46,8 +46,10 @@ PAPER_TABLE8: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("not + quantifier", ("not + quantifier",)),
     ("not + focus particle", ("not + focus particle",)),
     ("not + degree expression", ("not + degree expression",)),
-    ("not + affixially-negated adjective/adverb",
-     ("not + affixially negated gradable adjective", "not + affixially negated adverb")),
+    (
+        "not + affixially-negated adjective/adverb",
+        ("not + affixially negated gradable adjective", "not + affixially negated adverb"),
+    ),
     ("not + PP", ("not + pp",)),
     ("Absolute and approximate negator", ("absolute negator", "approximate negator")),
     ("not in verbless clause", ("not in verbless clause",)),
@@ -97,14 +99,19 @@ OPERATION_COUNTINGS = ("exactly-one", "non-zero")
 def premise_type_breakdown(items: Sequence[NaNNLIItem], predicted: Sequence[str]) -> dict[str, MacroScores]:
     """Macro P/R/F1 over the pairs whose premise carries each negation type (types with no pair are left out)."""
     check_predictions(items, predicted)
-    rows = {kind: macro_over(items, predicted, lambda item, k=kind: k in item.premise_negation) for kind in NEGATION_TYPES}
+    rows = {
+        kind: macro_over(items, predicted, lambda item, k=kind: k in item.premise_negation) for kind in NEGATION_TYPES
+    }
     return {kind: scores for kind, scores in rows.items() if scores.count}
 
 
 def hypothesis_type_breakdown(items: Sequence[NaNNLIItem], predicted: Sequence[str]) -> dict[str, MacroScores]:
     """As :func:`premise_type_breakdown` for the hypothesis, plus :data:`NO_NEGATION` for hypotheses without one."""
     check_predictions(items, predicted)
-    rows = {kind: macro_over(items, predicted, lambda item, k=kind: k in item.hypothesis_negation) for kind in NEGATION_TYPES}
+    rows = {
+        kind: macro_over(items, predicted, lambda item, k=kind: k in item.hypothesis_negation)
+        for kind in NEGATION_TYPES
+    }
     rows[NO_NEGATION] = macro_over(items, predicted, lambda item: not item.hypothesis_negation)
     return {kind: scores for kind, scores in rows.items() if scores.count}
 
@@ -119,7 +126,9 @@ def paper_operation_row(column: str) -> str:
     return PAPER_OPERATION_ROWS.get(column, column)
 
 
-def construction_error_rates(items: Sequence[NaNNLIItem], predicted: Sequence[str], grouping: str = "paper") -> dict[str, ErrorRate]:
+def construction_error_rates(
+    items: Sequence[NaNNLIItem], predicted: Sequence[str], grouping: str = "paper"
+) -> dict[str, ErrorRate]:
     """Error rate per construction (Truong et al., Table 8).
 
     ``grouping="paper"``: the printed rows (:data:`PAPER_TABLE8`: labels as printed, in the printed order; the
@@ -147,7 +156,9 @@ def left_out_constructions(items: Sequence[NaNNLIItem]) -> dict[str, int]:
     return {value: counts[value] for value in order + [value for value in counts if value not in order]}
 
 
-def operation_error_rates(items: Sequence[NaNNLIItem], predicted: Sequence[str], counting: str = "exactly-one") -> dict[str, ErrorRate]:
+def operation_error_rates(
+    items: Sequence[NaNNLIItem], predicted: Sequence[str], counting: str = "exactly-one"
+) -> dict[str, ErrorRate]:
     """Error rate per operation type (Table 9; rows labelled and ordered as printed, :data:`PAPER_TABLE9`); a pair
     with several operations counts once for each.
 
@@ -158,8 +169,12 @@ def operation_error_rates(items: Sequence[NaNNLIItem], predicted: Sequence[str],
     if counting not in OPERATION_COUNTINGS:
         raise ValueError(f"unknown operation counting {counting!r}; choose one of {OPERATION_COUNTINGS}")
     keep = (lambda count: count == 1) if counting == "exactly-one" else (lambda count: count > 0)
-    pairs = [(paper_operation_row(op), label != item.label) for item, label in zip(items, predicted)
-             for op in item.operations if keep(item.operation_count(op))]
+    pairs = [
+        (paper_operation_row(op), label != item.label)
+        for item, label in zip(items, predicted)
+        for op in item.operations
+        if keep(item.operation_count(op))
+    ]
     rates = error_rates(pairs)
     return {row: rates[row] for row, _ in PAPER_TABLE9 if row in rates}  # other columns are not NaN-NLI's
 
@@ -178,7 +193,9 @@ def quantification_subset(items: Sequence[NaNNLIItem], predicted: Sequence[str])
     return [item for item, _ in chosen], [label for _, label in chosen]
 
 
-def nan_nli_report(items: Sequence[NaNNLIItem], predicted: Sequence[str], operation_counting: str = "exactly-one") -> dict[str, Any]:
+def nan_nli_report(
+    items: Sequence[NaNNLIItem], predicted: Sequence[str], operation_counting: str = "exactly-one"
+) -> dict[str, Any]:
     """Every NaN-NLI setting and breakdown, as plain JSON-ready data.
 
     ``construction_error_rate`` is Table 8 as the paper groups it, ``construction_error_rate_by_value`` the

@@ -19,8 +19,14 @@ from negkit.kit.suites import Recipe
 _ADAM = {"batch_size": 16, "scheduler": "linear", "warmup_ratio": 0.0, "weight_decay": 0.0}
 
 RECIPES: tuple[Recipe, ...] = (
-    Recipe("nan-nli-mnli", "NaN-NLI Appendix A, stage 1 (MNLI): batch 16, lr 3e-5, 3 epochs, Adam",
-           {**_ADAM, "learning_rate": 3e-5, "epochs": 3.0}),
-    Recipe("nan-nli", "NaN-NLI Appendix A, stage 2 (NegNLI MNLI file, 85:15 split): batch 16, lr 2e-5, 5 epochs, Adam",
-           {**_ADAM, "learning_rate": 2e-5, "epochs": 5.0, "dev": "0.15"}),
+    Recipe(
+        "nan-nli-mnli",
+        "NaN-NLI Appendix A, stage 1 (MNLI): batch 16, lr 3e-5, 3 epochs, Adam",
+        {**_ADAM, "learning_rate": 3e-5, "epochs": 3.0},
+    ),
+    Recipe(
+        "nan-nli",
+        "NaN-NLI Appendix A, stage 2 (NegNLI MNLI file, 85:15 split): batch 16, lr 2e-5, 5 epochs, Adam",
+        {**_ADAM, "learning_rate": 2e-5, "epochs": 5.0, "dev": "0.15"},
+    ),
 )

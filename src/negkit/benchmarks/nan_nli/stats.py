@@ -25,9 +25,16 @@ from negkit.kit.data.statistics import DataStatistics, StatisticsTable, share
 DATA_FILE = "nan.csv"
 #: The operations in the order of the paper's Table 1 (and Table 9).
 TABLE_1_ORDER: tuple[str, ...] = (
-    "Indefinite quantifier change", "Numerical quantifier change", "Negator addition or deletion",
-    "Negator position change", "Negator token change", "Clause or sub-clause deletion",
-    "Comparative quantifier change", "Focus particle change", "Lexical change", "Syntactical changes",
+    "Indefinite quantifier change",
+    "Numerical quantifier change",
+    "Negator addition or deletion",
+    "Negator position change",
+    "Negator token change",
+    "Clause or sub-clause deletion",
+    "Comparative quantifier change",
+    "Focus particle change",
+    "Lexical change",
+    "Syntactical changes",
 )
 
 
@@ -46,10 +53,12 @@ def operation_table(items: Sequence[NLIItem]) -> StatisticsTable:
         rows.append((operation, applied, len(with_it), *_by_label(with_it)))
     return StatisticsTable(
         "Operations used to build the hypotheses (Table 1)",
-        ("operation", "count (Table 1)", "pairs", *NLI_LABELS), tuple(rows),
+        ("operation", "count (Table 1)", "pairs", *NLI_LABELS),
+        tuple(rows),
         "count: times applied, the sum of the operation's cells (a cell may say 2: six 'Negator addition or "
         "deletion' pairs), as the paper's Table 1 counts; pairs: pairs built with it, by gold label. A pair built "
-        "with several operations counts for each of them.")
+        "with several operations counts for each of them.",
+    )
 
 
 def label_tables(items: Sequence[NLIItem]) -> list[StatisticsTable]:
@@ -68,8 +77,9 @@ def label_tables(items: Sequence[NLIItem]) -> list[StatisticsTable]:
     by_construction.append(("all", len({item.premise_id for item in items}), total, *labels))
     return [
         StatisticsTable("Gold labels (Table 2)", ("label", "pairs", "%"), tuple(rows)),
-        StatisticsTable("Labels per construction", ("construction", "premises", "pairs", *NLI_LABELS),
-                        tuple(by_construction)),
+        StatisticsTable(
+            "Labels per construction", ("construction", "premises", "pairs", *NLI_LABELS), tuple(by_construction)
+        ),
     ]
 
 
@@ -85,11 +95,18 @@ def negation_type_tables(items: Sequence[NLIItem]) -> list[StatisticsTable]:
     rows.append(("no negation", 0, 0, without))
     operations = Counter(len(item.operations) for item in items)
     return [
-        StatisticsTable("Negation types (Table 3)", ("negation type", "premises", "pairs (premise)", "hypotheses"),
-                        tuple(rows), "A premise or hypothesis carries several types (e.g. non-verbal, analytic, "
-                        "sub-clausal, ordinary); 'no negation' counts hypotheses without any negation."),
-        StatisticsTable("Operations per pair", ("operations", "pairs"),
-                        tuple((count, operations[count]) for count in sorted(operations))),
+        StatisticsTable(
+            "Negation types (Table 3)",
+            ("negation type", "premises", "pairs (premise)", "hypotheses"),
+            tuple(rows),
+            "A premise or hypothesis carries several types (e.g. non-verbal, analytic, "
+            "sub-clausal, ordinary); 'no negation' counts hypotheses without any negation.",
+        ),
+        StatisticsTable(
+            "Operations per pair",
+            ("operations", "pairs"),
+            tuple((count, operations[count]) for count in sorted(operations)),
+        ),
     ]
 
 
@@ -105,8 +122,9 @@ def nan_nli_statistics(items: Sequence[NLIItem], source: str = "") -> DataStatis
         "labels": labels,
         "operations": {op: sum(item.operation_count(op) for item in items) for op in TABLE_1_ORDER},
         "operation_pairs": {op: sum(1 for item in items if op in item.operations) for op in TABLE_1_ORDER},
-        "premise_negation_types": {kind: sum(1 for item in items if kind in item.premise_negation)
-                                   for kind in NEGATION_TYPES},
+        "premise_negation_types": {
+            kind: sum(1 for item in items if kind in item.premise_negation) for kind in NEGATION_TYPES
+        },
         "hypotheses_without_negation": sum(1 for item in items if not item.hypothesis_negation),
     }
     tables = [operation_table(items), *label_tables(items), *negation_type_tables(items)]

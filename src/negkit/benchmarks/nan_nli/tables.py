@@ -12,10 +12,18 @@ from negkit.kit.render.markdown import interval_note, markdown_table, with_inter
 Intervals = dict[str, Any] | None
 
 
-def _setting_row(name: str, setting: dict[str, Any], labels: tuple[str, ...], intervals: Intervals, prefix: str) -> list[str]:
+def _setting_row(
+    name: str, setting: dict[str, Any], labels: tuple[str, ...], intervals: Intervals, prefix: str
+) -> list[str]:
     path = f"{prefix}{name}"
-    return ([name] + [with_interval(setting["per_class"][label]["f1"], intervals, f"{path}.per_class.{label}.f1") for label in labels]
-            + [with_interval(setting["all_f1"], intervals, f"{path}.all_f1")])
+    return (
+        [name]
+        + [
+            with_interval(setting["per_class"][label]["f1"], intervals, f"{path}.per_class.{label}.f1")
+            for label in labels
+        ]
+        + [with_interval(setting["all_f1"], intervals, f"{path}.all_f1")]
+    )
 
 
 def _settings_table(metrics: dict[str, Any], intervals: Intervals, prefix: str = "") -> str:
@@ -31,20 +39,32 @@ def _settings_table(metrics: dict[str, Any], intervals: Intervals, prefix: str =
     strict = metrics["strict"]
     strict_table = markdown_table(
         ["setting", "premises all correct", "premises", "strict accuracy"],
-        [["strict", strict["correct"], strict["total"], with_interval(strict["accuracy"], intervals, f"{prefix}strict.accuracy")]],
+        [
+            [
+                "strict",
+                strict["correct"],
+                strict["total"],
+                with_interval(strict["accuracy"], intervals, f"{prefix}strict.accuracy"),
+            ]
+        ],
     )
     return f"{standard}\n\n{binary}\n\n{strict_table}"
 
 
 def _macro_table(title: str, rows: dict[str, Any], intervals: Intervals, table: str) -> str:
-    body = [[kind, values["count"]] + [with_interval(values[name], intervals, f"{table}.{kind}.{name}")
-                                       for name in ("precision", "recall", "f1")] for kind, values in rows.items()]
+    body = [
+        [kind, values["count"]]
+        + [with_interval(values[name], intervals, f"{table}.{kind}.{name}") for name in ("precision", "recall", "f1")]
+        for kind, values in rows.items()
+    ]
     return markdown_table([title, "pairs", "macro P", "macro R", "macro F1"], body)
 
 
 def _error_table(title: str, rows: dict[str, Any], intervals: Intervals = None, table: str = "") -> str:
-    body = [[key, values["wrong"], values["total"], with_interval(values["rate"], intervals, f"{table}.{key}.rate")]
-            for key, values in rows.items()]
+    body = [
+        [key, values["wrong"], values["total"], with_interval(values["rate"], intervals, f"{table}.{key}.rate")]
+        for key, values in rows.items()
+    ]
     return markdown_table([title, "wrong", "pairs", "error rate"], body)
 
 
@@ -57,14 +77,22 @@ def _construction_tables(metrics: dict[str, Any]) -> list[str]:
     intervals = metrics.get("intervals")
     value_table = markdown_table(
         ["construction (nan.csv)", "Table 8 row", "wrong", "pairs", "error rate"],
-        [[key, paper_construction_row(key) or "(no row in the paper)", values["wrong"], values["total"],
-          with_interval(values["rate"], intervals, f"construction_error_rate_by_value.{key}.rate")]
-         for key, values in by_value.items()],
+        [
+            [
+                key,
+                paper_construction_row(key) or "(no row in the paper)",
+                values["wrong"],
+                values["total"],
+                with_interval(values["rate"], intervals, f"construction_error_rate_by_value.{key}.rate"),
+            ]
+            for key, values in by_value.items()
+        ],
     )
     parts = [
         "Error rate per construction (Table 8: the paper's printed rows, labels and order; affixally negated "
         "adjective and adverb merged, absolute and approximate negators merged"
-        + (f"; the paper prints no row for: {note}" if note else "") + "):",
+        + (f"; the paper prints no row for: {note}" if note else "")
+        + "):",
         _error_table("construction", metrics["construction_error_rate"], intervals, "construction_error_rate"),
     ]
     if by_value:
@@ -82,20 +110,37 @@ def _operation_tables(metrics: dict[str, Any]) -> list[str]:
     columns = {row: column for row, column in PAPER_TABLE9}
     table = markdown_table(
         ["operation", "nan.csv column", "applied (Table 1)", "wrong", "pairs", "error rate"],
-        [[key, columns.get(key, key), applied.get(key, ""), values["wrong"], values["total"],
-          with_interval(values["rate"], intervals, f"operation_error_rate.{key}.rate")] for key, values in rows.items()],
+        [
+            [
+                key,
+                columns.get(key, key),
+                applied.get(key, ""),
+                values["wrong"],
+                values["total"],
+                with_interval(values["rate"], intervals, f"operation_error_rate.{key}.rate"),
+            ]
+            for key, values in rows.items()
+        ],
     )
-    how = ("a pair counts for each operation whose cell is exactly 1 (this reproduces the printed Table 9)"
-           if counting == "exactly-one" else "a pair counts for each operation whose cell is non-zero")
+    how = (
+        "a pair counts for each operation whose cell is exactly 1 (this reproduces the printed Table 9)"
+        if counting == "exactly-one"
+        else "a pair counts for each operation whose cell is non-zero"
+    )
     parts = [f"Error rate per operation (Table 9: the paper's printed rows, labels and order; {how}):", table]
     other = metrics.get("operation_error_rate_other", {})
     differing = [(key, values) for key, values in other.items() if rows.get(key) != values]
     if differing:
         label = metrics.get("operation_counting_other", "other")
-        parts.append(f"Counting `{label}` instead: " + "; ".join(
-            f"{key}: {values['wrong']} wrong of {values['total']} pairs, error rate "
-            f"{with_interval(values['rate'], intervals, f'operation_error_rate_other.{key}.rate')}" for key, values in differing
-        ) + ".")
+        parts.append(
+            f"Counting `{label}` instead: "
+            + "; ".join(
+                f"{key}: {values['wrong']} wrong of {values['total']} pairs, error rate "
+                f"{with_interval(values['rate'], intervals, f'operation_error_rate_other.{key}.rate')}"
+                for key, values in differing
+            )
+            + "."
+        )
     return parts
 
 
@@ -106,8 +151,14 @@ def nan_nli_tables(metrics: dict[str, Any]) -> str:
     intervals = metrics.get("intervals")
     confusion_table = markdown_table(
         ["true \\ predicted", *NLI_LABELS],
-        [[true] + [with_interval(confusion[true][pred], intervals, f"confusion_matrix.{true}.{pred}") for pred in NLI_LABELS]
-         for true in NLI_LABELS],
+        [
+            [true]
+            + [
+                with_interval(confusion[true][pred], intervals, f"confusion_matrix.{true}.{pred}")
+                for pred in NLI_LABELS
+            ]
+            for true in NLI_LABELS
+        ],
     )
     parts = [
         f"### NaN-NLI — {metrics['count']} pairs",
@@ -126,5 +177,3 @@ def nan_nli_tables(metrics: dict[str, Any]) -> str:
     ]
     note = interval_note(intervals)
     return "\n\n".join(parts + ([note] if note else [])) + "\n"
-
-

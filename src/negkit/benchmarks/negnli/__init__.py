@@ -38,8 +38,9 @@ from negkit.kit.view import Figure, RunSection
 from negkit.models.base import AnswerSpace
 
 NAME = "negnli"
-RTE_PROMPT = ("Premise: {premise}\nHypothesis: {hypothesis}\n"
-              "Does the premise entail the hypothesis? Answer yes or no.\nAnswer:")
+RTE_PROMPT = (
+    "Premise: {premise}\nHypothesis: {hypothesis}\nDoes the premise entail the hypothesis? Answer yes or no.\nAnswer:"
+)
 RTE_ANSWERS: dict[str, str] = {"yes": "entailment", "no": "not_entailment"}
 #: Task name -> the title its tables use.
 TITLES: dict[str, str] = {f"{NAME}-{source}": f"NegNLI-{source.upper()}" for source in NEGNLI_SOURCES}
@@ -54,8 +55,13 @@ class NegNLITask(NLITask):
     dataset = "negation-nli"
     splits: tuple[str, ...] = ("test",)
 
-    def __init__(self, source: str = "mnli", model_kind: str = "language_model", chat: bool = False,
-                 system_instruction: str | None = None) -> None:
+    def __init__(
+        self,
+        source: str = "mnli",
+        model_kind: str = "language_model",
+        chat: bool = False,
+        system_instruction: str | None = None,
+    ) -> None:
         if source not in NEGNLI_SOURCES:
             raise NegkitError(f"unknown NegNLI source {source!r}; choose one of {', '.join(NEGNLI_SOURCES)}")
         self.source = source
@@ -102,8 +108,9 @@ class NegNLITask(NLITask):
     def metrics(self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         return negnli_report(items, self.predicted_labels(records), self.labels) | {"source": TITLES[self.name]}
 
-    def estimands(self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]],
-                  headline_only: bool = False) -> list[Estimand]:
+    def estimands(
+        self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]], headline_only: bool = False
+    ) -> list[Estimand]:
         """Every metric's estimand, resampling original pairs (:mod:`negkit.benchmarks.negnli.metrics`); All and
         accuracy are the headline."""
         estimands = negnli_estimands(items, self.predicted_labels(records), self.labels)
@@ -116,26 +123,45 @@ class NegNLITask(NLITask):
         """The task of the file whose items a predictions file names (``negnli-SOURCE-N``): each file is scored
         apart (items of two files are an error); on RTE ``not_entailment``, ``yes`` and ``no`` are read too, and
         contradiction or neutral count as not_entailment."""
-        sources = {match["source"] for _line, record in iter_json_objects(path)
-                   if isinstance(record.get("item_id"), str) and (match := _ITEM_ID.match(record["item_id"]))
-                   and match["source"] in NEGNLI_SOURCES}
+        sources = {
+            match["source"]
+            for _line, record in iter_json_objects(path)
+            if isinstance(record.get("item_id"), str)
+            and (match := _ITEM_ID.match(record["item_id"]))
+            and match["source"] in NEGNLI_SOURCES
+        }
         if len(sources) > 1:
-            raise InputFormatError(path, None, "predictions for NegNLI name items of one file (negnli-mnli-N, "
-                                   f"negnli-snli-N or negnli-rte-N); found {', '.join(sorted(sources))}: score each "
-                                   "file apart")
+            raise InputFormatError(
+                path,
+                None,
+                "predictions for NegNLI name items of one file (negnli-mnli-N, "
+                f"negnli-snli-N or negnli-rte-N); found {', '.join(sorted(sources))}: score each "
+                "file apart",
+            )
         source = sources.pop() if sources else self.source
-        return self if source == self.source else NegNLITask(source, self.model_kind, self.chat, self.system_instruction)
+        return (
+            self if source == self.source else NegNLITask(source, self.model_kind, self.chat, self.system_instruction)
+        )
 
 
 def negnli_figures(metrics: dict[str, Any], records: Sequence[dict[str, Any]] | None = None) -> list[Figure]:
     """The confusion matrix (Figure 1 of the NaN-NLI paper) and F1 per class and All."""
     labels = metrics["labels"]
     source = metrics.get("source", "NegNLI")
-    f1 = plots.interval_bars([*labels, "All"], {"F1": [triple(metrics, f"standard.per_class.{label}.f1") for label in labels]
-                                                + [triple(metrics, "standard.all_f1")]},
-                             f"{source}: F1 per class and All", "F1", (0, 1))
-    return [("Confusion matrix normalised by the true label", confusion_heatmap(metrics, source)),
-            ("F1 per class and All (support-weighted; 95% intervals)", f1)]
+    f1 = plots.interval_bars(
+        [*labels, "All"],
+        {
+            "F1": [triple(metrics, f"standard.per_class.{label}.f1") for label in labels]
+            + [triple(metrics, "standard.all_f1")]
+        },
+        f"{source}: F1 per class and All",
+        "F1",
+        (0, 1),
+    )
+    return [
+        ("Confusion matrix normalised by the true label", confusion_heatmap(metrics, source)),
+        ("F1 per class and All (support-weighted; 95% intervals)", f1),
+    ]
 
 
 def table5_section(results: Sequence[Mapping[str, Any]]) -> RunSection | None:
@@ -162,24 +188,38 @@ def nli_training_pairs(path: Path) -> list[tuple[str, str, str]] | None:
     return [(item.premise, item.hypothesis, item.label) for item in read_negnli(path)]
 
 
-SUITE = register_suite(SuiteDescription(
-    name=NAME,
-    title="NegNLI (Hossain et al. 2020)",
-    aliases=("negation-nli",),
-    tasks=tuple(TaskEntry(f"{NAME}-{source}", lambda source=source, **options: NegNLITask(source=source, **options),
-                          f"NegNLI-{source.upper()}: NLI pairs with negation ({'2' if source == 'rte' else '3'}-way "
-                          "prompt, or --classifier)", classifier=True) for source in NEGNLI_SOURCES),
-    main_task=f"{NAME}-mnli",
-    data=DataSource("negation-nli", "github mosharafhossain/negation-and-nli data/new_benchmarks/clean_data/"
-                    "{MNLI,SNLI,RTE}.txt into DATA/negation-nli/", licence="MIT (the repository's LICENSE.md)"),
-    reader=read_negnli,
-    scorer_help="NegNLI: F1 per class, All, confusion matrix of one file from {item_id, prediction (label)} lines",
-    interval_unit="original pair (its three negated rows resampled together)",
-    primary_metric="standard.all_f1",
-    figures=negnli_figures,
-    harness=HARNESS[f"{NAME}-mnli"],
-    task_harness={task: export for task, export in HARNESS.items() if task != f"{NAME}-mnli"},
-    run_sections=table5_section,
-    nli_pairs=nli_training_pairs,
-    order=45, groups=("negation-all",),
-))
+SUITE = register_suite(
+    SuiteDescription(
+        name=NAME,
+        title="NegNLI (Hossain et al. 2020)",
+        aliases=("negation-nli",),
+        tasks=tuple(
+            TaskEntry(
+                f"{NAME}-{source}",
+                lambda source=source, **options: NegNLITask(source=source, **options),
+                f"NegNLI-{source.upper()}: NLI pairs with negation ({'2' if source == 'rte' else '3'}-way "
+                "prompt, or --classifier)",
+                classifier=True,
+            )
+            for source in NEGNLI_SOURCES
+        ),
+        main_task=f"{NAME}-mnli",
+        data=DataSource(
+            "negation-nli",
+            "github mosharafhossain/negation-and-nli data/new_benchmarks/clean_data/"
+            "{MNLI,SNLI,RTE}.txt into DATA/negation-nli/",
+            licence="MIT (the repository's LICENSE.md)",
+        ),
+        reader=read_negnli,
+        scorer_help="NegNLI: F1 per class, All, confusion matrix of one file from {item_id, prediction (label)} lines",
+        interval_unit="original pair (its three negated rows resampled together)",
+        primary_metric="standard.all_f1",
+        figures=negnli_figures,
+        harness=HARNESS[f"{NAME}-mnli"],
+        task_harness={task: export for task, export in HARNESS.items() if task != f"{NAME}-mnli"},
+        run_sections=table5_section,
+        nli_pairs=nli_training_pairs,
+        order=45,
+        groups=("negation-all",),
+    )
+)

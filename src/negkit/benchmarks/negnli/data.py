@@ -43,8 +43,9 @@ def _decode(path: Path, data: bytes) -> str:
             text = data.decode("cp1252")
         except UnicodeDecodeError as error:
             line = data.count(b"\n", 0, error.start) + 1
-            raise InputFormatError(path, line, f"neither UTF-8 nor Windows-1252 text: byte "
-                                               f"{data[error.start : error.start + 1]!r}") from None
+            raise InputFormatError(
+                path, line, f"neither UTF-8 nor Windows-1252 text: byte {data[error.start : error.start + 1]!r}"
+            ) from None
     return text[1:] if text.startswith("\ufeff") else text
 
 
@@ -54,7 +55,9 @@ def read_negnli(path: str | Path, source: str | None = None) -> list[NLIItem]:
     path = Path(path)
     source = (source or path.stem).lower()
     if source not in NEGNLI_SOURCES:
-        raise InputFormatError(path, None, f"unknown NegNLI source {source!r} (expected one of {', '.join(NEGNLI_SOURCES)})")
+        raise InputFormatError(
+            path, None, f"unknown NegNLI source {source!r} (expected one of {', '.join(NEGNLI_SOURCES)})"
+        )
     labels = NEGNLI_SOURCES[source][1]
     lines = _decode(path, read_bytes(path, "NegNLI file")).splitlines()
     if not lines or tuple(field.strip() for field in lines[0].split("\t")) != HEADER:
@@ -76,10 +79,21 @@ def read_negnli(path: str | Path, source: str | None = None) -> list[NLIItem]:
         if not premise or not hypothesis:
             raise InputFormatError(path, number, "empty 'Text' (premise) or 'Hypothesis'")
         if label.lower() not in labels:
-            raise InputFormatError(path, number, f"column 'gold_label': unknown label {quoted(label, 40)} "
-                                                 f"(expected one of {', '.join(labels)})")
-        items.append(NLIItem(item_id=f"negnli-{source}-{int(index)}", premise=premise, hypothesis=hypothesis,
-                             label=label.lower(), suite=f"negnli-{source}", row=int(index)))
+            raise InputFormatError(
+                path,
+                number,
+                f"column 'gold_label': unknown label {quoted(label, 40)} (expected one of {', '.join(labels)})",
+            )
+        items.append(
+            NLIItem(
+                item_id=f"negnli-{source}-{int(index)}",
+                premise=premise,
+                hypothesis=hypothesis,
+                label=label.lower(),
+                suite=f"negnli-{source}",
+                row=int(index),
+            )
+        )
     if not items:
         raise InputFormatError(path, None, "no pairs")
     return _with_triples(items, source)
@@ -91,10 +105,12 @@ def _with_triples(items: list[NLIItem], source: str) -> list[NLIItem]:
     position = 0
     while position < len(items):
         triple = items[position : position + 3]
-        if (len(triple) == 3 and triple[0].premise == triple[2].premise and triple[1].hypothesis == triple[2].hypothesis):
+        if len(triple) == 3 and triple[0].premise == triple[2].premise and triple[1].hypothesis == triple[2].hypothesis:
             unit = f"negnli-{source}-t{triple[0].row}"
-            result += [replace(item, premise_id=unit, condition=condition)
-                       for item, condition in zip(triple, TRIPLE_CONDITIONS)]
+            result += [
+                replace(item, premise_id=unit, condition=condition)
+                for item, condition in zip(triple, TRIPLE_CONDITIONS)
+            ]
             position += 3
         else:
             result.append(replace(items[position], premise_id=items[position].item_id))

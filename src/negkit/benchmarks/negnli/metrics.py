@@ -31,13 +31,19 @@ def negnli_report(items: Sequence[NLIItem], predicted: Sequence[str], labels: Se
     label), ``confusion_counts`` and ``accuracy_by_negation`` (premise / hypothesis / both, when the items carry it)."""
     check_predictions(items, predicted)
     gold = [item.label for item in items]
-    counts = {true: {guess: sum(1 for g, p in zip(gold, predicted) if g == true and p == guess) for guess in labels}
-              for true in labels}
+    counts = {
+        true: {guess: sum(1 for g, p in zip(gold, predicted) if g == true and p == guess) for guess in labels}
+        for true in labels
+    }
     by_negation: dict[str, dict[str, Any]] = {}
     for condition in TRIPLE_CONDITIONS:
         chosen = [item.label == label for item, label in zip(items, predicted) if item.condition == condition]
         if chosen:
-            by_negation[condition] = {"correct": sum(chosen), "total": len(chosen), "accuracy": sum(chosen) / len(chosen)}
+            by_negation[condition] = {
+                "correct": sum(chosen),
+                "total": len(chosen),
+                "accuracy": sum(chosen) / len(chosen),
+            }
     return {
         "count": len(items),
         "labels": list(labels),
@@ -58,11 +64,22 @@ def negnli_estimands(items: Sequence[NLIItem], predicted: Sequence[str], labels:
         is_true = np.array([g == true for g in gold], dtype=float)
         for guess in labels:
             hit = np.array([p == guess for p in predicted], dtype=float) * is_true
-            estimands.append(ratio_estimand(f"confusion_matrix.{true}.{guess}", hit, is_true, units, UNIT,
-                                            label=f"{true} -> {guess}"))
+            estimands.append(
+                ratio_estimand(
+                    f"confusion_matrix.{true}.{guess}", hit, is_true, units, UNIT, label=f"{true} -> {guess}"
+                )
+            )
     correct = np.array([item.label == label for item, label in zip(items, predicted)], dtype=float)
     for condition in TRIPLE_CONDITIONS:
         mask = np.array([item.condition == condition for item in items], dtype=float)
-        estimands.append(ratio_estimand(f"accuracy_by_negation.{condition}.accuracy", correct * mask, mask, units, UNIT,
-                                        label=f"accuracy (negation in {condition})"))
+        estimands.append(
+            ratio_estimand(
+                f"accuracy_by_negation.{condition}.accuracy",
+                correct * mask,
+                mask,
+                units,
+                UNIT,
+                label=f"accuracy (negation in {condition})",
+            )
+        )
     return estimands

@@ -33,27 +33,52 @@ def negnli_tables(metrics: dict[str, Any]) -> str:
     standard = metrics["standard"]
     scores = markdown_table(
         [*(f"F1 {label}" for label in labels), "All (support-weighted F1)", "accuracy"],
-        [[with_interval(standard["per_class"][label]["f1"], intervals, f"standard.per_class.{label}.f1") for label in labels]
-         + [with_interval(standard["all_f1"], intervals, "standard.all_f1"),
-            with_interval(standard["accuracy"], intervals, "standard.accuracy")]],
+        [
+            [
+                with_interval(standard["per_class"][label]["f1"], intervals, f"standard.per_class.{label}.f1")
+                for label in labels
+            ]
+            + [
+                with_interval(standard["all_f1"], intervals, "standard.all_f1"),
+                with_interval(standard["accuracy"], intervals, "standard.accuracy"),
+            ]
+        ],
     )
     confusion = metrics["confusion_matrix"]
     counts = metrics.get("confusion_counts", {})
     confusion_table = markdown_table(
         ["true \\ predicted", *labels, "pairs"],
-        [[true] + [with_interval(confusion[true][guess], intervals, f"confusion_matrix.{true}.{guess}") for guess in labels]
-         + [standard["per_class"][true]["support"]] for true in labels],
+        [
+            [true]
+            + [with_interval(confusion[true][guess], intervals, f"confusion_matrix.{true}.{guess}") for guess in labels]
+            + [standard["per_class"][true]["support"]]
+            for true in labels
+        ],
     )
-    parts = [f"### {metrics.get('source', 'NegNLI')} — {metrics['count']} pairs",
-             "F1 per class and All (the NaN-NLI paper's Table 5 columns):", scores,
-             "Confusion matrix normalised by the true label (the NaN-NLI paper's Figure 1):", confusion_table]
+    parts = [
+        f"### {metrics.get('source', 'NegNLI')} — {metrics['count']} pairs",
+        "F1 per class and All (the NaN-NLI paper's Table 5 columns):",
+        scores,
+        "Confusion matrix normalised by the true label (the NaN-NLI paper's Figure 1):",
+        confusion_table,
+    ]
     by_negation = metrics.get("accuracy_by_negation", {})
     if by_negation:
-        parts += ["Accuracy by where negation was added (each original pair gave three):", markdown_table(
-            ["negation added to", "right", "pairs", "accuracy"],
-            [[where, values["correct"], values["total"],
-              with_interval(values["accuracy"], intervals, f"accuracy_by_negation.{where}.accuracy")]
-             for where, values in by_negation.items()])]
+        parts += [
+            "Accuracy by where negation was added (each original pair gave three):",
+            markdown_table(
+                ["negation added to", "right", "pairs", "accuracy"],
+                [
+                    [
+                        where,
+                        values["correct"],
+                        values["total"],
+                        with_interval(values["accuracy"], intervals, f"accuracy_by_negation.{where}.accuracy"),
+                    ]
+                    for where, values in by_negation.items()
+                ],
+            ),
+        ]
     if counts and sum(sum(row.values()) for row in counts.values()) < metrics["count"]:
         parts.append("Some answers were outside the labels (counted as wrong, in no column).")
     note = interval_note(intervals)
@@ -64,14 +89,22 @@ def confusion_heatmap(metrics: Mapping[str, Any], title: str) -> str:
     """The confusion matrix of an NLI task's metrics (``confusion_matrix``, normalised by the true label)."""
     confusion = metrics["confusion_matrix"]
     labels = list(confusion)
-    return plots.heatmap([[confusion[true][guess] for guess in labels] for true in labels], labels, labels,
-                         f"{title}: true (rows) vs predicted", vmin=0, vmax=1)
+    return plots.heatmap(
+        [[confusion[true][guess] for guess in labels] for true in labels],
+        labels,
+        labels,
+        f"{title}: true (rows) vs predicted",
+        vmin=0,
+        vmax=1,
+    )
 
 
 def table5_figures(results: Sequence[Mapping[str, Any]]) -> list[Figure]:
     """Figure 1 of the NaN-NLI paper: the confusion matrices of the Table 5 benchmarks side by side."""
-    return [(f"{title}: confusion matrix normalised by the true label", confusion_heatmap(metrics, title))
-            for title, metrics in table5_columns(results).items()]
+    return [
+        (f"{title}: confusion matrix normalised by the true label", confusion_heatmap(metrics, title))
+        for title, metrics in table5_columns(results).items()
+    ]
 
 
 def table5_columns(results: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -89,16 +122,33 @@ def table5_markdown(results: Sequence[Mapping[str, Any]]) -> str | None:
         return None
     rows = []
     for label, short in _ROWS:
-        rows.append([f"{short} ({label})"] + [with_interval(metrics["standard"]["per_class"][label]["f1"],
-                                                            metrics.get("intervals"), f"standard.per_class.{label}.f1")
-                                              for metrics in columns.values()])
-    rows.append(["All (support-weighted)"] + [with_interval(metrics["standard"]["all_f1"], metrics.get("intervals"),
-                                                            "standard.all_f1") for metrics in columns.values()])
+        rows.append(
+            [f"{short} ({label})"]
+            + [
+                with_interval(
+                    metrics["standard"]["per_class"][label]["f1"],
+                    metrics.get("intervals"),
+                    f"standard.per_class.{label}.f1",
+                )
+                for metrics in columns.values()
+            ]
+        )
+    rows.append(
+        ["All (support-weighted)"]
+        + [
+            with_interval(metrics["standard"]["all_f1"], metrics.get("intervals"), "standard.all_f1")
+            for metrics in columns.values()
+        ]
+    )
     rows.append(["pairs"] + [metrics["count"] for metrics in columns.values()])
-    paper = "; ".join(f"{name}: " + ", ".join(f"{short} {values[label]:.3f}" for label, short in _ROWS)
-                      + f", All {values['all']:.3f}" for name, values in TABLE5_PAPER.items())
+    paper = "; ".join(
+        f"{name}: " + ", ".join(f"{short} {values[label]:.3f}" for label, short in _ROWS) + f", All {values['all']:.3f}"
+        for name, values in TABLE5_PAPER.items()
+    )
     notes = [interval_note(metrics.get("intervals")) for metrics in columns.values()]
-    parts = [markdown_table(["F1", *columns], rows),
-             f"The paper's RoBERTa-MNLI (Truong et al., 2022, Table 5): {paper}. MNLI-neg needs MNLI, not obtainable "
-             "here. The confusion matrices side by side (Figure 1) are in report.html."]
+    parts = [
+        markdown_table(["F1", *columns], rows),
+        f"The paper's RoBERTa-MNLI (Truong et al., 2022, Table 5): {paper}. MNLI-neg needs MNLI, not obtainable "
+        "here. The confusion matrices side by side (Figure 1) are in report.html.",
+    ]
     return "\n\n".join(parts + [note for note in dict.fromkeys(notes) if note]) + "\n"

@@ -88,13 +88,24 @@ def _with_sweep_tables(factory: Callable[..., Any]) -> Callable[..., Any]:
 nubench_figures = choice_figures("Thunder-NUBench")
 
 
-def write_harness_task(task: Any, loaded: TaskData, out: Path, data: str | None, names: tuple[str, ...]) -> dict[str, Any]:
+def write_harness_task(
+    task: Any, loaded: TaskData, out: Path, data: str | None, names: tuple[str, ...]
+) -> dict[str, Any]:
     """The items (and the validation pool for few-shot) with the chosen prompt, for the Harness."""
 
     def docs(items: Sequence[Any]) -> list[dict[str, Any]]:
-        return [{"item_id": item.item_id, "sentence": item.sentence, "choice2_type": item.choice2_type,
-                 "candidate_names": list(item.candidate_names), "prompt": render_prompt(task.prompt, item.sentence),
-                 "choices": list(item.candidates), "gold": 0} for item in items]
+        return [
+            {
+                "item_id": item.item_id,
+                "sentence": item.sentence,
+                "choice2_type": item.choice2_type,
+                "candidate_names": list(item.candidate_names),
+                "prompt": render_prompt(task.prompt, item.sentence),
+                "choices": list(item.candidates),
+                "gold": 0,
+            }
+            for item in items
+        ]
 
     files = {"test": f"{HARNESS_TASK}.test.jsonl"}
     atomic_write_jsonl(out / files["test"], docs(loaded.items))
@@ -102,13 +113,25 @@ def write_harness_task(task: Any, loaded: TaskData, out: Path, data: str | None,
     if task.num_fewshot:
         files[FEWSHOT_SPLIT] = f"{HARNESS_TASK}.{FEWSHOT_SPLIT}.jsonl"
         atomic_write_jsonl(out / files[FEWSHOT_SPLIT], docs(task.pool))
-        extra = (f"fewshot_split: {FEWSHOT_SPLIT}\nnum_fewshot: {task.num_fewshot}\n"
-                 f"fewshot_delimiter: {json.dumps(FEWSHOT_DELIMITER)}\n")
-    atomic_write_text(out / f"{HARNESS_TASK}.yaml", harness_task_yaml(
-        HARNESS_TASK, "load_nubench", "prompt", "choices", "gold", " ",
-        f"Thunder-NUBench, prompt {task.prompt}, {task.num_fewshot}-shot: candidates scored after the prompt.",
-        extra).replace("metric_list:\n", "metric_list:\n  - metric: acc_norm\n    aggregation: mean\n"
-                       "    higher_is_better: true\n"))
+        extra = (
+            f"fewshot_split: {FEWSHOT_SPLIT}\nnum_fewshot: {task.num_fewshot}\n"
+            f"fewshot_delimiter: {json.dumps(FEWSHOT_DELIMITER)}\n"
+        )
+    atomic_write_text(
+        out / f"{HARNESS_TASK}.yaml",
+        harness_task_yaml(
+            HARNESS_TASK,
+            "load_nubench",
+            "prompt",
+            "choices",
+            "gold",
+            " ",
+            f"Thunder-NUBench, prompt {task.prompt}, {task.num_fewshot}-shot: candidates scored after the prompt.",
+            extra,
+        ).replace(
+            "metric_list:\n", "metric_list:\n  - metric: acc_norm\n    aggregation: mean\n    higher_is_better: true\n"
+        ),
+    )
     return {"docs": files, "prompt_id": task.prompt, "num_fewshot": task.num_fewshot, "seeds": list(task.seeds)}
 
 
@@ -116,12 +139,17 @@ def _harness_notes(entry: dict[str, Any]) -> list[str]:
     if not entry["num_fewshot"]:
         return []
     seeds = entry["seeds"]
-    return [f"Thunder-NUBench {entry['num_fewshot']}-shot: negkit runs the seeds {seeds}; the Harness "
-            "runs one few-shot seed per command, the fourth number of `--seed`, e.g. "
-            f"`--seed 0,1234,1234,{seeds[0]}` for negkit's run `seed-{seeds[0]}`.", ""]
+    return [
+        f"Thunder-NUBench {entry['num_fewshot']}-shot: negkit runs the seeds {seeds}; the Harness "
+        "runs one few-shot seed per command, the fourth number of `--seed`, e.g. "
+        f"`--seed 0,1234,1234,{seeds[0]}` for negkit's run `seed-{seeds[0]}`.",
+        "",
+    ]
 
 
-def nubench_examples(model: Any, data: str | Path | None = None, chat: bool = False, prompt_id: str = "7") -> TrainingData:
+def nubench_examples(
+    model: Any, data: str | Path | None = None, chat: bool = False, prompt_id: str = "7"
+) -> TrainingData:
     """Thunder-NUBench sentence-negation pairs in the paper's SFT format.
 
     Without the chat template (default; how ``negkit eval --tasks nubench`` asks): prompt ``prompt_id`` (prompt 7 =
@@ -144,8 +172,13 @@ def nubench_examples(model: Any, data: str | Path | None = None, chat: bool = Fa
             prompt, completion, eos = render_prompt(prompt_id, pair.premise), TARGET_DELIMITER + pair.hypothesis, True
         examples.append(Example(prompt, completion, eos, f"pair-{pair.index}"))
     files = [find_split_file(root, NEGATION_PAIRS, "train")] if root is not None else []
-    description = {"kind": "nubench", "source": str(root) if root else "hub", "chat_template": chat,
-                   "prompt_id": None if chat else prompt_id, "pairs": len(pairs)}
+    description = {
+        "kind": "nubench",
+        "source": str(root) if root else "hub",
+        "chat_template": chat,
+        "prompt_id": None if chat else prompt_id,
+        "pairs": len(pairs),
+    }
     return TrainingData(examples, files, description)
 
 
@@ -157,37 +190,53 @@ def _check_training(options: Any) -> None:
     load_negation_pairs(locate_nubench_root(options.data))
 
 
-TRAINING = TrainingSource(NAME, _build_training, "Thunder-NUBench sentence-negation pairs (the paper's SFT data)",
-                          check=_check_training)
+TRAINING = TrainingSource(
+    NAME, _build_training, "Thunder-NUBench sentence-negation pairs (the paper's SFT data)", check=_check_training
+)
 
 
-SUITE = register_suite(SuiteDescription(
-    name="thunder-nubench",
-    title="Thunder-NUBench",
-    aliases=(NAME,),
-    tasks=(TaskEntry(NAME, ThunderNUBenchTask, "Thunder-NUBench: standard negation as multiple choice by log-likelihood"),
-           # the prompt sweep of the paper's Tables 11-14 (`negkit nubench sweep`, negkit.benchmarks.nubench.sweep)
-           TaskEntry(PROMPTS_TASK, _with_sweep_tables(prompts_task), PROMPTS_DESCRIPTION),
-           TaskEntry(FEWSHOT_TASK, _with_sweep_tables(fewshot_task), FEWSHOT_DESCRIPTION)),
-    main_task=NAME,
-    data=DataSource(
-        DATA_FOLDER,
-        "gated hub data set thunder-research-group/SNU_Thunder-NUBench (accept its licence, log in), or a local "
-        "copy DATA/thunder-nubench/multiple-choice/{validation,test}.jsonl; tests/fixtures/thunder_nubench is a "
-        "hand-written sample in that layout",
-        licence="the hub data set's licence (gated: accept it on the data set's page)",
-        locate=locate_nubench_root,
-    ),
-    reader=load_choice_items,
-    scorer_help="Thunder-NUBench: acc, acc_norm, error analysis from {item_id, prediction[, prediction_norm, run]} lines",
-    interval_unit="item",
-    primary_metric="summary.acc.mean",
-    figures=nubench_figures,
-    harness=HarnessExport((HARNESS_TASK,), write_harness_task, loaders={"load_nubench": NAME}, notes=_harness_notes),
-    training=(TRAINING,),
-    task_flags=(task_flag("--bos", option="bos", choices=tuple(BOS_POLICIES),
-                          help="Thunder-NUBench: a BOS token before the context: the tokenizer's choice (default, as "
-                          "lm-eval 0.4.13), none (as the older lm-eval the paper used), or always"),),
-    statistics=nubench_data_statistics,
-    order=20, groups=("negation-all",),
-))
+SUITE = register_suite(
+    SuiteDescription(
+        name="thunder-nubench",
+        title="Thunder-NUBench",
+        aliases=(NAME,),
+        tasks=(
+            TaskEntry(
+                NAME, ThunderNUBenchTask, "Thunder-NUBench: standard negation as multiple choice by log-likelihood"
+            ),
+            # the prompt sweep of the paper's Tables 11-14 (`negkit nubench sweep`, negkit.benchmarks.nubench.sweep)
+            TaskEntry(PROMPTS_TASK, _with_sweep_tables(prompts_task), PROMPTS_DESCRIPTION),
+            TaskEntry(FEWSHOT_TASK, _with_sweep_tables(fewshot_task), FEWSHOT_DESCRIPTION),
+        ),
+        main_task=NAME,
+        data=DataSource(
+            DATA_FOLDER,
+            "gated hub data set thunder-research-group/SNU_Thunder-NUBench (accept its licence, log in), or a local "
+            "copy DATA/thunder-nubench/multiple-choice/{validation,test}.jsonl; tests/fixtures/thunder_nubench is a "
+            "hand-written sample in that layout",
+            licence="the hub data set's licence (gated: accept it on the data set's page)",
+            locate=locate_nubench_root,
+        ),
+        reader=load_choice_items,
+        scorer_help="Thunder-NUBench: acc, acc_norm, error analysis from {item_id, prediction[, prediction_norm, run]} lines",
+        interval_unit="item",
+        primary_metric="summary.acc.mean",
+        figures=nubench_figures,
+        harness=HarnessExport(
+            (HARNESS_TASK,), write_harness_task, loaders={"load_nubench": NAME}, notes=_harness_notes
+        ),
+        training=(TRAINING,),
+        task_flags=(
+            task_flag(
+                "--bos",
+                option="bos",
+                choices=tuple(BOS_POLICIES),
+                help="Thunder-NUBench: a BOS token before the context: the tokenizer's choice (default, as "
+                "lm-eval 0.4.13), none (as the older lm-eval the paper used), or always",
+            ),
+        ),
+        statistics=nubench_data_statistics,
+        order=20,
+        groups=("negation-all",),
+    )
+)

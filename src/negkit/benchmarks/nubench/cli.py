@@ -28,19 +28,36 @@ def register(groups: CommandGroups, context: CommandContext) -> None:
     )
     context.add_model_arguments(sweep.add_argument_group("model"))
     tasks = sweep.add_argument_group("sweep and data")
-    tasks.add_argument("--tables", default="prompts,fewshot",
-                       help="prompts (Tables 11-13), fewshot (Table 14), or both (default: prompts,fewshot)")
-    tasks.add_argument("--data", help="data root or Thunder-NUBench folder (default: NEGKIT_DATA, ./data, ../shared/data)")
+    tasks.add_argument(
+        "--tables",
+        default="prompts,fewshot",
+        help="prompts (Tables 11-13), fewshot (Table 14), or both (default: prompts,fewshot)",
+    )
+    tasks.add_argument(
+        "--data", help="data root or Thunder-NUBench folder (default: NEGKIT_DATA, ./data, ../shared/data)"
+    )
     tasks.add_argument("--split", default=SWEEP_SPLIT, help="validation (default, as the paper's sweep) or test")
     tasks.add_argument("--limit", type=parse_limit, metavar="N|F", help="the first N items (or a fraction F)")
-    tasks.add_argument("--num-fewshot", type=non_negative, default=5, metavar="K",
-                       help="examples per few-shot context of Table 14 (default: 5)")
-    tasks.add_argument("--seed", type=seed_value,
-                       help="one few-shot seed instead of the paper's five (42, 1234, 3000, 5000, 7000)")
-    tasks.add_argument("--bos", choices=tuple(BOS_POLICIES), help="a BOS token before the context "
-                       "(see negkit eval --help)")
-    tasks.add_argument("--apply-chat-template", dest="chat", action="store_const", const=True,
-                       help="render every prompt with the model's chat template (default: plain prompts, as the paper)")
+    tasks.add_argument(
+        "--num-fewshot",
+        type=non_negative,
+        default=5,
+        metavar="K",
+        help="examples per few-shot context of Table 14 (default: 5)",
+    )
+    tasks.add_argument(
+        "--seed", type=seed_value, help="one few-shot seed instead of the paper's five (42, 1234, 3000, 5000, 7000)"
+    )
+    tasks.add_argument(
+        "--bos", choices=tuple(BOS_POLICIES), help="a BOS token before the context (see negkit eval --help)"
+    )
+    tasks.add_argument(
+        "--apply-chat-template",
+        dest="chat",
+        action="store_const",
+        const=True,
+        help="render every prompt with the model's chat template (default: plain prompts, as the paper)",
+    )
     tasks.add_argument("--system-instruction", metavar="TEXT", help="a system message or text before each prompt")
     context.add_run_arguments(sweep.add_argument_group("run and output"))
     sweep.set_defaults(handler=lambda args: run_sweep(args, context))
@@ -54,11 +71,17 @@ def register(groups: CommandGroups, context: CommandContext) -> None:
         "zero-shot and k-shot (mean ± SD over seeds). The best value of each column is in bold.",
     )
     tables.add_argument("runs", nargs="*", metavar="RUN_DIR", help="sweep output folders (one group: 'all models')")
-    tables.add_argument("--group", nargs="+", action="append", metavar=("NAME", "RUN_DIR"),
-                        help="a named group of runs, e.g. --group 3-4B runs/qwen3b runs/llama3b (repeatable; "
-                        "the first group is Table 11, the second Table 12)")
-    tables.add_argument("--out", required=True, metavar="DIR", help="where report.md, report.html and "
-                        "nubench-tables.json go")
+    tables.add_argument(
+        "--group",
+        nargs="+",
+        action="append",
+        metavar=("NAME", "RUN_DIR"),
+        help="a named group of runs, e.g. --group 3-4B runs/qwen3b runs/llama3b (repeatable; "
+        "the first group is Table 11, the second Table 12)",
+    )
+    tables.add_argument(
+        "--out", required=True, metavar="DIR", help="where report.md, report.html and nubench-tables.json go"
+    )
     tables.set_defaults(handler=run_tables)
 
 
@@ -68,7 +91,9 @@ def run_sweep(args: argparse.Namespace, context: CommandContext) -> int:
         raise NegkitError("--limit takes one count or fraction here (both sweeps ask the same items)")
     fewshot = "fewshot" in which
     if fewshot and args.num_fewshot < 1:
-        raise NegkitError("--num-fewshot must be at least 1 for the fewshot sweep (its zero-shot runs are always there)")
+        raise NegkitError(
+            "--num-fewshot must be at least 1 for the fewshot sweep (its zero-shot runs are always there)"
+        )
     if args.bootstrap < 0:
         raise NegkitError(f"--bootstrap must be 0 (no intervals) or a number of resamples, got {args.bootstrap}")
     if args.seed is not None and not fewshot:

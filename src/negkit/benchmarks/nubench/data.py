@@ -98,7 +98,11 @@ def read_choice_items(records: Iterable[tuple[int, Mapping[str, Any]]], source: 
         require_fields(source, line, record, _CHOICE_COLUMNS)
         choice2_type = str(record["choice2_type"]).strip()
         if choice2_type not in CHOICE2_TYPES:
-            raise InputFormatError(source, line, f"field 'choice2_type': unknown value {quoted(choice2_type)} (expected one of {CHOICE2_TYPES})")
+            raise InputFormatError(
+                source,
+                line,
+                f"field 'choice2_type': unknown value {quoted(choice2_type)} (expected one of {CHOICE2_TYPES})",
+            )
         choices = tuple(_text(record[name]) for name in CHOICE_NAMES)
         needed = ("choice1", "choice3", "choice4") if choice2_type == NON_APPLICABLE else CHOICE_NAMES
         for name in ("sentence", *needed):
@@ -109,7 +113,9 @@ def read_choice_items(records: Iterable[tuple[int, Mapping[str, Any]]], source: 
             ChoiceItem(
                 item_id=f"nubench-{split}-{index}",
                 index=index,
-                wikipedia_index=_integer(source, line, record, "wikipedia_index") if _text(record.get("wikipedia_index")) else None,
+                wikipedia_index=_integer(source, line, record, "wikipedia_index")
+                if _text(record.get("wikipedia_index"))
+                else None,
                 sentence=_text(record["sentence"]),
                 choices=choices,  # type: ignore[arg-type]
                 choice2_type=choice2_type,
@@ -176,7 +182,9 @@ def _hub_records(config: str, split: str) -> Iterator[tuple[int, dict[str, Any]]
     try:
         import datasets  # heavy: off the start-up path
     except ImportError:
-        raise DataNotFoundError("loading Thunder-NUBench from the hub needs the 'datasets' package (pip install negkit[hub])") from None
+        raise DataNotFoundError(
+            "loading Thunder-NUBench from the hub needs the 'datasets' package (pip install negkit[hub])"
+        ) from None
     try:
         dataset = datasets.load_dataset(HUB_ID, config, split=split)
     except Exception as error:  # network, authentication and gating errors all come here

@@ -18,8 +18,9 @@ __all__ = ["GOLD", "UNIT", "nubench_estimands", "nubench_run_estimands"]
 UNIT = "Thunder-NUBench item"
 
 
-def nubench_estimands(records: Sequence[Mapping[str, Any]], runs: Sequence[str],
-                      headline_only: bool = False) -> list[Estimand]:
+def nubench_estimands(
+    records: Sequence[Mapping[str, Any]], runs: Sequence[str], headline_only: bool = False
+) -> list[Estimand]:
     """Every interval of a Thunder-NUBench run from its records (``item_id``, ``choice2_type``, ``runs``);
     ``headline_only``: the means over runs of acc and acc_norm alone."""
     return choice_estimands(records, runs, LOCAL_NEGATION_TYPES, UNIT, headline_only)

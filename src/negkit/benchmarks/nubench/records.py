@@ -27,8 +27,16 @@ from negkit.kit.tasks.negation_choice import (
     scored_metrics,
 )
 
-__all__ = ["GOLD", "harness_scores", "item_record", "items_from_records", "predicted_records", "record_runs",
-           "scored_items", "scored_metrics"]
+__all__ = [
+    "GOLD",
+    "harness_scores",
+    "item_record",
+    "items_from_records",
+    "predicted_records",
+    "record_runs",
+    "scored_items",
+    "scored_metrics",
+]
 
 
 def scored_items(data: str | Path | None) -> list[ChoiceItem]:
@@ -36,7 +44,9 @@ def scored_items(data: str | Path | None) -> list[ChoiceItem]:
     root = locate_nubench_root(data)
     if root is None:
         where = f"{data}: " if data else ""
-        raise DataNotFoundError(f"{where}Thunder-NUBench data not found: pass --data ROOT (ROOT/multiple-choice/test.jsonl)")
+        raise DataNotFoundError(
+            f"{where}Thunder-NUBench data not found: pass --data ROOT (ROOT/multiple-choice/test.jsonl)"
+        )
     items: list[ChoiceItem] = []
     for split in SPLITS[MULTIPLE_CHOICE]:
         try:
@@ -53,10 +63,11 @@ def _positional(path: Path, line: int, record: Mapping[str, Any]) -> str | None:
 def predicted_records(path: Path, items: Sequence[ChoiceItem]) -> list[dict[str, Any]]:
     """The records of a predictions file (see the module documentation), in the items' order."""
     runs: dict[str, dict[str, Any]] = {}
-    for prediction in read_choice_predictions(path, {item.item_id: item for item in items}, _positional,
-                                              " (or 'index')"):
-        runs.setdefault(prediction.item_id, {})[prediction.run] = {"prediction": prediction.prediction,
-                                                                   "prediction_norm": prediction.prediction_norm}
+    for prediction in read_choice_predictions(
+        path, {item.item_id: item for item in items}, _positional, " (or 'index')"
+    ):
+        runs.setdefault(prediction.item_id, {})[prediction.run] = {
+            "prediction": prediction.prediction,
+            "prediction_norm": prediction.prediction_norm,
+        }
     return [item_record(item, runs[item.item_id]) for item in items if item.item_id in runs]
-
-

@@ -31,17 +31,23 @@ from negkit.kit.data.statistics import DataStatistics, StatisticsTable
 
 #: Items per choice2_type in the published data (validation, test), from the data set card and the paper.
 PUBLISHED_TYPE_COUNTS: dict[str, tuple[int, int]] = {
-    "relative_part": (31, 293), "pp_part": (30, 290), "compound_part": (29, 277), "adverb_part": (8, 105),
+    "relative_part": (31, 293),
+    "pp_part": (30, 290),
+    "compound_part": (29, 277),
+    "adverb_part": (8, 105),
     "non-applicable": (2, 37),
 }
 #: Published size of each configuration's splits.
 PUBLISHED_SIZES: dict[tuple[str, str], int] = {
-    (MULTIPLE_CHOICE, "validation"): 100, (MULTIPLE_CHOICE, "test"): 1002, (NEGATION_PAIRS, "train"): 3772,
+    (MULTIPLE_CHOICE, "validation"): 100,
+    (MULTIPLE_CHOICE, "test"): 1002,
+    (NEGATION_PAIRS, "train"): 3772,
 }
 
 
-def nubench_statistics(choice_items: Mapping[str, Sequence[ChoiceItem]], pairs: Sequence[NegationPair] | None,
-                       source: str = "") -> DataStatistics:
+def nubench_statistics(
+    choice_items: Mapping[str, Sequence[ChoiceItem]], pairs: Sequence[NegationPair] | None, source: str = ""
+) -> DataStatistics:
     """Statistics of multiple-choice items by split (``{"validation": [...], "test": [...]}``) and the
     sentence-negation pairs (``None``: not available)."""
     splits = [split for split in SPLITS[MULTIPLE_CHOICE] if split in choice_items]
@@ -53,17 +59,26 @@ def nubench_statistics(choice_items: Mapping[str, Sequence[ChoiceItem]], pairs: 
     totals = [len(choice_items[split]) for split in splits]
     published = [sum(PUBLISHED_TYPE_COUNTS[kind][i] for kind in CHOICE2_TYPES) for i in range(2)]
     type_rows.append(("all", *totals, sum(totals), *published))
-    size_rows = [(MULTIPLE_CHOICE, split, len(choice_items[split]), PUBLISHED_SIZES[(MULTIPLE_CHOICE, split)])
-                 for split in splits]
-    size_rows.append((NEGATION_PAIRS, "train", None if pairs is None else len(pairs),
-                      PUBLISHED_SIZES[(NEGATION_PAIRS, "train")]))
+    size_rows = [
+        (MULTIPLE_CHOICE, split, len(choice_items[split]), PUBLISHED_SIZES[(MULTIPLE_CHOICE, split)])
+        for split in splits
+    ]
+    size_rows.append(
+        (NEGATION_PAIRS, "train", None if pairs is None else len(pairs), PUBLISHED_SIZES[(NEGATION_PAIRS, "train")])
+    )
     tables = [
-        StatisticsTable("Items per local-negation type (choice2_type) and split (Table 4)",
-                        ("choice2_type", *splits, "total", "published validation", "published test"),
-                        tuple(type_rows), "non-applicable items offer three choices (no local negation), the "
-                        "others four."),
-        StatisticsTable("Configurations and splits (Table 9)", ("configuration", "split", "items", "published"),
-                        tuple(size_rows), "– : split not found in the data folder."),
+        StatisticsTable(
+            "Items per local-negation type (choice2_type) and split (Table 4)",
+            ("choice2_type", *splits, "total", "published validation", "published test"),
+            tuple(type_rows),
+            "non-applicable items offer three choices (no local negation), the others four.",
+        ),
+        StatisticsTable(
+            "Configurations and splits (Table 9)",
+            ("configuration", "split", "items", "published"),
+            tuple(size_rows),
+            "– : split not found in the data folder.",
+        ),
     ]
     values = {
         "choice2_types": {split: {kind: counts[split][kind] for kind in CHOICE2_TYPES} for split in splits},

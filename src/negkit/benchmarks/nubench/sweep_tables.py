@@ -45,7 +45,9 @@ def sweep_run_tables(metrics: Mapping[str, Any]) -> str:
     shots = metrics.get("num_fewshot", 0)
     rows = []
     for prompt, entry in prompts.items():
-        zero = [with_interval(entry[ZERO_SHOT][m], intervals, f"runs.{run_name(prompt, ZERO_SHOT)}.{m}") for m in METRICS]
+        zero = [
+            with_interval(entry[ZERO_SHOT][m], intervals, f"runs.{run_name(prompt, ZERO_SHOT)}.{m}") for m in METRICS
+        ]
         few = [_mean_sd(entry["few-shot"][m]) for m in METRICS] if "few-shot" in entry else []
         rows.append([prompt, entry["type"], *zero, *few])
     headers = ["prompt", "type", "zero-shot acc", "zero-shot acc_norm"]
@@ -91,13 +93,21 @@ def read_sweep_run(folder: str | Path, group: str = "all models") -> SweepRun:
                 raise InputFormatError(path, None, "no 'metrics.prompts' table (not a prompt sweep's results)")
             found[task] = results
     if not found:
-        raise NegkitError(f"{folder}: neither {PROMPTS_TASK}.results.json nor {FEWSHOT_TASK}.results.json "
-                          "(run `negkit nubench sweep` into it first)")
+        raise NegkitError(
+            f"{folder}: neither {PROMPTS_TASK}.results.json nor {FEWSHOT_TASK}.results.json "
+            "(run `negkit nubench sweep` into it first)"
+        )
     first = next(iter(found.values()))
     model = first.get("model", {})
-    return SweepRun(str(model.get("name") or folder.name), folder, group,
-                    found.get(PROMPTS_TASK, {}).get("metrics"), found.get(FEWSHOT_TASK, {}).get("metrics"),
-                    first.get("data", {}).get("split"), first.get("data", {}).get("count"))
+    return SweepRun(
+        str(model.get("name") or folder.name),
+        folder,
+        group,
+        found.get(PROMPTS_TASK, {}).get("metrics"),
+        found.get(FEWSHOT_TASK, {}).get("metrics"),
+        first.get("data", {}).get("split"),
+        first.get("data", {}).get("count"),
+    )
 
 
 def _value(run: SweepRun, prompt: str, metric: str) -> float | None:
@@ -116,8 +126,12 @@ def _bold_best(columns: list[list[float | None]]) -> list[list[str]]:
     out = []
     for column in columns:
         best = max((round(value, 3) for value in column if value is not None), default=None)
-        out.append([f"**{number(value)}**" if value is not None and round(value, 3) == best else number(value)
-                    for value in column])
+        out.append(
+            [
+                f"**{number(value)}**" if value is not None and round(value, 3) == best else number(value)
+                for value in column
+            ]
+        )
     return out
 
 
@@ -140,29 +154,49 @@ def sweep_tables_data(runs: Sequence[SweepRun]) -> dict[str, Any]:
             average = {m: _average([v[m] for v in values.values()]) for m in METRICS}
             rows[prompt] = {"type": PROMPT_TYPES[prompt], "models": values, "average": average}
         prompt_tables[group] = rows
-    variants = {prompt: {group: {m: _average([_value(run, prompt, m) for run in members if run.prompts])
-                                 for m in METRICS} for group, members in groups.items()} for prompt in VARIANT_PROMPTS}
+    variants = {
+        prompt: {
+            group: {m: _average([_value(run, prompt, m) for run in members if run.prompts]) for m in METRICS}
+            for group, members in groups.items()
+        }
+        for prompt in VARIANT_PROMPTS
+    }
     fewshot = {run.name: run.fewshot["prompts"] for run in runs if run.fewshot}
-    settings = {run.name: {"num_fewshot": run.fewshot.get("num_fewshot"), "seeds": run.fewshot.get("seeds")}
-                for run in runs if run.fewshot}
-    return {"models": [{"name": run.name, "run": str(run.folder), "group": run.group, "split": run.split,
-                        "items": run.count} for run in runs],
-            "prompt_tables": prompt_tables, "variant_table": variants, "fewshot_table": fewshot,
-            "fewshot_settings": settings,
-            "num_fewshot": next((run.fewshot.get("num_fewshot") for run in runs if run.fewshot), None),
-            "seeds": next((run.fewshot.get("seeds") for run in runs if run.fewshot), None)}
+    settings = {
+        run.name: {"num_fewshot": run.fewshot.get("num_fewshot"), "seeds": run.fewshot.get("seeds")}
+        for run in runs
+        if run.fewshot
+    }
+    return {
+        "models": [
+            {"name": run.name, "run": str(run.folder), "group": run.group, "split": run.split, "items": run.count}
+            for run in runs
+        ],
+        "prompt_tables": prompt_tables,
+        "variant_table": variants,
+        "fewshot_table": fewshot,
+        "fewshot_settings": settings,
+        "num_fewshot": next((run.fewshot.get("num_fewshot") for run in runs if run.fewshot), None),
+        "seeds": next((run.fewshot.get("seeds") for run in runs if run.fewshot), None),
+    }
 
 
 def sweep_tables_markdown(data: Mapping[str, Any]) -> str:
     """``report.md`` of ``negkit nubench tables`` from :func:`sweep_tables_data`."""
     models = data["models"]
     splits = sorted({str(model["split"]) for model in models})
-    parts = ["# Thunder-NUBench prompt sweep (paper Tables 11-14)",
-             "Models: " + "; ".join(f"`{m['name']}` ({m['group']}, {m['run']}, {m['items']} items)" for m in models)
-             + f". Split: {', '.join(splits)}. {UNITS}"]
+    parts = [
+        "# Thunder-NUBench prompt sweep (paper Tables 11-14)",
+        "Models: "
+        + "; ".join(f"`{m['name']}` ({m['group']}, {m['run']}, {m['items']} items)" for m in models)
+        + f". Split: {', '.join(splits)}. {UNITS}",
+    ]
     groups = list(data["prompt_tables"])
-    with_prompts = [m for m in models if any(m["name"] in row["models"] for table in data["prompt_tables"].values()
-                                             for row in table.values())]
+    with_prompts = [
+        m
+        for m in models
+        if any(m["name"] in row["models"] for table in data["prompt_tables"].values() for row in table.values())
+    ]
     for number_, group in enumerate(groups):
         table = data["prompt_tables"][group]
         names = [m["name"] for m in with_prompts if m["group"] == group]
@@ -171,7 +205,9 @@ def sweep_tables_markdown(data: Mapping[str, Any]) -> str:
         label = f"Table {11 + number_}" if number_ < 2 else f"Table 11-12 ({group})"
         columns = [[table[p]["models"][name][m] for p in TABLE_PROMPTS] for name in names for m in METRICS]
         columns += [[table[p]["average"][m] for p in TABLE_PROMPTS] for m in METRICS]
-        headers = ["prompt", "type"] + [f"{name} {m}" for name in names for m in METRICS] + [f"Average {m}" for m in METRICS]
+        headers = (
+            ["prompt", "type"] + [f"{name} {m}" for name in names for m in METRICS] + [f"Average {m}" for m in METRICS]
+        )
         rows = _rows_from_columns([[p, table[p]["type"]] for p in TABLE_PROMPTS], columns)
         parts.append(f"## {label}: prompts 1-12, zero-shot — {group}\n\n{markdown_table(headers, rows)}")
     if with_prompts:
@@ -201,12 +237,24 @@ def _fewshot_markdown(data: Mapping[str, Any]) -> str:
             cells = [texts[0][index], texts[1][index]] + [f"{texts[2 + k][index]} ± {number(sds[k])}" for k in range(2)]
             extra = [] if alike else [setting.get("num_fewshot"), ", ".join(map(str, setting.get("seeds") or []))]
             rows.append([name, f"{prompt} ({prompts[prompt]['type']})", *extra, *cells])
-    headers = ["model", "prompt", *([] if alike else ["k", "seeds"]), "zero-shot acc", "zero-shot acc_norm",
-               f"{shots}-shot acc (mean ± SD)", f"{shots}-shot acc_norm (mean ± SD)"]
-    over = f"mean ± SD over seeds {', '.join(map(str, data['seeds'] or []))}" if alike else \
-        "mean ± SD over each model's seeds; the models differ in k or seeds"
-    return (f"## Table 14: prompts 1, 7 and 11, zero-shot and {shots}-shot ({over})\n\n"
-            f"{markdown_table(headers, rows)}\n\nBold: the best prompt of each model in each column.")
+    headers = [
+        "model",
+        "prompt",
+        *([] if alike else ["k", "seeds"]),
+        "zero-shot acc",
+        "zero-shot acc_norm",
+        f"{shots}-shot acc (mean ± SD)",
+        f"{shots}-shot acc_norm (mean ± SD)",
+    ]
+    over = (
+        f"mean ± SD over seeds {', '.join(map(str, data['seeds'] or []))}"
+        if alike
+        else "mean ± SD over each model's seeds; the models differ in k or seeds"
+    )
+    return (
+        f"## Table 14: prompts 1, 7 and 11, zero-shot and {shots}-shot ({over})\n\n"
+        f"{markdown_table(headers, rows)}\n\nBold: the best prompt of each model in each column."
+    )
 
 
 def sweep_tables(runs: Sequence[str | Path | tuple[str, str | Path]], out: str | Path) -> dict[str, str]:
@@ -219,7 +267,9 @@ def sweep_tables(runs: Sequence[str | Path | tuple[str, str | Path]], out: str |
         raise NegkitError("no run folders given")
     splits = {run.split for run in read}
     if len(splits) > 1:
-        raise NegkitError(f"the runs are on different splits ({', '.join(sorted(map(str, splits)))}): combine runs of one split")
+        raise NegkitError(
+            f"the runs are on different splits ({', '.join(sorted(map(str, splits)))}): combine runs of one split"
+        )
     _unique_names(read)
     data = sweep_tables_data(read)
     markdown = sweep_tables_markdown(data)

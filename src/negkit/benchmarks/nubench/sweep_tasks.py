@@ -75,8 +75,15 @@ class NubenchSweep:
     accepts = frozenset({"chat", "system_instruction", "bos"})
     splits: tuple[str, ...] = ("validation", "test")
 
-    def __init__(self, prompts: Sequence[str], num_fewshot: int = 0, seeds: Sequence[int] = FEWSHOT_SEEDS,
-                 chat: bool = False, system_instruction: str | None = None, bos: str = "tokenizer") -> None:
+    def __init__(
+        self,
+        prompts: Sequence[str],
+        num_fewshot: int = 0,
+        seeds: Sequence[int] = FEWSHOT_SEEDS,
+        chat: bool = False,
+        system_instruction: str | None = None,
+        bos: str = "tokenizer",
+    ) -> None:
         if not prompts:
             raise NegkitError("a prompt sweep needs at least one prompt")
         options = {"chat": chat, "system_instruction": system_instruction, "bos": bos}
@@ -111,7 +118,10 @@ class NubenchSweep:
             "num_fewshot": self.num_fewshot,
             "seeds": list(self.seeds),
             "runs": self.runs,
-            **{key: first[key] for key in ("target_delimiter", "fewshot_delimiter", "chat", "system_instruction", "bos")},
+            **{
+                key: first[key]
+                for key in ("target_delimiter", "fewshot_delimiter", "chat", "system_instruction", "bos")
+            },
             "fewshot_split": FEWSHOT_SPLIT if self.num_fewshot else None,
             "fewshot_excludes_item": self.parts[-1][1].exclude_item,
         }
@@ -146,12 +156,14 @@ class NubenchSweep:
         """Per item: every part's requests, in :attr:`parts` order (one list: the engine shares prefixes)."""
         per_part = [part.requests(items, model) for _prompt, part in self.parts]
         per_item = [tuple(request for part in per_part for request in part[position]) for position in range(len(items))]
-        self._contexts = {item.item_id: [request.context for request in requests]
-                          for item, requests in zip(items, per_item)}
+        self._contexts = {
+            item.item_id: [request.context for request in requests] for item, requests in zip(items, per_item)
+        }
         return per_item
 
-    def records(self, items: Sequence[ChoiceItem],
-                responses: Sequence[Sequence[LoglikelihoodResult]]) -> list[dict[str, Any]]:
+    def records(
+        self, items: Sequence[ChoiceItem], responses: Sequence[Sequence[LoglikelihoodResult]]
+    ) -> list[dict[str, Any]]:
         """Per item: one record whose ``runs`` hold every part's runs under their sweep names, each with its
         exact ``prompt``."""
         records = []
@@ -180,8 +192,9 @@ class NubenchSweep:
         metrics["prompts"] = sweep_prompt_table(metrics["runs"], self.prompts, self.seeds)
         return metrics | {"prompt_ids": list(self.prompts), "num_fewshot": self.num_fewshot, "seeds": list(self.seeds)}
 
-    def estimands(self, items: Sequence[ChoiceItem], records: Sequence[dict[str, Any]],
-                  headline_only: bool = False) -> list[Estimand]:
+    def estimands(
+        self, items: Sequence[ChoiceItem], records: Sequence[dict[str, Any]], headline_only: bool = False
+    ) -> list[Estimand]:
         """Every run's acc and acc_norm (the item is the unit); ``negkit compare`` (``headline_only``) compares
         sweeps on the means over all their runs of acc and acc_norm, as it compares a ``nubench`` run."""
         runs = one_path.record_runs(records) or self.runs
@@ -202,8 +215,10 @@ def sweep_prompt_table(runs: dict[str, Any], prompts: Sequence[str], seeds: Sequ
     table: dict[str, Any] = {}
     for prompt in prompts:
         zero = runs[run_name(prompt, ZERO_SHOT)]
-        entry: dict[str, Any] = {"type": PROMPT_TYPES.get(prompt, "?"),
-                                 ZERO_SHOT: {"acc": zero["acc"], "acc_norm": zero["acc_norm"]}}
+        entry: dict[str, Any] = {
+            "type": PROMPT_TYPES.get(prompt, "?"),
+            ZERO_SHOT: {"acc": zero["acc"], "acc_norm": zero["acc_norm"]},
+        }
         if seeds:
             shots = [runs[run_name(prompt, f"seed-{seed}")] for seed in seeds]
             entry["few-shot"] = {}
@@ -229,8 +244,13 @@ def prompts_task(chat: bool = False, system_instruction: str | None = None, bos:
     return task
 
 
-def fewshot_task(num_fewshot: int = 5, seeds: Sequence[int] = FEWSHOT_SEEDS, chat: bool = False,
-                 system_instruction: str | None = None, bos: str = "tokenizer") -> NubenchSweep:
+def fewshot_task(
+    num_fewshot: int = 5,
+    seeds: Sequence[int] = FEWSHOT_SEEDS,
+    chat: bool = False,
+    system_instruction: str | None = None,
+    bos: str = "tokenizer",
+) -> NubenchSweep:
     """Prompts 1, 7 and 11, zero-shot and ``num_fewshot``-shot over ``seeds``."""
     if num_fewshot < 1:
         raise NegkitError("nubench-fewshot needs --num-fewshot of at least 1 (its zero-shot runs are always there)")

@@ -48,9 +48,21 @@ from negkit.kit.tasks.negation_choice import (
     sample_fewshot,
 )
 
-__all__ = ["BOS_POLICIES", "FEWSHOT_DELIMITER", "FEWSHOT_SEEDS", "FEWSHOT_SPLIT", "TARGET_DELIMITER", "NubenchTask",
-           "fewshot_prefix", "instruction_block", "nubench_metrics", "prompt_file", "prompt_ids", "render_prompt",
-           "sample_fewshot"]
+__all__ = [
+    "BOS_POLICIES",
+    "FEWSHOT_DELIMITER",
+    "FEWSHOT_SEEDS",
+    "FEWSHOT_SPLIT",
+    "TARGET_DELIMITER",
+    "NubenchTask",
+    "fewshot_prefix",
+    "instruction_block",
+    "nubench_metrics",
+    "prompt_file",
+    "prompt_ids",
+    "render_prompt",
+    "sample_fewshot",
+]
 
 FEWSHOT_SPLIT = "validation"
 
@@ -113,8 +125,10 @@ class NubenchTask(NegationChoiceTask):
         """The items of ``split`` from the local root, or from the hub when none is found and no ``data`` given."""
         root = locate_nubench_root(data)
         if root is None and data is not None:
-            raise DataNotFoundError(f"Thunder-NUBench not found in {data} (expected {Path(data)}/multiple-choice/ or "
-                                    f"{Path(data)}/thunder-nubench/multiple-choice/ holding {split}.jsonl)")
+            raise DataNotFoundError(
+                f"Thunder-NUBench not found in {data} (expected {Path(data)}/multiple-choice/ or "
+                f"{Path(data)}/thunder-nubench/multiple-choice/ holding {split}.jsonl)"
+            )
         items = load_choice_items(split, root)
         files = [find_split_file(root, "multiple-choice", split)] if root else []
         return items, files, str(root) if root else "hub"

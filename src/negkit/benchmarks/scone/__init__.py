@@ -75,8 +75,9 @@ class SconeTask(NLITask):
     def metrics(self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         return scone_metrics(items, self.predicted_labels(records))
 
-    def estimands(self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]],
-                  headline_only: bool = False) -> list[Estimand]:
+    def estimands(
+        self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]], headline_only: bool = False
+    ) -> list[Estimand]:
         """The accuracies (all headline), resampling base pairs (:mod:`negkit.benchmarks.scone.intervals`)."""
         return scone_estimands(items, self.predicted_labels(records))
 
@@ -97,26 +98,45 @@ def scone_figures(metrics: dict[str, Any], records: Sequence[dict[str, Any]] | N
     """Accuracy per condition and overall."""
     conditions = [c for c in (*SCONE_CONDITIONS, "overall") if c in metrics.get("accuracy", {})]
     labels = [condition.replace("_scoped_one_", "_scoped, one_").replace("_", " ") for condition in conditions]
-    bars = plots.interval_bars(labels, {"accuracy": [triple(metrics, f"accuracy.{c}") for c in conditions]},
-                               "ScoNe-NLI accuracy per condition", "accuracy", (0, 1), reference=0.5, width=7.2,
-                               wrap=10)
+    bars = plots.interval_bars(
+        labels,
+        {"accuracy": [triple(metrics, f"accuracy.{c}") for c in conditions]},
+        "ScoNe-NLI accuracy per condition",
+        "accuracy",
+        (0, 1),
+        reference=0.5,
+        width=7.2,
+        wrap=10,
+    )
     return [("Accuracy per condition (95% intervals; dashed: chance)", bars)]
 
 
-SUITE = register_suite(SuiteDescription(
-    name=NAME,
-    title="ScoNe-NLI",
-    aliases=("scone-nli",),
-    tasks=(TaskEntry(NAME, SconeTask, "ScoNe-NLI: scoped negation, six conditions (yes/no prompt, or --classifier)",
-                     classifier=True),),
-    main_task=NAME,
-    data=DataSource(NAME, "github selenashe/ScoNe scone_nli/ into DATA/scone/scone_nli/",
-                    licence="CC0 1.0 (the repository's LICENSE)"),
-    reader=read_scone,
-    scorer_help="ScoNe-NLI: accuracy per condition and overall from {item_id, prediction} lines",
-    interval_unit="base pair (the six conditions of one pair resampled together)",
-    primary_metric="accuracy.overall",
-    figures=scone_figures,
-    harness=HarnessExport(("negkit_scone",), label_writer("load_scone"), loaders={"load_scone": NAME}),
-    order=40, groups=("negation-all",),
-))
+SUITE = register_suite(
+    SuiteDescription(
+        name=NAME,
+        title="ScoNe-NLI",
+        aliases=("scone-nli",),
+        tasks=(
+            TaskEntry(
+                NAME,
+                SconeTask,
+                "ScoNe-NLI: scoped negation, six conditions (yes/no prompt, or --classifier)",
+                classifier=True,
+            ),
+        ),
+        main_task=NAME,
+        data=DataSource(
+            NAME,
+            "github selenashe/ScoNe scone_nli/ into DATA/scone/scone_nli/",
+            licence="CC0 1.0 (the repository's LICENSE)",
+        ),
+        reader=read_scone,
+        scorer_help="ScoNe-NLI: accuracy per condition and overall from {item_id, prediction} lines",
+        interval_unit="base pair (the six conditions of one pair resampled together)",
+        primary_metric="accuracy.overall",
+        figures=scone_figures,
+        harness=HarnessExport(("negkit_scone",), label_writer("load_scone"), loaders={"load_scone": NAME}),
+        order=40,
+        groups=("negation-all",),
+    )
+)

@@ -32,7 +32,6 @@ _SCONE_EDITED_COLUMNS = ("sentence1_edited", "sentence2_edited", "gold_label_edi
 _SCONE_PLAIN_COLUMNS = ("sentence1", "sentence2", "gold_label")
 
 
-
 @dataclass(frozen=True)
 class SconeItem(NLIItem):
     """A ScoNe pair: ``condition`` and ``row`` name its condition and base pair; ``group_index`` is the data's."""
@@ -45,7 +44,9 @@ def read_scone_condition(path: str | Path, condition: str | None = None, split: 
     path = Path(path)
     condition = condition or path.stem
     if condition not in SCONE_CONDITIONS:
-        raise InputFormatError(path, None, f"unknown ScoNe condition {condition!r} (expected one of {SCONE_CONDITIONS})")
+        raise InputFormatError(
+            path, None, f"unknown ScoNe condition {condition!r} (expected one of {SCONE_CONDITIONS})"
+        )
     columns = _SCONE_PLAIN_COLUMNS if condition == "one_scoped" else _SCONE_EDITED_COLUMNS
     premise_column, hypothesis_column, label_column = columns
     items: list[SconeItem] = []
@@ -56,7 +57,9 @@ def read_scone_condition(path: str | Path, condition: str | None = None, split: 
         try:
             group_index = int(group_text) if group_text else None
         except ValueError:
-            raise InputFormatError(path, line, f"column 'group_index': {quoted(group_text)} is not an integer") from None
+            raise InputFormatError(
+                path, line, f"column 'group_index': {quoted(group_text)} is not an integer"
+            ) from None
         premise, hypothesis = row[premise_column].strip(), row[hypothesis_column].strip()
         if not premise or not hypothesis:
             raise InputFormatError(path, line, f"empty {premise_column!r} or {hypothesis_column!r}")
@@ -81,11 +84,17 @@ def scone_split_folder(folder: str | Path, split: str = "test") -> Path:
     """The folder holding the six condition files of ``split`` (``scone_nli/SPLIT``, ``SPLIT`` or ``folder``)."""
     folder = Path(folder)
     split_folder = next(
-        (candidate for candidate in (folder / "scone_nli" / split, folder / split, folder) if (candidate / "no_negation.csv").is_file()),
+        (
+            candidate
+            for candidate in (folder / "scone_nli" / split, folder / split, folder)
+            if (candidate / "no_negation.csv").is_file()
+        ),
         None,
     )
     if split_folder is None:
-        raise InputFormatError(folder, None, f"no ScoNe-NLI {split!r} split found (expected scone_nli/{split}/no_negation.csv)")
+        raise InputFormatError(
+            folder, None, f"no ScoNe-NLI {split!r} split found (expected scone_nli/{split}/no_negation.csv)"
+        )
     return split_folder
 
 

@@ -24,7 +24,12 @@ def scone_estimands(items: Sequence[NLIItem], predicted: Sequence[str]) -> list[
     estimands = []
     for condition in SCONE_CONDITIONS:
         mask = np.array([item.condition == condition for item in items], dtype=float)
-        estimands.append(ratio_estimand(f"accuracy.{condition}", correct * mask, mask, units, SCONE_UNIT,
-                                        label=condition, headline=True))
-    estimands.append(ratio_estimand("accuracy.overall", correct, None, units, SCONE_UNIT, label="overall", headline=True))
+        estimands.append(
+            ratio_estimand(
+                f"accuracy.{condition}", correct * mask, mask, units, SCONE_UNIT, label=condition, headline=True
+            )
+        )
+    estimands.append(
+        ratio_estimand("accuracy.overall", correct, None, units, SCONE_UNIT, label="overall", headline=True)
+    )
     return estimands

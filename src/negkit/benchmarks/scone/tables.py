@@ -16,4 +16,6 @@ def scone_tables(metrics: dict[str, Any]) -> str:
     cells = [with_interval(accuracy[c], intervals, f"accuracy.{c}") for c in [*conditions, "overall"]]
     table = markdown_table([*conditions, "overall"], [cells])
     note = interval_note(intervals)
-    return f"### ScoNe-NLI — {metrics['count']} pairs\n\nAccuracy per condition:\n\n{table}\n" + (f"\n{note}\n" if note else "")
+    return f"### ScoNe-NLI — {metrics['count']} pairs\n\nAccuracy per condition:\n\n{table}\n" + (
+        f"\n{note}\n" if note else ""
+    )

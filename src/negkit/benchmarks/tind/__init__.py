@@ -27,35 +27,61 @@ def _variant(name: str, **fixed: Any) -> Any:
     return lambda **options: TruthTask(name=name, **fixed, **options)
 
 
-SUITE = register_suite(SuiteDescription(
-    name=NAME,
-    title="This is not a Dataset (TIND)",
-    aliases=("this-is-not-a-dataset",),
-    tasks=(
-        TaskEntry(NAME, _variant(NAME), "TIND true/false probing, zero-shot, the authors' first-token protocol"),
-        TaskEntry(f"{NAME}-fewshot", _variant(f"{NAME}-fewshot", fewshot=True),
-                  "TIND with the authors' 44 few-shot examples (4 per pattern) and prompts"),
-        TaskEntry(f"{NAME}-generate", _variant(f"{NAME}-generate", style="generate"),
-                  "TIND, greedy generation; True iff the output contains 'true'"),
-        TaskEntry(f"{NAME}-continuation", _variant(f"{NAME}-continuation", style="continuation"),
-                  "TIND, LM-harness style: log-likelihood of ' True' vs ' False' (not the authors' protocol)"),
-    ),
-    main_task=NAME,
-    data=DataSource(NAME, "the authors' release (HiTZ/This-is-not-a-dataset) or raw-public.zip in DATA/tind/",
-                    licence="Apache-2.0 (the authors' repository); distributed encrypted: keep it out of repositories"),
-    reader=read_tind,
-    scorer_help="TIND: the authors' accuracy buckets, negation analysis and coherence from HF fields + 'prediction'",
-    interval_unit="group (the sentences generated from one WordNet pair)",
-    primary_metric="all.accuracy",
-    digits=2,
-    scale=(0.0, 100.0),
-    fractions=("p_true_auc.all",),
-    figures=tind_figures,
-    harness=HarnessExport((harness.CHAT, harness.PLAIN), harness.write_harness_task, loaders={"load_tind": None},
-                          utils_source=harness.utils_source(), readme=harness.readme_commands),
-    training=(TRAINING,),
-    task_flags=(task_flag("--fewshot-examples", option="fewshot_examples", choices=FEWSHOT_SOURCES,
-                          help="tind-fewshot: the authors' fixed 44 examples (default) or 4 per pattern drawn with "
-                          "--seed from the training split"),),
-    order=10, groups=("negation-all",),
-))
+SUITE = register_suite(
+    SuiteDescription(
+        name=NAME,
+        title="This is not a Dataset (TIND)",
+        aliases=("this-is-not-a-dataset",),
+        tasks=(
+            TaskEntry(NAME, _variant(NAME), "TIND true/false probing, zero-shot, the authors' first-token protocol"),
+            TaskEntry(
+                f"{NAME}-fewshot",
+                _variant(f"{NAME}-fewshot", fewshot=True),
+                "TIND with the authors' 44 few-shot examples (4 per pattern) and prompts",
+            ),
+            TaskEntry(
+                f"{NAME}-generate",
+                _variant(f"{NAME}-generate", style="generate"),
+                "TIND, greedy generation; True iff the output contains 'true'",
+            ),
+            TaskEntry(
+                f"{NAME}-continuation",
+                _variant(f"{NAME}-continuation", style="continuation"),
+                "TIND, LM-harness style: log-likelihood of ' True' vs ' False' (not the authors' protocol)",
+            ),
+        ),
+        main_task=NAME,
+        data=DataSource(
+            NAME,
+            "the authors' release (HiTZ/This-is-not-a-dataset) or raw-public.zip in DATA/tind/",
+            licence="Apache-2.0 (the authors' repository); distributed encrypted: keep it out of repositories",
+        ),
+        reader=read_tind,
+        scorer_help="TIND: the authors' accuracy buckets, negation analysis and coherence from HF fields + 'prediction'",
+        interval_unit="group (the sentences generated from one WordNet pair)",
+        primary_metric="all.accuracy",
+        digits=2,
+        scale=(0.0, 100.0),
+        fractions=("p_true_auc.all",),
+        figures=tind_figures,
+        harness=HarnessExport(
+            (harness.CHAT, harness.PLAIN),
+            harness.write_harness_task,
+            loaders={"load_tind": None},
+            utils_source=harness.utils_source(),
+            readme=harness.readme_commands,
+        ),
+        training=(TRAINING,),
+        task_flags=(
+            task_flag(
+                "--fewshot-examples",
+                option="fewshot_examples",
+                choices=FEWSHOT_SOURCES,
+                help="tind-fewshot: the authors' fixed 44 examples (default) or 4 per pattern drawn with "
+                "--seed from the training split",
+            ),
+        ),
+        order=10,
+        groups=("negation-all",),
+    )
+)

@@ -87,7 +87,10 @@ def draw_fewshot_examples(train: Sequence[TruthItem], seed: int) -> list[TruthIt
         keys = sorted(key for key in by_group if key[0] == pattern)
         rng.shuffle(keys)
         for key in keys:
-            cells = {cell: [item for item in by_group[key] if (item.is_distractor, item.is_negated) == cell] for cell in DRAW_CELLS}
+            cells = {
+                cell: [item for item in by_group[key] if (item.is_distractor, item.is_negated) == cell]
+                for cell in DRAW_CELLS
+            }
             if all(cells.values()):
                 examples += [rng.choice(cells[cell]) for cell in DRAW_CELLS]
                 break

@@ -41,8 +41,11 @@ def load_tind(**_options: object) -> object:
     if entry["format"] == "raw":
         sentences = _raw_sentences(Path(source), password)
     else:
-        sentences = _hf_sentences([Path(source) / name if Path(source).is_dir() else Path(source)
-                                   for name in entry["files"]] if entry.get("files") else [Path(source)])
+        sentences = _hf_sentences(
+            [Path(source) / name if Path(source).is_dir() else Path(source) for name in entry["files"]]
+            if entry.get("files")
+            else [Path(source)]
+        )
     rows = []
     for line in _read_jsonl(HERE / entry["ids"]):
         item_id = line["item_id"]
@@ -52,8 +55,15 @@ def load_tind(**_options: object) -> object:
         if sentence_hash(sentence) != line["sentence_sha256_16"] or label != line["label"]:
             raise ValueError(f"TIND item {item_id} of {source} differs from the one negkit exported")
         text = sentence.strip()
-        rows.append({"item_id": item_id, "label": label, "gold": 0 if label else 1,
-                     "prompt_chat": f"{TIND_CHAT_QUESTION} {text}", "prompt_plain": f"{TIND_QUESTION} {text}"})
+        rows.append(
+            {
+                "item_id": item_id,
+                "label": label,
+                "gold": 0 if label else 1,
+                "prompt_chat": f"{TIND_CHAT_QUESTION} {text}",
+                "prompt_plain": f"{TIND_QUESTION} {text}",
+            }
+        )
     return _dataset({"test": rows})
 
 

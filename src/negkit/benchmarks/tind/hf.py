@@ -47,7 +47,11 @@ EXTENDED_FIELDS: tuple[str, ...] = ("template_id", "kind")
 SPLITS: tuple[str, ...] = ("train", "validation", "test")
 SPLIT_ALIASES: dict[str, str] = {"dev": "validation", "valid": "validation", "val": "validation"}
 _HUB_NAME_RE = re.compile(r"[A-Za-z0-9][\w.-]*/[\w.-]+")
-_SPLIT_FILE_NAMES: dict[str, tuple[str, ...]] = {"train": ("train",), "validation": ("validation", "dev"), "test": ("test",)}
+_SPLIT_FILE_NAMES: dict[str, tuple[str, ...]] = {
+    "train": ("train",),
+    "validation": ("validation", "dev"),
+    "test": ("test",),
+}
 
 
 def normalize_split(split: str) -> str:
@@ -82,13 +86,17 @@ class RecordReader:
         if kind is bool:
             parsed = parse_bool(value)
             if parsed is None:
-                raise InputFormatError(self.location, line, f"field {name!r}: expected a boolean, found {quoted(value)}")
+                raise InputFormatError(
+                    self.location, line, f"field {name!r}: expected a boolean, found {quoted(value)}"
+                )
             return parsed
         if kind is int and isinstance(value, float) and value.is_integer():
             value = int(value)
         if not isinstance(value, kind) or isinstance(value, bool):
             raise InputFormatError(
-                self.location, line, f"field {name!r}: expected {kind.__name__}, found {type(value).__name__} {quoted(value)}"
+                self.location,
+                line,
+                f"field {name!r}: expected {kind.__name__}, found {type(value).__name__} {quoted(value)}",
             )
         return value
 
@@ -102,15 +110,21 @@ class RecordReader:
         pattern = self.field(record, "pattern", line, str)
         if pattern != PATTERN_NAMES[pattern_id]:
             raise InputFormatError(
-                self.location, line, f"field 'pattern': {quoted(pattern)} is not pattern {pattern_id} ({PATTERN_NAMES[pattern_id]})"
+                self.location,
+                line,
+                f"field 'pattern': {quoted(pattern)} is not pattern {pattern_id} ({PATTERN_NAMES[pattern_id]})",
             )
         group_id = self.field(record, "test_id", line, int)
         if group_id < 0:
-            raise InputFormatError(self.location, line, f"field 'test_id': expected a group number >= 0, found {group_id}")
+            raise InputFormatError(
+                self.location, line, f"field 'test_id': expected a group number >= 0, found {group_id}"
+            )
         is_distractor = self.field(record, "isDistractor", line, bool)
         kind = record.get("kind") or ("Distractor" if is_distractor else "Input")
         if kind not in KINDS or (kind != "Input") != is_distractor:
-            raise InputFormatError(self.location, line, f"field 'kind': {quoted(kind)} does not agree with isDistractor")
+            raise InputFormatError(
+                self.location, line, f"field 'kind': {quoted(kind)} does not agree with isDistractor"
+            )
         index = self._group_sizes.get((pattern_id, group_id), 0)
         self._group_sizes[(pattern_id, group_id)] = index + 1
         return TruthItem(
@@ -134,7 +148,9 @@ class RecordReader:
         if "sentence" not in record and "sentence_sha256" in record:
             digest = self.field(record, "sentence_sha256", line, str)
             if not re.fullmatch(r"[0-9a-f]{64}", digest):
-                raise InputFormatError(self.location, line, f"field 'sentence_sha256': not a SHA-256, found {quoted(digest)}")
+                raise InputFormatError(
+                    self.location, line, f"field 'sentence_sha256': not a SHA-256, found {quoted(digest)}"
+                )
             return f"sha256:{digest}"
         return self.field(record, "sentence", line, str)
 
@@ -150,7 +166,13 @@ def iter_records(path: str | Path) -> Iterator[tuple[int, Any]]:
 def _split_files(folder: Path, split: str) -> list[Path]:
     files: list[Path] = []
     for stem in _SPLIT_FILE_NAMES[split]:
-        for pattern in (f"{stem}.jsonl", f"{stem}.json", f"{stem}.parquet", f"{stem}-*.parquet", f"data/{stem}-*.parquet"):
+        for pattern in (
+            f"{stem}.jsonl",
+            f"{stem}.json",
+            f"{stem}.parquet",
+            f"{stem}-*.parquet",
+            f"data/{stem}-*.parquet",
+        ):
             files += sorted(folder.glob(pattern))
     return files
 
@@ -175,8 +197,10 @@ def read_tind_hf(path_or_name: str | Path, split: str | None = None) -> list[Tru
         return _read_files(files)
     if _HUB_NAME_RE.fullmatch(str(path_or_name)) and not looks_like_path(str(path_or_name)):
         return _read_hub(str(path_or_name), wanted)
-    raise DataNotFoundError(f"{path_or_name}: no such file or folder (TIND data: a raw folder or zip, a .jsonl or "
-                            ".parquet file or folder, or a hub name)")
+    raise DataNotFoundError(
+        f"{path_or_name}: no such file or folder (TIND data: a raw folder or zip, a .jsonl or "
+        ".parquet file or folder, or a hub name)"
+    )
 
 
 def _read_files(files: Sequence[Path]) -> list[TruthItem]:
@@ -195,10 +219,14 @@ def _read_hub(name: str, splits: Sequence[str]) -> list[TruthItem]:
     try:
         import datasets  # heavy: off the start-up path
     except ImportError as error:
-        raise NegkitError(f"loading {name} from the hub needs the datasets package (pip install 'negkit[hub]')") from error
+        raise NegkitError(
+            f"loading {name} from the hub needs the datasets package (pip install 'negkit[hub]')"
+        ) from error
     if hub_offline() and not in_hub_cache(name, "README.md", repo_type="dataset"):
-        raise DataNotFoundError(f"{name} is not a local file or folder and the Hugging Face hub cannot be used "
-                                f"({offline_reason()}); pass a local .jsonl/.parquet file or folder, or the raw zip")
+        raise DataNotFoundError(
+            f"{name} is not a local file or folder and the Hugging Face hub cannot be used "
+            f"({offline_reason()}); pass a local .jsonl/.parquet file or folder, or the raw zip"
+        )
     items: list[TruthItem] = []
     for split in splits:
         try:
@@ -331,5 +359,9 @@ def check_prediction_groups(items: Sequence[TruthItem], path: str | Path, lines:
         usual = max(set(others), key=others.count)
         if size != usual and others.count(usual) >= 2 and others.count(size) == 1:
             line = line_of[(pattern, group)][usual] if size > usual and lines else None
-            raise InputFormatError(path, line, f"pattern {pattern}, group {group}: {size} sentences, the other groups "
-                                   f"of the pattern {usual} (lines predicted twice, or missing?)")
+            raise InputFormatError(
+                path,
+                line,
+                f"pattern {pattern}, group {group}: {size} sentences, the other groups "
+                f"of the pattern {usual} (lines predicted twice, or missing?)",
+            )

@@ -86,8 +86,9 @@ def _negation_masks(items: Sequence[TruthItem]) -> dict[str, np.ndarray]:
     return masks
 
 
-def tind_estimands(items: Sequence[TruthItem], predictions: Sequence[bool],
-                   p_true: Sequence[float] | None = None) -> list[Estimand]:
+def tind_estimands(
+    items: Sequence[TruthItem], predictions: Sequence[bool], p_true: Sequence[float] | None = None
+) -> list[Estimand]:
     """Every interval of a TIND run: accuracies clustered by group, coherence over groups, and with ``p_true`` the
     ROC AUCs of p(True) clustered by group (see the module doc); the AUC of all sentences is a headline metric."""
     if len(items) != len(predictions):
@@ -126,13 +127,24 @@ def auc_estimands(items: Sequence[TruthItem], p_true: Sequence[float]) -> list[E
     for pattern_id in [None, *sorted({item.pattern_id for item in items})]:
         prefix = "" if pattern_id is None else f"{PATTERN_NAMES[pattern_id]}."
         for view, (keep, positive) in AUC_VIEWS.items():
-            chosen = [(item, score) for item, score in zip(items, p_true)
-                      if keep(item) and (pattern_id is None or item.pattern_id == pattern_id)]
+            chosen = [
+                (item, score)
+                for item, score in zip(items, p_true)
+                if keep(item) and (pattern_id is None or item.pattern_id == pattern_id)
+            ]
             if not chosen:
                 continue
-            estimands.append(auc_estimand(
-                f"{prefix}p_true_auc.{view}", [score for _, score in chosen], [positive(item) for item, _ in chosen],
-                [item.group_key for item, _ in chosen], UNIT, AUC_LABELS[view], headline=pattern_id is None and view == "all"))
+            estimands.append(
+                auc_estimand(
+                    f"{prefix}p_true_auc.{view}",
+                    [score for _, score in chosen],
+                    [positive(item) for item, _ in chosen],
+                    [item.group_key for item, _ in chosen],
+                    UNIT,
+                    AUC_LABELS[view],
+                    headline=pattern_id is None and view == "all",
+                )
+            )
     return estimands
 
 
@@ -153,6 +165,9 @@ def coherence_estimands(items: Sequence[TruthItem], predictions: Sequence[bool])
         estimands.append(ratio_estimand(path, coherent, None, keys, UNIT, 100.0, LABELS[measure], headline=True))
         for pattern_id in sorted(set(group_patterns.tolist())):
             mask = (group_patterns == pattern_id).astype(float)
-            estimands.append(ratio_estimand(f"{PATTERN_NAMES[pattern_id]}.{path}", coherent * mask, mask, keys, UNIT,
-                                            100.0, LABELS[measure]))
+            estimands.append(
+                ratio_estimand(
+                    f"{PATTERN_NAMES[pattern_id]}.{path}", coherent * mask, mask, keys, UNIT, 100.0, LABELS[measure]
+                )
+            )
     return estimands

@@ -80,6 +80,7 @@ def p_true_aucs(items: Sequence[TruthItem], p_true: Sequence[float]) -> dict[str
         result[view] = roc_auc([score for score, _ in chosen], [label for _, label in chosen])
     return result
 
+
 COHERENT = "coherent"
 INCOHERENT = "incoherent"
 EMPTY_CELL = "empty cell"  # incoherent because a compared cell had no sentence after filtering
@@ -208,14 +209,16 @@ def coherence_scores(verdicts: Iterable[dict[str, str]]) -> dict[str, dict[str, 
 def record_p_true(records: Sequence[dict[str, Any]]) -> list[float] | None:
     """Every sample record's ``p_true``, or None when some record has none (a generated answer, a baseline)."""
     values = [record.get("p_true") for record in records]
-    if not values or any(not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value)
-                         for value in values):
+    if not values or any(
+        not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value) for value in values
+    ):
         return None
     return [float(value) for value in values]
 
 
-def tind_metrics(items: Sequence[TruthItem], predictions: Sequence[bool],
-                 p_true: Sequence[float] | None = None) -> dict[str, Any]:
+def tind_metrics(
+    items: Sequence[TruthItem], predictions: Sequence[bool], p_true: Sequence[float] | None = None
+) -> dict[str, Any]:
     """All TIND metrics for boolean ``predictions`` (one per item), overall and per pattern; with ``p_true`` (one
     per item) also the ROC AUCs of p(True) (``p_true_auc``).
 

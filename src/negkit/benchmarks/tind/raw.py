@@ -179,8 +179,11 @@ def parse_pattern_text(text: str, pattern_id: int, location: str = "<text>") -> 
                 raise InputFormatError(location, header_lines[-1], "group without sentence lines")
             group = parse_header(line, pattern_id, location, line_number)
             if group.group_id in first_line:
-                raise InputFormatError(location, line_number, f"group {group.group_id} appears twice (first at line "
-                                       f"{first_line[group.group_id]})")
+                raise InputFormatError(
+                    location,
+                    line_number,
+                    f"group {group.group_id} appears twice (first at line {first_line[group.group_id]})",
+                )
             first_line[group.group_id] = line_number
             items = group.items
             groups.append(group)
@@ -194,12 +197,20 @@ def parse_pattern_text(text: str, pattern_id: int, location: str = "<text>") -> 
         template_id, negation_type, semantic_type, syntactic_scope, kind, label, sentence = fields
         kind = kind.rstrip(" ")
         if kind not in KINDS:
-            raise InputFormatError(location, line_number, f"unknown kind {quoted(kind, 30)} (expected one of {', '.join(KINDS)})")
-        for column, value in (("negation type", negation_type), ("semantic type", semantic_type),
-                              ("syntactic scope", syntactic_scope)):
+            raise InputFormatError(
+                location, line_number, f"unknown kind {quoted(kind, 30)} (expected one of {', '.join(KINDS)})"
+            )
+        for column, value in (
+            ("negation type", negation_type),
+            ("semantic type", semantic_type),
+            ("syntactic scope", syntactic_scope),
+        ):
             if value not in NEGATION_CATEGORIES[column]:
-                raise InputFormatError(location, line_number, f"unknown {column} {quoted(value, 30)} (expected one of "
-                                       f"{', '.join(NEGATION_CATEGORIES[column])})")
+                raise InputFormatError(
+                    location,
+                    line_number,
+                    f"unknown {column} {quoted(value, 30)} (expected one of {', '.join(NEGATION_CATEGORIES[column])})",
+                )
         if label not in ("T", "F"):
             raise InputFormatError(location, line_number, f"label must be T or F, found {quoted(label, 20)}")
         if not sentence.strip():
@@ -234,8 +245,12 @@ def check_group_sizes(groups: list[TindGroup], header_lines: list[int], location
     usual, _ = sizes.most_common(1)[0]
     for group, line in zip(groups, header_lines):
         if len(group.items) != usual and sizes[usual] > 1:
-            raise InputFormatError(location, line, f"group {group.group_id} has {len(group.items)} sentences, the other "
-                                   f"groups of this file {usual} (missing lines?)")
+            raise InputFormatError(
+                location,
+                line,
+                f"group {group.group_id} has {len(group.items)} sentences, the other "
+                f"groups of this file {usual} (missing lines?)",
+            )
 
 
 def parse_header(line: str, pattern_id: int, location: str = "<text>", line_number: int | None = None) -> TindGroup:

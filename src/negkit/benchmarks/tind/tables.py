@@ -83,10 +83,13 @@ def input_pattern_table(metrics: Mapping[str, Any]) -> str:
     headers = ["pattern", "input aff. sentences", "acc. input aff", "input neg. sentences", "acc. input neg"]
     intervals = metrics.get("intervals")
     rows = [
-        [label, _size(entry.get("input_affirmation", {})),
-         _accuracy(entry.get("input_affirmation"), intervals, f"{prefix}input_affirmation.accuracy"),
-         _size(entry.get("input_negation", {})),
-         _accuracy(entry.get("input_negation"), intervals, f"{prefix}input_negation.accuracy")]
+        [
+            label,
+            _size(entry.get("input_affirmation", {})),
+            _accuracy(entry.get("input_affirmation"), intervals, f"{prefix}input_affirmation.accuracy"),
+            _size(entry.get("input_negation", {})),
+            _accuracy(entry.get("input_negation"), intervals, f"{prefix}input_negation.accuracy"),
+        ]
         for label, entry, prefix in _pattern_rows(metrics)
     ]
     return markdown_table(headers, rows)
@@ -102,7 +105,10 @@ def pattern_table(metrics: Mapping[str, Any]) -> str:
         coherence = entry.get("coherence_scores", {})
         rows.append(
             [label, _size(entry.get("all", {}))]
-            + [_accuracy(entry.get(b), intervals, f"{prefix}{b}.accuracy") for b in ("all", "all_affirmations", "all_negations")]
+            + [
+                _accuracy(entry.get(b), intervals, f"{prefix}{b}.accuracy")
+                for b in ("all", "all_affirmations", "all_negations")
+            ]
             + [_coherence(coherence.get(m), intervals, _coherence_path(prefix, m)) for m in measures]
         )
     return markdown_table(headers, rows)
@@ -112,19 +118,25 @@ def negation_type_table(metrics: Mapping[str, Any]) -> str:
     """Table 7: accuracy per negation type (and affirmation) on all, input and distractor sentences."""
     headers = ["type", "sentences", "acc. all", "acc. input", "acc. distractor"]
     intervals = metrics.get("intervals")
-    rows = [["affirmation", _size(metrics.get("all_affirmations", {}))]
-            + [_accuracy(metrics.get(b), intervals, f"{b}.accuracy")
-               for b in ("all_affirmations", "input_affirmation", "distractor_affirmation")]]
+    rows = [
+        ["affirmation", _size(metrics.get("all_affirmations", {}))]
+        + [
+            _accuracy(metrics.get(b), intervals, f"{b}.accuracy")
+            for b in ("all_affirmations", "input_affirmation", "distractor_affirmation")
+        ]
+    ]
     analysis = metrics.get("Negation_analysis", {})
-    values = list(NEGATION_VALUES) + sorted(
-        {key.rsplit("_", 1)[0] for key in analysis} - set(NEGATION_VALUES)
-    )
+    values = list(NEGATION_VALUES) + sorted({key.rsplit("_", 1)[0] for key in analysis} - set(NEGATION_VALUES))
     for value in values:
         if _size(analysis.get(f"{value}_all", {})) == 0:
             continue
-        rows.append([value, _size(analysis[f"{value}_all"])]
-                    + [_accuracy(analysis.get(f"{value}_{scope}"), intervals, f"Negation_analysis.{value}_{scope}.accuracy")
-                       for scope in ("all", "input", "distractor")])
+        rows.append(
+            [value, _size(analysis[f"{value}_all"])]
+            + [
+                _accuracy(analysis.get(f"{value}_{scope}"), intervals, f"Negation_analysis.{value}_{scope}.accuracy")
+                for scope in ("all", "input", "distractor")
+            ]
+        )
     return markdown_table(headers, rows)
 
 
@@ -134,9 +146,14 @@ def auc_table(metrics: Mapping[str, Any]) -> str:
     if "p_true_auc" not in metrics:
         return ""
     intervals = metrics.get("intervals")
-    rows = [[label] + [with_interval(entry.get("p_true_auc", {}).get(view), intervals, f"{prefix}p_true_auc.{view}")
-                       for view in AUC_VIEWS]
-            for label, entry, prefix in _pattern_rows(metrics)]
+    rows = [
+        [label]
+        + [
+            with_interval(entry.get("p_true_auc", {}).get(view), intervals, f"{prefix}p_true_auc.{view}")
+            for view in AUC_VIEWS
+        ]
+        for label, entry, prefix in _pattern_rows(metrics)
+    ]
     return markdown_table(["pattern", *(AUC_LABELS[view] for view in AUC_VIEWS)], rows)
 
 
@@ -193,10 +210,13 @@ def tind_report(metrics: Mapping[str, Any], name: str = "model", title: str = "T
     ]
     aucs = auc_table(metrics)
     if aucs:
-        parts += ["### ROC AUC of p(True) (negkit's addition)",
-                  "Against the gold label on all, affirmative, negative, input and distractor sentences; input "
-                  "against distractor sentences on affirmative and on negative ones (below 0.5: the model ranks "
-                  "distractors above inputs, as it should under negation). Ties count half.", aucs]
+        parts += [
+            "### ROC AUC of p(True) (negkit's addition)",
+            "Against the gold label on all, affirmative, negative, input and distractor sentences; input "
+            "against distractor sentences on affirmative and on negative ones (below 0.5: the model ranks "
+            "distractors above inputs, as it should under negation). Ties count half.",
+            aucs,
+        ]
     for note in (empty_cell_note(metrics), interval_note(metrics.get("intervals"))):
         if note:
             parts.append(note)
@@ -213,8 +233,17 @@ def statistics_table(stats: Mapping[str, Mapping[str, Any]]) -> str:
     for name, entry in stats.items():
         label = "**total**" if name == "total" else f"#{PATTERN_IDS[name]:02d} {name}"
         share = number(100 * entry["true"] / entry["sentences"], 2) if entry["sentences"] else number(None)
-        row = [label, entry["groups"], entry["sentences"], entry["true"], entry["false"], share,
-               entry["input"], entry["distractor"], entry["negated"]]
+        row = [
+            label,
+            entry["groups"],
+            entry["sentences"],
+            entry["true"],
+            entry["false"],
+            share,
+            entry["input"],
+            entry["distractor"],
+            entry["negated"],
+        ]
         if with_splits:
             row += [entry.get("split_groups", {}).get(split, number(None)) for split in ("train", "validation", "test")]
         rows.append(row)

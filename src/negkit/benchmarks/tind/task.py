@@ -77,12 +77,21 @@ class TruthTask:
     accepts = frozenset({"chat", "system_instruction"})
     uses_seed = True
 
-    def __init__(self, style: str = "first-token", fewshot: bool = False, chat: bool | None = None, name: str = "tind",
-                 system_instruction: str | None = None, fewshot_examples: str = "authors") -> None:
+    def __init__(
+        self,
+        style: str = "first-token",
+        fewshot: bool = False,
+        chat: bool | None = None,
+        name: str = "tind",
+        system_instruction: str | None = None,
+        fewshot_examples: str = "authors",
+    ) -> None:
         if style not in STYLES:
             raise NegkitError(f"unknown TIND prompt style {style!r}; choose one of {', '.join(STYLES)}")
         if fewshot_examples not in FEWSHOT_SOURCES:
-            raise NegkitError(f"unknown TIND few-shot example source {fewshot_examples!r}; choose one of {', '.join(FEWSHOT_SOURCES)}")
+            raise NegkitError(
+                f"unknown TIND few-shot example source {fewshot_examples!r}; choose one of {', '.join(FEWSHOT_SOURCES)}"
+            )
         self.name = name
         self.style = style
         if style == "generate":  # the model's text may restate the statement: private as well
@@ -132,8 +141,15 @@ class TruthTask:
             else:
                 self.examples = draw_fewshot_examples(read_tind(source, "train", seed), seed)
         files = data_files(source)
-        selection = {"split": split, "limit": limit, "seed": seed, "count": len(items), "items_in_split": total,
-                     "groups": len({item.group_key for item in items}), "groups_in_split": total_groups}
+        selection = {
+            "split": split,
+            "limit": limit,
+            "seed": seed,
+            "count": len(items),
+            "items_in_split": total,
+            "groups": len({item.group_key for item in items}),
+            "groups_in_split": total_groups,
+        }
         if self.sample is not None:
             selection["sample"] = self.sample
         return TaskData(items=items, files=files, selection=selection)
@@ -210,20 +226,29 @@ class TruthTask:
 
     def answer_space(self, items: Sequence[TruthItem]) -> AnswerSpace:
         """``true`` -> ``True``, ``false`` -> ``False`` and the gold labels, for the baseline pseudo-models."""
-        return AnswerSpace({"true": CANDIDATES[0], "false": CANDIDATES[1]},
-                           tuple("true" if item.label else "false" for item in items))
+        return AnswerSpace(
+            {"true": CANDIDATES[0], "false": CANDIDATES[1]}, tuple("true" if item.label else "false" for item in items)
+        )
 
-    def estimands(self, items: Sequence[TruthItem], records: Sequence[Mapping[str, Any]],
-                  headline_only: bool = False) -> list[Estimand]:
+    def estimands(
+        self, items: Sequence[TruthItem], records: Sequence[Mapping[str, Any]], headline_only: bool = False
+    ) -> list[Estimand]:
         """What the 95% intervals resample: whole groups (:mod:`negkit.benchmarks.tind.intervals`)."""
         return tind_estimands(list(items), predicted(records), record_p_true(records))
 
     def tables(self, metrics: dict[str, Any]) -> str:
         """The authors' tables; a run scored from a predictions file is named by its ``source``."""
-        return tind_report(metrics, name=str(metrics.get("source", self.name)), title=f"TIND results ({self.prompt_id()})")
+        return tind_report(
+            metrics, name=str(metrics.get("source", self.name)), title=f"TIND results ({self.prompt_id()})"
+        )
 
     def harness_scores(self, records: Sequence[Mapping[str, Any]]) -> dict[str, list[float]]:
-        return {"acc": [float(prediction == parse_bool(record["label"])) for prediction, record in zip(predicted(records), records)]}
+        return {
+            "acc": [
+                float(prediction == parse_bool(record["label"]))
+                for prediction, record in zip(predicted(records), records)
+            ]
+        }
 
     #: A TIND predictions file holds its items (the authors' layout: the HF fields), so ``negkit score`` reads no data.
     predictions_hold_items = True
@@ -247,14 +272,22 @@ class TruthTask:
         items = []
         for number, record in enumerate(records, start=1):
             pattern_id = need(record, "pattern_id", path, number, int)
-            items.append(TruthItem(
-                item_id=str(record["item_id"]), group_id=need(record, "test_id", path, number, int),
-                pattern_id=pattern_id, pattern=str(record.get("pattern", PATTERN_NAMES.get(pattern_id, ""))),
-                template_id=str(record.get("template_id", "")), negation_type=str(need(record, "negation_type", path, number)),
-                semantic_type=str(need(record, "semantic_type", path, number)),
-                syntactic_scope=str(need(record, "syntactic_scope", path, number)), kind=str(record.get("kind", "")),
-                is_distractor=need(record, "isDistractor", path, number, bool, parse_bool),
-                label=need(record, "label", path, number, bool, parse_bool), sentence=""))
+            items.append(
+                TruthItem(
+                    item_id=str(record["item_id"]),
+                    group_id=need(record, "test_id", path, number, int),
+                    pattern_id=pattern_id,
+                    pattern=str(record.get("pattern", PATTERN_NAMES.get(pattern_id, ""))),
+                    template_id=str(record.get("template_id", "")),
+                    negation_type=str(need(record, "negation_type", path, number)),
+                    semantic_type=str(need(record, "semantic_type", path, number)),
+                    syntactic_scope=str(need(record, "syntactic_scope", path, number)),
+                    kind=str(record.get("kind", "")),
+                    is_distractor=need(record, "isDistractor", path, number, bool, parse_bool),
+                    label=need(record, "label", path, number, bool, parse_bool),
+                    sentence="",
+                )
+            )
             need(record, "prediction", path, number, bool, parse_bool)
         return items
 
@@ -298,7 +331,9 @@ def data_files(source: Path | str) -> list[Path]:
     if path.is_file():
         return [path]
     if path.is_dir():
-        return sorted(file for file in path.rglob("*") if file.suffix in (".txt", ".jsonl", ".json", ".parquet", ".zip"))
+        return sorted(
+            file for file in path.rglob("*") if file.suffix in (".txt", ".jsonl", ".json", ".parquet", ".zip")
+        )
     return []
 
 
@@ -339,14 +374,20 @@ def sample_groups(items: Sequence[TruthItem], limit: int, seed: int) -> list[Tru
     return [item for item in items if item.group_key in chosen]
 
 
-def describe_sample(sample: Sequence[TruthItem], split: str, limit: int, seed: int, total: int, total_groups: int) -> dict[str, Any]:
+def describe_sample(
+    sample: Sequence[TruthItem], split: str, limit: int, seed: int, total: int, total_groups: int
+) -> dict[str, Any]:
     """What a ``--limit`` sample is: its size, what it was drawn from, and its groups per pattern."""
     per_pattern: dict[int, set[tuple[int, int]]] = defaultdict(set)
     for item in sample:
         per_pattern[item.pattern_id].add(item.group_key)
     return {
-        "limit": limit, "seed": seed, "split": split, "sentences": len(sample),
+        "limit": limit,
+        "seed": seed,
+        "split": split,
+        "sentences": len(sample),
         "groups": sum(len(groups) for groups in per_pattern.values()),
-        "of_sentences": total, "of_groups": total_groups,
+        "of_sentences": total,
+        "of_groups": total_groups,
         "groups_per_pattern": {f"{pattern:02d}": len(per_pattern[pattern]) for pattern in sorted(per_pattern)},
     }

@@ -62,7 +62,9 @@ class TindFilter:
             raise NegkitError("a TIND pattern cannot be both included and excluded")
         unknown = set(self.negation) - set(NEGATION_VALUES)
         if unknown:
-            raise NegkitError(f"unknown negation annotation(s) {sorted(unknown)}; choose from {', '.join(NEGATION_VALUES)}")
+            raise NegkitError(
+                f"unknown negation annotation(s) {sorted(unknown)}; choose from {', '.join(NEGATION_VALUES)}"
+            )
         if self.negation and self.polarity == "affirmative":
             raise NegkitError("a negation-type filter keeps negative sentences; it cannot go with affirmative only")
 
@@ -74,16 +76,21 @@ class TindFilter:
             return False
         if self.polarity != "all" and item.is_negated != (self.polarity == "negative"):
             return False
-        if self.negation and item.is_negated and not {item.negation_type, item.semantic_type,
-                                                      item.syntactic_scope} & set(self.negation):
+        if (
+            self.negation
+            and item.is_negated
+            and not {item.negation_type, item.semantic_type, item.syntactic_scope} & set(self.negation)
+        ):
             return False
         return self.kind == "all" or item.is_distractor == (self.kind == "distractors")
 
     def check(self, options: Any) -> None:
         """The curriculum orders sentences of both polarities: ``--affirmative-first`` with ``--polarity`` is an error."""
         if options.affirmative_first is not None and self.polarity != "all":
-            raise NegkitError("--affirmative-first orders TIND training sentences of both polarities "
-                              "(--train tind without --polarity)")
+            raise NegkitError(
+                "--affirmative-first orders TIND training sentences of both polarities "
+                "(--train tind without --polarity)"
+            )
 
     def flags(self) -> list[str]:
         """The ``negkit finetune`` flags that select this subset (none for the whole data)."""
@@ -140,9 +147,17 @@ def tind_examples(
     groups = sorted({item.group_key for item in items})
     patterns = sorted({item.pattern_id for item in items})
     description = {
-        "kind": "tind", "source": str(source), "split": split, "split_seed": split_seed, "filter": asdict(subset),
-        "limit": limit, "limit_seed": limit_seed if limit is not None else None,
-        "chat_template": uses_chat, "sentences_in_split": total, "sentences": len(items), "groups": len(groups),
+        "kind": "tind",
+        "source": str(source),
+        "split": split,
+        "split_seed": split_seed,
+        "filter": asdict(subset),
+        "limit": limit,
+        "limit_seed": limit_seed if limit is not None else None,
+        "chat_template": uses_chat,
+        "sentences_in_split": total,
+        "sentences": len(items),
+        "groups": len(groups),
         "patterns": patterns,
         # (pattern, group) numbers, not sentences: `negkit eval --adapter` refuses to test on these groups
         "group_keys": [list(key) for key in groups],
@@ -194,7 +209,9 @@ def _user_message(sentence: str) -> str:
 
 def _build(model: Any, options: Any, split: str, limit: int | None) -> TrainingData:
     """``negkit finetune``'s TIND examples: the split and filters of ``options`` (a FinetuneOptions)."""
-    return tind_examples(model, options.data, split, options.split_seed, subset_of(options), options.chat, limit, options.seed)
+    return tind_examples(
+        model, options.data, split, options.split_seed, subset_of(options), options.chat, limit, options.seed
+    )
 
 
 def _check(options: Any) -> None:
@@ -221,28 +238,50 @@ def word_list(text: str) -> tuple[str, ...]:
 FLAGS: tuple[TrainingFlag, ...] = (
     training_flag("--patterns", type=pattern_list, help="TIND: only these patterns, e.g. 1,5,6"),
     training_flag("--exclude-patterns", type=pattern_list, help="TIND: leave these patterns out (held out)"),
-    training_flag("--polarity", choices=POLARITIES, default="all",
-                  help="TIND: only affirmative or only negative sentences"),
-    training_flag("--sentences", choices=KINDS, default="all",
-                  help="TIND: only input sentences (no distractors) or only distractor sentences"),
-    training_flag("--negation", type=word_list, metavar="TYPE,...",
-                  help="TIND: of the negative sentences keep those of these types (verbal, non_verbal, analytic, "
-                  "synthetic, clausal, subclausal); with all polarities: affirmative plus one negation type"),
-    training_flag("--per-group", type=int, metavar="N",
-                  help="TIND: at most N sentences of each group (balanced over affirmative/negative and "
-                  "input/distractor, drawn with --seed; --limit then counts thinned groups): more words per step"),
-    training_flag("--affirmative-first", type=int, metavar="N",
-                  help="TIND: a curriculum: first N affirmative sentences drawn from the training sentences "
-                  "(the label is then the lexical fact alone), then all of them, in a fixed order"),
+    training_flag(
+        "--polarity", choices=POLARITIES, default="all", help="TIND: only affirmative or only negative sentences"
+    ),
+    training_flag(
+        "--sentences",
+        choices=KINDS,
+        default="all",
+        help="TIND: only input sentences (no distractors) or only distractor sentences",
+    ),
+    training_flag(
+        "--negation",
+        type=word_list,
+        metavar="TYPE,...",
+        help="TIND: of the negative sentences keep those of these types (verbal, non_verbal, analytic, "
+        "synthetic, clausal, subclausal); with all polarities: affirmative plus one negation type",
+    ),
+    training_flag(
+        "--per-group",
+        type=int,
+        metavar="N",
+        help="TIND: at most N sentences of each group (balanced over affirmative/negative and "
+        "input/distractor, drawn with --seed; --limit then counts thinned groups): more words per step",
+    ),
+    training_flag(
+        "--affirmative-first",
+        type=int,
+        metavar="N",
+        help="TIND: a curriculum: first N affirmative sentences drawn from the training sentences "
+        "(the label is then the lexical fact alone), then all of them, in a fixed order",
+    ),
 )
 
 
 def _options(values: Mapping[str, Any]) -> dict[str, Any]:
     """``FinetuneOptions`` keyword arguments from the values of :data:`FLAGS` (the inverse of
     :meth:`TindFilter.flags` and ``--affirmative-first``; the whole data is ``subset=None``, as by default)."""
-    subset = TindFilter(patterns=values.get("patterns"), exclude_patterns=values.get("exclude_patterns") or (),
-                        polarity=values.get("polarity") or "all", kind=values.get("sentences") or "all",
-                        negation=values.get("negation") or (), per_group=values.get("per_group"))
+    subset = TindFilter(
+        patterns=values.get("patterns"),
+        exclude_patterns=values.get("exclude_patterns") or (),
+        polarity=values.get("polarity") or "all",
+        kind=values.get("sentences") or "all",
+        negation=values.get("negation") or (),
+        per_group=values.get("per_group"),
+    )
     return {"subset": None if subset == TindFilter() else subset, "affirmative_first": values.get("affirmative_first")}
 
 
@@ -251,5 +290,14 @@ def subset_of(options: Any) -> TindFilter:
     return options.subset if isinstance(options.subset, TindFilter) else TindFilter()
 
 
-TRAINING = TrainingSource("tind", _build, "the TIND train split (--dev split: its validation split)", check=_check,
-                          dev_split=True, curriculum=True, own_limit=True, flags=FLAGS, options=_options)
+TRAINING = TrainingSource(
+    "tind",
+    _build,
+    "the TIND train split (--dev split: its validation split)",
+    check=_check,
+    dev_split=True,
+    curriculum=True,
+    own_limit=True,
+    flags=FLAGS,
+    options=_options,
+)

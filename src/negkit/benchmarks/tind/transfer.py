@@ -89,13 +89,16 @@ class TransferOptions:
         if self.finetune.train != "tind":
             raise NegkitError(f"the transfer runs train on TIND, not {self.finetune.train!r}")
         if subset_of(self.finetune).patterns or subset_of(self.finetune).exclude_patterns:
-            raise NegkitError("the transfer runs choose each run's pattern themselves: no --patterns/--exclude-patterns "
-                              "in the fine-tuning options")
+            raise NegkitError(
+                "the transfer runs choose each run's pattern themselves: no --patterns/--exclude-patterns "
+                "in the fine-tuning options"
+            )
         self.finetune.validate()
 
     def plan(self) -> dict[str, Any]:
-        values = {key: value for key, value in asdict(self).items() if key not in ("out", "finetune", "jobs",
-                                                                                   "patterns")}
+        values = {
+            key: value for key, value in asdict(self).items() if key not in ("out", "finetune", "jobs", "patterns")
+        }
         if values["eval_quantize"] is None:  # plans written before the option existed stay equal
             del values["eval_quantize"]
         return {**values, "finetune": self.finetune.plan()}
@@ -120,8 +123,15 @@ def transfer_train(model: str, options: TransferOptions | None = None) -> dict[s
     if old is not None and old.get("plan") != record.jsonable(plan):
         differing = ", ".join(record.plan_differences(old.get("plan") or {}, record.jsonable(plan))[:8])
         raise NegkitError(f"{out} holds transfer runs of another plan (different: {differing}); use another --out")
-    atomic_write_json(out / PLAN_FILE, {"negkit_transfer": 1, "command": transfer_command(model, options),
-                                        "patterns": list(options.patterns), "plan": plan})
+    atomic_write_json(
+        out / PLAN_FILE,
+        {
+            "negkit_transfer": 1,
+            "command": transfer_command(model, options),
+            "patterns": list(options.patterns),
+            "plan": plan,
+        },
+    )
     statuses: dict[str, str] = {}
     if options.base:
         statuses[BASE_ROW] = score_row(model, None, items, options, out / BASE_ROW)
@@ -150,8 +160,10 @@ def run_pattern(model: str, options: TransferOptions, pattern: int, items: list[
     use_threads(options.threads)  # in a worker process as in the main one: the same sums in the same order
     folder = Path(options.out) / row_name(pattern)
     recipe = pattern_recipe(options, pattern, folder / "adapter")
-    _say(f"{row_name(pattern)}: fine-tuning ({subset_of(recipe).polarity} polarity, affirmative first "
-         f"{recipe.affirmative_first}) -> {folder / 'adapter'}")
+    _say(
+        f"{row_name(pattern)}: fine-tuning ({subset_of(recipe).polarity} polarity, affirmative first "
+        f"{recipe.affirmative_first}) -> {folder / 'adapter'}"
+    )
     run = finetune(model, recipe)
     if run["status"] != "complete":
         _say(f"{row_name(pattern)}: stopped by the time budget at step {run['result']['global_step']}; scored as is")
@@ -170,15 +182,20 @@ def pattern_recipe(options: TransferOptions, pattern: int, adapter: Path) -> Fin
 
 def affirmative_count(recipe: FinetuneOptions) -> int:
     """How many affirmative sentences the training data of ``recipe`` holds (as :func:`tind_examples` selects)."""
-    items = [item for item in _read_tind(tind_source(recipe.data), recipe.split, recipe.split_seed)
-             if subset_of(recipe).keeps(item)]
+    items = [
+        item
+        for item in _read_tind(tind_source(recipe.data), recipe.split, recipe.split_seed)
+        if subset_of(recipe).keeps(item)
+    ]
     if subset_of(recipe).per_group is not None:
         items = thin_groups(items, subset_of(recipe).per_group, recipe.seed)
     if recipe.limit is not None and items:
         items = sample_groups(items, recipe.limit, recipe.seed)
     count = sum(1 for item in items if not item.is_negated)
     if count == 0:
-        raise NegkitError(f"pattern {subset_of(recipe).patterns}: no affirmative training sentences for --affirmative-first")
+        raise NegkitError(
+            f"pattern {subset_of(recipe).patterns}: no affirmative training sentences for --affirmative-first"
+        )
     return count
 
 
@@ -209,16 +226,25 @@ def describe_test_sample(items: list[Any], options: TransferOptions) -> dict[str
     for pattern in per_pattern:
         per_pattern[pattern][0] = len({item.group_key for item in items if f"{item.pattern_id:02d}" == pattern})
     ids = "\n".join(item.item_id for item in items).encode("utf-8")
-    return {"split": options.test_split, "split_seed": options.finetune.split_seed, "seed": options.test_seed,
-            "groups_per_pattern": options.test_groups, "sentences_per_group": options.test_per_group,
-            "sentences": len(items), "groups": len({item.group_key for item in items}),
-            "per_pattern": {pattern: {"groups": groups, "sentences": sentences}
-                            for pattern, (groups, sentences) in sorted(per_pattern.items())},
-            "item_ids_sha256": hashlib.sha256(ids).hexdigest()}
+    return {
+        "split": options.test_split,
+        "split_seed": options.finetune.split_seed,
+        "seed": options.test_seed,
+        "groups_per_pattern": options.test_groups,
+        "sentences_per_group": options.test_per_group,
+        "sentences": len(items),
+        "groups": len({item.group_key for item in items}),
+        "per_pattern": {
+            pattern: {"groups": groups, "sentences": sentences}
+            for pattern, (groups, sentences) in sorted(per_pattern.items())
+        },
+        "item_ids_sha256": hashlib.sha256(ids).hexdigest(),
+    }
 
 
-def score_row(model: str, adapter: Path | None, items: list[Any], options: TransferOptions, folder: Path,
-              status: str = "complete") -> str:
+def score_row(
+    model: str, adapter: Path | None, items: list[Any], options: TransferOptions, folder: Path, status: str = "complete"
+) -> str:
     """Score ``items`` with the model (and adapter) into ``folder/predictions.json``; skipped when that file
     already holds this adapter's answers on this sample."""
     make_folder(folder)
@@ -230,8 +256,15 @@ def score_row(model: str, adapter: Path | None, items: list[Any], options: Trans
     started = time.perf_counter()
     use_threads(options.threads)
     recipe = options.finetune
-    extra = {key: value for key, value in (("device", recipe.device), ("batch_size", options.batch_size),
-                                           ("quantize", options.eval_quantize)) if value}
+    extra = {
+        key: value
+        for key, value in (
+            ("device", recipe.device),
+            ("batch_size", options.batch_size),
+            ("quantize", options.eval_quantize),
+        )
+        if value
+    }
     lm = load_model(model, dtype=recipe.dtype, **extra, **recipe.model_args)
     if adapter is not None:
         apply_adapter(lm, adapter)
@@ -240,14 +273,33 @@ def score_row(model: str, adapter: Path | None, items: list[Any], options: Trans
     answers = lm.next_token_logprobs([task.prompt(item.sentence, lm) for item in items], CANDIDATES)
     records = task.records(items, [(answer,) for answer in answers])
     keep = ("item_id", "pattern_id", "test_id", "label", "p_true", "prediction")
-    rows = [{"group": item.group_id, **{key: row[key] for key in keep if key in row},
-             "negated": item.is_negated, "distractor": item.is_distractor} for item, row in zip(items, records)]
-    atomic_write_json(folder / PREDICTIONS, {
-        "negkit_transfer_predictions": 1, "row": folder.name, "model": model, "status": status,
-        "adapter": str(adapter) if adapter is not None else None, "adapter_weights_sha256": weights,
-        "chat_template": task.uses_chat(lm), "item_ids_sha256": sample_sha, "sentences": len(rows),
-        "threads": options.threads,
-        "seconds": round(time.perf_counter() - started, 2), "records": rows}, indent=None)
+    rows = [
+        {
+            "group": item.group_id,
+            **{key: row[key] for key in keep if key in row},
+            "negated": item.is_negated,
+            "distractor": item.is_distractor,
+        }
+        for item, row in zip(items, records)
+    ]
+    atomic_write_json(
+        folder / PREDICTIONS,
+        {
+            "negkit_transfer_predictions": 1,
+            "row": folder.name,
+            "model": model,
+            "status": status,
+            "adapter": str(adapter) if adapter is not None else None,
+            "adapter_weights_sha256": weights,
+            "chat_template": task.uses_chat(lm),
+            "item_ids_sha256": sample_sha,
+            "sentences": len(rows),
+            "threads": options.threads,
+            "seconds": round(time.perf_counter() - started, 2),
+            "records": rows,
+        },
+        indent=None,
+    )
     return status
 
 
@@ -277,20 +329,30 @@ def transfer_matrix(out: str | Path, resamples: int = 1000, seed: int = 0, plots
             trained[name] = pattern
             done = record.read_json(out / name / "adapter" / record.TRAINING_RECORD) or {}
             result = done.get("result") or {}
-            training[name] = {"status": done.get("status"), "steps": result.get("global_step"),
-                              "train_examples": ((done.get("data") or {}).get("train") or {}).get("examples"),
-                              "seconds": result.get("session_seconds")}
+            training[name] = {
+                "status": done.get("status"),
+                "steps": result.get("global_step"),
+                "train_examples": ((done.get("data") or {}).get("train") or {}).get("examples"),
+                "seconds": result.get("session_seconds"),
+            }
     if not rows:
         raise NegkitError(f"{out}: no scored rows yet (no */{PREDICTIONS}); run negkit tind transfer-train first")
     numbers = transfer_numbers(rows, BASE_ROW if BASE_ROW in rows else None, trained, resamples, seed)
-    numbers.update(command=plan["command"], model=plan["plan"]["model"], test_sample=plan["plan"]["test_sample"],
-                   training=training, missing=[row_name(p) for p in plan["patterns"] if row_name(p) not in rows],
-                   reproduce=f"{plan['command']} && negkit tind transfer-matrix {out}")
+    numbers.update(
+        command=plan["command"],
+        model=plan["plan"]["model"],
+        test_sample=plan["plan"]["test_sample"],
+        training=training,
+        missing=[row_name(p) for p in plan["patterns"] if row_name(p) not in rows],
+        reproduce=f"{plan['command']} && negkit tind transfer-matrix {out}",
+    )
     atomic_write_json(out / "matrix.json", numbers)
-    notes = (f"Model `{numbers['model']}`; test sample: {numbers['test_sample']['sentences']} sentences in "
-             f"{numbers['test_sample']['groups']} groups of split `{numbers['test_sample']['split']}`."
-             + (f" Rows not scored yet: {', '.join(numbers['missing'])}." if numbers["missing"] else "")
-             + f"\n\nReproduce: `{numbers['reproduce']}`")
+    notes = (
+        f"Model `{numbers['model']}`; test sample: {numbers['test_sample']['sentences']} sentences in "
+        f"{numbers['test_sample']['groups']} groups of split `{numbers['test_sample']['split']}`."
+        + (f" Rows not scored yet: {', '.join(numbers['missing'])}." if numbers["missing"] else "")
+        + f"\n\nReproduce: `{numbers['reproduce']}`"
+    )
     atomic_write_text(out / "matrix.md", transfer_markdown(numbers, notes=notes))
     if plots:
         svg, png = transfer_heatmap(numbers)
@@ -302,10 +364,15 @@ def transfer_matrix(out: str | Path, resamples: int = 1000, seed: int = 0, plots
 def transfer_command(model: str, options: TransferOptions) -> str:
     """The ``negkit tind transfer-train`` command that reproduces ``options`` (the recipe as finetune flags)."""
     head = shlex.join(["negkit", "finetune", "--model", model, "--train", options.finetune.train, "--out", "OUT"])
-    recipe = command_line(model, replace(options.finetune, progress=True), "OUT")[len(head) + 1:]
-    words = [f"negkit tind transfer-train --model {model} --out {options.out}",
-             f"--patterns {','.join(map(str, options.patterns))}", f"--test-groups {options.test_groups}",
-             f"--test-split {options.test_split}", f"--test-seed {options.test_seed}", f"--threads {options.threads}"]
+    recipe = command_line(model, replace(options.finetune, progress=True), "OUT")[len(head) + 1 :]
+    words = [
+        f"negkit tind transfer-train --model {model} --out {options.out}",
+        f"--patterns {','.join(map(str, options.patterns))}",
+        f"--test-groups {options.test_groups}",
+        f"--test-split {options.test_split}",
+        f"--test-seed {options.test_seed}",
+        f"--threads {options.threads}",
+    ]
     if options.test_per_group is not None:
         words.append(f"--test-per-group {options.test_per_group}")
     if not options.base:

@@ -26,14 +26,27 @@ def transfer_estimands(records: Sequence[Mapping[str, Any]], patterns: Sequence[
         rows = [row for row in records if int(row["pattern_id"]) == pattern]
         correct = [float(bool(row["prediction"]) == bool(row["label"])) for row in rows]
         units = [(pattern, int(row["group"])) for row in rows]
-        estimands.append(ratio_estimand(column_name(pattern), correct, None, units, "group", scale=100.0,
-                                        label=f"accuracy {column_name(pattern)}"))
+        estimands.append(
+            ratio_estimand(
+                column_name(pattern),
+                correct,
+                None,
+                units,
+                "group",
+                scale=100.0,
+                label=f"accuracy {column_name(pattern)}",
+            )
+        )
     return estimands
 
 
-def transfer_numbers(rows: Mapping[str, Sequence[Mapping[str, Any]]], base: str | None = "base",
-                     trained: Mapping[str, int] | None = None, resamples: int = DEFAULT_RESAMPLES,
-                     seed: int = 0) -> dict[str, Any]:
+def transfer_numbers(
+    rows: Mapping[str, Sequence[Mapping[str, Any]]],
+    base: str | None = "base",
+    trained: Mapping[str, int] | None = None,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = 0,
+) -> dict[str, Any]:
     """The matrix: ``cells[row][column]`` = accuracy with interval, sentences and groups;
     ``differences[row][column]`` = row minus the ``base`` row (paired over groups) when there is one;
     ``summary[row]``: the trained pattern's cell (``trained[row]``), the mean of the other columns and its
@@ -48,25 +61,44 @@ def transfer_numbers(rows: Mapping[str, Sequence[Mapping[str, Any]]], base: str 
         for estimand in row_estimands:
             interval = intervals[estimand.path]
             cells[name][estimand.path] = {
-                "accuracy": _round(interval.estimate), "ci": [_round(interval.low), _round(interval.high)],
-                "sentences": int(len(estimand.counts)), "groups": interval.units}
+                "accuracy": _round(interval.estimate),
+                "ci": [_round(interval.low), _round(interval.high)],
+                "sentences": int(len(estimand.counts)),
+                "groups": interval.units,
+            }
     differences: dict[str, dict[str, Any]] = {}
     if base is not None and base in estimands:
         for name, row_estimands in estimands.items():
             if name == base:
                 continue
             paired = paired_bootstrap(row_estimands, estimands[base], resamples, seed)
-            differences[name] = {path: {"difference": _round(d.estimate), "ci": [_round(d.low), _round(d.high)],
-                                        "p_value": d.p_value, "significant": d.significant}
-                                 for path, d in paired.items()}
-    summary = {name: row_summary(cells[name], cells.get(base) if base else None, (trained or {}).get(name))
-               for name in cells}
+            differences[name] = {
+                path: {
+                    "difference": _round(d.estimate),
+                    "ci": [_round(d.low), _round(d.high)],
+                    "p_value": d.p_value,
+                    "significant": d.significant,
+                }
+                for path, d in paired.items()
+            }
+    summary = {
+        name: row_summary(cells[name], cells.get(base) if base else None, (trained or {}).get(name)) for name in cells
+    }
     for name, entry in summary.items():  # the paired estimate, from unrounded accuracies
         paired = differences.get(name, {}).get(entry["trained_pattern"] or "")
         if paired is not None:
             entry["diagonal_minus_base"] = paired["difference"]
-    return {"columns": columns, "rows": list(rows), "cells": cells, "differences": differences, "summary": summary,
-            "resamples": resamples, "seed": seed, "unit": "group", "level": 0.95}
+    return {
+        "columns": columns,
+        "rows": list(rows),
+        "cells": cells,
+        "differences": differences,
+        "summary": summary,
+        "resamples": resamples,
+        "seed": seed,
+        "unit": "group",
+        "level": 0.95,
+    }
 
 
 def row_summary(row: Mapping[str, Any], base: Mapping[str, Any] | None, trained: int | None) -> dict[str, Any]:
@@ -75,8 +107,12 @@ def row_summary(row: Mapping[str, Any], base: Mapping[str, Any] | None, trained:
     own = column_name(trained) if trained is not None else None
     others = [column for column in row if column != own and row[column]["accuracy"] is not None]
     mean = _mean([row[column]["accuracy"] for column in others])
-    summary: dict[str, Any] = {"trained_pattern": own, "diagonal": row[own]["accuracy"] if own in row else None,
-                               "off_diagonal_mean": mean, "off_diagonal_columns": len(others)}
+    summary: dict[str, Any] = {
+        "trained_pattern": own,
+        "diagonal": row[own]["accuracy"] if own in row else None,
+        "off_diagonal_mean": mean,
+        "off_diagonal_columns": len(others),
+    }
     if base is not None:
         base_mean = _mean([base[column]["accuracy"] for column in others if base[column]["accuracy"] is not None])
         summary["off_diagonal_minus_base"] = _round(mean - base_mean) if None not in (mean, base_mean) else None

@@ -20,8 +20,11 @@ REPORT_FILE = "report.md"
 RESULTS_FILE = "results.json"
 
 
-def with_earlier_tasks(results: Sequence[TaskResult], out: str | Path, suites: SuiteLookup = no_suites,
-                       ) -> list[TaskResult]:
+def with_earlier_tasks(
+    results: Sequence[TaskResult],
+    out: str | Path,
+    suites: SuiteLookup = no_suites,
+) -> list[TaskResult]:
     """``results`` and the tasks an earlier invocation left in ``out`` (the same model: eval refuses another's), so
     that ``results.json`` and the reports cover every task of the folder, in the suites' order. An earlier task
     whose files cannot be read back is left out, with a note on stderr."""
@@ -34,8 +37,9 @@ def with_earlier_tasks(results: Sequence[TaskResult], out: str | Path, suites: S
         try:
             earlier.append(read_task(Path(out), name))
         except NegkitError as error:
-            print(f"negkit: note: {name} of an earlier run is left out of the folder's reports: {error}",
-                  file=sys.stderr)
+            print(
+                f"negkit: note: {name} of an earlier run is left out of the folder's reports: {error}", file=sys.stderr
+            )
     if not earlier:
         return list(results)
 
@@ -46,8 +50,9 @@ def with_earlier_tasks(results: Sequence[TaskResult], out: str | Path, suites: S
     return sorted([*results, *earlier], key=order)
 
 
-def combined_markdown(results: Sequence[dict[str, Any]], skipped: dict[str, str] | None = None,
-                      suites: SuiteLookup = no_suites) -> str:
+def combined_markdown(
+    results: Sequence[dict[str, Any]], skipped: dict[str, str] | None = None, suites: SuiteLookup = no_suites
+) -> str:
     """The model, a summary row per task, the suites skipped for want of data, the sections drawing on several
     tasks (``suites`` gives them), then each task's own tables."""
     if not results:
@@ -63,7 +68,9 @@ def combined_markdown(results: Sequence[dict[str, Any]], skipped: dict[str, str]
         markdown_table(["task", "items", "scoring time (s)"], rows),
     ]
     if skipped:
-        parts.append("Not run (data not found): " + "; ".join(f"{suite} (get it: {hint})" for suite, hint in skipped.items()))
+        parts.append(
+            "Not run (data not found): " + "; ".join(f"{suite} (get it: {hint})" for suite, hint in skipped.items())
+        )
     parts += [f"## {section.title}\n\n{section.markdown.strip()}" for section in run_sections(results, suites)]
     for result in results:
         tables = result_tables(result)
@@ -80,9 +87,14 @@ def result_tables(result: Mapping[str, Any]) -> str | None:
     return Path(tables_file).read_text(encoding="utf-8") if tables_file and Path(tables_file).is_file() else None
 
 
-def write_combined_report(results: Sequence[dict[str, Any]], out: str | Path, record: dict[str, Any] | None = None,
-                          skipped: dict[str, str] | None = None, seconds: float | None = None,
-                          suites: SuiteLookup = no_suites) -> dict[str, str]:
+def write_combined_report(
+    results: Sequence[dict[str, Any]],
+    out: str | Path,
+    record: dict[str, Any] | None = None,
+    skipped: dict[str, str] | None = None,
+    seconds: float | None = None,
+    suites: SuiteLookup = no_suites,
+) -> dict[str, str]:
     """Write ``report.md``, ``report.html`` and ``results.json`` (the run's ``record``, every task's results, the
     suites ``skipped`` for want of data, the wall time in ``seconds``) into ``out``; return their paths. ``suites``
     gives each task's figures and main metric in ``report.html``."""
@@ -90,7 +102,14 @@ def write_combined_report(results: Sequence[dict[str, Any]], out: str | Path, re
     report = out / REPORT_FILE
     atomic_write_text(report, combined_markdown(results, skipped, suites))
     combined = out / RESULTS_FILE
-    atomic_write_json(combined, RunResult([result if isinstance(result, TaskResult) else TaskResult(dict(result))
-                                           for result in results], record, dict(skipped or {}), seconds).layout())
+    atomic_write_json(
+        combined,
+        RunResult(
+            [result if isinstance(result, TaskResult) else TaskResult(dict(result)) for result in results],
+            record,
+            dict(skipped or {}),
+            seconds,
+        ).layout(),
+    )
     page = write_html_report(results, out, suites)
     return {"report": str(report), "html": str(page), "results": str(combined)}

@@ -62,8 +62,15 @@ def evaluate(model: str | Any, tasks: Sequence[str], options: EvalOptions | None
         group.close()
 
 
-def _evaluate(model: str | Any, tasks: list[str], options: EvalOptions, dtype: str, plan: Any,
-              started_at: float, group: ProcessGroup) -> list[TaskResult]:
+def _evaluate(
+    model: str | Any,
+    tasks: list[str],
+    options: EvalOptions,
+    dtype: str,
+    plan: Any,
+    started_at: float,
+    group: ProcessGroup,
+) -> list[TaskResult]:
     with ExitStack() as stack:
         # one writer per output folder (rank 0 holds it for a group): a named folder is locked before the model loads
         store: RunStore | None = None
@@ -92,8 +99,11 @@ def _evaluate(model: str | Any, tasks: list[str], options: EvalOptions, dtype: s
             store = _open_store(stack, out, group)
         root = find_data_root(options.data)
         resolved = replace(options, out=out)
-        command = list(options.command) if options.command is not None else \
-            eval_command(spec, tasks, resolved, dtype, root.resolve() if root else None)
+        command = (
+            list(options.command)
+            if options.command is not None
+            else eval_command(spec, tasks, resolved, dtype, root.resolve() if root else None)
+        )
         record = run_record(spec, tasks, resolved, command, model, dtype, started_at)
         run = RunContext(model, options, store, out, load_seconds, record, group, _engine_stats)
         results = [result for prepared in plan.tasks if (result := evaluate_task(run, prepared)) is not None]
@@ -101,8 +111,14 @@ def _evaluate(model: str | Any, tasks: list[str], options: EvalOptions, dtype: s
         if batching:  # the batch sizes used over the whole run (each task's own are in its results' engine)
             record["model"]["batching"] = batching
         if group.is_main:
-            write_combined_report(with_earlier_tasks(results, out, suite_view), out, record, options.skipped,
-                                  time.time() - started_at, suite_view)
+            write_combined_report(
+                with_earlier_tasks(results, out, suite_view),
+                out,
+                record,
+                options.skipped,
+                time.time() - started_at,
+                suite_view,
+            )
         group.barrier()  # the lock is released only when every rank is done
     return results
 
@@ -114,11 +130,16 @@ def _open_store(stack: ExitStack, out: Path, group: ProcessGroup) -> RunStore:
 
 def _hold_lock(stack: ExitStack, out: Path, options: EvalOptions, group: ProcessGroup) -> None:
     """Rank 0 (or a single process) takes the folder's run lock; every rank learns whether it succeeded."""
-    command = shlex.join(redact_command_line(options.command if options.command is not None else ["negkit", *sys.argv[1:]]))
+    command = shlex.join(
+        redact_command_line(options.command if options.command is not None else ["negkit", *sys.argv[1:]])
+    )
     problem: Exception | None = None
     try:
-        stack.enter_context(run_lock_for_rank(out, group.rank, group.world_size, wait=options.wait_lock,
-                                              info={"command": command[:500]}))
+        stack.enter_context(
+            run_lock_for_rank(
+                out, group.rank, group.world_size, wait=options.wait_lock, info={"command": command[:500]}
+            )
+        )
     except NegkitError as error:
         problem = error
     refused = group.broadcast(str(problem) if problem is not None else None)
@@ -144,9 +165,14 @@ def _engine_stats(model: Any) -> dict[str, Any]:
     engine: dict[str, Any] = {}
     stats = getattr(getattr(model, "scorer", None), "stats", None)
     if stats is not None:
-        engine.update(batches=stats.batches, batches_with_prefix=stats.batches_with_prefix,
-                      tokens=stats.tokens_total, prefix_tokens_reused=stats.tokens_skipped,
-                      padding_tokens=stats.tokens_padded, prefix_tree=stats.prefix_tree or "not used")
+        engine.update(
+            batches=stats.batches,
+            batches_with_prefix=stats.batches_with_prefix,
+            tokens=stats.tokens_total,
+            prefix_tokens_reused=stats.tokens_skipped,
+            padding_tokens=stats.tokens_padded,
+            prefix_tree=stats.prefix_tree or "not used",
+        )
     batcher = getattr(model, "batcher", None)
     if hasattr(batcher, "report"):
         engine["batching"] = batcher.report()

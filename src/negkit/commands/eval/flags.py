@@ -99,7 +99,11 @@ def task_options_for(tasks: Sequence[str], options: EvalOptions, classifier: boo
                 changed.add(task)
                 continue
             takes = ", ".join(flags[name] for name in flags if name in accepted) or "none of them"
-            hint = f"; give it per task, e.g. {flag} TASK=VALUE" if option in ("prompt", "num_fewshot") and len(tasks) > 1 else ""
+            hint = (
+                f"; give it per task, e.g. {flag} TASK=VALUE"
+                if option in ("prompt", "num_fewshot") and len(tasks) > 1
+                else ""
+            )
             kind = " with a classifier model" if built[task].model_kind == "classifier" else ""
             problems.append(f"{flag} does not apply to task {task}{kind} (it takes: {takes}){hint}")
     if problems:
@@ -110,8 +114,10 @@ def task_options_for(tasks: Sequence[str], options: EvalOptions, classifier: boo
     if seed is not None:
         users = [task for task in tasks if getattr(built[task], "uses_seed", False)]
         if not users:
-            raise NegkitError(f"--seed changes nothing for {', '.join(tasks)}: none of them draws a sample, a split "
-                              "or few-shot examples")
+            raise NegkitError(
+                f"--seed changes nothing for {', '.join(tasks)}: none of them draws a sample, a split "
+                "or few-shot examples"
+            )
         for task in users:
             if hasattr(built[task], "seeds"):  # a task averaging over its paper's seeds: the one seed given
                 result[task]["seeds"] = (seed,)
@@ -119,11 +125,27 @@ def task_options_for(tasks: Sequence[str], options: EvalOptions, classifier: boo
     return {task: TaskSetup(result[task], built[task]) for task in tasks}
 
 
-def eval_command(spec: str, tasks: Sequence[str], options: EvalOptions, dtype: str, data_root: Path | None = None) -> list[str]:
+def eval_command(
+    spec: str, tasks: Sequence[str], options: EvalOptions, dtype: str, data_root: Path | None = None
+) -> list[str]:
     """The ``negkit eval`` command that reruns this evaluation, every option spelled out with its effective
     value (the data root and the output folder as absolute paths)."""
-    command = ["negkit", "eval", "--model", spec, "--tasks", ",".join(tasks), "--split", options.split,
-               "--mode", options.mode, "--dtype", dtype, "--batch-size", str(options.batch_size or "auto")]
+    command = [
+        "negkit",
+        "eval",
+        "--model",
+        spec,
+        "--tasks",
+        ",".join(tasks),
+        "--split",
+        options.split,
+        "--mode",
+        options.mode,
+        "--dtype",
+        dtype,
+        "--batch-size",
+        str(options.batch_size or "auto"),
+    ]
     data = Path(options.data).resolve() if options.data else data_root
     if data is not None:
         command += ["--data", str(data)]

@@ -41,9 +41,11 @@ def check_one_model(out: Path, key: str, name: str) -> None:
     """A :class:`NegkitError` when ``out`` holds a task of a model other than the one of fingerprint ``key``."""
     for task, model in recorded_models(out).items():
         if model.get("key") not in (None, key):
-            raise NegkitError(f"{out}: holds task {task} of model {model.get('name', '?')} (fingerprint "
-                              f"{model.get('key')}); this run is model {name} ({key}), and a run folder holds one "
-                              "model: use another --out, or --start-over to remove the folder's run files first")
+            raise NegkitError(
+                f"{out}: holds task {task} of model {model.get('name', '?')} (fingerprint "
+                f"{model.get('key')}); this run is model {name} ({key}), and a run folder holds one "
+                "model: use another --out, or --start-over to remove the folder's run files first"
+            )
 
 
 #: How negkit's own run-wide files begin (or, for results.json, a key they hold).
@@ -59,15 +61,18 @@ def check_run_files_are_negkits(out: Path) -> None:
             continue
         try:
             if name == "results.json":  # its keys: negkit's has "negkit_layout" at the top level
-                own = isinstance(value := json.loads(path.read_text(encoding="utf-8")), dict) and mark.strip('"') in value
+                own = (
+                    isinstance(value := json.loads(path.read_text(encoding="utf-8")), dict) and mark.strip('"') in value
+                )
             else:
                 with path.open("rb") as handle:
                     own = mark in handle.read(1 << 16).decode("utf-8", "replace")
         except (OSError, ValueError):
             own = False
         if not own:
-            raise NegkitError(f"{path}: not written by negkit eval, and a run would overwrite it: use another --out "
-                              "or move the file")
+            raise NegkitError(
+                f"{path}: not written by negkit eval, and a run would overwrite it: use another --out or move the file"
+            )
 
 
 def start_over(out: Path) -> list[Path]:

@@ -101,7 +101,9 @@ def resolve_dtype_for_mode(mode: str, dtype: str | None, quantize: str | None = 
         if dtype not in (None, "auto", "float32"):
             raise NegkitError(f"exact mode runs in float32; use --mode fast for --dtype {dtype}")
         if quantize is not None:
-            raise NegkitError(f"--quantize {quantize} computes in 16 bits; add --mode fast (exact mode runs in float32)")
+            raise NegkitError(
+                f"--quantize {quantize} computes in 16 bits; add --mode fast (exact mode runs in float32)"
+            )
         return "float32"
     return dtype or "auto"
 
@@ -109,8 +111,13 @@ def resolve_dtype_for_mode(mode: str, dtype: str | None, quantize: str | None = 
 def model_options(options: EvalOptions) -> dict[str, Any]:
     """What ``load_model`` gets: the flags (batch size, device, quantization) and ``--model-args``; a key given
     both ways is an error."""
-    flags = {"batch_size": options.batch_size, "device": options.device, "quantize": options.quantize,
-             "timeout": options.timeout, "retries": options.retries}
+    flags = {
+        "batch_size": options.batch_size,
+        "device": options.device,
+        "quantize": options.quantize,
+        "timeout": options.timeout,
+        "retries": options.retries,
+    }
     both = sorted(key for key, value in flags.items() if value is not None and key in options.model_args)
     if both:
         raise NegkitError(f"{', '.join(both)} given both as a flag and in --model-args; give it once")

@@ -90,8 +90,10 @@ def check_limits(request: RunRequest) -> None:
     if isinstance(limit, dict):
         unknown = sorted(set(limit) - set(request.task_names))
         if unknown:
-            raise NegkitError(f"--limit names tasks that are not run: {', '.join(unknown)} "
-                              f"(tasks run: {', '.join(request.task_names)})")
+            raise NegkitError(
+                f"--limit names tasks that are not run: {', '.join(unknown)} "
+                f"(tasks run: {', '.join(request.task_names)})"
+            )
         values = list(limit.values())
     else:
         values = [] if limit is None else [limit]
@@ -99,7 +101,9 @@ def check_limits(request: RunRequest) -> None:
         count = isinstance(value, int) and not isinstance(value, bool) and value >= 1
         fraction = isinstance(value, float) and 0 < value < 1
         if not (count or fraction):
-            raise NegkitError(f"--limit must be a count of at least 1 or a fraction between 0 and 1, got {quoted(value)}")
+            raise NegkitError(
+                f"--limit must be a count of at least 1 or a fraction between 0 and 1, got {quoted(value)}"
+            )
 
 
 def check_run_options(request: RunRequest) -> None:
@@ -166,10 +170,14 @@ def check_model_kind(request: RunRequest, name: str, task: Task) -> None:
 def check_server_options(request: RunRequest) -> None:
     """``--timeout`` and ``--retries`` are the options of a server (``openai:``), not of a model loaded here."""
     options = request.options
-    given = [flag for flag, value in (("--timeout", options.timeout), ("--retries", options.retries)) if value is not None]
+    given = [
+        flag for flag, value in (("--timeout", options.timeout), ("--retries", options.retries)) if value is not None
+    ]
     if given and not parse_model_spec(request.model_spec or "").is_server:
-        raise NegkitError(f"{' and '.join(given)} apply to openai: models (servers) only, not to "
-                          f"{quoted(request.model_spec or 'a model object')}")
+        raise NegkitError(
+            f"{' and '.join(given)} apply to openai: models (servers) only, not to "
+            f"{quoted(request.model_spec or 'a model object')}"
+        )
 
 
 def check_baseline_answers(request: RunRequest, name: str, task: Task, items: Sequence[Any] | None = None) -> None:
@@ -187,7 +195,9 @@ def check_adapter(request: RunRequest) -> None:
     if adapter is None:
         return
     if request.model_spec is not None and parse_model_spec(request.model_spec).kind in ("openai", "vllm"):
-        raise NegkitError(f"--adapter needs a local transformers model (default, hf:, gguf:, nli:), not {request.model_spec}")
+        raise NegkitError(
+            f"--adapter needs a local transformers model (default, hf:, gguf:, nli:), not {request.model_spec}"
+        )
 
     describe_adapter(adapter)
 

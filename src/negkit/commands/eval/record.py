@@ -33,8 +33,19 @@ from negkit.models.model_args import redact_command_line, redact_model_args
 from negkit.runs.files import task_file
 
 #: Libraries whose versions go into the record when installed (the first three always are, or None).
-PACKAGES: tuple[str, ...] = ("torch", "transformers", "tokenizers", "peft", "accelerate", "bitsandbytes", "vllm",
-                             "safetensors", "numpy", "datasets", "gguf")
+PACKAGES: tuple[str, ...] = (
+    "torch",
+    "transformers",
+    "tokenizers",
+    "peft",
+    "accelerate",
+    "bitsandbytes",
+    "vllm",
+    "safetensors",
+    "numpy",
+    "datasets",
+    "gguf",
+)
 _USER_MARK = "\u27e6negkit-user-text\u27e7"
 _SYSTEM_MARK = "\u27e6negkit-system-text\u27e7"
 
@@ -75,8 +86,9 @@ def negkit_source() -> dict[str, Any]:
 
 
 def _git(folder: Path, *arguments: str) -> str:
-    completed = subprocess.run(["git", "-C", str(folder), *arguments], capture_output=True, text=True, timeout=10,
-                               check=True)
+    completed = subprocess.run(
+        ["git", "-C", str(folder), *arguments], capture_output=True, text=True, timeout=10, check=True
+    )
     return completed.stdout.strip()
 
 
@@ -123,7 +135,11 @@ def inserted_system_text(model: Any) -> str | None:
         return ""
     opening, _, rest = with_system.partition(_SYSTEM_MARK)
     between = rest.split(_USER_MARK, 1)[0]
-    if before_user.startswith(opening) and before_user.endswith(between) and len(before_user) > len(opening) + len(between):
+    if (
+        before_user.startswith(opening)
+        and before_user.endswith(between)
+        and len(before_user) > len(opening) + len(between)
+    ):
         return before_user[len(opening) : len(before_user) - len(between)]
     return ""
 
@@ -143,13 +159,17 @@ def prompt_record(task: Any, model: Any) -> dict[str, Any]:
     if template is not None:
         chat = getattr(task, "uses_chat", None)
         uses_chat = bool(chat(model)) if callable(chat) else bool(getattr(task, "chat", False))
-    record: dict[str, Any] = {"template": template, "chat_template_applied": uses_chat,
-                              "system_instruction": getattr(task, "system_instruction", None)}
+    record: dict[str, Any] = {
+        "template": template,
+        "chat_template_applied": uses_chat,
+        "system_instruction": getattr(task, "system_instruction", None),
+    }
     if uses_chat:
         # None when a system instruction replaces it, or when the template is applied out of sight (a server)
         source = chat_template_text(model)
-        record["inserted_system_text"] = (inserted_system_text(model) if source and not record["system_instruction"]
-                                          else None)
+        record["inserted_system_text"] = (
+            inserted_system_text(model) if source and not record["system_instruction"] else None
+        )
         record["chat_template_sha256"] = _sha256(source) if source else None
     return record
 
@@ -199,8 +219,7 @@ def merge_timings(previous: dict[str, Any] | None, current: dict[str, Any]) -> d
         elif previous:  # a results file written before runs were kept
             runs = [{key: value for key, value in previous.items() if key != "runs"}]
     runs.append(dict(current))
-    return {**current, "runs": runs,
-            "total_score_s": round(sum(float(run.get("score_s") or 0) for run in runs), 3)}
+    return {**current, "runs": runs, "total_score_s": round(sum(float(run.get("score_s") or 0) for run in runs), 3)}
 
 
 class TimingLog:
@@ -237,8 +256,16 @@ class TimingLog:
         if not force and now - self._last < self.every_seconds:
             return
         self._last = now
-        atomic_write_json(self.partial, {**timings, "score_s": round(now - started, 3), "requests_done": done,
-                                         "interrupted": True, "model_key": self.model_key})
+        atomic_write_json(
+            self.partial,
+            {
+                **timings,
+                "score_s": round(now - started, 3),
+                "requests_done": done,
+                "interrupted": True,
+                "model_key": self.model_key,
+            },
+        )
 
     def finish(self) -> None:
         """The results file now holds this invocation's timings: the interim file goes."""
@@ -272,8 +299,9 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-def run_record(spec: str, tasks: Sequence[str], options: Any, command: Sequence[str], model: Any, dtype: str,
-               started: float) -> dict[str, Any]:
+def run_record(
+    spec: str, tasks: Sequence[str], options: Any, command: Sequence[str], model: Any, dtype: str, started: float
+) -> dict[str, Any]:
     """The run-wide reproduction record (the per-task parts are added by :func:`negkit.commands.eval.evaluate.evaluate`)."""
     return {
         "command": shlex.join(redact_command_line(command)),

@@ -109,8 +109,16 @@ def build_requests(model: Any, prepared: PreparedTask) -> tuple[list[tuple[Any, 
     return per_item, [request for requests in per_item for request in requests]
 
 
-def answer_task(model: Any, task_name: str, flat: list[Any], options: EvalOptions, store: RunStore, out: Path,
-                group: ProcessGroup, timings: dict[str, Any]) -> Answered | None:
+def answer_task(
+    model: Any,
+    task_name: str,
+    flat: list[Any],
+    options: EvalOptions,
+    store: RunStore,
+    out: Path,
+    group: ProcessGroup,
+    timings: dict[str, Any],
+) -> Answered | None:
     """Every request answered (from the run store where it was answered before), with progress and a timing log
     that survives a kill; in a group each rank answers its share first. None on ranks other than 0."""
     stored_before = len(store)
@@ -132,16 +140,22 @@ def answer_task(model: Any, task_name: str, flat: list[Any], options: EvalOption
                 bar.update(count)
 
         try:
-            return answer_requests(model, requests, store, options.mode, options.chunk_size, progress,
-                                   options.commit_seconds)
+            return answer_requests(
+                model, requests, store, options.mode, options.chunk_size, progress, options.commit_seconds
+            )
         finally:
             if bar is not None:
                 bar.close()
 
     # in a group each rank answers its share, then reads the others' answers; alone this does nothing
     share = answer_share(group, model, flat, store, options.mode, answer)
-    ranks = group.gather({**share, "device": str((getattr(model, "load_info", None) or {}).get("device")),
-                          "score_s": round(time.perf_counter() - started, 3)})
+    ranks = group.gather(
+        {
+            **share,
+            "device": str((getattr(model, "load_info", None) or {}).get("device")),
+            "score_s": round(time.perf_counter() - started, 3),
+        }
+    )
     if not group.is_main:
         return None
     answers = answer(flat, show=not group.active)  # alone: the work; in a group: read from the store files
@@ -165,8 +179,14 @@ def task_metrics(prepared: PreparedTask, records: list[dict[str, Any]], options:
     return task_numbers(prepared.task, prepared.data.items, records, settings)
 
 
-def build_result(run: RunContext, prepared: PreparedTask, flat: list[Any], answered: Answered,
-                 metrics: dict[str, Any], records: list[dict[str, Any]]) -> dict[str, Any]:
+def build_result(
+    run: RunContext,
+    prepared: PreparedTask,
+    flat: list[Any],
+    answered: Answered,
+    metrics: dict[str, Any],
+    records: list[dict[str, Any]],
+) -> dict[str, Any]:
     """The task's results dictionary (the layout of ``TASK.results.json``, docs/reproducibility.md)."""
     model, options, group, record = run.model, run.options, run.group, run.record
     task, data, computed = prepared.task, prepared.data, answered.computed
@@ -176,10 +196,13 @@ def build_result(run: RunContext, prepared: PreparedTask, flat: list[Any], answe
         "negkit_version": __version__,
         "negkit_layout": LAYOUT_VERSION,
         "task": task.config(),
-        "model": {**model.fingerprint.as_dict(), "key": model.fingerprint.key(),
-                  # how the backend was loaded (device, quantization, adapter, resolved loader options, ...)
-                  "load": dict(getattr(model, "load_info", {}) or {}),
-                  "model_args": redact_model_args(options.model_args)},
+        "model": {
+            **model.fingerprint.as_dict(),
+            "key": model.fingerprint.key(),
+            # how the backend was loaded (device, quantization, adapter, resolved loader options, ...)
+            "load": dict(getattr(model, "load_info", {}) or {}),
+            "model_args": redact_model_args(options.model_args),
+        },
         "mode": options.mode,
         "chat_template": bool(getattr(model, "has_chat_template", False)),
         "prompt": prompt_record(task, model),
@@ -196,19 +219,26 @@ def build_result(run: RunContext, prepared: PreparedTask, flat: list[Any], answe
     }
 
 
-def apply_privacy(prepared: PreparedTask, options: EvalOptions, out: Path, result: dict[str, Any],
-                  records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def apply_privacy(
+    prepared: PreparedTask, options: EvalOptions, out: Path, result: dict[str, Any], records: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
     """The records to write: a task's private fields (TIND's sentences and prompts) as SHA-256 hashes when the
     output folder is inside a git working tree (unless ``--allow-in-git``), said in the results and on stderr."""
     redacted, repository = private_fields_to_redact(prepared.task, out, options.allow_in_git)
     if not redacted:
         return records
-    result["privacy"] = {"redacted_fields": list(redacted), "replaced_by": [f + "_sha256" for f in redacted],
-                         "reason": "the output folder is inside a git working tree; --allow-in-git writes them"}
+    result["privacy"] = {
+        "redacted_fields": list(redacted),
+        "replaced_by": [f + "_sha256" for f in redacted],
+        "reason": "the output folder is inside a git working tree; --allow-in-git writes them",
+    }
     samples = task_file(out / prepared.name, ".samples.jsonl")
-    print(f"negkit: note: {prepared.name}: {samples} is inside the git working tree "
-          f"{repository}: its {' and '.join(redacted)} fields are written as SHA-256 hashes (TIND stays private; "
-          "--allow-in-git writes them as they are)", file=sys.stderr)
+    print(
+        f"negkit: note: {prepared.name}: {samples} is inside the git working tree "
+        f"{repository}: its {' and '.join(redacted)} fields are written as SHA-256 hashes (TIND stays private; "
+        "--allow-in-git writes them as they are)",
+        file=sys.stderr,
+    )
     return [redact_record(record, redacted) for record in records]
 
 
@@ -229,8 +259,10 @@ def check_not_trained_on(model: Any, task_name: str, data: Any) -> None:
     overlap = overlapping_groups(model, data.items, data.files)
     if overlap:
         seed = ((model.adapter.trained_on or {}).get("description") or {}).get("split_seed")
-        raise NegkitError(f"{overlap} of the {task_name} groups to evaluate were in the adapter's training data "
-                          f"(it was trained on the split drawn with seed {seed}; evaluate with --seed {seed})")
+        raise NegkitError(
+            f"{overlap} of the {task_name} groups to evaluate were in the adapter's training data "
+            f"(it was trained on the split drawn with seed {seed}; evaluate with --seed {seed})"
+        )
 
 
 def _progress_bar(total: int, name: str, enabled: bool) -> Any:

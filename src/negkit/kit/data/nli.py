@@ -63,7 +63,9 @@ def require_columns(path: Path, header: list[str], columns: tuple[str, ...] | li
 def nli_label(path: Path, line: int, column: str, value: str) -> str:
     label = value.strip().lower()
     if label not in NLI_LABELS:
-        raise InputFormatError(path, line, f"column {column!r}: unknown label {quoted(value)} (expected one of {NLI_LABELS})")
+        raise InputFormatError(
+            path, line, f"column {column!r}: unknown label {quoted(value)} (expected one of {NLI_LABELS})"
+        )
     return label
 
 
@@ -86,5 +88,3 @@ def count_cell(path: Path, line: int, column: str, value: str, blank_allowed: bo
 def flag_cell(path: Path, line: int, column: str, value: str, blank_allowed: bool) -> bool:
     """Parse a 0/1 flag (counts above 1 are accepted as set); blank is False when allowed."""
     return count_cell(path, line, column, value, blank_allowed) > 0
-
-

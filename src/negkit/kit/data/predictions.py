@@ -59,8 +59,9 @@ def string(path: Path, line: int, record: Mapping[str, Any], name: str) -> str:
     return value
 
 
-def item_id(path: Path, line: int, record: Mapping[str, Any], positional: ItemIdReader | None = None,
-            alternatives: str = "") -> str:
+def item_id(
+    path: Path, line: int, record: Mapping[str, Any], positional: ItemIdReader | None = None, alternatives: str = ""
+) -> str:
     """The item a line names: ``item_id``, else what ``positional`` reads from the suite's own fields; the error
     for neither names the ``alternatives`` (e.g. ``" (or 'index')"``)."""
     if "item_id" in record:
@@ -71,8 +72,12 @@ def item_id(path: Path, line: int, record: Mapping[str, Any], positional: ItemId
     raise InputFormatError(path, line, f"missing field 'item_id'{alternatives}")
 
 
-def read_predictions(path: str | Path, item_ids: set[str], item_id_of: Callable[[int, Mapping[str, Any]], str],
-                     value_of: Callable[[int, Mapping[str, Any]], Any]) -> dict[str, Any]:
+def read_predictions(
+    path: str | Path,
+    item_ids: set[str],
+    item_id_of: Callable[[int, Mapping[str, Any]], str],
+    value_of: Callable[[int, Mapping[str, Any]], Any],
+) -> dict[str, Any]:
     """item id -> value for each line (``item_id_of(line, record)``, ``value_of(line, record)``); an unknown item,
     an item predicted twice and an empty file are errors."""
     path = Path(path)
@@ -89,8 +94,13 @@ def read_predictions(path: str | Path, item_ids: set[str], item_id_of: Callable[
     return predictions
 
 
-def read_label_predictions(path: str | Path, item_ids: set[str], positional: ItemIdReader | None = None,
-                           alternatives: str = "", words: Mapping[str, str] | None = None) -> dict[str, str]:
+def read_label_predictions(
+    path: str | Path,
+    item_ids: set[str],
+    positional: ItemIdReader | None = None,
+    alternatives: str = "",
+    words: Mapping[str, str] | None = None,
+) -> dict[str, str]:
     """NLI predictions: item id -> predicted label (``entailment``, ``neutral``, ``contradiction``,
     case-insensitive; ``words`` maps other answers onto labels, e.g. ``yes`` -> entailment)."""
     path = Path(path)
@@ -105,8 +115,9 @@ def read_label_predictions(path: str | Path, item_ids: set[str], positional: Ite
             raise InputFormatError(path, line, f"field 'prediction': {quoted(value)} is not an NLI label {NLI_LABELS}")
         return label
 
-    return read_predictions(path, item_ids, lambda line, record: item_id(path, line, record, positional, alternatives),
-                            label_of)
+    return read_predictions(
+        path, item_ids, lambda line, record: item_id(path, line, record, positional, alternatives), label_of
+    )
 
 
 def _choice_name(path: Path, line: int, item: Any, value: Any, name: str) -> str:
@@ -114,11 +125,15 @@ def _choice_name(path: Path, line: int, item: Any, value: Any, name: str) -> str
         raise InputFormatError(path, line, f"field {name!r}: {value!r} is not a choice")
     if isinstance(value, int):
         if not 0 <= value < len(item.candidate_names):
-            raise InputFormatError(path, line, f"field {name!r}: {value} is out of range for {len(item.candidate_names)} candidates")
+            raise InputFormatError(
+                path, line, f"field {name!r}: {value} is out of range for {len(item.candidate_names)} candidates"
+            )
         return item.candidate_names[value]
     if isinstance(value, str) and value in item.candidate_names:
         return value
-    raise InputFormatError(path, line, f"field {name!r}: {quoted(value)} is not one of {list(item.candidate_names)} or an index")
+    raise InputFormatError(
+        path, line, f"field {name!r}: {quoted(value)} is not one of {list(item.candidate_names)} or an index"
+    )
 
 
 def _expand_runs(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -134,8 +149,9 @@ def _expand_runs(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
             yield line, record
 
 
-def read_choice_predictions(path: str | Path, items: Mapping[str, Any], positional: ItemIdReader | None = None,
-                            alternatives: str = "") -> list[ChoicePrediction]:
+def read_choice_predictions(
+    path: str | Path, items: Mapping[str, Any], positional: ItemIdReader | None = None, alternatives: str = ""
+) -> list[ChoicePrediction]:
     """Multiple-choice predictions; ``items`` maps item ids to items (their ``candidate_names`` check and name the
     choices). ``prediction`` is the 0-based position among the candidates offered or a candidate's name;
     optional: ``prediction_norm`` (the ``acc_norm`` prediction, same forms) and ``run`` (several runs are

@@ -31,16 +31,24 @@ class StatisticsTable:
                 return f"{value:.1f}"
             return str(value).replace("|", "\\|")
 
-        lines = [f"### {self.title}", "", "| " + " | ".join(self.headers) + " |",
-                 "|" + "|".join("---" for _ in self.headers) + "|"]
+        lines = [
+            f"### {self.title}",
+            "",
+            "| " + " | ".join(self.headers) + " |",
+            "|" + "|".join("---" for _ in self.headers) + "|",
+        ]
         lines += ["| " + " | ".join(cell(value) for value in row) + " |" for row in self.rows]
         if self.note:
             lines += ["", self.note]
         return "\n".join(lines)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"title": self.title, "headers": list(self.headers), "rows": [list(row) for row in self.rows],
-                **({"note": self.note} if self.note else {})}
+        return {
+            "title": self.title,
+            "headers": list(self.headers),
+            "rows": [list(row) for row in self.rows],
+            **({"note": self.note} if self.note else {}),
+        }
 
 
 @dataclass(frozen=True)
@@ -58,8 +66,12 @@ class DataStatistics:
         return "\n".join(parts) + "\n"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"suite": self.suite, "source": self.source, "values": self.values,
-                "tables": [table.to_dict() for table in self.tables]}
+        return {
+            "suite": self.suite,
+            "source": self.source,
+            "values": self.values,
+            "tables": [table.to_dict() for table in self.tables],
+        }
 
 
 def share(count: int, total: int) -> float:

@@ -37,7 +37,9 @@ def item_scores(records: Sequence[dict[str, Any]]) -> dict[str, list[float]]:
             gold = record.get("gold")
             scores["acc"].append(statistics.fmean(float(run["prediction"] == gold) for run in runs.values()))
             if all(run.get("prediction_norm") is not None for run in runs.values()):
-                scores["acc_norm"].append(statistics.fmean(float(run["prediction_norm"] == gold) for run in runs.values()))
+                scores["acc_norm"].append(
+                    statistics.fmean(float(run["prediction_norm"] == gold) for run in runs.values())
+                )
         elif "prediction" in record:
             gold = record["gold"] if "gold" in record else record.get("label")
             scores["acc"].append(float(record["prediction"] == gold))
@@ -67,19 +69,34 @@ def _sha(text: str | None) -> str | None:
     return hashlib.sha256(text.encode("utf-8")).hexdigest() if text else None
 
 
-def harness_layout(results: Sequence[dict[str, Any]], record: dict[str, Any] | None, seconds: float | None = None,
-                   skipped: dict[str, str] | None = None) -> dict[str, Any]:
+def harness_layout(
+    results: Sequence[dict[str, Any]],
+    record: dict[str, Any] | None,
+    seconds: float | None = None,
+    skipped: dict[str, str] | None = None,
+) -> dict[str, Any]:
     """The combined ``results.json``: the Harness's top-level keys, then negkit's ``record``, ``tasks`` and
     ``skipped`` (suites left out because their data was not found)."""
     record = record or {}
     tasks = [result.get("task", {}).get("task", "?") for result in results]
-    layout: dict[str, Any] = {"results": {}, "group_subtasks": {}, "configs": {}, "versions": {}, "n-shot": {},
-                              "higher_is_better": {}, "n-samples": {}}
+    layout: dict[str, Any] = {
+        "results": {},
+        "group_subtasks": {},
+        "configs": {},
+        "versions": {},
+        "n-shot": {},
+        "higher_is_better": {},
+        "n-samples": {},
+    }
     chat_templates, system_instructions = set(), set()
     for name, result in zip(tasks, results):
         metrics = result.get("harness", {})
-        layout["results"][name] = {"name": name, "alias": name, "sample_len": result.get("data", {}).get("count"),
-                                   **metrics}
+        layout["results"][name] = {
+            "name": name,
+            "alias": name,
+            "sample_len": result.get("data", {}).get("count"),
+            **metrics,
+        }
         layout["group_subtasks"][name] = []
         config = result.get("task", {})
         prompt = result.get("prompt", {})
@@ -93,15 +110,20 @@ def harness_layout(results: Sequence[dict[str, Any]], record: dict[str, Any] | N
             "target_delimiter": config.get("target_delimiter", ""),
             "fewshot_delimiter": config.get("fewshot_delimiter", "\n\n"),
             "num_fewshot": shots,
-            "metric_list": [{"metric": key.split(",")[0], "aggregation": "mean", "higher_is_better": True}
-                            for key in metrics if "_stderr" not in key],
+            "metric_list": [
+                {"metric": key.split(",")[0], "aggregation": "mean", "higher_is_better": True}
+                for key in metrics
+                if "_stderr" not in key
+            ],
             "metadata": {"version": result.get("negkit_version"), "negkit_task": config},
         }
         layout["versions"][name] = result.get("negkit_version")
         layout["n-shot"][name] = shots
         layout["higher_is_better"][name] = {key.split(",")[0]: True for key in metrics if "_stderr" not in key}
-        layout["n-samples"][name] = {"original": data.get("items_in_split", data.get("count")),
-                                     "effective": data.get("count")}
+        layout["n-samples"][name] = {
+            "original": data.get("items_in_split", data.get("count")),
+            "effective": data.get("count"),
+        }
         if prompt.get("chat_template_applied"):
             chat_templates.add(prompt.get("chat_template_sha256"))
         if prompt.get("system_instruction"):
@@ -130,25 +152,27 @@ def harness_layout(results: Sequence[dict[str, Any]], record: dict[str, Any] | N
         "torch_seed": None,
         "fewshot_seed": options.get("seed"),
     }
-    layout.update({
-        "git_hash": environment.get("negkit", {}).get("commit"),
-        "date": record.get("unix_time"),
-        "transformers_version": packages.get("transformers"),
-        "negkit_version": environment.get("negkit", {}).get("version"),
-        "negkit_layout": LAYOUT_VERSION,
-        "model_source": model.get("backend"),
-        "model_name": record.get("model_spec", model.get("name")),
-        "model_name_sanitized": re.sub(r"[^A-Za-z0-9._-]+", "__", str(record.get("model_spec", model.get("name")))),
-        "system_instruction": system_instruction,
-        "system_instruction_sha": _sha(system_instruction),
-        "fewshot_as_multiturn": False,
-        "chat_template": record.get("chat_template") if chat_templates else None,
-        "chat_template_sha": next(iter(chat_templates)) if len(chat_templates) == 1 else None,
-        "total_evaluation_time_seconds": None if seconds is None else str(round(seconds, 3)),
-        "record": record,
-        "tasks": [{key: value for key, value in result.items() if key != "record"} for result in results],
-        "skipped": dict(skipped or {}),
-    })
+    layout.update(
+        {
+            "git_hash": environment.get("negkit", {}).get("commit"),
+            "date": record.get("unix_time"),
+            "transformers_version": packages.get("transformers"),
+            "negkit_version": environment.get("negkit", {}).get("version"),
+            "negkit_layout": LAYOUT_VERSION,
+            "model_source": model.get("backend"),
+            "model_name": record.get("model_spec", model.get("name")),
+            "model_name_sanitized": re.sub(r"[^A-Za-z0-9._-]+", "__", str(record.get("model_spec", model.get("name")))),
+            "system_instruction": system_instruction,
+            "system_instruction_sha": _sha(system_instruction),
+            "fewshot_as_multiturn": False,
+            "chat_template": record.get("chat_template") if chat_templates else None,
+            "chat_template_sha": next(iter(chat_templates)) if len(chat_templates) == 1 else None,
+            "total_evaluation_time_seconds": None if seconds is None else str(round(seconds, 3)),
+            "record": record,
+            "tasks": [{key: value for key, value in result.items() if key != "record"} for result in results],
+            "skipped": dict(skipped or {}),
+        }
+    )
     return layout
 
 
@@ -158,8 +182,17 @@ def harness_loader(task: str) -> str:
     return "load_" + task.removeprefix("negkit_")
 
 
-def harness_task_yaml(name: str, loader: str, text: str, choices: str, target: str, delimiter: str, comment: str,
-                      extra: str = "", metrics: str = "") -> str:
+def harness_task_yaml(
+    name: str,
+    loader: str,
+    text: str,
+    choices: str,
+    target: str,
+    delimiter: str,
+    comment: str,
+    extra: str = "",
+    metrics: str = "",
+) -> str:
     """A multiple-choice task file of the LM Evaluation Harness (``negkit export lm-eval``): documents from
     ``utils.LOADER``, the prompt field ``text``, the choices and the gold index, scored by accuracy (``metrics``:
     more entries of its ``metric_list``, e.g. ``acc_norm``)."""

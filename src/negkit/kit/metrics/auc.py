@@ -55,19 +55,26 @@ def weighted_auc(scores: Sequence[float], labels: Sequence[bool], weights: np.nd
         return result
     step = max(1, _CHUNK_CELLS // len(scores))
     for begin in range(0, weights.shape[0], step):
-        chunk = weights[begin:begin + step][:, order]
+        chunk = weights[begin : begin + step][:, order]
         pos = np.add.reduceat(chunk * positive, starts, axis=1)  # per run of equal scores
         neg = np.add.reduceat(chunk * ~positive, starts, axis=1)
         below = np.cumsum(neg, axis=1) - neg  # negatives strictly below each run
         wins = (pos * (below + 0.5 * neg)).sum(axis=1)
         total = pos.sum(axis=1) * neg.sum(axis=1)
         with np.errstate(divide="ignore", invalid="ignore"):
-            result[begin:begin + step] = np.where(total > 0, wins / np.where(total > 0, total, 1), np.nan)
+            result[begin : begin + step] = np.where(total > 0, wins / np.where(total > 0, total, 1), np.nan)
     return result
 
 
-def auc_estimand(path: str, scores: Sequence[float], labels: Sequence[bool], units: Sequence[Hashable], unit: str,
-                 label: str = "", headline: bool = False) -> Estimand:
+def auc_estimand(
+    path: str,
+    scores: Sequence[float],
+    labels: Sequence[bool],
+    units: Sequence[Hashable],
+    unit: str,
+    label: str = "",
+    headline: bool = False,
+) -> Estimand:
     """The AUC of ``scores`` for ``labels`` as an estimand resampled by ``units`` (one per row).
 
     Its counts are ``[is positive, is negative]`` per row (so the rows and units it uses are counted as for any

@@ -41,5 +41,3 @@ def mean_and_sd(values: Sequence[float]) -> tuple[float, float]:
     if not values:
         raise ValueError("no values")
     return statistics.fmean(values), statistics.stdev(values) if len(values) > 1 else 0.0
-
-

@@ -72,7 +72,9 @@ def accuracy(gold: Sequence[object], predicted: Sequence[object]) -> float:
     return _ratio(sum(1 for g, p in zip(gold, predicted) if g == p), len(gold))
 
 
-def normalised_confusion(gold: Sequence[str], predicted: Sequence[str], labels: Sequence[str]) -> dict[str, dict[str, float]]:
+def normalised_confusion(
+    gold: Sequence[str], predicted: Sequence[str], labels: Sequence[str]
+) -> dict[str, dict[str, float]]:
     """``matrix[true][predicted]`` = share of the items of true label ``true`` predicted as ``predicted``.
 
     Each row sums to 1 (or is all zeros when the label has no gold item). Predictions outside ``labels``

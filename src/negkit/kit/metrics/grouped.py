@@ -68,9 +68,15 @@ def ordered_names(names: Sequence[str], order: Sequence[str] = ()) -> list[str]:
     return [name for name in order if name in present] + sorted(present - set(order))
 
 
-def grouped_means(records: Sequence[Mapping[str, Any]], metrics: Sequence[RecordMetric], groups: Sequence[str],
-                  groups_key: str = "groups", order: Sequence[str] = (), families: Sequence[str] | None = None,
-                  average: str = "groups") -> dict[str, Any]:
+def grouped_means(
+    records: Sequence[Mapping[str, Any]],
+    metrics: Sequence[RecordMetric],
+    groups: Sequence[str],
+    groups_key: str = "groups",
+    order: Sequence[str] = (),
+    families: Sequence[str] | None = None,
+    average: str = "groups",
+) -> dict[str, Any]:
     """``{"count", "overall", GROUPS_KEY: {name: {"count", ...}}, "families": ...}``: each metric's mean per group
     (``groups``: each record's group), per family (``families``: each record's family; the mean of its groups) and
     overall (see the module documentation)."""
@@ -84,9 +90,13 @@ def grouped_means(records: Sequence[Mapping[str, Any]], metrics: Sequence[Record
     family_of = dict(zip(groups, families)) if families is not None else {}
     family_names = ordered_names(list(family_of.values()), order) if families is not None else []
     if family_names:
-        result["families"] = {family: {"groups": sum(family_of[name] == family for name in names),
-                                       "count": sum(int(masks[name].sum()) for name in names if family_of[name] == family)}
-                              for family in family_names}
+        result["families"] = {
+            family: {
+                "groups": sum(family_of[name] == family for name in names),
+                "count": sum(int(masks[name].sum()) for name in names if family_of[name] == family),
+            }
+            for family in family_names
+        }
     everything = np.ones(len(records))
     for metric in metrics:
         values, applies = _columns(records, metric)
@@ -94,8 +104,11 @@ def grouped_means(records: Sequence[Mapping[str, Any]], metrics: Sequence[Record
         for name, value in per_group.items():
             put(result[groups_key][name], metric.path, value)
         for family in family_names:
-            put(result["families"][family], metric.path,
-                _mean_of([per_group[name] for name in names if family_of[name] == family]))
+            put(
+                result["families"][family],
+                metric.path,
+                _mean_of([per_group[name] for name in names if family_of[name] == family]),
+            )
         overall = _mean_of(list(per_group.values())) if average == "groups" else _mean(values, applies, everything)
         put(result["overall"], metric.path, overall)
     return result
@@ -111,10 +124,18 @@ def _mean_of_ratios(sums: np.ndarray) -> np.ndarray:
         return np.where(counts == 0, np.nan, np.nansum(ratios, axis=1) / np.where(counts == 0, 1, counts))
 
 
-def grouped_estimands(records: Sequence[Mapping[str, Any]], metrics: Sequence[RecordMetric], groups: Sequence[str],
-                      units: Sequence[Hashable], unit: str, groups_key: str = "groups", order: Sequence[str] = (),
-                      families: Sequence[str] | None = None, average: str = "groups",
-                      headline_only: bool = False) -> list[Estimand]:
+def grouped_estimands(
+    records: Sequence[Mapping[str, Any]],
+    metrics: Sequence[RecordMetric],
+    groups: Sequence[str],
+    units: Sequence[Hashable],
+    unit: str,
+    groups_key: str = "groups",
+    order: Sequence[str] = (),
+    families: Sequence[str] | None = None,
+    average: str = "groups",
+    headline_only: bool = False,
+) -> list[Estimand]:
     """The estimands of :func:`grouped_means` (paths ``overall.PATH``, ``GROUPS_KEY.NAME.PATH``,
     ``families.NAME.PATH``), resampling ``units`` (one per record). With ``headline_only`` only the overall values of
     the headline metrics."""
@@ -131,23 +152,58 @@ def grouped_estimands(records: Sequence[Mapping[str, Any]], metrics: Sequence[Re
             continue
         label = metric.label or metric.path
         if average == "records":
-            estimands.append(ratio_estimand(f"overall.{metric.path}", values * applies, applies, units, unit,
-                                            label=label, headline=metric.headline))
+            estimands.append(
+                ratio_estimand(
+                    f"overall.{metric.path}",
+                    values * applies,
+                    applies,
+                    units,
+                    unit,
+                    label=label,
+                    headline=metric.headline,
+                )
+            )
         else:
-            columns = np.column_stack([column for name in names
-                                       for column in (values * applies * masks[name], applies * masks[name])])
-            estimands.append(Estimand(f"overall.{metric.path}", columns if names else np.zeros((len(records), 2)),
-                                      list(units), _mean_of_ratios, unit, f"{label} (mean of {groups_key})",
-                                      headline=metric.headline))
+            columns = np.column_stack(
+                [column for name in names for column in (values * applies * masks[name], applies * masks[name])]
+            )
+            estimands.append(
+                Estimand(
+                    f"overall.{metric.path}",
+                    columns if names else np.zeros((len(records), 2)),
+                    list(units),
+                    _mean_of_ratios,
+                    unit,
+                    f"{label} (mean of {groups_key})",
+                    headline=metric.headline,
+                )
+            )
         if headline_only:
             continue
         for name in names:
-            estimands.append(ratio_estimand(f"{groups_key}.{name}.{metric.path}", values * applies * masks[name],
-                                            applies * masks[name], units, unit, label=f"{label}: {name}"))
+            estimands.append(
+                ratio_estimand(
+                    f"{groups_key}.{name}.{metric.path}",
+                    values * applies * masks[name],
+                    applies * masks[name],
+                    units,
+                    unit,
+                    label=f"{label}: {name}",
+                )
+            )
         for family in family_names:
             members = [name for name in names if family_of[name] == family]
-            columns = np.column_stack([column for name in members
-                                       for column in (values * applies * masks[name], applies * masks[name])])
-            estimands.append(Estimand(f"families.{family}.{metric.path}", columns, list(units), _mean_of_ratios, unit,
-                                      f"{label}: {family}"))
+            columns = np.column_stack(
+                [column for name in members for column in (values * applies * masks[name], applies * masks[name])]
+            )
+            estimands.append(
+                Estimand(
+                    f"families.{family}.{metric.path}",
+                    columns,
+                    list(units),
+                    _mean_of_ratios,
+                    unit,
+                    f"{label}: {family}",
+                )
+            )
     return estimands

@@ -98,8 +98,14 @@ class Interval:
     def as_dict(self) -> dict[str, Any]:
         """The JSON entry written next to the metric (with ``no_interval_reason`` when ``ci`` is ``[null, null]``
         because the metric was observed on a single unit)."""
-        reason = ({"no_interval_reason": f"a single {self.unit} in the sample here: the spread between "
-                                         f"{self.unit}s cannot be estimated from one"} if self.method == ONE_UNIT else {})
+        reason = (
+            {
+                "no_interval_reason": f"a single {self.unit} in the sample here: the spread between "
+                f"{self.unit}s cannot be estimated from one"
+            }
+            if self.method == ONE_UNIT
+            else {}
+        )
         return {
             "estimate": _clean(self.estimate),
             "ci": [_clean(self.low), _clean(self.high)],
@@ -178,8 +184,16 @@ def safe_divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
 
 
 # -- core ------------------------------------------------------------------------------------------------
-def ratio_estimand(path: str, numerator: Sequence[float], denominator: Sequence[float] | None, units: Sequence[Hashable],
-                   unit: str, scale: float = 1.0, label: str = "", headline: bool = False) -> Estimand:
+def ratio_estimand(
+    path: str,
+    numerator: Sequence[float],
+    denominator: Sequence[float] | None,
+    units: Sequence[Hashable],
+    unit: str,
+    scale: float = 1.0,
+    label: str = "",
+    headline: bool = False,
+) -> Estimand:
     """A ratio metric ``scale * sum(numerator) / sum(denominator)`` (a mean when ``denominator`` is None)."""
     numerator = np.asarray(numerator, dtype=float)
     denominator = np.ones_like(numerator) if denominator is None else np.asarray(denominator, dtype=float)
@@ -205,12 +219,16 @@ def _positions(estimands: Sequence[Estimand], index: dict[Hashable, int]) -> lis
     for estimand in estimands:
         key = id(estimand.units)
         if key not in cache:
-            cache[key] = np.fromiter((index[unit] for unit in estimand.units), dtype=np.int64, count=len(estimand.units))
+            cache[key] = np.fromiter(
+                (index[unit] for unit in estimand.units), dtype=np.int64, count=len(estimand.units)
+            )
         result.append(cache[key])
     return result
 
 
-def _totals(estimands: Sequence[Estimand], positions: Sequence[np.ndarray], size: int) -> tuple[np.ndarray, list[slice]]:
+def _totals(
+    estimands: Sequence[Estimand], positions: Sequence[np.ndarray], size: int
+) -> tuple[np.ndarray, list[slice]]:
     """Per-unit sums of every estimand's counts side by side: ``(C, sum K)`` and each estimand's columns."""
     blocks = [sum_rows(estimand.counts, rows, size) for estimand, rows in zip(estimands, positions)]
     slices, start = [], 0
@@ -235,8 +253,13 @@ def draw_blocks(units: int, resamples: int, seed: int) -> Iterator[np.ndarray]:
         yield np.bincount(offsets, minlength=size * units).reshape(size, units).astype(float)
 
 
-def _replicates(runs: Sequence[tuple[Sequence[Estimand], Sequence[np.ndarray], np.ndarray]], slices: Sequence[slice],
-                units: int, resamples: int, seed: int) -> list[list[np.ndarray]]:
+def _replicates(
+    runs: Sequence[tuple[Sequence[Estimand], Sequence[np.ndarray], np.ndarray]],
+    slices: Sequence[slice],
+    units: int,
+    resamples: int,
+    seed: int,
+) -> list[list[np.ndarray]]:
     """Each estimand's statistic on every replicate, for each run's ``(estimands, row positions, totals)`` (the same
     draws for all runs)."""
     out: list[list[list[np.ndarray]]] = [[[] for _ in estimands] for estimands, _, _ in runs]
@@ -246,8 +269,12 @@ def _replicates(runs: Sequence[tuple[Sequence[Estimand], Sequence[np.ndarray], n
             for position, (estimand, rows, columns) in enumerate(zip(estimands, positions, slices)):
                 if estimand.row_statistic is not None:  # row weights, a bounded number of replicates at a time
                     step = max(1, _BLOCK_CELLS // max(len(rows), 1))
-                    values = np.concatenate([estimand.row_statistic(weights[start:start + step][:, rows])
-                                             for start in range(0, weights.shape[0], step)])
+                    values = np.concatenate(
+                        [
+                            estimand.row_statistic(weights[start : start + step][:, rows])
+                            for start in range(0, weights.shape[0], step)
+                        ]
+                    )
                 else:
                     values = estimand.statistic(sums[:, columns])
                 out[which][position].append(np.asarray(values, dtype=float))
@@ -271,8 +298,9 @@ def percentile_interval(replicates: np.ndarray, level: float = DEFAULT_LEVEL) ->
     return float(low), float(high), undefined
 
 
-def bootstrap_intervals(estimands: Sequence[Estimand], resamples: int = DEFAULT_RESAMPLES, seed: int = 0,
-                        level: float = DEFAULT_LEVEL) -> dict[str, Interval]:
+def bootstrap_intervals(
+    estimands: Sequence[Estimand], resamples: int = DEFAULT_RESAMPLES, seed: int = 0, level: float = DEFAULT_LEVEL
+) -> dict[str, Interval]:
     """The percentile bootstrap interval of every estimand, all from the same draws of units, by path."""
     _check(resamples, level)
     index = _unit_index(estimands)
@@ -296,17 +324,31 @@ def bootstrap_intervals(estimands: Sequence[Estimand], resamples: int = DEFAULT_
             low, high = wilson_interval(float(estimand.counts[active, 0].sum() > 0), int(used_units.size), level)
             low, high, method = low * estimand.ratio_scale, high * estimand.ratio_scale, WILSON
         result[estimand.path] = Interval(
-            estimate=_point(estimand, estimand.counts) if active.any() else None, method=method,
-            low=low, high=high, level=level, unit=estimand.unit, units=int(used_units.size),
-            rows=int(active.sum()), resamples=resamples, seed=seed, undefined=undefined,
+            estimate=_point(estimand, estimand.counts) if active.any() else None,
+            method=method,
+            low=low,
+            high=high,
+            level=level,
+            unit=estimand.unit,
+            units=int(used_units.size),
+            rows=int(active.sum()),
+            resamples=resamples,
+            seed=seed,
+            undefined=undefined,
             bootstrap_se=float(np.std(finite, ddof=1)) if finite.size > 1 else None,
-            se=se, se_clustered=se_clustered,
+            se=se,
+            se_clustered=se_clustered,
         )
     return result
 
 
-def paired_bootstrap(runs: Sequence[Estimand], baselines: Sequence[Estimand], resamples: int = DEFAULT_RESAMPLES,
-                     seed: int = 0, level: float = DEFAULT_LEVEL) -> dict[str, Difference]:
+def paired_bootstrap(
+    runs: Sequence[Estimand],
+    baselines: Sequence[Estimand],
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = 0,
+    level: float = DEFAULT_LEVEL,
+) -> dict[str, Difference]:
     """``run - baseline`` for every path the two lists share, with the same draws of units for both.
 
     The estimands of a path must describe the same rows (same items, same units) in both runs: build them
@@ -324,8 +366,9 @@ def paired_bootstrap(runs: Sequence[Estimand], baselines: Sequence[Estimand], re
     totals_base, slices_base = _totals(bases, positions_base, len(index))
     if [(s.start, s.stop) for s in slices] != [(s.start, s.stop) for s in slices_base]:
         raise ValueError("paired estimands must have the same number of count columns")
-    run_values, base_values = _replicates([(runs_, positions_run, totals_run), (bases, positions_base, totals_base)],
-                                          slices, len(index), resamples, seed)
+    run_values, base_values = _replicates(
+        [(runs_, positions_run, totals_run), (bases, positions_base, totals_base)], slices, len(index), resamples, seed
+    )
     result: dict[str, Difference] = {}
     for (run, base), run_reps, base_reps in zip(pairs, run_values, base_values):
         differences = run_reps - base_reps
@@ -334,9 +377,16 @@ def paired_bootstrap(runs: Sequence[Estimand], baselines: Sequence[Estimand], re
         estimate = None if point_run is None or point_base is None else point_run - point_base
         active = active_rows(run.counts) | active_rows(base.counts)
         result[run.path] = Difference(
-            estimate=estimate, low=low, high=high, p_value=bootstrap_p_value(differences), level=level,
-            units=len({unit for unit, keep in zip(run.units, active) if keep}), rows=int(active.sum()),
-            resamples=resamples, seed=seed, undefined=undefined,
+            estimate=estimate,
+            low=low,
+            high=high,
+            p_value=bootstrap_p_value(differences),
+            level=level,
+            units=len({unit for unit, keep in zip(run.units, active) if keep}),
+            rows=int(active.sum()),
+            resamples=resamples,
+            seed=seed,
+            undefined=undefined,
         )
     return result
 
@@ -368,7 +418,9 @@ class IntervalSettings:
     level: float = DEFAULT_LEVEL
 
 
-def intervals_json(estimands: Sequence[Estimand], settings: IntervalSettings | None = None) -> dict[str, dict[str, Any]]:
+def intervals_json(
+    estimands: Sequence[Estimand], settings: IntervalSettings | None = None
+) -> dict[str, dict[str, Any]]:
     """:func:`bootstrap_intervals` as JSON-ready entries keyed by metric path (the ``intervals`` of a task's
     metrics), each with its table label and headline flag; an estimand with no rows is left out."""
     settings = settings or IntervalSettings()

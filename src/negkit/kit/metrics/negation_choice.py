@@ -40,8 +40,9 @@ class ErrorAnalysis:
     confusion_rate: dict[str, float]
 
 
-def error_analysis(predicted_names: Sequence[str], choice2_types: Sequence[str],
-                   local_types: Sequence[str]) -> ErrorAnalysis:
+def error_analysis(
+    predicted_names: Sequence[str], choice2_types: Sequence[str], local_types: Sequence[str]
+) -> ErrorAnalysis:
     """Error analysis from each item's predicted choice name (``choice1``..``choice4``) and its ``choice2_type``;
     confusion rates for the ``local_types`` present."""
     if len(predicted_names) != len(choice2_types):
@@ -57,7 +58,9 @@ def error_analysis(predicted_names: Sequence[str], choice2_types: Sequence[str],
     return ErrorAnalysis(len(wrong) / total if total else 0.0, len(wrong), total, share, confusion)
 
 
-def choice_metrics(records: Sequence[Mapping[str, Any]], runs: Sequence[str], local_types: Sequence[str]) -> dict[str, Any]:
+def choice_metrics(
+    records: Sequence[Mapping[str, Any]], runs: Sequence[str], local_types: Sequence[str]
+) -> dict[str, Any]:
     """acc, acc_norm and the error analysis per run, plus mean and SD over runs.
 
     Records need ``choice2_type`` and, per run they take part in, ``prediction`` and ``prediction_norm`` (choice
@@ -101,8 +104,13 @@ def _mean_over_runs(sums: np.ndarray) -> np.ndarray:
     return per_run.mean(axis=1)
 
 
-def choice_estimands(records: Sequence[Mapping[str, Any]], runs: Sequence[str], local_types: Sequence[str], unit: str,
-                     headline_only: bool = False) -> list[Estimand]:
+def choice_estimands(
+    records: Sequence[Mapping[str, Any]],
+    runs: Sequence[str],
+    local_types: Sequence[str],
+    unit: str,
+    headline_only: bool = False,
+) -> list[Estimand]:
     """Every interval of a run from its records (``item_id``, ``choice2_type``, ``runs``); ``headline_only``: the
     means over runs of acc and acc_norm alone."""
     units = [str(record["item_id"]) for record in records]
@@ -116,12 +124,15 @@ def choice_estimands(records: Sequence[Mapping[str, Any]], runs: Sequence[str], 
             present = np.array([bool(run_answers) for run_answers in answers], dtype=float)
             correct = np.array([run_answers.get(key) == GOLD for run_answers in answers], dtype=float)
             columns += [correct, present]
-            estimands.append(ratio_estimand(f"runs.{run}.{metric}", correct, present, units, unit, label=f"{metric} ({run})"))
+            estimands.append(
+                ratio_estimand(f"runs.{run}.{metric}", correct, present, units, unit, label=f"{metric} ({run})")
+            )
         else:
             if columns:
                 counts = np.column_stack(columns)
-                estimands.append(Estimand(f"summary.{metric}.mean", counts, units, _mean_over_runs, unit, metric,
-                                          headline=True))
+                estimands.append(
+                    Estimand(f"summary.{metric}.mean", counts, units, _mean_over_runs, unit, metric, headline=True)
+                )
     if headline_only:
         return [estimand for estimand in estimands if estimand.headline]
     for run in runs:
@@ -129,8 +140,9 @@ def choice_estimands(records: Sequence[Mapping[str, Any]], runs: Sequence[str], 
     return estimands
 
 
-def _error_analysis(records: Sequence[Mapping[str, Any]], run: str, units: list[str], local_types: Sequence[str],
-                    unit: str) -> list[Estimand]:
+def _error_analysis(
+    records: Sequence[Mapping[str, Any]], run: str, units: list[str], local_types: Sequence[str], unit: str
+) -> list[Estimand]:
     answers = [record["runs"].get(run, {}).get("prediction") for record in records]
     present = np.array([answer is not None for answer in answers], dtype=float)
     wrong = np.array([answer is not None and answer != GOLD for answer in answers], dtype=float)
@@ -138,18 +150,33 @@ def _error_analysis(records: Sequence[Mapping[str, Any]], run: str, units: list[
     estimands = [ratio_estimand(f"{prefix}.error_rate", wrong, present, units, unit, label=f"error rate ({run})")]
     for choice in CHOICE_NAMES:
         picked = np.array([answer == choice for answer in answers], dtype=float)
-        estimands.append(ratio_estimand(f"runs.{run}.choice_share.{choice}", picked, present, units, unit,
-                                        label=f"share {choice} ({run})"))
+        estimands.append(
+            ratio_estimand(
+                f"runs.{run}.choice_share.{choice}", picked, present, units, unit, label=f"share {choice} ({run})"
+            )
+        )
     for choice in WRONG_CHOICES:
         picked = np.array([answer == choice for answer in answers], dtype=float)
-        estimands.append(ratio_estimand(f"{prefix}.error_share_percent.{choice}", picked, wrong, units, unit, 100.0,
-                                        label=f"% errors {choice} ({run})"))
+        estimands.append(
+            ratio_estimand(
+                f"{prefix}.error_share_percent.{choice}",
+                picked,
+                wrong,
+                units,
+                unit,
+                100.0,
+                label=f"% errors {choice} ({run})",
+            )
+        )
     types = [record.get("choice2_type") for record in records]
     for kind in local_types:
         of_kind = np.array([t == kind for t in types], dtype=float) * present
         confused = np.array([answer == "choice2" for answer in answers], dtype=float) * of_kind
-        estimands.append(ratio_estimand(f"{prefix}.confusion_rate.{kind}", confused, of_kind, units, unit,
-                                        label=f"confusion {kind} ({run})"))
+        estimands.append(
+            ratio_estimand(
+                f"{prefix}.confusion_rate.{kind}", confused, of_kind, units, unit, label=f"confusion {kind} ({run})"
+            )
+        )
     return estimands
 
 
@@ -165,6 +192,7 @@ def run_estimands(records: Sequence[Mapping[str, Any]], runs: Sequence[str], uni
             if any(run_answers and run_answers.get(key) is None for run_answers in answers):
                 continue
             correct = np.array([run_answers.get(key) == GOLD for run_answers in answers], dtype=float)
-            estimands.append(ratio_estimand(f"runs.{run}.{metric}", correct, present, units, unit,
-                                            label=f"{metric} ({run})"))
+            estimands.append(
+                ratio_estimand(f"runs.{run}.{metric}", correct, present, units, unit, label=f"{metric} ({run})")
+            )
     return estimands

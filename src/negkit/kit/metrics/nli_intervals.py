@@ -62,19 +62,32 @@ def macro_of(which: int) -> Callable[[np.ndarray], np.ndarray]:
     return statistic
 
 
-def setting_block(prefix: str, counts: np.ndarray, units: list[Hashable], labels: Sequence[str], unit: str,
-             name: str, headline: bool) -> list[Estimand]:
-    estimands = [Estimand(f"{prefix}.per_class.{label}.f1", counts, units, class_f1(position), unit, f"F1 {label} ({name})")
-                 for position, label in enumerate(labels)]
-    estimands.append(Estimand(f"{prefix}.all_f1", counts, units, weighted_f1, unit, f"F1 All ({name})", headline=headline))
-    estimands.append(Estimand(f"{prefix}.accuracy", counts, units, accuracy_of, unit, f"accuracy ({name})", headline=headline))
+def setting_block(
+    prefix: str, counts: np.ndarray, units: list[Hashable], labels: Sequence[str], unit: str, name: str, headline: bool
+) -> list[Estimand]:
+    estimands = [
+        Estimand(f"{prefix}.per_class.{label}.f1", counts, units, class_f1(position), unit, f"F1 {label} ({name})")
+        for position, label in enumerate(labels)
+    ]
+    estimands.append(
+        Estimand(f"{prefix}.all_f1", counts, units, weighted_f1, unit, f"F1 All ({name})", headline=headline)
+    )
+    estimands.append(
+        Estimand(f"{prefix}.accuracy", counts, units, accuracy_of, unit, f"accuracy ({name})", headline=headline)
+    )
     return estimands
 
 
-def setting_estimands(prefix: str, gold: Sequence[str], predicted: Sequence[str], units: Sequence[Hashable],
-                      labels: Sequence[str], unit: str, name: str, headline: bool = True) -> list[Estimand]:
+def setting_estimands(
+    prefix: str,
+    gold: Sequence[str],
+    predicted: Sequence[str],
+    units: Sequence[Hashable],
+    labels: Sequence[str],
+    unit: str,
+    name: str,
+    headline: bool = True,
+) -> list[Estimand]:
     """Per-class F1 (``PREFIX.per_class.LABEL.f1``), support-weighted F1 (``PREFIX.all_f1``) and accuracy
     (``PREFIX.accuracy``) over ``labels``, resampling ``units`` (one per item); other suites' NLI settings."""
     return setting_block(prefix, label_counts(gold, predicted, labels), list(units), labels, unit, name, headline)
-
-

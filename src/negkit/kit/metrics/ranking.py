@@ -40,7 +40,7 @@ def average_ranks(values: Sequence[float]) -> np.ndarray:
         end = start
         while end + 1 < len(array) and array[order[end + 1]] == array[order[start]]:
             end += 1
-        ranks[order[start:end + 1]] = (start + end) / 2 + 1
+        ranks[order[start : end + 1]] = (start + end) / 2 + 1
         start = end + 1
     return ranks
 

@@ -31,10 +31,14 @@ def sum_rows(counts: np.ndarray, positions: np.ndarray, size: int) -> np.ndarray
     """Sum the rows of ``counts`` (N, K) into ``size`` units by position."""
     if counts.ndim != 2 or counts.shape[0] == 0:
         return np.zeros((size, counts.shape[1] if counts.ndim == 2 else 0))
-    return np.column_stack([np.bincount(positions, weights=counts[:, k], minlength=size) for k in range(counts.shape[1])])
+    return np.column_stack(
+        [np.bincount(positions, weights=counts[:, k], minlength=size) for k in range(counts.shape[1])]
+    )
 
 
-def ratio_standard_errors(counts: np.ndarray, units: Sequence[Hashable], scale: float = 1.0) -> tuple[float | None, float | None]:
+def ratio_standard_errors(
+    counts: np.ndarray, units: Sequence[Hashable], scale: float = 1.0
+) -> tuple[float | None, float | None]:
     """Closed-form standard errors of ``scale * sum(y) / sum(x)`` for rows ``counts = [y, x]``.
 
     Returns ``(se, se_clustered)``: the first treats every row as independent (for ``x = 1``: the sample

@@ -33,8 +33,16 @@ def default_label(path: str) -> str:
     return " ".join(parts)
 
 
-def grouped_tables(metrics: Mapping[str, Any], title: str, groups_key: str, group_label: str, what: str,
-                   protocol: str = "", label: Labeller = default_label, skip: Sequence[str] = ("count",)) -> str:
+def grouped_tables(
+    metrics: Mapping[str, Any],
+    title: str,
+    groups_key: str,
+    group_label: str,
+    what: str,
+    protocol: str = "",
+    label: Labeller = default_label,
+    skip: Sequence[str] = ("count",),
+) -> str:
     """Markdown: the overall value of each metric with its interval, then per family (if any) and per group."""
     intervals = metrics.get("intervals")
     overall = metrics.get("overall", {})
@@ -45,23 +53,47 @@ def grouped_tables(metrics: Mapping[str, Any], title: str, groups_key: str, grou
     parts += [f"Overall ({how}):", markdown_table(["metric", "value"], rows)]
     families = metrics.get("families") or {}
     if families:
-        family_rows = [[name, values.get("groups"), values.get("count"),
-                        *(with_interval(value_at(dict(values), path), intervals, f"families.{name}.{path}") for path in paths)]
-                       for name, values in families.items()]
-        parts += ["By family (mean over its groups):",
-                  markdown_table(["family", groups_key, what, *(label(path) for path in paths)], family_rows)]
+        family_rows = [
+            [
+                name,
+                values.get("groups"),
+                values.get("count"),
+                *(with_interval(value_at(dict(values), path), intervals, f"families.{name}.{path}") for path in paths),
+            ]
+            for name, values in families.items()
+        ]
+        parts += [
+            "By family (mean over its groups):",
+            markdown_table(["family", groups_key, what, *(label(path) for path in paths)], family_rows),
+        ]
     groups = metrics.get(groups_key) or {}
     if len(groups) > 1:
-        group_rows = [[name, values.get("count"),
-                       *(with_interval(value_at(dict(values), path), intervals, f"{groups_key}.{name}.{path}") for path in paths)]
-                      for name, values in groups.items()]
-        parts += [f"By {group_label}:", markdown_table([group_label, what, *(label(path) for path in paths)], group_rows)]
+        group_rows = [
+            [
+                name,
+                values.get("count"),
+                *(
+                    with_interval(value_at(dict(values), path), intervals, f"{groups_key}.{name}.{path}")
+                    for path in paths
+                ),
+            ]
+            for name, values in groups.items()
+        ]
+        parts += [
+            f"By {group_label}:",
+            markdown_table([group_label, what, *(label(path) for path in paths)], group_rows),
+        ]
     note = interval_note(intervals)
     return "\n\n".join(parts + ([note] if note else [])) + "\n"
 
 
-def grouped_figures(title: str, groups_key: str, label: Labeller = default_label, reference: float | None = None,
-                    ylim: tuple[float, float] = (0, 1)) -> Callable[[dict[str, Any], Sequence[dict[str, Any]] | None], list[Figure]]:
+def grouped_figures(
+    title: str,
+    groups_key: str,
+    label: Labeller = default_label,
+    reference: float | None = None,
+    ylim: tuple[float, float] = (0, 1),
+) -> Callable[[dict[str, Any], Sequence[dict[str, Any]] | None], list[Figure]]:
     """A figure builder: the overall value of each metric (95% intervals), and each family's (or else each group's)
     value of the first metric."""
 
@@ -70,17 +102,32 @@ def grouped_figures(title: str, groups_key: str, label: Labeller = default_label
         if not paths:
             return []
         low = min(ylim[0], min((value_at(metrics, f"overall.{p}") or 0 for p in paths), default=0))
-        bars = plots.interval_bars([label(path) for path in paths], {"overall": [triple(metrics, f"overall.{p}") for p in paths]},
-                                   title, "value", (low, ylim[1]), reference=reference, width=8.0)
+        bars = plots.interval_bars(
+            [label(path) for path in paths],
+            {"overall": [triple(metrics, f"overall.{p}") for p in paths]},
+            title,
+            "value",
+            (low, ylim[1]),
+            reference=reference,
+            width=8.0,
+        )
         result = [("Overall values (95% intervals)", bars)]
         table, key = ("families", "families") if metrics.get("families") else (groups_key, groups_key)
         names = list(metrics.get(table) or {})
         if len(names) > 1:
             first = paths[0]
-            chart = plots.interval_bars(names, {label(first): [triple(metrics, f"{key}.{name}.{first}") for name in names]},
-                                        f"{label(first)} by {'family' if table == 'families' else groups_key}", "value",
-                                        (low, ylim[1]), reference=reference, width=8.0)
-            result.append((f"{label(first)} per {'family' if table == 'families' else groups_key} (95% intervals)", chart))
+            chart = plots.interval_bars(
+                names,
+                {label(first): [triple(metrics, f"{key}.{name}.{first}") for name in names]},
+                f"{label(first)} by {'family' if table == 'families' else groups_key}",
+                "value",
+                (low, ylim[1]),
+                reference=reference,
+                width=8.0,
+            )
+            result.append(
+                (f"{label(first)} per {'family' if table == 'families' else groups_key} (95% intervals)", chart)
+            )
         return result
 
     return figures

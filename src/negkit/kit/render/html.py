@@ -43,7 +43,9 @@ def _cell(text: str, tag: str) -> str:
     match = re.fullmatch(r"(.*?) (\[[^\]]*\])((?: p=[0-9.]+)?)( \*)?", text)
     if tag == "td" and match:
         significant = ' <span class="sig">*</span>' if match.group(4) else ""
-        body = f'{_inline(match.group(1))} <span class="ci">{_inline(match.group(2) + match.group(3))}</span>{significant}'
+        body = (
+            f'{_inline(match.group(1))} <span class="ci">{_inline(match.group(2) + match.group(3))}</span>{significant}'
+        )
     else:
         body = _inline(text)
     numeric = re.match(r"(\*\*)?[+\-−–]?(\d|\.\d|–$)", text)  # a bold number (a best value) too
@@ -63,7 +65,7 @@ def markdown_to_html(text: str) -> str:
         line = lines[index]
         if line.startswith("```"):
             end = next((i for i in range(index + 1, len(lines)) if lines[i].startswith("```")), len(lines))
-            out.append(f"<pre><code>{html.escape(chr(10).join(lines[index + 1:end]))}</code></pre>")
+            out.append(f"<pre><code>{html.escape(chr(10).join(lines[index + 1 : end]))}</code></pre>")
             index = end + 1
         elif line.startswith("#"):
             level = min(len(line) - len(line.lstrip("#")) + 1, 5)
@@ -94,9 +96,11 @@ def markdown_to_html(text: str) -> str:
 
 def page(title: str, body: Iterable[str]) -> str:
     """A complete HTML document with the inline style sheet."""
-    return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-            f'<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>{html.escape(title)}</title>\n'
-            f"<style>{_CSS}</style>\n</head>\n<body>\n" + "\n".join(body) + "\n</body>\n</html>\n")
+    return (
+        f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>{html.escape(title)}</title>\n'
+        f"<style>{_CSS}</style>\n</head>\n<body>\n" + "\n".join(body) + "\n</body>\n</html>\n"
+    )
 
 
 def figures_html(figures: Sequence[Figure]) -> str:

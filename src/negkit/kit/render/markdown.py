@@ -50,12 +50,18 @@ def interval_note(intervals: Mapping[str, Any] | None) -> str:
     first = next(iter(intervals.values()))
     units = max(entry["units"] for entry in intervals.values())
     wilson = sum(1 for entry in intervals.values() if entry.get("method", "").startswith("wilson"))
-    note = (f"Brackets: {first['level']:.0%} confidence interval, percentile bootstrap resampling whole "
-            f"{first['unit']}s ({units} in all; {first['resamples']:,} resamples, seed {first['seed']}).")
+    note = (
+        f"Brackets: {first['level']:.0%} confidence interval, percentile bootstrap resampling whole "
+        f"{first['unit']}s ({units} in all; {first['resamples']:,} resamples, seed {first['seed']})."
+    )
     if wilson:
-        note += (" Where every outcome is the same (e.g. 0 of 17 groups coherent) the bootstrap cannot vary, so the "
-                 "Wilson score interval over the units is shown instead.")
+        note += (
+            " Where every outcome is the same (e.g. 0 of 17 groups coherent) the bootstrap cannot vary, so the "
+            "Wilson score interval over the units is shown instead."
+        )
     if any(entry.get("method") == ONE_UNIT for entry in intervals.values()):
-        note += (f" {ONE_UNIT_MARK} No interval: the sample has a single {first['unit']} there, and the spread between "
-                 f"{first['unit']}s cannot be estimated from one.")
+        note += (
+            f" {ONE_UNIT_MARK} No interval: the sample has a single {first['unit']} there, and the spread between "
+            f"{first['unit']}s cannot be estimated from one."
+        )
     return note

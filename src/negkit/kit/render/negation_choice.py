@@ -25,8 +25,24 @@ def choice_tables(metrics: dict[str, Any], title: str, local_types: Sequence[str
     mean = {m: with_interval(summary[m]["mean"], intervals, f"summary.{m}.mean") for m in ("acc", "acc_norm")}
     if len(runs) > 1:
         accuracy = markdown_table(
-            ["setting", "acc (mean over runs)", "acc_norm (mean over runs)", "acc SD over runs", "acc_norm SD over runs", "runs"],
-            [[setting, mean["acc"], mean["acc_norm"], number(summary["acc"]["sd"]), number(summary["acc_norm"]["sd"]), len(runs)]],
+            [
+                "setting",
+                "acc (mean over runs)",
+                "acc_norm (mean over runs)",
+                "acc SD over runs",
+                "acc_norm SD over runs",
+                "runs",
+            ],
+            [
+                [
+                    setting,
+                    mean["acc"],
+                    mean["acc_norm"],
+                    number(summary["acc"]["sd"]),
+                    number(summary["acc_norm"]["sd"]),
+                    len(runs),
+                ]
+            ],
         )
     else:
         accuracy = markdown_table(["setting", "acc", "acc_norm"], [[setting, mean["acc"], mean["acc_norm"]]])
@@ -36,10 +52,16 @@ def choice_tables(metrics: dict[str, Any], title: str, local_types: Sequence[str
         prefix = f"runs.{run}.error_analysis"
         error_rows.append(
             [run, with_interval(analysis["error_rate"], intervals, f"{prefix}.error_rate")]
-            + [with_interval(analysis["error_share_percent"][name], intervals, f"{prefix}.error_share_percent.{name}", 1)
-               for name in WRONG_CHOICES]
-            + [with_interval(analysis["confusion_rate"].get(kind), intervals, f"{prefix}.confusion_rate.{kind}")
-               for kind in local_types]
+            + [
+                with_interval(
+                    analysis["error_share_percent"][name], intervals, f"{prefix}.error_share_percent.{name}", 1
+                )
+                for name in WRONG_CHOICES
+            ]
+            + [
+                with_interval(analysis["confusion_rate"].get(kind), intervals, f"{prefix}.confusion_rate.{kind}")
+                for kind in local_types
+            ]
         )
     errors = markdown_table(
         ["run", "error rate", "% errors choice2", "% errors choice3", "% errors choice4"]
@@ -57,18 +79,28 @@ def choice_figures(title: str) -> Callable[..., list[Figure]]:
     def figures(metrics: dict[str, Any], records: Sequence[dict[str, Any]] | None = None) -> list[Figure]:
         runs = list(metrics.get("runs", {}))
         distribution = plots.interval_bars(
-            list(CHOICE_NAMES), {run: [triple(metrics, f"runs.{run}.choice_share.{c}") for c in CHOICE_NAMES] for run in runs},
-            f"{title}: answers chosen (choice1 is correct)", "share of answers", (0, 1),
+            list(CHOICE_NAMES),
+            {run: [triple(metrics, f"runs.{run}.choice_share.{c}") for c in CHOICE_NAMES] for run in runs},
+            f"{title}: answers chosen (choice1 is correct)",
+            "share of answers",
+            (0, 1),
         )
         found = [("Choice distribution per run (95% intervals)", distribution)]
         if records and runs:
             kinds = list(dict.fromkeys(record.get("choice2_type", "?") for record in records))
             rows = []
             for kind in kinds:
-                answers = [r["runs"][run]["prediction"] for r in records if r.get("choice2_type") == kind for run in runs
-                           if run in r.get("runs", {})]
+                answers = [
+                    r["runs"][run]["prediction"]
+                    for r in records
+                    if r.get("choice2_type") == kind
+                    for run in runs
+                    if run in r.get("runs", {})
+                ]
                 rows.append([answers.count(c) / len(answers) if answers else None for c in CHOICE_NAMES])
-            heat = plots.heatmap(rows, kinds, list(CHOICE_NAMES), "choice taken per local-negation type", vmin=0, vmax=1)
+            heat = plots.heatmap(
+                rows, kinds, list(CHOICE_NAMES), "choice taken per local-negation type", vmin=0, vmax=1
+            )
             found.append(("Which choice was taken, per local-negation type of choice2 (all runs)", heat))
         return found
 

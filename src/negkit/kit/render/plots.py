@@ -40,10 +40,17 @@ def _pyplot() -> Any:
     matplotlib.use("Agg", force=True)
     import matplotlib.pyplot as plt  # heavy: off the start-up path
 
-    matplotlib.rcParams.update({"svg.hashsalt": "negkit", "svg.fonttype": "path", "font.size": 9,
-                                "axes.spines.top": False, "axes.spines.right": False,
-                                # names (runs, models, tasks) are drawn as written: "$" starts no formula
-                                "text.parse_math": False})
+    matplotlib.rcParams.update(
+        {
+            "svg.hashsalt": "negkit",
+            "svg.fonttype": "path",
+            "font.size": 9,
+            "axes.spines.top": False,
+            "axes.spines.right": False,
+            # names (runs, models, tasks) are drawn as written: "$" starts no formula
+            "text.parse_math": False,
+        }
+    )
     return plt
 
 
@@ -66,7 +73,7 @@ def to_svg(figure: Any) -> str:
         figure.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None})
     plt.close(figure)
     text = buffer.getvalue()
-    return text[text.index("<svg"):].strip()
+    return text[text.index("<svg") :].strip()
 
 
 _CHARMAP: set[int] = set()
@@ -118,7 +125,9 @@ def histogram(counts: Mapping[int, int], title: str, xlabel: str, ylabel: str) -
     return to_svg(figure), to_png(png_figure)
 
 
-def _half_widths(values: Sequence[float | None], lows: Sequence[float | None], highs: Sequence[float | None]) -> list[list[float]]:
+def _half_widths(
+    values: Sequence[float | None], lows: Sequence[float | None], highs: Sequence[float | None]
+) -> list[list[float]]:
     below, above = [], []
     for value, low, high in zip(values, lows, highs):
         ok = value is not None and low is not None and high is not None
@@ -127,9 +136,16 @@ def _half_widths(values: Sequence[float | None], lows: Sequence[float | None], h
     return [below, above]
 
 
-def interval_bars(categories: Sequence[str], series: dict[str, Sequence[tuple[float | None, float | None, float | None]]],
-                  title: str, ylabel: str, ylim: tuple[float, float] | None = None, reference: float | None = None,
-                  width: float = 6.4, wrap: int | None = None) -> str:
+def interval_bars(
+    categories: Sequence[str],
+    series: dict[str, Sequence[tuple[float | None, float | None, float | None]]],
+    title: str,
+    ylabel: str,
+    ylim: tuple[float, float] | None = None,
+    reference: float | None = None,
+    width: float = 6.4,
+    wrap: int | None = None,
+) -> str:
     """Grouped bars: one group per category, one bar per series; each value is ``(value, low, high)``.
 
     Tick labels of more than five categories are slanted, unless ``wrap`` is given: then every label is broken
@@ -142,15 +158,24 @@ def interval_bars(categories: Sequence[str], series: dict[str, Sequence[tuple[fl
         centres = [index - 0.4 + bar * (position + 0.5) for index in range(len(categories))]
         heights = [value if value is not None else 0.0 for value, _, _ in values]
         errors = _half_widths([v for v, _, _ in values], [low for _, low, _ in values], [high for _, _, high in values])
-        axes.bar(centres, heights, bar * 0.92, yerr=errors, capsize=3, label=name, color=COLOURS[position % len(COLOURS)],
-                 error_kw={"elinewidth": 1, "ecolor": "#333333"})
+        axes.bar(
+            centres,
+            heights,
+            bar * 0.92,
+            yerr=errors,
+            capsize=3,
+            label=name,
+            color=COLOURS[position % len(COLOURS)],
+            error_kw={"elinewidth": 1, "ecolor": "#333333"},
+        )
     if reference is not None:
         axes.axhline(reference, color="#888888", linestyle="--", linewidth=1)
     if wrap is not None:
         axes.set_xticks(range(len(categories)), [_wrap(c, wrap) for c in categories], fontsize=8)
     elif len(categories) > 5:
-        axes.set_xticks(range(len(categories)), [_wrap(c, 18) for c in categories], rotation=30, ha="right",
-                        rotation_mode="anchor")
+        axes.set_xticks(
+            range(len(categories)), [_wrap(c, 18) for c in categories], rotation=30, ha="right", rotation_mode="anchor"
+        )
     else:
         axes.set_xticks(range(len(categories)), [_wrap(c) for c in categories])
     axes.set_ylabel(ylabel)
@@ -160,12 +185,22 @@ def interval_bars(categories: Sequence[str], series: dict[str, Sequence[tuple[fl
     if len(series) > 1 and wrap is None and len(categories) > 5:  # slanted labels below: the legend to the right
         axes.legend(frameon=False, fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     elif len(series) > 1:
-        axes.legend(frameon=False, fontsize=8, ncols=min(len(series), 4), loc="upper center", bbox_to_anchor=(0.5, -0.18))
+        axes.legend(
+            frameon=False, fontsize=8, ncols=min(len(series), 4), loc="upper center", bbox_to_anchor=(0.5, -0.18)
+        )
     return to_svg(figure)
 
 
-def heatmap(matrix: Sequence[Sequence[float | None]], rows: Sequence[str], columns: Sequence[str], title: str,
-            vmin: float = 0.0, vmax: float = 1.0, digits: int = 2, colour_map: str = "viridis") -> str:
+def heatmap(
+    matrix: Sequence[Sequence[float | None]],
+    rows: Sequence[str],
+    columns: Sequence[str],
+    title: str,
+    vmin: float = 0.0,
+    vmax: float = 1.0,
+    digits: int = 2,
+    colour_map: str = "viridis",
+) -> str:
     """A matrix as coloured cells with the values written in them (an empty cell: a missing value)."""
     plt = _pyplot()
 
@@ -180,15 +215,26 @@ def heatmap(matrix: Sequence[Sequence[float | None]], rows: Sequence[str], colum
     for (row, column), value in np.ndenumerate(data):
         if not math.isnan(value):
             dark = (value - vmin) / ((vmax - vmin) or 1) < 0.55
-            axes.text(column, row, f"{value:.{digits}f}", ha="center", va="center", fontsize=7.5,
-                      color="white" if dark else "black")
+            axes.text(
+                column,
+                row,
+                f"{value:.{digits}f}",
+                ha="center",
+                va="center",
+                fontsize=7.5,
+                color="white" if dark else "black",
+            )
     figure.colorbar(image, ax=axes, fraction=0.04, pad=0.02)
     axes.set_title(title)
     return to_svg(figure)
 
 
-def forest(labels: Sequence[str], series: dict[str, Sequence[tuple[float | None, float | None, float | None]]],
-           title: str, xlabel: str) -> str:
+def forest(
+    labels: Sequence[str],
+    series: dict[str, Sequence[tuple[float | None, float | None, float | None]]],
+    title: str,
+    xlabel: str,
+) -> str:
     """Differences from a baseline: a point and its interval per label and series, a line at 0."""
     plt = _pyplot()
     figure, axes = plt.subplots(figsize=(6.4, max(1.8, 0.34 * len(labels) * max(1, len(series)) ** 0.5 + 1.0)))
@@ -198,8 +244,16 @@ def forest(labels: Sequence[str], series: dict[str, Sequence[tuple[float | None,
         points = [(offset, value) for offset, (value, _, _) in zip(offsets, values) if value is not None]
         kept = [(v, lo, hi) for v, lo, hi in values if v is not None]
         errors = _half_widths([v for v, _, _ in kept], [lo for _, lo, _ in kept], [hi for _, _, hi in kept])
-        axes.errorbar([value for _, value in points], [offset for offset, _ in points], xerr=errors, fmt="o",
-                      capsize=3, label=name, color=COLOURS[position % len(COLOURS)], markersize=4)
+        axes.errorbar(
+            [value for _, value in points],
+            [offset for offset, _ in points],
+            xerr=errors,
+            fmt="o",
+            capsize=3,
+            label=name,
+            color=COLOURS[position % len(COLOURS)],
+            markersize=4,
+        )
     axes.axvline(0, color="#888888", linewidth=1)
     axes.set_yticks(range(len(labels)), labels, fontsize=8)
     axes.invert_yaxis()

@@ -237,10 +237,21 @@ class SuiteDescription:
         estimands = None
         task = self.task(task_name if task_name in self.task_names else self.main_task).factory()
         if compares(task):
+
             def estimands(records: Sequence[dict[str, Any]], path: Path) -> list[Any]:
                 return headline_estimands(task, records, path)
-        return SuiteView(self.name, self.primary_metric, self.digits, self.scale, self.figures, estimands,
-                         self.order, self.run_sections, self.fractions)
+
+        return SuiteView(
+            self.name,
+            self.primary_metric,
+            self.digits,
+            self.scale,
+            self.figures,
+            estimands,
+            self.order,
+            self.run_sections,
+            self.fractions,
+        )
 
     def flags(self) -> dict[str, frozenset[str]]:
         """The task options each task accepts (``prompt``, ``num_fewshot``, ``chat``, ...)."""

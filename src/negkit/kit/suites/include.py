@@ -93,13 +93,20 @@ def _include_file(file: Path) -> list[SuiteDescription]:
         raise NegkitError(f"{file}: {error}") from None
     except Exception as error:  # the user's code failed: one line naming the file and the line it failed on
         sys.modules.pop(module_name, None)
-        line = next((frame.lineno for frame in reversed(traceback.extract_tb(error.__traceback__))
-                     if Path(frame.filename).resolve() == resolved), None)
+        line = next(
+            (
+                frame.lineno
+                for frame in reversed(traceback.extract_tb(error.__traceback__))
+                if Path(frame.filename).resolve() == resolved
+            ),
+            None,
+        )
         raise InputFormatError(file, line, f"{type(error).__name__}: {error}") from None
     added = [name for name in registered_names() if name not in before]
     if not added:
-        raise NegkitError(f"{file}: registers no suite (call negkit.kit.suites.register_suite(SuiteDescription(...)) "
-                          "or set SUITE)")
+        raise NegkitError(
+            f"{file}: registers no suite (call negkit.kit.suites.register_suite(SuiteDescription(...)) or set SUITE)"
+        )
     _INCLUDED[resolved] = (digest, added)
     return [get_suite(name) for name in added]
 

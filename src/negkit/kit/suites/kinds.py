@@ -29,14 +29,22 @@ def choice_harness(spec: MultipleChoice) -> HarnessExport:
     return HarnessExport((spec.harness_name,), write, loaders={harness_loader(spec.harness_name): spec.name})
 
 
-def choice_suite(spec: MultipleChoice, data: DataSource, title: str = "", description: str = "",
-                 **fields: Any) -> SuiteDescription:
+def choice_suite(
+    spec: MultipleChoice, data: DataSource, title: str = "", description: str = "", **fields: Any
+) -> SuiteDescription:
     """The suite of one multiple-choice task: ``data`` says where its data lives; ``fields`` are any other
     :class:`SuiteDescription` fields (``aliases``, ``order``, ``training``, ...)."""
     settings: dict[str, Any] = dict(
-        name=spec.name, title=title or spec.title or spec.name,
-        tasks=(TaskEntry(spec.name, spec.task, description or f"{title or spec.name}: multiple choice by log-likelihood"),),
-        main_task=spec.name, data=data, interval_unit=spec.unit, primary_metric="acc", figures=choice_figures_of(spec),
+        name=spec.name,
+        title=title or spec.title or spec.name,
+        tasks=(
+            TaskEntry(spec.name, spec.task, description or f"{title or spec.name}: multiple choice by log-likelihood"),
+        ),
+        main_task=spec.name,
+        data=data,
+        interval_unit=spec.unit,
+        primary_metric="acc",
+        figures=choice_figures_of(spec),
         harness=choice_harness(spec),
     )
     return SuiteDescription(**{**settings, **fields})
@@ -49,9 +57,13 @@ def pairs_suite(spec: MinimalPairs, data: DataSource, description: str = "", **f
         return write_pairs_harness(task, loaded, out)
 
     settings: dict[str, Any] = dict(
-        name=spec.name, title=spec.title or spec.name,
+        name=spec.name,
+        title=spec.title or spec.name,
         tasks=(TaskEntry(spec.name, spec.task, description or f"{spec.title or spec.name}: minimal pairs"),),
-        main_task=spec.name, data=data, interval_unit=spec.unit, primary_metric="overall.accuracy",
+        main_task=spec.name,
+        data=data,
+        interval_unit=spec.unit,
+        primary_metric="overall.accuracy",
         figures=pair_figures(spec),
         harness=HarnessExport((spec.harness_name,), write, loaders={harness_loader(spec.harness_name): spec.name}),
     )
@@ -62,9 +74,13 @@ def cloze_suite(spec: Cloze, data: DataSource, description: str = "", **fields: 
     """The suite of one cloze task (see :func:`choice_suite`); its primary metric is the overall value of the first
     headline metric. The LM Evaluation Harness cannot rank a candidate vocabulary: no export."""
     settings: dict[str, Any] = dict(
-        name=spec.name, title=spec.title or spec.name,
+        name=spec.name,
+        title=spec.title or spec.name,
         tasks=(TaskEntry(spec.name, spec.task, description or f"{spec.title or spec.name}: cloze probes"),),
-        main_task=spec.name, data=data, interval_unit=spec.unit, primary_metric=f"overall.{spec.headline[0]}",
+        main_task=spec.name,
+        data=data,
+        interval_unit=spec.unit,
+        primary_metric=f"overall.{spec.headline[0]}",
         figures=grouped_figures(spec.title or spec.name, spec.groups_key),
     )
     return SuiteDescription(**{**settings, **fields})
@@ -74,9 +90,13 @@ def paired_suite(spec: PairedQuestions, data: DataSource, description: str = "",
     """The suite of one paired-questions task (see :func:`choice_suite`); its primary metric is the overall value of
     the first headline metric."""
     settings: dict[str, Any] = dict(
-        name=spec.name, title=spec.title or spec.name,
+        name=spec.name,
+        title=spec.title or spec.name,
         tasks=(TaskEntry(spec.name, spec.task, description or f"{spec.title or spec.name}: paired questions"),),
-        main_task=spec.name, data=data, interval_unit=spec.unit, primary_metric=f"overall.{spec.headline[0]}",
+        main_task=spec.name,
+        data=data,
+        interval_unit=spec.unit,
+        primary_metric=f"overall.{spec.headline[0]}",
         figures=grouped_figures(spec.title or spec.name, spec.groups_key, reference=0.5),
     )
     return SuiteDescription(**{**settings, **fields})

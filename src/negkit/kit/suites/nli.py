@@ -21,19 +21,38 @@ THREE_WAY_PROMPT = (
 THREE_WAY_ANSWERS: dict[str, str] = {"entailment": "entailment", "contradiction": "contradiction", "neutral": "neutral"}
 
 
-def write_label_task(task: Any, loaded: TaskData, out: Path, data: str | None, names: tuple[str, ...],
-                     loader: str) -> dict[str, Any]:
+def write_label_task(
+    task: Any, loaded: TaskData, out: Path, data: str | None, names: tuple[str, ...], loader: str
+) -> dict[str, Any]:
     """A label-word NLI task for the Harness: its documents (prompt, answer words, gold index) and YAML."""
     answers = list(task.answers)
     gold_words = {label: word for word, label in task.answers.items()}
-    docs = [{"item_id": item.item_id, "premise": item.premise, "hypothesis": item.hypothesis, "label": item.label,
-             "prompt": task.prompt.format(premise=item.premise, hypothesis=item.hypothesis), "choices": answers,
-             "gold": answers.index(gold_words[item.label])} for item in loaded.items]
+    docs = [
+        {
+            "item_id": item.item_id,
+            "premise": item.premise,
+            "hypothesis": item.hypothesis,
+            "label": item.label,
+            "prompt": task.prompt.format(premise=item.premise, hypothesis=item.hypothesis),
+            "choices": answers,
+            "gold": answers.index(gold_words[item.label]),
+        }
+        for item in loaded.items
+    ]
     harness = names[0]
     atomic_write_jsonl(out / f"{harness}.test.jsonl", docs)
-    atomic_write_text(out / f"{harness}.yaml", harness_task_yaml(
-        harness, loader, "prompt", "choices", "gold", " ",
-        f"{task.name}: the answer words {', '.join(answers)} scored after negkit's prompt (arg-max)."))
+    atomic_write_text(
+        out / f"{harness}.yaml",
+        harness_task_yaml(
+            harness,
+            loader,
+            "prompt",
+            "choices",
+            "gold",
+            " ",
+            f"{task.name}: the answer words {', '.join(answers)} scored after negkit's prompt (arg-max).",
+        ),
+    )
     return {"docs": {"test": f"{harness}.test.jsonl"}}
 
 

@@ -53,8 +53,10 @@ def register_suite(suite: SuiteDescription, replace: bool = False) -> SuiteDescr
             raise NegkitError(f"suite {suite.name}: the name {name!r} is already taken by suite {taken[name]}")
     for task in suite.task_names:
         if not isinstance(task, str) or not TASK_NAME.fullmatch(task):
-            raise NegkitError(f"suite {suite.name}: task name {task!r} cannot name a run file (use letters, digits, "
-                              "'.', '_' and '-', starting with a letter or digit)")
+            raise NegkitError(
+                f"suite {suite.name}: task name {task!r} cannot name a run file (use letters, digits, "
+                "'.', '_' and '-', starting with a letter or digit)"
+            )
         if task in tasks:
             raise NegkitError(f"suite {suite.name}: task {task!r} is already a task of suite {tasks[task]}")
     _SUITES[suite.name] = suite
@@ -94,8 +96,10 @@ def load_entry_point(entry_point: Any) -> None:
     try:
         loaded = entry_point.load()
     except Exception as error:  # a broken plug-in is named, never a traceback
-        raise NegkitError(f"entry point {entry_point.name} = {entry_point.value} (group {ENTRY_POINT_GROUP}): "
-                          f"cannot be loaded: {type(error).__name__}: {error}") from None
+        raise NegkitError(
+            f"entry point {entry_point.name} = {entry_point.value} (group {ENTRY_POINT_GROUP}): "
+            f"cannot be loaded: {type(error).__name__}: {error}"
+        ) from None
     register_loaded(loaded, f"entry point {entry_point.name} = {entry_point.value}")
 
 
@@ -113,8 +117,9 @@ def register_loaded(loaded: Any, origin: str) -> None:
     elif callable(loaded):
         register_loaded(loaded(), origin)
     else:
-        raise NegkitError(f"{origin}: expected a module, a SuiteDescription or a function returning one, "
-                          f"got {type(loaded).__name__}")
+        raise NegkitError(
+            f"{origin}: expected a module, a SuiteDescription or a function returning one, got {type(loaded).__name__}"
+        )
 
 
 def all_suites() -> list[SuiteDescription]:
@@ -220,8 +225,9 @@ def suite_groups() -> dict[str, list[SuiteDescription]]:
     return dict(sorted(groups.items()))
 
 
-def expand_task_names(names: Sequence[str], available: Callable[[str], bool] | None = None,
-                      skipped: list[str] | None = None) -> list[str]:
+def expand_task_names(
+    names: Sequence[str], available: Callable[[str], bool] | None = None, skipped: list[str] | None = None
+) -> list[str]:
     """``names`` with each suite name (or alias) that is not itself a task replaced by that suite's tasks, in
     order (``--tasks negnli`` runs negnli-mnli, negnli-snli and negnli-rte), and each group name
     (:func:`suite_groups`) by the main task of every suite of the group for which ``available(task)`` holds (default:

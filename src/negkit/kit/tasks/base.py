@@ -103,8 +103,10 @@ def check_unique_ids(folder: str | Path, split: str, ids: Sequence[str]) -> None
     seen: set[str] = set()
     for item_id in ids:
         if item_id in seen:
-            raise NegkitError(f"{folder}: item id {item_id!r} occurs more than once in split {split!r} (runs are "
-                              "compared by item id, so each item needs its own)")
+            raise NegkitError(
+                f"{folder}: item id {item_id!r} occurs more than once in split {split!r} (runs are "
+                "compared by item id, so each item needs its own)"
+            )
         seen.add(item_id)
 
 

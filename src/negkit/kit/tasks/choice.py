@@ -109,9 +109,15 @@ class ChoiceTask:
         self.delimiter = "" if self.chat else spec.target_delimiter
 
     def config(self) -> dict[str, Any]:
-        return {"task": self.name, "style": "multiple choice by log-likelihood", **self.spec.protocol,
-                "target_delimiter": self.delimiter, "acc_norm": self.spec.acc_norm, "chat": self.chat,
-                "system_instruction": self.system_instruction}
+        return {
+            "task": self.name,
+            "style": "multiple choice by log-likelihood",
+            **self.spec.protocol,
+            "target_delimiter": self.delimiter,
+            "acc_norm": self.spec.acc_norm,
+            "chat": self.chat,
+            "system_instruction": self.system_instruction,
+        }
 
     def prompt_template(self, model: Any) -> str:
         return wrap_prompt("{prompt}", model, self.chat, self.system_instruction)
@@ -134,14 +140,24 @@ class ChoiceTask:
             items = kept
         elif limit is not None:
             items = items[:limit]
-        return TaskData(items, self.spec.files(folder, split), {"split": split, "limit": limit, "count": len(items),
-                                                                "items_in_split": total})
+        return TaskData(
+            items,
+            self.spec.files(folder, split),
+            {"split": split, "limit": limit, "count": len(items), "items_in_split": total},
+        )
 
     def requests(self, items: Sequence[ChoiceQuestion], model: Any = None) -> list[tuple[LoglikelihoodRequest, ...]]:
         if self.chat and model is None:
             raise NegkitError("the chat template needs the model")
-        return [tuple(LoglikelihoodRequest(wrap_prompt(item.prompt, model, self.chat, self.system_instruction),
-                                           self.delimiter + choice) for choice in item.choices) for item in items]
+        return [
+            tuple(
+                LoglikelihoodRequest(
+                    wrap_prompt(item.prompt, model, self.chat, self.system_instruction), self.delimiter + choice
+                )
+                for choice in item.choices
+            )
+            for item in items
+        ]
 
     def records(self, items: Sequence[ChoiceQuestion], responses: Sequence[Sequence[Any]]) -> list[dict[str, Any]]:
         records = []
@@ -158,14 +174,16 @@ class ChoiceTask:
         if len(offered) > 1:
             return None
         choices = offered.pop() if offered else ()
-        return AnswerSpace({choice.strip(): choice for choice in choices},
-                           tuple(item.choices[item.gold].strip() for item in items))
+        return AnswerSpace(
+            {choice.strip(): choice for choice in choices}, tuple(item.choices[item.gold].strip() for item in items)
+        )
 
     def metrics(self, items: Sequence[ChoiceQuestion], records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         return choice_metrics(records, self.spec.acc_norm) | group_accuracy(records, self.spec)
 
-    def estimands(self, items: Sequence[ChoiceQuestion], records: Sequence[Mapping[str, Any]],
-                  headline_only: bool = False) -> list[Estimand]:
+    def estimands(
+        self, items: Sequence[ChoiceQuestion], records: Sequence[Mapping[str, Any]], headline_only: bool = False
+    ) -> list[Estimand]:
         estimands = choice_estimands(records, self.spec.acc_norm, self.spec.unit, headline_only)
         return estimands + ([] if headline_only else group_estimands(records, self.spec))
 
@@ -195,8 +213,10 @@ class ChoiceTask:
         def chosen(line: int, record: Mapping[str, Any]) -> tuple[int, int | None]:
             item = by_id[item_id_of(line, record)]
             norm = record.get("prediction_norm")
-            return (_choice_index(path, line, item, record_field(path, line, record, "prediction"), "prediction"),
-                    None if norm is None else _choice_index(path, line, item, norm, "prediction_norm"))
+            return (
+                _choice_index(path, line, item, record_field(path, line, record, "prediction"), "prediction"),
+                None if norm is None else _choice_index(path, line, item, norm, "prediction_norm"),
+            )
 
         predicted = read_predictions(path, set(by_id), item_id_of, chosen)
         records = []
@@ -210,16 +230,31 @@ class ChoiceTask:
     def items_from_records(self, records: Sequence[Mapping[str, Any]], path: Path) -> list[ChoiceQuestion]:
         """The questions as far as ``negkit compare`` needs them (gold, choices, unit), from a samples file."""
         group = self.spec.group_field
-        return [ChoiceQuestion(str(record["item_id"]), "", tuple(need(record, "choices", path, number)),
-                               need(record, "gold", path, number, int), record.get("unit"),
-                               {group: need(record, group, path, number)} if group else {})
-                for number, record in enumerate(records, start=1)]
+        return [
+            ChoiceQuestion(
+                str(record["item_id"]),
+                "",
+                tuple(need(record, "choices", path, number)),
+                need(record, "gold", path, number, int),
+                record.get("unit"),
+                {group: need(record, group, path, number)} if group else {},
+            )
+            for number, record in enumerate(records, start=1)
+        ]
 
 
 def _record(item: ChoiceQuestion, prediction: int, extra: Mapping[str, Any]) -> dict[str, Any]:
     correct = prediction == item.gold
-    return {"item_id": item.item_id, **item.fields, "choices": list(item.choices), **extra, "prediction": prediction,
-            "gold": item.gold, "correct": correct, "unit": item.unit or item.item_id}
+    return {
+        "item_id": item.item_id,
+        **item.fields,
+        "choices": list(item.choices),
+        **extra,
+        "prediction": prediction,
+        "gold": item.gold,
+        "correct": correct,
+        "unit": item.unit or item.item_id,
+    }
 
 
 def _choice_index(path: Path, line: int, item: ChoiceQuestion, value: Any, name: str) -> int:
@@ -230,8 +265,12 @@ def _choice_index(path: Path, line: int, item: ChoiceQuestion, value: Any, name:
         for index, choice in enumerate(item.choices):
             if value in (choice, choice.strip()):
                 return index
-    raise InputFormatError(path, line, f"field {name!r}: {quoted(value, 40)} is not one of the answers "
-                                       f"{[choice.strip() for choice in item.choices]} or their index")
+    raise InputFormatError(
+        path,
+        line,
+        f"field {name!r}: {quoted(value, 40)} is not one of the answers "
+        f"{[choice.strip() for choice in item.choices]} or their index",
+    )
 
 
 def answer_names(records: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -253,20 +292,26 @@ def choice_metrics(records: Sequence[Mapping[str, Any]], acc_norm: bool = False)
     def share(values: Sequence[bool]) -> float:
         return sum(values) / count if count else 0.0
 
-    metrics: dict[str, Any] = {"count": count, "acc": share([record["prediction"] == record["gold"] for record in records])}
+    metrics: dict[str, Any] = {
+        "count": count,
+        "acc": share([record["prediction"] == record["gold"] for record in records]),
+    }
     if acc_norm:
         metrics["acc_norm"] = share([record["prediction_norm"] == record["gold"] for record in records])
     metrics["correct"] = sum(record["prediction"] == record["gold"] for record in records)
     names = answer_names(records)
-    metrics["choice_share"] = {name: share([record["prediction"] == position for record in records])
-                               for position, name in enumerate(names)}
-    metrics["gold_share"] = {name: share([record["gold"] == position for record in records])
-                             for position, name in enumerate(names)}
+    metrics["choice_share"] = {
+        name: share([record["prediction"] == position for record in records]) for position, name in enumerate(names)
+    }
+    metrics["gold_share"] = {
+        name: share([record["gold"] == position for record in records]) for position, name in enumerate(names)
+    }
     return metrics
 
 
-def choice_estimands(records: Sequence[Mapping[str, Any]], acc_norm: bool = False, unit: str = "question",
-                     headline_only: bool = False) -> list[Estimand]:
+def choice_estimands(
+    records: Sequence[Mapping[str, Any]], acc_norm: bool = False, unit: str = "question", headline_only: bool = False
+) -> list[Estimand]:
     """``acc`` (and ``acc_norm``), the headline, and each ``choice_share.NAME``, resampling each record's unit."""
     units = [str(record.get("unit", record["item_id"])) for record in records]
     estimands = []
@@ -304,9 +349,11 @@ def group_estimands(records: Sequence[Mapping[str, Any]], spec: MultipleChoice) 
         return []
     units = [str(record.get("unit", record["item_id"])) for record in records]
     correct = np.array([record["prediction"] == record["gold"] for record in records], dtype=float)
-    return [ratio_estimand(f"{spec.groups_key}.{name}.acc", correct * mask, mask, units, spec.unit, label=f"acc: {name}")
-            for name in _grouped(records, spec)
-            for mask in [np.array([str(record[spec.group_field]) == name for record in records], dtype=float)]]
+    return [
+        ratio_estimand(f"{spec.groups_key}.{name}.acc", correct * mask, mask, units, spec.unit, label=f"acc: {name}")
+        for name in _grouped(records, spec)
+        for mask in [np.array([str(record[spec.group_field]) == name for record in records], dtype=float)]
+    ]
 
 
 def group_table(metrics: dict[str, Any], spec: MultipleChoice) -> str:
@@ -315,9 +362,18 @@ def group_table(metrics: dict[str, Any], spec: MultipleChoice) -> str:
     if not groups:
         return ""
     intervals = metrics.get("intervals")
-    rows = [[name, values["count"], values["correct"], with_interval(values["acc"], intervals, f"{spec.groups_key}.{name}.acc")]
-            for name, values in groups.items()]
-    return f"Accuracy by {spec.group_field}:\n\n" + markdown_table([spec.group_field, "questions", "right", "acc"], rows)
+    rows = [
+        [
+            name,
+            values["count"],
+            values["correct"],
+            with_interval(values["acc"], intervals, f"{spec.groups_key}.{name}.acc"),
+        ]
+        for name, values in groups.items()
+    ]
+    return f"Accuracy by {spec.group_field}:\n\n" + markdown_table(
+        [spec.group_field, "questions", "right", "acc"], rows
+    )
 
 
 def choice_tables(title: str, metrics: dict[str, Any], extra: str = "") -> str:
@@ -325,16 +381,25 @@ def choice_tables(title: str, metrics: dict[str, Any], extra: str = "") -> str:
     e.g. :func:`group_table`)."""
     intervals = metrics.get("intervals")
     names = ["acc", "acc_norm"] if "acc_norm" in metrics else ["acc"]
-    accuracy = markdown_table(["questions", *names],
-                              [[metrics["count"], *(with_interval(metrics[name], intervals, name) for name in names)]])
+    accuracy = markdown_table(
+        ["questions", *names], [[metrics["count"], *(with_interval(metrics[name], intervals, name) for name in names)]]
+    )
     gold = metrics.get("gold_share", {})
-    answers = markdown_table(["answer", "share of the model's answers", "share of the right answers"],
-                             [[name, with_interval(value, intervals, f"choice_share.{name}"), number(gold.get(name))]
-                              for name, value in metrics.get("choice_share", {}).items()])
+    answers = markdown_table(
+        ["answer", "share of the model's answers", "share of the right answers"],
+        [
+            [name, with_interval(value, intervals, f"choice_share.{name}"), number(gold.get(name))]
+            for name, value in metrics.get("choice_share", {}).items()
+        ],
+    )
     norm = "; acc_norm per character" if "acc_norm" in metrics else ""
-    parts = [f"### {title} — {metrics['count']} questions",
-             f"Accuracy (each answer scored as a continuation of the prompt{norm}):", accuracy,
-             "Answers given:", answers] + ([extra] if extra else [])
+    parts = [
+        f"### {title} — {metrics['count']} questions",
+        f"Accuracy (each answer scored as a continuation of the prompt{norm}):",
+        accuracy,
+        "Answers given:",
+        answers,
+    ] + ([extra] if extra else [])
     note = interval_note(intervals)
     return "\n\n".join(parts + ([note] if note else [])) + "\n"
 
@@ -345,38 +410,67 @@ def choice_figures(metrics: dict[str, Any], records: Sequence[dict[str, Any]] | 
     names = ["acc", "acc_norm"] if "acc_norm" in metrics else ["acc"]
     answers = list(metrics.get("choice_share", {}))
     chance = 1 / len(answers) if answers and not any(name.startswith("choice ") for name in answers) else None
-    accuracy = plots.interval_bars(names, {"accuracy": [triple(metrics, name) for name in names]}, "accuracy",
-                                   "accuracy", (0, 1), reference=chance)
-    shares = plots.interval_bars(answers, {"model's answers": [triple(metrics, f"choice_share.{name}") for name in answers],
-                                           "right answers": [(metrics.get("gold_share", {}).get(name), None, None)
-                                                             for name in answers]},
-                                 "answers given and right", "share of questions", (0, 1))
-    return [("Accuracy (95% intervals" + ("; dashed: chance)" if chance else ")"), accuracy),
-            ("Answers given and right answers", shares)]
+    accuracy = plots.interval_bars(
+        names, {"accuracy": [triple(metrics, name) for name in names]}, "accuracy", "accuracy", (0, 1), reference=chance
+    )
+    shares = plots.interval_bars(
+        answers,
+        {
+            "model's answers": [triple(metrics, f"choice_share.{name}") for name in answers],
+            "right answers": [(metrics.get("gold_share", {}).get(name), None, None) for name in answers],
+        },
+        "answers given and right",
+        "share of questions",
+        (0, 1),
+    )
+    return [
+        ("Accuracy (95% intervals" + ("; dashed: chance)" if chance else ")"), accuracy),
+        ("Answers given and right answers", shares),
+    ]
 
 
 def write_choice_harness(task: ChoiceTask, loaded: TaskData, out: Path) -> dict[str, Any]:
     """The questions for the LM Evaluation Harness: the prompt, the answers as continuations after the task's
     delimiter, the gold index; scored by ``acc`` (and ``acc_norm``)."""
     name = task.spec.harness_name
-    docs = [{"item_id": q.item_id, "prompt": q.prompt, "choices": list(q.choices), "gold": q.gold} for q in loaded.items]
+    docs = [
+        {"item_id": q.item_id, "prompt": q.prompt, "choices": list(q.choices), "gold": q.gold} for q in loaded.items
+    ]
     atomic_write_jsonl(out / f"{name}.test.jsonl", docs)
     norm = "  - metric: acc_norm\n    aggregation: mean\n    higher_is_better: true\n" if task.spec.acc_norm else ""
-    atomic_write_text(out / f"{name}.yaml", harness_task_yaml(
-        name, harness_loader(name), "prompt", "choices", "gold", task.delimiter,
-        f"{task.name}: the answers scored after the prompt (arg-max).", metrics=norm))
+    atomic_write_text(
+        out / f"{name}.yaml",
+        harness_task_yaml(
+            name,
+            harness_loader(name),
+            "prompt",
+            "choices",
+            "gold",
+            task.delimiter,
+            f"{task.name}: the answers scored after the prompt (arg-max).",
+            metrics=norm,
+        ),
+    )
     return {"docs": {"test": f"{name}.test.jsonl"}}
 
 
-def choice_figures_of(spec: MultipleChoice) -> Callable[[dict[str, Any], Sequence[dict[str, Any]] | None], list[Figure]]:
+def choice_figures_of(
+    spec: MultipleChoice,
+) -> Callable[[dict[str, Any], Sequence[dict[str, Any]] | None], list[Figure]]:
     """:func:`choice_figures`, and with a declared ``group_field`` the accuracy per group."""
 
     def figures(metrics: dict[str, Any], records: Sequence[dict[str, Any]] | None = None) -> list[Figure]:
         result = choice_figures(metrics, records)
         groups = list(metrics.get(spec.groups_key) or {}) if spec.group_field else []
         if groups:
-            bars = plots.interval_bars(groups, {"acc": [triple(metrics, f"{spec.groups_key}.{name}.acc") for name in groups]},
-                                       f"accuracy by {spec.group_field}", "accuracy", (0, 1), width=8.0)
+            bars = plots.interval_bars(
+                groups,
+                {"acc": [triple(metrics, f"{spec.groups_key}.{name}.acc") for name in groups]},
+                f"accuracy by {spec.group_field}",
+                "accuracy",
+                (0, 1),
+                width=8.0,
+            )
             result.append((f"Accuracy by {spec.group_field} (95% intervals)", bars))
         return result
 

@@ -123,8 +123,11 @@ class Cloze:
             found.append(RecordMetric("overlap_at_1", _same_top1(self.forms[0], self.forms[1]), "top-1 overlap"))
             if self.flips:
                 same = _same_top1(self.forms[0], self.forms[1])
-                found.append(RecordMetric("flip_at_1", lambda record: None if same(record) is None else 1 - same(record),
-                                          "top-1 flip"))
+                found.append(
+                    RecordMetric(
+                        "flip_at_1", lambda record: None if same(record) is None else 1 - same(record), "top-1 flip"
+                    )
+                )
             found.append(RecordMetric("spearman", lambda record: record.get("spearman"), "Spearman rho"))
         found = [metric for metric in found if any(metric.value(record) is not None for record in records)]
         return [RecordMetric(m.path, m.value, m.label, m.path in self.headline) for m in found]
@@ -137,6 +140,7 @@ def _hit(form: str, k: int) -> Callable[[Mapping[str, Any]], float | None]:
             return None
         rank = part.get("gold_rank")
         return float(rank is not None and rank <= k)
+
     return value
 
 
@@ -144,6 +148,7 @@ def _flag(form: str, name: str) -> Callable[[Mapping[str, Any]], float | None]:
     def value(record: Mapping[str, Any]) -> float | None:
         flag = (record.get(form) or {}).get(name)
         return None if flag is None else float(bool(flag))
+
     return value
 
 
@@ -151,6 +156,7 @@ def _same_top1(first: str, second: str) -> Callable[[Mapping[str, Any]], float |
     def value(record: Mapping[str, Any]) -> float | None:
         a, b = (record.get(first) or {}).get("top"), (record.get(second) or {}).get("top")
         return float(a[0] == b[0]) if a and b else None
+
     return value
 
 
@@ -167,9 +173,16 @@ class ClozeTask:
         self.spec, self.name, self.dataset = spec, spec.name, spec.dataset or spec.name
 
     def config(self) -> dict[str, Any]:
-        return {"task": self.name, "style": f"cloze ({self.spec.scoring} scoring of a candidate vocabulary)",
-                "forms": list(self.spec.forms), "delimiter": self.spec.delimiter, "ks": list(self.spec.ks),
-                "keep": self.spec.keep, "average": self.spec.average, "protocol": self.spec.protocol}
+        return {
+            "task": self.name,
+            "style": f"cloze ({self.spec.scoring} scoring of a candidate vocabulary)",
+            "forms": list(self.spec.forms),
+            "delimiter": self.spec.delimiter,
+            "ks": list(self.spec.ks),
+            "keep": self.spec.keep,
+            "average": self.spec.average,
+            "protocol": self.spec.protocol,
+        }
 
     def prompt_template(self, model: Any) -> str:
         return "{context}" + self.spec.delimiter + "{candidate}"
@@ -188,21 +201,34 @@ class ClozeTask:
                 if counts[probe.group] <= per_group:
                     kept.append(probe)
             probes = kept
-        return TaskData(probes, self.spec.files(folder, split), {"split": split, "limit": limit, "count": len(probes),
-                                                                 "items_in_split": total})
+        return TaskData(
+            probes,
+            self.spec.files(folder, split),
+            {"split": split, "limit": limit, "count": len(probes), "items_in_split": total},
+        )
 
     def _form_requests(self, probe: ClozeProbe, form: ClozeForm) -> list[Request]:
         candidates = [self.spec.delimiter + word for word in probe.vocabulary]
-        requests: list[Request] = ([NextTokenRequest(form.context, tuple(candidates))] if self.spec.scoring == "first-token"
-                                   else [LoglikelihoodRequest(form.context, candidate) for candidate in candidates])
+        requests: list[Request] = (
+            [NextTokenRequest(form.context, tuple(candidates))]
+            if self.spec.scoring == "first-token"
+            else [LoglikelihoodRequest(form.context, candidate) for candidate in candidates]
+        )
         if form.contrast is not None:
             context, true, false = form.contrast
             requests += [LoglikelihoodRequest(context, true), LoglikelihoodRequest(context, false)]
         return requests
 
     def requests(self, items: Sequence[ClozeProbe], model: Any = None) -> list[tuple[Request, ...]]:
-        return [tuple(request for name in self.spec.forms if name in probe.forms
-                      for request in self._form_requests(probe, probe.forms[name])) for probe in items]
+        return [
+            tuple(
+                request
+                for name in self.spec.forms
+                if name in probe.forms
+                for request in self._form_requests(probe, probe.forms[name])
+            )
+            for probe in items
+        ]
 
     def records(self, items: Sequence[ClozeProbe], responses: Sequence[Sequence[Any]]) -> list[dict[str, Any]]:
         records = []
@@ -218,7 +244,9 @@ class ClozeTask:
                     scores[name] = [float(row[self.spec.delimiter + word]) for word in probe.vocabulary]
                     position += 1
                 else:
-                    scores[name] = [float(answer.logprob) for answer in answers[position:position + len(probe.vocabulary)]]
+                    scores[name] = [
+                        float(answer.logprob) for answer in answers[position : position + len(probe.vocabulary)]
+                    ]
                     position += len(probe.vocabulary)
                 contrast = None
                 if form.contrast is not None:
@@ -230,15 +258,25 @@ class ClozeTask:
             if len(self.spec.forms) > 1:
                 first, second = self.spec.forms[:2]
                 both = parts[first] is not None and parts[second] is not None and probe.vocabulary
-                extra = {"same_top1": parts[first]["top"][0] == parts[second]["top"][0] if both else None,
-                         "spearman": spearman(scores[first], scores[second]) if both else None}
+                extra = {
+                    "same_top1": parts[first]["top"][0] == parts[second]["top"][0] if both else None,
+                    "spearman": spearman(scores[first], scores[second]) if both else None,
+                }
             records.append(self._record(probe, parts, extra))
         return records
 
     def _record(self, probe: ClozeProbe, parts: Mapping[str, Any], extra: Mapping[str, Any]) -> dict[str, Any]:
         family = {"family": probe.family} if probe.family is not None else {}
-        return {"item_id": probe.item_id, self.spec.group_field: probe.group, **family, **probe.fields,
-                "vocabulary_size": len(probe.vocabulary), **parts, **extra, "unit": probe.unit or probe.item_id}
+        return {
+            "item_id": probe.item_id,
+            self.spec.group_field: probe.group,
+            **family,
+            **probe.fields,
+            "vocabulary_size": len(probe.vocabulary),
+            **parts,
+            **extra,
+            "unit": probe.unit or probe.item_id,
+        }
 
     def answer_space(self, items: Sequence[ClozeProbe]) -> AnswerSpace | None:
         """Every candidate by name, for ``constant:WORD`` and ``majority`` (the most frequent first gold answer of
@@ -249,29 +287,45 @@ class ClozeTask:
         if len(vocabularies) != 1:
             return None
         first = self.spec.forms[0]
-        return AnswerSpace({word: self.spec.delimiter + word for word in vocabularies.pop()},
-                           tuple(probe.forms[first].golds[0] for probe in items if probe.forms[first].golds))
+        return AnswerSpace(
+            {word: self.spec.delimiter + word for word in vocabularies.pop()},
+            tuple(probe.forms[first].golds[0] for probe in items if probe.forms[first].golds),
+        )
 
     def _groups(self, records: Sequence[Mapping[str, Any]]) -> tuple[list[str], list[str] | None]:
         groups = [str(record[self.spec.group_field]) for record in records]
-        families = [str(record["family"]) for record in records] if records and all("family" in r for r in records) else None
+        families = (
+            [str(record["family"]) for record in records] if records and all("family" in r for r in records) else None
+        )
         return groups, families
 
     def metrics(self, items: Sequence[ClozeProbe], records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         groups, families = self._groups(records)
         return cloze_metrics(records, self.spec, groups, families)
 
-    def estimands(self, items: Sequence[ClozeProbe], records: Sequence[Mapping[str, Any]],
-                  headline_only: bool = False) -> list[Estimand]:
+    def estimands(
+        self, items: Sequence[ClozeProbe], records: Sequence[Mapping[str, Any]], headline_only: bool = False
+    ) -> list[Estimand]:
         groups, families = self._groups(records)
         units = [str(record.get("unit", record["item_id"])) for record in records]
-        return grouped_estimands(records, self.spec.metrics(records), groups, units, self.spec.unit, self.spec.groups_key,
-                                 self.spec.groups, families, self.spec.average, headline_only)
+        return grouped_estimands(
+            records,
+            self.spec.metrics(records),
+            groups,
+            units,
+            self.spec.unit,
+            self.spec.groups_key,
+            self.spec.groups,
+            families,
+            self.spec.average,
+            headline_only,
+        )
 
     def tables(self, metrics: dict[str, Any]) -> str:
         spec = self.spec
-        return grouped_tables(metrics, spec.title or spec.name, spec.groups_key, spec.group_field, "probes",
-                              spec.protocol)
+        return grouped_tables(
+            metrics, spec.title or spec.name, spec.groups_key, spec.group_field, "probes", spec.protocol
+        )
 
     def predictions(self, path: Path, items: Sequence[ClozeProbe]) -> list[dict[str, Any]]:
         """The records of a predictions file made elsewhere: lines ``{"item_id": ..., "FORM": {"top": [best words,
@@ -286,8 +340,12 @@ class ClozeTask:
 
         def parts_of(line: int, record: Mapping[str, Any]) -> dict[str, Any]:
             probe = by_id[item_id_of(line, record)]
-            parts = {name: _read_form(path, line, record, name, probe.forms[name], self.spec.keep)
-                     if name in probe.forms else None for name in self.spec.forms}
+            parts = {
+                name: _read_form(path, line, record, name, probe.forms[name], self.spec.keep)
+                if name in probe.forms
+                else None
+                for name in self.spec.forms
+            }
             extra: dict[str, Any] = {}
             if len(self.spec.forms) > 1:
                 first, second = self.spec.forms[:2]
@@ -308,21 +366,41 @@ class ClozeTask:
         for number, record in enumerate(records, start=1):
             for name in self.spec.forms:
                 need(record, name, path, number)
-            probes.append(ClozeProbe(str(record["item_id"]), str(need(record, self.spec.group_field, path, number)), {},
-                                     (), record.get("family"), record.get("unit")))
+            probes.append(
+                ClozeProbe(
+                    str(record["item_id"]),
+                    str(need(record, self.spec.group_field, path, number)),
+                    {},
+                    (),
+                    record.get("family"),
+                    record.get("unit"),
+                )
+            )
         return probes
 
 
-def _form_record(probe: ClozeProbe, form: ClozeForm, scores: Sequence[float], keep: int,
-                 contrast: Mapping[str, Any] | None) -> dict[str, Any]:
+def _form_record(
+    probe: ClozeProbe, form: ClozeForm, scores: Sequence[float], keep: int, contrast: Mapping[str, Any] | None
+) -> dict[str, Any]:
     rank = gold_rank(probe.vocabulary, scores, set(form.golds)) if form.golds else None
-    return {"context": form.context, "gold": list(form.golds), "top": top_k(probe.vocabulary, scores, keep),
-            "gold_rank": rank, **(contrast or {})}
+    return {
+        "context": form.context,
+        "gold": list(form.golds),
+        "top": top_k(probe.vocabulary, scores, keep),
+        "gold_rank": rank,
+        **(contrast or {}),
+    }
 
 
-def _read_form(path: Path, line: int, record: Mapping[str, Any], name: str, form: ClozeForm, keep: int) -> dict[str, Any]:
+def _read_form(
+    path: Path, line: int, record: Mapping[str, Any], name: str, form: ClozeForm, keep: int
+) -> dict[str, Any]:
     value = record.get(name)
-    if not isinstance(value, dict) or not isinstance(value.get("top"), list) or not all(isinstance(w, str) for w in value["top"]):
+    if (
+        not isinstance(value, dict)
+        or not isinstance(value.get("top"), list)
+        or not all(isinstance(w, str) for w in value["top"])
+    ):
         raise InputFormatError(path, line, f"field {name!r}: expected an object with 'top', a list of words best first")
     top = value["top"][:keep]
     rank = value.get("gold_rank")
@@ -333,14 +411,22 @@ def _read_form(path: Path, line: int, record: Mapping[str, Any], name: str, form
     prefers = value.get("prefers_true")
     if prefers is not None and not isinstance(prefers, bool):
         raise InputFormatError(path, line, f"field {name!r}: 'prefers_true' must be true, false or null")
-    return {"context": form.context, "gold": list(form.golds), "top": top, "gold_rank": rank,
-            **({"prefers_true": prefers} if form.contrast is not None else {})}
+    return {
+        "context": form.context,
+        "gold": list(form.golds),
+        "top": top,
+        "gold_rank": rank,
+        **({"prefers_true": prefers} if form.contrast is not None else {}),
+    }
 
 
-def cloze_metrics(records: Sequence[Mapping[str, Any]], spec: Cloze, groups: Sequence[str],
-                  families: Sequence[str] | None = None) -> dict[str, Any]:
+def cloze_metrics(
+    records: Sequence[Mapping[str, Any]], spec: Cloze, groups: Sequence[str], families: Sequence[str] | None = None
+) -> dict[str, Any]:
     """The metrics of :class:`Cloze` ``spec`` on its records (see the module documentation)."""
-    metrics = grouped_means(records, spec.metrics(records), groups, spec.groups_key, spec.groups, families, spec.average)
+    metrics = grouped_means(
+        records, spec.metrics(records), groups, spec.groups_key, spec.groups, families, spec.average
+    )
     return {**metrics, "forms": list(spec.forms), "average": spec.average}
 
 
@@ -348,6 +434,7 @@ def check_vocabulary(path: Path, line: int | None, vocabulary: Sequence[str]) ->
     """A candidate vocabulary: non-empty words without surrounding spaces, each once (sorted)."""
     words = tuple(sorted(set(vocabulary)))
     if not words or any(not word or word != word.strip() for word in words):
-        raise InputFormatError(path, line, "the candidate vocabulary must hold non-empty words without surrounding spaces")
+        raise InputFormatError(
+            path, line, "the candidate vocabulary must hold non-empty words without surrounding spaces"
+        )
     return words
-

@@ -31,14 +31,16 @@ from negkit.models.base import AnswerSpace, GenerateRequest
 
 #: English function words skipped before the predicted word (articles, pronouns, auxiliaries, prepositions,
 #: conjunctions, quantifiers): the authors of the MKR-NQ and MWR sets ban such words from the generated word.
-FUNCTION_WORDS = frozenset("""
+FUNCTION_WORDS = frozenset(
+    """
 a an the this that these those some any no every each all both either neither other another such what which who whom
 whose i me my mine we us our ours you your yours he him his she her hers it its they them their theirs myself yourself
 himself herself itself ourselves themselves am is are was were be been being have has had having do does did doing
 will would shall should can could may might must ought not nor and or but if then than so as of at by for with about
 against between into through during before after above below to from up down in out on off over under again further
 once here there when where why how only own same too very just also s t don now
-""".split())
+""".split()
+)
 _EDGES = "!;.,:?\"'“”‘’()[]{}"
 
 
@@ -107,8 +109,13 @@ class Completions:
         found = [RecordMetric(f"{form}.hit_at_1", _hit(form), f"{form} hit@1") for form in self.forms]
         found += [RecordMetric(f"{form}.miss_at_1", _miss(form), f"{form} miss@1") for form in self.misses]
         if len(self.forms) > 1:
-            found.append(RecordMetric("same_word", lambda record: None if record.get("same_word") is None
-                                      else float(record["same_word"]), "same word"))
+            found.append(
+                RecordMetric(
+                    "same_word",
+                    lambda record: None if record.get("same_word") is None else float(record["same_word"]),
+                    "same word",
+                )
+            )
         found.sort(key=lambda m: self.headline.index(m.path) if m.path in self.headline else len(self.headline))
         return [RecordMetric(m.path, m.value, m.label, m.path in self.headline) for m in found]
 
@@ -117,6 +124,7 @@ def _miss(form: str) -> Callable[[Mapping[str, Any]], float | None]:
     def value(record: Mapping[str, Any]) -> float | None:
         part = record.get(form)
         return None if not part else float(not part["hit"])
+
     return value
 
 
@@ -124,6 +132,7 @@ def _hit(form: str) -> Callable[[Mapping[str, Any]], float | None]:
     def value(record: Mapping[str, Any]) -> float | None:
         part = record.get(form)
         return None if not part else float(bool(part["hit"]))
+
     return value
 
 
@@ -139,8 +148,14 @@ class CompletionTask:
         self.spec, self.name, self.dataset = spec, spec.name, spec.dataset or spec.name
 
     def config(self) -> dict[str, Any]:
-        return {"task": self.name, "style": "greedy generation, first content word", "forms": list(self.spec.forms),
-                "max_new_tokens": self.spec.max_new_tokens, "stop": ["\n"], "protocol": self.spec.protocol}
+        return {
+            "task": self.name,
+            "style": "greedy generation, first content word",
+            "forms": list(self.spec.forms),
+            "max_new_tokens": self.spec.max_new_tokens,
+            "stop": ["\n"],
+            "protocol": self.spec.protocol,
+        }
 
     def prompt_template(self, model: Any) -> str:
         return "{prompt}"
@@ -159,29 +174,48 @@ class CompletionTask:
                 if counts[item.group] <= per_group:
                     kept.append(item)
             items = kept
-        return TaskData(items, self.spec.files(folder, split), {"split": split, "limit": limit, "count": len(items),
-                                                                "items_in_split": total})
+        return TaskData(
+            items,
+            self.spec.files(folder, split),
+            {"split": split, "limit": limit, "count": len(items), "items_in_split": total},
+        )
 
     def requests(self, items: Sequence[CompletionItem], model: Any = None) -> list[tuple[GenerateRequest, ...]]:
-        return [tuple(GenerateRequest(item.forms[form].prompt, self.spec.max_new_tokens, ("\n",)) for form in self.spec.forms)
-                for item in items]
+        return [
+            tuple(
+                GenerateRequest(item.forms[form].prompt, self.spec.max_new_tokens, ("\n",)) for form in self.spec.forms
+            )
+            for item in items
+        ]
 
     def records(self, items: Sequence[CompletionItem], responses: Sequence[Sequence[Any]]) -> list[dict[str, Any]]:
-        return [self._record(item, {form: str(output) for form, output in zip(self.spec.forms, answers)})
-                for item, answers in zip(items, responses)]
+        return [
+            self._record(item, {form: str(output) for form, output in zip(self.spec.forms, answers)})
+            for item, answers in zip(items, responses)
+        ]
 
     def _record(self, item: CompletionItem, outputs: Mapping[str, str]) -> dict[str, Any]:
         parts = {}
         for form in self.spec.forms:
             word = predicted_word(outputs[form])
-            parts[form] = {"words": list(item.forms[form].words), "output": outputs[form], "word": word,
-                           "hit": word in item.forms[form].words}
+            parts[form] = {
+                "words": list(item.forms[form].words),
+                "output": outputs[form],
+                "word": word,
+                "hit": word in item.forms[form].words,
+            }
         extra = {}
         if len(self.spec.forms) > 1:
             first, second = (parts[form]["word"] for form in self.spec.forms[:2])
             extra = {"same_word": first == second if first and second else None}
-        return {"item_id": item.item_id, self.spec.group_field: item.group, **item.fields, **parts, **extra,
-                "unit": item.unit or item.item_id}
+        return {
+            "item_id": item.item_id,
+            self.spec.group_field: item.group,
+            **item.fields,
+            **parts,
+            **extra,
+            "unit": item.unit or item.item_id,
+        }
 
     def answer_space(self, items: Sequence[CompletionItem]) -> AnswerSpace | None:
         """None: the words differ per item (only ``random`` applies, and it answers nothing: no hit)."""
@@ -189,21 +223,34 @@ class CompletionTask:
 
     def metrics(self, items: Sequence[CompletionItem], records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         groups = [str(record[self.spec.group_field]) for record in records]
-        metrics = grouped_means(records, self.spec.metrics(), groups, self.spec.groups_key, self.spec.groups,
-                                average="records")
+        metrics = grouped_means(
+            records, self.spec.metrics(), groups, self.spec.groups_key, self.spec.groups, average="records"
+        )
         return {**metrics, "forms": list(self.spec.forms), "average": "records"}
 
-    def estimands(self, items: Sequence[CompletionItem], records: Sequence[Mapping[str, Any]],
-                  headline_only: bool = False) -> list[Estimand]:
+    def estimands(
+        self, items: Sequence[CompletionItem], records: Sequence[Mapping[str, Any]], headline_only: bool = False
+    ) -> list[Estimand]:
         groups = [str(record[self.spec.group_field]) for record in records]
         units = [str(record.get("unit", record["item_id"])) for record in records]
-        return grouped_estimands(records, self.spec.metrics(), groups, units, self.spec.unit, self.spec.groups_key,
-                                 self.spec.groups, None, "records", headline_only)
+        return grouped_estimands(
+            records,
+            self.spec.metrics(),
+            groups,
+            units,
+            self.spec.unit,
+            self.spec.groups_key,
+            self.spec.groups,
+            None,
+            "records",
+            headline_only,
+        )
 
     def tables(self, metrics: dict[str, Any]) -> str:
         spec = self.spec
-        return grouped_tables(metrics, spec.title or spec.name, spec.groups_key, spec.group_field, f"{spec.unit}s",
-                              spec.protocol)
+        return grouped_tables(
+            metrics, spec.title or spec.name, spec.groups_key, spec.group_field, f"{spec.unit}s", spec.protocol
+        )
 
     def predictions(self, path: Path, items: Sequence[CompletionItem]) -> list[dict[str, Any]]:
         """The records of a predictions file made elsewhere: lines ``{"item_id": ..., "FORM": "generated text"}`` (or
@@ -222,8 +269,9 @@ class CompletionTask:
                 value = record.get(form)
                 value = value.get("output") if isinstance(value, dict) else value
                 if not isinstance(value, str):
-                    raise InputFormatError(path, line, f"field {form!r}: expected the generated text (or an object "
-                                                       "with 'output')")
+                    raise InputFormatError(
+                        path, line, f"field {form!r}: expected the generated text (or an object with 'output')"
+                    )
                 outputs[form] = value
             return self._record(item, outputs)
 
@@ -236,6 +284,12 @@ class CompletionTask:
         for number, record in enumerate(records, start=1):
             for form in self.spec.forms:
                 need(record, form, path, number)
-            items.append(CompletionItem(str(record["item_id"]), str(need(record, self.spec.group_field, path, number)),
-                                        {}, record.get("unit")))
+            items.append(
+                CompletionItem(
+                    str(record["item_id"]),
+                    str(need(record, self.spec.group_field, path, number)),
+                    {},
+                    record.get("unit"),
+                )
+            )
         return items

@@ -76,8 +76,14 @@ class ChoiceItem:
         return 0
 
 
-def sample_fewshot(pool: Sequence[ChoiceItem], k: int, seed: int, items: Sequence[ChoiceItem] | int,
-                   exclude_item: bool = False, split: str = "validation") -> list[list[ChoiceItem]]:
+def sample_fewshot(
+    pool: Sequence[ChoiceItem],
+    k: int,
+    seed: int,
+    items: Sequence[ChoiceItem] | int,
+    exclude_item: bool = False,
+    split: str = "validation",
+) -> list[list[ChoiceItem]]:
     """The examples for each item in order: one generator seeded once, ``k`` draws per item (lm-eval's way).
 
     ``items`` are the items asked (or just their number). With ``exclude_item`` (the items come from the pool's
@@ -132,8 +138,15 @@ class NegationChoiceTask:
     accepts = frozenset({"prompt", "num_fewshot", "chat", "system_instruction", "bos"})
     splits: tuple[str, ...] = ("validation", "test")
 
-    def __init__(self, prompt: str | None = None, num_fewshot: int = 0, seeds: Sequence[int] = FEWSHOT_SEEDS,
-                 chat: bool = False, system_instruction: str | None = None, bos: str = "tokenizer") -> None:
+    def __init__(
+        self,
+        prompt: str | None = None,
+        num_fewshot: int = 0,
+        seeds: Sequence[int] = FEWSHOT_SEEDS,
+        chat: bool = False,
+        system_instruction: str | None = None,
+        bos: str = "tokenizer",
+    ) -> None:
         prompt = self.default_prompt if prompt is None else str(prompt)
         self.render(prompt, "")  # validates the id
         if num_fewshot < 0:
@@ -227,8 +240,11 @@ class NegationChoiceTask:
         if limit is not None:
             items = items[:limit]
         self.exclude_item = split == self.fewshot_split
-        return TaskData(items, files, {"split": split, "limit": limit, "count": len(items), "items_in_split": total,
-                                       "source": source})
+        return TaskData(
+            items,
+            files,
+            {"split": split, "limit": limit, "count": len(items), "items_in_split": total, "source": source},
+        )
 
     def requests(self, items: Sequence[ChoiceItem], model: Any = None) -> list[tuple[LoglikelihoodRequest, ...]]:
         """Per item: every candidate as a continuation, for each run in :attr:`runs` order."""
@@ -237,9 +253,16 @@ class NegationChoiceTask:
         per_item: list[tuple[LoglikelihoodRequest, ...]] = []
         for position, item in enumerate(items):
             prompt, description = self.render(self.prompt, item.sentence), self.description(self.prompt)
-            contexts = [self._context(description + prefixes[position] + prompt, model) for prefixes in prefixes_per_run]
-            per_item.append(tuple(LoglikelihoodRequest(context, delimiter + candidate, BOS_POLICIES[self.bos])
-                                  for context in contexts for candidate in item.candidates))
+            contexts = [
+                self._context(description + prefixes[position] + prompt, model) for prefixes in prefixes_per_run
+            ]
+            per_item.append(
+                tuple(
+                    LoglikelihoodRequest(context, delimiter + candidate, BOS_POLICIES[self.bos])
+                    for context in contexts
+                    for candidate in item.candidates
+                )
+            )
         return per_item
 
     def _prefixes(self, items: Sequence[ChoiceItem]) -> list[list[str]]:
@@ -248,13 +271,19 @@ class NegationChoiceTask:
             return [[""] * len(items)]
         if not self.pool:
             raise NegkitError(f"few-shot needs the {self.fewshot_split} split: call load() first")
-        draws = [sample_fewshot(self.pool, self.num_fewshot, seed, items, self.exclude_item, self.fewshot_split)
-                 for seed in self.seeds]
+        draws = [
+            sample_fewshot(self.pool, self.num_fewshot, seed, items, self.exclude_item, self.fewshot_split)
+            for seed in self.seeds
+        ]
         self.fewshot_ids = [[[example.item_id for example in examples] for examples in run] for run in draws]
-        return [[fewshot_block(examples, lambda sentence: self.render(self.prompt, sentence)) for examples in run]
-                for run in draws]
+        return [
+            [fewshot_block(examples, lambda sentence: self.render(self.prompt, sentence)) for examples in run]
+            for run in draws
+        ]
 
-    def records(self, items: Sequence[ChoiceItem], responses: Sequence[Sequence[LoglikelihoodResult]]) -> list[dict[str, Any]]:
+    def records(
+        self, items: Sequence[ChoiceItem], responses: Sequence[Sequence[LoglikelihoodResult]]
+    ) -> list[dict[str, Any]]:
         """Per item: the log-likelihoods of each run, the ``acc`` and ``acc_norm`` predictions (choice names)."""
         records = []
         for position, (item, answers) in enumerate(zip(items, responses)):
@@ -277,10 +306,14 @@ class NegationChoiceTask:
     def metrics(self, items: Sequence[ChoiceItem], records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         """acc, acc_norm and the error analysis of each run the records hold (a predictions file names its own)."""
         runs = record_runs(records) or self.runs
-        return choice_metrics(records, runs, self.local_types) | {"prompt_id": self.prompt, "num_fewshot": self.num_fewshot}
+        return choice_metrics(records, runs, self.local_types) | {
+            "prompt_id": self.prompt,
+            "num_fewshot": self.num_fewshot,
+        }
 
-    def estimands(self, items: Sequence[ChoiceItem], records: Sequence[dict[str, Any]],
-                  headline_only: bool = False) -> list[Estimand]:
+    def estimands(
+        self, items: Sequence[ChoiceItem], records: Sequence[dict[str, Any]], headline_only: bool = False
+    ) -> list[Estimand]:
         """acc, acc_norm (their mean over runs is the headline) and the error analysis, resampling items."""
         return choice_estimands(records, record_runs(records) or self.runs, self.local_types, self.unit, headline_only)
 
@@ -302,10 +335,13 @@ class NegationChoiceTask:
         among the candidates offered or a name ``choice1``..``choice4``; optional ``prediction_norm`` and ``run``),
         or ``negkit eval``'s samples file."""
         runs: dict[str, dict[str, Any]] = {}
-        for prediction in read_choice_predictions(path, {item.item_id: item for item in items}, self.item_id_from,
-                                                  " (or 'index')"):
-            runs.setdefault(prediction.item_id, {})[prediction.run] = {"prediction": prediction.prediction,
-                                                                       "prediction_norm": prediction.prediction_norm}
+        for prediction in read_choice_predictions(
+            path, {item.item_id: item for item in items}, self.item_id_from, " (or 'index')"
+        ):
+            runs.setdefault(prediction.item_id, {})[prediction.run] = {
+                "prediction": prediction.prediction,
+                "prediction_norm": prediction.prediction_norm,
+            }
         return [item_record(item, runs[item.item_id]) for item in items if item.item_id in runs]
 
     def scored_metrics(self, metrics: dict[str, Any], name: str, items: Sequence[ChoiceItem]) -> dict[str, Any]:
@@ -315,8 +351,15 @@ class NegationChoiceTask:
 def item_record(item: ChoiceItem, runs: dict[str, Any]) -> dict[str, Any]:
     """An item's record with the answers of each run (``runs``: run name -> ``prediction``, ``prediction_norm``,
     ...)."""
-    return {"item_id": item.item_id, "sentence": item.sentence, "choice2_type": item.choice2_type,
-            "candidates": list(item.candidate_names), "choices": list(item.candidates), "gold": GOLD, "runs": runs}
+    return {
+        "item_id": item.item_id,
+        "sentence": item.sentence,
+        "choice2_type": item.choice2_type,
+        "candidates": list(item.candidate_names),
+        "choices": list(item.candidates),
+        "gold": GOLD,
+        "runs": runs,
+    }
 
 
 def record_runs(records: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -329,8 +372,17 @@ def items_from_records(records: Sequence[Mapping[str, Any]], path: Path) -> list
     items = []
     for number, record in enumerate(records, start=1):
         need(record, "runs", path, number)
-        items.append(ChoiceItem(str(record["item_id"]), -1, None, str(record.get("sentence", "")), ("", "", "", ""),
-                                str(record.get("choice2_type", "")), ""))
+        items.append(
+            ChoiceItem(
+                str(record["item_id"]),
+                -1,
+                None,
+                str(record.get("sentence", "")),
+                ("", "", "", ""),
+                str(record.get("choice2_type", "")),
+                "",
+            )
+        )
     return items
 
 

@@ -59,13 +59,16 @@ class NLITask:
     #: Item ids with the groups ``condition`` and ``row``: read from samples that lack those fields (None: none).
     item_id_pattern: re.Pattern[str] | None = None
 
-    def __init__(self, model_kind: str = "language_model", chat: bool = False,
-                 system_instruction: str | None = None) -> None:
+    def __init__(
+        self, model_kind: str = "language_model", chat: bool = False, system_instruction: str | None = None
+    ) -> None:
         if model_kind not in ("language_model", "classifier"):
             raise NegkitError(f"model_kind must be 'language_model' or 'classifier', not {model_kind!r}")
         if model_kind == "classifier" and (chat or system_instruction):
-            raise NegkitError(f"{self.name}: a classifier reads (premise, hypothesis) pairs; there is no prompt to "
-                              "put a chat template or a system instruction on")
+            raise NegkitError(
+                f"{self.name}: a classifier reads (premise, hypothesis) pairs; there is no prompt to "
+                "put a chat template or a system instruction on"
+            )
         self.model_kind = model_kind
         #: With the chat template the prompt is the user message and the answer words follow the generation
         #: prompt directly (no target delimiter), as the LM Evaluation Harness does with --apply_chat_template.
@@ -130,7 +133,9 @@ class NLITask:
         for item in items:
             text = self.prompt.format(premise=item.premise, hypothesis=item.hypothesis)
             context = wrap_prompt(text, model, self.chat, self.system_instruction)
-            requests.append(tuple(LoglikelihoodRequest(context, self.target_delimiter + answer) for answer in self.answers))
+            requests.append(
+                tuple(LoglikelihoodRequest(context, self.target_delimiter + answer) for answer in self.answers)
+            )
         return requests
 
     def records(self, items: Sequence[NLIItem], responses: Sequence[Sequence[Any]]) -> list[dict[str, Any]]:
@@ -149,8 +154,14 @@ class NLITask:
 
     def _record(self, item: NLIItem, prediction: str, extra: Mapping[str, Any]) -> dict[str, Any]:
         """An item's record: its texts, ``extra`` (answer words, scores), the prediction and the gold label."""
-        record = {"item_id": item.item_id, "premise": item.premise, "hypothesis": item.hypothesis, **extra,
-                  "prediction": prediction, "gold": item.label}
+        record = {
+            "item_id": item.item_id,
+            "premise": item.premise,
+            "hypothesis": item.hypothesis,
+            **extra,
+            "prediction": prediction,
+            "gold": item.label,
+        }
         # the unit intervals resample (premise; ScoNe base pair), so that runs can be compared from samples alone
         record.update({"premise_id": item.premise_id} if item.premise_id else {})
         record.update({"condition": item.condition, "row": item.row} if item.condition else {})
@@ -184,10 +195,14 @@ class NLITask:
         """The records of a label predictions file (``{"item_id": ..., "prediction": LABEL}``; labels in any case,
         :attr:`prediction_words` read as labels), in the eval's shape and the items' order; ``negkit eval``'s samples
         file is one such file."""
-        predicted = read_label_predictions(path, {item.item_id for item in items}, self.item_id_from,
-                                           self.item_id_alternatives, self.prediction_words)
-        return [self._record(item, self._fit_label(predicted[item.item_id]), {}) for item in items
-                if item.item_id in predicted]
+        predicted = read_label_predictions(
+            path, {item.item_id for item in items}, self.item_id_from, self.item_id_alternatives, self.prediction_words
+        )
+        return [
+            self._record(item, self._fit_label(predicted[item.item_id]), {})
+            for item in items
+            if item.item_id in predicted
+        ]
 
     def items_from_records(self, records: Sequence[Mapping[str, Any]], path: Path) -> list[NLIItem]:
         """The items as far as the headline estimands need them (gold label, premise, condition and row), from a
@@ -204,10 +219,24 @@ class NLITask:
             if gold not in RECORD_LABELS:
                 raise InputFormatError(path, number, f"gold label {gold!r} is not one of {', '.join(RECORD_LABELS)}")
             if isinstance(prediction, str) and prediction not in RECORD_LABELS and prediction.lower() in RECORD_LABELS:
-                raise InputFormatError(path, number, f"predicted label {prediction!r}: labels are written in lower "
-                                       f"case ({prediction.lower()!r}); as written it would count as wrong")
-            items.append(NLIItem(item_id, "", "", gold, self.name,
-                                 premise_id=str(record.get("premise_id", "")), condition=str(condition), row=int(row)))
+                raise InputFormatError(
+                    path,
+                    number,
+                    f"predicted label {prediction!r}: labels are written in lower "
+                    f"case ({prediction.lower()!r}); as written it would count as wrong",
+                )
+            items.append(
+                NLIItem(
+                    item_id,
+                    "",
+                    "",
+                    gold,
+                    self.name,
+                    premise_id=str(record.get("premise_id", "")),
+                    condition=str(condition),
+                    row=int(row),
+                )
+            )
         return items
 
     def harness_scores(self, records: Sequence[Mapping[str, Any]]) -> dict[str, list[float]]:

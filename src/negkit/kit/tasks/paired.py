@@ -99,8 +99,11 @@ class PairedQuestions:
     def metrics(self) -> list[RecordMetric]:
         found = [RecordMetric("accuracy", _pooled(self.parts), "accuracy (all parts)")]
         found += [RecordMetric(f"{part}.accuracy", _flag(part, "correct"), f"{part} accuracy") for part in self.parts]
-        found += [RecordMetric("consistency", _flag(None, "consistent"), f"{' / '.join(self.twins)} consistent"),
-                  RecordMetric("both_correct", _flag(None, "both_correct"), "both right"), *self.extra_metrics]
+        found += [
+            RecordMetric("consistency", _flag(None, "consistent"), f"{' / '.join(self.twins)} consistent"),
+            RecordMetric("both_correct", _flag(None, "both_correct"), "both right"),
+            *self.extra_metrics,
+        ]
         return [RecordMetric(m.path, m.value, m.label, m.path in self.headline) for m in found]
 
 
@@ -108,6 +111,7 @@ def _flag(part: str | None, name: str) -> Callable[[Mapping[str, Any]], float | 
     def value(record: Mapping[str, Any]) -> float | None:
         flag = (record.get(part) or {}).get(name) if part else record.get(name)
         return None if flag is None else float(bool(flag))
+
     return value
 
 
@@ -116,6 +120,7 @@ def _pooled(parts: Sequence[str]) -> Callable[[Mapping[str, Any]], float | None]
         flags = [(record.get(part) or {}).get("correct") for part in parts]
         flags = [flag for flag in flags if flag is not None]
         return sum(map(bool, flags)) / len(flags) if flags else None
+
     return value
 
 
@@ -137,9 +142,15 @@ class PairedTask:
         self.chat, self.system_instruction = chat, system_instruction
 
     def config(self) -> dict[str, Any]:
-        return {"task": self.name, "style": self.spec.style, "parts": list(self.spec.parts), "twins": list(self.spec.twins),
-                "chat": self.spec.chat if self.chat is None else self.chat, "system_instruction": self.system_instruction,
-                "protocol": self.spec.protocol}
+        return {
+            "task": self.name,
+            "style": self.spec.style,
+            "parts": list(self.spec.parts),
+            "twins": list(self.spec.twins),
+            "chat": self.spec.chat if self.chat is None else self.chat,
+            "system_instruction": self.system_instruction,
+            "protocol": self.spec.protocol,
+        }
 
     def uses_chat(self, model: Any) -> bool:
         if self.chat is None:
@@ -165,8 +176,11 @@ class PairedTask:
                 if counts[item.group] <= per_group:
                     kept.append(item)
             items = kept
-        return TaskData(items, self.spec.files(folder, split), {"split": split, "limit": limit, "count": len(items),
-                                                                "items_in_split": total})
+        return TaskData(
+            items,
+            self.spec.files(folder, split),
+            {"split": split, "limit": limit, "count": len(items), "items_in_split": total},
+        )
 
     def _prompt(self, part: PartQuestion, model: Any) -> str:
         if self.uses_chat(model):
@@ -197,7 +211,7 @@ class PairedTask:
                     scores = [float(answers[position][choice]) for choice in part.choices]
                     position += 1
                 else:
-                    scores = [float(answer.logprob) for answer in answers[position:position + len(part.choices)]]
+                    scores = [float(answer.logprob) for answer in answers[position : position + len(part.choices)]]
                     position += len(part.choices)
                 parts[name] = _part_record(part, predicted(scores), scores)
             records.append(self._record(item, parts))
@@ -205,8 +219,15 @@ class PairedTask:
 
     def _record(self, item: PairedItem, parts: Mapping[str, dict[str, Any]]) -> dict[str, Any]:
         first, second = (parts[name]["correct"] for name in self.spec.twins)
-        return {"item_id": item.item_id, self.spec.group_field: item.group, **item.fields, **parts,
-                "consistent": first == second, "both_correct": first and second, "unit": item.unit or item.item_id}
+        return {
+            "item_id": item.item_id,
+            self.spec.group_field: item.group,
+            **item.fields,
+            **parts,
+            "consistent": first == second,
+            "both_correct": first and second,
+            "unit": item.unit or item.item_id,
+        }
 
     def answer_space(self, items: Sequence[PairedItem]) -> AnswerSpace | None:
         """The answers by name (stripped) for ``constant`` and ``majority`` (the most frequent right answer over every
@@ -217,25 +238,41 @@ class PairedTask:
         if len(offered) != 1:
             return None
         choices = offered.pop()
-        return AnswerSpace({choice.strip(): choice for choice in choices},
-                           tuple(part.choices[part.gold].strip() for item in items for part in item.parts.values()))
+        return AnswerSpace(
+            {choice.strip(): choice for choice in choices},
+            tuple(part.choices[part.gold].strip() for item in items for part in item.parts.values()),
+        )
 
     def metrics(self, items: Sequence[PairedItem], records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         groups = [str(record[self.spec.group_field]) for record in records]
-        metrics = grouped_means(records, self.spec.metrics(), groups, self.spec.groups_key, self.spec.groups,
-                                average=self.spec.average)
+        metrics = grouped_means(
+            records, self.spec.metrics(), groups, self.spec.groups_key, self.spec.groups, average=self.spec.average
+        )
         return {**metrics, "parts": list(self.spec.parts), "average": self.spec.average}
 
-    def estimands(self, items: Sequence[PairedItem], records: Sequence[Mapping[str, Any]],
-                  headline_only: bool = False) -> list[Estimand]:
+    def estimands(
+        self, items: Sequence[PairedItem], records: Sequence[Mapping[str, Any]], headline_only: bool = False
+    ) -> list[Estimand]:
         groups = [str(record[self.spec.group_field]) for record in records]
         units = [str(record.get("unit", record["item_id"])) for record in records]
-        return grouped_estimands(records, self.spec.metrics(), groups, units, self.spec.unit, self.spec.groups_key,
-                                 self.spec.groups, None, self.spec.average, headline_only)
+        return grouped_estimands(
+            records,
+            self.spec.metrics(),
+            groups,
+            units,
+            self.spec.unit,
+            self.spec.groups_key,
+            self.spec.groups,
+            None,
+            self.spec.average,
+            headline_only,
+        )
 
     def tables(self, metrics: dict[str, Any]) -> str:
         spec = self.spec
-        return grouped_tables(metrics, spec.title or spec.name, spec.groups_key, spec.group_field, f"{spec.unit}s", spec.protocol)
+        return grouped_tables(
+            metrics, spec.title or spec.name, spec.groups_key, spec.group_field, f"{spec.unit}s", spec.protocol
+        )
 
     def harness_scores(self, records: Sequence[Mapping[str, Any]]) -> dict[str, list[float]]:
         """Per item, the share of its parts answered rightly (results.json's ``acc``)."""
@@ -257,7 +294,11 @@ class PairedTask:
             for name in self.spec.parts:
                 if name not in record:
                     raise InputFormatError(path, line, f"missing field {name!r}")
-                value = record[name]["prediction"] if isinstance(record[name], dict) and "prediction" in record[name] else record[name]
+                value = (
+                    record[name]["prediction"]
+                    if isinstance(record[name], dict) and "prediction" in record[name]
+                    else record[name]
+                )
                 parts[name] = _part_record(item.parts[name], _answer(path, line, item.parts[name], value, name), None)
             return self._record(item, parts)
 
@@ -269,8 +310,14 @@ class PairedTask:
         items = []
         for number, record in enumerate(records, start=1):
             need(record, "consistent", path, number, bool)
-            items.append(PairedItem(str(record["item_id"]), str(need(record, self.spec.group_field, path, number)), {},
-                                    record.get("unit")))
+            items.append(
+                PairedItem(
+                    str(record["item_id"]),
+                    str(need(record, self.spec.group_field, path, number)),
+                    {},
+                    record.get("unit"),
+                )
+            )
         return items
 
 
@@ -294,5 +341,9 @@ def _answer(path: Path, line: int, part: PartQuestion, value: Any, name: str) ->
         for index, choice in enumerate(part.choices):
             if value.strip().casefold() == choice.strip().casefold():
                 return index
-    raise InputFormatError(path, line, f"field {name!r}: {quoted(value, 40)} is not one of the answers "
-                                       f"{[choice.strip() for choice in part.choices]} or their index")
+    raise InputFormatError(
+        path,
+        line,
+        f"field {name!r}: {quoted(value, 40)} is not one of the answers "
+        f"{[choice.strip() for choice in part.choices]} or their index",
+    )

@@ -93,11 +93,16 @@ class PairTask:
         self.target_delimiter = spec.target_delimiter
 
     def config(self) -> dict[str, Any]:
-        return {"task": self.name, "protocol": f"sum of the log-probabilities of every token of {self.target_delimiter!r}"
-                " + sentence, the first conditioned on the model's prefix token (BOS, else EOS)", "context": "",
-                "target_delimiter": self.target_delimiter,
-                "first_token_conditioned_on": "the model's prefix token (results: model.load.prefix_token)",
-                "choices": ["sentence_good", "sentence_bad"], self.spec.groups_key: list(self.spec.groups)}
+        return {
+            "task": self.name,
+            "protocol": f"sum of the log-probabilities of every token of {self.target_delimiter!r}"
+            " + sentence, the first conditioned on the model's prefix token (BOS, else EOS)",
+            "context": "",
+            "target_delimiter": self.target_delimiter,
+            "first_token_conditioned_on": "the model's prefix token (results: model.load.prefix_token)",
+            "choices": ["sentence_good", "sentence_bad"],
+            self.spec.groups_key: list(self.spec.groups),
+        }
 
     def prompt_template(self, model: Any) -> str:
         """What is scored: the sentence after the delimiter (the context is the prefix token alone)."""
@@ -117,29 +122,58 @@ class PairTask:
                 if counts[pair.group] <= per_group:
                     kept.append(pair)
             pairs = kept
-        return TaskData(pairs, self.spec.files(folder, split),
-                        {"split": split, "limit": limit, "count": len(pairs), "items_in_split": total})
+        return TaskData(
+            pairs,
+            self.spec.files(folder, split),
+            {"split": split, "limit": limit, "count": len(pairs), "items_in_split": total},
+        )
 
     def requests(self, items: Sequence[SentencePair], model: Any = None) -> list[tuple[LoglikelihoodRequest, ...]]:
         """Per pair: the good sentence, then the bad one, each a whole sequence after the empty context."""
-        return [(LoglikelihoodRequest("", self.target_delimiter + pair.good),
-                 LoglikelihoodRequest("", self.target_delimiter + pair.bad)) for pair in items]
+        return [
+            (
+                LoglikelihoodRequest("", self.target_delimiter + pair.good),
+                LoglikelihoodRequest("", self.target_delimiter + pair.bad),
+            )
+            for pair in items
+        ]
 
-    def records(self, items: Sequence[SentencePair], responses: Sequence[Sequence[LoglikelihoodResult]]) -> list[dict[str, Any]]:
-        return [self._record(pair, pair_correct(good.logprob, bad.logprob),
-                             {"logprob_good": good.logprob, "logprob_bad": bad.logprob, "tokens_good": good.n_tokens,
-                              "tokens_bad": bad.n_tokens}) for pair, (good, bad) in zip(items, responses)]
+    def records(
+        self, items: Sequence[SentencePair], responses: Sequence[Sequence[LoglikelihoodResult]]
+    ) -> list[dict[str, Any]]:
+        return [
+            self._record(
+                pair,
+                pair_correct(good.logprob, bad.logprob),
+                {
+                    "logprob_good": good.logprob,
+                    "logprob_bad": bad.logprob,
+                    "tokens_good": good.n_tokens,
+                    "tokens_bad": bad.n_tokens,
+                },
+            )
+            for pair, (good, bad) in zip(items, responses)
+        ]
 
     def _record(self, pair: SentencePair, correct: bool, scores: Mapping[str, Any]) -> dict[str, Any]:
-        return {"item_id": pair.item_id, self.spec.group_field: pair.group, **pair.fields, "sentence_good": pair.good,
-                "sentence_bad": pair.bad, **scores, "prediction": "good" if correct else "bad", "gold": "good",
-                "correct": correct}
+        return {
+            "item_id": pair.item_id,
+            self.spec.group_field: pair.group,
+            **pair.fields,
+            "sentence_good": pair.good,
+            "sentence_bad": pair.bad,
+            **scores,
+            "prediction": "good" if correct else "bad",
+            "gold": "good",
+            "correct": correct,
+        }
 
     def metrics(self, items: Sequence[SentencePair], records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         return grouped_accuracy(records, self.spec) | {"protocol": "whole sentence after the prefix token"}
 
-    def estimands(self, items: Sequence[SentencePair], records: Sequence[Mapping[str, Any]],
-                  headline_only: bool = False) -> list[Estimand]:
+    def estimands(
+        self, items: Sequence[SentencePair], records: Sequence[Mapping[str, Any]], headline_only: bool = False
+    ) -> list[Estimand]:
         return grouped_estimands(records, self.spec, headline_only)
 
     def tables(self, metrics: dict[str, Any]) -> str:
@@ -184,7 +218,9 @@ class PairTask:
         items = []
         for number, record in enumerate(records, start=1):
             need(record, "correct", path, number, bool)
-            items.append(SentencePair(str(record["item_id"]), str(need(record, self.spec.group_field, path, number)), "", ""))
+            items.append(
+                SentencePair(str(record["item_id"]), str(need(record, self.spec.group_field, path, number)), "", "")
+            )
         return items
 
 
@@ -202,9 +238,13 @@ def grouped_accuracy(records: Sequence[Mapping[str, Any]], spec: MinimalPairs) -
         groups[name] = {"correct": sum(chosen), "total": len(chosen), "accuracy": sum(chosen) / len(chosen)}
     correct = sum(bool(record["correct"]) for record in records)
     accuracies = [values["accuracy"] for values in groups.values()]
-    overall = {"accuracy": sum(accuracies) / len(accuracies) if accuracies else 0.0,
-               "pooled_accuracy": correct / len(records) if records else 0.0, "correct": correct,
-               "total": len(records), spec.groups_key: len(groups)}
+    overall = {
+        "accuracy": sum(accuracies) / len(accuracies) if accuracies else 0.0,
+        "pooled_accuracy": correct / len(records) if records else 0.0,
+        "correct": correct,
+        "total": len(records),
+        spec.groups_key: len(groups),
+    }
     return {"count": len(records), spec.groups_key: groups, "overall": overall}
 
 
@@ -215,8 +255,9 @@ def _mean_of_ratios(sums: np.ndarray) -> np.ndarray:
         return np.nanmean(sums[:, 0::2] / np.where(sums[:, 1::2] == 0, np.nan, sums[:, 1::2]), axis=1)
 
 
-def grouped_estimands(records: Sequence[Mapping[str, Any]], spec: MinimalPairs,
-                      headline_only: bool = False) -> list[Estimand]:
+def grouped_estimands(
+    records: Sequence[Mapping[str, Any]], spec: MinimalPairs, headline_only: bool = False
+) -> list[Estimand]:
     """Accuracy per group (``GROUPS.NAME.accuracy``), their mean (``overall.accuracy``, the headline) and the pooled
     accuracy (``overall.pooled_accuracy``), resampling pairs."""
     units = [str(record["item_id"]) for record in records]
@@ -226,31 +267,63 @@ def grouped_estimands(records: Sequence[Mapping[str, Any]], spec: MinimalPairs,
         mask = np.array([record[spec.group_field] == name for record in records], dtype=float)
         columns += [correct * mask, mask]
         if not headline_only:
-            estimands.append(ratio_estimand(f"{spec.groups_key}.{name}.accuracy", correct * mask, mask, units,
-                                            spec.unit, label=name))
+            estimands.append(
+                ratio_estimand(f"{spec.groups_key}.{name}.accuracy", correct * mask, mask, units, spec.unit, label=name)
+            )
     if columns:
-        estimands.append(Estimand("overall.accuracy", np.column_stack(columns), units, _mean_of_ratios, spec.unit,
-                                  f"accuracy (mean of {spec.groups_key})", headline=True))
+        estimands.append(
+            Estimand(
+                "overall.accuracy",
+                np.column_stack(columns),
+                units,
+                _mean_of_ratios,
+                spec.unit,
+                f"accuracy (mean of {spec.groups_key})",
+                headline=True,
+            )
+        )
     if not headline_only:
-        estimands.append(ratio_estimand("overall.pooled_accuracy", correct, None, units, spec.unit,
-                                        label="accuracy (pooled)"))
+        estimands.append(
+            ratio_estimand("overall.pooled_accuracy", correct, None, units, spec.unit, label="accuracy (pooled)")
+        )
     return estimands
 
 
 def grouped_tables(metrics: dict[str, Any], spec: MinimalPairs) -> str:
     """Accuracy per group, their mean and the pooled accuracy, with 95% intervals."""
     intervals, overall = metrics.get("intervals"), metrics["overall"]
-    rows = [[name, values["correct"], values["total"],
-             with_interval(values["accuracy"], intervals, f"{spec.groups_key}.{name}.accuracy")]
-            for name, values in metrics[spec.groups_key].items()]
-    rows.append([f"mean of the {overall[spec.groups_key]} {spec.groups_key}", overall["correct"], overall["total"],
-                 with_interval(overall["accuracy"], intervals, "overall.accuracy")])
-    rows.append(["pooled over every pair", overall["correct"], overall["total"],
-                 with_interval(overall["pooled_accuracy"], intervals, "overall.pooled_accuracy")])
-    parts = [f"### {spec.title or spec.name} — {metrics['count']} minimal pairs",
-             "A pair is right when the good sentence has the higher total log-probability"
-             + (f" ({metrics['protocol']})" if metrics.get("protocol") else "") + ":",
-             markdown_table([spec.group_field, "right", "pairs", "accuracy"], rows)]
+    rows = [
+        [
+            name,
+            values["correct"],
+            values["total"],
+            with_interval(values["accuracy"], intervals, f"{spec.groups_key}.{name}.accuracy"),
+        ]
+        for name, values in metrics[spec.groups_key].items()
+    ]
+    rows.append(
+        [
+            f"mean of the {overall[spec.groups_key]} {spec.groups_key}",
+            overall["correct"],
+            overall["total"],
+            with_interval(overall["accuracy"], intervals, "overall.accuracy"),
+        ]
+    )
+    rows.append(
+        [
+            "pooled over every pair",
+            overall["correct"],
+            overall["total"],
+            with_interval(overall["pooled_accuracy"], intervals, "overall.pooled_accuracy"),
+        ]
+    )
+    parts = [
+        f"### {spec.title or spec.name} — {metrics['count']} minimal pairs",
+        "A pair is right when the good sentence has the higher total log-probability"
+        + (f" ({metrics['protocol']})" if metrics.get("protocol") else "")
+        + ":",
+        markdown_table([spec.group_field, "right", "pairs", "accuracy"], rows),
+    ]
     note = interval_note(intervals)
     return "\n\n".join(parts + ([note] if note else [])) + "\n"
 
@@ -262,9 +335,16 @@ def pair_figures(spec: MinimalPairs) -> Callable[[dict[str, Any], Sequence[dict[
         names = list(metrics[spec.groups_key])
         bars = plots.interval_bars(
             [*names, f"mean of {spec.groups_key}"],
-            {"accuracy": [triple(metrics, f"{spec.groups_key}.{name}.accuracy") for name in names]
-             + [triple(metrics, "overall.accuracy")]},
-            f"{spec.title or spec.name}: good sentence preferred", "accuracy", (0, 1), reference=0.5, width=8.0)
+            {
+                "accuracy": [triple(metrics, f"{spec.groups_key}.{name}.accuracy") for name in names]
+                + [triple(metrics, "overall.accuracy")]
+            },
+            f"{spec.title or spec.name}: good sentence preferred",
+            "accuracy",
+            (0, 1),
+            reference=0.5,
+            width=8.0,
+        )
         return [(f"Accuracy per {spec.group_field} and their mean (95% intervals; dashed: chance)", bars)]
 
     return figures
@@ -274,10 +354,27 @@ def write_pairs_harness(task: PairTask, loaded: TaskData, out: Path) -> dict[str
     """The pairs for the LM Evaluation Harness as its ``blimp_*`` tasks ask them: an empty context and the choices
     ``[good, bad]`` after the target delimiter (gold: 0, the good sentence)."""
     name, spec = task.spec.harness_name, task.spec
-    docs = [{"item_id": pair.item_id, spec.group_field: pair.group, "context": "", "choices": [pair.good, pair.bad],
-             "gold": 0} for pair in loaded.items]
+    docs = [
+        {
+            "item_id": pair.item_id,
+            spec.group_field: pair.group,
+            "context": "",
+            "choices": [pair.good, pair.bad],
+            "gold": 0,
+        }
+        for pair in loaded.items
+    ]
     atomic_write_jsonl(out / f"{name}.test.jsonl", docs)
-    atomic_write_text(out / f"{name}.yaml", harness_task_yaml(
-        name, harness_loader(name), "context", "choices", "gold", task.target_delimiter,
-        f"{task.name}: each sentence scored whole after the empty context (arg-max; the Harness's blimp_* protocol)."))
+    atomic_write_text(
+        out / f"{name}.yaml",
+        harness_task_yaml(
+            name,
+            harness_loader(name),
+            "context",
+            "choices",
+            "gold",
+            task.target_delimiter,
+            f"{task.name}: each sentence scored whole after the empty context (arg-max; the Harness's blimp_* protocol).",
+        ),
+    )
     return {"docs": {"test": f"{name}.test.jsonl"}}

@@ -38,8 +38,9 @@ class Tokenized:
         return len(self.ids) - self.prompt_len
 
 
-def tokenize_examples(rules: Any, tokenizer: Any, examples: Sequence[Example], max_length: int,
-                      prompt_loss_weight: float = 0.0) -> tuple[list[Tokenized], int]:
+def tokenize_examples(
+    rules: Any, tokenizer: Any, examples: Sequence[Example], max_length: int, prompt_loss_weight: float = 0.0
+) -> tuple[list[Tokenized], int]:
     """Tokenize ``examples``; return them and how many were dropped for being longer than ``max_length``."""
     if not 0 <= prompt_loss_weight < 1:
         raise NegkitError(f"the prompt loss weight must be in [0, 1), got {prompt_loss_weight}")
@@ -61,8 +62,11 @@ def tokenize_examples(rules: Any, tokenizer: Any, examples: Sequence[Example], m
         if len(prompt) + len(completion) > max_length:
             dropped += 1
             continue
-        kept.append(Tokenized(tuple(prompt + completion), _weights(len(prompt), len(completion), prompt_loss_weight),
-                              len(prompt)))
+        kept.append(
+            Tokenized(
+                tuple(prompt + completion), _weights(len(prompt), len(completion), prompt_loss_weight), len(prompt)
+            )
+        )
     return kept, dropped
 
 
@@ -124,13 +128,19 @@ class PaddingCollator:
             ids = torch.tensor(row[prefix:], dtype=torch.long)
             start = width - len(ids)
             input_ids[number, start:] = ids
-            attention[number, prefix + start:] = 1
+            attention[number, prefix + start :] = 1
             positions[number, start:] = torch.arange(prefix, len(row))
             weight = torch.tensor(weight_row[prefix:], dtype=torch.float32)
             weights[number, start:] = weight
             labels[number, start:] = torch.where(weight > 0, ids, torch.full_like(ids, IGNORE))
-        return {"input_ids": input_ids, "attention_mask": attention, "position_ids": positions, "labels": labels,
-                "loss_weights": weights, "prefix_ids": torch.tensor([rows[0][:prefix]], dtype=torch.long)}
+        return {
+            "input_ids": input_ids,
+            "attention_mask": attention,
+            "position_ids": positions,
+            "labels": labels,
+            "loss_weights": weights,
+            "prefix_ids": torch.tensor([rows[0][:prefix]], dtype=torch.long),
+        }
 
 
 def shared_prefix_length(rows: Sequence[Sequence[int]], weights: Sequence[Sequence[float]]) -> int:

@@ -40,8 +40,11 @@ def complete_checkpoints(folder: Path) -> list[Path]:
     """Marked checkpoints in ``folder``, oldest first."""
     if not folder.is_dir():
         return []
-    found = [path for path in folder.iterdir() if path.is_dir() and checkpoint_step(path) is not None
-             and (path / COMPLETE_MARKER).is_file()]
+    found = [
+        path
+        for path in folder.iterdir()
+        if path.is_dir() and checkpoint_step(path) is not None and (path / COMPLETE_MARKER).is_file()
+    ]
     return sorted(found, key=lambda path: checkpoint_step(path) or 0)
 
 
@@ -99,7 +102,7 @@ class DurableCheckpoints(TrainerCallback):
 
     def _rotate(self, best: int | None) -> None:
         complete = complete_checkpoints(self.folder)
-        keep = set(complete[-self.keep:])
+        keep = set(complete[-self.keep :])
         keep.update(path for path in complete if checkpoint_step(path) == best)
         for path in complete:
             if path not in keep:
@@ -114,7 +117,9 @@ class EarlyStopping(TrainerCallback):
         self.patience = patience
         self.threshold = threshold
 
-    def on_evaluate(self, args: Any, state: Any, control: Any, metrics: dict[str, float] | None = None, **kwargs: Any) -> Any:
+    def on_evaluate(
+        self, args: Any, state: Any, control: Any, metrics: dict[str, float] | None = None, **kwargs: Any
+    ) -> Any:
         history = evaluations(state.log_history)
         if not history:
             return control
@@ -182,8 +187,14 @@ class ProgressBar(TrainerCallback):
 
     def on_train_begin(self, args: Any, state: Any, control: Any, **kwargs: Any) -> Any:
         if self.enabled:
-            self.bar = tqdm(total=state.max_steps, initial=state.global_step, desc="finetune", unit="step",
-                            file=sys.stderr, dynamic_ncols=True)
+            self.bar = tqdm(
+                total=state.max_steps,
+                initial=state.global_step,
+                desc="finetune",
+                unit="step",
+                file=sys.stderr,
+                dynamic_ncols=True,
+            )
         return control
 
     def on_step_end(self, args: Any, state: Any, control: Any, **kwargs: Any) -> Any:
@@ -226,5 +237,8 @@ class Throughput(TrainerCallback):
 
     def summary(self) -> dict[str, Any]:
         rate = self.tokens / self.seconds if self.seconds > 0 else None
-        return {"session_tokens": self.tokens, "session_train_seconds": round(self.seconds, 3),
-                "session_tokens_per_second": None if rate is None else round(rate, 1)}
+        return {
+            "session_tokens": self.tokens,
+            "session_train_seconds": round(self.seconds, 3),
+            "session_tokens_per_second": None if rate is None else round(rate, 1),
+        }

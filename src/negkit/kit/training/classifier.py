@@ -60,9 +60,16 @@ def read_nli_pairs(path: str | Path, labels: tuple[str, ...] | None = None) -> t
     for line, record_ in _records(path):
         names = next((names for names in _COLUMNS if all(name in record_ for name in names)), None)
         if names is None:
-            raise InputFormatError(path, line, "expected fields premise, hypothesis, label (or sentence1, sentence2, gold_label)")
+            raise InputFormatError(
+                path, line, "expected fields premise, hypothesis, label (or sentence1, sentence2, gold_label)"
+            )
         premise, hypothesis, label = (record_[name] for name in names)
-        if not isinstance(premise, str) or not isinstance(hypothesis, str) or not premise.strip() or not hypothesis.strip():
+        if (
+            not isinstance(premise, str)
+            or not isinstance(hypothesis, str)
+            or not premise.strip()
+            or not hypothesis.strip()
+        ):
             raise InputFormatError(path, line, "premise and hypothesis must be non-empty text")
         if isinstance(label, bool) or label is None or (isinstance(label, str) and label.strip() in ("", "-")):
             skipped += 1
@@ -101,8 +108,9 @@ def _label_name(path: Path, line: int, label: Any, labels: tuple[str, ...] | Non
     return text.lower()
 
 
-def label_order(config: Any, data_labels: set[str], labels: tuple[str, ...] | None,
-                source: str = "") -> tuple[tuple[str, ...], bool]:
+def label_order(
+    config: Any, data_labels: set[str], labels: tuple[str, ...] | None, source: str = ""
+) -> tuple[tuple[str, ...], bool]:
     """The output order of the labels and whether the model's own head is kept (see the module doc); ``source``
     (the data file) begins error messages."""
     source = f"{source}: " if source else ""
@@ -120,16 +128,20 @@ def label_order(config: Any, data_labels: set[str], labels: tuple[str, ...] | No
     elif data_labels <= set(MNLI_ORDER):
         order = MNLI_ORDER
     elif data_labels & set(MNLI_ORDER):  # NLI labels and others: a typo, or a label set that --labels must name
-        raise NegkitError(f"{source}the data has labels {sorted(data_labels - set(MNLI_ORDER))} next to the NLI labels "
-                          f"{', '.join(sorted(data_labels & set(MNLI_ORDER)))}; to train that label set, name it with --labels")
+        raise NegkitError(
+            f"{source}the data has labels {sorted(data_labels - set(MNLI_ORDER))} next to the NLI labels "
+            f"{', '.join(sorted(data_labels & set(MNLI_ORDER)))}; to train that label set, name it with --labels"
+        )
     else:
         order = tuple(sorted(data_labels))
     missing = data_labels - set(order)
     if missing:
         raise NegkitError(f"{source}the data has labels {sorted(missing)} not in --labels {','.join(order)}")
     if len(order) < 2:
-        raise NegkitError(f"{source}one label only ({', '.join(order)}): a new classification head needs at least two "
-                          "(name them with --labels)")
+        raise NegkitError(
+            f"{source}one label only ({', '.join(order)}): a new classification head needs at least two "
+            "(name them with --labels)"
+        )
     return order, False
 
 
@@ -153,17 +165,27 @@ def finetune_classifier(model: str, options: FinetuneOptions) -> dict[str, Any]:
     except (OSError, ValueError) as error:
         raise NegkitError(f"cannot load model {name!r}: {error}") from None
     order, keep_head = label_order(config, {label for _, _, label in rows}, options.labels, str(options.train))
-    plan = {"base_model": {"name": name, "weights_sha256": _weights_sha(name)},
-            "train": {"files": record.file_entries([Path(options.train)]), "pairs": len(rows), "skipped": skipped},
-            "dev": None if dev_rows is None else {"pairs": len(dev_rows)}, "labels": list(order),
-            "options": options.plan()}
+    plan = {
+        "base_model": {"name": name, "weights_sha256": _weights_sha(name)},
+        "train": {"files": record.file_entries([Path(options.train)]), "pairs": len(rows), "skipped": skipped},
+        "dev": None if dev_rows is None else {"pairs": len(dev_rows)},
+        "labels": list(order),
+        "options": options.plan(),
+    }
     finished = claim(out, plan)
     if finished is not None:
         return finished
     tokenizer = transformers.AutoTokenizer.from_pretrained(name)
-    head = {} if keep_head else {"num_labels": len(order), "id2label": dict(enumerate(order)),
-                                 "label2id": {label: index for index, label in enumerate(order)},
-                                 "ignore_mismatched_sizes": True}
+    head = (
+        {}
+        if keep_head
+        else {
+            "num_labels": len(order),
+            "id2label": dict(enumerate(order)),
+            "label2id": {label: index for index, label in enumerate(order)},
+            "ignore_mismatched_sizes": True,
+        }
+    )
     torch.manual_seed(options.seed)  # the new head's initial weights
     classifier = transformers.AutoModelForSequenceClassification.from_pretrained(name, dtype=torch.float32, **head)
     trainer = _trainer(classifier, tokenizer, rows, dev_rows, order, options, out)
@@ -172,13 +194,25 @@ def finetune_classifier(model: str, options: FinetuneOptions) -> dict[str, Any]:
         best = out / record.CHECKPOINTS / f"checkpoint-{summary['best_step']}"
         trainer.model.load_state_dict(_checkpoint_weights(best), strict=False)
     _save_model(trainer.model, tokenizer, out)
-    run = {"negkit_training": 1, "status": status(summary), "kind": "nli-classifier", "command": command_line(model, options),
-           "base_model": plan["base_model"], "labels": list(order), "kept_head": keep_head,
-           "data": {"train": {**plan["train"], "source": str(options.train)},
-                    "dev": None if dev_rows is None else {"pairs": len(dev_rows), "skipped": dev_skipped}},
-           "options": options.plan(), "plan_sha256": record.canonical_sha256(plan), "result": summary,
-           "model": {"weights_sha256": _weights_sha(str(out))}, "versions": record.library_versions(),
-           "environment": record.environment()}
+    run = {
+        "negkit_training": 1,
+        "status": status(summary),
+        "kind": "nli-classifier",
+        "command": command_line(model, options),
+        "base_model": plan["base_model"],
+        "labels": list(order),
+        "kept_head": keep_head,
+        "data": {
+            "train": {**plan["train"], "source": str(options.train)},
+            "dev": None if dev_rows is None else {"pairs": len(dev_rows), "skipped": dev_skipped},
+        },
+        "options": options.plan(),
+        "plan_sha256": record.canonical_sha256(plan),
+        "result": summary,
+        "model": {"weights_sha256": _weights_sha(str(out))},
+        "versions": record.library_versions(),
+        "environment": record.environment(),
+    }
     run = record.jsonable(run)
     atomic_write_json(out / record.TRAINING_RECORD, run)
     return run
@@ -205,8 +239,15 @@ def _split(rows: list, options: FinetuneOptions) -> tuple[list, list | None, int
     return rows, dev, dev_skipped
 
 
-def _trainer(model: Any, tokenizer: Any, rows: list, dev_rows: list | None, order: tuple[str, ...],
-             options: FinetuneOptions, out: Path) -> Any:
+def _trainer(
+    model: Any,
+    tokenizer: Any,
+    rows: list,
+    dev_rows: list | None,
+    order: tuple[str, ...],
+    options: FinetuneOptions,
+    out: Path,
+) -> Any:
     from transformers import DataCollatorWithPadding, Trainer  # heavy: off the start-up path
 
     from negkit.kit.training.trainer import (  # loads torch: off the start-up path
@@ -218,20 +259,28 @@ def _trainer(model: Any, tokenizer: Any, rows: list, dev_rows: list | None, orde
     index = {label: number for number, label in enumerate(order)}
 
     def encode(pairs: list) -> list[dict[str, Any]]:
-        encoded = tokenizer([p for p, _, _ in pairs], [h for _, h, _ in pairs], truncation=True,
-                            max_length=options.max_length)
-        return [{**{key: encoded[key][row] for key in encoded}, "labels": index[label]}
-                for row, (_, _, label) in enumerate(pairs)]
+        encoded = tokenizer(
+            [p for p, _, _ in pairs], [h for _, h, _ in pairs], truncation=True, max_length=options.max_length
+        )
+        return [
+            {**{key: encoded[key][row] for key in encoded}, "labels": index[label]}
+            for row, (_, _, label) in enumerate(pairs)
+        ]
 
     def accuracy(prediction: Any) -> dict[str, float]:
         return {"accuracy": float(numpy.mean(numpy.argmax(prediction.predictions, axis=-1) == prediction.label_ids))}
 
     device = "cuda" if options.device and options.device.startswith("cuda") else "cpu"
     arguments = training_arguments(options, out, len(rows), dev_rows is not None, device)
-    trainer = Trainer(model=model, args=arguments, train_dataset=encode(rows),
-                      eval_dataset=encode(dev_rows) if dev_rows else None,
-                      data_collator=DataCollatorWithPadding(tokenizer), compute_metrics=accuracy,
-                      callbacks=negkit_callbacks(options, out))
+    trainer = Trainer(
+        model=model,
+        args=arguments,
+        train_dataset=encode(rows),
+        eval_dataset=encode(dev_rows) if dev_rows else None,
+        data_collator=DataCollatorWithPadding(tokenizer),
+        compute_metrics=accuracy,
+        callbacks=negkit_callbacks(options, out),
+    )
     quiet(trainer)
     return trainer
 

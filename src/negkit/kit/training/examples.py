@@ -60,8 +60,9 @@ def answer_completion(model: Any, prompt: str, user_message: str, answer: str, c
     if tokenizer is not None:
         full = tokenizer.apply_chat_template(
             [{"role": "user", "content": user_message}, {"role": "assistant", "content": answer}],
-            tokenize=False, add_generation_prompt=False,
+            tokenize=False,
+            add_generation_prompt=False,
         )
-        if full.startswith(prompt) and answer in full[len(prompt):]:
-            return full[len(prompt):], False
+        if full.startswith(prompt) and answer in full[len(prompt) :]:
+            return full[len(prompt) :], False
     return answer, True

@@ -66,8 +66,12 @@ def _finetune_lm(model: str, options: FinetuneOptions) -> dict[str, Any]:
         check_source(options.dev, options)
     lm = load_language_model(model, options)
     train_data, dev_data = training_data(lm, options)
-    plan = {"base_model": lm.fingerprint.as_dict(), "train": data_plan(train_data),
-            "dev": data_plan(dev_data) if dev_data else None, "options": options.plan()}
+    plan = {
+        "base_model": lm.fingerprint.as_dict(),
+        "train": data_plan(train_data),
+        "dev": data_plan(dev_data) if dev_data else None,
+        "options": options.plan(),
+    }
     finished = claim(out, plan)
     if finished is not None:
         return finished
@@ -77,14 +81,22 @@ def _finetune_lm(model: str, options: FinetuneOptions) -> dict[str, Any]:
         restore_adapter(trainer.model, out / record.CHECKPOINTS / f"checkpoint-{summary['best_step']}")
     weights_sha = save_adapter(trainer.model, out)
     run = {
-        "negkit_training": 1, "status": status(summary),
-        "kind": "lora-seq2seq-lm" if is_seq2seq(lm) else "lora-causal-lm", "command": command_line(model, options),
+        "negkit_training": 1,
+        "status": status(summary),
+        "kind": "lora-seq2seq-lm" if is_seq2seq(lm) else "lora-causal-lm",
+        "command": command_line(model, options),
         "base_model": {"spec": model, **lm.fingerprint.as_dict(), "key": lm.fingerprint.key()},
-        "data": {"train": data_record(train_data, counts["train"]),
-                 "dev": data_record(dev_data, counts["dev"]) if dev_data else None},
-        "options": options.plan(), "lora": lora_record(trainer.model), "plan_sha256": record.canonical_sha256(plan),
-        "result": summary, "adapter": {"weights_sha256": weights_sha},
-        "versions": record.library_versions(), "environment": record.environment(),
+        "data": {
+            "train": data_record(train_data, counts["train"]),
+            "dev": data_record(dev_data, counts["dev"]) if dev_data else None,
+        },
+        "options": options.plan(),
+        "lora": lora_record(trainer.model),
+        "plan_sha256": record.canonical_sha256(plan),
+        "result": summary,
+        "adapter": {"weights_sha256": weights_sha},
+        "versions": record.library_versions(),
+        "environment": record.environment(),
     }
     if options.merge_out:
         from negkit.kit.training.merge import save_merged  # loads torch: off the start-up path
@@ -100,16 +112,22 @@ def load_language_model(model: str, options: FinetuneOptions) -> Any:
     from negkit.models.registry import load_model  # loads torch: off the start-up path
 
     if not parse_model_spec(model).fine_tunable:
-        raise NegkitError(f"{model}: negkit fine-tunes local models (default, hf:, gguf:; nli: classifiers whole), not a "
-                          "server or a baseline")
+        raise NegkitError(
+            f"{model}: negkit fine-tunes local models (default, hf:, gguf:; nli: classifiers whole), not a "
+            "server or a baseline"
+        )
     extra = {key: value for key, value in (("device", options.device), ("quantize", options.quantize)) if value}
     lm = load_model(model, dtype=options.dtype, **extra, **options.model_args)
     if not hasattr(lm, "rules") or not hasattr(lm, "model"):
-        raise NegkitError(f"{model}: negkit fine-tunes local transformers language models (causal or "
-                          "encoder-decoder) and nli: classifiers; this model is not one")
+        raise NegkitError(
+            f"{model}: negkit fine-tunes local transformers language models (causal or "
+            "encoder-decoder) and nli: classifiers; this model is not one"
+        )
     if is_seq2seq(lm) and options.prompt_loss_weight > 0:
-        raise NegkitError(f"{model} is an encoder-decoder model: its decoder never predicts the prompt, so "
-                          "--prompt-loss-weight does not apply (leave it at 0)")
+        raise NegkitError(
+            f"{model} is an encoder-decoder model: its decoder never predicts the prompt, so "
+            "--prompt-loss-weight does not apply (leave it at 0)"
+        )
     return lm
 
 
@@ -129,13 +147,16 @@ def training_data(lm: Any, options: FinetuneOptions) -> tuple[TrainingData, Trai
             train = affirmative_first(train, options.affirmative_first, options.seed)
         if options.dev == "split":
             if not source.dev_split:
-                raise NegkitError(f"--dev split: {source.name} has no development split; give a fraction (e.g. "
-                                  "0.05) or a JSON Lines file")
+                raise NegkitError(
+                    f"--dev split: {source.name} has no development split; give a fraction (e.g. "
+                    "0.05) or a JSON Lines file"
+                )
             return train, source.build(lm, options, "validation", options.dev_limit)
     else:
         if options.dev == "split":
-            raise NegkitError("--dev split reads a suite's validation split; give a fraction (e.g. 0.05) or a JSON "
-                              "Lines file")
+            raise NegkitError(
+                "--dev split reads a suite's validation split; give a fraction (e.g. 0.05) or a JSON Lines file"
+            )
         train = jsonl_examples(options.train, lm, chat=bool(options.chat))
         train = sample_examples(train, options.limit, options.seed)
     if options.dev is None:
@@ -156,19 +177,27 @@ def _is_number(text: str) -> bool:
 
 
 def data_plan(data: TrainingData) -> dict[str, Any]:
-    return {"files": record.file_entries(data.files), "examples": len(data.examples),
-            "examples_sha256": data.content_sha256(),
-            "description": {k: v for k, v in data.description.items() if k not in ("source", "group_keys")}}
+    return {
+        "files": record.file_entries(data.files),
+        "examples": len(data.examples),
+        "examples_sha256": data.content_sha256(),
+        "description": {k: v for k, v in data.description.items() if k not in ("source", "group_keys")},
+    }
 
 
 def data_record(data: TrainingData, tokens: dict[str, int]) -> dict[str, Any]:
-    return {**data_plan(data), "source": data.description.get("source"), "tokens": tokens,
-            "completions": describe_counts(data.examples),
-            **({"group_keys": data.description["group_keys"]} if "group_keys" in data.description else {})}
+    return {
+        **data_plan(data),
+        "source": data.description.get("source"),
+        "tokens": tokens,
+        "completions": describe_counts(data.examples),
+        **({"group_keys": data.description["group_keys"]} if "group_keys" in data.description else {}),
+    }
 
 
-def build_trainer(lm: Any, train: TrainingData, dev: TrainingData | None, options: FinetuneOptions,
-                  out: Path) -> tuple[Any, dict[str, Any]]:
+def build_trainer(
+    lm: Any, train: TrainingData, dev: TrainingData | None, options: FinetuneOptions, out: Path
+) -> tuple[Any, dict[str, Any]]:
     """The Trainer for this run: LoRA-wrapped model, tokenized data, arguments and negkit's callbacks."""
     import torch  # heavy: off the start-up path
 
@@ -187,15 +216,18 @@ def build_trainer(lm: Any, train: TrainingData, dev: TrainingData | None, option
         base = prepare_model_for_kbit_training(base, use_gradient_checkpointing=options.gradient_checkpointing)
     seq2seq = is_seq2seq(lm)
     model = apply_lora(base, options, "SEQ_2_SEQ_LM" if seq2seq else "CAUSAL_LM")
-    rows, dropped = tokenize_examples(lm.rules, lm.tokenizer, train.examples, options.max_length, options.prompt_loss_weight)
+    rows, dropped = tokenize_examples(
+        lm.rules, lm.tokenizer, train.examples, options.max_length, options.prompt_loss_weight
+    )
     if not rows:
         raise NegkitError(f"every training example is longer than --max-length {options.max_length} tokens")
     train_set = TokenizedDataset(rows)
     counts: dict[str, Any] = {"train": {"tokens": train_set.token_count(), "dropped_too_long": dropped}, "dev": {}}
     dev_set = None
     if dev is not None:
-        dev_rows, dev_dropped = tokenize_examples(lm.rules, lm.tokenizer, dev.examples, options.max_length,
-                                                  options.prompt_loss_weight)
+        dev_rows, dev_dropped = tokenize_examples(
+            lm.rules, lm.tokenizer, dev.examples, options.max_length, options.prompt_loss_weight
+        )
         dev_set = TokenizedDataset(dev_rows)
         counts["dev"] = {"tokens": dev_set.token_count(), "dropped_too_long": dev_dropped}
     arguments = training_arguments(options, out, len(train_set), dev_set is not None, str(lm._device()))
@@ -210,9 +242,13 @@ def build_trainer(lm: Any, train: TrainingData, dev: TrainingData | None, option
         sharing = options.share_prefix and not options.gradient_checkpointing
         trainer_class, collator = WeightedLossTrainer, PaddingCollator(lm.rules.pad_id, sharing)
     trainer = trainer_class(
-        model=model, args=arguments, train_dataset=train_set, eval_dataset=dev_set,
+        model=model,
+        args=arguments,
+        train_dataset=train_set,
+        eval_dataset=dev_set,
         in_order=options.affirmative_first is not None,  # a curriculum is trained in its order
-        data_collator=collator, callbacks=negkit_callbacks(options, out),
+        data_collator=collator,
+        callbacks=negkit_callbacks(options, out),
     )
     quiet(trainer)
     return trainer, counts
@@ -236,20 +272,30 @@ def apply_lora(model: Any, options: FinetuneOptions, task_type: str = "CAUSAL_LM
         if task_type == "SEQ_2_SEQ_LM":  # T5 numbers its blocks `block.N` (and sub-layers `layer.N`), BART `layers.N`
             names = [name for name, _ in model.named_modules()]
             layers["layers_pattern"] = "block" if any(".block." in name for name in names) else "layers"
-    config = LoraConfig(r=options.lora_r, lora_alpha=options.lora_alpha, lora_dropout=options.lora_dropout,
-                        target_modules=targets, bias="none", task_type=task_type, **layers)
+    config = LoraConfig(
+        r=options.lora_r,
+        lora_alpha=options.lora_alpha,
+        lora_dropout=options.lora_dropout,
+        target_modules=targets,
+        bias="none",
+        task_type=task_type,
+        **layers,
+    )
     try:
         return get_peft_model(model, config)
     except ValueError as error:
-        raise NegkitError(f"cannot put LoRA on this model with --lora-targets {options.lora_targets}: {error}") from None
+        raise NegkitError(
+            f"cannot put LoRA on this model with --lora-targets {options.lora_targets}: {error}"
+        ) from None
 
 
 def checked_layers(model: Any, layers: tuple[int, ...]) -> tuple[int, ...]:
     """``layers``, after checking that the model has them."""
     count = getattr(getattr(model, "config", None), "num_hidden_layers", None)
     if count is not None and layers[-1] >= count:
-        raise NegkitError(f"--lora-layers: this model has {count} layers, numbered 0 to {count - 1}; "
-                          f"got layer {layers[-1]}")
+        raise NegkitError(
+            f"--lora-layers: this model has {count} layers, numbered 0 to {count - 1}; got layer {layers[-1]}"
+        )
     return layers
 
 
@@ -258,8 +304,13 @@ def linear_module_names(model: Any) -> list[str]:
     import torch  # heavy: off the start-up path
 
     head = model.get_output_embeddings() if hasattr(model, "get_output_embeddings") else None
-    return sorted({name.rsplit(".", 1)[-1] for name, module in model.named_modules()
-                   if isinstance(module, torch.nn.Linear) and module is not head and name})
+    return sorted(
+        {
+            name.rsplit(".", 1)[-1]
+            for name, module in model.named_modules()
+            if isinstance(module, torch.nn.Linear) and module is not head and name
+        }
+    )
 
 
 def lora_record(model: Any) -> dict[str, Any]:

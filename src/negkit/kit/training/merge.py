@@ -19,8 +19,9 @@ from negkit.models.adapter import describe_adapter
 MERGED_RECORD = "negkit_merged.json"
 
 
-def merge_adapter(model: str, adapter: str | Path, out: str | Path, dtype: str = "float32",
-                  model_args: dict[str, Any] | None = None) -> dict[str, Any]:
+def merge_adapter(
+    model: str, adapter: str | Path, out: str | Path, dtype: str = "float32", model_args: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """Load ``model`` (``default``, ``hf:PATH``, ``gguf:FILE``), merge the adapter of ``adapter`` into it and save
     the result in ``out``; return the record written beside it."""
     from peft import PeftModel  # heavy: off the start-up path
@@ -50,8 +51,11 @@ def save_merged(peft_model: Any, lm: Any, out: Path, adapter: Path, spec: str | 
     try:
         merged.save_pretrained(str(temporary), safe_serialization=True)
         lm.tokenizer.save_pretrained(str(temporary))
-        result = {"base_model": {"spec": spec or lm.fingerprint.name, **lm.fingerprint.as_dict()},
-                  "adapter": info.as_dict(), "path": str(out)}
+        result = {
+            "base_model": {"spec": spec or lm.fingerprint.name, **lm.fingerprint.as_dict()},
+            "adapter": info.as_dict(),
+            "path": str(out),
+        }
         atomic_write_json(temporary / MERGED_RECORD, result)
         for file in temporary.rglob("*"):
             if file.is_file():

@@ -99,9 +99,15 @@ class FinetuneOptions:
         for name, value in asdict(self).items():
             if isinstance(value, float) and not math.isfinite(value):  # nan passes every comparison below
                 raise NegkitError(f"{flag(name)} must be a finite number, got {value}")
-        positive = {"batch_size": self.batch_size, "gradient_accumulation": self.gradient_accumulation,
-                    "max_length": self.max_length, "lora_r": self.lora_r, "save_steps": self.save_steps,
-                    "logging_steps": self.logging_steps, "keep_checkpoints": self.keep_checkpoints}
+        positive = {
+            "batch_size": self.batch_size,
+            "gradient_accumulation": self.gradient_accumulation,
+            "max_length": self.max_length,
+            "lora_r": self.lora_r,
+            "save_steps": self.save_steps,
+            "logging_steps": self.logging_steps,
+            "keep_checkpoints": self.keep_checkpoints,
+        }
         for name, value in positive.items():
             if value < 1:
                 raise NegkitError(f"{flag(name)} must be at least 1, got {value}")
@@ -122,9 +128,11 @@ class FinetuneOptions:
         source = training_source(self.train)
         if self.affirmative_first is not None and (source is None or not source.curriculum):
             having = [name for name, each in training_sources().items() if each.curriculum]
-            raise NegkitError(f"--affirmative-first is the curriculum of a training source that has one "
-                              f"({', '.join('--train ' + name for name in having) or 'none has'}); --train {self.train} "
-                              "has none")
+            raise NegkitError(
+                f"--affirmative-first is the curriculum of a training source that has one "
+                f"({', '.join('--train ' + name for name in having) or 'none has'}); --train {self.train} "
+                "has none"
+            )
         check = getattr(self.subset, "check", None)
         if check is not None:
             check(self)
@@ -137,8 +145,16 @@ class FinetuneOptions:
     def plan(self) -> dict[str, Any]:
         """The options that decide the trained weights (not where files go, nor how often they are saved)."""
         # --max-minutes only says where a session stops: a larger budget (or none) continues the same run
-        skipped = {"out", "progress", "save_steps", "save_minutes", "keep_checkpoints", "merge_out", "logging_steps",
-                   "max_minutes"}
+        skipped = {
+            "out",
+            "progress",
+            "save_steps",
+            "save_minutes",
+            "keep_checkpoints",
+            "merge_out",
+            "logging_steps",
+            "max_minutes",
+        }
         values = {name: value for name, value in asdict(self).items() if name not in skipped}
         values["data"] = None if self.data is None else str(self.data)
         return values

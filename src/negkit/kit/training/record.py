@@ -50,8 +50,12 @@ def environment() -> dict[str, Any]:
     """Where the run happened (no host names or paths): platform, CPU count, torch threads, GPU if any."""
     import torch  # heavy: off the start-up path
 
-    info: dict[str, Any] = {"platform": platform.platform(terse=True), "machine": platform.machine(),
-                            "cpu_count": os.cpu_count(), "torch_threads": torch.get_num_threads()}
+    info: dict[str, Any] = {
+        "platform": platform.platform(terse=True),
+        "machine": platform.machine(),
+        "cpu_count": os.cpu_count(),
+        "torch_threads": torch.get_num_threads(),
+    }
     if torch.cuda.is_available():
         info["gpu"] = torch.cuda.get_device_name(0)
         info["gpu_count"] = torch.cuda.device_count()
@@ -113,6 +117,7 @@ def check_plan(out: Path, plan: dict[str, Any]) -> bool:
     plan = jsonable(plan)
     if old != plan:
         differing = ", ".join(plan_differences(old, plan)[:8])
-        raise NegkitError(f"{out} holds another fine-tuning run (different: {differing}); use another --out or "
-                          "remove the folder")
+        raise NegkitError(
+            f"{out} holds another fine-tuning run (different: {differing}); use another --out or remove the folder"
+        )
     return True

@@ -32,8 +32,10 @@ def claim(out: Path, plan: dict[str, Any]) -> dict[str, Any] | None:
     if not resuming:
         others = sorted(path.name for path in out.iterdir() if path.name != LOCK_FILE)
         if others:  # e.g. an adapter saved by another tool: never overwritten
-            raise NegkitError(f"{out}: the folder holds files that are not a negkit fine-tuning run ({', '.join(others[:5])}"
-                              f"{', ...' if len(others) > 5 else ''}); use another --out or an empty folder")
+            raise NegkitError(
+                f"{out}: the folder holds files that are not a negkit fine-tuning run ({', '.join(others[:5])}"
+                f"{', ...' if len(others) > 5 else ''}); use another --out or an empty folder"
+            )
     finished = record.read_json(out / record.TRAINING_RECORD)
     if resuming and finished and finished.get("status") == "complete":
         return finished
@@ -59,15 +61,21 @@ def train_resumably(trainer: Any, out: Path, has_dev: bool, threshold: float, st
     budget = any(getattr(callback, "stopped", False) for callback in trainer.callback_handler.callbacks)
     evaluations = [entry["eval_loss"] for entry in history if "eval_loss" in entry]
     return {
-        "global_step": state.global_step, "max_steps": state.max_steps, "epoch": state.epoch,
+        "global_step": state.global_step,
+        "max_steps": state.max_steps,
+        "epoch": state.epoch,
         "stopped_by_time_budget": budget,
         "stopped_early": has_dev and not budget and state.global_step < state.max_steps,
-        "best_step": best, "saved_step": best if best is not None else state.global_step,
-        "train_loss": mean_train_loss(history), "final_eval_loss": evaluations[-1] if evaluations else None,
+        "best_step": best,
+        "saved_step": best if best is not None else state.global_step,
+        "train_loss": mean_train_loss(history),
+        "final_eval_loss": evaluations[-1] if evaluations else None,
         "best_eval_loss": min(evaluations) if evaluations else None,
         "resumed_from_step": int(resume_from.name.rsplit("-", 1)[1]) if resume_from else None,
-        "tokens_seen": state.num_input_tokens_seen, **throughput(trainer),
-        "prepare_seconds": round(prepare_seconds, 2), "session_seconds": round(time.perf_counter() - started, 2),
+        "tokens_seen": state.num_input_tokens_seen,
+        **throughput(trainer),
+        "prepare_seconds": round(prepare_seconds, 2),
+        "session_seconds": round(time.perf_counter() - started, 2),
     }
 
 

@@ -48,8 +48,9 @@ class Seq2SeqCollator:
 class Seq2SeqLossTrainer(WeightedLossTrainer):
     """The Trainer for encoder-decoder LoRA: the model's own mean cross-entropy over the target tokens."""
 
-    def compute_loss(self, model: Any, inputs: dict[str, torch.Tensor], return_outputs: bool = False,
-                     num_items_in_batch: Any = None) -> Any:
+    def compute_loss(
+        self, model: Any, inputs: dict[str, torch.Tensor], return_outputs: bool = False, num_items_in_batch: Any = None
+    ) -> Any:
         self.computed_tokens += int(inputs["attention_mask"].sum()) + int((inputs["labels"] != IGNORE).sum())
         outputs = model(**inputs, use_cache=False)
         return (outputs.loss, outputs) if return_outputs else outputs.loss

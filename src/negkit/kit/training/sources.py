@@ -36,7 +36,9 @@ def check_source(train: str, options: Any) -> None:
 def _prompt_completion(path: Path, line: int, record: dict[str, Any]) -> tuple[str, str, bool]:
     for name in ("prompt", "completion"):
         if not isinstance(record.get(name), str):
-            raise InputFormatError(path, line, f"field {name!r} must be a string (found {type(record.get(name)).__name__})")
+            raise InputFormatError(
+                path, line, f"field {name!r} must be a string (found {type(record.get(name)).__name__})"
+            )
     if not record["completion"]:
         raise InputFormatError(path, line, "field 'completion' is empty")
     eos = record.get("eos", True)
@@ -62,8 +64,9 @@ def jsonl_examples(path: str | Path, model: Any = None, chat: bool = False) -> T
         examples.append(Example(prompt, completion, eos, f"{path.name}:{line}"))
     if not examples:
         raise InputFormatError(path, None, "no examples (the file is empty)")
-    return TrainingData(examples, [path], {"kind": "jsonl", "source": str(path), "chat_template": chat,
-                                           "examples": len(examples)})
+    return TrainingData(
+        examples, [path], {"kind": "jsonl", "source": str(path), "chat_template": chat, "examples": len(examples)}
+    )
 
 
 def sample_examples(data: TrainingData, limit: int | None, seed: int) -> TrainingData:
@@ -74,8 +77,11 @@ def sample_examples(data: TrainingData, limit: int | None, seed: int) -> Trainin
     if limit < 1:
         raise NegkitError(f"the example limit must be at least 1, got {limit}")
     chosen = sorted(random.Random(seed).sample(range(len(data.examples)), limit))
-    return TrainingData([data.examples[index] for index in chosen], data.files,
-                        {**data.description, "limit": limit, "limit_seed": seed, "examples": limit})
+    return TrainingData(
+        [data.examples[index] for index in chosen],
+        data.files,
+        {**data.description, "limit": limit, "limit_seed": seed, "examples": limit},
+    )
 
 
 def affirmative_first(data: TrainingData, count: int, seed: int) -> TrainingData:
@@ -88,8 +94,9 @@ def affirmative_first(data: TrainingData, count: int, seed: int) -> TrainingData
     gradient is near zero until the model represents the fact (docs/results/finetuning.md)."""
     affirmative = [example for example in data.examples if example.negated is False]
     if count > len(affirmative):
-        raise NegkitError(f"--affirmative-first {count}: the training data holds only {len(affirmative)} "
-                          "affirmative TIND sentences")
+        raise NegkitError(
+            f"--affirmative-first {count}: the training data holds only {len(affirmative)} affirmative TIND sentences"
+        )
     rng = random.Random(f"{seed}:affirmative-first")
     first = rng.sample(affirmative, count)
     rest = rng.sample(data.examples, len(data.examples))
@@ -111,8 +118,10 @@ def split_dev(data: TrainingData, fraction: float, seed: int) -> tuple[TrainingD
     held = held_out(len(data.examples), fraction, seed)
     train = [example for index, example in enumerate(data.examples) if index not in held]
     dev = [example for index, example in enumerate(data.examples) if index in held]
-    return (TrainingData(train, data.files, data.description),
-            TrainingData(dev, data.files, {**data.description, "held_out_fraction": fraction}))
+    return (
+        TrainingData(train, data.files, data.description),
+        TrainingData(dev, data.files, {**data.description, "held_out_fraction": fraction}),
+    )
 
 
 def describe_counts(examples: Sequence[Example]) -> dict[str, int]:

@@ -45,8 +45,9 @@ class WeightedLossTrainer(Trainer):
         #: Tokens that went through the model this session (a shared prefix counts once per batch).
         self.computed_tokens = 0
 
-    def compute_loss(self, model: Any, inputs: dict[str, torch.Tensor], return_outputs: bool = False,
-                     num_items_in_batch: Any = None) -> Any:
+    def compute_loss(
+        self, model: Any, inputs: dict[str, torch.Tensor], return_outputs: bool = False, num_items_in_batch: Any = None
+    ) -> Any:
         weights = inputs.pop("loss_weights")
         labels = inputs.pop("labels")
         prefix = inputs.pop("prefix_ids")
@@ -54,25 +55,32 @@ class WeightedLossTrainer(Trainer):
         extra: dict[str, Any] = {"logits_to_keep": keep} if self._keeps_logits else {}
         if prefix.shape[1] > 0:
             # the shared prefix runs once (with gradients); every row continues from its cache
-            shared = model(input_ids=prefix, attention_mask=torch.ones_like(prefix), use_cache=True,
-                           **({"logits_to_keep": 1} if self._keeps_logits else {}))
+            shared = model(
+                input_ids=prefix,
+                attention_mask=torch.ones_like(prefix),
+                use_cache=True,
+                **({"logits_to_keep": 1} if self._keeps_logits else {}),
+            )
             config = getattr(model, "get_base_model", lambda: model)().config
             with_cache(model, extra, expanded_cache(output_cache(shared), len(labels), config))
             extra["use_cache"] = True
         else:
             extra["use_cache"] = False
-        self.computed_tokens += prefix.shape[1] + int(inputs["attention_mask"][:, prefix.shape[1]:].sum())
+        self.computed_tokens += prefix.shape[1] + int(inputs["attention_mask"][:, prefix.shape[1] :].sum())
         outputs = model(**inputs, **extra)
         loss = weighted_loss(outputs.logits, labels[:, -keep:], weights[:, -keep:])
         return (loss, outputs) if return_outputs else loss
 
     def _get_train_sampler(self, train_dataset: Any = None) -> Any:
         if self.in_order:
-            return torch.utils.data.SequentialSampler(train_dataset if train_dataset is not None else self.train_dataset)
+            return torch.utils.data.SequentialSampler(
+                train_dataset if train_dataset is not None else self.train_dataset
+            )
         return super()._get_train_sampler(train_dataset)
 
-    def prediction_step(self, model: Any, inputs: dict[str, torch.Tensor], prediction_loss_only: bool,
-                        ignore_keys: Any = None) -> tuple[torch.Tensor, None, None]:
+    def prediction_step(
+        self, model: Any, inputs: dict[str, torch.Tensor], prediction_loss_only: bool, ignore_keys: Any = None
+    ) -> tuple[torch.Tensor, None, None]:
         inputs = self._prepare_inputs(inputs)
         with torch.no_grad():
             loss = self.compute_loss(model, dict(inputs))
@@ -87,37 +95,62 @@ def logits_needed(weights: torch.Tensor) -> int:
     return min(int(weights.shape[1]), int(weights.shape[1] - weighted[0].item() + 1))
 
 
-def training_arguments(options: FinetuneOptions, out: Path, examples: int, has_dev: bool, device: str,
-                       learning_rate: float | None = None) -> TrainingArguments:
+def training_arguments(
+    options: FinetuneOptions, out: Path, examples: int, has_dev: bool, device: str, learning_rate: float | None = None
+) -> TrainingArguments:
     """The Trainer's arguments for ``options`` (checkpoints under ``out/checkpoints``; nothing reported anywhere)."""
     steps_per_epoch = math.ceil(examples / (options.batch_size * options.gradient_accumulation))
     total = options.max_steps or math.ceil(options.epochs * steps_per_epoch)
     on_gpu = device.startswith("cuda")
     return TrainingArguments(
-        output_dir=str(out / record.CHECKPOINTS), seed=options.seed, data_seed=options.seed,
-        learning_rate=learning_rate or options.learning_rate, num_train_epochs=options.epochs,
-        max_steps=options.max_steps or -1, per_device_train_batch_size=options.batch_size,
-        per_device_eval_batch_size=options.batch_size, gradient_accumulation_steps=options.gradient_accumulation,
-        lr_scheduler_type=options.scheduler, warmup_steps=math.ceil(options.warmup_ratio * total),
-        weight_decay=options.weight_decay, max_grad_norm=options.max_grad_norm,
-        logging_strategy="steps", logging_steps=options.logging_steps, logging_first_step=True,
-        save_strategy="steps", save_steps=options.save_steps, save_total_limit=None,
-        eval_strategy="steps" if has_dev else "no", eval_steps=options.eval_steps or options.save_steps,
-        report_to="none", disable_tqdm=True, remove_unused_columns=False, label_names=["labels"],
-        include_num_input_tokens_seen="non_padding", use_cpu=not on_gpu,
-        bf16=options.dtype == "bfloat16" and on_gpu, fp16=options.dtype == "float16" and on_gpu,
-        dataloader_num_workers=0, **({"gradient_checkpointing": True} if options.gradient_checkpointing else {}),
+        output_dir=str(out / record.CHECKPOINTS),
+        seed=options.seed,
+        data_seed=options.seed,
+        learning_rate=learning_rate or options.learning_rate,
+        num_train_epochs=options.epochs,
+        max_steps=options.max_steps or -1,
+        per_device_train_batch_size=options.batch_size,
+        per_device_eval_batch_size=options.batch_size,
+        gradient_accumulation_steps=options.gradient_accumulation,
+        lr_scheduler_type=options.scheduler,
+        warmup_steps=math.ceil(options.warmup_ratio * total),
+        weight_decay=options.weight_decay,
+        max_grad_norm=options.max_grad_norm,
+        logging_strategy="steps",
+        logging_steps=options.logging_steps,
+        logging_first_step=True,
+        save_strategy="steps",
+        save_steps=options.save_steps,
+        save_total_limit=None,
+        eval_strategy="steps" if has_dev else "no",
+        eval_steps=options.eval_steps or options.save_steps,
+        report_to="none",
+        disable_tqdm=True,
+        remove_unused_columns=False,
+        label_names=["labels"],
+        include_num_input_tokens_seen="non_padding",
+        use_cpu=not on_gpu,
+        bf16=options.dtype == "bfloat16" and on_gpu,
+        fp16=options.dtype == "float16" and on_gpu,
+        dataloader_num_workers=0,
+        **({"gradient_checkpointing": True} if options.gradient_checkpointing else {}),
     )
 
 
 def negkit_callbacks(options: FinetuneOptions, out: Path) -> list[Any]:
     """Durable checkpoints, early stopping, the training log and the progress bar."""
-    return [DurableCheckpoints(out / record.CHECKPOINTS, options.keep_checkpoints,
-                               options.save_minutes * 60 if options.save_minutes else None),
-            EarlyStopping(options.early_stopping_patience, options.early_stopping_threshold),
-            TimeBudget(options.max_minutes * 60 if options.max_minutes else None),
-            TrainingLog(out / record.TRAIN_LOG, out / record.TRAIN_LOG_CSV), ProgressBar(options.progress),
-            Throughput()]
+    return [
+        DurableCheckpoints(
+            out / record.CHECKPOINTS,
+            options.keep_checkpoints,
+            options.save_minutes * 60 if options.save_minutes else None,
+        ),
+        EarlyStopping(options.early_stopping_patience, options.early_stopping_threshold),
+        TimeBudget(options.max_minutes * 60 if options.max_minutes else None),
+        TrainingLog(out / record.TRAIN_LOG, out / record.TRAIN_LOG_CSV),
+        ProgressBar(options.progress),
+        Throughput(),
+    ]
 
 
 def throughput(trainer: Trainer) -> dict[str, Any]:

@@ -47,9 +47,14 @@ def register(groups: CommandGroups) -> None:
         action="store_true",
         help="accept what the official scorer accepts (7-field system sentences, empty sentences, ...)",
     )
-    score.add_argument("--bootstrap", type=int, default=DEFAULT_RESAMPLES, metavar="N",
-                       help="with --json: resamples of sentences for the 95%% interval of every row's P/R/F1 "
-                       f"(default: {DEFAULT_RESAMPLES}; 0: none)")
+    score.add_argument(
+        "--bootstrap",
+        type=int,
+        default=DEFAULT_RESAMPLES,
+        metavar="N",
+        help="with --json: resamples of sentences for the 95%% interval of every row's P/R/F1 "
+        f"(default: {DEFAULT_RESAMPLES}; 0: none)",
+    )
     score.add_argument("--seed", type=seed_value, default=0, help="seed of the bootstrap (default: 0)")
     score.set_defaults(handler=run_score)
 
@@ -61,13 +66,21 @@ def register(groups: CommandGroups) -> None:
         "BioScope and SFU splits) and the negation instances by scope length (Sineva et al. 2021, Figures 3-5).",
     )
     stats.add_argument("files", nargs="*", metavar="FILE", help="CD-SCO, BioScope or SFU file (or SFU folder)")
-    stats.add_argument("--corpus", nargs="+", choices=ALL_CORPORA, metavar="NAME",
-                       help=f"instead of files: per-split counts of these corpora ({', '.join(ALL_CORPORA)}; cd-neg: "
-                       "CD-SCO with coordinated negation split)")
+    stats.add_argument(
+        "--corpus",
+        nargs="+",
+        choices=ALL_CORPORA,
+        metavar="NAME",
+        help=f"instead of files: per-split counts of these corpora ({', '.join(ALL_CORPORA)}; cd-neg: "
+        "CD-SCO with coordinated negation split)",
+    )
     stats.add_argument("--data", help="with --corpus: data root holding the corpus folders")
     stats.add_argument("--lengths", action="store_true", help="also print negation instances by scope length")
-    stats.add_argument("--figures", metavar="DIR",
-                       help="write scope-length histograms (SVG and PNG) and an HTML page with the tables into DIR")
+    stats.add_argument(
+        "--figures",
+        metavar="DIR",
+        help="write scope-length histograms (SVG and PNG) and an HTML page with the tables into DIR",
+    )
     stats.add_argument("--json", action="store_true", help="print JSON")
     stats.set_defaults(handler=run_stats)
 
@@ -82,8 +95,15 @@ def register(groups: CommandGroups) -> None:
     validate.set_defaults(handler=run_validate)
 
 
-def score_files(gold_path: str, system_paths: list[str], *, corrected: bool = False, strict: bool = True,
-                bootstrap: int = DEFAULT_RESAMPLES, seed: int = 0) -> dict:
+def score_files(
+    gold_path: str,
+    system_paths: list[str],
+    *,
+    corrected: bool = False,
+    strict: bool = True,
+    bootstrap: int = DEFAULT_RESAMPLES,
+    seed: int = 0,
+) -> dict:
     """Score every system file; return ``{"gold", "systems": [...], "intervals": {path: ...}, "nis_mean"?}`` with
     result objects; ``intervals`` holds 95% intervals of every *SEM row resampling sentences (none if
     ``bootstrap`` is 0).
@@ -110,8 +130,14 @@ def score_files(gold_path: str, system_paths: list[str], *, corrected: bool = Fa
 def run_score(args: argparse.Namespace) -> int:
     if args.bootstrap < 0:
         raise NegkitError(f"--bootstrap must be 0 (no intervals) or a number of resamples, got {args.bootstrap}")
-    report = score_files(args.gold, args.systems, corrected=args.corrected, strict=not args.lenient,
-                         bootstrap=args.bootstrap if args.json else 0, seed=args.seed)
+    report = score_files(
+        args.gold,
+        args.systems,
+        corrected=args.corrected,
+        strict=not args.lenient,
+        bootstrap=args.bootstrap if args.json else 0,
+        seed=args.seed,
+    )
     out = sys.stdout
     if args.json:
         payload = {
@@ -119,8 +145,12 @@ def run_score(args: argparse.Namespace) -> int:
             "corrected": args.corrected,
             "strict": not args.lenient,
             "systems": [
-                {"system": path, "starsem": starsem.to_dict(), "nis": nis.to_dict(),
-                 **({"intervals": report["intervals"][path]} if path in report["intervals"] else {})}
+                {
+                    "system": path,
+                    "starsem": starsem.to_dict(),
+                    "nis": nis.to_dict(),
+                    **({"intervals": report["intervals"][path]} if path in report["intervals"] else {}),
+                }
                 for path, starsem, nis in report["systems"]
             ],
         }
@@ -174,8 +204,9 @@ def run_stats(args: argparse.Namespace) -> int:
     total = corpus_statistics(sentences, unmapped=sum(corpus.unmapped for corpus in corpora))
     xml = any(corpus.format != "cdsco" for corpus in corpora)
     lengths = {str(path): scope_length_counts(corpus.sentences) for path, corpus in zip(args.files, corpora)}
-    report = CorpusStatisticsReport([count_split(str(path), ALL, corpus.sentences)
-                                     for path, corpus in zip(args.files, corpora)], lengths)
+    report = CorpusStatisticsReport(
+        [count_split(str(path), ALL, corpus.sentences) for path, corpus in zip(args.files, corpora)], lengths
+    )
 
     def as_dict(stats: CorpusStatistics) -> dict:
         return {k: v for k, v in vars(stats).items() if xml or k != "unmapped"}

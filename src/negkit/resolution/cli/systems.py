@@ -26,7 +26,8 @@ def register(groups: CommandGroups) -> None:
     commands = groups["resolution"]
 
     baseline = commands.add_parser(
-        "baseline", help="punctuation baseline (Punct-BL) on gold cues: write a CD-SCO system file",
+        "baseline",
+        help="punctuation baseline (Punct-BL) on gold cues: write a CD-SCO system file",
         description="Keep the gold cues of a corpus (a CD-SCO file, BioScope XML, an SFU Review folder or file, "
         "or a split of a named corpus) and give each a scope from its first cue token rightwards up to the next "
         "punctuation token (Sineva et al. 2021); write the result as a CD-SCO system file.",
@@ -37,7 +38,8 @@ def register(groups: CommandGroups) -> None:
     baseline.set_defaults(handler=run_baseline)
 
     train = commands.add_parser(
-        "train", help="train a negation resolution system (cue tagger + scope resolver, or a DP system) on a corpus",
+        "train",
+        help="train a negation resolution system (cue tagger + scope resolver, or a DP system) on a corpus",
         description="Train on a corpus's train split, choosing epochs on its dev split, and write a model folder. "
         "--system cue-scope (default): a cue tagger and a scope resolver; dp-direct, dp-nested (+ -synt): negation "
         "resolution as dependency graph parsing, cues and scopes in one step (Sineva et al. 2021). Every setting is "
@@ -50,8 +52,9 @@ def register(groups: CommandGroups) -> None:
     predict.add_argument("model", help="model folder written by `negkit resolution train`")
     _add_input_arguments(predict, "input")
     predict.add_argument("--out", required=True, help="system file to write ('-' for standard output)")
-    predict.add_argument("--gold-cues", action="store_true",
-                         help="keep the input's annotated cues and predict only their scopes")
+    predict.add_argument(
+        "--gold-cues", action="store_true", help="keep the input's annotated cues and predict only their scopes"
+    )
     _add_gold_out_and_score(predict)
     predict.set_defaults(handler=run_predict)
 
@@ -59,11 +62,18 @@ def register(groups: CommandGroups) -> None:
     evaluate.add_argument("model", help="model folder written by `negkit resolution train`")
     evaluate.add_argument("--corpus", nargs="+", default=["cd-sco"], choices=ALL_CORPORA)
     evaluate.add_argument("--split", default="test", choices=("train", "dev", "test"))
-    evaluate.add_argument("--gold-cues", action="store_true",
-                          help="give the scope resolver the gold cues (scope resolution alone, as NegBERT reports it)")
-    evaluate.add_argument("--bootstrap", type=non_negative, default=0, metavar="N",
-                          help="resamples of sentences for 95%% intervals of every score (default 0: none; "
-                          "1000 is usual)")
+    evaluate.add_argument(
+        "--gold-cues",
+        action="store_true",
+        help="give the scope resolver the gold cues (scope resolution alone, as NegBERT reports it)",
+    )
+    evaluate.add_argument(
+        "--bootstrap",
+        type=non_negative,
+        default=0,
+        metavar="N",
+        help="resamples of sentences for 95%% intervals of every score (default 0: none; 1000 is usual)",
+    )
     evaluate.add_argument("--seed", type=seed_value, default=0, help="seed of the bootstrap (default: 0)")
     evaluate.add_argument("--data", help="data root holding the corpus folders")
     evaluate.add_argument("--json", action="store_true", help="print JSON instead of a table")
@@ -72,36 +82,55 @@ def register(groups: CommandGroups) -> None:
     tag = commands.add_parser("tag", help="find negation cues and scopes in raw text")
     tag.add_argument("text", nargs="?", help="text to tag (or use --file)")
     tag.add_argument("--file", help="read the text from this file ('-' for standard input)")
-    tag.add_argument("--model", help="model folder (default: $NEGKIT_RESOLUTION_MODEL or the cache folder; "
-                     "without one a word-list + punctuation fallback is used and says so)")
+    tag.add_argument(
+        "--model",
+        help="model folder (default: $NEGKIT_RESOLUTION_MODEL or the cache folder; "
+        "without one a word-list + punctuation fallback is used and says so)",
+    )
     tag.add_argument("--format", default="text", choices=("text", "json", "cdsco"))
     tag.set_defaults(handler=run_tag)
 
 
 def _add_input_arguments(parser: argparse.ArgumentParser, name: str) -> None:
-    parser.add_argument(name, nargs="?", metavar=name.upper(),
-                        help="CD-SCO file, BioScope XML file, SFU Review folder or XML file (or use --corpus)")
-    parser.add_argument("--corpus", choices=ALL_CORPORA,
-                        help="read a split of this corpus instead of a file (BioScope, SFU: negkit's fixed splits)")
-    parser.add_argument("--split", default="test", choices=("train", "dev", "test"), help="with --corpus (default: test)")
+    parser.add_argument(
+        name,
+        nargs="?",
+        metavar=name.upper(),
+        help="CD-SCO file, BioScope XML file, SFU Review folder or XML file (or use --corpus)",
+    )
+    parser.add_argument(
+        "--corpus",
+        choices=ALL_CORPORA,
+        help="read a split of this corpus instead of a file (BioScope, SFU: negkit's fixed splits)",
+    )
+    parser.add_argument(
+        "--split", default="test", choices=("train", "dev", "test"), help="with --corpus (default: test)"
+    )
     parser.add_argument("--data", help="with --corpus: data root holding the corpus folders")
 
 
 def _add_gold_out_and_score(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--gold-out", metavar="FILE",
-                        help="also write the gold annotation of the same sentences as CD-SCO (to score BioScope or "
-                        "SFU output with `negkit resolution score`)")
-    parser.add_argument("--score", action="store_true",
-                        help="print the *SEM and NIS headline scores of the output against the input's gold "
-                        "annotation (on standard error when --out is '-')")
+    parser.add_argument(
+        "--gold-out",
+        metavar="FILE",
+        help="also write the gold annotation of the same sentences as CD-SCO (to score BioScope or "
+        "SFU output with `negkit resolution score`)",
+    )
+    parser.add_argument(
+        "--score",
+        action="store_true",
+        help="print the *SEM and NIS headline scores of the output against the input's gold "
+        "annotation (on standard error when --out is '-')",
+    )
 
 
 def _finish(args: argparse.Namespace, gold, system, *, gold_cues: bool) -> int:
     """Write the system (and gold) files, then print the scores when asked."""
     if args.score:  # before writing: a gold that cannot be scored fails with nothing written
         name = args.out if args.out != "-" else "system"
-        evaluation = score_sentences(gold, system, name, args.corpus or "", args.split if args.corpus else "",
-                                     gold_cues=gold_cues)
+        evaluation = score_sentences(
+            gold, system, name, args.corpus or "", args.split if args.corpus else "", gold_cues=gold_cues
+        )
     write_system(system, args.out)
     if args.gold_out:
         write_system(gold_document(gold), args.gold_out)
@@ -124,8 +153,15 @@ def run_predict(args: argparse.Namespace) -> int:
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
-    results = evaluate_model(args.model, args.corpus, split=args.split, data=args.data, gold_cues=args.gold_cues,
-                             bootstrap=args.bootstrap, seed=args.seed)
+    results = evaluate_model(
+        args.model,
+        args.corpus,
+        split=args.split,
+        data=args.data,
+        gold_cues=args.gold_cues,
+        bootstrap=args.bootstrap,
+        seed=args.seed,
+    )
     if args.json:
         print(json.dumps([result.to_json() for result in results], indent=2))
     else:
@@ -137,7 +173,11 @@ def run_tag(args: argparse.Namespace) -> int:
     if args.file is not None and args.text is not None:
         raise NegkitError("give the text to tag as an argument or with --file, not both")
     if args.file is not None:
-        text = decode_utf8(sys.stdin.buffer.read(), "-") if args.file == "-" else read_text(args.file, "text file (--file)")
+        text = (
+            decode_utf8(sys.stdin.buffer.read(), "-")
+            if args.file == "-"
+            else read_text(args.file, "text file (--file)")
+        )
     elif args.text is not None:
         text = args.text
     else:

@@ -33,8 +33,9 @@ def is_coordinated(instance: NegationInstance, tokens: Sequence[Token]) -> bool:
     """True for a cue of two or more whole-word negators ("neither ... nor", "no ... nor", "not ... not")."""
     if len({part.index for part in instance.cue}) < 2:
         return False
-    return all(part.text == tokens[part.index].text and part.text.lower() in COORDINATED_NEGATORS
-               for part in instance.cue)
+    return all(
+        part.text == tokens[part.index].text and part.text.lower() in COORDINATED_NEGATORS for part in instance.cue
+    )
 
 
 def constituent_spans(tokens: Sequence[Token]) -> list[tuple[int, int]] | None:
@@ -80,11 +81,17 @@ def split_instance(instance: NegationInstance, tokens: Sequence[Token]) -> list[
 
     result = []
     for k, cue in enumerate(cue_tokens):
+
         def keep(parts: tuple[TokenPart, ...], k: int = k, cue: int = cue) -> tuple[TokenPart, ...]:
             return tuple(part for part in parts if owner(part.index) in (None, k) and part.index != cue)
 
-        result.append(NegationInstance(cue=tuple(p for p in instance.cue if p.index == cue),
-                                       scope=keep(instance.scope), event=keep(instance.event)))
+        result.append(
+            NegationInstance(
+                cue=tuple(p for p in instance.cue if p.index == cue),
+                scope=keep(instance.scope),
+                event=keep(instance.event),
+            )
+        )
     return result
 
 
@@ -93,6 +100,5 @@ def split_coordinated_negation(sentences: Iterable[ResolutionSentence]) -> list[
     result = []
     for sentence in sentences:
         instances = [new for instance in sentence.instances for new in split_instance(instance, sentence.tokens)]
-        result.append(replace(sentence, instances=instances) if len(instances) != len(sentence.instances)
-                      else sentence)
+        result.append(replace(sentence, instances=instances) if len(instances) != len(sentence.instances) else sentence)
     return result

@@ -122,8 +122,11 @@ def check_sentence_fields(
     field_count = len(rows[0])
     for offset, fields in enumerate(rows):
         if fields[-1].endswith("\r"):
-            raise InputFormatError(path, first_line + offset, "the line ends with a carriage return (Windows line "
-                                   "ends); convert the file to LF line ends")
+            raise InputFormatError(
+                path,
+                first_line + offset,
+                "the line ends with a carriage return (Windows line ends); convert the file to LF line ends",
+            )
     if field_count < 2:
         _raise_line_problem(rows, 0, path, first_line, field_count)
     chapter, number = rows[0][0], rows[0][1]
@@ -139,7 +142,9 @@ def check_sentence_fields(
     if triples is None:
         if not allow_unannotated:
             raise InputFormatError(
-                path, first_line, "sentence has no negation columns (7 fields); write *** in field 8 when it has no negation"
+                path,
+                first_line,
+                "sentence has no negation columns (7 fields); write *** in field 8 when it has no negation",
             )
         return None
     if triples == 0:
@@ -320,8 +325,9 @@ def read_cdsco(path: str | PathLike[str], *, cd_neg: bool = False) -> CdscoDocum
     document = parse_cdsco(read_lines(path))
     if not cd_neg:
         return document
-    return CdscoDocument(split_coordinated_negation(document), annotated=document.annotated,
-                         final_newlines=document.final_newlines)
+    return CdscoDocument(
+        split_coordinated_negation(document), annotated=document.annotated, final_newlines=document.final_newlines
+    )
 
 
 def _cells(parts: tuple[TokenPart, ...], what: str, sentence: ResolutionSentence) -> dict[int, str]:

@@ -36,13 +36,21 @@ def _token_spans(text: str) -> list[tuple[int, int]]:
 
 def _parts(path: Path, where: str, text: str, spans: list[tuple[int, int]], field: Any) -> tuple[TokenPart, ...]:
     """The token parts of a ``[[strings], ["start:end", ...]]`` annotation."""
-    if not (isinstance(field, list) and len(field) == 2 and all(isinstance(values, list) for values in field)
-            and len(field[0]) == len(field[1])):
+    if not (
+        isinstance(field, list)
+        and len(field) == 2
+        and all(isinstance(values, list) for values in field)
+        and len(field[0]) == len(field[1])
+    ):
         raise InputFormatError(path, None, f"{where}: expected [[strings], [offsets]], found {quoted(field, 60)}")
     parts: list[TokenPart] = []
     for string, offsets in zip(*field):
         start_text, _, end_text = str(offsets).partition(":")
-        if not (start_text.isdigit() and end_text.isdigit()) or int(end_text) > len(text) or text[int(start_text):int(end_text)] != string:
+        if (
+            not (start_text.isdigit() and end_text.isdigit())
+            or int(end_text) > len(text)
+            or text[int(start_text) : int(end_text)] != string
+        ):
             raise InputFormatError(path, None, f"{where}: offsets {quoted(offsets)} do not hold {quoted(string)}")
         start, end = int(start_text), int(end_text)
         for index, (token_start, token_end) in enumerate(spans):
@@ -85,11 +93,18 @@ def read_norec(folder: str | Path, split: str = "test") -> list[ResolutionSenten
         raise InputFormatError(path, error.lineno, f"invalid JSON ({error.msg})") from None
     if not isinstance(data, list):
         raise InputFormatError(path, 1, "expected a JSON array of sentences")
-    return [norec_sentence(path, position, record if isinstance(record, dict) else {})
-            for position, record in enumerate(data, start=1)]
+    return [
+        norec_sentence(path, position, record if isinstance(record, dict) else {})
+        for position, record in enumerate(data, start=1)
+    ]
 
 
 def instance_spans(sentences: Sequence[ResolutionSentence]) -> list[list[tuple[tuple[int, ...], tuple[int, ...]]]]:
     """Per sentence, each negation's cue and scope token indices (sorted): what two readings must agree on."""
-    return [sorted((tuple(sorted(set(instance.cue_indices))), tuple(sorted(set(instance.scope_indices))))
-                   for instance in sentence.instances) for sentence in sentences]
+    return [
+        sorted(
+            (tuple(sorted(set(instance.cue_indices))), tuple(sorted(set(instance.scope_indices))))
+            for instance in sentence.instances
+        )
+        for sentence in sentences
+    ]

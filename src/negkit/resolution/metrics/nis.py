@@ -212,13 +212,19 @@ class NisScores:
     def from_counts(cls, c: NisCounts) -> NisScores:
         return cls(
             cue=PRF.from_values(_ratio(c.pairs, c.system_instances), _ratio(c.pairs, c.gold_instances)),
-            nis_tok=PRF.from_values(_ratio(c.precision_sum, c.system_instances), _ratio(c.recall_sum, c.gold_instances)),
+            nis_tok=PRF.from_values(
+                _ratio(c.precision_sum, c.system_instances), _ratio(c.recall_sum, c.gold_instances)
+            ),
             nis_tok_tokens=PRF.from_values(
                 _ratio(c.shared_scope_tokens, c.system_scope_tokens), _ratio(c.shared_scope_tokens, c.gold_scope_tokens)
             ),
-            nis_ex=PRF.from_values(_ratio(c.exact_scopes, c.system_instances), _ratio(c.exact_scopes, c.gold_instances)),
-            nis_ex_nonempty=PRF.from_values(_ratio(c.exact_nonempty_scopes, c.system_nonempty_scopes),
-                                            _ratio(c.exact_nonempty_scopes, c.gold_nonempty_scopes)),
+            nis_ex=PRF.from_values(
+                _ratio(c.exact_scopes, c.system_instances), _ratio(c.exact_scopes, c.gold_instances)
+            ),
+            nis_ex_nonempty=PRF.from_values(
+                _ratio(c.exact_nonempty_scopes, c.system_nonempty_scopes),
+                _ratio(c.exact_nonempty_scopes, c.gold_nonempty_scopes),
+            ),
         )
 
     def format_script(self, *, token_weighted: bool = False) -> str:
@@ -246,9 +252,7 @@ class NisScores:
         ]
         lines = [f"{title:<34}| precision (%) | recall (%) | F1  (%)"]
         for label, prf in rows:
-            lines.append(
-                f"{label:<34}| {prf.precision * 100:13.1f} | {prf.recall * 100:10.1f} | {prf.f1 * 100:7.1f}"
-            )
+            lines.append(f"{label:<34}| {prf.precision * 100:13.1f} | {prf.recall * 100:10.1f} | {prf.f1 * 100:7.1f}")
         return "\n".join(lines) + "\n"
 
     def to_dict(self) -> dict[str, dict[str, float]]:

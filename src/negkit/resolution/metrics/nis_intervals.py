@@ -36,8 +36,17 @@ def nis_estimands(sentences: Sequence[NisCounts]) -> list[Estimand]:
     for name, columns in SCORES.items():
         counts = np.array([[getattr(s, column) for column in columns] for s in sentences], dtype=float).reshape(-1, 4)
         for which in ("precision", "recall", "f1"):
-            estimands.append(Estimand(f"{name}.{which}", counts, units, precision_recall_statistic(which), UNIT,
-                                      f"{_LABELS[name]} {which}", headline=name == "nis_tok" and which == "f1"))
+            estimands.append(
+                Estimand(
+                    f"{name}.{which}",
+                    counts,
+                    units,
+                    precision_recall_statistic(which),
+                    UNIT,
+                    f"{_LABELS[name]} {which}",
+                    headline=name == "nis_tok" and which == "f1",
+                )
+            )
     return estimands
 
 

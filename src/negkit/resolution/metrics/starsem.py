@@ -66,7 +66,9 @@ _WORD_CHARACTER = re.compile(r"[A-Za-z0-9_]")
 
 DASHES_TOP = "---------------------------+------+--------+------+------+------+---------------+------------+---------"
 HEADER = "                            | gold | system | tp   | fp   | fn   | precision (%) | recall (%) | F1  (%) "
-DASHES_HEADER = "----------------------------+------+--------+------+------+------+---------------+------------+---------"
+DASHES_HEADER = (
+    "----------------------------+------+--------+------+------+------+---------------+------------+---------"
+)
 DASHES_END = "-" * 104
 
 
@@ -136,9 +138,7 @@ class Instance:
     event: Component
 
 
-def sentence_instances(
-    lines: Sequence[Sequence[tuple[str, str, str]]], punctuation: Sequence[bool]
-) -> list[Instance]:
+def sentence_instances(lines: Sequence[Sequence[tuple[str, str, str]]], punctuation: Sequence[bool]) -> list[Instance]:
     """The instances of one side of a sentence from each line's triples (spec 3.1-3.4).
 
     The number of instances is the last line's number of triples (lines with more are cut).
@@ -422,7 +422,9 @@ class _Counter:
             c.fp_ev += sum(1 for j, s in enumerate(system) if j not in paired and s.event[0])
 
 
-def _count(gold: SplitFile, system: SplitFile, corrected: bool, per_sentence: list[StarsemCounts] | None = None) -> StarsemCounts:
+def _count(
+    gold: SplitFile, system: SplitFile, corrected: bool, per_sentence: list[StarsemCounts] | None = None
+) -> StarsemCounts:
     """The counters of the whole file; ``per_sentence`` (when given) receives the counters after each sentence."""
     counter = _Counter(system.path, corrected)
     last_gold, last_system = len(gold.lines) - 1, len(system.lines) - 1
@@ -501,8 +503,15 @@ class StarsemRow:
 
 
 def _row(
-    label: str, gold: int, system: int, tp: int, fp: int, fn: int, precision_denominator: int,
-    tp_scored: int, corrected: bool,
+    label: str,
+    gold: int,
+    system: int,
+    tp: int,
+    fp: int,
+    fn: int,
+    precision_denominator: int,
+    tp_scored: int,
+    corrected: bool,
 ) -> StarsemRow:
     precision = _percentage(tp_scored, precision_denominator)
     recall = _percentage(tp_scored, tp_scored + fn)

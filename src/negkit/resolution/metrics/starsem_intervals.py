@@ -39,12 +39,30 @@ def starsem_estimands(sentences: Sequence[StarsemCounts]) -> list[Estimand]:
     units = list(range(len(sentences)))
     estimands = []
     for label, (tp, fp, system, fn) in ROWS.items():
-        counts = np.array([[getattr(s, tp), getattr(s, tp) + getattr(s, fp) if fp else getattr(s, system),
-                            getattr(s, tp), getattr(s, tp) + getattr(s, fn)] for s in sentences],
-                          dtype=float).reshape(-1, 4)
+        counts = np.array(
+            [
+                [
+                    getattr(s, tp),
+                    getattr(s, tp) + getattr(s, fp) if fp else getattr(s, system),
+                    getattr(s, tp),
+                    getattr(s, tp) + getattr(s, fn),
+                ]
+                for s in sentences
+            ],
+            dtype=float,
+        ).reshape(-1, 4)
         for which in ("precision", "recall", "f1"):
-            estimands.append(Estimand(f"{label}.{which}", counts, units, precision_recall_statistic(which), UNIT, f"{label} {which}",
-                                      headline=which == "f1"))
+            estimands.append(
+                Estimand(
+                    f"{label}.{which}",
+                    counts,
+                    units,
+                    precision_recall_statistic(which),
+                    UNIT,
+                    f"{label} {which}",
+                    headline=which == "f1",
+                )
+            )
     return estimands
 
 

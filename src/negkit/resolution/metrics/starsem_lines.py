@@ -69,8 +69,11 @@ def _check_alignment(gold: SplitFile, system: SplitFile) -> None:
                 system.path,
                 index + 1,
                 "blank line in the gold file is not a blank line in the system file"
-                + (" (it holds a carriage return: CRLF line ends; convert the file to LF line ends)"
-                   if system_line == "\r" else ""),
+                + (
+                    " (it holds a carriage return: CRLF line ends; convert the file to LF line ends)"
+                    if system_line == "\r"
+                    else ""
+                ),
             )
         gold_parts, system_parts = gold.raw[index][:4], system.raw[index][:4]
         if gold_parts == system_parts:

@@ -74,10 +74,18 @@ def _batches(count: int, batch_size: int, seed: int, epoch: int, lengths: Sequen
     return batches
 
 
-def run_loop(network: nn.Module, epoch_examples: Callable[[int], Sequence[Any]], batch_loss: Callable[[list[Any]],
-             torch.Tensor], dev_score: Callable[[], float], settings: LoopSettings, *, checkpoint: Path | None = None,
-             time_limit_s: float | None = None, length: Callable[[Any], int] = len,
-             log: Callable[[str], None] = lambda message: None) -> LoopReport:
+def run_loop(
+    network: nn.Module,
+    epoch_examples: Callable[[int], Sequence[Any]],
+    batch_loss: Callable[[list[Any]], torch.Tensor],
+    dev_score: Callable[[], float],
+    settings: LoopSettings,
+    *,
+    checkpoint: Path | None = None,
+    time_limit_s: float | None = None,
+    length: Callable[[Any], int] = len,
+    log: Callable[[str], None] = lambda message: None,
+) -> LoopReport:
     """Train ``network``; return when the epochs are done, patience runs out, or the time budget is spent.
 
     ``epoch_examples(epoch)`` gives the examples of an epoch (1-based; it may resample), ``batch_loss`` the loss of
@@ -102,8 +110,9 @@ def run_loop(network: nn.Module, epoch_examples: Callable[[int], Sequence[Any]],
     best_score = max(report.dev_scores) if report.dev_scores else -math.inf
     while epoch <= settings.epochs:
         examples = epoch_examples(epoch)
-        batches = _batches(len(examples), settings.batch_size, settings.seed, epoch,
-                           [length(example) for example in examples])
+        batches = _batches(
+            len(examples), settings.batch_size, settings.seed, epoch, [length(example) for example in examples]
+        )
         network.train()
         epoch_started, total = time.monotonic(), 0.0
         for index in range(position, len(batches)):
@@ -127,8 +136,10 @@ def run_loop(network: nn.Module, epoch_examples: Callable[[int], Sequence[Any]],
             total += float(loss.detach())
         score = dev_score()
         report.dev_scores.append(score)
-        log(f"epoch {epoch}: loss {total / max(1, len(batches) - position):.4f}, dev {score:.4f}, "
-            f"{time.monotonic() - epoch_started:.0f}s")
+        log(
+            f"epoch {epoch}: loss {total / max(1, len(batches) - position):.4f}, dev {score:.4f}, "
+            f"{time.monotonic() - epoch_started:.0f}s"
+        )
         position = 0
         if score > best_score:
             best_score, report.best_epoch = score, epoch
@@ -149,11 +160,24 @@ def run_loop(network: nn.Module, epoch_examples: Callable[[int], Sequence[Any]],
     return report
 
 
-def _save(folder: Path, network: nn.Module, optimizer: torch.optim.Optimizer, scheduler: Any, report: LoopReport,
-          epoch: int, position: int, best_state: dict[str, torch.Tensor]) -> None:
+def _save(
+    folder: Path,
+    network: nn.Module,
+    optimizer: torch.optim.Optimizer,
+    scheduler: Any,
+    report: LoopReport,
+    epoch: int,
+    position: int,
+    best_state: dict[str, torch.Tensor],
+) -> None:
     folder.mkdir(parents=True, exist_ok=True)
-    state = {"network": network.state_dict(), "optimizer": optimizer.state_dict(), "scheduler": scheduler.state_dict(),
-             "torch_rng": torch.get_rng_state(), "python_rng": random.getstate()}
+    state = {
+        "network": network.state_dict(),
+        "optimizer": optimizer.state_dict(),
+        "scheduler": scheduler.state_dict(),
+        "torch_rng": torch.get_rng_state(),
+        "python_rng": random.getstate(),
+    }
     with atomic_writer(folder / "best.pt", "wb") as handle:
         torch.save(best_state, handle)
     with atomic_writer(folder / "state.pt", "wb") as handle:
@@ -161,8 +185,9 @@ def _save(folder: Path, network: nn.Module, optimizer: torch.optim.Optimizer, sc
     atomic_write_json(folder / "loop.json", {"epoch": epoch, "position": position, "report": asdict(report)})
 
 
-def _restore(folder: Path, network: nn.Module, optimizer: torch.optim.Optimizer, scheduler: Any
-             ) -> tuple[LoopReport, int, int, dict[str, torch.Tensor]]:
+def _restore(
+    folder: Path, network: nn.Module, optimizer: torch.optim.Optimizer, scheduler: Any
+) -> tuple[LoopReport, int, int, dict[str, torch.Tensor]]:
     progress = read_json_object(folder / "loop.json", "training progress")
     try:
         state = torch.load(folder / "state.pt", weights_only=True, map_location="cpu")
@@ -175,5 +200,9 @@ def _restore(folder: Path, network: nn.Module, optimizer: torch.optim.Optimizer,
         report = LoopReport(**progress["report"])
         return report, int(progress["epoch"]), int(progress["position"]), best
     except (OSError, KeyError, TypeError, ValueError, RuntimeError) as error:
-        raise InputFormatError(folder, None, f"cannot resume from this checkpoint ({type(error).__name__}: "
-                               f"{str(error)[:160]}); delete the folder to start over") from None
+        raise InputFormatError(
+            folder,
+            None,
+            f"cannot resume from this checkpoint ({type(error).__name__}: "
+            f"{str(error)[:160]}); delete the folder to start over",
+        ) from None

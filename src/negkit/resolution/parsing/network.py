@@ -78,18 +78,29 @@ class ParserNetwork(nn.Module):
         layers = int(encoder.config.num_hidden_layers) + 1
         self.mix = ScalarMix(layers, config.layer_dropout) if config.layer_mix else None
         self.dropout = nn.Dropout(config.dropout)
-        self.lstm = (nn.LSTM(hidden, config.lstm_hidden, num_layers=config.lstm_layers, batch_first=True,
-                             bidirectional=True, dropout=config.dropout if config.lstm_layers > 1 else 0.0)
-                     if config.lstm_layers else None)
+        self.lstm = (
+            nn.LSTM(
+                hidden,
+                config.lstm_hidden,
+                num_layers=config.lstm_layers,
+                batch_first=True,
+                bidirectional=True,
+                dropout=config.dropout if config.lstm_layers > 1 else 0.0,
+            )
+            if config.lstm_layers
+            else None
+        )
         width = 2 * config.lstm_hidden if self.lstm is not None else hidden
         self.edges = DeepBiaffine(width, config.edge_hidden, 1, config.dropout)
         self.labels = DeepBiaffine(width, config.label_hidden, max(1, len(config.labels)), config.dropout)
 
-    def node_states(self, input_ids: torch.Tensor, attention_mask: torch.Tensor, node_index: torch.Tensor,
-                    node_mask: torch.Tensor) -> torch.Tensor:
+    def node_states(
+        self, input_ids: torch.Tensor, attention_mask: torch.Tensor, node_index: torch.Tensor, node_mask: torch.Tensor
+    ) -> torch.Tensor:
         """``[batch, nodes, width]``: the subword vector at ``node_index`` (root first), mixed and contextualised."""
-        output = self.encoder(input_ids=input_ids, attention_mask=attention_mask,
-                              output_hidden_states=self.mix is not None)
+        output = self.encoder(
+            input_ids=input_ids, attention_mask=attention_mask, output_hidden_states=self.mix is not None
+        )
         subwords = self.mix(output.hidden_states) if self.mix is not None else output.last_hidden_state
         gathered = subwords.gather(1, node_index.clamp(min=0).unsqueeze(-1).expand(-1, -1, subwords.shape[-1]))
         states = self.dropout(gathered * node_mask.unsqueeze(-1))
@@ -97,13 +108,15 @@ class ParserNetwork(nn.Module):
             lengths = node_mask.sum(dim=1).clamp(min=1).cpu()
             packed = nn.utils.rnn.pack_padded_sequence(states, lengths, batch_first=True, enforce_sorted=False)
             output_states, _ = self.lstm(packed)
-            states, _ = nn.utils.rnn.pad_packed_sequence(output_states, batch_first=True,
-                                                         total_length=node_index.shape[1])
+            states, _ = nn.utils.rnn.pad_packed_sequence(
+                output_states, batch_first=True, total_length=node_index.shape[1]
+            )
             states = self.dropout(states)
         return states
 
-    def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor, node_index: torch.Tensor,
-                node_mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def forward(
+        self, input_ids: torch.Tensor, attention_mask: torch.Tensor, node_index: torch.Tensor, node_mask: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor]:
         """Edge scores ``[batch, dependent, head]`` and label scores ``[batch, dependent, head, labels]``."""
         states = self.node_states(input_ids, attention_mask, node_index, node_mask)
         return self.edges(states).squeeze(-1), self.labels(states)
@@ -112,8 +125,14 @@ class ParserNetwork(nn.Module):
 def encode_words(tokenizer, sentences: Sequence[Sequence[str]], max_length: int) -> dict[str, torch.Tensor]:
     """Subword tensors and, per sentence, the subword of each node: the root (subword 0) then each word's first
     subword; ``node_mask`` is 0 for padding and for words cut off by ``max_length``."""
-    encoded = tokenizer([list(words) for words in sentences], is_split_into_words=True, truncation=True,
-                        max_length=max_length, padding=True, return_tensors="pt")
+    encoded = tokenizer(
+        [list(words) for words in sentences],
+        is_split_into_words=True,
+        truncation=True,
+        max_length=max_length,
+        padding=True,
+        return_tensors="pt",
+    )
     nodes = 1 + max((len(words) for words in sentences), default=0)
     node_index = torch.zeros((len(sentences), nodes), dtype=torch.long)
     node_mask = torch.zeros((len(sentences), nodes), dtype=torch.bool)
@@ -125,8 +144,12 @@ def encode_words(tokenizer, sentences: Sequence[Sequence[str]], max_length: int)
                 node_index[row, word + 1] = column
                 node_mask[row, word + 1] = True
             previous = word
-    return {"input_ids": encoded["input_ids"], "attention_mask": encoded["attention_mask"],
-            "node_index": node_index, "node_mask": node_mask}
+    return {
+        "input_ids": encoded["input_ids"],
+        "attention_mask": encoded["attention_mask"],
+        "node_index": node_index,
+        "node_mask": node_mask,
+    }
 
 
 def pair_mask(node_mask: torch.Tensor) -> torch.Tensor:

@@ -76,10 +76,18 @@ class NegationParser:
 
     # --- training ---------------------------------------------------------------------------------------------
 
-    def fit(self, train: Sequence[ResolutionSentence], dev: Sequence[ResolutionSentence], *,
-            log: Callable[[str], None] = lambda message: None, corpus: str = "", checkpoint: Path | None = None,
-            time_limit_s: float | None = None, data: str | Path | None = None,
-            ud_cache: Path | None = None) -> LoopReport:
+    def fit(
+        self,
+        train: Sequence[ResolutionSentence],
+        dev: Sequence[ResolutionSentence],
+        *,
+        log: Callable[[str], None] = lambda message: None,
+        corpus: str = "",
+        checkpoint: Path | None = None,
+        time_limit_s: float | None = None,
+        data: str | Path | None = None,
+        ud_cache: Path | None = None,
+    ) -> LoopReport:
         """Train on ``train`` (dev: epoch selection by NIS_tok F1); ``report.finished`` is False when the time budget
         ran out first (the state is then in ``checkpoint`` and a later call with it continues)."""
         started = time.monotonic()
@@ -89,16 +97,19 @@ class NegationParser:
         device = resolve_device(settings.device)
         encoder_path = resolve_encoder(settings.encoder)
         if settings.synt:
-            ud = prepare_ud_encoder(encoder_path, settings, data=data, cache=ud_cache, time_limit_s=time_limit_s,
-                                    log=log)
+            ud = prepare_ud_encoder(
+                encoder_path, settings, data=data, cache=ud_cache, time_limit_s=time_limit_s, log=log
+            )
             self.metadata["ud_stage"] = ud.record
             if ud.encoder is None:
                 return LoopReport(stopped_by="time limit (UD stage)", seconds=time.monotonic() - started)
             encoder_path = str(ud.encoder)
             if time_limit_s is not None:
                 time_limit_s -= time.monotonic() - started
-        examples = [GraphExample(s.words, {edge: coarse_label(label) for edge, label in
-                                           encode(s, settings.encoding).items()}) for s in train]
+        examples = [
+            GraphExample(s.words, {edge: coarse_label(label) for edge, label in encode(s, settings.encoding).items()})
+            for s in train
+        ]
         labels = sorted({label for example in examples for label in example.graph.values()})
         settings.network = replace(settings.network, labels=labels, affixes=AffixLexicon.learn(train).to_json())
         seed_everything(settings.loop.seed)  # the new layers' initial weights
@@ -118,11 +129,26 @@ class NegationParser:
             system_lines = lines_from_text(format_cdsco(predicted, final_newlines=2), "system")
             return score_nis(gold_lines, system_lines, validate=False).scores.nis_tok.f1
 
-        report = run_loop(self.network, epoch_examples, self._loss, dev_score, settings.loop, checkpoint=checkpoint,
-                          time_limit_s=time_limit_s, length=lambda example: len(example.words),
-                          log=lambda message: log(f"{settings.system} {message}"))
-        self.metadata.update({"corpus": corpus, "train_sentences": len(train), "dev_sentences": len(dev),
-                              "training_seconds": round(report.seconds, 1), "report": asdict(report)})
+        report = run_loop(
+            self.network,
+            epoch_examples,
+            self._loss,
+            dev_score,
+            settings.loop,
+            checkpoint=checkpoint,
+            time_limit_s=time_limit_s,
+            length=lambda example: len(example.words),
+            log=lambda message: log(f"{settings.system} {message}"),
+        )
+        self.metadata.update(
+            {
+                "corpus": corpus,
+                "train_sentences": len(train),
+                "dev_sentences": len(dev),
+                "training_seconds": round(report.seconds, 1),
+                "report": asdict(report),
+            }
+        )
         return report
 
     def _create(self, encoder_path: str, device: torch.device) -> None:
@@ -132,8 +158,9 @@ class NegationParser:
         settings = self.settings
         try:
             self.tokenizer = AutoTokenizer.from_pretrained(encoder_path)
-            overrides = encoder_config_overrides(AutoConfig.from_pretrained(encoder_path), settings.hidden_dropout,
-                                                 settings.attention_dropout)
+            overrides = encoder_config_overrides(
+                AutoConfig.from_pretrained(encoder_path), settings.hidden_dropout, settings.attention_dropout
+            )
             encoder = AutoModel.from_pretrained(encoder_path, **overrides)
         except (OSError, ValueError) as error:
             raise NegkitError(f"cannot load encoder {settings.encoder!r}: {str(error).splitlines()[0]}") from None
@@ -159,8 +186,10 @@ class NegationParser:
                     gold[row, dependent, head] = True
                     gold_labels[row, dependent, head] = index[label]
         words = max(1, int(batch["node_mask"][:, 1:].sum()))
-        loss = nn.functional.binary_cross_entropy_with_logits(edge_scores[mask], gold[mask].float(),
-                                                              reduction="sum") / words
+        loss = (
+            nn.functional.binary_cross_entropy_with_logits(edge_scores[mask], gold[mask].float(), reduction="sum")
+            / words
+        )
         if bool(gold.any()):
             loss = loss + nn.functional.cross_entropy(label_scores[gold], gold_labels[gold])
         return loss
@@ -195,8 +224,10 @@ class NegationParser:
         graphs = self.predict_graphs(words)
         if gold_cues:
             graphs = [_with_gold_cues(s, graph, self.settings.encoding) for s, graph in zip(sentences, graphs)]
-        return [replace(sentence, instances=decode(sentence.words, graph, self.settings.encoding), speculation=[])
-                for sentence, graph in zip(sentences, graphs)]
+        return [
+            replace(sentence, instances=decode(sentence.words, graph, self.settings.encoding), speculation=[])
+            for sentence, graph in zip(sentences, graphs)
+        ]
 
     # --- saving -----------------------------------------------------------------------------------------------
 
@@ -212,9 +243,13 @@ class NegationParser:
         with atomic_writer(part / "head.pt", "wb") as handle:
             torch.save(head, handle)
         atomic_write_json(part / "parser.json", asdict(self.network.config))
-        record = {"negkit_version": __version__, "system": self.settings.system,
-                  "settings": asdict(self.settings), "resolved_encoder": resolve_encoder(self.settings.encoder),
-                  **self.metadata}
+        record = {
+            "negkit_version": __version__,
+            "system": self.settings.system,
+            "settings": asdict(self.settings),
+            "resolved_encoder": resolve_encoder(self.settings.encoder),
+            **self.metadata,
+        }
         atomic_write_json(folder / CONFIG_FILE, record)  # last: a folder without it is not a model
 
     @classmethod
@@ -229,19 +264,26 @@ class NegationParser:
             parser = cls(ParserSettings.from_json(config["settings"]))
             network_config = ParserConfig(**read_json_object(part / "parser.json", "parser configuration"))
         except (KeyError, TypeError, ValueError) as error:
-            raise InputFormatError(folder / CONFIG_FILE, None, f"not a DP system configuration "
-                                   f"({type(error).__name__}: {str(error)[:120]})") from None
+            raise InputFormatError(
+                folder / CONFIG_FILE,
+                None,
+                f"not a DP system configuration ({type(error).__name__}: {str(error)[:120]})",
+            ) from None
         try:
             parser.tokenizer = AutoTokenizer.from_pretrained(part / "encoder")
             network = ParserNetwork(AutoModel.from_pretrained(part / "encoder"), network_config)
         except (OSError, ValueError, KeyError, TypeError, RuntimeError) as error:
-            raise InputFormatError(part / "encoder", None, "cannot load the parser's encoder: "
-                                   f"{str(error).splitlines()[0][:200]}") from None
+            raise InputFormatError(
+                part / "encoder", None, f"cannot load the parser's encoder: {str(error).splitlines()[0][:200]}"
+            ) from None
         result = network.load_state_dict(load_head_weights(part / "head.pt"), strict=False)
         missing = [key for key in result.missing_keys if not key.startswith("encoder.")]
         if missing or result.unexpected_keys:
-            raise InputFormatError(part / "head.pt", None, f"does not fit parser.json: missing {missing[:5]}, "
-                                   f"unexpected {result.unexpected_keys[:5]}")
+            raise InputFormatError(
+                part / "head.pt",
+                None,
+                f"does not fit parser.json: missing {missing[:5]}, unexpected {result.unexpected_keys[:5]}",
+            )
         network.eval()
         parser.network = network
         parser.metadata = {k: v for k, v in config.items() if k not in ("settings", "negkit_version", "system")}
@@ -252,8 +294,12 @@ class NegationParser:
 def coarse_label(label: str) -> str:
     """The label the classifier learns: affix codes without the affix ("cue:pre=im|scope" -> "cue:pre|scope"), so
     that all prefix cues share one label, as all suffix and all inner ones do; :func:`fine_label` undoes it."""
-    roles = [Role(role.name, role.code.partition("=")[0]) if role.name in (CUE, MULTIWORD) and role.code[:4] in
-             ("pre=", "suf=", "mid=") else role for role in parse_label(label)]
+    roles = [
+        Role(role.name, role.code.partition("=")[0])
+        if role.name in (CUE, MULTIWORD) and role.code[:4] in ("pre=", "suf=", "mid=")
+        else role
+        for role in parse_label(label)
+    ]
     return join_label(roles)
 
 
@@ -265,9 +311,18 @@ def fine_label(label: str, word: str, affixes: AffixLexicon) -> str:
         if role.name in (CUE, MULTIWORD) and role.code in ("pre", "suf", "mid"):
             lowered = word.lower()
             known = affixes.prefixes if role.code == "pre" else affixes.inner
-            fits = [(len(a), known[a], a) for a in known if len(a) < len(word) and (
-                lowered.startswith(a) if role.code == "pre" else lowered.endswith(a) if role.code == "suf"
-                else lowered.find(a, 1) > 0)]
+            fits = [
+                (len(a), known[a], a)
+                for a in known
+                if len(a) < len(word)
+                and (
+                    lowered.startswith(a)
+                    if role.code == "pre"
+                    else lowered.endswith(a)
+                    if role.code == "suf"
+                    else lowered.find(a, 1) > 0
+                )
+            ]
             role = Role(role.name, f"{role.code}={max(fits)[2]}" if fits else "")
         roles.append(role)
     return join_label(roles)

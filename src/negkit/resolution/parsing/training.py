@@ -34,9 +34,17 @@ class TrainingOutcome:
     parser: NegationParser
 
 
-def train_parser(settings: ParserSettings, out: str | Path, *, corpus: str = "cd-sco", data: str | Path | None = None,
-                 minutes: float | None = None, resume: bool = False, ud_cache: str | Path | None = None,
-                 log: Callable[[str], None] = lambda message: None) -> TrainingOutcome:
+def train_parser(
+    settings: ParserSettings,
+    out: str | Path,
+    *,
+    corpus: str = "cd-sco",
+    data: str | Path | None = None,
+    minutes: float | None = None,
+    resume: bool = False,
+    ud_cache: str | Path | None = None,
+    log: Callable[[str], None] = lambda message: None,
+) -> TrainingOutcome:
     """Train (or, with ``resume``, continue training) a DP system on ``corpus``'s train split (dev for selection)."""
     out = Path(out)
     checkpoint = out / CHECKPOINT
@@ -52,8 +60,9 @@ def train_parser(settings: ParserSettings, out: str | Path, *, corpus: str = "cd
         except (OSError, ValueError, KeyError, TypeError) as error:
             raise InputFormatError(saved, None, f"not the settings of a DP training ({error})") from None
     elif saved.exists():
-        raise NegkitError(f"{out}: holds an unfinished training; add --resume to continue it, or delete "
-                          f"{checkpoint} to start over")
+        raise NegkitError(
+            f"{out}: holds an unfinished training; add --resume to continue it, or delete {checkpoint} to start over"
+        )
     elif (out / CONFIG_FILE).exists():
         raise NegkitError(f"{out}: already holds a trained model; choose another --out")
     else:
@@ -62,9 +71,16 @@ def train_parser(settings: ParserSettings, out: str | Path, *, corpus: str = "cd
     train = load_split(corpus, "train", data)
     dev = load_split(corpus, "dev", data)
     parser = NegationParser(settings)
-    report = parser.fit(train, dev, log=log, corpus=corpus, checkpoint=checkpoint / "loop",
-                        time_limit_s=None if minutes is None else minutes * 60, data=data,
-                        ud_cache=None if ud_cache is None else Path(ud_cache))
+    report = parser.fit(
+        train,
+        dev,
+        log=log,
+        corpus=corpus,
+        checkpoint=checkpoint / "loop",
+        time_limit_s=None if minutes is None else minutes * 60,
+        data=data,
+        ud_cache=None if ud_cache is None else Path(ud_cache),
+    )
     if not report.finished:
         return TrainingOutcome(report, False, settings, parser)
     parser.save(out)

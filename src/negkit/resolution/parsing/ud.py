@@ -96,17 +96,28 @@ def _check_heads(sentence: UdSentence, path: Path, line: int) -> None:
 
 def cache_folder(encoder_path: str, settings: ParserSettings, cache: Path | None = None) -> Path:
     """The cache folder of the UD stage for this encoder and these settings."""
-    shaping = {"encoder": encoder_path, "ud": asdict(settings.ud), "loop": asdict(replace(settings.loop, epochs=0)),
-               "network": {k: v for k, v in asdict(settings.network).items() if k != "labels"},
-               "hidden_dropout": settings.hidden_dropout, "attention_dropout": settings.attention_dropout}
+    shaping = {
+        "encoder": encoder_path,
+        "ud": asdict(settings.ud),
+        "loop": asdict(replace(settings.loop, epochs=0)),
+        "network": {k: v for k, v in asdict(settings.network).items() if k != "labels"},
+        "hidden_dropout": settings.hidden_dropout,
+        "attention_dropout": settings.attention_dropout,
+    }
     digest = hashlib.sha256(json.dumps(shaping, sort_keys=True).encode()).hexdigest()[:12]
     root = (cache or DEFAULT_CACHE).expanduser()
     return root / f"{Path(encoder_path).name or 'encoder'}-{digest}"
 
 
-def prepare_ud_encoder(encoder_path: str, settings: ParserSettings, *, data: str | Path | None = None,
-                       cache: Path | None = None, time_limit_s: float | None = None,
-                       log: Callable[[str], None] = lambda message: None) -> UdStage:
+def prepare_ud_encoder(
+    encoder_path: str,
+    settings: ParserSettings,
+    *,
+    data: str | Path | None = None,
+    cache: Path | None = None,
+    time_limit_s: float | None = None,
+    log: Callable[[str], None] = lambda message: None,
+) -> UdStage:
     """The encoder fine-tuned on UD EWT: from the cache, or trained (resumably) within ``time_limit_s``."""
     from transformers import AutoConfig, AutoModel, AutoTokenizer  # heavy: off the start-up path
 
@@ -121,8 +132,9 @@ def prepare_ud_encoder(encoder_path: str, settings: ParserSettings, *, data: str
     relations = sorted({relation for sentence in train for relation in sentence.relations})
     _quiet_transformers()
     tokenizer = AutoTokenizer.from_pretrained(encoder_path)
-    overrides = encoder_config_overrides(AutoConfig.from_pretrained(encoder_path), settings.hidden_dropout,
-                                         settings.attention_dropout)
+    overrides = encoder_config_overrides(
+        AutoConfig.from_pretrained(encoder_path), settings.hidden_dropout, settings.attention_dropout
+    )
     seed_everything(settings.loop.seed)
     network_config = replace(settings.network, labels=relations, lstm_layers=0)
     network = ParserNetwork(AutoModel.from_pretrained(encoder_path, **overrides), network_config)
@@ -166,7 +178,9 @@ def prepare_ud_encoder(encoder_path: str, settings: ParserSettings, *, data: str
                     guess = int(predicted[row, word])
                     count += 1
                     right_heads += guess == head
-                    right_labelled += guess == head and relations[int(label_scores[row, word, guess].argmax())] == relation
+                    right_labelled += (
+                        guess == head and relations[int(label_scores[row, word, guess].argmax())] == relation
+                    )
         return right_heads / max(1, count), right_labelled / max(1, count)
 
     ud_loop = replace(settings.loop, epochs=settings.ud.epochs, patience=settings.ud.epochs + 1)
@@ -177,16 +191,34 @@ def prepare_ud_encoder(encoder_path: str, settings: ParserSettings, *, data: str
             return train
         return random.Random(settings.loop.seed * 104729 + epoch).sample(train, wanted)
 
-    report = run_loop(network, epoch_examples, loss, lambda: attachment()[1], ud_loop,
-                      checkpoint=folder / "checkpoint", time_limit_s=time_limit_s,
-                      length=lambda sentence: len(sentence.words), log=lambda message: log(f"UD stage {message}"))
-    record = {"folder": str(folder), "train_sentences": len(train), "relations": len(relations),
-              "settings": asdict(settings.ud), "report": asdict(report)}
+    report = run_loop(
+        network,
+        epoch_examples,
+        loss,
+        lambda: attachment()[1],
+        ud_loop,
+        checkpoint=folder / "checkpoint",
+        time_limit_s=time_limit_s,
+        length=lambda sentence: len(sentence.words),
+        log=lambda message: log(f"UD stage {message}"),
+    )
+    record = {
+        "folder": str(folder),
+        "train_sentences": len(train),
+        "relations": len(relations),
+        "settings": asdict(settings.ud),
+        "report": asdict(report),
+    }
     if not report.finished:
         return UdStage(None, record)
     uas, las = attachment()
-    record.update({"dev_uas": round(100 * uas, 2), "dev_las": round(100 * las, 2),
-                   "seconds_this_run": round(time.monotonic() - started, 1)})
+    record.update(
+        {
+            "dev_uas": round(100 * uas, 2),
+            "dev_las": round(100 * las, 2),
+            "seconds_this_run": round(time.monotonic() - started, 1),
+        }
+    )
     network.encoder.save_pretrained(folder / "encoder")
     tokenizer.save_pretrained(folder / "encoder")
     atomic_write_json(folder / "ud.json", record)

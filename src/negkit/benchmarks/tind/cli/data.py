@@ -37,8 +37,6 @@ from negkit.kit.command_context import CommandGroups
 _HF_SUFFIXES = (".jsonl", ".json", ".parquet")
 
 
-
-
 def register(groups: CommandGroups) -> None:
     convert = groups["tind"].add_parser(
         "convert",
@@ -47,9 +45,13 @@ def register(groups: CommandGroups) -> None:
         "HF layout -> .jsonl/.parquet. The output format follows DST: a .jsonl/.json/.parquet file, else a folder.",
     )
     _add_source_arguments(convert, split_help="keep one split only (train, validation/dev, test)")
-    convert.add_argument("destination", metavar="DST", help="output .jsonl, .json or .parquet file, or a folder for raw files")
+    convert.add_argument(
+        "destination", metavar="DST", help="output .jsonl, .json or .parquet file, or a folder for raw files"
+    )
     convert.add_argument("--extended", action="store_true", help="add template_id and kind to HF-layout records")
-    convert.add_argument("--allow-in-git", action="store_true", help="allow writing decrypted data inside a git working tree")
+    convert.add_argument(
+        "--allow-in-git", action="store_true", help="allow writing decrypted data inside a git working tree"
+    )
     convert.set_defaults(handler=run_convert)
 
     stats = groups["tind"].add_parser(
@@ -64,9 +66,13 @@ def register(groups: CommandGroups) -> None:
 
 
 def _add_source_arguments(parser: argparse.ArgumentParser, split_help: str) -> None:
-    parser.add_argument("source", metavar="SRC", help="raw folder, zip or pattern file; or HF-layout file/folder/hub name")
+    parser.add_argument(
+        "source", metavar="SRC", help="raw folder, zip or pattern file; or HF-layout file/folder/hub name"
+    )
     parser.add_argument("--split", help=split_help)
-    parser.add_argument("--seed", type=seed_value, default=0, help="seed of the group-level split of raw sources (default 0)")
+    parser.add_argument(
+        "--seed", type=seed_value, default=0, help="seed of the group-level split of raw sources (default 0)"
+    )
     parser.add_argument("--password", default=DEFAULT_PASSWORD, help="zip password (default: the authors' 'hitz')")
 
 
@@ -89,7 +95,9 @@ def run_convert(args: argparse.Namespace) -> int:
     else:
         if to_raw:
             raise InputFormatError(
-                args.source, None, "cannot write raw files: the HF layout has no group headers "
+                args.source,
+                None,
+                "cannot write raw files: the HF layout has no group headers "
                 "(source triples, distractors). Convert from the raw folder or zip instead.",
             )
         items = read_tind_hf(args.source, args.split)

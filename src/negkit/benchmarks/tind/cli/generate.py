@@ -40,9 +40,13 @@ def register(groups: CommandGroups) -> None:
     generate.add_argument("--patterns", help="comma-separated pattern numbers (default: all 11)")
     generate.add_argument("--limit", type=positive_int, help="at most this many triples per pattern")
     generate.add_argument("--public", help="raw-public.zip (or any raw release) to measure source overlap with")
-    generate.add_argument("--english", choices=("release", "corrected"), default="release",
-                          help="articles and plurals as in the authors' release (default: 'a herb', 'radioes') or "
-                          "pronunciation-aware English ('an herb', 'radios'); realise always uses the release's")
+    generate.add_argument(
+        "--english",
+        choices=("release", "corrected"),
+        default="release",
+        help="articles and plurals as in the authors' release (default: 'a herb', 'radioes') or "
+        "pronunciation-aware English ('an herb', 'radios'); realise always uses the release's",
+    )
     _add_common(generate)
     generate.set_defaults(handler=run_generate)
 
@@ -71,8 +75,12 @@ def register(groups: CommandGroups) -> None:
 
 
 def _add_common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--data", help="data root holding wordnet/ (and tind/); default: NEGKIT_DATA, ./data, ../shared/data")
-    parser.add_argument("--wordnet", help="WordNet 3.0 dict folder (default: WNSEARCHDIR, $WNHOME/dict, /usr/share/wordnet)")
+    parser.add_argument(
+        "--data", help="data root holding wordnet/ (and tind/); default: NEGKIT_DATA, ./data, ../shared/data"
+    )
+    parser.add_argument(
+        "--wordnet", help="WordNet 3.0 dict folder (default: WNSEARCHDIR, $WNHOME/dict, /usr/share/wordnet)"
+    )
     parser.add_argument("--password", default=DEFAULT_PASSWORD, help="zip password (default: the authors' 'hitz')")
     parser.add_argument("--allow-in-git", action="store_true", help="allow writing sentences inside a git working tree")
 
@@ -95,8 +103,10 @@ def run_generate(args: argparse.Namespace) -> int:
     write_generation(groups, out, args.split_seed)
     public = _public_groups(args)
     print(comparison_table(groups, public))
-    print(f"wrote {len(groups)} groups, {sum(len(g.items) for g in groups)} sentences to {out} "
-          f"in {time.perf_counter() - start:.1f} s (seed {args.seed}, split seed {args.split_seed}, english {args.english})")
+    print(
+        f"wrote {len(groups)} groups, {sum(len(g.items) for g in groups)} sentences to {out} "
+        f"in {time.perf_counter() - start:.1f} s (seed {args.seed}, split seed {args.split_seed}, english {args.english})"
+    )
     return 0
 
 
@@ -125,7 +135,9 @@ def run_realise(args: argparse.Namespace) -> int:
     copy_example_counts(args.source, args.password, out)
     lines = sum(len(g.items) for g in groups)
     same = sum(1 for old, new in zip(groups, realised) for a, b in zip(old.items, new.items) if a == b)
-    print(f"realised {len(groups)} groups to {out}: {same}/{lines} sentence lines identical ({same / max(lines, 1):.4%})")
+    print(
+        f"realised {len(groups)} groups to {out}: {same}/{lines} sentence lines identical ({same / max(lines, 1):.4%})"
+    )
     return 0
 
 
@@ -148,8 +160,12 @@ def run_check(args: argparse.Namespace) -> int:
         in_splits = {item.group_key for items in splits.values() for item in items}
         missing = [group for group in groups if group.key not in in_splits]
         if missing:
-            raise InputFormatError(source / "jsonl", None, f"{len(missing)} groups of raw/ are in no split file (the "
-                                   f"first: #{missing[0].pattern_id:02d} test {missing[0].group_id})")
+            raise InputFormatError(
+                source / "jsonl",
+                None,
+                f"{len(missing)} groups of raw/ are in no split file (the "
+                f"first: #{missing[0].pattern_id:02d} test {missing[0].group_id})",
+            )
         check_splits(splits, report)
     print(format_report(report))
     return 0 if report.ok else 1

@@ -53,8 +53,11 @@ class CheckReport:
 
 @cache
 def _template_labels(pattern_id: int) -> dict[tuple[str, str], bool]:
-    return {(str(t.template_id), role): label == "T"
-            for t in load_pattern(pattern_id).templates for role, label in t.labels.items()}
+    return {
+        (str(t.template_id), role): label == "T"
+        for t in load_pattern(pattern_id).templates
+        for role, label in t.labels.items()
+    }
 
 
 def template_label(item: TruthItem) -> bool | None:
@@ -87,12 +90,16 @@ def check_groups(
             produced = realiser.realise_header(group).items
             differing = sum(1 for a, b in zip(produced, group.items) if a != b) + abs(len(produced) - len(group.items))
             if differing:
-                report.add_problem(group.pattern_id, "realisation", f"{where}: {differing} sentences differ from templates")
+                report.add_problem(
+                    group.pattern_id, "realisation", f"{where}: {differing} sentences differ from templates"
+                )
         if rules is not None:
             for distractor in group.distractors:
                 number = replaced_element(group.source, distractor)
                 for problem in rules.violations(group.source, distractor, number):
-                    report.add_problem(group.pattern_id, problem.split(":", 1)[0], f"{where} {distractor.label}: {problem}")
+                    report.add_problem(
+                        group.pattern_id, problem.split(":", 1)[0], f"{where} {distractor.label}: {problem}"
+                    )
     return report
 
 
@@ -115,7 +122,9 @@ def format_report(report: CheckReport) -> str:
     lines = ["pattern  groups  sentences  table-deviations(documented)  problems"]
     for pattern_id, counts in sorted(report.patterns.items()):
         problems = ", ".join(f"{kind}: {n}" for kind, n in sorted(counts.problems.items())) or "-"
-        lines.append(f"#{pattern_id:02d}    {counts.groups:6d}  {counts.sentences:9d}  {counts.documented_deviations:28d}  {problems}")
+        lines.append(
+            f"#{pattern_id:02d}    {counts.groups:6d}  {counts.sentences:9d}  {counts.documented_deviations:28d}  {problems}"
+        )
     lines.append(f"groups in more than one split: {report.straddling_groups}")
     lines.append(f"problems: {report.problem_count}")
     lines += [f"  {example}" for example in report.examples]

@@ -120,8 +120,9 @@ class DistractorSampler:
             if weight > 0:
                 word = lemma.replace("_", " ")
                 reference = DistractorRef("", tuple(SynsetId(int(s[:8]), s[-1]) for s in synsets), word)
-                by_pos[pos].append(Candidate(reference, self.rules.word_annotation(lemma, pos), weight,
-                                             frozenset({lemma})))
+                by_pos[pos].append(
+                    Candidate(reference, self.rules.word_annotation(lemma, pos), weight, frozenset({lemma}))
+                )
         return by_pos
 
     @cached_property
@@ -134,11 +135,19 @@ class DistractorSampler:
             frequency = sum(self.rules.wordnet.tag_count(lemma, synset_id) for lemma in synset.lemmas)
             weight = math.log1p(frequency)
             if weight > 0:
-                senses = tuple((lemma.replace("_", " "), self.rules.wordnet.sense_number(lemma, synset_id))
-                               for lemma in synset.lemmas)
+                senses = tuple(
+                    (lemma.replace("_", " "), self.rules.wordnet.sense_number(lemma, synset_id))
+                    for lemma in synset.lemmas
+                )
                 reference = DistractorRef("", (SynsetId(int(synset_id[:8]), "n"),), None, senses)
-                candidates.append(Candidate(reference, self.rules.synset_annotation(synset_id), weight,
-                                            frozenset(lemma.lower() for lemma in synset.lemmas)))
+                candidates.append(
+                    Candidate(
+                        reference,
+                        self.rules.synset_annotation(synset_id),
+                        weight,
+                        frozenset(lemma.lower() for lemma in synset.lemmas),
+                    )
+                )
         return candidates
 
     def _allowed(self, synset_form: bool, pos: str, forbidden: Annotation) -> tuple[list[Candidate], list[float]]:
@@ -151,7 +160,9 @@ class DistractorSampler:
             cache[key] = (allowed, list(itertools.accumulate(candidate.weight for candidate in allowed)))
         return cache[key]
 
-    def draw(self, source: SourceTriple, label: str, number: int, synset_form: bool, rng: random.Random) -> DistractorRef:
+    def draw(
+        self, source: SourceTriple, label: str, number: int, synset_form: bool, rng: random.Random
+    ) -> DistractorRef:
         """One distractor replacing synset ``number`` of ``source``, in word or synset form.
 
         Draws are repeated while the drawn candidate shares a word with the triple (rejection sampling, so

@@ -45,7 +45,9 @@ class Generator:
     spelling: str = "release"
 
     @classmethod
-    def load(cls, resources_folder: str | Path, wordnet_folder: str | Path | None = None, spelling: str = "release") -> Generator:
+    def load(
+        cls, resources_folder: str | Path, wordnet_folder: str | Path | None = None, spelling: str = "release"
+    ) -> Generator:
         """Load WordNet (aligned to Princeton offsets) and the side resources in ``resources_folder``."""
         wordnet = WordNet(wordnet_folder)
         resources = load_side_resources(resources_folder)

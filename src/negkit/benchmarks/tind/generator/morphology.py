@@ -34,12 +34,12 @@ _RELEASE_RULES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern, re.IGNORECASE), article)
     for pattern, article in (
         (r"^(hour(?!i)|heir|honest|hono[u]?r)", "an"),  # silent h
-        (r"^[^aeiouy]", "a"),                         # consonant letters
-        (r"^e[uw]", "a"),                             # "you" sound: a eulogy, a ewe
-        (r"^onc?e\b", "a"),                           # "w" sound: a one-off, a once-great
-        (r"^uni([^nmd]|mo)", "a"),                    # a unit, a university (not: an unnamed)
+        (r"^[^aeiouy]", "a"),  # consonant letters
+        (r"^e[uw]", "a"),  # "you" sound: a eulogy, a ewe
+        (r"^onc?e\b", "a"),  # "w" sound: a one-off, a once-great
+        (r"^uni([^nmd]|mo)", "a"),  # a unit, a university (not: an unnamed)
         (r"^ut[th]", "an"),
-        (r"^u[bcfhjkqrst][aeiou]", "a"),              # a use, a user, a urine
+        (r"^u[bcfhjkqrst][aeiou]", "a"),  # a use, a user, a urine
         (r"^[aeiou]", "an"),
         (r"^y(b[lor]|cl[ea]|fere|gg|p[ios]|rou|tt)", "an"),  # y read as a vowel
     )

@@ -90,20 +90,22 @@ class Realiser:
         for template in pattern.templates:
             for number, variation in enumerate(template.variations(), start=1):
                 for (role, _), role_values in zip(roles, values):
-                    items.append(TruthItem(
-                        item_id=make_item_id(pattern_id, group_id, len(items)),
-                        group_id=group_id,
-                        pattern_id=pattern_id,
-                        pattern=PATTERN_NAMES[pattern_id],
-                        template_id=f"{template.template_id}-{number}",
-                        negation_type=template.negation_type,
-                        semantic_type=template.semantic_type,
-                        syntactic_scope=template.syntactic_scope,
-                        kind=role,
-                        is_distractor=role != "Input",
-                        label=template.labels[role] == "T",
-                        sentence=fill(variation, role_values),
-                    ))
+                    items.append(
+                        TruthItem(
+                            item_id=make_item_id(pattern_id, group_id, len(items)),
+                            group_id=group_id,
+                            pattern_id=pattern_id,
+                            pattern=PATTERN_NAMES[pattern_id],
+                            template_id=f"{template.template_id}-{number}",
+                            negation_type=template.negation_type,
+                            semantic_type=template.semantic_type,
+                            syntactic_scope=template.syntactic_scope,
+                            kind=role,
+                            is_distractor=role != "Input",
+                            label=template.labels[role] == "T",
+                            sentence=fill(variation, role_values),
+                        )
+                    )
         return TindGroup(group_id, pattern_id, PATTERN_NAMES[pattern_id], source, tuple(distractors), items)
 
     def realise_header(self, group: TindGroup) -> TindGroup:

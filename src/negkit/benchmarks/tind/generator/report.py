@@ -9,7 +9,17 @@ from negkit.benchmarks.tind.types import PATTERN_NAMES, TindGroup
 
 #: Sentences per pattern in the full release (paper Table 2); group counts are in ``AUTHORS_SPLIT_COUNTS``.
 PAPER_SENTENCES: dict[int, int] = {
-    1: 281_624, 2: 8_178, 3: 2_436, 4: 10_092, 5: 60_864, 6: 11_940, 7: 1_176, 8: 682, 9: 240, 10: 468, 11: 3_600,
+    1: 281_624,
+    2: 8_178,
+    3: 2_436,
+    4: 10_092,
+    5: 60_864,
+    6: 11_940,
+    7: 1_176,
+    8: 682,
+    9: 240,
+    10: 468,
+    11: 3_600,
 }
 
 
@@ -40,8 +50,10 @@ def comparison_table(generated: Sequence[TindGroup], public: Sequence[TindGroup]
         cells = [triples, len(groups), sentences, paper_groups, PAPER_SENTENCES[pattern_id], found]
         totals = [a + b for a, b in zip(totals, cells)]
         shown = f"{found}/{total}" if total else "-"
-        lines.append(f"| #{pattern_id:02d} {PATTERN_NAMES[pattern_id]} | {triples:,} | {len(groups):,} | {sentences:,} "
-                     f"| {paper_groups:,} | {PAPER_SENTENCES[pattern_id]:,} | {shown} |")
+        lines.append(
+            f"| #{pattern_id:02d} {PATTERN_NAMES[pattern_id]} | {triples:,} | {len(groups):,} | {sentences:,} "
+            f"| {paper_groups:,} | {PAPER_SENTENCES[pattern_id]:,} | {shown} |"
+        )
     public_total = sum(total for _, total in overlap.values())
     shown = f"{totals[5]}/{public_total}" if public_total else "-"
     lines.append(f"| all | {totals[0]:,} | {totals[1]:,} | {totals[2]:,} | {totals[3]:,} | {totals[4]:,} | {shown} |")

@@ -78,11 +78,18 @@ def load_side_resources(folder: str | Path, blc_variant: str = DEFAULT_BLC_VARIA
     """Read the four side resources from ``folder``."""
     folder = Path(folder)
     blc = folder / "blc" / "WordNet-3.0" / blc_variant
-    needed = [folder / "core-wordnet.txt", folder / "wordnet-domains-3.2-wordnet-3.0.txt", blc / "blc.noun",
-              blc / "blc.verb", folder / "morphosemantic-links.tsv"]
+    needed = [
+        folder / "core-wordnet.txt",
+        folder / "wordnet-domains-3.2-wordnet-3.0.txt",
+        blc / "blc.noun",
+        blc / "blc.verb",
+        folder / "morphosemantic-links.tsv",
+    ]
     missing = [str(path) for path in needed if not path.is_file()]
     if missing:
-        raise DataNotFoundError(f"WordNet side resources missing: {', '.join(missing)} (see ../shared/data/wordnet/README.md)")
+        raise DataNotFoundError(
+            f"WordNet side resources missing: {', '.join(missing)} (see ../shared/data/wordnet/README.md)"
+        )
     return SideResources(
         core_sense_keys=_read_core(folder / "core-wordnet.txt"),
         domains=_read_domains(folder / "wordnet-domains-3.2-wordnet-3.0.txt"),

@@ -36,8 +36,17 @@ ANIMATE_LEXICOGRAPHER_FILES: frozenset[str] = frozenset({"noun.person", "noun.an
 
 #: Header relation name of each pattern.
 RELATIONS: dict[int, str] = {
-    1: "variant", 2: "ant", 3: "synset", 4: "ant", 5: "hyp", 6: "wn_part", 7: "wn_substance", 8: "wn_member",
-    9: "agent", 10: "instrument", 11: "result",
+    1: "variant",
+    2: "ant",
+    3: "synset",
+    4: "ant",
+    5: "hyp",
+    6: "wn_part",
+    7: "wn_substance",
+    8: "wn_member",
+    9: "agent",
+    10: "instrument",
+    11: "result",
 }
 #: Symmetric relations: each pair is followed by its reverse (58 = 2 x 29 antonym pairs, 14 = 2 x 7 synonym pairs).
 SYMMETRIC_PATTERNS: frozenset[int] = frozenset({2, 3, 4})
@@ -101,7 +110,11 @@ class TripleSelector:
     def triples(self, pattern_id: int) -> list[SourceTriple]:
         """The sorted, de-duplicated triples of one pattern."""
         builders: dict[int, Callable[[], list[tuple[tuple[str, str], ...]]]] = {
-            1: self._variants, 2: self._antonyms, 3: self._synonym_pairs, 4: self._antonyms, 5: self._hypernyms,
+            1: self._variants,
+            2: self._antonyms,
+            3: self._synonym_pairs,
+            4: self._antonyms,
+            5: self._hypernyms,
             9: lambda: self._morphosemantic("agent", animate=True),
             10: lambda: self._morphosemantic("instrument", animate=False),
             11: lambda: self._morphosemantic("result", animate=False),
@@ -127,16 +140,22 @@ class TripleSelector:
 
     # -- one builder per relation --------------------------------------------------------------------------
     def _variants(self) -> list[tuple[tuple[str, str], ...]]:
-        return [((synset_id, lemma),) for lemma, synset_id in self.core.senses
-                if synset_id.endswith("-n") and synset_id not in self.blc]
+        return [
+            ((synset_id, lemma),)
+            for lemma, synset_id in self.core.senses
+            if synset_id.endswith("-n") and synset_id not in self.blc
+        ]
 
     def _synonym_pairs(self) -> list[tuple[tuple[str, str], ...]]:
         by_synset: dict[str, list[str]] = {}
         for lemma, synset_id in self.core.senses:
             if synset_id.endswith("-n") and lemma not in by_synset.setdefault(synset_id, []):
                 by_synset[synset_id].append(lemma)
-        return [((synset_id, first), (synset_id, second))
-                for synset_id, lemmas in by_synset.items() for first, second in zip(lemmas, lemmas[1:])]
+        return [
+            ((synset_id, first), (synset_id, second))
+            for synset_id, lemmas in by_synset.items()
+            for first, second in zip(lemmas, lemmas[1:])
+        ]
 
     def _antonyms(self) -> list[tuple[tuple[str, str], ...]]:
         pairs = []

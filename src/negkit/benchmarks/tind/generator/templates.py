@@ -80,7 +80,7 @@ def _expand(text: str) -> list[str]:
     choices: list[list[str]] = []
     position = 0
     for match in _CHOICE.finditer(text):
-        literals.append(text[position: match.start()])
+        literals.append(text[position : match.start()])
         if match.group(1) is not None:
             choices.append([match.group(1), ""])
         else:

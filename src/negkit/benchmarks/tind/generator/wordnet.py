@@ -25,14 +25,51 @@ _SENSE_KEY_POS = {"1": "n", "2": "v", "3": "a", "4": "r", "5": "s"}
 
 #: The 45 lexicographer files of WordNet 3.0, indexed by ``lex_filenum``.
 LEXICOGRAPHER_FILES: tuple[str, ...] = (
-    "adj.all", "adj.pert", "adv.all", "noun.Tops", "noun.act", "noun.animal", "noun.artifact",
-    "noun.attribute", "noun.body", "noun.cognition", "noun.communication", "noun.event", "noun.feeling",
-    "noun.food", "noun.group", "noun.location", "noun.motive", "noun.object", "noun.person",
-    "noun.phenomenon", "noun.plant", "noun.possession", "noun.process", "noun.quantity", "noun.relation",
-    "noun.shape", "noun.state", "noun.substance", "noun.time", "verb.body", "verb.change",
-    "verb.cognition", "verb.communication", "verb.competition", "verb.consumption", "verb.contact",
-    "verb.creation", "verb.emotion", "verb.motion", "verb.perception", "verb.possession", "verb.social",
-    "verb.stative", "verb.weather", "adj.ppl",
+    "adj.all",
+    "adj.pert",
+    "adv.all",
+    "noun.Tops",
+    "noun.act",
+    "noun.animal",
+    "noun.artifact",
+    "noun.attribute",
+    "noun.body",
+    "noun.cognition",
+    "noun.communication",
+    "noun.event",
+    "noun.feeling",
+    "noun.food",
+    "noun.group",
+    "noun.location",
+    "noun.motive",
+    "noun.object",
+    "noun.person",
+    "noun.phenomenon",
+    "noun.plant",
+    "noun.possession",
+    "noun.process",
+    "noun.quantity",
+    "noun.relation",
+    "noun.shape",
+    "noun.state",
+    "noun.substance",
+    "noun.time",
+    "verb.body",
+    "verb.change",
+    "verb.cognition",
+    "verb.communication",
+    "verb.competition",
+    "verb.consumption",
+    "verb.contact",
+    "verb.creation",
+    "verb.emotion",
+    "verb.motion",
+    "verb.perception",
+    "verb.possession",
+    "verb.social",
+    "verb.stative",
+    "verb.weather",
+    "adj.ppl",
 )
 
 
@@ -92,7 +129,9 @@ class WordNet:
             )
         for pos_file in ("data.noun", "data.verb"):
             if (self.folder / pos_file).is_file() and (self.folder / pos_file).stat().st_size == 0:
-                raise InputFormatError(self.folder / pos_file, None, "empty file (a WordNet 3.0 database file expected)")
+                raise InputFormatError(
+                    self.folder / pos_file, None, "empty file (a WordNet 3.0 database file expected)"
+                )
         self._cache: dict[str, Synset] = {}
         self._handles: dict[str, object] = {}
         self._to_local: dict[str, dict[int, int]] = {}  # pos letter -> Princeton offset -> local offset
@@ -134,7 +173,7 @@ class WordNet:
         base = max(0, offset - 40)
         starts = [base] if base == 0 else []
         starts += [base + index + 1 for index, byte in enumerate(window) if byte == 10]
-        valid = [start for start in starts if window[start - base: start - base + 9] == b"%08d " % start]
+        valid = [start for start in starts if window[start - base : start - base + 9] == b"%08d " % start]
         if not valid:
             return offset
         return min(valid, key=lambda start: abs(start - offset))
@@ -214,7 +253,7 @@ class WordNet:
                     fields = line.split()
                     count = int(fields[2])
                     pointer_count = int(fields[3])
-                    offsets = fields[6 + pointer_count: 6 + pointer_count + count]
+                    offsets = fields[6 + pointer_count : 6 + pointer_count + count]
                     table[fields[0]] = [self.princeton_id(f"{offset}-{letter}") for offset in offsets]
             cached[key] = table
         return cached[key]
@@ -262,6 +301,7 @@ class WordNet:
             cached[key] = table
         return cached[key]
 
+
 def parse_data_line(line: str) -> Synset:
     """Parse one line of a ``data.POS`` file."""
     body, _, gloss = line.partition(" | ")
@@ -278,7 +318,7 @@ def parse_data_line(line: str) -> Synset:
     pointer_count = int(fields[position])
     pointers = []
     for index in range(pointer_count):
-        symbol, target, target_pos, source_target = fields[position + 1 + 4 * index: position + 5 + 4 * index]
+        symbol, target, target_pos, source_target = fields[position + 1 + 4 * index : position + 5 + 4 * index]
         pointers.append(
             Pointer(symbol, f"{target}-{target_pos}", int(source_target[:2], 16), int(source_target[2:], 16))
         )
