@@ -102,8 +102,12 @@ class AnswerSpace:
     ``answers`` maps each label (``"true"``, ``"entailment"``, ...) to the text a model gives for it: the
     candidate of a next-token request or a continuation without its delimiter (ScoNe: ``entailment -> Yes``).
     ``gold`` holds the gold label of every evaluated item (the majority baseline answers the most frequent).
-    Tasks whose candidates differ per item (Thunder-NUBench) have no answer space.
+    Tasks whose candidates differ per item (Thunder-NUBench) have no answer space; a generation task's answer
+    space is ``free_text``.
     """
 
     answers: dict[str, str]
     gold: tuple[str, ...] = ()
+    #: The task scores written answers (generation): a constant baseline may answer any text, not only a label
+    #: (CondaQA's ``constant:yes``, or ``constant:"I don't know"``).
+    free_text: bool = False

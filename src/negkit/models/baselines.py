@@ -144,7 +144,7 @@ class BaselineModel:
             "baseline": self.kind,
             "task": task,
             "answer": self.answer,
-            "text": space.answers[self.answer],
+            "text": space.answers.get(self.answer, self.answer),
         }
 
     def _resolve(self, space: AnswerSpace, task: str) -> str:
@@ -152,6 +152,8 @@ class BaselineModel:
         for label, text in space.answers.items():
             if wanted in (label.casefold(), text.strip().casefold()):
                 return label
+        if space.free_text:  # a generation task scores any written answer: the constant text is the answer
+            return self.value
         offered = ", ".join(
             f"{label} ({text.strip()})" if text.strip() != label else label for label, text in space.answers.items()
         )
@@ -190,7 +192,7 @@ class BaselineModel:
 
     def generate(self, contexts: Sequence[str], max_new_tokens: int = 8, stop: Sequence[str] = ()) -> list[str]:
         if self.kind != "random":
-            text = self.space.answers[self.answer] if self.space and self.answer else ""
+            text = self.space.answers.get(self.answer, self.answer) if self.space and self.answer else ""
             return [text.strip() for _ in contexts]
         texts = [text.strip() for text in self.space.answers.values()] if self.space else [""]
         return [texts[int(_uniform(self.seed, "generate", context) * len(texts))] for context in contexts]

@@ -152,3 +152,43 @@ def test_negkit_eval_condaqa(tmp_path, task):
         assert all(s["prediction"] in ("yes", "no", "dont know") for s in samples)
     # the per-sample file scores back to the same accuracy
     assert main(["score", "condaqa", str(out / f"{task}.samples.jsonl"), "--data", str(shared_data_path())]) == 0
+
+
+def test_constant_answer_on_the_generation_task_is_scored_as_written(tmp_path, capsys):
+    """A constant answer is a string: ``--model constant:yes`` writes "yes" to every CondaQA question and is scored
+    like any written answer (it was refused: the generation task has no fixed answers). On the dev split this is
+    the always-yes baseline counted by hand above: 536 of 1,110 right, 39 of 328 question groups consistent."""
+    out = tmp_path / "yes"
+    argv = ["eval", "--model", "constant:yes", "--tasks", "condaqa", "--split", "dev", "--out", str(out)]
+    assert main([*argv, "--data", str(shared_data_path()), "--no-progress", "--bootstrap", "0"]) == 0
+    report = json.loads((out / "condaqa.results.json").read_text())["metrics"]
+    assert report["accuracy"]["correct"] == 536 and report["accuracy"]["total"] == 1110
+    assert report["consistency"]["all"]["correct"] == 39 and report["consistency"]["all"]["total"] == 328
+    samples = [json.loads(line) for line in (out / "condaqa.samples.jsonl").read_text().splitlines()]
+    assert {sample["output"] for sample in samples} == {"yes"}
+    free = tmp_path / "free"  # any other text is an answer too, written as it is
+    assert (
+        main(
+            [
+                "eval",
+                "--model",
+                "constant:maybe so",
+                "--tasks",
+                "condaqa",
+                "--split",
+                "dev",
+                "--limit",
+                "5",
+                "--out",
+                str(free),
+                "--data",
+                str(shared_data_path()),
+                "--no-progress",
+                "--bootstrap",
+                "0",
+            ]
+        )
+        == 0
+    )
+    outputs = {json.loads(line)["output"] for line in (free / "condaqa.samples.jsonl").read_text().splitlines()}
+    assert outputs == {"maybe so"}

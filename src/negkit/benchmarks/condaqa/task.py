@@ -226,17 +226,16 @@ class CondaQATask:
         return items
 
     def answer_space(self, items: Sequence[QAItem]) -> AnswerSpace | None:
-        """yes / no / don't know and the gold answers, for the baselines (choice style; written answers have none).
-        A span gold answer counts for no label."""
-        if self.style != "choice":
-            return None
+        """yes / no / don't know and the gold answers, for the baselines; a span gold answer counts for no label.
+        Written answers (the generation style) are free text: ``constant:yes`` writes "yes" to every question,
+        and any other constant text is written as it is."""
         gold = tuple(
             label
             for item in items
             for label, text in CHOICES.items()
             if normalize_answer(item.answer) == normalize_answer(text)
         )
-        return AnswerSpace({label: label for label in CHOICES}, gold)
+        return AnswerSpace({label: label for label in CHOICES}, gold, free_text=self.style != "choice")
 
 
 def answer_style(records: Sequence[Mapping[str, Any]]) -> str:
