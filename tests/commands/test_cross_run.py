@@ -84,56 +84,44 @@ def test_repeated_item_ids_are_refused_by_the_choice_task(tmp_path, capsys):
     """Finding 9: item ids were not checked for uniqueness in the generic choice task."""
     data = tmp_path / "data"
     write_questions(data / "toy-negation", QUESTIONS + [QUESTIONS[3]])
-    code = main(
-        [
-            "eval",
-            "--include",
-            str(TOY_SUITE),
-            "--model",
-            "random",
-            "--tasks",
-            "toy-negation",
-            "--data",
-            str(data),
-            "--out",
-            str(tmp_path / "run"),
-            "--no-progress",
-        ]
-    )
-    unregister_suite("toy-negation")
+    code = _toy_eval("random", data, tmp_path / "run")
     assert code == 2
     error = capsys.readouterr().err
     assert "item id 'q3' occurs more than once" in error and "Traceback" not in error
+
+
+def _toy_argv(model: str, data: Path, out: Path, *extra: str) -> list[str]:
+    """The command line of an eval of the documented toy suite (``--include``) on ``data``."""
+    return [
+        "eval",
+        "--include",
+        str(TOY_SUITE),
+        "--model",
+        model,
+        "--tasks",
+        "toy-negation",
+        "--data",
+        str(data),
+        "--out",
+        str(out),
+        "--no-progress",
+        *extra,
+    ]
+
+
+def _toy_eval(model: str, data: Path, out: Path, *extra: str) -> int:
+    """The exit status of :func:`_toy_argv`'s eval; the toy suite is unregistered after."""
+    try:
+        return main(_toy_argv(model, data, out, *extra))
+    finally:
+        unregister_suite("toy-negation")
 
 
 def _toy_run(tmp_path: Path, model: str, out: Path, questions: list[dict] = QUESTIONS) -> Path:
     """A run of the documented toy suite (``--include``) by a pseudo-model; the suite is unregistered after."""
     data = tmp_path / "toy-data"
     write_questions(data / "toy-negation", questions)
-    try:
-        assert (
-            main(
-                [
-                    "eval",
-                    "--include",
-                    str(TOY_SUITE),
-                    "--model",
-                    model,
-                    "--tasks",
-                    "toy-negation",
-                    "--data",
-                    str(data),
-                    "--out",
-                    str(out),
-                    "--no-progress",
-                    "--bootstrap",
-                    "20",
-                ]
-            )
-            == 0
-        )
-    finally:
-        unregister_suite("toy-negation")
+    assert _toy_eval(model, data, out, "--bootstrap", "20") == 0
     return out
 
 
@@ -248,22 +236,7 @@ def test_one_output_folder_holds_one_model(tmp_path, capsys):
     run = _toy_run(tmp_path, "random", tmp_path / "run")
     (run / "notes.txt").write_text("mine")
     data = tmp_path / "toy-data"
-    argv = [
-        "eval",
-        "--include",
-        str(TOY_SUITE),
-        "--model",
-        "constant:yes",
-        "--tasks",
-        "toy-negation",
-        "--data",
-        str(data),
-        "--out",
-        str(run),
-        "--no-progress",
-        "--bootstrap",
-        "20",
-    ]
+    argv = _toy_argv("constant:yes", data, run, "--bootstrap", "20")
     capsys.readouterr()
     try:
         assert main(argv) == 2
@@ -349,25 +322,7 @@ def test_eval_never_overwrites_a_file_it_did_not_write(name, tmp_path, capsys):
     (out / ".tmp-draft.txt").write_text("mine too")
     data = tmp_path / "toy-data"
     write_questions(data / "toy-negation")
-    try:
-        code = main(
-            [
-                "eval",
-                "--include",
-                str(TOY_SUITE),
-                "--model",
-                "random",
-                "--tasks",
-                "toy-negation",
-                "--data",
-                str(data),
-                "--out",
-                str(out),
-                "--no-progress",
-            ]
-        )
-    finally:
-        unregister_suite("toy-negation")
+    code = _toy_eval("random", data, out)
     assert code == 2 and f"{out / name}: not written by negkit eval" in capsys.readouterr().err
     assert (out / name).read_text() == "my own notes\n" and (out / ".tmp-draft.txt").read_text() == "mine too"
     (out / name).unlink()

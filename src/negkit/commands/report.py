@@ -22,7 +22,7 @@ from negkit.kit.render.html import figures_html, markdown_to_html, no_plots, pag
 from negkit.kit.render.markdown import markdown_table, with_interval
 from negkit.kit.results import TaskResult
 from negkit.kit.runs import read_run
-from negkit.kit.view import SuiteLookup, no_suites, run_sections
+from negkit.kit.view import SuiteLookup, no_suites, report_order, run_sections
 from negkit.resolution.figures import resolution_figures
 
 HTML_FILE = "report.html"
@@ -152,10 +152,5 @@ def write_run_folder_html(folder: Path, suites: SuiteLookup = no_suites) -> Path
     """Write ``report.html`` of an existing run folder from its task files (see ``negkit report``); tasks in the
     suites' order."""
     run = read_run(folder)
-
-    def order(name: str) -> tuple[int, str]:
-        view = suites(name)
-        return (view.order if view else 1_000_000, name)
-
-    results = [run.tasks[name] for name in sorted(run.tasks, key=order)]
+    results = [run.tasks[name] for name in sorted(run.tasks, key=lambda name: report_order(suites, name))]
     return write_html_report(results, folder, suites)

@@ -20,11 +20,7 @@ from negkit.io.textfiles import iter_json_objects, json_kind, read_json_object
 from negkit.kit.metrics.intervals import Estimand
 from negkit.kit.results import TaskResult
 from negkit.kit.view import SuiteView
-from negkit.runs.files import verify_samples
-
-RESULTS_SUFFIX = ".results.json"
-SAMPLES_SUFFIX = ".samples.jsonl"
-
+from negkit.runs.files import RESULTS_SUFFIX, SAMPLES_SUFFIX, verify_samples
 
 #: One task of a run folder, read back (:class:`negkit.kit.results.TaskResult` with its records and samples file).
 TaskRun = TaskResult

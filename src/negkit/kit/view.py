@@ -71,6 +71,13 @@ def no_suites(task_name: str) -> SuiteView | None:
     return None
 
 
+def report_order(suites: SuiteLookup, task_name: str) -> tuple[int, str]:
+    """Where task ``task_name`` stands in a run's reports: its suite's order, then its name (tasks no suite knows
+    come last)."""
+    view = suites(task_name)
+    return (view.order if view else 1_000_000, task_name)
+
+
 def run_sections(results: Sequence[dict[str, Any]], suites: SuiteLookup) -> list[RunSection]:
     """The sections the suites of a run's tasks add to its report (each suite asked once, in the tasks' order)."""
     views = [suites(str(result.get("task", {}).get("task", "?"))) for result in results]

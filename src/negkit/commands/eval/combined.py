@@ -13,8 +13,9 @@ from negkit.errors import NegkitError
 from negkit.io.atomic import atomic_write_json, atomic_write_text
 from negkit.kit.render.markdown import markdown_table
 from negkit.kit.results import RunResult, TaskResult
-from negkit.kit.runs import RESULTS_SUFFIX, read_task
-from negkit.kit.view import SuiteLookup, no_suites, run_sections
+from negkit.kit.runs import read_task
+from negkit.kit.view import SuiteLookup, no_suites, report_order, run_sections
+from negkit.runs.files import RESULTS_SUFFIX
 
 REPORT_FILE = "report.md"
 RESULTS_FILE = "results.json"
@@ -42,12 +43,7 @@ def with_earlier_tasks(
             )
     if not earlier:
         return list(results)
-
-    def order(result: TaskResult) -> tuple[int, str]:
-        view = suites(str(result["task"].get("task")))
-        return (view.order if view else 1_000_000, str(result["task"].get("task")))
-
-    return sorted([*results, *earlier], key=order)
+    return sorted([*results, *earlier], key=lambda result: report_order(suites, str(result["task"].get("task"))))
 
 
 def combined_markdown(

@@ -15,10 +15,10 @@ from typing import Any
 
 from negkit.errors import NegkitError
 from negkit.runs.distributed import STORE_PATTERN
+from negkit.runs.files import RESULTS_SUFFIX, SAMPLES_SUFFIX
 
-RESULTS_SUFFIX = ".results.json"
 #: Files of a task beside its ``TASK.results.json``.
-TASK_SUFFIXES = (RESULTS_SUFFIX, ".samples.jsonl", ".md", ".timings.json")
+TASK_SUFFIXES = (RESULTS_SUFFIX, SAMPLES_SUFFIX, ".md", ".timings.json")
 #: The run-wide files of a folder.
 RUN_FILES = ("results.json", "report.md", "report.html")
 
