@@ -16,13 +16,16 @@ variants that people ask for by name are registered under their own names.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from negkit.errors import NegkitError
 from negkit.models.base import Request, Response
+
+#: An item of a task's data (anything :func:`first_per_group` can group).
+Item = TypeVar("Item")
 
 
 @dataclass
@@ -108,6 +111,20 @@ def check_unique_ids(folder: str | Path, split: str, ids: Sequence[str]) -> None
                 "compared by item id, so each item needs its own)"
             )
         seen.add(item_id)
+
+
+def first_per_group(items: Sequence[Item], limit: int, group: Callable[[Item], Hashable]) -> list[Item]:
+    """The first items of each group, at most ``ceil(limit / number of groups)`` of each, in their order: a
+    ``--limit`` spread over a data set's groups (paradigms, relations, conditions) as evenly as can be."""
+    per_group = -(-limit // max(1, len({group(item) for item in items})))
+    counts: dict[Hashable, int] = {}
+    kept = []
+    for item in items:
+        key = group(item)
+        counts[key] = counts.get(key, 0) + 1
+        if counts[key] <= per_group:
+            kept.append(item)
+    return kept
 
 
 def resolve_limit(limit: int | float | None, total: int) -> int | None:

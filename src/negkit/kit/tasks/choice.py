@@ -36,7 +36,7 @@ from negkit.kit.render import plots
 from negkit.kit.render.figures import triple
 from negkit.kit.render.markdown import interval_note, markdown_table, number, with_interval
 from negkit.kit.runs import need
-from negkit.kit.tasks.base import TaskData, check_unique_ids, resolve_limit, wrap_prompt
+from negkit.kit.tasks.base import TaskData, check_unique_ids, first_per_group, resolve_limit, wrap_prompt
 from negkit.kit.view import Figure
 from negkit.models.base import AnswerSpace, LoglikelihoodRequest
 
@@ -129,15 +129,7 @@ class ChoiceTask:
         total = len(items)
         limit = resolve_limit(limit, total)
         if limit is not None and self.spec.group_field:  # the first questions of each group, as evenly as can be
-            per_group = -(-limit // max(1, len({item.fields[self.spec.group_field] for item in items})))
-            counts: dict[Any, int] = {}
-            kept = []
-            for item in items:
-                group = item.fields[self.spec.group_field]
-                counts[group] = counts.get(group, 0) + 1
-                if counts[group] <= per_group:
-                    kept.append(item)
-            items = kept
+            items = first_per_group(items, limit, lambda item: item.fields[self.spec.group_field])
         elif limit is not None:
             items = items[:limit]
         return TaskData(

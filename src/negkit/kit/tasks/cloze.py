@@ -41,7 +41,7 @@ from negkit.kit.metrics.intervals import Estimand
 from negkit.kit.metrics.ranking import gold_rank, spearman, top_k
 from negkit.kit.render.grouped import grouped_tables
 from negkit.kit.runs import need
-from negkit.kit.tasks.base import TaskData, resolve_limit
+from negkit.kit.tasks.base import TaskData, first_per_group, resolve_limit
 from negkit.models.base import AnswerSpace, LoglikelihoodRequest, NextTokenRequest, Request
 
 SCORINGS = ("first-token", "word")
@@ -193,14 +193,7 @@ class ClozeTask:
         total = len(probes)
         limit = resolve_limit(limit, total)
         if limit is not None and limit < total:
-            per_group = -(-limit // max(1, len({probe.group for probe in probes})))
-            counts: dict[str, int] = {}
-            kept = []
-            for probe in probes:
-                counts[probe.group] = counts.get(probe.group, 0) + 1
-                if counts[probe.group] <= per_group:
-                    kept.append(probe)
-            probes = kept
+            probes = first_per_group(probes, limit, lambda probe: probe.group)
         return TaskData(
             probes,
             self.spec.files(folder, split),

@@ -26,7 +26,7 @@ from negkit.kit.metrics.grouped import RecordMetric, grouped_estimands, grouped_
 from negkit.kit.metrics.intervals import Estimand
 from negkit.kit.render.grouped import grouped_tables
 from negkit.kit.runs import need
-from negkit.kit.tasks.base import TaskData, resolve_limit
+from negkit.kit.tasks.base import TaskData, first_per_group, resolve_limit
 from negkit.models.base import AnswerSpace, GenerateRequest
 
 #: English function words skipped before the predicted word (articles, pronouns, auxiliaries, prepositions,
@@ -166,14 +166,7 @@ class CompletionTask:
         total = len(items)
         limit = resolve_limit(limit, total)
         if limit is not None and limit < total:
-            per_group = -(-limit // max(1, len({item.group for item in items})))
-            counts: dict[str, int] = {}
-            kept = []
-            for item in items:
-                counts[item.group] = counts.get(item.group, 0) + 1
-                if counts[item.group] <= per_group:
-                    kept.append(item)
-            items = kept
+            items = first_per_group(items, limit, lambda item: item.group)
         return TaskData(
             items,
             self.spec.files(folder, split),

@@ -29,7 +29,7 @@ from negkit.kit.render import plots
 from negkit.kit.render.figures import triple
 from negkit.kit.render.markdown import interval_note, markdown_table, with_interval
 from negkit.kit.runs import need
-from negkit.kit.tasks.base import TaskData, resolve_limit
+from negkit.kit.tasks.base import TaskData, first_per_group, resolve_limit
 from negkit.kit.view import Figure
 from negkit.models.base import LoglikelihoodRequest, LoglikelihoodResult
 
@@ -114,14 +114,7 @@ class PairTask:
         total = len(pairs)
         limit = resolve_limit(limit, total)
         if limit is not None:
-            per_group = -(-limit // max(1, len({pair.group for pair in pairs})))
-            counts: dict[str, int] = {}
-            kept = []
-            for pair in pairs:
-                counts[pair.group] = counts.get(pair.group, 0) + 1
-                if counts[pair.group] <= per_group:
-                    kept.append(pair)
-            pairs = kept
+            pairs = first_per_group(pairs, limit, lambda pair: pair.group)
         return TaskData(
             pairs,
             self.spec.files(folder, split),
