@@ -5,11 +5,17 @@ scored whole after the model's prefix token; the headline is the mean accuracy o
 One JSON Lines file per paradigm (``PARADIGM.jsonl``), one pair per line with ``sentence_good``, ``sentence_bad``,
 ``UID`` (the paradigm), ``pairID``, ``field``, ``linguistics_term``. Item ids are ``blimp-PARADIGM-PAIRID``; a
 malformed line raises :class:`~negkit.errors.InputFormatError` naming the file and the line.
+
+Beside them, ``blimp-guard``: the 60 paradigms that are not about negation (the first 50 pairs of each, from
+``training/blimp-all/PARADIGM.jsonl.gz``), asked the same way. Not a negation benchmark: a guard against damage to
+general grammatical knowledge by negation training (docs/negation-training.md).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import gzip
+import json
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -42,10 +48,19 @@ def _text(path: Path, line: int, record: Mapping[str, Any], name: str) -> str:
 def read_blimp_paradigm(path: str | Path, paradigm: str | None = None) -> list[SentencePair]:
     """One paradigm file (``paradigm``: default its stem; a line whose ``UID`` names another paradigm is an error)."""
     path = Path(path)
-    paradigm = paradigm or path.stem
+    records = iter_json_objects(path, required=("sentence_good", "sentence_bad", "pairID"))
+    return paradigm_pairs(path, paradigm or path.stem, records)
+
+
+def paradigm_pairs(
+    path: Path, paradigm: str, records: Iterable[tuple[int, Mapping[str, Any]]], limit: int | None = None
+) -> list[SentencePair]:
+    """The pairs of one paradigm's ``(line, record)`` lines (at most ``limit``, in file order), checked."""
     pairs: list[SentencePair] = []
     seen: set[str] = set()
-    for line, record in iter_json_objects(path, required=("sentence_good", "sentence_bad", "pairID")):
+    for line, record in records:
+        if limit is not None and len(pairs) >= limit:
+            break
         if record.get("UID", paradigm) != paradigm:
             raise InputFormatError(
                 path, line, f"field 'UID': {quoted(record['UID'], 60)} is not this file's paradigm {paradigm!r}"
@@ -111,5 +126,76 @@ SUITE = register_suite(
         reader=read_blimp,
         order=60,
         groups=("negation-all",),
+    )
+)
+
+GUARD_NAME = "blimp-guard"
+GUARD_FOLDER = "training/blimp-all"
+#: Pairs read from each paradigm.
+PER_PARADIGM = 50
+_GUARD_FIELDS = ("sentence_good", "sentence_bad", "pairID")
+
+
+def guard_files(folder: str | Path, split: str = "test") -> list[Path]:
+    """The paradigm files of ``folder`` (every ``*.jsonl.gz``, sorted)."""
+    files = sorted(Path(folder).glob("*.jsonl.gz"))
+    if not files:
+        raise InputFormatError(Path(folder), None, "no BLiMP paradigm files (*.jsonl.gz)")
+    return files
+
+
+def _records(path: Path) -> Iterator[tuple[int, Mapping[str, Any]]]:
+    try:
+        with gzip.open(path, "rt", encoding="utf-8") as handle:
+            for line, text in enumerate(handle, 1):
+                if not text.strip():
+                    continue
+                try:
+                    record = json.loads(text)
+                except json.JSONDecodeError as error:
+                    raise InputFormatError(path, line, f"not JSON: {error.msg}") from None
+                if not isinstance(record, dict):
+                    raise InputFormatError(path, line, "expected a JSON object")
+                missing = [name for name in _GUARD_FIELDS if name not in record]
+                if missing:
+                    raise InputFormatError(path, line, f"missing field(s): {', '.join(missing)}")
+                yield line, record
+    except (OSError, EOFError, UnicodeDecodeError) as error:
+        raise InputFormatError(path, None, f"cannot read the gzip file: {error}") from None
+
+
+def read_guard(folder: str | Path, split: str = "test") -> list[SentencePair]:
+    """The first :data:`PER_PARADIGM` pairs of every paradigm file of ``folder``."""
+    pairs: list[SentencePair] = []
+    for path in guard_files(folder):
+        paradigm = path.name.removesuffix(".jsonl.gz")
+        pairs += paradigm_pairs(path, paradigm, _records(path), PER_PARADIGM)
+    return pairs
+
+
+GUARD = MinimalPairs(
+    GUARD_NAME,
+    read_guard,
+    guard_files,
+    title="BLiMP, the 60 paradigms without negation (a guard, not a negation result)",
+    dataset=GUARD_FOLDER,
+    group_field="paradigm",
+    groups_key="paradigms",
+    unit="BLiMP pair",
+)
+
+GUARD_SUITE = register_suite(
+    pairs_suite(
+        GUARD,
+        DataSource(
+            GUARD_FOLDER,
+            "github alexwarstadt/blimp data/PARADIGM.jsonl of the 60 paradigms without negation, gzipped, into "
+            "DATA/training/blimp-all/",
+            licence="CC BY 4.0 (github alexwarstadt/blimp)",
+        ),
+        "BLiMP without negation: 50 pairs of each of 60 paradigms, a guard against damage by negation training",
+        reader=read_guard,
+        order=61,
+        default_run=False,
     )
 )

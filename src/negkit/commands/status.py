@@ -44,7 +44,8 @@ def suite_status(data: str | Path | None = None) -> list[SuiteStatus]:
 
 def default_tasks(data: str | Path | None = None, classifier: bool = False) -> list[str]:
     """The main tasks whose data is found (only the ones a classifier can run, for a classifier model)."""
-    found = [status.task for status in suite_status(data) if status.location is not None]
+    runs = {suite.main_task for suite in all_suites() if suite.default_run}
+    found = [status.task for status in suite_status(data) if status.location is not None and status.task in runs]
     return [task for task in found if task in classifier_tasks()] if classifier else found
 
 

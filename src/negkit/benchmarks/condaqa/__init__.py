@@ -12,6 +12,7 @@ from typing import Any
 
 from negkit.benchmarks.condaqa.data import DEV_FILE, TEST_FILE, read_condaqa
 from negkit.benchmarks.condaqa.task import CondaQATask
+from negkit.benchmarks.condaqa.training import TRAINING
 from negkit.kit.render import plots
 from negkit.kit.render.figures import triple
 from negkit.kit.suites.description import DataSource, SuiteDescription, TaskEntry
@@ -65,6 +66,7 @@ SUITE = register_suite(
             ),
         ),
         main_task=NAME,
+        training=(TRAINING,),
         data=DataSource(
             NAME,
             f"github AbhilashaRavichander/CondaQA data/{DEV_FILE} (and {TEST_FILE}, the union of "

@@ -29,6 +29,7 @@ from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescri
 from negkit.kit.suites.nli import THREE_WAY_ANSWERS, THREE_WAY_PROMPT, label_writer
 from negkit.kit.suites.registry import register_suite
 from negkit.kit.tasks.nli import NLITask
+from negkit.kit.training.task_source import nli_negated, premise_key, sick_pairs, task_training_source
 from negkit.kit.view import Figure
 
 NAME = "nan-nli"
@@ -129,6 +130,19 @@ def nan_nli_figures(metrics: dict[str, Any], records: Sequence[dict[str, Any]] |
     ]
 
 
+#: SICK's pairs asked in NaN-NLI's 3-way prompt (NaN-NLI itself is never trained on).
+TRAINING = (
+    task_training_source(
+        "sick@nan-nli",
+        "SICK's pairs in NaN-NLI's 3-way prompt (training data only; also NegNLI's 3-way prompt)",
+        NanNLITask,
+        read=sick_pairs,
+        pair=premise_key,
+        negated=nli_negated,
+        content_free_item=NLIItem("content-free", "N/A", "N/A", "neutral", "nan-nli"),
+    ),
+)
+
 SUITE = register_suite(
     SuiteDescription(
         name=NAME,
@@ -140,6 +154,7 @@ SUITE = register_suite(
             ),
         ),
         main_task=NAME,
+        training=TRAINING,
         data=DataSource(
             NAME,
             f"github joey234/nan-nli data/{DATA_FILE} into DATA/nan-nli/{DATA_FILE}",

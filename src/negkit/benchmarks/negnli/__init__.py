@@ -34,6 +34,7 @@ from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescri
 from negkit.kit.suites.nli import THREE_WAY_ANSWERS, THREE_WAY_PROMPT, label_writer
 from negkit.kit.suites.registry import register_suite
 from negkit.kit.tasks.nli import NLITask
+from negkit.kit.training.task_source import nli_negated, premise_key, sick_pairs, task_training_source
 from negkit.kit.view import Figure, RunSection
 from negkit.models.base import AnswerSpace
 
@@ -188,6 +189,20 @@ def nli_training_pairs(path: Path) -> list[tuple[str, str, str]] | None:
     return [(item.premise, item.hypothesis, item.label) for item in read_negnli(path)]
 
 
+#: SICK's pairs asked in NegNLI-RTE's 2-way prompt (NegNLI itself is never trained on).
+TRAINING = (
+    task_training_source(
+        f"sick@{NAME}-rte",
+        "SICK's pairs in NegNLI-RTE's yes/no prompt (training data only)",
+        lambda: NegNLITask(source="rte"),
+        read=sick_pairs,
+        pair=premise_key,
+        negated=nli_negated,
+        content_free_item=NLIItem("content-free", "N/A", "N/A", "entailment", "negnli"),
+    ),
+)
+
+
 SUITE = register_suite(
     SuiteDescription(
         name=NAME,
@@ -204,6 +219,7 @@ SUITE = register_suite(
             for source in NEGNLI_SOURCES
         ),
         main_task=f"{NAME}-mnli",
+        training=TRAINING,
         data=DataSource(
             "negation-nli",
             "github mosharafhossain/negation-and-nli data/new_benchmarks/clean_data/"

@@ -29,6 +29,7 @@ from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescri
 from negkit.kit.suites.nli import label_writer
 from negkit.kit.suites.registry import register_suite
 from negkit.kit.tasks.nli import NLITask
+from negkit.kit.training.task_source import nli_negated, premise_key, sick_pairs, task_training_source
 from negkit.kit.view import Figure
 
 NAME = "scone"
@@ -111,6 +112,38 @@ def scone_figures(metrics: dict[str, Any], records: Sequence[dict[str, Any]] | N
     return [("Accuracy per condition (95% intervals; dashed: chance)", bars)]
 
 
+def _row(item: NLIItem) -> str:
+    return f"row:{item.row}"
+
+
+def _negated(item: NLIItem) -> bool:
+    return item.condition != "no_negation"
+
+
+_CONTENT_FREE = NLIItem("content-free", "N/A", "N/A", "entailment", NAME)
+#: ScoNe's train split (in-distribution for ScoNe), and SICK asked in ScoNe's format (contradiction: "No").
+TRAINING = (
+    task_training_source(
+        NAME,
+        "ScoNe-NLI's train split (6 conditions x 1,002 pairs) in its evaluation prompt",
+        SconeTask,
+        split="train",
+        pair=_row,
+        negated=_negated,
+        content_free_item=_CONTENT_FREE,
+        in_distribution=NAME,
+    ),
+    task_training_source(
+        f"sick@{NAME}",
+        "SICK's pairs in ScoNe's yes/no prompt (training data only)",
+        SconeTask,
+        read=sick_pairs,
+        pair=premise_key,
+        negated=nli_negated,
+        content_free_item=_CONTENT_FREE,
+    ),
+)
+
 SUITE = register_suite(
     SuiteDescription(
         name=NAME,
@@ -125,6 +158,7 @@ SUITE = register_suite(
             ),
         ),
         main_task=NAME,
+        training=TRAINING,
         data=DataSource(
             NAME,
             "github selenashe/ScoNe scone_nli/ into DATA/scone/scone_nli/",

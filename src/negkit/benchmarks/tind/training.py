@@ -214,6 +214,17 @@ def _build(model: Any, options: Any, split: str, limit: int | None) -> TrainingD
     )
 
 
+def _content_free(model: Any, options: Any) -> Example:
+    """The zero-shot prompt with the sentence "N/A", and the True and False completions (the answer-prior guard)."""
+    task = TruthTask(chat=options.chat)
+    prompt = task.prompt("N/A", model)
+    uses_chat = task.uses_chat(model)
+    answers = tuple(
+        answer_completion(model, prompt, _user_message("N/A"), answer, uses_chat)[0] for answer in ("True", "False")
+    )
+    return Example(prompt, answers[0], False, "content-free", format="tind", choices=answers)
+
+
 def _check(options: Any) -> None:
     _read_tind(tind_source(options.data), options.split, options.split_seed)
 
@@ -300,4 +311,6 @@ TRAINING = TrainingSource(
     own_limit=True,
     flags=FLAGS,
     options=_options,
+    content_free=_content_free,
+    in_distribution="tind",
 )

@@ -88,3 +88,39 @@ def count_cell(path: Path, line: int, column: str, value: str, blank_allowed: bo
 def flag_cell(path: Path, line: int, column: str, value: str, blank_allowed: bool) -> bool:
     """Parse a 0/1 flag (counts above 1 are accepted as set); blank is False when allowed."""
     return count_cell(path, line, column, value, blank_allowed) > 0
+
+
+#: SICK's columns (the SemEval-2014 release): the pair, its relatedness and its 3-way judgement.
+SICK_COLUMNS: tuple[str, ...] = ("pair_ID", "sentence_A", "sentence_B", "entailment_judgment")
+
+
+def read_sick(path: str | Path) -> list[NLIItem]:
+    """SICK's tab-separated pairs (``pair_ID, sentence_A, sentence_B, relatedness_score, entailment_judgment``) as
+    NLI items (``premise_id``: sentence A, which several pairs share with different labels). Training data only:
+    SICK is not a negation benchmark of negkit's."""
+    path = Path(path)
+    rows = iter_csv(path, delimiter="\t")
+    first = next(rows, None)
+    if first is None:
+        raise InputFormatError(path, 1, "empty file (expected a header naming pair_ID, sentence_A, ...)")
+    header = first[1]
+    require_columns(path, header, SICK_COLUMNS)
+    column = {name: header.index(name) for name in SICK_COLUMNS}
+    items = []
+    for line, fields in rows:
+        if len(fields) < len(header):
+            raise InputFormatError(path, line, f"{len(fields)} fields, expected {len(header)}")
+        premise = fields[column["sentence_A"]].strip()
+        items.append(
+            NLIItem(
+                item_id=f"sick-{fields[column['pair_ID']].strip()}",
+                premise=premise,
+                hypothesis=fields[column["sentence_B"]].strip(),
+                label=nli_label(path, line, "entailment_judgment", fields[column["entailment_judgment"]]),
+                suite="sick",
+                premise_id=premise,
+            )
+        )
+    if not items:
+        raise InputFormatError(path, None, "no pairs")
+    return items

@@ -139,7 +139,10 @@ class TrainingSource:
     ``FinetuneOptions``, ``limit`` None when the source leaves the limit to ``finetune``); ``check(options)``
     checks that the data is there before a model loads; ``dev_split`` says whether ``--dev split`` reads the
     source's validation split; ``curriculum`` whether ``--affirmative-first`` applies (examples marked
-    ``negated``); ``own_limit`` whether the source applies ``--limit`` itself.
+    ``negated``); ``own_limit`` whether the source applies ``--limit`` itself; ``content_free(model, options)``
+    the format's prompt with content-free input ("N/A"), as a training example whose ``choices`` are the answers
+    (the answer-prior guard of a training mix, after Zhao et al. 2021); ``in_distribution`` names the suite whose
+    own data the source is (its results page marks that suite as in-distribution after training on it).
 
     ``flags`` are the source's own ``negkit finetune`` flags (e.g. TIND's subset filters), which the command adds
     to its parser; ``options(values)`` turns their parsed values (``values``: the command line by argparse
@@ -156,6 +159,8 @@ class TrainingSource:
     own_limit: bool = False
     flags: tuple[TrainingFlag, ...] = ()
     options: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = None
+    content_free: Callable[[Any, Any], Any] | None = None
+    in_distribution: str | None = None
 
 
 @dataclass(frozen=True)
@@ -210,6 +215,9 @@ class SuiteDescription:
     #: NLI training files in the benchmark's own layout for ``negkit finetune --model nli:...``:
     #: ``nli_pairs(path) -> [(premise, hypothesis, label)]``, or None when the file is not in that layout.
     nli_pairs: Callable[[Path], list[tuple[str, str, str]] | None] | None = None
+    #: Whether ``negkit eval`` without ``--tasks`` runs it (False for a guard that is not a negation benchmark,
+    #: such as ``blimp-guard``: asked for by name only).
+    default_run: bool = True
 
     def __post_init__(self) -> None:
         names = [entry.name for entry in self.tasks]

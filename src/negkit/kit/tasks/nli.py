@@ -138,6 +138,15 @@ class NLITask:
             )
         return requests
 
+    def gold_choice(self, item: NLIItem) -> int:
+        """The index of the answer word (of :meth:`requests`) that stands for the item's gold label (fitted to the
+        task's labels: a two-way task reads a 3-way label as entailment or not); for training on the format."""
+        label = self._fit_label(item.label)
+        for index, meaning in enumerate(self.answers.values()):
+            if self._fit_label(meaning) == label:
+                return index
+        raise NegkitError(f"{self.name}: no answer word stands for the label {item.label!r} (item {item.item_id})")
+
     def records(self, items: Sequence[NLIItem], responses: Sequence[Sequence[Any]]) -> list[dict[str, Any]]:
         records = []
         for item, answers in zip(items, responses):

@@ -20,8 +20,34 @@ def add_data_arguments(parser: argparse._ActionsContainer) -> None:
         metavar="|".join([*sources, "FILE"]),
         help=", ".join(f"{name} ({source.description})" for name, source in sources.items())
         + ', or a JSON Lines file of {"prompt", "completion"} (nli: models: premise, hypothesis, '
-        f"label as .jsonl/.csv/.tsv); default: {default_training_source()}",
+        "label as .jsonl/.csv/.tsv), or a mix of sources, each in its own evaluation format: "
+        "SOURCE[:affirmative|:negative]=COUNT,... (exact answer balance per source; docs/negation-training.md); "
+        f"default: {default_training_source()}",
     )
+    mix = parser  # the training mix's options (--train SOURCE=COUNT,...)
+    mix.add_argument(
+        "--phases",
+        metavar="A;B,C",
+        help="train the mix's parts in phases, in order: parts separated by ',', phases by ';' (default: one phase)",
+    )
+    mix.add_argument(
+        "--dev-per-format",
+        type=int,
+        metavar="N",
+        help="hold out N examples of every source: development accuracy and the largest answer share per format at "
+        "every evaluation, and the checkpoint chosen on the worst format",
+    )
+    mix.add_argument(
+        "--select-by",
+        choices=("worst-format", "dev-loss"),
+        help="the checkpoint kept (default with --dev-per-format: worst-format)",
+    )
+    for name, meaning in (
+        ("unlikelihood", "unlikelihood of the wrong answers on negated examples (BERTNOT-style)"),
+        ("consistency", "consistency of minimal pairs in a batch: as sure of the right answer on both sides"),
+        ("kl", "KL to the base model (the adapter off) at every trained position and on replay text"),
+    ):
+        mix.add_argument(f"--{name}-weight", type=float, default=0.0, metavar="W", help=f"{meaning}; 0: off")
     parser.add_argument(
         "--data", help="data root, data set folder or file (default: NEGKIT_DATA, ./data, ../shared/data)"
     )
@@ -232,6 +258,12 @@ def options_from_args(args: argparse.Namespace):
         progress=not args.no_progress,
         model_args=parse_model_args(args.model_args),
         labels=args.labels,
+        phases=args.phases,
+        dev_per_format=args.dev_per_format,
+        select_by=args.select_by,
+        unlikelihood_weight=args.unlikelihood_weight,
+        consistency_weight=args.consistency_weight,
+        kl_weight=args.kl_weight,
         **source_options(args),
     )
     return apply_recipe(options, args.recipe) if getattr(args, "recipe", None) else options

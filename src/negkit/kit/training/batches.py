@@ -32,6 +32,16 @@ class Tokenized:
     ids: tuple[int, ...]
     weights: tuple[float, ...]
     prompt_len: int
+    #: A mix's example: the token of each closed answer where the answers first differ (empty when there are none,
+    #: or two share it), its offset in the completion, the gold answer's index, the minimal-pair key, the format,
+    #: and the negated and replay marks.
+    choice_ids: tuple[int, ...] = ()
+    decision: int = 0
+    gold: int = -1
+    pair: str = ""
+    format: str = ""
+    negated: bool = False
+    replay: bool = False
 
     @property
     def completion_len(self) -> int:
@@ -62,12 +72,34 @@ def tokenize_examples(
         if len(prompt) + len(completion) > max_length:
             dropped += 1
             continue
-        kept.append(
-            Tokenized(
-                tuple(prompt + completion), _weights(len(prompt), len(completion), prompt_loss_weight), len(prompt)
-            )
-        )
+        weights = _weights(len(prompt), len(completion), prompt_loss_weight)
+        kept.append(Tokenized(tuple(prompt + completion), weights, len(prompt), **_mix_fields(rules, example)))
     return kept, dropped
+
+
+def _mix_fields(rules: Any, example: Example) -> dict[str, Any]:
+    """A mix example's answers as the tokens where they first differ (none when two answers are equal there; e.g.
+    ``" Yes"`` and ``" No"`` may share a first token ``" "`` in a small vocabulary), and its marks."""
+    if not (example.format or example.replay):
+        return {}
+    fields: dict[str, Any] = {
+        "pair": example.pair,
+        "format": example.format,
+        "negated": bool(example.negated),
+        "replay": example.replay,
+    }
+    if example.completion not in example.choices or len(example.choices) < 2:
+        return fields
+    encoded = [rules.encode(choice, special=False) for choice in example.choices]
+    shortest = min(len(ids) for ids in encoded)
+    decision = 0
+    while decision < shortest and len({ids[decision] for ids in encoded}) == 1:
+        decision += 1
+    if decision < shortest:
+        tokens = tuple(ids[decision] for ids in encoded)
+        if len(set(tokens)) == len(tokens):
+            fields.update(choice_ids=tokens, decision=decision, gold=example.choices.index(example.completion))
+    return fields
 
 
 def _weights(prompt_len: int, completion_len: int, prompt_loss_weight: float) -> tuple[float, ...]:
@@ -90,7 +122,15 @@ class TokenizedDataset(torch.utils.data.Dataset):
 
     def __getitem__(self, index: int) -> dict[str, Any]:
         row = self.rows[index]
-        return {"input_ids": row.ids, "loss_weights": row.weights, "prompt_len": row.prompt_len}
+        item: dict[str, Any] = {"input_ids": row.ids, "loss_weights": row.weights, "prompt_len": row.prompt_len}
+        if self.has_mix_fields:
+            item["mix"] = row
+        return item
+
+    @property
+    def has_mix_fields(self) -> bool:
+        """Whether the rows are a training mix's (answers, pairs, replay): the batches then carry them."""
+        return any(row.format or row.replay for row in self.rows)
 
     def token_count(self) -> int:
         return sum(len(row.ids) for row in self.rows)
@@ -133,7 +173,7 @@ class PaddingCollator:
             weight = torch.tensor(weight_row[prefix:], dtype=torch.float32)
             weights[number, start:] = weight
             labels[number, start:] = torch.where(weight > 0, ids, torch.full_like(ids, IGNORE))
-        return {
+        batch = {
             "input_ids": input_ids,
             "attention_mask": attention,
             "position_ids": positions,
@@ -141,6 +181,37 @@ class PaddingCollator:
             "loss_weights": weights,
             "prefix_ids": torch.tensor([rows[0][:prefix]], dtype=torch.long),
         }
+        if "mix" in features[0]:
+            batch.update(mix_tensors([feature["mix"] for feature in features]))
+        return batch
+
+
+def mix_tensors(rows: Sequence[Tokenized]) -> dict[str, torch.Tensor]:
+    """A mix batch's extra tensors: ``choice_ids`` (rows x answers, -1 where none), ``gold_choice``,
+    ``partner`` (the row index of the minimal-pair partner with another answer, -1 where none),
+    ``answer_offsets`` (the deciding token's distance from the row's end), ``negated_rows`` and ``replay_rows``."""
+    width = max((len(row.choice_ids) for row in rows), default=0) or 1
+    choice_ids = torch.full((len(rows), width), -1, dtype=torch.long)
+    for number, row in enumerate(rows):
+        choice_ids[number, : len(row.choice_ids)] = torch.tensor(row.choice_ids, dtype=torch.long)
+    partner = [-1] * len(rows)
+    for first, row in enumerate(rows):
+        if not row.pair or row.gold < 0 or partner[first] >= 0:
+            continue
+        for second in range(first + 1, len(rows)):
+            other = rows[second]
+            if other.pair == row.pair and other.gold >= 0 and other.gold != row.gold and partner[second] < 0:
+                partner[first], partner[second] = second, first
+                break
+    return {
+        "choice_ids": choice_ids,
+        "gold_choice": torch.tensor([row.gold for row in rows], dtype=torch.long),
+        "partner": torch.tensor(partner, dtype=torch.long),
+        # counted back from the end: the position that predicts the answers' deciding token
+        "answer_offsets": torch.tensor([len(row.ids) - row.prompt_len - row.decision for row in rows]),
+        "negated_rows": torch.tensor([row.negated for row in rows], dtype=torch.bool),
+        "replay_rows": torch.tensor([row.replay for row in rows], dtype=torch.bool),
+    }
 
 
 def shared_prefix_length(rows: Sequence[Sequence[int]], weights: Sequence[Sequence[float]]) -> int:

@@ -19,6 +19,7 @@ import re
 import shutil
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +60,26 @@ def remove_torn_checkpoints(folder: Path) -> list[Path]:
     return removed
 
 
+#: The log key of a mix's worst-format development accuracy (:mod:`negkit.kit.training.guards`).
+WORST = "eval_guard_worst_accuracy"
+
+
+def best_guard_step(log_history: Sequence[dict[str, Any]]) -> tuple[int, dict[str, Any]] | None:
+    """The step whose worst-format development accuracy is highest (the later step on a tie), with the reason."""
+    best: tuple[int, dict[str, Any]] | None = None
+    for entry in log_history:
+        if WORST not in entry:
+            continue
+        if best is None or entry[WORST] >= best[1]["worst_accuracy"]:
+            reason = {
+                "criterion": "highest worst-format development accuracy",
+                "worst_accuracy": entry[WORST],
+                "worst_format": entry.get("eval_guard_worst_format"),
+            }
+            best = (int(entry["step"]), reason)
+    return best
+
+
 def evaluations(log_history: list[dict[str, Any]]) -> list[tuple[int, float]]:
     """``(step, eval_loss)`` of every evaluation so far."""
     return [(int(entry["step"]), float(entry["eval_loss"])) for entry in log_history if "eval_loss" in entry]
@@ -81,6 +102,7 @@ class DurableCheckpoints(TrainerCallback):
         self.keep = max(1, keep)
         self.save_seconds = save_seconds
         self.last_save = time.monotonic()
+        self.history: list[dict[str, Any]] = []
 
     def on_step_end(self, args: Any, state: Any, control: Any, **kwargs: Any) -> Any:
         if self.save_seconds is not None and time.monotonic() - self.last_save >= self.save_seconds:
@@ -97,13 +119,15 @@ class DurableCheckpoints(TrainerCallback):
             fsync_folder(path)
             atomic_write_text(path / COMPLETE_MARKER, f"{state.global_step}\n")
         self.last_save = time.monotonic()
+        self.history = state.log_history
         self._rotate(best_step(state.log_history))
         return control
 
     def _rotate(self, best: int | None) -> None:
         complete = complete_checkpoints(self.folder)
         keep = set(complete[-self.keep :])
-        keep.update(path for path in complete if checkpoint_step(path) == best)
+        guarded = best_guard_step(self.history)
+        keep.update(path for path in complete if checkpoint_step(path) in (best, guarded[0] if guarded else None))
         for path in complete:
             if path not in keep:
                 shutil.rmtree(path, ignore_errors=True)
@@ -120,6 +144,9 @@ class EarlyStopping(TrainerCallback):
     def on_evaluate(
         self, args: Any, state: Any, control: Any, metrics: dict[str, float] | None = None, **kwargs: Any
     ) -> Any:
+        guarded = best_guard_step(state.log_history)
+        if guarded is not None and guarded[0] == state.global_step:  # a mix's best so far by its worst format
+            control.should_save = True
         history = evaluations(state.log_history)
         if not history:
             return control

@@ -26,8 +26,21 @@ class Example:
     eos: bool = True
     #: Where the example came from (an item id, a file line), for error messages and counts.
     origin: str = ""
-    #: TIND: whether the sentence is negative (None for other sources); :func:`affirmative_first` reads it.
+    #: Whether the example's input is negated (None: unknown); :func:`affirmative_first` and the unlikelihood loss
+    #: (on the negated side only) read it.
     negated: bool | None = None
+    #: The evaluation format the example is rendered in (a training mix's source name, e.g. ``scone``): the unit of
+    #: label balance, development accuracy and the answer-prior guards.
+    format: str = ""
+    #: The closed answers of the format as completions, the gold one among them (empty: a free answer). The
+    #: token where they first differ is what the guards' accuracy and the unlikelihood and consistency losses compare.
+    choices: tuple[str, ...] = ()
+    #: Examples sharing a ``pair`` key are minimal-pair partners (e.g. one ScoNe base pair in two conditions): a
+    #: training mix puts partners of different answers in the same batch, for the consistency loss.
+    pair: str = ""
+    #: Replay text (plain text, no answer): trained only through the KL term towards the base model, never with
+    #: cross-entropy.
+    replay: bool = False
 
 
 @dataclass
@@ -42,7 +55,10 @@ class TrainingData:
         """A hash of every example's prompt and completion, in order (changes with any filter or format)."""
         digest = hashlib.sha256()
         for example in self.examples:
-            digest.update(json.dumps([example.prompt, example.completion, example.eos]).encode("utf-8"))
+            fields: list[Any] = [example.prompt, example.completion, example.eos]
+            if example.choices or example.replay:  # a mix's examples; older runs' hashes stay as they were
+                fields += [list(example.choices), example.replay]
+            digest.update(json.dumps(fields).encode("utf-8"))
             digest.update(b"\n")
         return digest.hexdigest()
 

@@ -25,6 +25,8 @@ from negkit.kit.suites import training_source
 from negkit.kit.training import record
 from negkit.kit.training.batches import PaddingCollator, TokenizedDataset, tokenize_examples
 from negkit.kit.training.examples import TrainingData
+from negkit.kit.training.guards import answer_priors, format_guards
+from negkit.kit.training.mix import build_mix, content_free_examples, is_mix
 from negkit.kit.training.options import FinetuneOptions, command_line, layer_list
 from negkit.kit.training.run import claim, output_folder, status, train_resumably
 from negkit.kit.training.sources import (
@@ -76,7 +78,11 @@ def _finetune_lm(model: str, options: FinetuneOptions) -> dict[str, Any]:
     if finished is not None:
         return finished
     trainer, counts = build_trainer(lm, train_data, dev_data, options, out)
-    summary = train_resumably(trainer, out, dev_data is not None, options.early_stopping_threshold, started)
+    priors = content_free_rows(lm, options)
+    before = answer_priors(trainer.model, priors[0], priors[1], lm.rules.pad_id) if priors else None
+    summary = train_resumably(
+        trainer, out, dev_data is not None, options.early_stopping_threshold, started, selection(options)
+    )
     if summary["best_step"] is not None and summary["best_step"] != summary["global_step"]:
         restore_adapter(trainer.model, out / record.CHECKPOINTS / f"checkpoint-{summary['best_step']}")
     weights_sha = save_adapter(trainer.model, out)
@@ -95,6 +101,7 @@ def _finetune_lm(model: str, options: FinetuneOptions) -> dict[str, Any]:
         "plan_sha256": record.canonical_sha256(plan),
         "result": summary,
         "adapter": {"weights_sha256": weights_sha},
+        **mix_record(trainer, options, priors, before, lm.rules.pad_id),
         "versions": record.library_versions(),
         "environment": record.environment(),
     }
@@ -105,6 +112,37 @@ def _finetune_lm(model: str, options: FinetuneOptions) -> dict[str, Any]:
     run = record.jsonable(run)
     atomic_write_json(out / record.TRAINING_RECORD, run)
     return run
+
+
+def selection(options: FinetuneOptions) -> str:
+    """How the kept checkpoint is chosen: ``worst-format`` by default for a mix with a development set per format."""
+    return options.select_by or ("worst-format" if options.dev_per_format else "dev-loss")
+
+
+def content_free_rows(lm: Any, options: FinetuneOptions) -> tuple[list[Any], list[tuple[str, ...]]] | None:
+    """A mix's content-free prompts, tokenized, and their answers' texts (None when the run is not a mix)."""
+    if not is_mix(options.train) or is_seq2seq(lm):
+        return None
+    examples = content_free_examples(lm, options)
+    rows, _ = tokenize_examples(lm.rules, lm.tokenizer, examples, options.max_length)
+    return rows, [example.choices for example in examples]
+
+
+def mix_record(trainer: Any, options: FinetuneOptions, priors: Any, before: Any, pad_id: int) -> dict[str, Any]:
+    """A mix run's losses and guards for the training record: the extra loss weights, how the checkpoint was
+    chosen, the guards at every evaluation (in the log) and at the kept step, the answer priors before and after."""
+    if not is_mix(options.train):
+        return {}
+    guards: dict[str, Any] = {"checkpoint_selection": selection(options)}
+    if trainer.guard_rows:
+        guards["kept_checkpoint"] = format_guards(trainer.model, trainer.guard_rows, pad_id, options.batch_size)
+    if priors:
+        guards["content_free_answer_priors"] = {
+            "before": before,
+            "after": answer_priors(trainer.model, priors[0], priors[1], pad_id),
+        }
+    losses = {name: getattr(options, name) for name in ("unlikelihood_weight", "consistency_weight", "kl_weight")}
+    return {"losses": {"cross_entropy": 1.0, **losses}, "guards": guards}
 
 
 def load_language_model(model: str, options: FinetuneOptions) -> Any:
@@ -123,6 +161,8 @@ def load_language_model(model: str, options: FinetuneOptions) -> Any:
             f"{model}: negkit fine-tunes local transformers language models (causal or "
             "encoder-decoder) and nli: classifiers; this model is not one"
         )
+    if is_seq2seq(lm) and is_mix(options.train):
+        raise NegkitError(f"{model} is an encoder-decoder model: a training mix trains causal language models")
     if is_seq2seq(lm) and options.prompt_loss_weight > 0:
         raise NegkitError(
             f"{model} is an encoder-decoder model: its decoder never predicts the prompt, so "
@@ -138,6 +178,8 @@ def is_seq2seq(lm: Any) -> bool:
 
 def training_data(lm: Any, options: FinetuneOptions) -> tuple[TrainingData, TrainingData | None]:
     """The training examples and the development examples (if asked for)."""
+    if is_mix(options.train):
+        return build_mix(lm, options)
     source = training_source(options.train)
     if source is not None:
         train = source.build(lm, options, options.split, options.limit if source.own_limit else None)
@@ -239,16 +281,25 @@ def build_trainer(
 
         trainer_class, collator = Seq2SeqLossTrainer, Seq2SeqCollator(lm.rules.pad_id)
     else:
-        sharing = options.share_prefix and not options.gradient_checkpointing
+        # the KL term's reference pass runs whole rows: no shared prefix then
+        sharing = options.share_prefix and not options.gradient_checkpointing and not options.kl_weight
         trainer_class, collator = WeightedLossTrainer, PaddingCollator(lm.rules.pad_id, sharing)
+    mix = is_mix(options.train)
+    extra: dict[str, Any] = {}
+    if mix and not seq2seq:
+        losses = options.unlikelihood_weight or options.consistency_weight or options.kl_weight
+        extra = {"objectives": options if losses else None, "guard_rows": dev_set.rows if dev_set else None}
+        extra["pad_id"] = lm.rules.pad_id
     trainer = trainer_class(
         model=model,
         args=arguments,
         train_dataset=train_set,
         eval_dataset=dev_set,
-        in_order=options.affirmative_first is not None,  # a curriculum is trained in its order
+        # a curriculum and a mix are trained in their order
+        in_order=options.affirmative_first is not None or mix,
         data_collator=collator,
         callbacks=negkit_callbacks(options, out),
+        **extra,
     )
     quiet(trainer)
     return trainer, counts

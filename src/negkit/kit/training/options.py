@@ -11,6 +11,7 @@ from typing import Any
 
 from negkit.errors import NegkitError
 from negkit.kit.suites import default_training_source, training_source, training_sources
+from negkit.kit.training.mix import is_mix, parse_mix, parse_phases
 
 SCHEDULERS = ("cosine", "linear", "constant", "constant_with_warmup")
 
@@ -35,6 +36,18 @@ class FinetuneOptions:
     subset: Any = None
     #: At most this many training examples (a source may count them its own way, e.g. TIND in whole groups).
     limit: int | None = None
+    #: A training mix's phases (``a;b,c``: parts of ``--train`` separated by ``,``, phases by ``;``; None: one).
+    phases: str | None = None
+    #: A training mix's development set: this many held-out examples of every source (the collapse guards).
+    dev_per_format: int | None = None
+    #: Weights of the extra losses of a mix (0: off): unlikelihood of wrong answers on negated examples,
+    #: consistency over minimal pairs, KL to the base model (:mod:`negkit.kit.training.objectives`).
+    unlikelihood_weight: float = 0.0
+    consistency_weight: float = 0.0
+    kl_weight: float = 0.0
+    #: The checkpoint kept: ``dev-loss`` (the lowest development loss) or ``worst-format`` (the highest
+    #: worst-format development accuracy of a mix; its default with ``--dev-per-format``).
+    select_by: str | None = None
     #: A curriculum for sources that have one (``TrainingSource.curriculum``; TIND: first this many affirmative
     #: sentences, then all of them, in a fixed order).
     affirmative_first: int | None = None
@@ -111,7 +124,15 @@ class FinetuneOptions:
         for name, value in positive.items():
             if value < 1:
                 raise NegkitError(f"{flag(name)} must be at least 1, got {value}")
-        for name in ("limit", "dev_limit", "max_steps", "eval_steps", "early_stopping_patience", "affirmative_first"):
+        for name in (
+            "limit",
+            "dev_limit",
+            "max_steps",
+            "eval_steps",
+            "early_stopping_patience",
+            "affirmative_first",
+            "dev_per_format",
+        ):
             value = getattr(self, name)
             if value is not None and value < 1:
                 raise NegkitError(f"{flag(name)} must be at least 1, got {value}")
@@ -125,6 +146,7 @@ class FinetuneOptions:
             raise NegkitError(f"unknown --scheduler {self.scheduler!r}; choose one of {', '.join(SCHEDULERS)}")
         if self.early_stopping_patience is not None and self.dev is None:
             raise NegkitError("--early-stopping needs development data (--dev split|FRACTION|FILE)")
+        self._validate_mix()
         source = training_source(self.train)
         if self.affirmative_first is not None and (source is None or not source.curriculum):
             having = [name for name, each in training_sources().items() if each.curriculum]
@@ -142,6 +164,29 @@ class FinetuneOptions:
             if getattr(self, name) is not None and getattr(self, name) <= 0:
                 raise NegkitError(f"{flag(name)} must be positive")
 
+    def _validate_mix(self) -> None:
+        mix = is_mix(self.train)
+        weights = {"unlikelihood_weight": self.unlikelihood_weight, "consistency_weight": self.consistency_weight}
+        weights["kl_weight"] = self.kl_weight
+        for name, value in weights.items():
+            if value < 0:
+                raise NegkitError(f"{flag(name)} must be 0 or more, got {value}")
+            if value and not mix:
+                raise NegkitError(f"{flag(name)} needs a training mix (--train SOURCE=COUNT,...)")
+        for name in ("phases", "dev_per_format"):
+            if getattr(self, name) is not None and not mix:
+                raise NegkitError(f"{flag(name)} needs a training mix (--train SOURCE=COUNT,...)")
+        if self.select_by not in (None, "dev-loss", "worst-format"):
+            raise NegkitError(f"--select-by: choose dev-loss or worst-format, not {self.select_by!r}")
+        if self.select_by == "worst-format" and not self.dev_per_format:
+            raise NegkitError("--select-by worst-format needs --dev-per-format N (a development set per format)")
+        if mix:
+            if self.affirmative_first is not None:
+                raise NegkitError("--affirmative-first: in a mix, put tind:affirmative=N in a first phase instead")
+            if self.dev is not None:
+                raise NegkitError("a training mix takes --dev-per-format N, not --dev")
+            parse_phases(self.phases, parse_mix(self.train))
+
     def plan(self) -> dict[str, Any]:
         """The options that decide the trained weights (not where files go, nor how often they are saved)."""
         # --max-minutes only says where a session stops: a larger budget (or none) continues the same run
@@ -155,10 +200,16 @@ class FinetuneOptions:
             "logging_steps",
             "max_minutes",
         }
+        defaults = FinetuneOptions()
+        # a mix's options enter the plan only when set, so that runs planned before they existed still resume
+        skipped |= {name for name in MIX_OPTIONS if getattr(self, name) == getattr(defaults, name)}
         values = {name: value for name, value in asdict(self).items() if name not in skipped}
         values["data"] = None if self.data is None else str(self.data)
         return values
 
+
+#: The options of a training mix (absent from a run's plan and command line while at their defaults).
+MIX_OPTIONS = ("phases", "dev_per_format", "unlikelihood_weight", "consistency_weight", "kl_weight", "select_by")
 
 #: Options whose command-line flag is not their name with dashes.
 _FLAGS = {"early_stopping_patience": "--early-stopping"}
@@ -191,6 +242,8 @@ def command_line(model: str, options: FinetuneOptions, adapter_out: str | None =
         value = getattr(options, name)
         if name in ("out", "train", "progress", "model_args", "chat", "labels", "subset"):
             continue  # spelled below (a subset by its own flags)
+        if name in MIX_OPTIONS and value == getattr(defaults, name):
+            continue
         if isinstance(value, bool):
             if value != getattr(defaults, name):
                 words.append(flag(name) if value else f"--no-{name.replace('_', '-')}")

@@ -11,7 +11,13 @@ from negkit.errors import NegkitError
 from negkit.io.atomic import atomic_write_json, make_folder
 from negkit.io.locks import LOCK_FILE
 from negkit.kit.training import record
-from negkit.kit.training.callbacks import best_step, complete_checkpoints, remove_torn_checkpoints, write_log
+from negkit.kit.training.callbacks import (
+    best_guard_step,
+    best_step,
+    complete_checkpoints,
+    remove_torn_checkpoints,
+    write_log,
+)
 from negkit.kit.training.trainer import throughput
 
 
@@ -43,11 +49,14 @@ def claim(out: Path, plan: dict[str, Any]) -> dict[str, Any] | None:
     return None
 
 
-def train_resumably(trainer: Any, out: Path, has_dev: bool, threshold: float, started: float) -> dict[str, Any]:
+def train_resumably(
+    trainer: Any, out: Path, has_dev: bool, threshold: float, started: float, select_by: str = "dev-loss"
+) -> dict[str, Any]:
     """Train from the newest complete checkpoint (or from scratch); write the log; return the session summary.
 
-    ``summary["best_step"]`` is the step with the lowest development loss when there is development data (the
-    caller restores that checkpoint's weights when it is not the last step)."""
+    ``summary["best_step"]`` is, when there is development data, the step with the lowest development loss, or
+    with ``select_by="worst-format"`` the step whose worst format is best (a mix's guards), with the reason in
+    ``summary["selection"]`` (the caller restores that checkpoint's weights when it is not the last step)."""
     checkpoints = out / record.CHECKPOINTS
     remove_torn_checkpoints(checkpoints)
     complete = complete_checkpoints(checkpoints)
@@ -58,6 +67,10 @@ def train_resumably(trainer: Any, out: Path, has_dev: bool, threshold: float, st
     history = [entry for entry in state.log_history if "train_loss" not in entry]  # the session-only summary
     write_log(history, out / record.TRAIN_LOG, out / record.TRAIN_LOG_CSV)
     best = best_step(history, threshold) if has_dev else None
+    reason: dict[str, Any] | None = {"criterion": "lowest development loss"} if best is not None else None
+    if has_dev and select_by == "worst-format":
+        chosen = best_guard_step(history)
+        best, reason = chosen if chosen else (None, None)
     budget = any(getattr(callback, "stopped", False) for callback in trainer.callback_handler.callbacks)
     evaluations = [entry["eval_loss"] for entry in history if "eval_loss" in entry]
     return {
@@ -67,6 +80,7 @@ def train_resumably(trainer: Any, out: Path, has_dev: bool, threshold: float, st
         "stopped_by_time_budget": budget,
         "stopped_early": has_dev and not budget and state.global_step < state.max_steps,
         "best_step": best,
+        "selection": reason,
         "saved_step": best if best is not None else state.global_step,
         "train_loss": mean_train_loss(history),
         "final_eval_loss": evaluations[-1] if evaluations else None,

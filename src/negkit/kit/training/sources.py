@@ -19,11 +19,16 @@ from negkit.errors import InputFormatError, NegkitError
 from negkit.io.textfiles import iter_json_objects
 from negkit.kit.suites import training_source
 from negkit.kit.training.examples import Example, TrainingData, answer_completion
+from negkit.kit.training.mix import is_mix, parse_mix
 
 
 def check_source(train: str, options: Any) -> None:
     """Read a training source once without a model, so that missing or malformed data is reported before any
-    model loads (a suite's source may keep what it read for the build)."""
+    model loads (a suite's source may keep what it read for the build); a mix checks each of its sources."""
+    if is_mix(train):
+        for part in dict.fromkeys(part.source for part in parse_mix(train)):
+            check_source(part, options)
+        return
     source = training_source(train)
     if source is not None:
         if source.check is not None:

@@ -28,16 +28,36 @@ from negkit.kit.training.callbacks import (
     TimeBudget,
     TrainingLog,
 )
+from negkit.kit.training.guards import format_guards
+from negkit.kit.training.objectives import mix_objectives
 from negkit.kit.training.options import FinetuneOptions
+
+#: The tensors a training mix's batches carry besides the model inputs (:func:`negkit.kit.training.batches.mix_tensors`).
+MIX_TENSORS = ("choice_ids", "gold_choice", "partner", "answer_offsets", "negated_rows", "replay_rows")
 
 
 class WeightedLossTrainer(Trainer):
     """A Trainer whose batches carry ``loss_weights``; the loss is the weighted mean over predicted tokens. With
     ``in_order`` the training examples are taken in their given order (a curriculum) instead of shuffled."""
 
-    def __init__(self, *args: Any, in_order: bool = False, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        in_order: bool = False,
+        objectives: Any = None,
+        guard_rows: Any = None,
+        pad_id: int = 0,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.in_order = in_order
+        #: The run's options when a training mix adds losses (unlikelihood, consistency, KL), else None.
+        self.objectives = objectives
+        #: A mix's development rows, scored per format at every evaluation (the collapse guards), else None.
+        self.guard_rows = guard_rows
+        self.pad_id = pad_id
+        #: The latest batch's extra loss terms, for the training log.
+        self.last_terms: dict[str, float] = {}
         # the loss is a per-batch weighted mean: the Trainer divides it by the accumulation steps itself
         self.model_accepts_loss_kwargs = False
         forward = getattr(self.model, "get_base_model", lambda: self.model)().forward
@@ -51,6 +71,11 @@ class WeightedLossTrainer(Trainer):
         weights = inputs.pop("loss_weights")
         labels = inputs.pop("labels")
         prefix = inputs.pop("prefix_ids")
+        mix = {name: inputs.pop(name) for name in MIX_TENSORS if name in inputs}
+        if "replay_rows" in mix:  # replay text trains only through the KL term
+            ce_weights = weights * (~mix["replay_rows"]).to(weights.dtype).unsqueeze(1)
+        else:
+            ce_weights = weights
         keep = logits_needed(weights) if self._keeps_logits else weights.shape[1]
         extra: dict[str, Any] = {"logits_to_keep": keep} if self._keeps_logits else {}
         if prefix.shape[1] > 0:
@@ -68,8 +93,26 @@ class WeightedLossTrainer(Trainer):
             extra["use_cache"] = False
         self.computed_tokens += prefix.shape[1] + int(inputs["attention_mask"][:, prefix.shape[1] :].sum())
         outputs = model(**inputs, **extra)
-        loss = weighted_loss(outputs.logits, labels[:, -keep:], weights[:, -keep:])
+        loss = weighted_loss(outputs.logits, labels[:, -keep:], ce_weights[:, -keep:])
+        if self.objectives is not None and mix and model.training:
+            terms = mix_objectives(model, outputs.logits, mix, {**inputs, **extra}, weights[:, -keep:], self.objectives)
+            self.last_terms = {name: float(value.detach()) for name, value in terms.items()}
+            loss = loss + sum(terms.values())
         return (loss, outputs) if return_outputs else loss
+
+    def evaluation_loop(self, *args: Any, **kwargs: Any) -> Any:
+        """The Trainer's evaluation (the development loss), plus a mix's per-format guards in the same log entry."""
+        output = super().evaluation_loop(*args, **kwargs)
+        if self.guard_rows:
+            prefix = kwargs.get("metric_key_prefix", "eval")
+            guards = format_guards(self.model, self.guard_rows, self.pad_id, self.args.per_device_eval_batch_size)
+            output.metrics.update({prefix + name[len("eval") :]: value for name, value in guards.items()})
+        return output
+
+    def log(self, logs: dict[str, float], *args: Any, **kwargs: Any) -> None:
+        if "loss" in logs and self.last_terms:
+            logs = {**logs, **{f"loss_{name}": round(value, 6) for name, value in self.last_terms.items()}}
+        super().log(logs, *args, **kwargs)
 
     def _get_train_sampler(self, train_dataset: Any = None) -> Any:
         if self.in_order:
