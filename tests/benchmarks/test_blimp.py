@@ -16,3 +16,30 @@ def test_score_of_the_samples_is_the_eval(tmp_path, capsys):
     )
     assert metrics["overall"]["total"] == 70 and metrics["intervals"]["overall.accuracy"]["headline"] is True
     assert_compares_with_itself(out, "blimp-negation", capsys, metrics)
+
+
+def test_the_non_negation_guard_reads_50_pairs_of_each_paradigm_and_is_asked_by_name_only(tmp_path, capsys):
+    import gzip
+
+    import pytest
+
+    from negkit.benchmarks.blimp import read_guard
+    from negkit.commands.status import default_tasks
+    from negkit.errors import InputFormatError
+
+    data = shared_data_path()
+    pairs = read_guard(shared_data_path("training", "blimp-all"))
+    paradigms = {pair.group for pair in pairs}
+    assert len(paradigms) == 60 and len(pairs) == 3000
+    assert not paradigms & {"npi_present_1", "sentential_negation_npi_scope", "only_npi_scope"}
+    assert "blimp-guard" not in default_tasks(data) and "blimp-negation" in default_tasks(data)
+    out = evaluate(tmp_path / "run", "random", "blimp-guard", data, ["--limit", "120"])
+    metrics = assert_score_is_eval(out, "blimp-guard", "blimp-guard", data, capsys, score_only=("data_count", "source"))
+    assert metrics["overall"]["total"] == 120
+    # a damaged paradigm file: the file and line are named
+    folder = tmp_path / "blimp-all"
+    folder.mkdir()
+    with gzip.open(folder / "broken.jsonl.gz", "wt") as handle:
+        handle.write('{"sentence_good": "A dog runs.", "sentence_bad": "A dog run.", "pairID": 0}\n{"pairID": 1}\n')
+    with pytest.raises(InputFormatError, match=r"broken\.jsonl\.gz:2: missing field"):
+        read_guard(folder)
