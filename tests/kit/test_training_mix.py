@@ -200,3 +200,28 @@ def test_mix_options_without_a_mix_are_clear_errors(tiny, tmp_path, capsys):
     ):
         assert main(["finetune", "--model", f"hf:{tiny}", "--out", str(tmp_path / "x"), *flags]) == 2
         assert message in capsys.readouterr().err
+
+
+def test_sources_render_the_evaluation_prompt_with_the_gold_answer():
+    shared_data_path("scone")
+    shared_data_path("training", "sick")
+    from negkit.benchmarks.negnli import RTE_PROMPT
+    from negkit.benchmarks.scone import PROMPT as SCONE_PROMPT
+    from negkit.kit.data.nli import read_sick
+    from negkit.kit.suites import training_source
+
+    scone = training_source("scone").build(None, None)
+    assert len(scone.examples) == 6 * 1002 and scone.description["split"] == "train"
+    first = scone.examples[0]
+    assert first.prompt.startswith("Assume that ") and first.completion in (" Yes", " No")
+    assert first.choices == (" Yes", " No") and first.pair.startswith("row:") and first.format == "scone"
+    assert {example.negated for example in scone.examples} == {True, False}
+    sick = training_source("sick@negnli-rte").build(None, None)
+    pairs = read_sick(shared_data_path("training", "sick", "SICK.txt"))
+    by_label = {"entailment": " yes", "neutral": " no", "contradiction": " no"}
+    for example, pair in zip(sick.examples, pairs):
+        assert example.completion == by_label[pair.label]
+        assert example.prompt == RTE_PROMPT.format(premise=pair.premise, hypothesis=pair.hypothesis)
+    assert SCONE_PROMPT.split("{")[0] == "Assume that "
+    with_not = [example for example, pair in zip(sick.examples, pairs) if " not " in f" {pair.hypothesis} "]
+    assert with_not and all(example.negated for example in with_not)

@@ -50,6 +50,9 @@ def test_consistency_hand_computed():
         and report["span_answers"] == 1
         and report["span_correct"] == 1
     )
+    # predicted: yes 3, no 2, don't know 1, a span ("The river.") 1, none empty
+    assert report["predicted_answers"] == {"yes": 3, "no": 2, "dont know": 1, "empty": 0, "other": 1}
+    assert condaqa_report(items[:2], ["", "Yes."])["predicted_answers"]["empty"] == 1
 
 
 @pytest.fixture(scope="module")
@@ -192,3 +195,22 @@ def test_constant_answer_on_the_generation_task_is_scored_as_written(tmp_path, c
     )
     outputs = {json.loads(line)["output"] for line in (free / "condaqa.samples.jsonl").read_text().splitlines()}
     assert outputs == {"maybe so"}
+
+
+def test_the_training_source_drops_passages_shared_with_test_and_keeps_yes_no(tmp_path):
+    shared_data_path("condaqa", "condaqa_test.json")
+    from negkit.benchmarks.condaqa.training import CondaQATraining, dev_items_not_in_test
+    from negkit.kit.training.task_source import rendered_examples
+
+    items, files = dev_items_not_in_test()
+    everything = read_condaqa(shared_data_path("condaqa", "condaqa_dev.json"))
+    test_originals = {item.passage for item in read_condaqa(files[1]) if item.edit == 0}
+    dropped = {item.passage_id for item in everything} - {item.passage_id for item in items}
+    assert len(dropped) == 3  # the 3 original passages the test split also holds, with their edits
+    assert not {item.passage for item in items if item.edit == 0} & test_originals
+    examples = rendered_examples(CondaQATraining(), items, None, "condaqa")
+    assert {example.completion for example in examples} == {" yes\n", " no\n"}
+    assert examples[0].choices == (" yes\n", " no\n", " don't know\n")
+    assert examples[0].prompt.endswith("\nAnswer:") and not examples[0].eos
+    # the closed yes/no questions only: 536 yes + 512 no in the dev split, less those of the dropped passages
+    assert len(examples) == sum(canonical_answer(item.answer) in ("yes", "no") for item in items)

@@ -58,7 +58,8 @@ def _share(hits: int, total: int) -> dict[str, Any]:
 
 
 def condaqa_report(items: Sequence[QAItem], predictions: Sequence[str]) -> dict[str, Any]:
-    """Accuracy (overall and per edit), group consistency (All and per edit type), and the answer counts."""
+    """Accuracy (overall and per edit), group consistency (All and per edit type), the gold span answers, and the
+    predicted answers (closed, empty, other)."""
     if len(items) != len(predictions):
         raise ValueError(f"{len(items)} items but {len(predictions)} predictions")
     correct = [is_correct(item, prediction) for item, prediction in zip(items, predictions)]
@@ -89,4 +90,19 @@ def condaqa_report(items: Sequence[QAItem], predictions: Sequence[str]) -> dict[
         "group_sizes": {str(size): sizes[size] for size in sorted(sizes)},
         "span_answers": sum(item.is_span for item in items),
         "span_correct": sum(ok for item, ok in zip(items, correct) if item.is_span),
+        "predicted_answers": predicted_answers(predictions),
     }
+
+
+#: The closed answers as normalised (:func:`canonical_answer`), counted apart from empty and other answers.
+CLOSED_ANSWERS = ("yes", "no", "dont know")
+
+
+def predicted_answers(predictions: Sequence[str]) -> dict[str, int]:
+    """How many predictions are each closed answer, empty (a model that stops at once: the collapse of a format
+    trained elsewhere) or anything else (a span)."""
+    counts = {answer: 0 for answer in (*CLOSED_ANSWERS, "empty", "other")}
+    for prediction in predictions:
+        answer = normalize_answer(prediction)
+        counts[answer if answer in CLOSED_ANSWERS else "empty" if not answer else "other"] += 1
+    return counts

@@ -7,6 +7,8 @@ from typing import Any
 from negkit.benchmarks.condaqa.data import EDITS
 from negkit.kit.render.markdown import interval_note, markdown_table, with_interval
 
+_ANSWER_NAMES = {"dont know": "don't know"}
+
 
 def condaqa_tables(metrics: dict[str, Any]) -> str:
     """Markdown for :func:`negkit.benchmarks.condaqa.metrics.condaqa_report`."""
@@ -44,5 +46,12 @@ def condaqa_tables(metrics: dict[str, Any]) -> str:
         f"questions have a span as gold answer ({metrics.get('span_correct', 0)} answered correctly)"
         + (" and cannot be answered by choosing yes / no / don't know." if metrics.get("style") == "choice" else "."),
     ]
+    answers = metrics.get("predicted_answers")
+    if answers:
+        parts.append(
+            "Answers given: "
+            + ", ".join(f"{_ANSWER_NAMES.get(name, name)} {count}" for name, count in answers.items())
+            + " (empty: the model wrote nothing before the newline)."
+        )
     note = interval_note(intervals)
     return "\n\n".join(parts + ([note] if note else [])) + "\n"
