@@ -16,7 +16,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from negkit.benchmarks.scone.data import SCONE_CONDITIONS, read_scone, scone_split_folder
+from negkit.benchmarks.scone.data import (
+    SCONE_CONDITIONS,
+    parse_conditions,
+    read_scone,
+    scone_split_folder,
+)
 from negkit.benchmarks.scone.intervals import scone_estimands
 from negkit.benchmarks.scone.metrics import scone_accuracy
 from negkit.benchmarks.scone.tables import scone_tables
@@ -25,7 +30,7 @@ from negkit.kit.data.predictions import string, whole_number
 from negkit.kit.metrics.intervals import Estimand
 from negkit.kit.render import plots
 from negkit.kit.render.figures import triple
-from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescription, TaskEntry
+from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescription, TaskEntry, task_flag
 from negkit.kit.suites.nli import label_writer
 from negkit.kit.suites.registry import register_suite
 from negkit.kit.tasks.nli import NLITask
@@ -40,7 +45,9 @@ _ITEM_ID = re.compile(r"scone-\w+-(?P<condition>\w+)-(?P<row>\d+)$")
 
 
 class SconeTask(NLITask):
-    """ScoNe-NLI, all six conditions of ``split`` (``test`` by default, or ``train``)."""
+    """ScoNe-NLI, the six conditions of ``split`` (``test`` by default, or ``train``), or the ``conditions`` named
+    (:func:`negkit.benchmarks.scone.data.parse_conditions`: ``tasksource`` is the five-condition layout that
+    Thunder-NUBench's Table 16 used; ``negkit eval --scone-conditions``)."""
 
     name = NAME
     dataset = NAME
@@ -52,15 +59,37 @@ class SconeTask(NLITask):
     #: Samples written before records held the condition and row carry them in the item id.
     item_id_pattern = _ITEM_ID
 
+    def __init__(
+        self,
+        model_kind: str = "language_model",
+        chat: bool = False,
+        system_instruction: str | None = None,
+        conditions: str | Sequence[str] | None = None,
+    ) -> None:
+        super().__init__(model_kind, chat, system_instruction)
+        self.conditions = parse_conditions(conditions)
+
+    @property
+    def accepts(self) -> frozenset[str]:
+        return super().accepts | {"conditions"}
+
+    def config(self) -> dict[str, Any]:
+        """The task's settings; ``conditions`` only when some are left out (a run of all six reads as before)."""
+        config = super().config()
+        if self.conditions != SCONE_CONDITIONS:
+            config["conditions"] = list(self.conditions)
+        return config
+
     def read(self, folder: Path, split: str) -> list[NLIItem]:
-        return read_scone(folder, split)
+        """Every condition is read (the files are checked against each other); the chosen ones are kept."""
+        return [item for item in read_scone(folder, split) if item.condition in self.conditions]
 
     def files(self, folder: Path, split: str) -> list[Path]:
         return [scone_split_folder(folder, split) / f"{condition}.csv" for condition in SCONE_CONDITIONS]
 
     def limit_items(self, items: list[NLIItem], limit: int) -> list[NLIItem]:
-        """The first ``ceil(limit / 6)`` rows of every condition (the same base pairs in each)."""
-        rows = -(-limit // len(SCONE_CONDITIONS))
+        """The first ``ceil(limit / C)`` rows of each of the C conditions asked (the same base pairs in each)."""
+        rows = -(-limit // len(self.conditions))
         return [item for item in items if item.row < rows]
 
     def _fit_label(self, label: str) -> str:
@@ -136,6 +165,16 @@ SUITE = register_suite(
         primary_metric="accuracy.overall",
         figures=scone_figures,
         harness=HarnessExport(("negkit_scone",), label_writer("load_scone"), loaders={"load_scone": NAME}),
+        task_flags=(
+            task_flag(
+                "--scone-conditions",
+                option="conditions",
+                metavar="all|tasksource|CONDITION,...",
+                help="ScoNe: the conditions asked: all six (default), tasksource (the five of the tasksource layout "
+                "that Thunder-NUBench's Table 16 used: all but one_scoped), or names separated by commas "
+                f"({', '.join(SCONE_CONDITIONS)})",
+            ),
+        ),
         order=40,
         groups=("negation-all",),
     )
