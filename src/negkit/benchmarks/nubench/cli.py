@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from negkit.benchmarks.nubench.sweep import SWEEP_SPLIT, sweep_tasks
+from negkit.benchmarks.nubench.sweep import SWEEP_SPLITS, sweep_plan
 from negkit.benchmarks.nubench.sweep_tables import FEWSHOT_TASK
 from negkit.benchmarks.nubench.task import BOS_POLICIES
 from negkit.errors import NegkitError
@@ -20,11 +20,12 @@ GROUPS = {"nubench": "Thunder-NUBench prompt sweep (paper Tables 11-14)"}
 def register(groups: CommandGroups, context: CommandContext) -> None:
     sweep = groups["nubench"].add_parser(
         "sweep",
-        help="one model's prompt sweep: prompts 1-12 and 7-1..7-5 zero-shot (Tables 11-13), prompts 1, 7, 11 "
-        "zero- and 5-shot over five seeds (Table 14)",
+        help="one model's prompt sweep: prompts 1-12 and 7-1..7-5 zero-shot on validation (Tables 11-13), prompts "
+        "1, 7, 11 zero- and 5-shot over five seeds on test (Table 14)",
         description="Run Thunder-NUBench's prompt sweep for one model into one output folder (tasks nubench-prompts "
-        "and nubench-fewshot of `negkit eval`, one run store: what the prompts share is computed once; rerunning "
-        "resumes). Combine several models' folders with `negkit nubench tables`.",
+        "and nubench-fewshot of `negkit eval`, each on the paper's split: Tables 11-13 on validation, Table 14 on "
+        "test; one run store: what the prompts share is computed once; rerunning resumes). Combine several models' "
+        "folders with `negkit nubench tables`.",
     )
     context.add_model_arguments(sweep.add_argument_group("model"))
     tasks = sweep.add_argument_group("sweep and data")
@@ -36,7 +37,11 @@ def register(groups: CommandGroups, context: CommandContext) -> None:
     tasks.add_argument(
         "--data", help="data root or Thunder-NUBench folder (default: NEGKIT_DATA, ./data, ../shared/data)"
     )
-    tasks.add_argument("--split", default=SWEEP_SPLIT, help="validation (default, as the paper's sweep) or test")
+    tasks.add_argument(
+        "--split",
+        help=f"one split for every sweep (default: the paper's: prompts on {SWEEP_SPLITS['prompts']}, fewshot on "
+        f"{SWEEP_SPLITS['fewshot']})",
+    )
     tasks.add_argument("--limit", type=parse_limit, metavar="N|F", help="the first N items (or a fraction F)")
     tasks.add_argument(
         "--num-fewshot",
@@ -68,7 +73,8 @@ def register(groups: CommandGroups, context: CommandContext) -> None:
         description="Combine `negkit nubench sweep` output folders into the layout of the paper's Tables 11-14: "
         "per group of models (Tables 11 and 12) prompts 1-12 with acc / acc_norm per model and the group's "
         "average, Table 13 the wording variants of prompt 7 with each group's average, Table 14 prompts 1, 7, 11 "
-        "zero-shot and k-shot (mean ± SD over seeds). The best value of each column is in bold.",
+        "zero-shot and k-shot (mean ± SD over seeds). The best value of each column is in bold. Each table names "
+        "its split (the paper's: validation for Tables 11-13, test for Table 14); one table's runs share a split.",
     )
     tables.add_argument("runs", nargs="*", metavar="RUN_DIR", help="sweep output folders (one group: 'all models')")
     tables.add_argument(
@@ -98,12 +104,17 @@ def run_sweep(args: argparse.Namespace, context: CommandContext) -> int:
         raise NegkitError(f"--bootstrap must be 0 (no intervals) or a number of resamples, got {args.bootstrap}")
     if args.seed is not None and not fewshot:
         raise NegkitError("--seed changes nothing without the fewshot sweep (it draws the few-shot examples)")
-    tasks = sweep_tasks(which)
-    options = context.eval_options(args, num_fewshot={FEWSHOT_TASK: args.num_fewshot} if fewshot else None)
-    results = context.evaluate(args.model, tasks, options)
-    for result in results:
-        print(f"{result['task']['task']}: {result['files']['results']}")
-        print(open(result["files"]["tables"], encoding="utf-8").read())
+    for split, tasks in sweep_plan(which, args.split):
+        asks_fewshot = FEWSHOT_TASK in tasks
+        options = context.eval_options(
+            args,
+            split=split,
+            num_fewshot={FEWSHOT_TASK: args.num_fewshot} if asks_fewshot else None,
+            seed=args.seed if asks_fewshot else None,
+        )
+        for result in context.evaluate(args.model, tasks, options):
+            print(f"{result['task']['task']} ({split} split): {result['files']['results']}")
+            print(open(result["files"]["tables"], encoding="utf-8").read())
     return 0
 
 
