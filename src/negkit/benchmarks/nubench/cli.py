@@ -1,5 +1,6 @@
-"""``negkit nubench sweep`` (one model's prompt sweep, paper Tables 11-14) and ``negkit nubench tables`` (several
-models' sweeps in the paper's layout); see :mod:`negkit.benchmarks.nubench.sweep`."""
+"""``negkit nubench sweep`` (one model's prompt sweep, paper Tables 11-14), ``negkit nubench tables`` (several
+models' sweeps in the paper's layout; see :mod:`negkit.benchmarks.nubench.sweep`) and ``negkit nubench results``
+(Tables 5, 15 and 6 / 17 from run folders; :mod:`negkit.benchmarks.nubench.results_tables`)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from negkit.kit.arguments import non_negative, parse_limit, seed_value
 from negkit.kit.command_context import CommandContext, CommandGroups
 
 ORDER = 58
-GROUPS = {"nubench": "Thunder-NUBench prompt sweep (paper Tables 11-14)"}
+GROUPS = {"nubench": "Thunder-NUBench prompt sweep (paper Tables 11-14) and results tables (5, 15, 6 / 17)"}
 
 
 def register(groups: CommandGroups, context: CommandContext) -> None:
@@ -90,6 +91,32 @@ def register(groups: CommandGroups, context: CommandContext) -> None:
     )
     tables.set_defaults(handler=run_tables)
 
+    results = groups["nubench"].add_parser(
+        "results",
+        help="combine nubench runs into Table 5 (zero-shot, k-shot), Table 15 (with SFT) and the error analysis "
+        "of Tables 6 / 17 (report.md, report.html, nubench-results.json)",
+        description="Combine run folders of `negkit eval --tasks nubench` (prompt 7, zero-shot or --num-fewshot K) "
+        "and/or of `negkit nubench sweep --tables fewshot` (its prompt-7 runs) into the paper's results tables, "
+        "one row per model: Table 5 (zero-shot and k-shot acc / acc_norm, k-shot as mean ± SD over seeds), Table "
+        "15 (the same beside the model after SFT) and the error analysis of Tables 6 / 17 per setting. A run of a "
+        "model with --adapter is after SFT; so is every folder given with --sft.",
+    )
+    results.add_argument(
+        "runs", nargs="*", metavar="[NAME=]RUN_DIR", help="run folders (NAME: the model's row, default its name)"
+    )
+    results.add_argument(
+        "--sft",
+        nargs="+",
+        default=[],
+        metavar="[NAME=]RUN_DIR",
+        help="run folders of models after SFT that do not carry their adapter (e.g. merged with `negkit finetune "
+        "merge`); NAME puts one in its base model's row",
+    )
+    results.add_argument(
+        "--out", required=True, metavar="DIR", help="where report.md, report.html and nubench-results.json go"
+    )
+    results.set_defaults(handler=run_results)
+
 
 def run_sweep(args: argparse.Namespace, context: CommandContext) -> int:
     which = [name.strip() for name in args.tables.split(",") if name.strip()]
@@ -129,6 +156,17 @@ def run_tables(args: argparse.Namespace) -> int:
     if not runs:
         raise NegkitError("give the sweep output folders (RUN_DIR... or --group NAME RUN_DIR...)")
     files = tables(runs, args.out)
+    print(open(files["report"], encoding="utf-8").read(), end="")
+    print(f"\nreport: {files['report']}\nhtml: {files['html']}\ntables: {files['tables']}", file=sys.stderr)
+    return 0
+
+
+def run_results(args: argparse.Namespace) -> int:
+    from negkit.benchmarks.nubench.results_tables import results_tables
+
+    if not args.runs and not args.sft:
+        raise NegkitError("give the run folders ([NAME=]RUN_DIR... and/or --sft [NAME=]RUN_DIR...)")
+    files = results_tables(args.runs, args.out, args.sft)
     print(open(files["report"], encoding="utf-8").read(), end="")
     print(f"\nreport: {files['report']}\nhtml: {files['html']}\ntables: {files['tables']}", file=sys.stderr)
     return 0
