@@ -4,9 +4,10 @@ conditions, one_scoped left out), checked on a hand-made two-row data set and on
 from __future__ import annotations
 
 import json
+import shutil
 
 import pytest
-from conftest import shared_data_path
+from conftest import NUBENCH_FIXTURE, shared_data_path
 
 from negkit.benchmarks.scone.data import SCONE_CONDITIONS, TASKSOURCE_CONDITIONS, parse_conditions
 from negkit.cli import main
@@ -79,6 +80,23 @@ def test_tasksource_layout_on_a_hand_made_set(tmp_path, capsys):
     assert main([*argv[:-1], str(tmp_path / "all"), "--bootstrap", "0", "--no-progress"]) == 0
     every = json.loads((tmp_path / "all" / "scone.results.json").read_text())["metrics"]["accuracy"]
     assert every["one_scoped"] == 1.0 and every["overall"] == pytest.approx(7 / 12)
+
+
+def test_beside_other_tasks_the_task_or_a_per_task_value(tmp_path, capsys):
+    root = _write_scone(tmp_path / "data")
+    shutil.copytree(NUBENCH_FIXTURE / "multiple-choice", root / "thunder-nubench" / "multiple-choice")
+    base = ["eval", "--model", "random", "--data", str(root), "--bootstrap", "0", "--no-progress"]
+    # the task of the tasksource layout
+    assert main([*base, "--tasks", "nubench,scone-tasksource", "--out", str(tmp_path / "a")]) == 0
+    results = json.loads((tmp_path / "a" / "scone-tasksource.results.json").read_text())
+    assert results["data"]["count"] == 10 and results["task"]["conditions"] == list(TASKSOURCE_CONDITIONS)
+    # the flag for one task; conditions with commas; the recorded command spells it the same way
+    flag = ["--scone-conditions", "scone=two_scoped,no_negation"]
+    assert main([*base, "--tasks", "nubench,scone", *flag, "--out", str(tmp_path / "b")]) == 0
+    results = json.loads((tmp_path / "b" / "scone.results.json").read_text())
+    assert results["data"]["count"] == 4 and results["task"]["conditions"] == ["no_negation", "two_scoped"]
+    assert "--scone-conditions scone=two_scoped,no_negation" in results["command"]
+    capsys.readouterr()
 
 
 def test_the_flag_is_scone_s_own(tmp_path, capsys):

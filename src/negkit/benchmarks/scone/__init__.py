@@ -37,6 +37,8 @@ from negkit.kit.tasks.nli import NLITask
 from negkit.kit.view import Figure
 
 NAME = "scone"
+#: The task of the tasksource layout (Thunder-NUBench's Table 16).
+TASKSOURCE_TASK = "scone-tasksource"
 PROMPT = "Assume that {premise}\nIs it then definitely true that {hypothesis}?\nAnswer yes or no.\nAnswer:"
 ANSWERS: dict[str, str] = {"Yes": "entailment", "No": "neutral"}
 #: Predicted answers read as labels in a predictions file.
@@ -118,6 +120,31 @@ class SconeTask(NLITask):
         return {"count": metrics["count"], "data_count": len(items), **metrics}
 
 
+class SconeTasksourceTask(SconeTask):
+    """ScoNe-NLI in the tasksource layout that Thunder-NUBench's Table 16 used: the five conditions other than
+    ``one_scoped`` (1,000 test pairs); ``--scone-conditions`` still chooses others."""
+
+    name = TASKSOURCE_TASK
+
+    def __init__(
+        self,
+        model_kind: str = "language_model",
+        chat: bool = False,
+        system_instruction: str | None = None,
+        conditions: str | Sequence[str] | None = "tasksource",
+    ) -> None:
+        super().__init__(model_kind, chat, system_instruction, conditions)
+
+
+def conditions_value(text: str) -> str | dict[str, str]:
+    """``--scone-conditions``' value: ``CONDITIONS`` for every task asked, or ``TASK=CONDITIONS`` for one task (the
+    conditions may hold commas: ``scone=no_negation,two_scoped``), so that other tasks can be asked beside it."""
+    task, separator, value = text.partition("=")
+    if separator and task.strip() and "," not in task:
+        return {task.strip(): value.strip()}
+    return text
+
+
 def scone_metrics(items: Sequence[NLIItem], predictions: Sequence[str]) -> dict[str, Any]:
     """Accuracy per condition and overall (what ``negkit eval`` and ``negkit score`` both report)."""
     return {"count": len(items), "accuracy": scone_accuracy(items, predictions)}
@@ -152,6 +179,12 @@ SUITE = register_suite(
                 "ScoNe-NLI: scoped negation, six conditions (yes/no prompt, or --classifier)",
                 classifier=True,
             ),
+            TaskEntry(
+                TASKSOURCE_TASK,
+                SconeTasksourceTask,
+                "ScoNe-NLI as tasksource lays it out (Thunder-NUBench Table 16): five conditions, one_scoped left out",
+                classifier=True,
+            ),
         ),
         main_task=NAME,
         data=DataSource(
@@ -169,10 +202,12 @@ SUITE = register_suite(
             task_flag(
                 "--scone-conditions",
                 option="conditions",
-                metavar="all|tasksource|CONDITION,...",
-                help="ScoNe: the conditions asked: all six (default), tasksource (the five of the tasksource layout "
-                "that Thunder-NUBench's Table 16 used: all but one_scoped), or names separated by commas "
-                f"({', '.join(SCONE_CONDITIONS)})",
+                type=conditions_value,
+                metavar="[TASK=]all|tasksource|CONDITION,...",
+                help="ScoNe: the conditions asked: all six (default of scone), tasksource (the five of the "
+                "tasksource layout that Thunder-NUBench's Table 16 used: all but one_scoped; default of "
+                f"scone-tasksource), or names separated by commas ({', '.join(SCONE_CONDITIONS)}); "
+                "scone=CONDITIONS when other tasks are asked too",
             ),
         ),
         order=40,
