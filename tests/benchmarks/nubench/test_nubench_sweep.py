@@ -232,9 +232,9 @@ def test_sweep_command_end_to_end(tmp_path, capsys):
         == 0
     )
     text = capsys.readouterr().out
-    assert "nubench-prompts:" in text and "5-shot over seeds 42, 6 items" in text
+    assert "nubench-prompts (validation split):" in text and "5-shot over seeds 42, 24 items" in text
     run = read_sweep_run(out)
-    assert run.split == "validation" and run.fewshot["seeds"] == [42]
+    assert run.split == "validation" and run.fewshot_split == "test" and run.fewshot["seeds"] == [42]
     markdown = sweep_tables_markdown(sweep_tables_data([run]))
     assert "## Table 14: prompts 1, 7 and 11, zero-shot and 5-shot (mean ± SD over seeds 42)" in markdown
     assert (

@@ -7,6 +7,8 @@ pair over the group's models; Table 13 has a row per wording variant of prompt 7
 acc / acc_norm pair per group (the group's average); Table 14 has, per model, the prompts 1, 7 and 11, zero-shot
 and k-shot (mean ± sample SD over the seeds). Every value is a fraction of items (0-1, three decimals, as the
 paper prints them); the best value of each column is in bold (Table 14: the best prompt per model and column).
+Tables 11-13 are on the validation split and Table 14 on the test split, as in the paper (:data:`PAPER_SPLITS`):
+each table names its split, and says so when it differs from the paper's.
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ from negkit.kit.runs import read_task_results
 METRICS = ("acc", "acc_norm")
 TABLES_FILE = "nubench-tables.json"
 UNITS = "Values are fractions of items (0-1); the best value of each column is in **bold**."
+#: The split of the paper's tables: Tables 11-13 (the prompts task) validation, Table 14 (few-shot) test.
+PAPER_SPLITS: dict[str, str] = {PROMPTS_TASK: "validation", FEWSHOT_TASK: "test"}
 
 
 # -- one run ------------------------------------------------------------------------------------------------
@@ -69,7 +73,9 @@ def _mean_sd(entry: Mapping[str, Any]) -> str:
 # -- several runs -------------------------------------------------------------------------------------------
 @dataclass
 class SweepRun:
-    """One model's sweep: its name, run folder, group, and the metrics of its sweep tasks (None: not run)."""
+    """One model's sweep: its name, run folder, group, the metrics of its sweep tasks (None: not run), and each
+    task's split and item count (``split`` / ``count``: Tables 11-13's; ``fewshot_split`` / ``fewshot_count``:
+    Table 14's)."""
 
     name: str
     folder: Path
@@ -78,6 +84,8 @@ class SweepRun:
     fewshot: dict[str, Any] | None
     split: str | None
     count: int | None
+    fewshot_split: str | None = None
+    fewshot_count: int | None = None
 
 
 def read_sweep_run(folder: str | Path, group: str = "all models") -> SweepRun:
@@ -97,16 +105,18 @@ def read_sweep_run(folder: str | Path, group: str = "all models") -> SweepRun:
             f"{folder}: neither {PROMPTS_TASK}.results.json nor {FEWSHOT_TASK}.results.json "
             "(run `negkit nubench sweep` into it first)"
         )
-    first = next(iter(found.values()))
-    model = first.get("model", {})
+    model = next(iter(found.values())).get("model", {})
+    data = {task: results.get("data", {}) for task, results in found.items()}
     return SweepRun(
         str(model.get("name") or folder.name),
         folder,
         group,
         found.get(PROMPTS_TASK, {}).get("metrics"),
         found.get(FEWSHOT_TASK, {}).get("metrics"),
-        first.get("data", {}).get("split"),
-        first.get("data", {}).get("count"),
+        data.get(PROMPTS_TASK, {}).get("split"),
+        data.get(PROMPTS_TASK, {}).get("count"),
+        data.get(FEWSHOT_TASK, {}).get("split"),
+        data.get(FEWSHOT_TASK, {}).get("count"),
     )
 
 
@@ -169,9 +179,18 @@ def sweep_tables_data(runs: Sequence[SweepRun]) -> dict[str, Any]:
     }
     return {
         "models": [
-            {"name": run.name, "run": str(run.folder), "group": run.group, "split": run.split, "items": run.count}
+            {
+                "name": run.name,
+                "run": str(run.folder),
+                "group": run.group,
+                "split": run.split,
+                "items": run.count,
+                "fewshot_split": run.fewshot_split,
+                "fewshot_items": run.fewshot_count,
+            }
             for run in runs
         ],
+        "splits": table_splits(runs),
         "prompt_tables": prompt_tables,
         "variant_table": variants,
         "fewshot_table": fewshot,
@@ -184,12 +203,10 @@ def sweep_tables_data(runs: Sequence[SweepRun]) -> dict[str, Any]:
 def sweep_tables_markdown(data: Mapping[str, Any]) -> str:
     """``report.md`` of ``negkit nubench tables`` from :func:`sweep_tables_data`."""
     models = data["models"]
-    splits = sorted({str(model["split"]) for model in models})
+    splits = data.get("splits") or {}
     parts = [
         "# Thunder-NUBench prompt sweep (paper Tables 11-14)",
-        "Models: "
-        + "; ".join(f"`{m['name']}` ({m['group']}, {m['run']}, {m['items']} items)" for m in models)
-        + f". Split: {', '.join(splits)}. {UNITS}",
+        "Models: " + "; ".join(f"`{m['name']}` ({m['group']}, {m['run']}, {_items(m)})" for m in models) + f". {UNITS}",
     ]
     groups = list(data["prompt_tables"])
     with_prompts = [
@@ -209,16 +226,53 @@ def sweep_tables_markdown(data: Mapping[str, Any]) -> str:
             ["prompt", "type"] + [f"{name} {m}" for name in names for m in METRICS] + [f"Average {m}" for m in METRICS]
         )
         rows = _rows_from_columns([[p, table[p]["type"]] for p in TABLE_PROMPTS], columns)
-        parts.append(f"## {label}: prompts 1-12, zero-shot — {group}\n\n{markdown_table(headers, rows)}")
+        title = f"## {label}: prompts 1-12, zero-shot — {group}, {split_label(splits, PROMPTS_TASK)}"
+        parts.append(f"{title}\n\n{markdown_table(headers, rows)}")
     if with_prompts:
         variant = data["variant_table"]
         columns = [[variant[p][group][m] for p in VARIANT_PROMPTS] for group in groups for m in METRICS]
         headers = ["prompt"] + [f"{group} average {m}" for group in groups for m in METRICS]
         rows = _rows_from_columns([[p] for p in VARIANT_PROMPTS], columns)
-        parts.append(f"## Table 13: wording variants of prompt 7, zero-shot\n\n{markdown_table(headers, rows)}")
+        title = f"## Table 13: wording variants of prompt 7, zero-shot — {split_label(splits, PROMPTS_TASK)}"
+        parts.append(f"{title}\n\n{markdown_table(headers, rows)}")
     if data["fewshot_table"]:
         parts.append(_fewshot_markdown(data))
     return "\n\n".join(parts) + "\n"
+
+
+def _items(model: Mapping[str, Any]) -> str:
+    """How many items each of a model's sweeps asked, on which split."""
+    counts = [
+        f"{model[items]} {model[split]} items"
+        for items, split in (("items", "split"), ("fewshot_items", "fewshot_split"))
+        if model.get(split) is not None
+    ]
+    return ", ".join(counts) if counts else "no items"
+
+
+def split_label(splits: Mapping[str, str | None], task: str) -> str:
+    """``validation split`` (the paper's), or ``test split (the paper: validation)``."""
+    split, paper = splits.get(task), PAPER_SPLITS[task]
+    return f"{split} split" + ("" if split == paper else f" (the paper: {paper})")
+
+
+def table_splits(runs: Sequence[SweepRun]) -> dict[str, str | None]:
+    """The split of Tables 11-13 (the ``nubench-prompts`` runs) and of Table 14 (``nubench-fewshot``); the runs of
+    one table must share it (the tables may differ: the paper's Tables 11-13 are on validation, 14 on test)."""
+    found: dict[str, str | None] = {}
+    for task, attribute, metrics in (
+        (PROMPTS_TASK, "split", "prompts"),
+        (FEWSHOT_TASK, "fewshot_split", "fewshot"),
+    ):
+        splits = {getattr(run, attribute): run for run in runs if getattr(run, metrics) is not None}
+        if len(splits) > 1:
+            listing = ", ".join(f"{run.folder}: {split}" for split, run in splits.items())
+            tables = "Tables 11-13" if task == PROMPTS_TASK else "Table 14"
+            raise NegkitError(
+                f"the {task} runs ({tables}) are on different splits ({listing}): combine runs of one split"
+            )
+        found[task] = next(iter(splits), None)
+    return found
 
 
 def _fewshot_markdown(data: Mapping[str, Any]) -> str:
@@ -251,8 +305,9 @@ def _fewshot_markdown(data: Mapping[str, Any]) -> str:
         if alike
         else "mean ± SD over each model's seeds; the models differ in k or seeds"
     )
+    split = split_label(data.get("splits") or {}, FEWSHOT_TASK)
     return (
-        f"## Table 14: prompts 1, 7 and 11, zero-shot and {shots}-shot ({over})\n\n"
+        f"## Table 14: prompts 1, 7 and 11, zero-shot and {shots}-shot ({over}) — {split}\n\n"
         f"{markdown_table(headers, rows)}\n\nBold: the best prompt of each model in each column."
     )
 
@@ -265,11 +320,7 @@ def sweep_tables(runs: Sequence[str | Path | tuple[str, str | Path]], out: str |
     read = [read_sweep_run(run[1], run[0]) if isinstance(run, tuple) else read_sweep_run(run) for run in runs]
     if not read:
         raise NegkitError("no run folders given")
-    splits = {run.split for run in read}
-    if len(splits) > 1:
-        raise NegkitError(
-            f"the runs are on different splits ({', '.join(sorted(map(str, splits)))}): combine runs of one split"
-        )
+    table_splits(read)  # the runs of each table on one split
     _unique_names(read)
     data = sweep_tables_data(read)
     markdown = sweep_tables_markdown(data)

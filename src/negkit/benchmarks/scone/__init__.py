@@ -16,7 +16,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from negkit.benchmarks.scone.data import SCONE_CONDITIONS, read_scone, scone_split_folder
+from negkit.benchmarks.scone.data import (
+    SCONE_CONDITIONS,
+    parse_conditions,
+    read_scone,
+    scone_split_folder,
+)
 from negkit.benchmarks.scone.intervals import scone_estimands
 from negkit.benchmarks.scone.metrics import scone_accuracy
 from negkit.benchmarks.scone.tables import scone_tables
@@ -25,7 +30,7 @@ from negkit.kit.data.predictions import string, whole_number
 from negkit.kit.metrics.intervals import Estimand
 from negkit.kit.render import plots
 from negkit.kit.render.figures import triple
-from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescription, TaskEntry
+from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescription, TaskEntry, task_flag
 from negkit.kit.suites.nli import label_writer
 from negkit.kit.suites.registry import register_suite
 from negkit.kit.tasks.nli import NLITask
@@ -33,6 +38,8 @@ from negkit.kit.training.task_source import nli_negated, premise_key, sick_pairs
 from negkit.kit.view import Figure
 
 NAME = "scone"
+#: The task of the tasksource layout (Thunder-NUBench's Table 16).
+TASKSOURCE_TASK = "scone-tasksource"
 PROMPT = "Assume that {premise}\nIs it then definitely true that {hypothesis}?\nAnswer yes or no.\nAnswer:"
 ANSWERS: dict[str, str] = {"Yes": "entailment", "No": "neutral"}
 #: Predicted answers read as labels in a predictions file.
@@ -41,7 +48,9 @@ _ITEM_ID = re.compile(r"scone-\w+-(?P<condition>\w+)-(?P<row>\d+)$")
 
 
 class SconeTask(NLITask):
-    """ScoNe-NLI, all six conditions of ``split`` (``test`` by default, or ``train``)."""
+    """ScoNe-NLI, the six conditions of ``split`` (``test`` by default, or ``train``), or the ``conditions`` named
+    (:func:`negkit.benchmarks.scone.data.parse_conditions`: ``tasksource`` is the five-condition layout that
+    Thunder-NUBench's Table 16 used; ``negkit eval --scone-conditions``)."""
 
     name = NAME
     dataset = NAME
@@ -53,15 +62,37 @@ class SconeTask(NLITask):
     #: Samples written before records held the condition and row carry them in the item id.
     item_id_pattern = _ITEM_ID
 
+    def __init__(
+        self,
+        model_kind: str = "language_model",
+        chat: bool = False,
+        system_instruction: str | None = None,
+        conditions: str | Sequence[str] | None = None,
+    ) -> None:
+        super().__init__(model_kind, chat, system_instruction)
+        self.conditions = parse_conditions(conditions)
+
+    @property
+    def accepts(self) -> frozenset[str]:
+        return super().accepts | {"conditions"}
+
+    def config(self) -> dict[str, Any]:
+        """The task's settings; ``conditions`` only when some are left out (a run of all six reads as before)."""
+        config = super().config()
+        if self.conditions != SCONE_CONDITIONS:
+            config["conditions"] = list(self.conditions)
+        return config
+
     def read(self, folder: Path, split: str) -> list[NLIItem]:
-        return read_scone(folder, split)
+        """Every condition is read (the files are checked against each other); the chosen ones are kept."""
+        return [item for item in read_scone(folder, split) if item.condition in self.conditions]
 
     def files(self, folder: Path, split: str) -> list[Path]:
         return [scone_split_folder(folder, split) / f"{condition}.csv" for condition in SCONE_CONDITIONS]
 
     def limit_items(self, items: list[NLIItem], limit: int) -> list[NLIItem]:
-        """The first ``ceil(limit / 6)`` rows of every condition (the same base pairs in each)."""
-        rows = -(-limit // len(SCONE_CONDITIONS))
+        """The first ``ceil(limit / C)`` rows of each of the C conditions asked (the same base pairs in each)."""
+        rows = -(-limit // len(self.conditions))
         return [item for item in items if item.row < rows]
 
     def _fit_label(self, label: str) -> str:
@@ -88,6 +119,31 @@ class SconeTask(NLITask):
     def scored_metrics(self, metrics: dict[str, Any], name: str, items: Sequence[NLIItem]) -> dict[str, Any]:
         """``negkit score``'s metrics: the pairs predicted and the pairs in the data first."""
         return {"count": metrics["count"], "data_count": len(items), **metrics}
+
+
+class SconeTasksourceTask(SconeTask):
+    """ScoNe-NLI in the tasksource layout that Thunder-NUBench's Table 16 used: the five conditions other than
+    ``one_scoped`` (1,000 test pairs); ``--scone-conditions`` still chooses others."""
+
+    name = TASKSOURCE_TASK
+
+    def __init__(
+        self,
+        model_kind: str = "language_model",
+        chat: bool = False,
+        system_instruction: str | None = None,
+        conditions: str | Sequence[str] | None = "tasksource",
+    ) -> None:
+        super().__init__(model_kind, chat, system_instruction, conditions)
+
+
+def conditions_value(text: str) -> str | dict[str, str]:
+    """``--scone-conditions``' value: ``CONDITIONS`` for every task asked, or ``TASK=CONDITIONS`` for one task (the
+    conditions may hold commas: ``scone=no_negation,two_scoped``), so that other tasks can be asked beside it."""
+    task, separator, value = text.partition("=")
+    if separator and task.strip() and "," not in task:
+        return {task.strip(): value.strip()}
+    return text
 
 
 def scone_metrics(items: Sequence[NLIItem], predictions: Sequence[str]) -> dict[str, Any]:
@@ -156,6 +212,12 @@ SUITE = register_suite(
                 "ScoNe-NLI: scoped negation, six conditions (yes/no prompt, or --classifier)",
                 classifier=True,
             ),
+            TaskEntry(
+                TASKSOURCE_TASK,
+                SconeTasksourceTask,
+                "ScoNe-NLI as tasksource lays it out (Thunder-NUBench Table 16): five conditions, one_scoped left out",
+                classifier=True,
+            ),
         ),
         main_task=NAME,
         training=TRAINING,
@@ -170,6 +232,18 @@ SUITE = register_suite(
         primary_metric="accuracy.overall",
         figures=scone_figures,
         harness=HarnessExport(("negkit_scone",), label_writer("load_scone"), loaders={"load_scone": NAME}),
+        task_flags=(
+            task_flag(
+                "--scone-conditions",
+                option="conditions",
+                type=conditions_value,
+                metavar="[TASK=]all|tasksource|CONDITION,...",
+                help="ScoNe: the conditions asked: all six (default of scone), tasksource (the five of the "
+                "tasksource layout that Thunder-NUBench's Table 16 used: all but one_scoped; default of "
+                f"scone-tasksource), or names separated by commas ({', '.join(SCONE_CONDITIONS)}); "
+                "scone=CONDITIONS when other tasks are asked too",
+            ),
+        ),
         order=40,
         groups=("negation-all",),
     )

@@ -9,10 +9,11 @@ base pair), so every item records its row number. Any malformed row raises
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from negkit.errors import InputFormatError, quoted
+from negkit.errors import InputFormatError, NegkitError, quoted
 from negkit.kit.data.nli import NLIItem, csv_rows, nli_label, require_columns
 
 #: The six ScoNe-NLI conditions, in the paper's order.
@@ -24,6 +25,33 @@ SCONE_CONDITIONS: tuple[str, ...] = (
     "two_not_scoped",
     "two_scoped",
 )
+
+
+#: The five conditions of the tasksource layout of ScoNe (``tasksource/scone`` on the Hugging Face hub: train
+#: 5,010 = 5 x 1,002 and test 1,000 = 5 x 200 rows), which Thunder-NUBench's Table 16 used: it maps every row
+#: through ``sentence1_edited``, ``sentence2_edited``, ``gold_label_edited``, the columns ``one_scoped.csv`` (the
+#: NMoNLI pairs) does not have, so that condition is not in it (docs/suites.md, "ScoNe conditions").
+TASKSOURCE_CONDITIONS: tuple[str, ...] = tuple(c for c in SCONE_CONDITIONS if c != "one_scoped")
+#: Named condition sets for :func:`parse_conditions`.
+CONDITION_SETS: dict[str, tuple[str, ...]] = {"all": SCONE_CONDITIONS, "tasksource": TASKSOURCE_CONDITIONS}
+
+
+def parse_conditions(text: str | Sequence[str] | None) -> tuple[str, ...]:
+    """The conditions named by ``text``: ``all`` (or None), ``tasksource`` (the five of the tasksource layout), or
+    condition names separated by commas; returned in the paper's order. An unknown name is an error."""
+    if text is None:
+        return SCONE_CONDITIONS
+    names = [part.strip() for part in text.split(",")] if isinstance(text, str) else [str(part) for part in text]
+    names = [name for name in names if name]
+    if len(names) == 1 and names[0] in CONDITION_SETS:
+        return CONDITION_SETS[names[0]]
+    unknown = [name for name in names if name not in SCONE_CONDITIONS]
+    if unknown or not names:
+        raise NegkitError(
+            f"unknown ScoNe condition {', '.join(unknown) or '(none given)'}; give {' or '.join(CONDITION_SETS)}, "
+            f"or conditions separated by commas from: {', '.join(SCONE_CONDITIONS)}"
+        )
+    return tuple(condition for condition in SCONE_CONDITIONS if condition in names)
 
 
 _SCONE_EDITED_COLUMNS = ("sentence1_edited", "sentence2_edited", "gold_label_edited")

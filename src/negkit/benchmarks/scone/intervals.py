@@ -16,13 +16,14 @@ SCONE_UNIT = "ScoNe base pair"
 
 
 def scone_estimands(items: Sequence[NLIItem], predicted: Sequence[str]) -> list[Estimand]:
-    """ScoNe accuracy per condition and overall (paths ``accuracy.CONDITION``), clustered by base pair."""
+    """ScoNe accuracy per condition present and overall (paths ``accuracy.CONDITION``), clustered by base pair."""
     if len(items) != len(predicted):
         raise ValueError(f"{len(items)} items but {len(predicted)} predictions")
     units = [nli_unit(item) for item in items]
     correct = np.array([label == item.label for item, label in zip(items, predicted)], dtype=float)
     estimands = []
-    for condition in SCONE_CONDITIONS:
+    present = {item.condition for item in items}
+    for condition in (condition for condition in SCONE_CONDITIONS if condition in present):
         mask = np.array([item.condition == condition for item in items], dtype=float)
         estimands.append(
             ratio_estimand(

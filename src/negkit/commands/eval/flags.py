@@ -164,7 +164,7 @@ def eval_command(
     for option, flag in task_flags().items():
         value = options.task_flags.get(option)
         if value is not None:
-            command += [flag.names[0], str(value)]
+            command += [flag.names[0], format_per_task(value)]
     for flag, value in (("--device", options.device), ("--quantize", options.quantize)):
         if value is not None:
             command += [flag, value]
