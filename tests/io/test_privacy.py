@@ -139,3 +139,47 @@ def test_generated_text_is_private_inside_a_git_tree(setup, tmp_path, capsys):
         "prompt",
         "output",
     ]
+
+
+def test_generated_text_stays_out_of_the_run_store_and_resumes(setup, tmp_path, capsys, monkeypatch):
+    """Issue 32, finding 7 (the run store): a model that restates the statement wrote the decrypted sentence into
+    ``requests.jsonl`` inside a git working tree. Now no file of the run folder holds a sentence or any generated
+    text, and a resumed run reads its answers back (sealed in the store) and gives identical results."""
+    from negkit.models.hf_causal import HFCausalLM
+
+    data, model, items = setup
+    sentences = sorted({item.sentence for item in items}, key=len, reverse=True)
+    original, generated, calls = HFCausalLM.generate, {}, []
+
+    def restating(self, contexts, max_new_tokens=8, stop=()):  # the tiny model's text, after the statement
+        calls.append(len(contexts))
+        tails = original(self, contexts, max_new_tokens, stop)
+        texts = [f"{next(s for s in sentences if s in c)} So it is{tail}" for c, tail in zip(contexts, tails)]
+        generated.update(zip(contexts, texts))
+        return texts
+
+    monkeypatch.setattr(HFCausalLM, "generate", restating)
+    repository = tmp_path / "checkout"
+    (repository / ".git").mkdir(parents=True)
+    out = repository / "run"
+    command = ["--tasks", "tind-generate", "--data", str(data / "test.jsonl"), "--out", str(out), "--no-progress"]
+    capsys.readouterr()
+    assert main(["eval", "--model", f"hf:{model}", *command]) == 0, capsys.readouterr().err
+    assert calls and len(generated) == len({item.sentence for item in items})
+    for path in out.rglob("*"):
+        if path.is_file():
+            text = path.read_text(encoding="utf-8", errors="replace")
+            assert not any(sentence in text for sentence in sentences), f"a TIND sentence leaked into {path}"
+            assert not any(output in text for output in generated.values()), f"generated text leaked into {path}"
+    samples_file = out / "tind-generate.samples.jsonl"
+    first_samples = samples_file.read_bytes()
+    first = json.loads((out / "tind-generate.results.json").read_text())
+    assert {s["output_sha256"] for s in _samples(samples_file)} == {text_sha256(t) for t in generated.values()}
+    assert first["privacy"]["run_store"] == "generated text sealed"
+
+    calls.clear()
+    assert main(["eval", "--model", f"hf:{model}", *command]) == 0, capsys.readouterr().err
+    again = json.loads((out / "tind-generate.results.json").read_text())
+    assert calls == []  # every answer came from the store
+    assert again["requests"]["computed"] == 0 and again["requests"]["from_store"] == again["requests"]["unique"]
+    assert samples_file.read_bytes() == first_samples and again["metrics"] == first["metrics"]

@@ -231,8 +231,8 @@ def add_run_arguments(parser: argparse._ActionsContainer) -> None:
         "--allow-in-git",
         action="store_true",
         help="write a task's private fields (sentences of a data set kept encrypted) into the per-sample "
-        "files even when --out is inside a git working tree (there they are written as SHA-256 hashes "
-        "by default)",
+        "files and generated text into the run store even when --out is inside a git working tree (there "
+        "they are written as SHA-256 hashes, and generated text is stored sealed, by default)",
     )
     parser.add_argument(
         "--wait-lock",

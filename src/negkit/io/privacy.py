@@ -10,7 +10,9 @@ LM training sets. negkit's commands follow that:
   ``prompt``) are replaced by their SHA-256 (``sentence_sha256``, ``prompt_sha256``; :func:`redact_record`):
   the item ids, labels, scores and predictions stay, so the metrics, ``negkit score tind`` and comparisons work
   the same, and whoever has the data can join the records back to the sentences by id or hash. With
-  ``--allow-in-git`` the sentences are written as they are.
+  ``--allow-in-git`` the sentences are written as they are;
+- the run store keeps such a task's generated text sealed (encrypted with a key derived from its prompt,
+  :mod:`negkit.runs.sealing`), so that a resumed run still reads it back.
 """
 
 from __future__ import annotations

@@ -10,6 +10,11 @@ sized from the rate measured on the previous chunks so that it takes about ``com
 default; on the CPU the smaller of wall and CPU time counts, so that a machine loaded by other jobs does not
 shrink the chunks); the first chunk is small. A kill therefore loses at most about ``commit_seconds`` of work (or
 one model batch, when a single batch takes longer than that).
+
+With ``seal=True`` (a task whose data is private, run inside a git working tree: TIND) the generated text is
+stored sealed (:mod:`negkit.runs.sealing`): encrypted with a key only the request itself gives, so the run folder
+holds no text a model wrote about a decrypted sentence, while a resumed run still reads every answer back. Sealed
+answers are opened whatever ``seal`` says (a run moved out of the tree resumes too).
 """
 
 from __future__ import annotations
@@ -28,7 +33,8 @@ from negkit.engine.requests import (
     Response,
 )
 from negkit.errors import NegkitError
-from negkit.runs.store import RunStore, request_key
+from negkit.runs import sealing
+from negkit.runs.store import RunStore, decode_response, encode_response, request_key
 
 #: Requests per durable chunk at most: at most this much work is redone after a kill.
 DEFAULT_CHUNK_SIZE = 256
@@ -46,12 +52,13 @@ def answer_requests(
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     progress: Callable[[int], None] | None = None,
     commit_seconds: float = DEFAULT_COMMIT_SECONDS,
+    seal: bool = False,
 ) -> list[Response]:
     """The answer to each request, in order, reusing and filling ``store``.
 
     Answers are stored durably after every chunk of at most ``chunk_size`` requests and about
     ``commit_seconds`` of model time, whichever is smaller. ``progress(n)`` is called as ``n`` more
-    requests are answered (stored ones count at once).
+    requests are answered (stored ones count at once). ``seal``: store generated text sealed (see above).
     """
     if chunk_size < 1:
         raise NegkitError(f"the chunk size must be at least 1, got {chunk_size}")
@@ -62,7 +69,7 @@ def answer_requests(
     answers: dict[Request, Response] = {}
     missing = []
     for request in unique:
-        stored = store.get(keys[request]) if store is not None else None
+        stored = _stored_answer(store, keys[request], request) if store is not None else None
         if stored is None:
             missing.append(request)
         elif not fits(request, stored):
@@ -92,13 +99,34 @@ def answer_requests(
                     raise NegkitError(f"model returned {len(responses)} answers for {len(chunk)} requests")
                 answers.update(zip(chunk, responses))
                 if store is not None:
-                    store.put_many((keys[request], response) for request, response in zip(chunk, responses))
+                    store.put_many(
+                        (keys[request], _to_store(request, response, seal))
+                        for request, response in zip(chunk, responses)
+                    )
                 if progress is not None:  # duplicates (and, without the hook, everything) count here
                     progress(sum(uses[request] for request in chunk) - (len(chunk) if per_batch else 0))
     finally:
         if per_batch:
             model.progress = None
     return [answers[request] for request in requests]
+
+
+def _stored_answer(store: RunStore, key: str, request: Request) -> Response | None:
+    """The stored answer of ``request`` (opened when sealed), or None."""
+    stored = store.get(key)
+    if not sealing.is_sealed(stored):
+        return stored
+    try:
+        return decode_response(sealing.unseal(stored, request))
+    except (sealing.SealError, TypeError) as error:
+        raise store.damaged(key, str(error)) from None
+
+
+def _to_store(request: Request, response: Response, sealed: bool) -> Any:
+    """What the store keeps for ``response``: generated text sealed when ``sealed``, anything else as it is."""
+    if sealed and isinstance(request, GenerateRequest):
+        return sealing.seal(encode_response(response), request)
+    return response
 
 
 class _ChunkSizer:

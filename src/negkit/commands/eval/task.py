@@ -80,7 +80,9 @@ def evaluate_task(run: RunContext, prepared: PreparedTask) -> TaskResult | None:
     started = time.perf_counter()
     per_item, flat = build_requests(model, prepared)
     timings["prepare_s"] = round(prepared.load_seconds + time.perf_counter() - started, 3)
-    answered = answer_task(model, prepared.name, flat, options, run.store, run.out, run.group, timings)
+    # a private task's generated text is stored sealed inside a git working tree (negkit.runs.sealing)
+    seal = bool(private_fields_to_redact(prepared.task, run.out, options.allow_in_git)[0])
+    answered = answer_task(model, prepared.name, flat, options, run.store, run.out, run.group, timings, seal)
     if answered is None:
         return None
     records = prepared.task.records(prepared.data.items, group_responses(per_item, answered.answers))
@@ -118,9 +120,11 @@ def answer_task(
     out: Path,
     group: ProcessGroup,
     timings: dict[str, Any],
+    seal: bool = False,
 ) -> Answered | None:
     """Every request answered (from the run store where it was answered before), with progress and a timing log
-    that survives a kill; in a group each rank answers its share first. None on ranks other than 0."""
+    that survives a kill; in a group each rank answers its share first. None on ranks other than 0. ``seal``:
+    generated text goes into the store sealed (:mod:`negkit.runs.sealing`)."""
     stored_before = len(store)
     started = time.perf_counter()
     # a killed run's time survives for the next one of the same model
@@ -141,7 +145,7 @@ def answer_task(
 
         try:
             return answer_requests(
-                model, requests, store, options.mode, options.chunk_size, progress, options.commit_seconds
+                model, requests, store, options.mode, options.chunk_size, progress, options.commit_seconds, seal
             )
         finally:
             if bar is not None:
@@ -231,6 +235,8 @@ def apply_privacy(
         "redacted_fields": list(redacted),
         "replaced_by": [f + "_sha256" for f in redacted],
         "reason": "the output folder is inside a git working tree; --allow-in-git writes them",
+        # what the model generated is in the run store sealed with a key derived from its prompt (negkit.runs.sealing)
+        "run_store": "generated text sealed",
     }
     samples = task_file(out / prepared.name, ".samples.jsonl")
     print(
