@@ -156,6 +156,7 @@ def test_cli_trains_resumes_predicts_and_evaluates(encoder, data, tmp_path, caps
     assert "holds an unfinished training; add --resume" in capsys.readouterr().err
     assert main([*common, "--resume"]) == 0
     assert "model written" in capsys.readouterr().out and not (out / "checkpoint").exists()
+    assert not (out / ".negkit.lock").exists()  # the training's lock is released with the model written
     record = json.loads((out / "negkit_resolution.json").read_text())
     assert record["settings"]["network"]["lstm_layers"] == 1 and record["settings"]["loop"]["epochs"] == 2
     test_file = data / "cd-sco" / CDSCO_FILES["test"][0]
@@ -391,3 +392,33 @@ def test_the_two_stage_defaults_are_unchanged():
             stage.warmup_steps,
             stage.device,
         ) == (epochs, patience, 1e-4, 16, "linear", None, "cpu")
+
+
+@pytest.mark.parametrize("system", ["cue-scope", "dp-direct"])
+def test_a_second_training_into_a_held_model_folder_is_refused(encoder, data, tmp_path, capsys, system):
+    """Issue 32, finding 14: ``resolution train --out EXISTING`` had no output-folder lock, so a second training
+    into the same folder (or a ``--resume`` of it) ran beside the first. The first training's lock is held here as a
+    live process holds it; with it released, the same command trains into the existing folder."""
+    from negkit.io.locks import RunLock
+
+    out = tmp_path / "model"
+    (out / "cue").mkdir(parents=True)
+    (out / "cue" / "earlier-file").write_text("the model before")
+    command = ["resolution", "train", "--system", system, "--encoder", str(encoder), "--data", str(data)]
+    command += ["--out", str(out), "--learning-rate", "3e-3", "--lstm-hidden", "8"]
+    command += (
+        ["--epochs", "1", "--lstm-layers", "1"]
+        if system == "dp-direct"
+        else ["--cue-epochs", "1", "--scope-epochs", "1"]
+    )
+    capsys.readouterr()
+    with RunLock(out, info={"command": "negkit resolution train (the first run)"}):
+        assert main(command) == 2
+        error = capsys.readouterr().err
+        assert error.startswith(f"negkit: error: {out / '.negkit.lock'}: this output folder is in use by another")
+        assert error.count("\n") == 1 and "--wait-lock" not in error and "Traceback" not in error
+        assert sorted(path.name for path in out.iterdir()) == [".negkit.lock", "cue"]  # nothing written
+    assert main(command) == 0, capsys.readouterr().err
+    assert "model written" in capsys.readouterr().out
+    assert (out / "negkit_resolution.json").is_file() and not (out / ".negkit.lock").exists()
+    assert [path.name for path in tmp_path.iterdir()] == ["model"]  # no temporary folder left behind

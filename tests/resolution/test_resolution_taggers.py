@@ -226,3 +226,22 @@ def test_saving_over_an_existing_model_replaces_it_whole(trained_model, tmp_path
     assert not (folder / "cue" / "stale-file").exists()  # replaced whole, not written over
     assert NegationResolver.load(folder).settings == NegationResolver.load(trained_model).settings
     assert [path.name for path in tmp_path.iterdir()] == ["model"]  # no temporary folder left behind
+
+
+def test_saving_keeps_the_folders_run_lock_held(trained_model, tmp_path):
+    """Issue 32, finding 14: ``resolution train`` holds its model folder's lock for the whole training; saving
+    swaps a new folder into place, and the lock file comes along (the same file), so the lock stays held until the
+    training releases it."""
+    import shutil
+
+    from negkit.io.locks import LOCK_FILE, RunLock, RunLockedError
+
+    folder = tmp_path / "model"
+    shutil.copytree(trained_model, folder)
+    with RunLock(folder):
+        NegationResolver.load(trained_model).save(folder)
+        assert (folder / LOCK_FILE).is_file()
+        with pytest.raises(RunLockedError):
+            RunLock(folder).acquire()
+    assert not (folder / LOCK_FILE).exists() and [path.name for path in tmp_path.iterdir()] == ["model"]
+    assert NegationResolver.load(folder).settings == NegationResolver.load(trained_model).settings

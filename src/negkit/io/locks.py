@@ -52,11 +52,12 @@ except ImportError:  # pragma: no cover - Windows
 class RunLockedError(NegkitError):
     """The output folder is being written by another run (``owner`` says which)."""
 
-    def __init__(self, path: Path, owner: dict[str, Any]) -> None:
+    def __init__(self, path: Path, owner: dict[str, Any], wait_flag: str | None = "--wait-lock") -> None:
         self.path, self.owner = path, owner
+        advice = f"use another --out, or pass {wait_flag} to wait" if wait_flag else "or use another --out"
         super().__init__(
             f"{path}: this output folder is in use by another negkit run ({describe_owner(owner)}); wait for it "
-            "to finish, use another --out, or pass --wait-lock to wait"
+            f"to finish, {advice}"
         )
 
 
@@ -108,7 +109,8 @@ class RunLock:
 
     ``wait``: seconds to wait for a held lock (0: refuse at once; ``math.inf``: no limit). ``info``: extra
     facts recorded in the lock file (e.g. ``world_size``, ``command``). ``announce``: where the takeover of a
-    stale lock and waiting are reported (default: standard error).
+    stale lock and waiting are reported (default: standard error). ``wait_flag``: the command's option for
+    waiting, named in the refusal (None for a command without one).
     """
 
     def __init__(
@@ -117,8 +119,10 @@ class RunLock:
         wait: float = 0.0,
         info: dict[str, Any] | None = None,
         announce: Callable[[str], None] | None = None,
+        wait_flag: str | None = "--wait-lock",
     ) -> None:
         self.folder = Path(folder)
+        self.wait_flag = wait_flag
         self.path = self.folder / LOCK_FILE
         self.wait = wait
         self.info = dict(info or {})
@@ -162,7 +166,7 @@ class RunLock:
             if owner is _REMOVED:
                 continue  # the holder released and removed the file between our open and our lock
             if time.monotonic() >= deadline:
-                raise RunLockedError(self.path, owner)
+                raise RunLockedError(self.path, owner, self.wait_flag)
             if not announced:
                 self.announce(f"negkit: waiting for the run holding {self.path} ({describe_owner(owner)})")
                 announced = True

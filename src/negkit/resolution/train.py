@@ -22,6 +22,7 @@ from pathlib import Path
 from negkit import __version__
 from negkit.errors import InputFormatError, quoted
 from negkit.io.atomic import TEMP_PREFIX, atomic_write_json
+from negkit.io.locks import LOCK_FILE
 from negkit.io.textfiles import read_json_object
 from negkit.resolution.cue_tagger import CueTagger
 from negkit.resolution.instances import NegationInstance, ResolutionSentence
@@ -172,12 +173,15 @@ class NegationResolver:
     def save(self, folder: str | Path) -> None:
         """Write the model folder atomically: into a temporary sibling first, which then takes the folder's place
         (a model already there is replaced whole, never half overwritten; a kill in the instant between the two
-        renames leaves the old model in a ``.tmp-negkit-`` sibling)."""
+        renames leaves the old model in a ``.tmp-negkit-`` sibling). The folder's run lock file
+        (:mod:`negkit.io.locks`), held by ``negkit resolution train`` for the whole training, comes along as the
+        same file (a hard link), so the lock stays held across the swap."""
         folder = Path(folder)
         folder.parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=f"{TEMP_PREFIX}{folder.name}.", dir=folder.parent))
         try:
             self._write(staging)
+            _keep_lock_file(folder, staging)
             if folder.exists():
                 retired = Path(tempfile.mkdtemp(prefix=f"{TEMP_PREFIX}{folder.name}.old.", dir=folder.parent))
                 os.replace(folder, retired / folder.name)
@@ -235,3 +239,13 @@ class NegationResolver:
         resolver.metadata = {k: v for k, v in config.items() if k not in ("settings", "negkit_version")}
         resolver.name = str(folder)
         return resolver
+
+
+def _keep_lock_file(folder: Path, staging: Path) -> None:
+    """Hard-link ``folder``'s run lock file into ``staging``: the same file (and so the same held ``flock``) is at
+    the folder's path once ``staging`` takes its place, and releasing the lock removes it there. Nothing to do
+    without a lock file, or on a file system without hard links (the new folder then starts without one)."""
+    try:
+        os.link(folder / LOCK_FILE, staging / LOCK_FILE)
+    except OSError:
+        pass

@@ -50,7 +50,7 @@ def finetune(model: str, options: FinetuneOptions | None = None) -> dict[str, An
     options = options or FinetuneOptions()
     # one training per output folder: a second run waits for nothing and is refused (it would resume from, and
     # then delete, the first one's checkpoints)
-    with RunLock(output_folder(options.out), info={"command": "negkit finetune", "model": model}):
+    with RunLock(output_folder(options.out), info={"command": "negkit finetune", "model": model}, wait_flag=None):
         if parse_model_spec(model).is_classifier:
             from negkit.kit.training.classifier import finetune_classifier  # loads torch: off the start-up path
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from negkit.errors import NegkitError
 from negkit.io.atomic import check_output_folder
+from negkit.io.locks import RunLock
 from negkit.kit.arguments import positive_float, positive_int, seed_value
 from negkit.models.checks import check_pretrained
 from negkit.resolution.splits import ALL_CORPORA
@@ -198,9 +199,14 @@ def _check_flags(args: argparse.Namespace, system: str) -> None:
 def run_train(args: argparse.Namespace) -> int:
     system = system_name(args)
     _check_flags(args, system)
-    if system == "cue-scope":
-        return _train_two_stage(args)
-    return _train_parser(args, system)
+    out = Path(args.out)
+    check_output_folder(out)  # a file in the way fails before the training, not after it
+    # one training per model folder, held for the whole training (saving keeps it held, see NegationResolver.save):
+    # a second one into the same folder, or a --resume of it, is refused at once
+    with RunLock(out, info={"command": f"negkit resolution train --system {system}"}, wait_flag=None):
+        if system == "cue-scope":
+            return _train_two_stage(args)
+        return _train_parser(args, system)
 
 
 def _train_two_stage(args: argparse.Namespace) -> int:
