@@ -7,7 +7,10 @@ Serves /v1/completions (echo + logprobs, top_logprobs, max_tokens 0 or 1) and /v
 ``--no-echo`` answers HTTP 400 to ``echo`` (as some servers do); ``--prompt-logprobs`` serves vLLM's
 ``prompt_logprobs`` extension (per prompt token after the first: ``{"<id>": {"logprob", "rank",
 "decoded_token"}}``), which is ignored otherwise. POST /control {"fail_next": N, "logprobs": bool,
-"echo": bool, "prompt_logprobs": bool} changes them while the server runs.
+"echo": bool, "prompt_logprobs": bool} changes them while the server runs. GET /v1/models lists one model, ``tiny``,
+as vLLM does (``created`` the time of the request, a fresh ``permission`` id, ``root`` the model folder); POST
+/control {"models": [ENTRY, ...]} serves those entries instead (with ``created`` set per request), and
+{"models": null} answers HTTP 404 there.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ from __future__ import annotations
 import argparse
 import json
 import threading
+import time
+import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import torch
@@ -23,6 +28,7 @@ from transformers import AutoModelForCausalLM, AutoTokenizer
 
 class Backend:
     def __init__(self, folder: str) -> None:
+        self.folder = folder
         self.tokenizer = AutoTokenizer.from_pretrained(folder)
         self.model = AutoModelForCausalLM.from_pretrained(folder, dtype=torch.float32).eval()
         self.lock = threading.Lock()
@@ -91,6 +97,7 @@ def make_handler(
     backend: Backend, fail_first: int, no_logprobs: bool, echo: bool = True, prompt_logprobs: bool = False
 ):
     state = {"failures_left": fail_first, "no_logprobs": no_logprobs, "echo": echo, "prompt_logprobs": prompt_logprobs}
+    state["models"] = [{"id": "tiny", "owned_by": "negkit-test", "root": backend.folder, "max_model_len": 64}]
 
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, *args) -> None:  # quiet
@@ -104,6 +111,21 @@ def make_handler(
             self.end_headers()
             self.wfile.write(body)
 
+        def do_GET(self) -> None:  # noqa: N802 - http.server naming
+            if self.path != "/v1/models" or state["models"] is None:
+                return self.reply(404, {"error": f"no route {self.path}"})
+            now = int(time.time())
+            entries = [
+                {
+                    "object": "model",
+                    "created": now,
+                    **entry,
+                    "permission": [{"id": f"modelperm-{uuid.uuid4().hex}", "created": now}],
+                }
+                for entry in state["models"]
+            ]
+            return self.reply(200, {"object": "list", "data": entries})
+
         def do_POST(self) -> None:  # noqa: N802 - http.server naming
             request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
             if self.path == "/control":
@@ -111,6 +133,8 @@ def make_handler(
                 state["no_logprobs"] = not request.get("logprobs", True)
                 state["echo"] = request.get("echo", True)
                 state["prompt_logprobs"] = request.get("prompt_logprobs", False)
+                if "models" in request:
+                    state["models"] = request["models"]
                 return self.reply(200, {"ok": True})
             no_logprobs = state["no_logprobs"]
             if state["failures_left"] > 0:

@@ -251,3 +251,73 @@ def test_eval_against_a_server_that_never_answers_fails_after_the_stated_timeout
     error = capsys.readouterr().err
     assert code == 2 and "no answer within 1 s (--timeout)" in error and "Traceback" not in error
     assert elapsed < 30
+
+
+def test_the_fingerprint_holds_what_the_server_reports_about_the_model(server):
+    """Issue 32, finding 17: an OpenAI-compatible server's fingerprint was its URL and model name only, so a server
+    that swapped the weights behind the same name resumed with the old answers. It now holds the server's
+    ``/v1/models`` entry, without the fields that change per request (vLLM's ``created`` and ``permission``)."""
+    from negkit.models.server_identity import NOT_REPORTED
+
+    def fingerprint(model: str = "tiny"):
+        client = OpenAICompatibleLM(server.url, model, retries=0)
+        return client.fingerprint, client.load_info["server_model"]
+
+    first, record = fingerprint()
+    assert record["reported"] and record["entry"]["root"] and "permission" in record["entry"]
+    assert record["fingerprinted"] == ["id", "max_model_len", "owned_by", "root"]
+    assert json.loads(dict(first.extra)["server_model"])["root"] == record["entry"]["root"]
+    again, record_again = fingerprint()
+    assert record_again["entry"]["permission"] != record["entry"]["permission"]  # a fresh id per request...
+    assert again.key() == first.key()  # ...does not change the keys
+    try:
+        _control(server, models=[{"id": "tiny", "owned_by": "negkit-test", "root": "/other/weights"}])
+        swapped, _ = fingerprint()
+        assert swapped.key() != first.key()  # other weights under the same name: other store keys
+        _control(server, models=[{"id": "tiny", "owned_by": "llamacpp", "meta": {"n_params": 7, "size": 99}}])
+        llama, _ = fingerprint()
+        assert json.loads(dict(llama.extra)["server_model"])["meta"] == {"n_params": 7, "size": 99}
+        listed_elsewhere, record = fingerprint("other-name")
+        assert dict(listed_elsewhere.extra)["server_model"] == NOT_REPORTED
+        assert not record["reported"] and "lists no model 'other-name'" in record["reason"]
+        _control(server, models=None)  # the server has no /v1/models
+        silent, record = fingerprint()
+        assert dict(silent.extra)["server_model"] == NOT_REPORTED and "HTTP 404" in record["reason"]
+    finally:
+        _control(server, models=[{"id": "tiny", "owned_by": "negkit-test", "root": record_again["entry"]["root"]}])
+
+
+def test_a_client_is_built_offline_and_an_unreachable_server_is_not_reported():
+    client = OpenAICompatibleLM("http://127.0.0.1:9/v1", "x", retries=0, timeout=2)  # builds without asking
+    assert "server_model" not in client.load_info
+    assert dict(client.fingerprint.extra)["server_model"] == "not reported"
+    assert not client.load_info["server_model"]["reported"]
+    assert "GET /models failed" in client.load_info["server_model"]["reason"]
+
+
+def test_a_server_that_swaps_the_weights_does_not_resume_with_stale_answers(server, tmp_path, capsys):
+    """Issue 32, finding 17, end to end: the same command against the same server resumes (nothing recomputed,
+    although the server's ``created`` and ``permission`` changed); once the server reports other weights under the
+    same name, the folder's answers are not reused (the folder is refused as another model's)."""
+    from negkit.cli import main
+
+    data = shared_data_path("scone")
+    out = tmp_path / "run"
+    argv = ["eval", "--model", f"openai:{server.url}#tiny", "--tasks", "scone", "--limit", "2"]
+    argv += ["--data", str(data.parent), "--out", str(out), "--no-progress", "--bootstrap", "0"]
+    capsys.readouterr()
+    assert main(argv) == 0, capsys.readouterr().err
+    first = json.loads((out / "scone.results.json").read_text())
+    assert first["model"]["load"]["server_model"]["reported"]
+    assert main(argv) == 0, capsys.readouterr().err
+    again = json.loads((out / "scone.results.json").read_text())
+    assert again["requests"]["computed"] == 0 and again["model"]["key"] == first["model"]["key"]
+    root = first["model"]["load"]["server_model"]["entry"]["root"]
+    try:
+        _control(server, models=[{"id": "tiny", "owned_by": "negkit-test", "root": root + "-v2"}])
+        capsys.readouterr()
+        assert main(argv) == 2
+        error = capsys.readouterr().err
+        assert "a run folder holds one" in error and first["model"]["key"] in error and "Traceback" not in error
+    finally:
+        _control(server, models=[{"id": "tiny", "owned_by": "negkit-test", "root": root, "max_model_len": 64}])

@@ -14,6 +14,11 @@ Spec: ``openai:http://HOST:PORT/v1#MODEL`` (append ``?chat`` to the model to sen
   expose the whole vocabulary, which the result records through the fingerprint's ``top_k``).
 - ``generate``: greedy (``temperature=0``) completions.
 
+The fingerprint (the run store's keys) is the URL, the model name, ``top_k``, the chat mode and what the server
+reports about the model in ``GET /v1/models`` (:mod:`negkit.models.server_identity`), asked once when the
+fingerprint is first needed (building the client asks nothing); ``load_info["server_model"]`` records the entry,
+or why there was none (a server that lists no models, or cannot be reached: fingerprinted as ``not reported``).
+
 Requests time out after ``timeout`` seconds (default :data:`DEFAULT_TIMEOUT`, ``--timeout``), and failures that
 may pass (connection errors, HTTP 408, 429 and 5xx) are retried ``retries`` times (default
 :data:`DEFAULT_RETRIES`, ``--retries``) with exponential backoff; a request that timed out is tried at most twice
@@ -36,6 +41,7 @@ from typing import Any
 
 from negkit.errors import NegkitError
 from negkit.models.base import LoglikelihoodRequest, LoglikelihoodResult, ModelFingerprint
+from negkit.models.server_identity import model_identity, not_reported
 
 #: Marks a context that holds chat messages (JSON) rather than text; made by ``apply_chat_template``.
 CHAT_MARKER = "\x00chat:"
@@ -131,10 +137,7 @@ class OpenAICompatibleLM:
         self.top_k = top_k
         self.api_key = api_key
         self.batch_size = batch_size or 16
-        extra = (("model", model), ("top_k", str(top_k)), ("chat", str(chat)))
-        self.fingerprint = ModelFingerprint(
-            backend="openai", name=f"{self.base_url}#{model}", dtype="server", extra=extra
-        )
+        self._fingerprint: ModelFingerprint | None = None  # asks the server, at the first use
         self.load_info: dict[str, Any] = {
             "backend": "openai",
             "url": self.base_url,
@@ -145,6 +148,34 @@ class OpenAICompatibleLM:
             "top_k": top_k,
             "batch_size": self.batch_size,
         }
+
+    @property
+    def fingerprint(self) -> ModelFingerprint:
+        """URL, model name, ``top_k``, chat mode and the server's ``/v1/models`` entry (see the module
+        documentation); the server is asked once, when this is first read."""
+        if self._fingerprint is None:
+            reported, record = self._server_model()
+            self.load_info["server_model"] = record
+            extra = (("model", self.model), ("top_k", str(self.top_k)), ("chat", str(self.chat)))
+            self._fingerprint = ModelFingerprint(
+                backend="openai",
+                name=f"{self.base_url}#{self.model}",
+                dtype="server",
+                extra=(*extra, ("server_model", reported)),
+            )
+        return self._fingerprint
+
+    @fingerprint.setter
+    def fingerprint(self, value: ModelFingerprint) -> None:
+        self._fingerprint = value
+
+    def _server_model(self) -> tuple[str, dict[str, Any]]:
+        """The fingerprint's ``server_model`` and what ``load_info`` records about the served model."""
+        try:
+            answer = self._request("GET", "/models")
+        except NegkitError as error:
+            return not_reported(f"GET /models failed: {error}")
+        return model_identity(answer, self.model)
 
     @classmethod
     def from_spec(cls, spec: str, **options: Any) -> OpenAICompatibleLM:
@@ -166,8 +197,13 @@ class OpenAICompatibleLM:
 
     # -- HTTP ---------------------------------------------------------------------------------------
     def _post(self, path: str, payload: dict[str, Any]) -> dict[str, Any]:
-        body = json.dumps({"model": self.model, **payload}).encode("utf-8")
-        headers = {"Content-Type": "application/json"}
+        return self._request("POST", path, {"model": self.model, **payload})
+
+    def _request(self, method: str, path: str, payload: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The server's JSON answer to ``method path`` (with ``payload`` as the JSON body), retried as the module
+        documentation says."""
+        body = None if payload is None else json.dumps(payload).encode("utf-8")
+        headers = {"Content-Type": "application/json"} if body is not None else {}
         if self.api_key:
             headers["Authorization"] = f"Bearer {self.api_key}"
         url = f"{self.base_url}{path}"
@@ -176,7 +212,7 @@ class OpenAICompatibleLM:
             if attempt:
                 time.sleep(self.backoff * 2 ** (attempt - 1))
             tries += 1
-            request = urllib.request.Request(url, data=body, headers=headers, method="POST")
+            request = urllib.request.Request(url, data=body, headers=headers, method=method)
             try:
                 with urllib.request.urlopen(request, timeout=self.timeout) as response:
                     raw = response.read()
