@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from negkit.kit.command_context import CommandContext, CommandGroups
 
@@ -51,6 +52,35 @@ def register(groups: CommandGroups, context: CommandContext) -> None:
     analysis.add_argument("--out", help="also write the Markdown (or with --json the JSON) to this file")
     analysis.set_defaults(handler=run_analysis)
 
+    similarity = groups["nan-nli"].add_parser(
+        "bertscore",
+        help="NaN-NLI Table 4: premise-hypothesis BERTScore F1 per class of NaN-NLI, NegNLI and MNLI-neg",
+        description="Score every premise-hypothesis pair with BERTScore (Zhang et al., 2020: greedy cosine matching of "
+        "contextual token embeddings; hypothesis against premise) and print the mean F1 per class and over all pairs "
+        "for each data set: NaN-NLI, NegNLI (MNLI.txt) and MNLI-neg (when DATA/mnli-neg holds it), or the files of "
+        "--set. The encoder and its layer are named in the output.",
+    )
+    similarity.add_argument("--data", help="data root (default: NEGKIT_DATA, ./data, ../shared/data)")
+    similarity.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=FILE",
+        help="a data set to score instead of the defaults (nan.csv, mnli_neg.jsonl, or a tab-separated NLI file); "
+        "repeatable",
+    )
+    similarity.add_argument(
+        "--model",
+        default="roberta-large",
+        help="encoder: hub name or local folder (default: roberta-large, the BERTScore package's English default)",
+    )
+    similarity.add_argument("--layer", type=int, help="hidden layer (default: 17 for roberta-large, else the last)")
+    similarity.add_argument("--idf", action="store_true", help="weight tokens by idf over the premises (default: off)")
+    similarity.add_argument("--limit", type=int, help="only the first N pairs of each data set (a quick look)")
+    similarity.add_argument("--json", action="store_true", help="print the numbers as JSON instead of Markdown")
+    similarity.add_argument("--out", help="also write the Markdown (or with --json the JSON) to this file")
+    similarity.set_defaults(handler=run_bertscore)
+
 
 def run_mnli_neg(args: argparse.Namespace) -> int:
     from negkit.benchmarks.nan_nli.mnli_neg import (
@@ -90,6 +120,43 @@ def run_analysis(args: argparse.Namespace) -> int:
     predicted = task.predicted_labels([by_id[item.item_id] for item in chosen])
     numbers = nan_nli_analysis(chosen, predicted, args.examples, args.wrong_only)
     text = json.dumps(numbers, indent=2, ensure_ascii=False) + "\n" if args.json else analysis_markdown(numbers)
+    if args.out:
+        atomic_write_text(args.out, text)
+    print(text, end="")
+    return 0
+
+
+def _data_sets(args: argparse.Namespace) -> dict[str, list[tuple[str, str, str]]]:
+    from negkit.benchmarks.nan_nli.similarity import read_pairs
+    from negkit.errors import DataNotFoundError, NegkitError
+    from negkit.kit.data.locate import locate_dataset
+
+    files: dict[str, object] = {}
+    for entry in args.set:
+        name, _, path = entry.partition("=")
+        if not name or not path:
+            raise NegkitError(f"--set {entry!r}: expected NAME=FILE")
+        files[name] = path
+    if not files:
+        files = {"NaN-NLI": locate_dataset("nan-nli", args.data) / "nan.csv"}
+        for name, folder, file in (("NegNLI", "negation-nli", "MNLI.txt"), ("MNLI-neg", "mnli-neg", "mnli_neg.jsonl")):
+            try:
+                files[name] = locate_dataset(folder, args.data) / file
+            except DataNotFoundError:
+                print(f"negkit: note: {name} not found; left out of the table", file=sys.stderr)
+    sets = {name: read_pairs(path) for name, path in files.items()}
+    if args.limit is not None:
+        sets = {name: pairs[: args.limit] for name, pairs in sets.items()}
+    return sets
+
+
+def run_bertscore(args: argparse.Namespace) -> int:
+    from negkit.benchmarks.nan_nli.similarity import TokenEncoder, bertscore_markdown, bertscore_table
+    from negkit.io.atomic import atomic_write_text
+
+    sets = _data_sets(args)
+    table = bertscore_table(sets, TokenEncoder(args.model, args.layer), args.idf)
+    text = json.dumps(table, indent=2) + "\n" if args.json else bertscore_markdown(table)
     if args.out:
         atomic_write_text(args.out, text)
     print(text, end="")
