@@ -81,6 +81,32 @@ def register(groups: CommandGroups, context: CommandContext) -> None:
     similarity.add_argument("--out", help="also write the Markdown (or with --json the JSON) to this file")
     similarity.set_defaults(handler=run_bertscore)
 
+    swap = groups["nan-nli"].add_parser(
+        "gender-swap",
+        help="NaN-NLI §5.3: write a copy of the data with gendered words swapped (he/she, his/her, brother/sister...)",
+        description="Write OUT/nan-nli/nan.csv: nan.csv with the gendered words of every premise and hypothesis "
+        "swapped, every other column as it was. Evaluate the model on it (negkit eval --data OUT ...) and compare "
+        "its predictions with the original run's: negkit nan-nli gender-swap-change BEFORE AFTER.",
+    )
+    swap.add_argument("--data", help="data root or NaN-NLI folder (default: NEGKIT_DATA, ./data, ../shared/data)")
+    swap.add_argument("--out", required=True, help="a new data root: the copy goes to OUT/nan-nli/nan.csv")
+    swap.add_argument("--swap", action="append", default=[], metavar="A=B", help="one more pair, e.g. Ed=Emma")
+    swap.set_defaults(handler=run_gender_swap)
+
+    change = groups["nan-nli"].add_parser(
+        "gender-swap-change",
+        help="NaN-NLI §5.3: how a model's labels changed from the original to the gender-swapped pairs",
+        description="Read the model's predictions on the original pairs and on the swapped ones (negkit eval's "
+        "nan-nli.samples.jsonl of each run) and print accuracy and All F1 before and after, over all pairs and over "
+        "the pairs the swap changed, and which labels changed.",
+    )
+    change.add_argument("before", metavar="BEFORE", help="predictions on the original pairs")
+    change.add_argument("after", metavar="AFTER", help="predictions on the swapped pairs")
+    change.add_argument("--data", help="the original data root or NaN-NLI folder")
+    change.add_argument("--swap", action="append", default=[], metavar="A=B", help="the pairs added to the swap")
+    change.add_argument("--json", action="store_true", help="print the numbers as JSON instead of Markdown")
+    change.set_defaults(handler=run_gender_swap_change)
+
 
 def run_mnli_neg(args: argparse.Namespace) -> int:
     from negkit.benchmarks.nan_nli.mnli_neg import (
@@ -160,4 +186,58 @@ def run_bertscore(args: argparse.Namespace) -> int:
     if args.out:
         atomic_write_text(args.out, text)
     print(text, end="")
+    return 0
+
+
+def _swap_pairs(values: list[str]) -> list[tuple[str, str]]:
+    from negkit.errors import NegkitError
+
+    pairs = []
+    for value in values:
+        left, _, right = value.partition("=")
+        if not left.strip() or not right.strip():
+            raise NegkitError(f"--swap {value!r}: expected A=B")
+        pairs.append((left.strip(), right.strip()))
+    return pairs
+
+
+def run_gender_swap(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from negkit.benchmarks.nan_nli import DATA_FILE
+    from negkit.benchmarks.nan_nli.gender_swap import write_swapped
+    from negkit.kit.data.locate import locate_dataset
+
+    source = locate_dataset("nan-nli", args.data) / DATA_FILE
+    summary = write_swapped(source, Path(args.out) / "nan-nli" / DATA_FILE, _swap_pairs(args.swap))
+    print(json.dumps(summary))
+    print(f"next: negkit eval --data {args.out} --tasks nan-nli ... (the same model and options as the original run)")
+    return 0
+
+
+def run_gender_swap_change(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from negkit.benchmarks.nan_nli import DATA_FILE, NanNLITask
+    from negkit.benchmarks.nan_nli.data import read_nan_nli
+    from negkit.benchmarks.nan_nli.gender_swap import swap_change, swap_change_markdown
+    from negkit.errors import NegkitError
+    from negkit.kit.data.locate import locate_dataset
+
+    items = read_nan_nli(locate_dataset("nan-nli", args.data) / DATA_FILE)
+    task = NanNLITask()
+    labels = []
+    for path in (args.before, args.after):
+        by_id = {record["item_id"]: record["prediction"] for record in task.predictions(Path(path), items)}
+        labels.append(by_id)
+    common = [item for item in items if item.item_id in labels[0] and item.item_id in labels[1]]
+    if not common:
+        raise NegkitError(f"{args.before}, {args.after}: no NaN-NLI pair has a prediction in both")
+    report = swap_change(
+        common,
+        [labels[0][item.item_id] for item in common],
+        [labels[1][item.item_id] for item in common],
+        _swap_pairs(args.swap),
+    )
+    print(json.dumps(report, indent=2) if args.json else swap_change_markdown(report), end="\n" if args.json else "")
     return 0
