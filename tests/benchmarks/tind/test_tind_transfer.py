@@ -95,7 +95,8 @@ def test_all_row_trains_on_every_pattern(tiny, data, tmp_path):
     # every sentence of the three patterns (72), after the curriculum's 36 affirmative ones (capped at all of them)
     assert record["options"]["affirmative_first"] == 36 and record["data"]["train"]["examples"] == 72 + 36
     plan = json.loads((out / "transfer.json").read_text())
-    assert plan["all_row"] is True and "--all-row" in plan["command"] and plan["patterns"] == []
+    assert plan["all_row"] is True and "--patterns none" in plan["command"] and "--all-row" in plan["command"]
+    assert plan["patterns"] == []
     transfer_train(f"hf:{tiny}", options(data, out, patterns=(1,), base=False))  # a pattern row added later
     assert json.loads((out / "transfer.json").read_text())["all_row"] is True
     numbers = transfer_matrix(out, resamples=100, plots=False)

@@ -383,7 +383,7 @@ def transfer_command(model: str, options: TransferOptions) -> str:
     recipe = command_line(model, replace(options.finetune, progress=True), "OUT")[len(head) + 1 :]
     words = [
         f"negkit tind transfer-train --model {model} --out {options.out}",
-        f"--patterns {','.join(map(str, options.patterns))}",
+        f"--patterns {','.join(map(str, options.patterns)) or 'none'}",
         f"--test-groups {options.test_groups}",
         f"--test-split {options.test_split}",
         f"--test-seed {options.test_seed}",
