@@ -12,6 +12,7 @@ from typing import Any
 from negkit.errors import NegkitError
 from negkit.kit.suites import default_training_source, training_source, training_sources
 from negkit.kit.training.mix import is_mix, parse_mix, parse_phases
+from negkit.kit.training.task_source import REPLAY
 
 SCHEDULERS = ("cosine", "linear", "constant", "constant_with_warmup")
 
@@ -185,7 +186,10 @@ class FinetuneOptions:
                 raise NegkitError("--affirmative-first: in a mix, put tind:affirmative=N in a first phase instead")
             if self.dev is not None:
                 raise NegkitError("a training mix takes --dev-per-format N, not --dev")
-            parse_phases(self.phases, parse_mix(self.train))
+            parts = parse_mix(self.train)
+            parse_phases(self.phases, parts)
+            if any(part.source == REPLAY for part in parts) and not self.kl_weight:
+                raise NegkitError("replay text trains only through the KL term: give --kl-weight W with replay=N")
 
     def plan(self) -> dict[str, Any]:
         """The options that decide the trained weights (not where files go, nor how often they are saved)."""
