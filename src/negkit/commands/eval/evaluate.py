@@ -35,6 +35,7 @@ from negkit.kit.data.locate import find_data_root
 from negkit.kit.results import TaskResult
 from negkit.kit.suites import expand_task_names, suite_view
 from negkit.models.adapter import apply_adapter
+from negkit.models.conversation import use_conversation_template
 from negkit.models.model_args import redact_command_line
 from negkit.runs.distributed import STORE_PATTERN, ProcessGroup, launcher_group, rank_device, store_file
 from negkit.runs.store import RunStore
@@ -90,6 +91,8 @@ def _evaluate(
             spec = model.fingerprint.name
         if options.adapter is not None:
             apply_adapter(model, options.adapter, merge=options.merge_adapter)
+        if options.conversation_template is not None:  # before the folder check: it is part of the fingerprint
+            use_conversation_template(model, options.conversation_template)
         load_seconds = time.perf_counter() - started
         if options.out:  # a run folder holds one model (before anything is written for this one)
             check_one_model(Path(options.out), model.fingerprint.key(), model.fingerprint.name)
