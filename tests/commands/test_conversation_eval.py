@@ -93,3 +93,14 @@ def test_list_conversation_templates(capsys):
     listed = capsys.readouterr().out
     assert "llama-2-chat  (also: llama-2, llama2)" in listed
     assert '"[INST] QUESTION [/INST] ANSWER </s>"' in listed
+
+
+def test_a_template_no_task_applies_is_said(tmp_path, capsys):
+    from tiny_models import tiny_causal_lm
+
+    options = EvalOptions(
+        data=str(NUBENCH_FIXTURE), limit=2, out=tmp_path, progress=False, conversation_template="llama3", bootstrap=0
+    )
+    (result,) = evaluate(tiny_causal_lm(), ["nubench"], options)  # Thunder-NUBench's prompts are plain by default
+    assert "no task of this run applies a chat template (add --apply-chat-template" in capsys.readouterr().err
+    assert result["prompt"]["chat_template_applied"] is False

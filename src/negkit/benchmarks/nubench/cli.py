@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from negkit.benchmarks.nubench.export import register_export_alpaca
 from negkit.benchmarks.nubench.sweep import SWEEP_SPLITS, sweep_plan
 from negkit.benchmarks.nubench.sweep_tables import FEWSHOT_TASK
 from negkit.benchmarks.nubench.task import BOS_POLICIES
@@ -90,6 +91,7 @@ def register(groups: CommandGroups, context: CommandContext) -> None:
         "--out", required=True, metavar="DIR", help="where report.md, report.html and nubench-tables.json go"
     )
     tables.set_defaults(handler=run_tables)
+    register_export_alpaca(groups["nubench"])
 
     results = groups["nubench"].add_parser(
         "results",

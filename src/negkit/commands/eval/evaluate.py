@@ -26,7 +26,7 @@ from negkit.commands.eval.flags import eval_command
 from negkit.commands.eval.folder import check_one_model, check_run_files_are_negkits, start_over
 from negkit.commands.eval.options import EvalOptions, model_options, resolve_dtype_for_mode
 from negkit.commands.eval.preflight import prepare_run
-from negkit.commands.eval.record import run_record
+from negkit.commands.eval.record import applies_chat_template, run_record
 from negkit.commands.eval.task import RunContext, evaluate_task
 from negkit.errors import NegkitError
 from negkit.io.atomic import remove_temporaries
@@ -92,7 +92,13 @@ def _evaluate(
         if options.adapter is not None:
             apply_adapter(model, options.adapter, merge=options.merge_adapter)
         if options.conversation_template is not None:  # before the folder check: it is part of the fingerprint
-            use_conversation_template(model, options.conversation_template)
+            named = use_conversation_template(model, options.conversation_template)
+            if group.is_main and not any(applies_chat_template(prepared.task, model) for prepared in plan.tasks):
+                print(
+                    f"negkit: note: --conversation-template {named.name}: no task of this run applies a chat "
+                    "template (add --apply-chat-template to render the prompts with it)",
+                    file=sys.stderr,
+                )
         load_seconds = time.perf_counter() - started
         if options.out:  # a run folder holds one model (before anything is written for this one)
             check_one_model(Path(options.out), model.fingerprint.key(), model.fingerprint.name)

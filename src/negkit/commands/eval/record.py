@@ -155,15 +155,18 @@ def chat_template_text(model: Any) -> str | None:
     return template if isinstance(template, str) else None
 
 
+def applies_chat_template(task: Any, model: Any) -> bool:
+    """Whether ``task`` renders its prompts for ``model`` with the chat template."""
+    chat = getattr(task, "uses_chat", None)
+    return bool(chat(model)) if callable(chat) else bool(getattr(task, "chat", False))
+
+
 def prompt_record(task: Any, model: Any) -> dict[str, Any]:
     """The exact prompt template ``task`` sends to ``model`` (placeholders for the item's fields) and what the
     chat template adds: the system text it inserts on its own, and the template's sha256."""
     template_of = getattr(task, "prompt_template", None)
     template = template_of(model) if callable(template_of) else None
-    uses_chat = None
-    if template is not None:
-        chat = getattr(task, "uses_chat", None)
-        uses_chat = bool(chat(model)) if callable(chat) else bool(getattr(task, "chat", False))
+    uses_chat = applies_chat_template(task, model) if template is not None else None
     record: dict[str, Any] = {
         "template": template,
         "chat_template_applied": uses_chat,
