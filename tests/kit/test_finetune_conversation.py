@@ -98,3 +98,24 @@ def test_bad_template_flags(tiny, tmp_path, capsys, arguments, message):
     argv = ["finetune", "--model", f"hf:{tiny}", "--train", "nubench", "--data", str(NUBENCH_FIXTURE)]
     assert main([*argv, "--out", str(tmp_path / "x"), *arguments]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_eval_of_the_adapter_says_which_template_it_was_trained_with(tiny, tmp_path, capsys):
+    from negkit.commands.eval.evaluate import evaluate
+    from negkit.commands.eval.options import EvalOptions
+
+    adapter = tmp_path / "adapter"
+    finetune(
+        f"hf:{tiny}",
+        FinetuneOptions(
+            out=adapter, train="nubench", data=str(NUBENCH_FIXTURE), conversation_template="llama3", **QUICK
+        ),
+    )
+    options = EvalOptions(
+        data=str(NUBENCH_FIXTURE), limit=2, out=tmp_path / "eval", progress=False, bootstrap=0, adapter=str(adapter)
+    )
+    evaluate(f"hf:{tiny}", ["nubench"], options)
+    assert (
+        "the adapter was trained with --conversation-template llama3; this run renders chat prompts with no "
+        "conversation template" in capsys.readouterr().err
+    )
