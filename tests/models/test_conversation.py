@@ -165,3 +165,27 @@ def test_models_without_prompts_refuse_a_template():
 
     with pytest.raises(NegkitError, match="random: this kind of model renders no chat prompts"):
         use_conversation_template(BaselineModel("random"), "chatml")
+
+
+def test_a_server_model_gets_the_rendered_text():
+    from negkit.models.openai_server import CHAT_MARKER, OpenAICompatibleLM
+
+    server = OpenAICompatibleLM("http://127.0.0.1:9/v1", "m", chat=True)
+    messages = [{"role": "user", "content": Q}]
+    assert server.apply_chat_template(messages).startswith(CHAT_MARKER)  # the server's own template
+    use_conversation_template(server, "llama-2-chat")
+    assert server.has_chat_template and server.apply_chat_template(messages) == f"[INST] {Q} [/INST]"
+    assert dict(server.fingerprint.extra)["conversation_template"] == "llama-2-chat"
+
+
+def test_a_vllm_model_renders_with_the_template():
+    from negkit.models.vllm_backend import VLLMModel
+
+    assert VLLMModel.conversation_template is None  # the attribute use_conversation_template sets
+    model = VLLMModel.__new__(VLLMModel)  # no engine: only the chat methods are used
+    model.fingerprint = ModelFingerprint(backend="vllm", name="m", dtype="bfloat16")
+    use_conversation_template(model, "chatml")
+    assert model.has_chat_template
+    assert model.apply_chat_template([{"role": "user", "content": "Hi"}]) == (
+        "<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n"
+    )
