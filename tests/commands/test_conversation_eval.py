@@ -62,7 +62,7 @@ def test_eval_prompts_follow_the_named_template(tmp_path):
 
     # the tokenizer's own template, or another named one, is another fingerprint: the folder refuses to mix them
     plain = tiny_causal_lm()
-    with pytest.raises(NegkitError, match="a run folder holds one model"):
+    with pytest.raises(NegkitError, match="of model tiny-llama with conversation template vicuna-v1.1 .*a run folder"):
         evaluate(
             plain, ["nubench"], EvalOptions(data=str(NUBENCH_FIXTURE), limit=2, out=out, progress=False, chat=True)
         )

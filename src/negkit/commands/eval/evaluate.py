@@ -97,7 +97,9 @@ def _evaluate(
             _note_template_use(model, plan)
         load_seconds = time.perf_counter() - started
         if options.out:  # a run folder holds one model (before anything is written for this one)
-            check_one_model(Path(options.out), model.fingerprint.key(), model.fingerprint.name)
+            named = conversation_template_of(model)
+            shown = f" with conversation template {named.name}" if named is not None else ""
+            check_one_model(Path(options.out), model.fingerprint.key(), model.fingerprint.name + shown)
         out = Path(options.out) if options.out else Path("negkit-runs") / f"{_slug(spec)}-{model.fingerprint.key()[:8]}"
         if not options.out:
             _hold_lock(stack, out, options, group)
