@@ -13,6 +13,7 @@ from negkit.errors import NegkitError
 from negkit.kit.suites import default_training_source, training_source, training_sources
 from negkit.kit.training.mix import is_mix, parse_mix, parse_phases
 from negkit.kit.training.task_source import REPLAY
+from negkit.models.conversation import conversation_template
 
 SCHEDULERS = ("cosine", "linear", "constant", "constant_with_warmup")
 
@@ -54,6 +55,9 @@ class FinetuneOptions:
     affirmative_first: int | None = None
     #: Use the chat template (None: when the model has one; Thunder-NUBench and JSONL default to no template).
     chat: bool | None = None
+    #: A named conversation template (:mod:`negkit.models.conversation`) that renders the chat prompts in place of
+    #: the tokenizer's chat template (implies ``chat``).
+    conversation_template: str | None = None
     #: Development data: ``split`` (TIND's validation split), a fraction such as ``0.05`` of the training
     #: examples, or a JSON Lines file; None for no evaluation during training.
     dev: str | None = None
@@ -156,6 +160,13 @@ class FinetuneOptions:
                 f"({', '.join('--train ' + name for name in having) or 'none has'}); --train {self.train} "
                 "has none"
             )
+        if self.conversation_template is not None:
+            conversation_template(self.conversation_template)  # an unknown name lists the names
+            if self.chat is False:
+                raise NegkitError(
+                    f"--conversation-template {self.conversation_template} renders chat prompts and --no-chat turns "
+                    "them off; give one of them"
+                )
         check = getattr(self.subset, "check", None)
         if check is not None:
             check(self)
@@ -209,6 +220,10 @@ class FinetuneOptions:
         skipped |= {name for name in MIX_OPTIONS if getattr(self, name) == getattr(defaults, name)}
         values = {name: value for name, value in asdict(self).items() if name not in skipped}
         values["data"] = None if self.data is None else str(self.data)
+        if self.conversation_template is None:  # the plans of runs without one stay as they were
+            del values["conversation_template"]
+        else:
+            values["conversation_template"] = conversation_template(self.conversation_template).name
         return values
 
 
