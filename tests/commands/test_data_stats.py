@@ -124,6 +124,41 @@ def test_nan_nli_tables_by_hand(tmp_path):
     assert statistics.values["nan_quant_pairs"] == 2 and statistics.values["premises"] == 2
 
 
+def test_nan_nli_tables_2_and_3_by_hand(tmp_path):
+    """Table 2: C is the one pair without hypothesis negation and with a non-verbal, sub-clausal premise; E the two
+    pairs whose hypothesis is verbal and clausal; ALL: 2 of 4 hypotheses verbal, 2 of 4 without negation. Table 3:
+    negator addition or deletion builds the C and the N pair (100%, 0%, 100%; 2 of 4 = 50% in all)."""
+    statistics = nan_nli_statistics(read_nan_nli(write_nan(tmp_path / "nan.csv", ROWS)))
+    rows = table(statistics, "Labels and negation types (Table 2)")
+    assert rows["C"] == (
+        "1 (25.0%)",
+        "0.0 / 100.0",
+        "0.0 / 0.0",
+        "0.0 / 100.0",
+        "0.0 / 0.0",
+        "0.0 / 0.0",
+        "0.0 / 0.0",
+        "100.0",
+    )
+    assert rows["E"] == (
+        "2 (50.0%)",
+        "0.0 / 100.0",
+        "0.0 / 0.0",
+        "0.0 / 100.0",
+        "100.0 / 0.0",
+        "0.0 / 0.0",
+        "100.0 / 0.0",
+        "0.0",
+    )
+    assert rows["ALL"][0] == "4" and rows["ALL"][4] == "50.0 / 0.0" and rows["ALL"][7] == "50.0"
+    assert statistics.values["table2"]["N"]["premise"]["Sub-clausal"] == 100.0
+    operations = table(statistics, "Operations per class (Table 3)")
+    assert operations["Negator addition or deletion"] == (100.0, 0.0, 100.0, 50.0)
+    assert operations["Indefinite quantifier change"] == (0.0, 50.0, 0.0, 25.0)
+    assert operations["Lexical change"] == (0.0, 0.0, 100.0, 25.0)
+    assert statistics.values["table3"]["Clause or sub-clause deletion"]["E"] == 50.0
+
+
 def test_data_stats_cli_markdown_and_json(tmp_path, capsys):
     write_nan(tmp_path / "nan-nli.csv", ROWS)
     folder = tmp_path / "nan-nli"
@@ -162,6 +197,22 @@ def test_nan_nli_numbers_match_the_paper():
     # the paper's Table 1 counts, in its order (the cell sums: 130 = 118 ones and six twos)
     assert list(values["operations"].values()) == [74, 27, 130, 101, 6, 36, 20, 16, 13, 4]
     assert values["operation_pairs"]["Negator addition or deletion"] == 124
+    # Table 2: the printed table agrees with nan.csv but for the C and E premise verbal / non-verbal cells (the
+    # file gives C 1 verbal premise pair of 117, E 5 of 97) and four cells one tenth off by rounding
+    note = next(t for t in statistics.tables if t.title.startswith("Labels and negation types")).note
+    differing = note.split("Cells that differ from the printed table: ")[1].rstrip(".").split("; ")
+    assert differing == [
+        "C P-Verbal 0.9 (printed 5.2)",
+        "C P-Non-verbal 99.1 (printed 94.9)",
+        "C P-Sub-clausal 99.1 (printed 99.2)",
+        "E P-Verbal 5.2 (printed 0.2)",
+        "E P-Non-verbal 94.8 (printed 99.9)",
+        "E P-Sub-clausal 94.8 (printed 94.9)",
+        "E H-Non-verbal 20.6 (printed 20.5)",
+        "E H-Sub-clausal 21.6 (printed 21.7)",
+        "ALL H-Verbal 48.4 (printed 48.5)",
+    ]
+    assert values["table2"]["C"]["premise"]["Verbal"] == 100 / 117
 
 
 def test_thunder_nubench_counts_of_the_fixture(capsys):

@@ -146,10 +146,11 @@ def tiny(tmp_path_factory):
 
 def test_a_mix_on_a_tiny_model_records_losses_guards_and_repeats_bit_for_bit(tiny, tmp_path):
     shared_data_path("scone")
-    shared_data_path("training/sick")
+    shared_data_path("training", "sick")
+    shared_data_path("training", "cannot-wikifactcheck")
     options = dict(
-        train="scone=12,sick@negnli-rte=8",
-        phases="scone;sick@negnli-rte",
+        train="scone=12,sick@negnli-rte=8,replay=4",
+        phases="scone;sick@negnli-rte,replay",
         dev_per_format=4,
         unlikelihood_weight=0.5,
         consistency_weight=1.0,
@@ -161,7 +162,8 @@ def test_a_mix_on_a_tiny_model_records_losses_guards_and_repeats_bit_for_bit(tin
         progress=False,
     )
     run = finetune(f"hf:{tiny}", FinetuneOptions(out=tmp_path / "a", **options))
-    assert run["data"]["train"]["description"]["phases"] == [["scone"], ["sick@negnli-rte"]]
+    assert run["data"]["train"]["description"]["phases"] == [["scone"], ["sick@negnli-rte", "replay"]]
+    assert run["data"]["train"]["description"]["parts"]["replay"] == {"phase": 1, "pairs": 0, "examples": 4}
     parts = run["data"]["train"]["description"]["parts"]
     assert parts["scone"][" Yes"] == parts["scone"][" No"] == 6 and parts["scone"]["pairs"] >= 1
     assert parts["sick@negnli-rte"][" yes"] == parts["sick@negnli-rte"][" no"] == 4
@@ -184,7 +186,10 @@ def test_a_mix_on_a_tiny_model_records_losses_guards_and_repeats_bit_for_bit(tin
     assert all({"loss_unlikelihood", "loss_consistency", "loss_kl"} <= set(entry) for entry in steps)
     assert any(entry["loss_kl"] > 0 for entry in steps[1:])
     assert any("eval_guard_accuracy/scone" in entry and "eval_guard_largest_share/scone" in entry for entry in log)
-    assert "--train scone=12,sick@negnli-rte=8" in run["command"] and "--unlikelihood-weight 0.5" in run["command"]
+    assert (
+        "--train scone=12,sick@negnli-rte=8,replay=4" in run["command"]
+        and "--unlikelihood-weight 0.5" in run["command"]
+    )
     again = finetune(f"hf:{tiny}", FinetuneOptions(out=tmp_path / "b", **options))
     assert again["adapter"]["weights_sha256"] == run["adapter"]["weights_sha256"]
     assert again["data"]["train"]["examples_sha256"] == run["data"]["train"]["examples_sha256"]
@@ -197,6 +202,7 @@ def test_mix_options_without_a_mix_are_clear_errors(tiny, tmp_path, capsys):
         (["--train", "scone=4", "--dev", "0.1"], "takes --dev-per-format"),
         (["--train", "scone=4", "--select-by", "worst-format"], "needs --dev-per-format"),
         (["--train", "scone=4,nope=2"], "unknown training source 'nope'"),
+        (["--train", "scone=4,replay=2"], "give --kl-weight W with replay=N"),
     ):
         assert main(["finetune", "--model", f"hf:{tiny}", "--out", str(tmp_path / "x"), *flags]) == 2
         assert message in capsys.readouterr().err

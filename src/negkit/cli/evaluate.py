@@ -42,7 +42,13 @@ def register(groups, context) -> None:
         description="Evaluate a model on benchmark tasks. Rerunning the same command resumes: answers "
         "already in OUT/requests.jsonl are not recomputed.",
     )
-    add_model_arguments(parser.add_argument_group("model"))
+    models = parser.add_argument_group("model")
+    add_model_arguments(models)
+    models.add_argument(
+        "--list-conversation-templates",
+        action="store_true",
+        help="list the named conversation templates (--conversation-template NAME) with their formats",
+    )
     add_task_arguments(parser.add_argument_group("tasks and data"))
     add_run_arguments(parser.add_argument_group("run and output"))
     parser.set_defaults(handler=run_eval)
@@ -73,6 +79,13 @@ def add_model_arguments(parser: argparse._ActionsContainer) -> None:
         metavar="DIR",
         help="a LoRA adapter folder (negkit finetune's output, or any PEFT adapter) merged into the "
         "model's weights in memory; recorded with its weights and training config hashes",
+    )
+    parser.add_argument(
+        "--conversation-template",
+        metavar="NAME",
+        help="render chat prompts in this named format instead of the tokenizer's chat template (e.g. "
+        "vicuna-v1.1, llama-2-chat, llama3, chatml; see --list-conversation-templates); used wherever a task "
+        "applies a chat template, and recorded in the model's fingerprint",
     )
     parser.add_argument(
         "--batch-size",
@@ -251,6 +264,11 @@ def run_eval(args: argparse.Namespace) -> int:
 
         print(models_table())
         return 0
+    if getattr(args, "list_conversation_templates", False):
+        from negkit.models.conversation import templates_table
+
+        print(templates_table())
+        return 0
     if args.list:
         return list_tasks(args.data)
 
@@ -305,6 +323,7 @@ def eval_options(args: argparse.Namespace, **fields: Any) -> EvalOptions:
         prompt=given("prompt"),
         chat=given("chat"),
         system_instruction=given("system_instruction"),
+        conversation_template=given("conversation_template"),
         task_flags={option: given(option) for option in task_flags() if given(option) is not None},
         chunk_size=args.chunk_size,
         commit_seconds=args.commit_seconds,

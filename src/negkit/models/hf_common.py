@@ -13,6 +13,7 @@ import torch
 from negkit.engine.placement import input_device
 from negkit.errors import NegkitError
 from negkit.models.base import ModelFingerprint
+from negkit.models.conversation import ConversationTemplate
 from negkit.models.fingerprints import support_files_sha256, weights_sha256
 
 
@@ -146,12 +147,16 @@ class TokenizerBackedModel:
 
     model: Any
     rules: HFTokenizerRules
+    #: A named template that replaces the tokenizer's chat template (:mod:`negkit.models.conversation`).
+    conversation_template: ConversationTemplate | None = None
 
     @property
     def has_chat_template(self) -> bool:
-        return self.rules.has_chat_template
+        return self.conversation_template is not None or self.rules.has_chat_template
 
     def apply_chat_template(self, messages: Sequence[dict[str, str]]) -> str:
+        if self.conversation_template is not None:
+            return self.conversation_template.render(messages)
         return self.rules.apply_chat_template(messages)
 
     def _device(self) -> torch.device:

@@ -41,6 +41,7 @@ from typing import Any
 
 from negkit.errors import NegkitError
 from negkit.models.base import LoglikelihoodRequest, LoglikelihoodResult, ModelFingerprint
+from negkit.models.conversation import ConversationTemplate
 from negkit.models.server_identity import model_identity, not_reported
 
 #: Marks a context that holds chat messages (JSON) rather than text; made by ``apply_chat_template``.
@@ -187,12 +188,18 @@ class OpenAICompatibleLM:
         return cls(url, model or "default", chat="chat" in flags.split("&"), **options)
 
     # -- chat ---------------------------------------------------------------------------------------
+    #: A named template rendered here (the text goes to the completions endpoint) instead of the server's own.
+    conversation_template: ConversationTemplate | None = None
+
     @property
     def has_chat_template(self) -> bool:
-        return self.chat
+        return self.chat or self.conversation_template is not None
 
     def apply_chat_template(self, messages: Sequence[dict[str, str]]) -> str:
-        """Chat messages travel to the server as messages; the server applies its own template."""
+        """Chat messages travel to the server as messages and the server applies its own template; with a
+        conversation template negkit renders them, and the text is an ordinary completion prompt."""
+        if self.conversation_template is not None:
+            return self.conversation_template.render(messages)
         return CHAT_MARKER + json.dumps(list(messages), ensure_ascii=False, sort_keys=True)
 
     # -- HTTP ---------------------------------------------------------------------------------------

@@ -33,6 +33,7 @@ from typing import Any
 
 from negkit.errors import NegkitError
 from negkit.models.base import LoglikelihoodRequest, LoglikelihoodResult, ModelFingerprint
+from negkit.models.conversation import ConversationTemplate
 from negkit.models.fingerprints import weights_sha256
 from negkit.models.hf_common import HFTokenizerRules, cut_at_stop
 
@@ -168,11 +169,16 @@ class VLLMModel:
         return model
 
     # -- chat ---------------------------------------------------------------------------------------
+    #: A named template that replaces the tokenizer's chat template (:mod:`negkit.models.conversation`).
+    conversation_template: ConversationTemplate | None = None
+
     @property
     def has_chat_template(self) -> bool:
-        return self.rules.has_chat_template
+        return self.conversation_template is not None or self.rules.has_chat_template
 
     def apply_chat_template(self, messages: Sequence[dict[str, str]]) -> str:
+        if self.conversation_template is not None:
+            return self.conversation_template.render(messages)
         return self.rules.apply_chat_template(messages)
 
     # -- engine calls -------------------------------------------------------------------------------

@@ -84,6 +84,33 @@ def test_transfer_train_scores_every_row_and_skips_what_is_done(tiny, data, tmp_
     assert json.loads((out / "matrix.json").read_text())["missing"] == []
 
 
+def test_all_row_trains_on_every_pattern(tiny, data, tmp_path):
+    """Figure 2's "All" row: one more fine-tuning with no pattern filter, scored on the same per-pattern sample; in
+    the matrix its summary has no diagonal and the mean over every column."""
+    out = tmp_path / "all"
+    statuses = transfer_train(f"hf:{tiny}", options(data, out, patterns=(), all_patterns=True, base=False))
+    assert statuses == {"all": "complete"}
+    record = json.loads((out / "all" / "adapter" / "negkit_training.json").read_text())
+    assert record["options"]["subset"]["patterns"] == []
+    # every sentence of the three patterns (72), after the curriculum's 36 affirmative ones (capped at all of them)
+    assert record["options"]["affirmative_first"] == 36 and record["data"]["train"]["examples"] == 72 + 36
+    plan = json.loads((out / "transfer.json").read_text())
+    assert plan["all_row"] is True and "--patterns none" in plan["command"] and "--all-row" in plan["command"]
+    assert plan["patterns"] == []
+    transfer_train(f"hf:{tiny}", options(data, out, patterns=(1,), base=False))  # a pattern row added later
+    assert json.loads((out / "transfer.json").read_text())["all_row"] is True
+    numbers = transfer_matrix(out, resamples=100, plots=False)
+    assert numbers["rows"] == ["pattern-01", "all"] and numbers["missing"] == []
+    cells = numbers["cells"]["all"]
+    summary = numbers["summary"]["all"]
+    assert summary["trained_pattern"] is None and summary["diagonal"] is None
+    assert summary["off_diagonal_columns"] == 3
+    assert summary["off_diagonal_mean"] == round(sum(cells[c]["accuracy"] for c in ("#01", "#02", "#05")) / 3, 2)
+    assert "| trained on all |" in (out / "matrix.md").read_text()
+    with pytest.raises(NegkitError, match="patterns are 1 to 11"):
+        transfer_train(f"hf:{tiny}", options(data, tmp_path / "none", patterns=()))
+
+
 def test_parallel_jobs_give_the_sequential_answers(tiny, data, tmp_path):
     one = transfer_train(f"hf:{tiny}", options(data, tmp_path / "one", base=False))
     two = transfer_train(f"hf:{tiny}", options(data, tmp_path / "two", base=False, jobs=2))

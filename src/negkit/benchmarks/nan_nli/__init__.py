@@ -5,7 +5,8 @@ it) or with an NLI classifier (:class:`negkit.kit.tasks.nli.NLITask`). Reader:
 :func:`negkit.benchmarks.nan_nli.data.read_nan_nli`; metrics: :func:`negkit.benchmarks.nan_nli.metrics.nan_nli_report`
 (standard, binary and strict settings, breakdowns, NaN-Quant, confusion); intervals resample premises. A
 predictions file for ``negkit score`` names each pair by ``item_id`` (``nan-017``) or ``index`` (17, the 0-based
-data row).
+data row). The ``mnli-neg`` suite (:data:`MNLI_NEG_SUITE`) scores MNLI's own pairs with negation, the first column of the paper's
+Table 5 (:mod:`negkit.benchmarks.nan_nli.mnli_neg`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 from negkit.benchmarks.nan_nli.data import NEGATION_TYPES, read_nan_nli
 from negkit.benchmarks.nan_nli.intervals import nan_nli_estimands
 from negkit.benchmarks.nan_nli.metrics import nan_nli_report
+from negkit.benchmarks.nan_nli.mnli_neg_task import MNLI_NEG_SUITE as MNLI_NEG_SUITE  # registers the suite
 from negkit.benchmarks.nan_nli.recipes import RECIPES
 from negkit.benchmarks.nan_nli.stats import nan_nli_data_statistics
 from negkit.benchmarks.nan_nli.tables import nan_nli_tables

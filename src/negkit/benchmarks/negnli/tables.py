@@ -1,9 +1,10 @@
 """NegNLI tables, and the NaN-NLI paper's Table 5 (per-class F1 and All of NegNLI-MNLI and NaN-NLI side by side).
 
 Table 5 of Truong et al. (2022) gives RoBERTa-MNLI's F1 per class and "All" (support-weighted F1) on MNLI's own
-pairs with negation (MNLI-neg, not obtainable here), on NegNLI (the MNLI file of Hossain et al., 2020) and on
+pairs with negation (MNLI-neg: task ``mnli-neg`` of the NaN-NLI suite, from a user's MNLI), on NegNLI (the MNLI file of Hossain et al., 2020) and on
 NaN-NLI; Figure 1 is the same model's confusion matrices, normalised by the true label. When one run evaluates
-``negnli-mnli`` and ``nan-nli`` together, :func:`table5_markdown` prints that layout from their metrics.
+``negnli-mnli`` and ``nan-nli`` together (and ``mnli-neg`` where it can), :func:`table5_markdown` prints that layout
+from their metrics.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from negkit.kit.render.markdown import interval_note, markdown_table, with_inter
 from negkit.kit.view import Figure
 
 #: Table 5's benchmarks that a run can hold: task name -> column title, in the paper's order.
-TABLE5_TASKS: dict[str, str] = {"negnli-mnli": "NegNLI", "nan-nli": "NaN-NLI"}
+TABLE5_TASKS: dict[str, str] = {"mnli-neg": "MNLI-neg", "negnli-mnli": "NegNLI", "nan-nli": "NaN-NLI"}
+#: The Table 5 benchmarks a run must hold for the table (MNLI-neg, from a user's MNLI, is added when present).
+TABLE5_REQUIRED: tuple[str, ...] = ("negnli-mnli", "nan-nli")
 #: The paper's Table 5 (RoBERTa-MNLI, F1), for the note under the table.
 TABLE5_PAPER: dict[str, dict[str, float]] = {
     "MNLI-neg": {"contradiction": 0.917, "entailment": 0.834, "neutral": 0.780, "all": 0.862},
@@ -115,10 +118,10 @@ def table5_columns(results: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, 
 
 def table5_markdown(results: Sequence[Mapping[str, Any]]) -> str | None:
     """The NaN-NLI paper's Table 5 from a run's results, when it holds both ``negnli-mnli`` and ``nan-nli``
-    (None otherwise): per-class F1 and All, one column per benchmark, with 95% intervals (no heading: the report
-    gives it)."""
+    (None otherwise; ``mnli-neg``, when the run holds it, is the first column): per-class F1 and All, one column per
+    benchmark, with 95% intervals (no heading: the report gives it)."""
     columns = table5_columns(results)
-    if len(columns) < len(TABLE5_TASKS):
+    if any(TABLE5_TASKS[task] not in columns for task in TABLE5_REQUIRED):
         return None
     rows = []
     for label, short in _ROWS:
@@ -148,7 +151,13 @@ def table5_markdown(results: Sequence[Mapping[str, Any]]) -> str | None:
     notes = [interval_note(metrics.get("intervals")) for metrics in columns.values()]
     parts = [
         markdown_table(["F1", *columns], rows),
-        f"The paper's RoBERTa-MNLI (Truong et al., 2022, Table 5): {paper}. MNLI-neg needs MNLI, not obtainable "
-        "here. The confusion matrices side by side (Figure 1) are in report.html.",
+        f"The paper's RoBERTa-MNLI (Truong et al., 2022, Table 5): {paper}. "
+        + (
+            ""
+            if "MNLI-neg" in columns
+            else "MNLI-neg needs MNLI (not distributed with negkit): `negkit nan-nli mnli-neg` extracts it from a "
+            "copy, then add the task mnli-neg to the run. "
+        )
+        + "The confusion matrices side by side (Figure 1) are in report.html.",
     ]
     return "\n\n".join(parts + [note for note in dict.fromkeys(notes) if note]) + "\n"

@@ -1,12 +1,14 @@
 """``negkit nubench sweep`` (one model's prompt sweep, paper Tables 11-14), ``negkit nubench tables`` (several
 models' sweeps in the paper's layout; see :mod:`negkit.benchmarks.nubench.sweep`) and ``negkit nubench results``
-(Tables 5, 15 and 6 / 17 from run folders; :mod:`negkit.benchmarks.nubench.results_tables`)."""
+(Tables 5, 15 and 6 / 17 from run folders; :mod:`negkit.benchmarks.nubench.results_tables`); ``negkit nubench
+export-alpaca`` (the SFT pairs as Alpaca JSON; :mod:`negkit.benchmarks.nubench.export`)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
+from negkit.benchmarks.nubench.export import register_export_alpaca
 from negkit.benchmarks.nubench.sweep import SWEEP_SPLITS, sweep_plan
 from negkit.benchmarks.nubench.sweep_tables import FEWSHOT_TASK
 from negkit.benchmarks.nubench.task import BOS_POLICIES
@@ -116,6 +118,7 @@ def register(groups: CommandGroups, context: CommandContext) -> None:
         "--out", required=True, metavar="DIR", help="where report.md, report.html and nubench-results.json go"
     )
     results.set_defaults(handler=run_results)
+    register_export_alpaca(groups["nubench"])
 
 
 def run_sweep(args: argparse.Namespace, context: CommandContext) -> int:

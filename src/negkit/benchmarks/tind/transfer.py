@@ -1,4 +1,5 @@
-"""TIND's Figure 2: train on one pattern, test on every pattern (an 11 x 11 accuracy matrix).
+"""TIND's Figure 2: train on one pattern, test on every pattern (an 11 x 11 accuracy matrix), and its "All" row
+(train on every pattern at once, test on each).
 
 :func:`transfer_train` (``negkit tind transfer-train``) runs one fine-tuning per pattern (the options of
 ``negkit finetune``, with ``--patterns P`` set per run) and scores every adapter, and the base model, on one
@@ -11,6 +12,8 @@ Layout of ``OUT``::
     base/predictions.json     the base model's answers on the test sample
     pattern-NN/adapter/       negkit finetune --patterns NN (resumable: checkpoints, negkit_training.json)
     pattern-NN/predictions.json
+    all/adapter/              with all_patterns (--all-row): negkit finetune on every pattern at once
+    all/predictions.json
 
 Every step is resumable: a finished fine-tuning or scoring is skipped (its files are written atomically at the
 end), a killed fine-tuning resumes from its last complete checkpoint. ``jobs`` runs that many patterns at once,
@@ -50,6 +53,8 @@ PATTERNS = tuple(range(1, 12))
 PLAN_FILE = "transfer.json"
 PREDICTIONS = "predictions.json"
 BASE_ROW = "base"
+#: The row trained on every pattern at once (Figure 2's "All").
+ALL_ROW = "all"
 
 
 @dataclass
@@ -70,6 +75,8 @@ class TransferOptions:
     test_seed: int = 0
     #: Score the base model too (the matrix's reference row).
     base: bool = True
+    #: Also fine-tune on every pattern at once and score that adapter (Figure 2's "All" row, ``all/``).
+    all_patterns: bool = False
     #: Patterns fine-tuned at once, each in its own process.
     jobs: int = 1
     #: Torch threads of every fine-tuning and scoring, whatever ``jobs`` is (so the numbers do not depend on it).
@@ -79,7 +86,7 @@ class TransferOptions:
     eval_quantize: str | None = None
 
     def validate(self) -> None:
-        if not self.patterns or any(pattern not in PATTERNS for pattern in self.patterns):
+        if (not self.patterns and not self.all_patterns) or any(pattern not in PATTERNS for pattern in self.patterns):
             raise NegkitError(f"--patterns: TIND patterns are 1 to 11, got {list(self.patterns)}")
         for name in ("test_groups", "jobs", "threads"):
             if getattr(self, name) < 1:
@@ -97,15 +104,18 @@ class TransferOptions:
 
     def plan(self) -> dict[str, Any]:
         values = {
-            key: value for key, value in asdict(self).items() if key not in ("out", "finetune", "jobs", "patterns")
+            key: value
+            for key, value in asdict(self).items()
+            if key not in ("out", "finetune", "jobs", "patterns", "all_patterns")
         }
         if values["eval_quantize"] is None:  # plans written before the option existed stay equal
             del values["eval_quantize"]
         return {**values, "finetune": self.finetune.plan()}
 
 
-def row_name(pattern: int) -> str:
-    return f"pattern-{pattern:02d}"
+def row_name(pattern: int | None) -> str:
+    """``pattern-NN``, or :data:`ALL_ROW` for the run on every pattern (``None``)."""
+    return ALL_ROW if pattern is None else f"pattern-{pattern:02d}"
 
 
 def transfer_train(model: str, options: TransferOptions | None = None) -> dict[str, Any]:
@@ -129,14 +139,15 @@ def transfer_train(model: str, options: TransferOptions | None = None) -> dict[s
             "negkit_transfer": 1,
             "command": transfer_command(model, options),
             "patterns": list(options.patterns),
+            "all_row": options.all_patterns or bool((old or {}).get("all_row")),
             "plan": plan,
         },
     )
     statuses: dict[str, str] = {}
     if options.base:
         statuses[BASE_ROW] = score_row(model, None, items, options, out / BASE_ROW)
-    todo = list(options.patterns)
-    failures: dict[int, str] = {}
+    todo: list[int | None] = [*options.patterns, *([None] if options.all_patterns else [])]
+    failures: dict[str, str] = {}
     if options.jobs == 1 or len(todo) == 1:
         for pattern in todo:
             statuses[row_name(pattern)] = run_pattern(model, options, pattern, items)
@@ -149,14 +160,15 @@ def transfer_train(model: str, options: TransferOptions | None = None) -> dict[s
                 try:
                     statuses[row_name(pattern)] = future.result()
                 except NegkitError as error:
-                    failures[pattern] = str(error)
+                    failures[row_name(pattern)] = str(error)
     if failures:
-        raise NegkitError("; ".join(f"pattern {pattern}: {message}" for pattern, message in sorted(failures.items())))
+        raise NegkitError("; ".join(f"{row}: {message}" for row, message in sorted(failures.items())))
     return statuses
 
 
-def run_pattern(model: str, options: TransferOptions, pattern: int, items: list[Any]) -> str:
-    """Fine-tune on ``pattern`` (or resume, or skip when done), then score the adapter; the row's status."""
+def run_pattern(model: str, options: TransferOptions, pattern: int | None, items: list[Any]) -> str:
+    """Fine-tune on ``pattern`` (None: every pattern at once; or resume, or skip when done), then score the
+    adapter; the row's status."""
     use_threads(options.threads)  # in a worker process as in the main one: the same sums in the same order
     folder = Path(options.out) / row_name(pattern)
     recipe = pattern_recipe(options, pattern, folder / "adapter")
@@ -170,11 +182,13 @@ def run_pattern(model: str, options: TransferOptions, pattern: int, items: list[
     return score_row(model, folder / "adapter", items, options, folder, status=run["status"])
 
 
-def pattern_recipe(options: TransferOptions, pattern: int, adapter: Path) -> FinetuneOptions:
-    """The fine-tuning options of one pattern's run: the recipe with ``--patterns PATTERN``; an
-    ``--affirmative-first N`` larger than the pattern's affirmative training sentences is capped at their number."""
+def pattern_recipe(options: TransferOptions, pattern: int | None, adapter: Path) -> FinetuneOptions:
+    """The fine-tuning options of one pattern's run: the recipe with ``--patterns PATTERN`` (None: the recipe as
+    it is, every pattern); an ``--affirmative-first N`` larger than the run's affirmative training sentences is
+    capped at their number."""
     recipe = options.finetune
-    recipe = replace(recipe, out=adapter, subset=replace(subset_of(recipe), patterns=(pattern,)))
+    patterns = () if pattern is None else (pattern,)
+    recipe = replace(recipe, out=adapter, subset=replace(subset_of(recipe), patterns=patterns))
     if recipe.affirmative_first is not None:
         recipe = replace(recipe, affirmative_first=min(recipe.affirmative_first, affirmative_count(recipe)))
     return recipe
@@ -320,13 +334,15 @@ def transfer_matrix(out: str | Path, resamples: int = 1000, seed: int = 0, plots
     rows: dict[str, list[dict[str, Any]]] = {}
     trained: dict[str, int] = {}
     training: dict[str, Any] = {}
-    for name, pattern in [(BASE_ROW, None), *((row_name(p), p) for p in plan["patterns"])]:
+    trained_rows = [*((row_name(p), p) for p in plan["patterns"]), *([(ALL_ROW, None)] if plan.get("all_row") else [])]
+    for name, pattern in [(BASE_ROW, None), *trained_rows]:
         predictions = record.read_json(out / name / PREDICTIONS)
         if predictions is None:
             continue
         rows[name] = predictions["records"]
-        if pattern is not None:
-            trained[name] = pattern
+        if name != BASE_ROW:
+            if pattern is not None:
+                trained[name] = pattern
             done = record.read_json(out / name / "adapter" / record.TRAINING_RECORD) or {}
             result = done.get("result") or {}
             training[name] = {
@@ -343,7 +359,7 @@ def transfer_matrix(out: str | Path, resamples: int = 1000, seed: int = 0, plots
         model=plan["plan"]["model"],
         test_sample=plan["plan"]["test_sample"],
         training=training,
-        missing=[row_name(p) for p in plan["patterns"] if row_name(p) not in rows],
+        missing=[name for name, _pattern in trained_rows if name not in rows],
         reproduce=f"{plan['command']} && negkit tind transfer-matrix {out}",
     )
     atomic_write_json(out / "matrix.json", numbers)
@@ -367,7 +383,7 @@ def transfer_command(model: str, options: TransferOptions) -> str:
     recipe = command_line(model, replace(options.finetune, progress=True), "OUT")[len(head) + 1 :]
     words = [
         f"negkit tind transfer-train --model {model} --out {options.out}",
-        f"--patterns {','.join(map(str, options.patterns))}",
+        f"--patterns {','.join(map(str, options.patterns)) or 'none'}",
         f"--test-groups {options.test_groups}",
         f"--test-split {options.test_split}",
         f"--test-seed {options.test_seed}",
@@ -377,6 +393,8 @@ def transfer_command(model: str, options: TransferOptions) -> str:
         words.append(f"--test-per-group {options.test_per_group}")
     if not options.base:
         words.append("--no-base")
+    if options.all_patterns:
+        words.append("--all-row")
     if options.eval_quantize:
         words.append(f"--eval-quantize {options.eval_quantize}")
     return " ".join(words + [recipe])

@@ -12,7 +12,10 @@ from negkit.kit.render.plots import _pyplot, to_svg
 
 
 def row_label(row: str) -> str:
-    """``pattern-05`` -> ``trained on #05``; other rows as they are."""
+    """``pattern-05`` -> ``trained on #05``, ``all`` -> ``trained on all`` (Figure 2's "All"); other rows as they
+    are."""
+    if row == "all":
+        return "trained on all"
     return f"trained on #{row.split('-', 1)[1]}" if row.startswith("pattern-") else row
 
 

@@ -26,7 +26,7 @@ from negkit.commands.eval.flags import eval_command
 from negkit.commands.eval.folder import check_one_model, check_run_files_are_negkits, start_over
 from negkit.commands.eval.options import EvalOptions, model_options, resolve_dtype_for_mode
 from negkit.commands.eval.preflight import prepare_run
-from negkit.commands.eval.record import run_record
+from negkit.commands.eval.record import applies_chat_template, run_record
 from negkit.commands.eval.task import RunContext, evaluate_task
 from negkit.errors import NegkitError
 from negkit.io.atomic import remove_temporaries
@@ -35,6 +35,7 @@ from negkit.kit.data.locate import find_data_root
 from negkit.kit.results import TaskResult
 from negkit.kit.suites import expand_task_names, suite_view
 from negkit.models.adapter import apply_adapter
+from negkit.models.conversation import conversation_template_of, use_conversation_template
 from negkit.models.model_args import redact_command_line
 from negkit.runs.distributed import STORE_PATTERN, ProcessGroup, launcher_group, rank_device, store_file
 from negkit.runs.store import RunStore
@@ -90,9 +91,15 @@ def _evaluate(
             spec = model.fingerprint.name
         if options.adapter is not None:
             apply_adapter(model, options.adapter, merge=options.merge_adapter)
+        if options.conversation_template is not None:  # before the folder check: it is part of the fingerprint
+            use_conversation_template(model, options.conversation_template)
+        if group.is_main:
+            _note_template_use(model, plan)
         load_seconds = time.perf_counter() - started
         if options.out:  # a run folder holds one model (before anything is written for this one)
-            check_one_model(Path(options.out), model.fingerprint.key(), model.fingerprint.name)
+            named = conversation_template_of(model)
+            shown = f" with conversation template {named.name}" if named is not None else ""
+            check_one_model(Path(options.out), model.fingerprint.key(), model.fingerprint.name + shown)
         out = Path(options.out) if options.out else Path("negkit-runs") / f"{_slug(spec)}-{model.fingerprint.key()[:8]}"
         if not options.out:
             _hold_lock(stack, out, options, group)
@@ -121,6 +128,28 @@ def _evaluate(
             )
         group.barrier()  # the lock is released only when every rank is done
     return results
+
+
+def _note_template_use(model: Any, plan: Any) -> None:
+    """Say on standard error when a named conversation template is given but no task applies a chat template, and
+    when an adapter was trained with another conversation template than the one the prompts are rendered with."""
+    named = conversation_template_of(model)
+    if named is not None and not any(applies_chat_template(prepared.task, model) for prepared in plan.tasks):
+        print(
+            f"negkit: note: --conversation-template {named.name}: no task of this run applies a chat template (add "
+            "--apply-chat-template to render the prompts with it)",
+            file=sys.stderr,
+        )
+    adapter = getattr(model, "adapter", None)
+    base = getattr(adapter, "base_model", None) or {}
+    trained = (base.get("extra") or {}).get("conversation_template") if isinstance(base, dict) else None
+    if trained is not None and trained != getattr(named, "name", None):
+        now = f"conversation template {named.name}" if named is not None else "no conversation template"
+        print(
+            f"negkit: note: the adapter was trained with --conversation-template {trained}; this run renders chat "
+            f"prompts with {now}",
+            file=sys.stderr,
+        )
 
 
 def _open_store(stack: ExitStack, out: Path, group: ProcessGroup) -> RunStore:

@@ -23,6 +23,7 @@ from negkit.commands.eval.options import EvalOptions
 from negkit.errors import NegkitError
 from negkit.kit.arguments import format_per_task
 from negkit.kit.suites import classifier_tasks, get_task, task_flags
+from negkit.models.conversation import conversation_template
 from negkit.models.model_args import format_model_args, redact_model_args
 
 #: The Harness's task options -> the command-line flag(s) that set them (a benchmark's own task options come with
@@ -165,6 +166,8 @@ def eval_command(
         value = options.task_flags.get(option)
         if value is not None:
             command += [flag.names[0], format_per_task(value)]
+    if options.conversation_template is not None:
+        command += ["--conversation-template", conversation_template(options.conversation_template).name]
     for flag, value in (("--device", options.device), ("--quantize", options.quantize)):
         if value is not None:
             command += [flag, value]

@@ -41,8 +41,14 @@ def check_one_model(out: Path, key: str, name: str) -> None:
     """A :class:`NegkitError` when ``out`` holds a task of a model other than the one of fingerprint ``key``."""
     for task, model in recorded_models(out).items():
         if model.get("key") not in (None, key):
+            template = (model.get("extra") or {}).get("conversation_template")
+            shown = (
+                f"{model.get('name', '?')} with conversation template {template}"
+                if template
+                else model.get("name", "?")
+            )
             raise NegkitError(
-                f"{out}: holds task {task} of model {model.get('name', '?')} (fingerprint "
+                f"{out}: holds task {task} of model {shown} (fingerprint "
                 f"{model.get('key')}); this run is model {name} ({key}), and a run folder holds one "
                 "model: use another --out, or --start-over to remove the folder's run files first"
             )

@@ -75,6 +75,9 @@ class EvalOptions:
     chat: bool | None = None
     #: A system message (chat), or text put before the prompt and a blank line (plain prompts).
     system_instruction: str | None = None
+    #: A named conversation template (:mod:`negkit.models.conversation`) that replaces the tokenizer's chat template
+    #: wherever a task applies one; recorded in the model's fingerprint.
+    conversation_template: str | None = None
     #: The benchmarks' own task options set by their flags (:class:`negkit.kit.suites.TaskFlag`), e.g.
     #: ``{"bos": "none"}``; options not named: each task's default.
     task_flags: dict[str, Any] = field(default_factory=dict)

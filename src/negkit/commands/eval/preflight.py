@@ -35,6 +35,7 @@ from negkit.io.hub import looks_like_path
 from negkit.kit.tasks.base import Task, TaskData
 from negkit.models.adapter import describe_adapter
 from negkit.models.checks import check_model_spec
+from negkit.models.conversation import conversation_template
 from negkit.models.spec import parse_model_spec
 
 
@@ -202,8 +203,33 @@ def check_adapter(request: RunRequest) -> None:
     describe_adapter(adapter)
 
 
+def check_conversation_template(request: RunRequest) -> None:
+    """``--conversation-template``: a known name, for a model that renders chat prompts, with chat prompts allowed."""
+    name = request.options.conversation_template
+    if name is None:
+        return
+    conversation_template(name)  # an unknown name lists the names
+    if request.options.chat is False:
+        raise NegkitError(
+            f"--conversation-template {name} renders chat prompts and --no-chat-template turns them off; give one of them"
+        )
+    if request.model_spec is not None and (
+        parse_model_spec(request.model_spec).is_baseline or parse_model_spec(request.model_spec).is_classifier
+    ):
+        raise NegkitError(
+            f"--conversation-template applies to language models that are sent prompts, not to {request.model_spec}"
+        )
+
+
 #: Whole-run checks, in order (append yours).
-RUN_CHECKS: list[RunCheck] = [check_task_names, check_limits, check_run_options, check_adapter, check_server_options]
+RUN_CHECKS: list[RunCheck] = [
+    check_task_names,
+    check_limits,
+    check_run_options,
+    check_adapter,
+    check_server_options,
+    check_conversation_template,
+]
 #: Per-task checks, run after the task is built and before its data is read (append yours).
 TASK_CHECKS: list[TaskCheck] = [check_model_kind, check_split, check_baseline_answers]
 

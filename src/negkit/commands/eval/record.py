@@ -28,6 +28,7 @@ from typing import Any
 from negkit import __version__
 from negkit.io.atomic import atomic_write_json
 from negkit.kit.data.locate import candidate_roots
+from negkit.models.conversation import conversation_template_of
 from negkit.models.fingerprints import file_sha256
 from negkit.models.model_args import redact_command_line, redact_model_args
 from negkit.runs.files import task_file
@@ -145,9 +146,19 @@ def inserted_system_text(model: Any) -> str | None:
 
 
 def chat_template_text(model: Any) -> str | None:
-    """The chat template (Jinja source) of the model's tokenizer, when it has one."""
+    """The chat template the model's prompts are rendered with: a named conversation template's definition (JSON),
+    else the Jinja source of the model's tokenizer's template, when it has one."""
+    named = conversation_template_of(model)
+    if named is not None:
+        return json.dumps(named.definition(), sort_keys=True)
     template = getattr(getattr(model, "tokenizer", None), "chat_template", None)
     return template if isinstance(template, str) else None
+
+
+def applies_chat_template(task: Any, model: Any) -> bool:
+    """Whether ``task`` renders its prompts for ``model`` with the chat template."""
+    chat = getattr(task, "uses_chat", None)
+    return bool(chat(model)) if callable(chat) else bool(getattr(task, "chat", False))
 
 
 def prompt_record(task: Any, model: Any) -> dict[str, Any]:
@@ -155,16 +166,15 @@ def prompt_record(task: Any, model: Any) -> dict[str, Any]:
     chat template adds: the system text it inserts on its own, and the template's sha256."""
     template_of = getattr(task, "prompt_template", None)
     template = template_of(model) if callable(template_of) else None
-    uses_chat = None
-    if template is not None:
-        chat = getattr(task, "uses_chat", None)
-        uses_chat = bool(chat(model)) if callable(chat) else bool(getattr(task, "chat", False))
+    uses_chat = applies_chat_template(task, model) if template is not None else None
     record: dict[str, Any] = {
         "template": template,
         "chat_template_applied": uses_chat,
         "system_instruction": getattr(task, "system_instruction", None),
     }
     if uses_chat:
+        named = conversation_template_of(model)
+        record["conversation_template"] = named.name if named is not None else None
         # None when a system instruction replaces it, or when the template is applied out of sight (a server)
         source = chat_template_text(model)
         record["inserted_system_text"] = (

@@ -75,6 +75,13 @@ def add_data_arguments(parser: argparse._ActionsContainer) -> None:
     )
     chat.add_argument("--no-chat", dest="chat", action="store_const", const=False, help="never use the chat template")
     parser.add_argument(
+        "--conversation-template",
+        metavar="NAME",
+        help="render the chat prompts in this named format instead of the tokenizer's chat template (implies "
+        "--chat; e.g. llama3 as Thunder-NUBench's LLaMA-Factory runs, vicuna-v1.1, llama-2-chat; names: negkit eval "
+        "--list-conversation-templates)",
+    )
+    parser.add_argument(
         "--dev",
         metavar="split|FRACTION|FILE",
         help="development data for the loss during training and early stopping: TIND's validation "
@@ -222,6 +229,7 @@ def options_from_args(args: argparse.Namespace):
         split_seed=args.split_seed,
         limit=args.limit,
         chat=args.chat,
+        conversation_template=getattr(args, "conversation_template", None),
         dev=args.dev,
         dev_limit=args.dev_limit,
         seed=args.seed,

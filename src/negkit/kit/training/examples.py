@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from negkit.models.conversation import conversation_template_of
+
 
 @dataclass(frozen=True)
 class Example:
@@ -68,10 +70,15 @@ def answer_completion(model: Any, prompt: str, user_message: str, answer: str, c
 
     With the chat template the completion is what the template puts after the generation prompt for an assistant
     turn holding ``answer`` (e.g. ``True<|im_end|>\\n``): the authors render the conversation with the answer and
-    train on what follows the prompt. Without it the answer follows the prompt directly, then EOS.
+    train on what follows the prompt. A named conversation template put on the model
+    (:func:`negkit.models.conversation.use_conversation_template`) gives its own completion (e.g. ``True<|eot_id|>``
+    for ``llama3``). Without the chat template the answer follows the prompt directly, then EOS.
     """
     if not chat:
         return answer, True
+    named = conversation_template_of(model)  # a named template replaces the tokenizer's
+    if named is not None:
+        return named.completion(answer), False
     tokenizer = getattr(model, "tokenizer", None)
     if tokenizer is not None:
         full = tokenizer.apply_chat_template(

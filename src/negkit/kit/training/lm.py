@@ -38,6 +38,7 @@ from negkit.kit.training.sources import (
     split_dev,
 )
 from negkit.models.adapter import adapter_weights_sha256
+from negkit.models.conversation import conversation_template, use_conversation_template
 from negkit.models.spec import parse_model_spec
 
 #: LoRA's learning rate when none is given (classifiers, fully fine-tuned, default to 2e-5).
@@ -52,6 +53,8 @@ def finetune(model: str, options: FinetuneOptions | None = None) -> dict[str, An
     # then delete, the first one's checkpoints)
     with RunLock(output_folder(options.out), info={"command": "negkit finetune", "model": model}, wait_flag=None):
         if parse_model_spec(model).is_classifier:
+            if options.conversation_template is not None:
+                raise NegkitError(f"--conversation-template renders prompts; {model} is a classifier, sent none")
             from negkit.kit.training.classifier import finetune_classifier  # loads torch: off the start-up path
 
             return finetune_classifier(model, options)
@@ -60,6 +63,11 @@ def finetune(model: str, options: FinetuneOptions | None = None) -> dict[str, An
 
 def _finetune_lm(model: str, options: FinetuneOptions) -> dict[str, Any]:
     options = replace(options, learning_rate=options.learning_rate or DEFAULT_LEARNING_RATE)
+    if options.conversation_template is not None:  # its own name; and a named template is there to be used
+        chat = True if options.chat is None else options.chat
+        options = replace(
+            options, conversation_template=conversation_template(options.conversation_template).name, chat=chat
+        )
     options.validate()
     out = output_folder(options.out)
     started = time.perf_counter()
@@ -156,6 +164,8 @@ def load_language_model(model: str, options: FinetuneOptions) -> Any:
         )
     extra = {key: value for key, value in (("device", options.device), ("quantize", options.quantize)) if value}
     lm = load_model(model, dtype=options.dtype, **extra, **options.model_args)
+    if options.conversation_template is not None:
+        use_conversation_template(lm, options.conversation_template)
     if not hasattr(lm, "rules") or not hasattr(lm, "model"):
         raise NegkitError(
             f"{model}: negkit fine-tunes local transformers language models (causal or "

@@ -4,7 +4,9 @@
 trains on 1,600 affirmative TIND sentences first, then on ScoNe's train split and SICK asked in NaN-NLI's format,
 mixed. Each part is ``SOURCE[:affirmative|:negative]=COUNT``: a registered training source
 (:func:`negkit.kit.suites.training_sources`; benchmarks declare them with
-:func:`negkit.kit.training.task_source.task_training_source`) and how many of its examples to draw.
+:func:`negkit.kit.training.task_source.task_training_source`) and how many of its examples to draw; ``replay=N``
+adds N sentences of plain replay text (:func:`negkit.kit.training.task_source.replay_examples`), trained only through
+the KL term (``--kl-weight``).
 
 - **Exact label balance within each part**: ``COUNT`` splits evenly over the format's answers (the remainder to the
   first answers in order); drawing fewer of an answer than asked is an error naming the source and the answer.
@@ -27,6 +29,7 @@ from typing import Any
 from negkit.errors import NegkitError
 from negkit.kit.suites import training_source, training_sources
 from negkit.kit.training.examples import Example, TrainingData
+from negkit.kit.training.task_source import REPLAY, replay_examples
 
 #: How many distinct completions a format may have for them to count as its closed answers.
 MAX_CLOSED_ANSWERS = 6
@@ -59,9 +62,10 @@ def parse_mix(text: str) -> list[MixPart]:
         if not match:
             raise NegkitError(f"--train: {piece!r} is not SOURCE=COUNT or SOURCE:affirmative=COUNT (in {text!r})")
         source = match["source"]
-        if training_source(source) is None:
+        if training_source(source) is None and source != REPLAY:
             raise NegkitError(
-                f"--train: unknown training source {source!r}; the sources are {', '.join(training_sources())}"
+                f"--train: unknown training source {source!r}; the sources are "
+                f"{', '.join([*training_sources(), REPLAY])}"
             )
         if int(match["count"]) < 1:
             raise NegkitError(f"--train: {piece!r}: the count must be at least 1")
@@ -190,19 +194,20 @@ def build_mix(model: Any, options: Any) -> tuple[TrainingData, TrainingData | No
     group_keys: list[Any] = []
     for source_name in dict.fromkeys(part.source for part in parts):
         source = training_source(source_name)
-        assert source is not None
-        data = source.build(model, options, "train", None)
-        pools[source_name] = with_choices(data.examples, source_name)
+        data = source.build(model, options, "train", None) if source is not None else replay_examples()
+        pools[source_name] = with_choices(data.examples, source_name) if source is not None else data.examples
         files += [path for path in data.files if path not in files]
         described[source_name] = {
             key: value for key, value in data.description.items() if key not in ("group_keys", "source")
         }
-        described[source_name]["in_distribution"] = source.in_distribution
+        described[source_name]["in_distribution"] = source.in_distribution if source is not None else None
         group_keys += data.description.get("group_keys", [])  # TIND's: eval --adapter refuses to test on them
     dev_examples: list[Example] = []
     dev_counts: dict[str, int] = {}
     if options.dev_per_format:
         for source_name, pool in pools.items():
+            if source_name == REPLAY:  # no answers to guard
+                continue
             rng = random.Random(f"{options.seed}:dev:{source_name}")
             chosen, _ = balanced_draw(units_of(pool, rng), options.dev_per_format, f"{source_name} (development)")
             held = {id(example) for unit in chosen for example in unit}
@@ -220,9 +225,12 @@ def build_mix(model: Any, options: Any) -> tuple[TrainingData, TrainingData | No
             rng = random.Random(f"{options.seed}:{part.key}")
             chosen, _ = balanced_draw(units_of(pool, rng), part.count, part.key)
             phase_units += chosen
-            counts: dict[str, int] = {}
-            for example in (example for unit in chosen for example in unit):
-                counts[example.completion] = counts.get(example.completion, 0) + 1
+            drawn = [example for unit in chosen for example in unit]
+            counts: dict[str, int] = {"examples": len(drawn)}
+            if all(example.choices for example in drawn):  # closed answers: how many of each (free text: no texts)
+                counts = {}
+                for example in drawn:
+                    counts[example.completion] = counts.get(example.completion, 0) + 1
             part_counts[part.key] = {"phase": number, "pairs": sum(len(unit) == 2 for unit in chosen), **counts}
         rng = random.Random(f"{options.seed}:phase:{number}")
         ordered += pack_batches(rng.sample(phase_units, len(phase_units)), options.batch_size)

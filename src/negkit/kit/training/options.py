@@ -12,6 +12,8 @@ from typing import Any
 from negkit.errors import NegkitError
 from negkit.kit.suites import default_training_source, training_source, training_sources
 from negkit.kit.training.mix import is_mix, parse_mix, parse_phases
+from negkit.kit.training.task_source import REPLAY
+from negkit.models.conversation import conversation_template
 
 SCHEDULERS = ("cosine", "linear", "constant", "constant_with_warmup")
 
@@ -53,6 +55,9 @@ class FinetuneOptions:
     affirmative_first: int | None = None
     #: Use the chat template (None: when the model has one; Thunder-NUBench and JSONL default to no template).
     chat: bool | None = None
+    #: A named conversation template (:mod:`negkit.models.conversation`) that renders the chat prompts in place of
+    #: the tokenizer's chat template (implies ``chat``).
+    conversation_template: str | None = None
     #: Development data: ``split`` (TIND's validation split), a fraction such as ``0.05`` of the training
     #: examples, or a JSON Lines file; None for no evaluation during training.
     dev: str | None = None
@@ -155,6 +160,13 @@ class FinetuneOptions:
                 f"({', '.join('--train ' + name for name in having) or 'none has'}); --train {self.train} "
                 "has none"
             )
+        if self.conversation_template is not None:
+            conversation_template(self.conversation_template)  # an unknown name lists the names
+            if self.chat is False:
+                raise NegkitError(
+                    f"--conversation-template {self.conversation_template} renders chat prompts and --no-chat turns "
+                    "them off; give one of them"
+                )
         check = getattr(self.subset, "check", None)
         if check is not None:
             check(self)
@@ -185,7 +197,10 @@ class FinetuneOptions:
                 raise NegkitError("--affirmative-first: in a mix, put tind:affirmative=N in a first phase instead")
             if self.dev is not None:
                 raise NegkitError("a training mix takes --dev-per-format N, not --dev")
-            parse_phases(self.phases, parse_mix(self.train))
+            parts = parse_mix(self.train)
+            parse_phases(self.phases, parts)
+            if any(part.source == REPLAY for part in parts) and not self.kl_weight:
+                raise NegkitError("replay text trains only through the KL term: give --kl-weight W with replay=N")
 
     def plan(self) -> dict[str, Any]:
         """The options that decide the trained weights (not where files go, nor how often they are saved)."""
@@ -205,6 +220,10 @@ class FinetuneOptions:
         skipped |= {name for name in MIX_OPTIONS if getattr(self, name) == getattr(defaults, name)}
         values = {name: value for name, value in asdict(self).items() if name not in skipped}
         values["data"] = None if self.data is None else str(self.data)
+        if self.conversation_template is None:  # the plans of runs without one stay as they were
+            del values["conversation_template"]
+        else:
+            values["conversation_template"] = conversation_template(self.conversation_template).name
         return values
 
 

@@ -20,6 +20,7 @@ from negkit.io.textfiles import iter_json_objects
 from negkit.kit.suites import training_source
 from negkit.kit.training.examples import Example, TrainingData, answer_completion
 from negkit.kit.training.mix import is_mix, parse_mix
+from negkit.kit.training.task_source import REPLAY, replay_examples
 
 
 def check_source(train: str, options: Any) -> None:
@@ -27,7 +28,10 @@ def check_source(train: str, options: Any) -> None:
     model loads (a suite's source may keep what it read for the build); a mix checks each of its sources."""
     if is_mix(train):
         for part in dict.fromkeys(part.source for part in parse_mix(train)):
-            check_source(part, options)
+            if part == REPLAY:
+                replay_examples()
+            else:
+                check_source(part, options)
         return
     source = training_source(train)
     if source is not None:

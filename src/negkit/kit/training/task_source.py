@@ -18,7 +18,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from negkit.errors import NegkitError
+from negkit.errors import InputFormatError, NegkitError
+from negkit.io.textfiles import iter_csv
 from negkit.kit.data.locate import locate_dataset
 from negkit.kit.data.nli import read_sick
 from negkit.kit.suites.description import TrainingSource
@@ -134,3 +135,33 @@ def premise_key(item: Any) -> str:
 def nli_negated(item: Any) -> bool:
     """Whether an NLI pair holds a negation cue in its premise or hypothesis."""
     return has_negation_cue(item.premise, item.hypothesis)
+
+
+#: The mix part of plain replay text (``replay=N``): WikiFactCheck sentences and their contradicting edits from the
+#: CANNOT sources (``training/cannot-wikifactcheck``), trained only through ``--kl-weight``.
+REPLAY = "replay"
+REPLAY_FILES = tuple(f"wikifactcheck_english_{number}.tsv" for number in range(5))
+
+
+def replay_examples() -> TrainingData:
+    """Every distinct sentence of the WikiFactCheck pairs (both sides) as replay text: the first word as the prompt,
+    the rest as the completion, marked ``replay`` (no cross-entropy; the KL term keeps the model's distribution
+    on ordinary text near the base model's)."""
+    folder = locate_dataset("training/cannot-wikifactcheck")
+    files = [folder / name for name in REPLAY_FILES]
+    seen: dict[str, str] = {}
+    for path in files:
+        rows = iter_csv(path, delimiter="\t")
+        header = next(rows, (1, []))[1]
+        if header[:2] != ["sentence", "negated"]:
+            raise InputFormatError(path, 1, "expected the header 'sentence<TAB>negated'")
+        for line, fields in rows:
+            for text in fields[:2]:
+                text = text.strip()
+                if " " in text:
+                    seen.setdefault(text, f"{path.name}:{line}")
+    examples = []
+    for text, origin in seen.items():
+        first, rest = text.split(" ", 1)
+        examples.append(Example(first, " " + rest, False, origin, format=REPLAY, replay=True))
+    return TrainingData(examples, files, {"kind": "replay", "sentences": len(examples)})

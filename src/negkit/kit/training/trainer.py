@@ -94,7 +94,7 @@ class WeightedLossTrainer(Trainer):
         self.computed_tokens += prefix.shape[1] + int(inputs["attention_mask"][:, prefix.shape[1] :].sum())
         outputs = model(**inputs, **extra)
         loss = weighted_loss(outputs.logits, labels[:, -keep:], ce_weights[:, -keep:])
-        if self.objectives is not None and mix and model.training:
+        if mix and self.objectives is not None and model.training:
             terms = mix_objectives(model, outputs.logits, mix, {**inputs, **extra}, weights[:, -keep:], self.objectives)
             self.last_terms = {name: float(value.detach()) for name, value in terms.items()}
             loss = loss + sum(terms.values())

@@ -35,9 +35,9 @@ def register(groups: CommandGroups) -> None:
     transfer = train.add_argument_group("transfer")
     transfer.add_argument(
         "--patterns",
-        type=pattern_list,
+        type=transfer_patterns,
         default=tuple(range(1, 12)),
-        help="the patterns to train on, one run each (default: 1-11)",
+        help="the patterns to train on, one run each (default: 1-11; none: no per-pattern run, with --all-row)",
     )
     transfer.add_argument(
         "--out", required=True, help="output folder: OUT/pattern-NN/adapter, predictions, transfer.json"
@@ -52,6 +52,12 @@ def register(groups: CommandGroups) -> None:
     transfer.add_argument("--test-split", default="test", help="the split tested on (default: test)")
     transfer.add_argument("--test-seed", type=seed_value, default=0, help="seed of the test sample")
     transfer.add_argument("--no-base", action="store_true", help="do not score the base model")
+    transfer.add_argument(
+        "--all-row",
+        action="store_true",
+        help="also fine-tune on every pattern at once and score it (Figure 2's All row, OUT/all); with "
+        "--patterns none, only that row",
+    )
     transfer.add_argument("--jobs", type=int, default=1, help="patterns fine-tuned at once, one process each")
     transfer.add_argument(
         "--threads",
@@ -83,6 +89,11 @@ def register(groups: CommandGroups) -> None:
     matrix.set_defaults(handler=run_transfer_matrix)
 
 
+def transfer_patterns(text: str) -> tuple[int, ...]:
+    """``--patterns``: pattern numbers, or ``none`` (only the All row)."""
+    return () if text.strip().lower() == "none" else pattern_list(text)
+
+
 def run_transfer_train(args: argparse.Namespace) -> int:
     from negkit.benchmarks.tind.transfer import TransferOptions, transfer_train  # loads torch: off the start-up path
 
@@ -97,6 +108,7 @@ def run_transfer_train(args: argparse.Namespace) -> int:
         test_split=args.test_split,
         test_seed=args.test_seed,
         base=not args.no_base,
+        all_patterns=args.all_row,
         jobs=args.jobs,
         threads=args.threads,
         batch_size=args.eval_batch_size,

@@ -1,0 +1,167 @@
+"""The ``mnli-neg`` task: the pairs of ``negkit nan-nli mnli-neg`` scored as NaN-NLI's Table 5 scores MNLI-neg.
+
+The data folder ``mnli-neg`` (under a data root, or ``--data``) holds ``mnli_neg.jsonl``, written by
+:func:`negkit.benchmarks.nan_nli.mnli_neg.write_mnli_neg` from a user's copy of MNLI (not distributed with negkit).
+Asked as NaN-NLI is (the 3-way prompt and answer words, or an NLI classifier). Metrics: F1 per class, All
+(support-weighted F1) and accuracy, the confusion matrix normalised by the true label (and in counts); intervals
+resample pairs. A run holding ``mnli-neg``, ``negnli-mnli`` and ``nan-nli`` prints Table 5 with its three columns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from negkit.benchmarks.nan_nli.mnli_neg import read_mnli_neg
+from negkit.kit.data.nli import NLI_LABELS, NLIItem
+from negkit.kit.metrics.classification import normalised_confusion
+from negkit.kit.metrics.intervals import Estimand, ratio_estimand
+from negkit.kit.metrics.nli import check_predictions, setting_scores
+from negkit.kit.metrics.nli_intervals import setting_estimands
+from negkit.kit.render.markdown import interval_note, markdown_table, with_interval
+from negkit.kit.suites.description import DataSource, SuiteDescription, TaskEntry
+from negkit.kit.suites.nli import THREE_WAY_ANSWERS, THREE_WAY_PROMPT
+from negkit.kit.suites.registry import register_suite
+from negkit.kit.tasks.nli import NLITask
+
+NAME = "mnli-neg"
+DATA_FILE = "mnli_neg.jsonl"
+UNIT = "MNLI-neg pair"
+
+
+def mnli_neg_report(items: Sequence[NLIItem], predicted: Sequence[str]) -> dict[str, Any]:
+    """``standard`` (per_class P/R/F1/support, all_f1, accuracy), ``confusion_matrix`` (normalised by the true
+    label) and ``confusion_counts``."""
+    check_predictions(items, predicted)
+    gold = [item.label for item in items]
+    counts = {
+        true: {guess: sum(1 for g, p in zip(gold, predicted) if g == true and p == guess) for guess in NLI_LABELS}
+        for true in NLI_LABELS
+    }
+    return {
+        "count": len(items),
+        "labels": list(NLI_LABELS),
+        "standard": asdict(setting_scores(gold, predicted, NLI_LABELS)),
+        "confusion_matrix": normalised_confusion(gold, predicted, NLI_LABELS),
+        "confusion_counts": counts,
+    }
+
+
+def mnli_neg_estimands(items: Sequence[NLIItem], predicted: Sequence[str]) -> list[Estimand]:
+    """Intervals of :func:`mnli_neg_report`'s metrics (same paths), resampling pairs."""
+    check_predictions(items, predicted)
+    units = [item.item_id for item in items]
+    gold = [item.label for item in items]
+    estimands = setting_estimands("standard", gold, predicted, units, NLI_LABELS, UNIT, "standard")
+    for true in NLI_LABELS:
+        is_true = np.array([g == true for g in gold], dtype=float)
+        for guess in NLI_LABELS:
+            hit = np.array([p == guess for p in predicted], dtype=float) * is_true
+            estimands.append(
+                ratio_estimand(
+                    f"confusion_matrix.{true}.{guess}", hit, is_true, units, UNIT, label=f"{true} -> {guess}"
+                )
+            )
+    return estimands
+
+
+def mnli_neg_tables(metrics: dict[str, Any]) -> str:
+    """Markdown for :func:`mnli_neg_report`."""
+    intervals = metrics.get("intervals")
+    standard = metrics["standard"]
+    scores = markdown_table(
+        [*(f"F1 {label}" for label in NLI_LABELS), "All (support-weighted F1)", "accuracy"],
+        [
+            [
+                with_interval(standard["per_class"][label]["f1"], intervals, f"standard.per_class.{label}.f1")
+                for label in NLI_LABELS
+            ]
+            + [
+                with_interval(standard["all_f1"], intervals, "standard.all_f1"),
+                with_interval(standard["accuracy"], intervals, "standard.accuracy"),
+            ]
+        ],
+    )
+    confusion = metrics["confusion_matrix"]
+    matrix = markdown_table(
+        ["true \\ predicted", *NLI_LABELS, "pairs"],
+        [
+            [true]
+            + [
+                with_interval(confusion[true][guess], intervals, f"confusion_matrix.{true}.{guess}")
+                for guess in NLI_LABELS
+            ]
+            + [standard["per_class"][true]["support"]]
+            for true in NLI_LABELS
+        ],
+    )
+    parts = [
+        f"### MNLI-neg — {metrics['count']} pairs",
+        "F1 per class and All (the NaN-NLI paper's Table 5, column MNLI-neg):",
+        scores,
+        "Confusion matrix normalised by the true label (the NaN-NLI paper's Figure 1):",
+        matrix,
+    ]
+    note = interval_note(intervals)
+    return "\n\n".join(parts + ([note] if note else [])) + "\n"
+
+
+class MnliNegTask(NLITask):
+    """MNLI-neg (all pairs of ``mnli_neg.jsonl``; the split argument is ignored: one test set)."""
+
+    name = NAME
+    dataset = NAME
+    splits: tuple[str, ...] = ("test",)
+    prompt = THREE_WAY_PROMPT
+    answers = THREE_WAY_ANSWERS
+
+    def read(self, folder: Path, split: str) -> list[NLIItem]:
+        return read_mnli_neg(folder / DATA_FILE)
+
+    def files(self, folder: Path, split: str) -> list[Path]:
+        return [folder / DATA_FILE]
+
+    def metrics(self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+        return mnli_neg_report(items, self.predicted_labels(records))
+
+    def estimands(
+        self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]], headline_only: bool = False
+    ) -> list[Estimand]:
+        estimands = mnli_neg_estimands(items, self.predicted_labels(records))
+        return [estimand for estimand in estimands if estimand.headline or not headline_only]
+
+    def tables(self, metrics: dict[str, Any]) -> str:
+        return mnli_neg_tables(metrics)
+
+
+MNLI_NEG_SUITE = register_suite(
+    SuiteDescription(
+        name=NAME,
+        title="MNLI-neg (NaN-NLI Table 5)",
+        aliases=("mnli_neg",),
+        tasks=(
+            TaskEntry(
+                NAME,
+                MnliNegTask,
+                "MNLI-neg: MNLI's pairs with negation (NaN-NLI Table 5; 3-way prompt, or --classifier)",
+                classifier=True,
+            ),
+        ),
+        main_task=NAME,
+        data=DataSource(
+            NAME,
+            f"negkit nan-nli mnli-neg MNLI_FILE --out DATA/{NAME}/{DATA_FILE} (MNLI is not distributed with negkit: "
+            "e.g. multinli_1.0_dev_matched.jsonl of the MNLI release)",
+            licence="MNLI's (the MNLI release's terms: mostly OANC, see its paper)",
+        ),
+        reader=read_mnli_neg,
+        scorer_help="MNLI-neg: F1 per class, All, confusion matrix from {item_id, prediction (label)} lines",
+        interval_unit="pair",
+        primary_metric="standard.all_f1",
+        order=31,
+    )
+)
