@@ -170,7 +170,7 @@ def test_models_without_prompts_refuse_a_template():
 def test_a_server_model_gets_the_rendered_text():
     from negkit.models.openai_server import CHAT_MARKER, OpenAICompatibleLM
 
-    server = OpenAICompatibleLM("http://127.0.0.1:9/v1", "m", chat=True)
+    server = OpenAICompatibleLM("http://127.0.0.1:9/v1", "m", chat=True, retries=0)  # no server: asked once
     messages = [{"role": "user", "content": Q}]
     assert server.apply_chat_template(messages).startswith(CHAT_MARKER)  # the server's own template
     use_conversation_template(server, "llama-2-chat")
