@@ -10,7 +10,7 @@ Serves /v1/completions (echo + logprobs, top_logprobs, max_tokens 0 or 1) and /v
 "echo": bool, "prompt_logprobs": bool} changes them while the server runs. GET /v1/models lists one model, ``tiny``,
 as vLLM does (``created`` the time of the request, a fresh ``permission`` id, ``root`` the model folder); POST
 /control {"models": [ENTRY, ...]} serves those entries instead (with ``created`` set per request), and
-{"models": null} answers HTTP 404 there.
+{"models": null} answers HTTP 404 there; {"system_fingerprint": "fp_..."} adds that field to every completion.
 """
 
 from __future__ import annotations
@@ -135,6 +135,7 @@ def make_handler(
                 state["prompt_logprobs"] = request.get("prompt_logprobs", False)
                 if "models" in request:
                     state["models"] = request["models"]
+                state["system_fingerprint"] = request.get("system_fingerprint")
                 return self.reply(200, {"ok": True})
             no_logprobs = state["no_logprobs"]
             if state["failures_left"] > 0:
@@ -153,7 +154,8 @@ def make_handler(
                     if state["prompt_logprobs"] and request.get("prompt_logprobs") is not None:
                         choice["prompt_logprobs"] = backend.prompt_logprobs(prompt)
                     choices.append({"index": index, "finish_reason": "length", **choice})
-                return self.reply(200, {"object": "text_completion", "choices": choices})
+                extra = {"system_fingerprint": state["system_fingerprint"]} if state.get("system_fingerprint") else {}
+                return self.reply(200, {"object": "text_completion", "choices": choices, **extra})
             if self.path == "/v1/chat/completions":
                 prompt = backend.tokenizer.apply_chat_template(
                     request["messages"], tokenize=False, add_generation_prompt=True

@@ -321,3 +321,18 @@ def test_a_server_that_swaps_the_weights_does_not_resume_with_stale_answers(serv
         assert "a run folder holds one" in error and first["model"]["key"] in error and "Traceback" not in error
     finally:
         _control(server, models=[{"id": "tiny", "owned_by": "negkit-test", "root": root, "max_model_len": 64}])
+
+
+def test_the_servers_system_fingerprints_are_recorded(server):
+    """Issue 32, finding 17: OpenAI's ``system_fingerprint`` (the backend configuration that answered) comes with
+    each answer; every value seen is recorded, so a change during a run shows in the results."""
+    client = OpenAICompatibleLM(server.url, "tiny", retries=0)
+    try:
+        _control(server, system_fingerprint="fp_one")
+        client.next_token_logprobs(["A dog is"], ["True", "False"])
+        client.next_token_logprobs(["A cat is"], ["True", "False"])
+        _control(server, system_fingerprint="fp_two")
+        client.next_token_logprobs(["A rose is"], ["True", "False"])
+    finally:
+        _control(server)
+    assert client.load_info["system_fingerprints"] == ["fp_one", "fp_two"]

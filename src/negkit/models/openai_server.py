@@ -250,8 +250,16 @@ class OpenAICompatibleLM:
                 raise NegkitError(f"{url}: the server did not answer JSON (it answered {_detail(raw)})") from None
             if not isinstance(answer, dict):
                 raise NegkitError(f"{url}: the server answered a JSON {type(answer).__name__}, not an object")
+            self._note_system_fingerprint(answer.get("system_fingerprint"))
             return answer
         raise NegkitError(f"{url}: failed after {tries} tries: {last_problem}")
+
+    def _note_system_fingerprint(self, value: Any) -> None:
+        """Record each ``system_fingerprint`` the server's answers carry (OpenAI's name for the backend
+        configuration that answered), in ``load_info["system_fingerprints"]``: it comes with the answers, so it
+        cannot enter the store keys, but the results show when it changed during a run."""
+        if isinstance(value, str) and value not in self.load_info.setdefault("system_fingerprints", []):
+            self.load_info["system_fingerprints"].append(value)
 
     def _completions(self, prompts: Sequence[str], **payload: Any) -> list[dict[str, Any]]:
         answer = self._post("/completions", {"prompt": list(prompts), "temperature": 0, **payload})
