@@ -14,15 +14,14 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from negkit.benchmarks.nan_nli.mnli_neg import read_mnli_neg
 from negkit.kit.data.nli import NLI_LABELS, NLIItem
 from negkit.kit.metrics.classification import normalised_confusion
-from negkit.kit.metrics.intervals import Estimand, ratio_estimand
+from negkit.kit.metrics.intervals import Estimand
 from negkit.kit.metrics.nli import check_predictions, setting_scores
-from negkit.kit.metrics.nli_intervals import setting_estimands
-from negkit.kit.render.markdown import interval_note, markdown_table, with_interval
+from negkit.kit.metrics.nli_intervals import confusion_estimands, setting_estimands
+from negkit.kit.render.markdown import interval_note
+from negkit.kit.render.nli import confusion_table, f1_table
 from negkit.kit.suites.description import DataSource, SuiteDescription, TaskEntry
 from negkit.kit.suites.nli import THREE_WAY_ANSWERS, THREE_WAY_PROMPT
 from negkit.kit.suites.registry import register_suite
@@ -57,48 +56,15 @@ def mnli_neg_estimands(items: Sequence[NLIItem], predicted: Sequence[str]) -> li
     units = [item.item_id for item in items]
     gold = [item.label for item in items]
     estimands = setting_estimands("standard", gold, predicted, units, NLI_LABELS, UNIT, "standard")
-    for true in NLI_LABELS:
-        is_true = np.array([g == true for g in gold], dtype=float)
-        for guess in NLI_LABELS:
-            hit = np.array([p == guess for p in predicted], dtype=float) * is_true
-            estimands.append(
-                ratio_estimand(
-                    f"confusion_matrix.{true}.{guess}", hit, is_true, units, UNIT, label=f"{true} -> {guess}"
-                )
-            )
+    estimands += confusion_estimands(gold, predicted, units, NLI_LABELS, UNIT)
     return estimands
 
 
 def mnli_neg_tables(metrics: dict[str, Any]) -> str:
     """Markdown for :func:`mnli_neg_report`."""
     intervals = metrics.get("intervals")
-    standard = metrics["standard"]
-    scores = markdown_table(
-        [*(f"F1 {label}" for label in NLI_LABELS), "All (support-weighted F1)", "accuracy"],
-        [
-            [
-                with_interval(standard["per_class"][label]["f1"], intervals, f"standard.per_class.{label}.f1")
-                for label in NLI_LABELS
-            ]
-            + [
-                with_interval(standard["all_f1"], intervals, "standard.all_f1"),
-                with_interval(standard["accuracy"], intervals, "standard.accuracy"),
-            ]
-        ],
-    )
-    confusion = metrics["confusion_matrix"]
-    matrix = markdown_table(
-        ["true \\ predicted", *NLI_LABELS, "pairs"],
-        [
-            [true]
-            + [
-                with_interval(confusion[true][guess], intervals, f"confusion_matrix.{true}.{guess}")
-                for guess in NLI_LABELS
-            ]
-            + [standard["per_class"][true]["support"]]
-            for true in NLI_LABELS
-        ],
-    )
+    scores = f1_table(metrics["standard"], NLI_LABELS, intervals)
+    matrix = confusion_table(metrics, NLI_LABELS, intervals)
     parts = [
         f"### MNLI-neg — {metrics['count']} pairs",
         "F1 per class and All (the NaN-NLI paper's Table 5, column MNLI-neg):",

@@ -21,7 +21,7 @@ from negkit.kit.data.nli import NLIItem
 from negkit.kit.metrics.classification import normalised_confusion
 from negkit.kit.metrics.intervals import Estimand, ratio_estimand
 from negkit.kit.metrics.nli import check_predictions, setting_scores
-from negkit.kit.metrics.nli_intervals import nli_unit, setting_estimands
+from negkit.kit.metrics.nli_intervals import confusion_estimands, nli_unit, setting_estimands
 
 UNIT = "NegNLI original pair"
 
@@ -60,15 +60,7 @@ def negnli_estimands(items: Sequence[NLIItem], predicted: Sequence[str], labels:
     units = [nli_unit(item) for item in items]
     gold = [item.label for item in items]
     estimands = setting_estimands("standard", gold, predicted, units, labels, UNIT, "standard")
-    for true in labels:
-        is_true = np.array([g == true for g in gold], dtype=float)
-        for guess in labels:
-            hit = np.array([p == guess for p in predicted], dtype=float) * is_true
-            estimands.append(
-                ratio_estimand(
-                    f"confusion_matrix.{true}.{guess}", hit, is_true, units, UNIT, label=f"{true} -> {guess}"
-                )
-            )
+    estimands += confusion_estimands(gold, predicted, units, labels, UNIT)
     correct = np.array([item.label == label for item, label in zip(items, predicted)], dtype=float)
     for condition in TRIPLE_CONDITIONS:
         mask = np.array([item.condition == condition for item in items], dtype=float)

@@ -14,6 +14,8 @@ from typing import Any
 
 from negkit.kit.render import plots
 from negkit.kit.render.markdown import interval_note, markdown_table, with_interval
+from negkit.kit.render.nli import confusion_table as nli_confusion_table
+from negkit.kit.render.nli import f1_table
 from negkit.kit.view import Figure
 
 #: Table 5's benchmarks that a run can hold: task name -> column title, in the paper's order.
@@ -33,31 +35,9 @@ def negnli_tables(metrics: dict[str, Any]) -> str:
     """Markdown for :func:`negkit.benchmarks.negnli.metrics.negnli_report` (``source`` names the file, e.g. NegNLI-MNLI)."""
     intervals = metrics.get("intervals")
     labels = metrics["labels"]
-    standard = metrics["standard"]
-    scores = markdown_table(
-        [*(f"F1 {label}" for label in labels), "All (support-weighted F1)", "accuracy"],
-        [
-            [
-                with_interval(standard["per_class"][label]["f1"], intervals, f"standard.per_class.{label}.f1")
-                for label in labels
-            ]
-            + [
-                with_interval(standard["all_f1"], intervals, "standard.all_f1"),
-                with_interval(standard["accuracy"], intervals, "standard.accuracy"),
-            ]
-        ],
-    )
-    confusion = metrics["confusion_matrix"]
+    scores = f1_table(metrics["standard"], labels, intervals)
     counts = metrics.get("confusion_counts", {})
-    confusion_table = markdown_table(
-        ["true \\ predicted", *labels, "pairs"],
-        [
-            [true]
-            + [with_interval(confusion[true][guess], intervals, f"confusion_matrix.{true}.{guess}") for guess in labels]
-            + [standard["per_class"][true]["support"]]
-            for true in labels
-        ],
-    )
+    confusion_table = nli_confusion_table(metrics, labels, intervals)
     parts = [
         f"### {metrics.get('source', 'NegNLI')} — {metrics['count']} pairs",
         "F1 per class and All (the NaN-NLI paper's Table 5 columns):",

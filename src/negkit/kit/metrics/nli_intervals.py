@@ -8,7 +8,7 @@ from collections.abc import Callable, Hashable, Sequence
 import numpy as np
 
 from negkit.kit.data.nli import NLIItem
-from negkit.kit.metrics.intervals import Estimand, safe_divide
+from negkit.kit.metrics.intervals import Estimand, ratio_estimand, safe_divide
 
 
 def nli_unit(item: NLIItem) -> Hashable:
@@ -91,3 +91,21 @@ def setting_estimands(
     """Per-class F1 (``PREFIX.per_class.LABEL.f1``), support-weighted F1 (``PREFIX.all_f1``) and accuracy
     (``PREFIX.accuracy``) over ``labels``, resampling ``units`` (one per item); other suites' NLI settings."""
     return setting_block(prefix, label_counts(gold, predicted, labels), list(units), labels, unit, name, headline)
+
+
+def confusion_estimands(
+    gold: Sequence[str], predicted: Sequence[str], units: Sequence[Hashable], labels: Sequence[str], unit: str
+) -> list[Estimand]:
+    """``confusion_matrix.TRUE.GUESS``: the share of the pairs of each true label given each label, resampling
+    ``units``."""
+    estimands = []
+    for true in labels:
+        is_true = np.array([g == true for g in gold], dtype=float)
+        for guess in labels:
+            hit = np.array([p == guess for p in predicted], dtype=float) * is_true
+            estimands.append(
+                ratio_estimand(
+                    f"confusion_matrix.{true}.{guess}", hit, is_true, units, unit, label=f"{true} -> {guess}"
+                )
+            )
+    return estimands
