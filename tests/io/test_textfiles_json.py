@@ -57,3 +57,24 @@ def test_json_object_and_require_fields_without_a_line():
     require_fields("f.jsonl", 1, {"x": 1}, ("x",))
     with pytest.raises(InputFormatError, match=r"^f\.jsonl:5: missing fields 'y', 'z'$"):
         require_fields("f.jsonl", 5, {"x": 1}, ("y", "x", "z"))
+
+
+def test_gzip_lines_are_read_and_a_cut_stream_is_named(tmp_path):
+    import gzip
+
+    import pytest
+
+    from negkit.errors import InputFormatError
+    from negkit.io.textfiles import iter_json_objects
+
+    path = tmp_path / "pairs.jsonl.gz"
+    path.write_bytes(gzip.compress(b'{"a": 1}\n\n{"a": 2}\n'))
+    assert list(iter_json_objects(path, required=("a",))) == [(1, {"a": 1}), (3, {"a": 2})]
+    cut = tmp_path / "cut.jsonl.gz"
+    cut.write_bytes(path.read_bytes()[:-12])
+    with pytest.raises(InputFormatError, match=r"cut\.jsonl\.gz: not a readable gzip file"):
+        list(iter_json_objects(cut))
+    plain = tmp_path / "plain.jsonl.gz"
+    plain.write_bytes(b'{"a": 1}\n')
+    with pytest.raises(InputFormatError, match="not a readable gzip file"):
+        list(iter_json_objects(plain))

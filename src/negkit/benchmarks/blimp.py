@@ -13,9 +13,7 @@ general grammatical knowledge by negation training (docs/negation-training.md).
 
 from __future__ import annotations
 
-import gzip
-import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -144,32 +142,12 @@ def guard_files(folder: str | Path, split: str = "test") -> list[Path]:
     return files
 
 
-def _records(path: Path) -> Iterator[tuple[int, Mapping[str, Any]]]:
-    try:
-        with gzip.open(path, "rt", encoding="utf-8") as handle:
-            for line, text in enumerate(handle, 1):
-                if not text.strip():
-                    continue
-                try:
-                    record = json.loads(text)
-                except json.JSONDecodeError as error:
-                    raise InputFormatError(path, line, f"not JSON: {error.msg}") from None
-                if not isinstance(record, dict):
-                    raise InputFormatError(path, line, "expected a JSON object")
-                missing = [name for name in _GUARD_FIELDS if name not in record]
-                if missing:
-                    raise InputFormatError(path, line, f"missing field(s): {', '.join(missing)}")
-                yield line, record
-    except (OSError, EOFError, UnicodeDecodeError) as error:
-        raise InputFormatError(path, None, f"cannot read the gzip file: {error}") from None
-
-
 def read_guard(folder: str | Path, split: str = "test") -> list[SentencePair]:
     """The first :data:`PER_PARADIGM` pairs of every paradigm file of ``folder``."""
     pairs: list[SentencePair] = []
     for path in guard_files(folder):
         paradigm = path.name.removesuffix(".jsonl.gz")
-        pairs += paradigm_pairs(path, paradigm, _records(path), PER_PARADIGM)
+        pairs += paradigm_pairs(path, paradigm, iter_json_objects(path, required=_GUARD_FIELDS), PER_PARADIGM)
     return pairs
 
 

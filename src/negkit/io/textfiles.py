@@ -9,10 +9,12 @@ exception. Values quoted in messages are cut short (:func:`negkit.errors.quoted`
 from __future__ import annotations
 
 import csv
+import gzip
 import io
 import json
 import os
 import stat
+import zlib
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -80,17 +82,31 @@ def read_json_object(path: str | os.PathLike[str], what: str = "JSON object") ->
 
 
 def iter_lines(path: str | os.PathLike[str], what: str = "text file") -> Iterator[tuple[int, str]]:
-    """``(line number, text)`` for every line of a UTF-8 text file, read line by line (line ends kept; a leading
-    byte-order mark dropped). A missing file, a folder or bytes that are not UTF-8 raise :class:`InputFormatError`
+    """``(line number, text)`` for every line of a UTF-8 text file (gzip-compressed when its name ends ``.gz``), read
+    line by line (line ends kept; a leading byte-order mark dropped). A missing file, a folder or bytes that are not UTF-8 raise :class:`InputFormatError`
     (with the line for bad bytes)."""
-    with open_input(path, what, missing="no such file") as handle:
-        for line_number, raw in enumerate(handle, start=1):
+    with open_input(path, what, missing="no such file") as raw_handle:
+        handle: Any = gzip.GzipFile(fileobj=raw_handle) if str(path).endswith(".gz") else raw_handle
+        for line_number, raw in enumerate(_gzip_checked(handle, path), start=1):
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as error:
                 bad = raw[error.start : error.start + 4]
                 raise InputFormatError(path, line_number, f"not UTF-8 text: bytes {bad!r}") from None
             yield line_number, line[1:] if line_number == 1 and line.startswith("\ufeff") else line
+
+
+def _gzip_checked(lines: Iterable[bytes], path: str | os.PathLike[str]) -> Iterator[bytes]:
+    """The lines of a (possibly gzip) file; a damaged or cut gzip stream is an :class:`InputFormatError`."""
+    iterator = iter(lines)
+    while True:
+        try:
+            line = next(iterator)
+        except StopIteration:
+            return
+        except (gzip.BadGzipFile, EOFError, zlib.error) as error:
+            raise InputFormatError(path, None, f"not a readable gzip file: {error}") from None
+        yield line
 
 
 def iter_jsonl(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
