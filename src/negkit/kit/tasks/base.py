@@ -16,12 +16,14 @@ variants that people ask for by name are registered under their own names.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from negkit.errors import NegkitError
+from negkit.kit.metrics.grouped import grouped_estimands
+from negkit.kit.metrics.intervals import Estimand
 from negkit.models.base import Request, Response
 
 #: An item of a task's data (anything :func:`first_per_group` can group).
@@ -151,3 +153,15 @@ def wrap_prompt(text: str, model: Any, chat: bool, system_instruction: str | Non
         separator = "" if system_instruction[-1].isspace() else "\n\n"
         return f"{system_instruction}{separator}{text}"
     return text
+
+
+def grouped_record_estimands(
+    spec: Any, records: Sequence[Mapping[str, Any]], average: str, headline_only: bool = False
+) -> list[Estimand]:
+    """The estimands of a task whose records carry ``spec.group_field`` (and a resampling ``unit``, else their
+    ``item_id``): ``spec.metrics()`` over its groups (:func:`negkit.kit.metrics.grouped.grouped_estimands`)."""
+    groups = [str(record[spec.group_field]) for record in records]
+    units = [str(record.get("unit", record["item_id"])) for record in records]
+    return grouped_estimands(
+        records, spec.metrics(), groups, units, spec.unit, spec.groups_key, spec.groups, None, average, headline_only
+    )

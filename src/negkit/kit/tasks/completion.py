@@ -22,11 +22,11 @@ from typing import Any
 from negkit.errors import InputFormatError
 from negkit.kit.data.locate import locate_dataset
 from negkit.kit.data.predictions import read_predictions, string
-from negkit.kit.metrics.grouped import RecordMetric, grouped_estimands, grouped_means
+from negkit.kit.metrics.grouped import RecordMetric, grouped_means
 from negkit.kit.metrics.intervals import Estimand
 from negkit.kit.render.grouped import grouped_tables
 from negkit.kit.runs import need
-from negkit.kit.tasks.base import TaskData, first_per_group, resolve_limit
+from negkit.kit.tasks.base import TaskData, first_per_group, grouped_record_estimands, resolve_limit
 from negkit.models.base import AnswerSpace, GenerateRequest
 
 #: English function words skipped before the predicted word (articles, pronouns, auxiliaries, prepositions,
@@ -224,20 +224,7 @@ class CompletionTask:
     def estimands(
         self, items: Sequence[CompletionItem], records: Sequence[Mapping[str, Any]], headline_only: bool = False
     ) -> list[Estimand]:
-        groups = [str(record[self.spec.group_field]) for record in records]
-        units = [str(record.get("unit", record["item_id"])) for record in records]
-        return grouped_estimands(
-            records,
-            self.spec.metrics(),
-            groups,
-            units,
-            self.spec.unit,
-            self.spec.groups_key,
-            self.spec.groups,
-            None,
-            "records",
-            headline_only,
-        )
+        return grouped_record_estimands(self.spec, records, "records", headline_only)
 
     def tables(self, metrics: dict[str, Any]) -> str:
         spec = self.spec
