@@ -67,7 +67,7 @@ def test_parse_mix_and_phases():
 def test_balanced_draw_is_exact_and_says_what_is_missing():
     pool = [example(" yes", origin=str(i)) for i in range(10)] + [example(" no", origin=f"n{i}") for i in range(3)]
     units = units_of(pool, random.Random(0))
-    chosen, _ = balanced_draw(units, 6, "f")
+    chosen = balanced_draw(units, 6, "f")
     answers = [member.completion for unit in chosen for member in unit]
     assert sorted(answers) == [" no"] * 3 + [" yes"] * 3
     # 7 over two answers: 4 of the first in order (" no"), which the pool lacks

@@ -58,6 +58,7 @@ def tokenize_examples(
     kept: list[Tokenized] = []
     dropped = 0
     cache: dict[str, list[int]] = {}
+    deciding: dict[tuple[str, ...], tuple[int, tuple[int, ...]] | None] = {}
     for example in examples:
         if example.prompt not in cache:
             cache[example.prompt] = rules.encode_context(example.prompt)[0]
@@ -73,13 +74,17 @@ def tokenize_examples(
             dropped += 1
             continue
         weights = _weights(len(prompt), len(completion), prompt_loss_weight)
-        kept.append(Tokenized(tuple(prompt + completion), weights, len(prompt), **_mix_fields(rules, example)))
+        mix = _mix_fields(rules, example, deciding)
+        kept.append(Tokenized(tuple(prompt + completion), weights, len(prompt), **mix))
     return kept, dropped
 
 
-def _mix_fields(rules: Any, example: Example) -> dict[str, Any]:
+def _mix_fields(
+    rules: Any, example: Example, deciding: dict[tuple[str, ...], tuple[int, tuple[int, ...]] | None]
+) -> dict[str, Any]:
     """A mix example's answers as the tokens where they first differ (none when two answers are equal there; e.g.
-    ``" Yes"`` and ``" No"`` may share a first token ``" "`` in a small vocabulary), and its marks."""
+    ``" Yes"`` and ``" No"`` may share a first token ``" "`` in a small vocabulary), and its marks. ``deciding``
+    keeps each answer set's offset and tokens (a format has one answer set for all its examples)."""
     if not (example.format or example.replay):
         return {}
     fields: dict[str, Any] = {
@@ -90,16 +95,26 @@ def _mix_fields(rules: Any, example: Example) -> dict[str, Any]:
     }
     if example.completion not in example.choices or len(example.choices) < 2:
         return fields
-    encoded = [rules.encode(choice, special=False) for choice in example.choices]
+    if example.choices not in deciding:
+        deciding[example.choices] = deciding_tokens(rules, example.choices)
+    found = deciding[example.choices]
+    if found is not None:
+        fields.update(choice_ids=found[1], decision=found[0], gold=example.choices.index(example.completion))
+    return fields
+
+
+def deciding_tokens(rules: Any, choices: Sequence[str]) -> tuple[int, tuple[int, ...]] | None:
+    """Where the answers' token sequences first differ, and each answer's token there; None when two answers
+    have the same token there or one ends first."""
+    encoded = [rules.encode(choice, special=False) for choice in choices]
     shortest = min(len(ids) for ids in encoded)
     decision = 0
     while decision < shortest and len({ids[decision] for ids in encoded}) == 1:
         decision += 1
-    if decision < shortest:
-        tokens = tuple(ids[decision] for ids in encoded)
-        if len(set(tokens)) == len(tokens):
-            fields.update(choice_ids=tokens, decision=decision, gold=example.choices.index(example.completion))
-    return fields
+    if decision >= shortest:
+        return None
+    tokens = tuple(ids[decision] for ids in encoded)
+    return (decision, tokens) if len(set(tokens)) == len(tokens) else None
 
 
 def _weights(prompt_len: int, completion_len: int, prompt_loss_weight: float) -> tuple[float, ...]:
@@ -116,6 +131,8 @@ class TokenizedDataset(torch.utils.data.Dataset):
 
     def __init__(self, rows: Sequence[Tokenized]) -> None:
         self.rows = list(rows)
+        #: Whether the rows are a training mix's (answers, pairs, replay): the batches then carry them.
+        self.has_mix_fields = any(row.format or row.replay for row in self.rows)
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -126,11 +143,6 @@ class TokenizedDataset(torch.utils.data.Dataset):
         if self.has_mix_fields:
             item["mix"] = row
         return item
-
-    @property
-    def has_mix_fields(self) -> bool:
-        """Whether the rows are a training mix's (answers, pairs, replay): the batches then carry them."""
-        return any(row.format or row.replay for row in self.rows)
 
     def token_count(self) -> int:
         return sum(len(row.ids) for row in self.rows)

@@ -131,15 +131,15 @@ def units_of(examples: Sequence[Example], rng: random.Random) -> list[list[Examp
     return rng.sample(units, len(units))
 
 
-def balanced_draw(units: Sequence[list[Example]], count: int, label: str) -> tuple[list[list[Example]], list[int]]:
-    """The first units (in order) that fill an equal quota of ``count`` over the answers; the indices taken.
-    Free answers (no choices) are drawn without quotas."""
+def balanced_draw(units: Sequence[list[Example]], count: int, label: str) -> list[list[Example]]:
+    """The first units (in order) that fill an equal quota of ``count`` over the answers. Free answers (no choices)
+    are drawn without quotas."""
     answers = sorted({example.completion for unit in units for example in unit})
     closed = len(answers) <= MAX_CLOSED_ANSWERS
     quota = {answer: count // len(answers) + (index < count % len(answers)) for index, answer in enumerate(answers)}
-    taken: list[int] = []
+    taken: list[list[Example]] = []
     total = 0
-    for index, unit in enumerate(units):
+    for unit in units:
         if total >= count:
             break
         if len(unit) > count - total:
@@ -152,7 +152,7 @@ def balanced_draw(units: Sequence[list[Example]], count: int, label: str) -> tup
                 continue
             for answer, number in need.items():
                 quota[answer] -= number
-        taken.append(index)
+        taken.append(unit)
         total += len(unit)
     if total < count:
         short = {answer: left for answer, left in quota.items() if left > 0} if closed else {}
@@ -161,7 +161,7 @@ def balanced_draw(units: Sequence[list[Example]], count: int, label: str) -> tup
             f"--train {label}: only {total} of {count} examples can be drawn with equal answers"
             f"{' (needs ' + detail + ')' if detail else ''}; ask for fewer"
         )
-    return [units[index] for index in taken], taken
+    return taken
 
 
 def pack_batches(units: Sequence[list[Example]], batch_size: int) -> list[Example]:
@@ -209,7 +209,7 @@ def build_mix(model: Any, options: Any) -> tuple[TrainingData, TrainingData | No
             if source_name == REPLAY:  # no answers to guard
                 continue
             rng = random.Random(f"{options.seed}:dev:{source_name}")
-            chosen, _ = balanced_draw(units_of(pool, rng), options.dev_per_format, f"{source_name} (development)")
+            chosen = balanced_draw(units_of(pool, rng), options.dev_per_format, f"{source_name} (development)")
             held = {id(example) for unit in chosen for example in unit}
             dev_examples += [example for unit in chosen for example in unit]
             dev_counts[source_name] = sum(len(unit) for unit in chosen)
@@ -223,7 +223,7 @@ def build_mix(model: Any, options: Any) -> tuple[TrainingData, TrainingData | No
             if part.only is not None:
                 pool = [example for example in pool if example.negated is (part.only == "negative")]
             rng = random.Random(f"{options.seed}:{part.key}")
-            chosen, _ = balanced_draw(units_of(pool, rng), part.count, part.key)
+            chosen = balanced_draw(units_of(pool, rng), part.count, part.key)
             phase_units += chosen
             drawn = [example for unit in chosen for example in unit]
             counts: dict[str, int] = {"examples": len(drawn)}
