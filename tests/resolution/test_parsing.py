@@ -13,7 +13,7 @@ import pytest
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
-from test_resolution_taggers import NEGATED, PLAIN, TRAIN, WORDS  # noqa: E402
+from test_resolution_taggers import NEGATED, PLAIN, TRAIN, save_tiny_bert  # noqa: E402
 
 from negkit.cli import main  # noqa: E402
 from negkit.errors import InputFormatError, NegkitError  # noqa: E402
@@ -37,21 +37,7 @@ UD_SENTENCES = [
 
 @pytest.fixture(scope="module")
 def encoder(tmp_path_factory) -> Path:
-    folder = tmp_path_factory.mktemp("tiny-bert")
-    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *sorted(set(WORDS)), "##less", "care", "im", "##possible"]
-    (folder / "vocab.txt").write_text("\n".join(vocab) + "\n")
-    transformers.BertTokenizer(str(folder / "vocab.txt")).save_pretrained(folder)
-    torch.manual_seed(0)
-    config = transformers.BertConfig(
-        vocab_size=len(vocab),
-        hidden_size=32,
-        num_hidden_layers=2,
-        num_attention_heads=2,
-        intermediate_size=64,
-        max_position_embeddings=64,
-    )
-    transformers.BertModel(config).save_pretrained(folder)
-    return folder
+    return save_tiny_bert(tmp_path_factory.mktemp("tiny-bert"))
 
 
 @pytest.fixture(scope="module")

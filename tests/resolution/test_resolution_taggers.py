@@ -56,7 +56,11 @@ TRAIN = (NEGATED + PLAIN) * 8
 
 @pytest.fixture(scope="module")
 def tiny_encoder(tmp_path_factory) -> Path:
-    folder = tmp_path_factory.mktemp("tiny-bert")
+    return save_tiny_bert(tmp_path_factory.mktemp("tiny-bert"))
+
+
+def save_tiny_bert(folder: Path) -> Path:
+    """A 2-layer BERT with random weights and a word-piece vocabulary of :data:`WORDS`, saved into ``folder``."""
     vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *sorted(set(WORDS)), "##less", "care", "im", "##possible"]
     (folder / "vocab.txt").write_text("\n".join(vocab) + "\n")
     transformers.BertTokenizer(str(folder / "vocab.txt")).save_pretrained(folder)
