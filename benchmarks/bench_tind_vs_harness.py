@@ -204,6 +204,11 @@ def negkit_predictions(out: Path, ids: list[str]) -> list[bool]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.split("\n\n")[0])
     parser.add_argument("--harness-python", required=True, help="python of an environment with lm_eval 0.4.13")
+    parser.add_argument(
+        "--model",
+        default="default",
+        help="a catalogue model name (negkit eval --list-models; default: SmolLM2-135M-Instruct)",
+    )
     parser.add_argument("--sentences", type=int, default=2000, help="negkit's --limit (whole groups, about N)")
     parser.add_argument("--prompts", default="chat,plain")
     parser.add_argument("--repeats", type=int, default=1)
@@ -232,12 +237,16 @@ def main(argv: list[str] | None = None) -> int:
     from transformers import AutoTokenizer
 
     from negkit.benchmarks.tind.task import TruthTask
+    from negkit.models.catalogue import catalogue_model, require_file
     from negkit.models.gguf import converted_folder, default_model_file
 
     work = args.work or Path(tempfile.mkdtemp(prefix="negkit-bench-"))
     work.mkdir(parents=True, exist_ok=True)
-    folder = str(converted_folder(default_model_file()))
-    spec = "default"
+    if args.model == "default":
+        folder = str(converted_folder(default_model_file()))
+    else:
+        folder = str(converted_folder(require_file(catalogue_model(args.model))))
+    spec = args.model
     if args.random_model:
         folder = random_model(work / "random-1b", folder)
         spec = f"hf:{folder}"
