@@ -159,7 +159,7 @@ def leaderboard_data(
 
     Layout: ``{"settings", "models": [{"name", "model", "folders", "commands", "baseline", "parameters",
     "parameters_source"}], "columns": [{"key", "task", "split", "label", "suite", "metric", "metric_label", "unit",
-    "reported", "percent_factor"}], "cells": {MODEL: {COLUMN: {"estimate", "ci", "items", "units", "rank", "best",
+    "percent_factor"}], "cells": {MODEL: {COLUMN: {"estimate", "ci", "items", "units", "rank", "best",
     "vs_best"}}}, "metrics": {MODEL: {COLUMN: [{"path", "label", "estimate", "ci"}]}}, "mean_rank": {MODEL:
     {"mean", "columns"}}, "skipped": [TASK...], "published": [ROW...], "scaling": [PANEL...]}``; values in percent.
     """

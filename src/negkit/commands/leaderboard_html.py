@@ -247,7 +247,7 @@ def index_html(
         "<h2>Heatmap</h2>",
         heatmap_table(data),
         '<p class="legend">Colour: the value on a scale from 0 (dark) to 100 percent (yellow); &#9733;: best; '
-        "dashed frame: a published row, not run here (its value in the colour of its cell).</p>",
+        "dashed frame: a published row, not run here (the frame in its value's colour).</p>",
         "<h2>Differences from the best model</h2>",
         differences_tables(data),
         scaling_section(data, figures or {}),

@@ -12,7 +12,7 @@ from negkit.commands.leaderboard_published import MARK, published_in, published_
 
 #: Inline style of the published rows (kept apart from the ranked rows by a dashed frame and a muted colour).
 STYLE = (
-    "<style>tr.published td{color:#444;font-style:italic}td.hollow{border:2px dashed #777;background:#fff}"
+    "<style>tr.published td{color:#444;font-style:italic}td.hollow{border:3px dashed #777;background:#fff}"
     "span.pub{font-size:.75em;color:#6b4e00;background:#fff4d6;border-radius:3px;padding:0 .3em;"
     "font-style:normal;white-space:nowrap}</style>"
 )
@@ -53,7 +53,7 @@ def published_table(data: Mapping[str, Any]) -> str:
 
 def published_heatmap_rows(data: Mapping[str, Any], colour: Callable[[float], tuple[str, str]]) -> str:
     """Heatmap rows of the published rows on a column's primary metric, below a separating row: the value in a
-    dashed frame, its colour as the text's."""
+    dashed frame of its colour."""
     columns = data["columns"]
     models: dict[str, dict[str, Mapping[str, Any]]] = {}
     for row in data.get("published", []):
@@ -71,7 +71,8 @@ def published_heatmap_rows(data: Mapping[str, Any], colour: Callable[[float], tu
                 continue
             background, _ = colour(row["value"])
             title = _e(f"{MARK}: {row['source']}")
-            entries.append(f'<td class="hollow" style="color:{background}" title="{title}">{row["value"]:.1f}</td>')
+            style = f"border-color:{background}"
+            entries.append(f'<td class="hollow" style="{style}" title="{title}">{row["value"]:.1f}</td>')
         parts.append('<tr class="published">' + "".join(entries) + "</tr>")
     return "".join(parts)
 

@@ -312,11 +312,17 @@ def log_points(
         axes.set_xscale("log")
         axes.set_xlim(min(xs) / 2.0, max(xs) * 2.5)
         axes.xaxis.set_major_formatter(FuncFormatter(lambda value, _: count_text(value)))
-        axes.xaxis.set_minor_formatter(NullFormatter())
+        narrow = max(xs) / min(xs) < 100  # few decades: the 2s and 5s between them labelled too
+        minor = FuncFormatter(lambda value, _: count_text(value) if _mantissa(value) in (2, 5) else "")
+        axes.xaxis.set_minor_formatter(minor if narrow else NullFormatter())
     axes.set_xlabel(xlabel)
     axes.set_ylabel(ylabel)
     axes.set_title(title)
     return to_svg(figure)
+
+
+def _mantissa(value: float) -> int:
+    return round(value / 10 ** math.floor(math.log10(value))) if value > 0 else 0
 
 
 def count_text(value: float) -> str:
