@@ -193,7 +193,7 @@ def test_scaling_figure_one_point_per_model_with_a_parameter_count(tmp_path):
     assert panel["without_parameters"] == ["unknown"] and panel["figure"] == "figures/scaling-scone.svg"
     svg = (out / "figures" / "scaling-scone.svg").read_text(encoding="utf-8")
     assert svg.startswith("<svg") and len(re.findall(r'id="scaling-point-\d+"', svg)) == 2
-    assert len(re.findall(r'id="scaling-hollow-\d+"', svg)) == 1
+    assert len(re.findall(r'id="scaling-hollow-\d+"', svg)) == 1 and len(re.findall(r'id="scaling-line-\d+"', svg)) == 1
     index = paths["index"].read_text(encoding="utf-8")
     assert "<h2>Scaling</h2>" in index and 'href="figures/scaling-scone.svg"' in index
     assert "Left out (no parameter count; give one with --parameters): unknown." in index
@@ -202,6 +202,7 @@ def test_scaling_figure_one_point_per_model_with_a_parameter_count(tmp_path):
     again = leaderboard(entries, tmp_path / "again", OPTIONS, suite_view, [published], {"big": 1_500_000_000})
     assert again["figure:scone"].read_bytes() == paths["figure:scone"].read_bytes()
     assert again["index"].read_bytes() == paths["index"].read_bytes()
+    assert again["markdown"].read_bytes() == paths["markdown"].read_bytes()
 
 
 def test_the_reference_file_reads_and_names_negkit_metrics_on_negkit_scales():

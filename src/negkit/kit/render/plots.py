@@ -275,8 +275,9 @@ def log_points(
 ) -> str:
     """Values against a log-scaled x axis: ``points`` ``(label, x, value, low, high)`` as filled markers with their
     interval as error bars, ``lines`` ``(label, value)`` as dashed horizontal lines (e.g. baselines), ``hollow``
-    ``(label, x, value)`` as hollow markers (e.g. published numbers); each labelled beside it. Every marker's SVG
-    group has an id ``scaling-point-N`` (filled) or ``scaling-hollow-N``, so that the picture can be checked."""
+    ``(label, x, value)`` as hollow markers (e.g. published numbers); each labelled beside it. Every marker's and
+    line's SVG group has an id (``scaling-point-N``, ``scaling-hollow-N``, ``scaling-line-N``), so that the picture
+    can be checked."""
     plt = _pyplot()
     figure, axes = plt.subplots(figsize=(6.4, 3.6))
     from matplotlib.ticker import FuncFormatter, NullFormatter  # heavy: off the start-up path
@@ -297,7 +298,9 @@ def log_points(
         marker.set_gid(f"scaling-hollow-{index}")
         axes.annotate(f"{label} (published)", (x, value), textcoords="offset points", xytext=(5, -9), fontsize=7)
     for index, (label, value) in enumerate(lines):
-        axes.axhline(value, color="#888888", linestyle=(0, (4, 2 + index)), linewidth=1)
+        axes.axhline(value, color="#888888", linestyle=(0, (4, 2 + index)), linewidth=1).set_gid(
+            f"scaling-line-{index}"
+        )
         axes.annotate(
             label,
             (0.0, value),
