@@ -7,6 +7,7 @@ import argparse
 
 from negkit.cli.arguments import add_include_argument, add_run_interval_arguments, selected_run_tasks
 from negkit.commands.leaderboard import LeaderboardOptions, leaderboard
+from negkit.commands.leaderboard_scaling import parse_parameters
 from negkit.kit.suites import suite_view
 
 #: Place in ``negkit --help``: after ``compare``.
@@ -21,11 +22,28 @@ def register(groups, context) -> None:
         "index.html ranks every model on every task by the suite's primary metric with 95% intervals, draws a "
         "model x task heatmap and marks which differences from each task's best model are significant (paired "
         "bootstrap over the suite's unit, on the items both scored); models/NAME.html per model links to its "
-        "runs' report.html; leaderboard.json holds the numbers. A RUN_DIR may be NAME=RUN_DIR: folders given the "
-        "same NAME form one model (e.g. a constant baseline run once per suite).",
+        "runs' report.html; leaderboard.json holds the numbers, leaderboard.md the tables in Markdown; "
+        "figures/scaling-TASK.svg plots each task's primary metric against the parameter count. A RUN_DIR may be "
+        "NAME=RUN_DIR: folders given the same NAME form one model (e.g. a constant baseline run once per suite).",
     )
     parser.add_argument("runs", nargs="+", metavar="RUN_DIR", help="output folders of `negkit eval` (or NAME=RUN_DIR)")
     parser.add_argument("--out", required=True, metavar="DIR", help="folder to write the site into")
+    parser.add_argument(
+        "--published",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="CSV of published reference rows (header: model,task,metric,value,source[,note][,params]); shown "
+        "apart, marked 'published, not run here', never ranked; repeatable",
+    )
+    parser.add_argument(
+        "--parameters",
+        action="append",
+        default=[],
+        metavar="NAME=COUNT,...",
+        help="parameter counts of models the catalogue does not know (e.g. SmolLM2-135M=135M,qwen=1.5B), for the "
+        "scaling figures; repeatable",
+    )
     add_run_interval_arguments(parser, "comma-separated tasks to include (default: every task a run has)")
     add_include_argument(parser)
     parser.set_defaults(handler=run_leaderboard)
@@ -38,6 +56,8 @@ def run_leaderboard(args: argparse.Namespace) -> int:
         args.out,
         LeaderboardOptions(args.bootstrap, args.seed, tasks=tasks, allow_different_data=args.allow_different_data),
         suite_view,
+        args.published,
+        parse_parameters(args.parameters),
     )
     print(paths["index"])
     return 0

@@ -16,21 +16,24 @@ are shown in percent.
 Which metric is primary, its scale, how a task's records become estimands and what a unit is: that is the suites'
 knowledge, asked of the :data:`~negkit.kit.view.SuiteLookup` the caller passes (the registry's
 :func:`negkit.kit.suites.suite_view`); nothing here names a benchmark. Tasks no suite can rebuild from their records
-are listed as left out. The pages are written by
-:mod:`negkit.commands.leaderboard_html`.
+are listed as left out. Published reference rows (``--published``, :mod:`negkit.commands.leaderboard_published`) are
+kept apart from the run models (never ranked nor paired); parameter counts and the scaling figures are
+:mod:`negkit.commands.leaderboard_scaling`'s. The pages are written by :mod:`negkit.commands.leaderboard_html`, the
+Markdown by :mod:`negkit.commands.leaderboard_markdown`.
 """
 
 from __future__ import annotations
 
-import os
-import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from negkit.commands.compare import CompareOptions, run_names
-from negkit.commands.leaderboard_html import index_html, model_html
+from negkit.commands.leaderboard_html import MODELS_FOLDER, index_html, model_html, report_links, slug, unique_slugs
+from negkit.commands.leaderboard_markdown import leaderboard_markdown
+from negkit.commands.leaderboard_published import reported_metrics
+from negkit.commands.leaderboard_scaling import add_references, recorded_parameters, write_scaling_figures
 from negkit.errors import NegkitError
 from negkit.io.atomic import atomic_write_json, atomic_write_text, make_folder
 from negkit.kit.metrics.intervals import Estimand, bootstrap_intervals, paired_bootstrap
@@ -39,7 +42,7 @@ from negkit.kit.view import SuiteLookup, SuiteView, no_suites
 
 INDEX_FILE = "index.html"
 JSON_FILE = "leaderboard.json"
-MODELS_FOLDER = "models"
+MARKDOWN_FILE = "leaderboard.md"
 
 
 #: Bootstrap settings and the tasks to include (None: every task some run has and negkit can rebuild): the same
@@ -144,15 +147,21 @@ def _average_ranks(values: dict[str, float]) -> dict[str, float]:
 
 
 def leaderboard_data(
-    entries: Sequence[str | Path], options: LeaderboardOptions | None = None, suites: SuiteLookup = no_suites
+    entries: Sequence[str | Path],
+    options: LeaderboardOptions | None = None,
+    suites: SuiteLookup = no_suites,
+    published: Sequence[str | Path] = (),
+    parameters: Mapping[str, int] | None = None,
 ) -> dict[str, Any]:
     """The leaderboard of the models in ``entries`` (see the module's docstring), JSON-ready; ``suites`` (the
-    registry's :func:`negkit.kit.suites.suite_view`) says how each task's primary metric is rebuilt from its records.
+    registry's :func:`negkit.kit.suites.suite_view`) says how each task's primary metric is rebuilt from its records;
+    ``published``: CSV files of published reference rows; ``parameters``: parameter counts by model name.
 
-    Layout: ``{"settings", "models": [{"name", "model", "folders", "commands"}], "columns": [{"key", "task",
-    "split", "label", "suite", "metric", "metric_label", "unit"}], "cells": {MODEL: {COLUMN: {"estimate", "ci",
-    "items", "units", "rank", "best", "vs_best"}}}, "metrics": {MODEL: {COLUMN: [{"path", "label", "estimate",
-    "ci"}]}}, "mean_rank": {MODEL: {"mean", "columns"}}, "skipped": [TASK...]}``; values in percent.
+    Layout: ``{"settings", "models": [{"name", "model", "folders", "commands", "baseline", "parameters",
+    "parameters_source"}], "columns": [{"key", "task", "split", "label", "suite", "metric", "metric_label", "unit",
+    "percent_factor"}], "cells": {MODEL: {COLUMN: {"estimate", "ci", "items", "units", "rank", "best",
+    "vs_best"}}}, "metrics": {MODEL: {COLUMN: [{"path", "label", "estimate", "ci"}]}}, "mean_rank": {MODEL:
+    {"mean", "columns"}}, "skipped": [TASK...], "published": [ROW...], "scaling": [PANEL...]}``; values in percent.
     """
     options = options or LeaderboardOptions()
     models = _models(entries)
@@ -186,6 +195,8 @@ def leaderboard_data(
                 "model": sorted({run.model_name for run in model.runs}),
                 "folders": [str(run.path) for run in model.runs],
                 "commands": [str(task.results.get("record", {}).get("command", "")) for _, task in model.task_runs()],
+                "baseline": all(run.model.get("backend") == "baseline" for run in model.runs),
+                "parameters": recorded_parameters([run.model for run in model.runs]),
             }
             for model in models
         ],
@@ -209,6 +220,7 @@ def leaderboard_data(
             if column is not None:
                 data["columns"].append(column)
     _mean_ranks(data)
+    add_references(data, published, parameters or {})
     return data
 
 
@@ -246,10 +258,12 @@ def _column(
     unpaired = _check_same_data(task_name, found, options)
     primaries: dict[str, Estimand] = {}
     factor = _percent(view)
+    view_paths: set[str] = set()
     for name, task in found.items():
         estimands = record_estimands(task.name, task.records, task.samples_file, view)
         intervals = bootstrap_intervals(estimands, options.resamples, options.seed, options.level)
         primary = _primary(view, estimands)
+        view_paths.update(e.path for e in estimands)
         data["metrics"][name][key] = [
             {
                 "path": e.path,
@@ -294,6 +308,8 @@ def _column(
         "metric_label": first.label or first.path,
         "unit": first.unit,
         "best": best if competing else None,
+        "reported": sorted({*reported_metrics(t.results.get("metrics", {}) for t in found.values()), *view_paths}),
+        "percent_factor": factor,
     }
 
 
@@ -338,57 +354,31 @@ def _versus(
     }
 
 
-def slug(name: str) -> str:
-    """A file name for a model's page: letters, digits, ``.``, ``_`` and ``-`` kept, anything else ``-``."""
-    return re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.") or "model"
-
-
-def report_links(data: dict[str, Any], out: Path) -> dict[str, list[tuple[str, str | None]]]:
-    """Per model, each folder with the relative path from ``out/models/`` to its ``report.html`` (None: absent)."""
-    links: dict[str, list[tuple[str, str | None]]] = {}
-    pages = (out / MODELS_FOLDER).resolve()
-    for model in data["models"]:
-        entries = []
-        for folder in model["folders"]:
-            report = Path(folder).resolve() / "report.html"
-            relative = os.path.relpath(report, pages).replace(os.sep, "/") if report.is_file() else None
-            entries.append((folder, relative))
-        links[model["name"]] = entries
-    return links
-
-
 def leaderboard(
     entries: Sequence[str | Path],
     out: str | Path,
     options: LeaderboardOptions | None = None,
     suites: SuiteLookup = no_suites,
+    published: Sequence[str | Path] = (),
+    parameters: Mapping[str, int] | None = None,
 ) -> dict[str, Path]:
     """Build the leaderboard of ``entries`` and write the static site into ``out``: ``index.html`` (ranking,
-    heatmap, differences from the best), ``models/NAME.html`` per model and ``leaderboard.json``; their paths.
-    ``suites`` as for :func:`leaderboard_data`."""
+    heatmap, published rows, differences from the best, scaling), ``leaderboard.md`` (the same tables),
+    ``models/NAME.html`` per model, ``figures/scaling-TASK.svg`` and ``leaderboard.json``; their paths. The other
+    arguments as for :func:`leaderboard_data`."""
     out = Path(out)
-    data = leaderboard_data(entries, options, suites)
+    data = leaderboard_data(entries, options, suites, published, parameters)
     make_folder(out / MODELS_FOLDER)
     links = report_links(data, out)
-    slugs = _unique_slugs([model["name"] for model in data["models"]])
-    paths = {"index": out / INDEX_FILE, "json": out / JSON_FILE}
+    slugs = unique_slugs([model["name"] for model in data["models"]])
+    paths = {"index": out / INDEX_FILE, "json": out / JSON_FILE, "markdown": out / MARKDOWN_FILE}
+    figures = write_scaling_figures(data, out, slug)
+    paths.update({f"figure:{key}": out / name for key, (name, _) in figures.items()})
     atomic_write_json(paths["json"], data)
-    atomic_write_text(paths["index"], index_html(data, slugs))
+    atomic_write_text(paths["index"], index_html(data, slugs, figures))
+    atomic_write_text(paths["markdown"], leaderboard_markdown(data))
     for model in data["models"]:
         page = out / MODELS_FOLDER / f"{slugs[model['name']]}.html"
         atomic_write_text(page, model_html(data, model["name"], links[model["name"]]))
         paths[f"model:{model['name']}"] = page
     return paths
-
-
-def _unique_slugs(names: Sequence[str]) -> dict[str, str]:
-    slugs: dict[str, str] = {}
-    used: set[str] = set()
-    for name in names:
-        base = candidate = slug(name)
-        number = 2
-        while candidate.lower() in used:
-            candidate, number = f"{base}-{number}", number + 1
-        used.add(candidate.lower())
-        slugs[name] = candidate
-    return slugs

@@ -9,12 +9,24 @@ nothing is fetched. The same data gives the same bytes.
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+import os
+import re
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from negkit.commands.leaderboard_sections import (
+    STYLE,
+    published_column_table,
+    published_heatmap_rows,
+    published_table,
+    scaling_section,
+    significance_sentence,
+)
 from negkit.kit.render.html import page
+
+MODELS_FOLDER = "models"
 
 _STYLE = """<style>
 body{max-width:1600px}table.sortable th{cursor:pointer;user-select:none;white-space:nowrap}
@@ -170,7 +182,8 @@ def heatmap_table(data: dict[str, Any]) -> str:
             star = "&#9733;" if cell.get("best") else ""
             cells.append(f'<td style="background:{background};color:{text}">{_number(cell["estimate"])}{star}</td>')
         rows.append("<tr>" + "".join(cells) + "</tr>")
-    return '<table class="heat" id="heatmap">' + head + "".join(rows) + "</table>"
+    published = published_heatmap_rows(data, colour)
+    return '<table class="heat" id="heatmap">' + head + "".join(rows) + published + "</table>"
 
 
 def differences_tables(data: dict[str, Any]) -> str:
@@ -191,7 +204,9 @@ def differences_tables(data: dict[str, Any]) -> str:
             f'<h3>{_e(column["label"])}</h3><p class="meta">{_e(column["metric_label"])} (percent){split}; '
             f"unit of the intervals: {_e(column['unit'])}</p>"
             '<table><tr><th>rank</th><th class="t">model</th><th>items</th><th>value [95% interval]</th>'
-            f"<th>difference from {_e(column['best'])} [95% interval]</th><th>shared items</th></tr>{rows}</table>"
+            f"<th>difference from {_e(column['best'] or 'the best')} [95% interval]</th><th>shared items</th></tr>{rows}</table>"
+            + significance_sentence(data, column)
+            + published_column_table(data, column["key"])
         )
     return "\n".join(parts)
 
@@ -214,21 +229,28 @@ def _settings(data: dict[str, Any]) -> str:
     )
 
 
-def index_html(data: dict[str, Any], slugs: dict[str, str]) -> str:
-    """``index.html``: the ranking table, the heatmap and the differences from the best model per column."""
+def index_html(
+    data: dict[str, Any], slugs: dict[str, str], figures: Mapping[str, tuple[str, str]] | None = None
+) -> str:
+    """``index.html``: the ranking table, the published rows, the heatmap, the differences from the best model per
+    column and the scaling figures (``figures``: column key -> (file, SVG), drawn or not)."""
     title = "negkit negation leaderboard"
     body = [
         _STYLE,
+        STYLE,
         f"<h1>{title}</h1>",
         f'<p class="meta">{len(data["models"])} models, {len(data["columns"])} tasks.</p>',
         "<h2>Ranking</h2>",
         ranking_table(data, slugs),
         _settings(data),
+        published_table(data),
         "<h2>Heatmap</h2>",
         heatmap_table(data),
-        '<p class="legend">Colour: the value on a scale from 0 (dark) to 100 percent (yellow); &#9733;: best.</p>',
+        '<p class="legend">Colour: the value on a scale from 0 (dark) to 100 percent (yellow); &#9733;: best; '
+        "dashed frame: a published row, not run here (the frame in its value's colour).</p>",
         "<h2>Differences from the best model</h2>",
         differences_tables(data),
+        scaling_section(data, figures or {}),
         _SCRIPT,
     ]
     return page(title, body)
@@ -293,3 +315,36 @@ def model_html(data: dict[str, Any], name: str, links: Sequence[tuple[str, str |
             f"<table><tr><th>metric</th><th>value [95% interval]</th></tr>{table}</table>",
         ]
     return page(title, body)
+
+
+def slug(name: str) -> str:
+    """A file name for a model's page: letters, digits, ``.``, ``_`` and ``-`` kept, anything else ``-``."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.") or "model"
+
+
+def report_links(data: dict[str, Any], out: Path) -> dict[str, list[tuple[str, str | None]]]:
+    """Per model, each folder with the relative path from ``out/models/`` to its ``report.html`` (None: absent)."""
+    links: dict[str, list[tuple[str, str | None]]] = {}
+    pages = (out / MODELS_FOLDER).resolve()
+    for model in data["models"]:
+        entries = []
+        for folder in model["folders"]:
+            report = Path(folder).resolve() / "report.html"
+            relative = os.path.relpath(report, pages).replace(os.sep, "/") if report.is_file() else None
+            entries.append((folder, relative))
+        links[model["name"]] = entries
+    return links
+
+
+def unique_slugs(names: Sequence[str]) -> dict[str, str]:
+    """A file name per model: :func:`slug`, numbered where two would be the same (ignoring case)."""
+    slugs: dict[str, str] = {}
+    used: set[str] = set()
+    for name in names:
+        base = candidate = slug(name)
+        number = 2
+        while candidate.lower() in used:
+            candidate, number = f"{base}-{number}", number + 1
+        used.add(candidate.lower())
+        slugs[name] = candidate
+    return slugs

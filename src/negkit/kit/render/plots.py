@@ -2,10 +2,11 @@
 
 Three kinds cover every figure of the reports: :func:`interval_bars` (grouped bars with asymmetric 95% interval
 whiskers), :func:`heatmap` (a matrix with its values written in the cells) and :func:`forest` (differences from a
-baseline with their intervals, around a line at 0). Output is deterministic: fixed SVG ids (``svg.hashsalt``), no
-date in the metadata, text drawn as paths so that the picture does not depend on the viewer's fonts, except in a
-figure with characters the plotting font cannot draw (Korean or Chinese labels without a CJK font): its text stays
-text in the SVG, so that the browser draws it with a font that has them instead of empty boxes.
+baseline with their intervals, around a line at 0); :func:`log_points` draws the leaderboard's scaling figures.
+Output is deterministic: fixed SVG ids (``svg.hashsalt``), no date in the metadata, text drawn as paths so that the
+picture does not depend on the viewer's fonts, except in a figure with characters the plotting font cannot draw
+(Korean or Chinese labels without a CJK font): its text stays text in the SVG, so that the browser draws it with a
+font that has them instead of empty boxes.
 
 matplotlib is an optional dependency (``pip install negkit[report]``); :func:`available` says whether it is there.
 """
@@ -262,6 +263,77 @@ def forest(
     if len(series) > 1:
         axes.legend(frameon=False, fontsize=8)
     return to_svg(figure)
+
+
+def log_points(
+    points: Sequence[tuple[str, float, float, float | None, float | None]],
+    lines: Sequence[tuple[str, float]],
+    hollow: Sequence[tuple[str, float, float]],
+    title: str,
+    xlabel: str,
+    ylabel: str,
+) -> str:
+    """Values against a log-scaled x axis: ``points`` ``(label, x, value, low, high)`` as filled markers with their
+    interval as error bars, ``lines`` ``(label, value)`` as dashed horizontal lines (e.g. baselines), ``hollow``
+    ``(label, x, value)`` as hollow markers (e.g. published numbers); each labelled beside it. Every marker's and
+    line's SVG group has an id (``scaling-point-N``, ``scaling-hollow-N``, ``scaling-line-N``), so that the picture
+    can be checked."""
+    plt = _pyplot()
+    figure, axes = plt.subplots(figsize=(6.4, 3.6))
+    from matplotlib.ticker import FuncFormatter, NullFormatter  # heavy: off the start-up path
+
+    for index, (label, x, value, low, high) in enumerate(points):
+        errors = _half_widths([value], [low], [high])
+        colour = COLOURS[index % len(COLOURS)]
+        axes.errorbar([x], [value], yerr=errors, fmt="o", capsize=3, color=colour, markersize=5).lines[0].set_gid(
+            f"scaling-point-{index}"
+        )
+        # labels of points close along x stacked, not drawn over each other
+        shift = sum(1 for _, other, *_ in points[:index] if abs(math.log10(other) - math.log10(x)) < 0.25)
+        axes.annotate(
+            label, (x, value), textcoords="offset points", xytext=(6, 4 - 9 * shift), fontsize=7, color=colour
+        )
+    for index, (label, x, value) in enumerate(hollow):
+        (marker,) = axes.plot([x], [value], "o", markerfacecolor="none", markeredgecolor="#555555", markersize=6)
+        marker.set_gid(f"scaling-hollow-{index}")
+        axes.annotate(f"{label} (published)", (x, value), textcoords="offset points", xytext=(5, -9), fontsize=7)
+    for index, (label, value) in enumerate(lines):
+        axes.axhline(value, color="#888888", linestyle=(0, (4, 2 + index)), linewidth=1).set_gid(
+            f"scaling-line-{index}"
+        )
+        axes.annotate(
+            label,
+            (0.0, value),
+            xycoords=("axes fraction", "data"),
+            xytext=(2, 2),
+            textcoords="offset points",
+            fontsize=7,
+            color="#666666",
+        )
+    xs = [x for _, x, *_ in points] + [x for _, x, _ in hollow]
+    if xs:
+        axes.set_xscale("log")
+        axes.set_xlim(min(xs) / 2.0, max(xs) * 2.5)
+        axes.xaxis.set_major_formatter(FuncFormatter(lambda value, _: count_text(value)))
+        narrow = max(xs) / min(xs) < 100  # few decades: the 2s and 5s between them labelled too
+        minor = FuncFormatter(lambda value, _: count_text(value) if _mantissa(value) in (2, 5) else "")
+        axes.xaxis.set_minor_formatter(minor if narrow else NullFormatter())
+    axes.set_xlabel(xlabel)
+    axes.set_ylabel(ylabel)
+    axes.set_title(title)
+    return to_svg(figure)
+
+
+def _mantissa(value: float) -> int:
+    return round(value / 10 ** math.floor(math.log10(value))) if value > 0 else 0
+
+
+def count_text(value: float) -> str:
+    """A count as a short label: ``100M``, ``1.5B``, ``10K``, ``12``."""
+    for factor, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "K")):
+        if abs(value) >= factor:
+            return f"{value / factor:.3g}{suffix}"
+    return f"{value:.3g}"
 
 
 def _wrap(text: str, width: int = 14) -> str:

@@ -1,0 +1,151 @@
+"""``leaderboard.md``: the tables of the leaderboard's ``index.html`` in Markdown (for documentation pages), from the
+data :func:`negkit.commands.leaderboard.leaderboard_data` builds: the ranking, the published reference rows (apart,
+marked "published, not run here"), per task the values with their differences from the best, and links to the
+scaling figures."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from negkit.commands.leaderboard_published import MARK, published_in, published_value
+from negkit.commands.leaderboard_sections import significance_text
+from negkit.kit.render.markdown import markdown_table
+
+
+def _value(cell: Mapping[str, Any] | None) -> str:
+    if not cell:
+        return "–"
+    low, high = cell["ci"]
+    text = f"{cell['estimate']:.1f}" + ("" if low is None or high is None else f" [{low:.1f}, {high:.1f}]")
+    if cell.get("best"):
+        return f"**{text}**"
+    versus = cell.get("vs_best") or {}
+    return text + (" ▼" if versus.get("significant") else "")
+
+
+def _difference(entry: Mapping[str, Any] | None) -> str:
+    if not entry:
+        return "–"
+    low, high = entry["ci"]
+    interval = "" if low is None or high is None else f" [{low:+.1f}, {high:+.1f}]"
+    p_value = "" if entry.get("p_value") is None else f", p={entry['p_value']:.3f}"
+    return f"{entry['difference']:+.1f}{interval}{p_value}" + (" *" if entry.get("significant") else "")
+
+
+def _order(data: Mapping[str, Any]) -> list[str]:
+    ranks = data["mean_rank"]
+    return sorted(
+        (model["name"] for model in data["models"]),
+        key=lambda name: (ranks[name]["mean"] is None, ranks[name]["mean"] or 0.0, name),
+    )
+
+
+def _ranking(data: Mapping[str, Any]) -> str:
+    columns = data["columns"]
+    rows = []
+    for position, name in enumerate(_order(data), start=1):
+        mean = data["mean_rank"][name]
+        rank = "–" if mean["mean"] is None else f"{mean['mean']:.2f}"
+        rows.append(
+            [
+                str(position) if mean["mean"] is not None else "–",
+                name,
+                f"{rank} (over {mean['columns']} shared; has {mean['covered']} of {mean['of']})",
+                *(_value(data["cells"][name].get(column["key"])) for column in columns),
+            ]
+        )
+    return markdown_table(["#", "model", "mean rank", *(column["label"] for column in columns)], rows)
+
+
+def _published(rows: Sequence[Mapping[str, Any]], with_task: bool) -> str:
+    headers = ["model", *(["task", "metric"] if with_task else []), "value (percent)", "source"]
+    lines = []
+    for row in rows:
+        source = row["source"] + (f" ({row['note']})" if row.get("note") else "")
+        middle = [row["column"], row["metric_label"], f"{row['value']:.1f}"] if with_task else [published_value(row)]
+        lines.append([f"{row['model']} ({MARK})", *middle, source])
+    return markdown_table(headers, lines)
+
+
+def _column(data: Mapping[str, Any], column: Mapping[str, Any]) -> list[str]:
+    key = column["key"]
+    entries = sorted(
+        ((name, cells[key]) for name, cells in data["cells"].items() if key in cells),
+        key=lambda item: (item[1]["rank"], item[0]),
+    )
+    rows = [
+        [
+            f"{cell['rank']:.1f}",
+            name,
+            str(cell["items"]),
+            _value(cell).replace("**", "").replace(" ▼", ""),
+            "best" if cell["best"] else _difference(cell.get("vs_best")),
+        ]
+        for name, cell in entries
+    ]
+    split = f", split {column['split']}" if column["split"] else ""
+    parts = [
+        f"### {key}",
+        "",
+        f"{column['metric_label']} (percent){split}; unit of the intervals: {column['unit']}.",
+        "",
+        markdown_table(
+            [
+                "rank",
+                "model",
+                "items",
+                "value [95% interval]",
+                f"difference from {column['best'] or 'the best'} [95% interval]",
+            ],
+            rows,
+        ),
+    ]
+    sentence = significance_text(data, column)
+    if sentence:
+        parts += ["", sentence]
+    published = published_in(data, key)
+    if published:
+        parts += [
+            "",
+            f"{MARK.capitalize()} (no interval, no rank, no paired difference):",
+            "",
+            _published(published, False),
+        ]
+    return [*parts, ""]
+
+
+def _scaling(data: Mapping[str, Any]) -> list[str]:
+    parts = ["## Scaling", ""]
+    for panel in data.get("scaling", []):
+        figure = panel.get("figure")
+        line = f"- {panel['key']}: " + (f"![scaling {panel['key']}]({figure})" if figure else "no figure")
+        if panel["without_parameters"]:
+            line += f" (left out, no parameter count: {', '.join(panel['without_parameters'])})"
+        parts.append(line)
+    return [*parts, ""]
+
+
+def leaderboard_markdown(data: Mapping[str, Any]) -> str:
+    """The leaderboard as Markdown (see the module's docstring)."""
+    settings = data["settings"]
+    parts = [
+        "# negkit negation leaderboard",
+        "",
+        f"{len(data['models'])} models, {len(data['columns'])} tasks. Values in percent: each suite's primary metric "
+        f"with its {settings['level']:.0%} percentile bootstrap interval ({settings['resamples']:,} resamples, seed "
+        f"{settings['seed']}), recomputed from each run's per-sample records. **Bold**: the best model of a task; "
+        "▼: significantly below it (paired bootstrap over the units of the items both scored).",
+        "",
+        "## Ranking",
+        "",
+        _ranking(data),
+        "",
+    ]
+    if data.get("published"):
+        parts += [f"## Published reference rows ({MARK})", "", _published(data["published"], True), ""]
+    parts += ["## Per task", ""]
+    for column in data["columns"]:
+        parts += _column(data, column)
+    parts += _scaling(data)
+    return "\n".join(parts).rstrip() + "\n"
