@@ -6,6 +6,7 @@ from __future__ import annotations
 import gzip
 import json
 import math
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -25,7 +26,7 @@ from negkit.resolution.parsing.network import ParserConfig  # noqa: E402
 from negkit.resolution.parsing.parser import NegationParser  # noqa: E402
 from negkit.resolution.parsing.settings import ParserSettings, UdSettings  # noqa: E402
 from negkit.resolution.parsing.training import train_parser  # noqa: E402
-from negkit.resolution.parsing.ud import read_conllu  # noqa: E402
+from negkit.resolution.parsing.ud import cache_folder, read_conllu  # noqa: E402
 from negkit.resolution.splits import CDSCO_FILES  # noqa: E402
 from negkit.resolution.systems import load_system  # noqa: E402
 
@@ -175,6 +176,20 @@ def test_the_synt_systems_first_parse_ud_and_cache_the_encoder(encoder, data, tm
         log=messages.append,
     )
     assert any(message.startswith("UD stage: cached encoder") for message in messages)
+
+
+def test_the_ud_stage_cache_key_ignores_what_only_the_negation_stage_uses():
+    """One UD stage serves every negation corpus: the corpus's affix lexicon, labels, epochs and patience do not
+    shape it (keying on them retrained the same encoder for BioScope and SFU), the learning rate does."""
+    base = ParserSettings(system="dp-nested-synt")
+    corpus_specific = replace(
+        base,
+        loop=replace(base.loop, epochs=3, patience=2),
+        network=replace(base.network, labels=["cue", "scope"], affixes={"prefixes": {"un": 80}, "inner": {}}),
+    )
+    assert cache_folder("enc", corpus_specific) == cache_folder("enc", base)
+    assert cache_folder("enc", replace(base, loop=replace(base.loop, learning_rate=1e-3))) != cache_folder("enc", base)
+    assert cache_folder("other", base) != cache_folder("enc", base)
 
 
 def test_conllu_reader(tmp_path):

@@ -99,8 +99,10 @@ def cache_folder(encoder_path: str, settings: ParserSettings, cache: Path | None
     shaping = {
         "encoder": encoder_path,
         "ud": asdict(settings.ud),
-        "loop": asdict(replace(settings.loop, epochs=0)),
-        "network": {k: v for k, v in asdict(settings.network).items() if k != "labels"},
+        # the UD stage runs its own epochs and patience, and its labels are UD relations: the negation corpus's
+        # epochs, patience, labels and affix lexicon do not shape it (keying on them retrained it per corpus)
+        "loop": asdict(replace(settings.loop, epochs=0, patience=0)),
+        "network": {k: v for k, v in asdict(settings.network).items() if k not in ("labels", "affixes")},
         "hidden_dropout": settings.hidden_dropout,
         "attention_dropout": settings.attention_dropout,
     }
