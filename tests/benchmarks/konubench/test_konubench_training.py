@@ -42,3 +42,18 @@ def test_no_test_or_validation_item_is_a_training_example():
         assert not prompts & set(contexts)  # no evaluation prompt is trained on
         assert not completions & {" " + item.choices[0] for item in items}  # nor any gold answer
         assert not {example.origin for example in examples} & {item.item_id for item in items}
+
+
+def test_a_mix_draws_konubench_examples_without_answer_quotas():
+    """Each item has its own answer (a sentence): the mix draws them freely and counts examples, not answers."""
+    from types import SimpleNamespace
+
+    from negkit.kit.training.mix import build_mix
+
+    shared_data_path("konubench")
+    options = SimpleNamespace(train="konubench=40", phases=None, dev_per_format=8, seed=0, batch_size=8)
+    train, dev = build_mix(None, options)
+    assert len(train.examples) == 40 and len(dev.examples) == 8
+    assert train.description["parts"]["konubench"] == {"phase": 0, "pairs": 0, "examples": 40}
+    assert not {e.origin for e in train.examples} & {e.origin for e in dev.examples}
+    assert all(e.completion in e.choices and e.format == "konubench" for e in train.examples)
