@@ -24,12 +24,8 @@ PAIRED = (
     "neqa-full-decomposition",
     "truth-negation",
     "negated-prompts",
-    "negation-minimal-pairs-en",
-    "negation-minimal-pairs-zh",
-    "negation-minimal-pairs-mnli",
-    "becel-negation-snli",
-    "becel-negation-boolq",
-    "becel-negation-wic",
+    *(f"negation-minimal-pairs-{language}" for language in ("en", "de", "fr", "bg", "zh", "mnli")),
+    *(f"becel-negation-{task}" for task in ("boolq", "mrpc", "rte", "snli", "wic")),
     "konubench-kmmlu",
 )
 LIMIT = 12
