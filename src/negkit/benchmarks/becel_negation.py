@@ -29,7 +29,7 @@ from negkit.io.textfiles import read_text
 from negkit.kit.metrics.grouped import RecordMetric
 from negkit.kit.suites import DataSource, register_suite
 from negkit.kit.suites.description import TaskEntry
-from negkit.kit.suites.kinds import paired_suite
+from negkit.kit.suites.kinds import paired_harness, paired_suite
 from negkit.kit.suites.nli import THREE_WAY_PROMPT
 from negkit.kit.tasks.paired import PairedItem, PairedQuestions, PartQuestion
 
@@ -208,6 +208,7 @@ SUITE = register_suite(
             )
             for task, spec in SPECS.items()
         ),
+        task_harness={spec.name: paired_harness(spec) for key, spec in SPECS.items() if key != "snli"},
         reader=read_becel,
         order=150,
         groups=("negation-all",),

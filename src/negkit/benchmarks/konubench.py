@@ -33,10 +33,14 @@ from negkit.io.textfiles import read_text
 from negkit.kit.data.locate import locate_dataset
 from negkit.kit.render.negation_choice import choice_figures
 from negkit.kit.suites import DataSource, register_suite
-from negkit.kit.suites.description import SuiteDescription, TaskEntry
+from negkit.kit.suites.description import HarnessExport, SuiteDescription, TaskEntry
+from negkit.kit.suites.kinds import choice_harness, paired_harness
+from negkit.kit.tasks.base import TaskData
 from negkit.kit.tasks.choice import ChoiceQuestion, MultipleChoice
 from negkit.kit.tasks.negation_choice import NON_APPLICABLE, ChoiceItem, NegationChoiceTask
+from negkit.kit.tasks.negation_choice_harness import write_negation_choice_harness
 from negkit.kit.tasks.paired import PairedItem, PairedQuestions, PartQuestion
+from negkit.kit.training.task_source import task_training_source
 
 NAME = "konubench"
 SPLIT_FILES = {"test": "test/test.json", "validation": "validation/val.json", "train": "train/train.json"}
@@ -242,6 +246,27 @@ BOOLQ_NEG = MultipleChoice(
     protocol={"prompt": "{paragraph} 질문: {question} 답변:", "choices": "아니오 / 예"},
 )
 
+HARNESS_TASK = "negkit_konubench"
+
+#: ``negkit finetune --train konubench=N``: the train split (2,500 items; no idx or sentence shared with validation or
+#: test) asked as the evaluation asks it (the description, ``원문: SENTENCE\n부정문:``), the standard negation after one
+#: space as the completion, every candidate kept as the example's choices.
+TRAINING = task_training_source(
+    NAME,
+    "KoNUBench's train split (2,500 Korean sentences) in its evaluation prompt, the standard negation as the answer",
+    KoNUBenchTask,
+    split="train",
+    in_distribution=NAME,
+)
+
+
+def write_harness_task(
+    task: Any, loaded: TaskData, out: Path, data: str | None, names: tuple[str, ...]
+) -> dict[str, Any]:
+    """The items with the chosen prompt, the Korean description as the Harness's ``description``."""
+    return write_negation_choice_harness(task, loaded, out, HARNESS_TASK)
+
+
 SUITE = register_suite(
     SuiteDescription(
         name=NAME,
@@ -267,6 +292,9 @@ SUITE = register_suite(
         interval_unit="item",
         primary_metric="summary.acc.mean",
         figures=choice_figures("KoNUBench"),
+        harness=HarnessExport((HARNESS_TASK,), write_harness_task, loaders={"load_konubench": NAME}),
+        task_harness={KMMLU.name: paired_harness(KMMLU), BOOLQ_NEG.name: choice_harness(BOOLQ_NEG)},
+        training=(TRAINING,),
         order=170,
         groups=("negation-all",),
     )

@@ -215,6 +215,9 @@ SUITE = register_suite(
             choice_figures_of(SAR_SPEC) if "acc" in metrics else grouped_figures("word completions", "relations")
         )(metrics, records),
         task_harness={SAR_SPEC.name: choice_harness(SAR_SPEC)},
+        harness_none="MKR-NQ and MWR look up the first content word of a greedy continuation (function words "
+        "skipped, cleaned as the authors' clean_word) in a list of words (WHR@1), and the LM Evaluation Harness's "
+        "generate_until metrics compare the whole generation with its target",
         order=125,
         groups=("negation-all",),
         scorer_help='score MKR-NQ predictions: JSON Lines {"item_id": "mkrnq-1", "query": "generated text", "opposite": '

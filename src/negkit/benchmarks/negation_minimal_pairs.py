@@ -26,7 +26,7 @@ from negkit.errors import InputFormatError, quoted
 from negkit.io.textfiles import iter_json_objects
 from negkit.kit.suites import DataSource, register_suite
 from negkit.kit.suites.description import TaskEntry
-from negkit.kit.suites.kinds import paired_suite
+from negkit.kit.suites.kinds import paired_harness, paired_suite
 from negkit.kit.suites.nli import THREE_WAY_PROMPT
 from negkit.kit.tasks.paired import PairedItem, PairedQuestions, PartQuestion
 
@@ -166,6 +166,7 @@ SUITE = register_suite(
             )
             for language, spec in SPECS.items()
         ),
+        task_harness={spec.name: paired_harness(spec) for key, spec in SPECS.items() if key != "en"},
         reader=read_minimal_pairs,
         order=140,
         groups=("negation-all",),

@@ -28,7 +28,7 @@ from typing import Any
 from negkit.errors import InputFormatError, quoted
 from negkit.io.textfiles import iter_json_objects
 from negkit.kit.suites import DataSource, TaskEntry, register_suite
-from negkit.kit.suites.kinds import choice_suite
+from negkit.kit.suites.kinds import choice_suite, paired_harness
 from negkit.kit.tasks.choice import ChoiceQuestion, MultipleChoice
 from negkit.kit.tasks.paired import PairedItem, PairedQuestions, PartQuestion
 
@@ -181,6 +181,7 @@ SUITE = register_suite(
                 "NeQA control set: negated vs original question vs same/different (task decomposition)",
             ),
         ),
+        task_harness={DECOMPOSITION.name: paired_harness(DECOMPOSITION)},
         reader=read_neqa_full,
         order=75,
         groups=("negation-all",),

@@ -47,6 +47,18 @@ def exportable() -> dict[str, HarnessExport]:
     return exports
 
 
+def not_exported() -> dict[str, str]:
+    """negkit task without a Harness export -> why, for the suites that say (``SuiteDescription.harness_none``)."""
+    exports = exportable()
+    return {
+        task: suite.harness_none
+        for suite in all_suites()
+        if suite.harness_none
+        for task in suite.task_names
+        if task not in exports
+    }
+
+
 def harness_names() -> dict[str, tuple[str, ...]]:
     """negkit task -> the Harness task name(s) exported for it."""
     return {task: export.names for task, export in exportable().items()}
@@ -68,8 +80,9 @@ def export_task_names(names: Sequence[str]) -> list[str]:
         else:
             chosen = [task for task in suite.task_names if task in exports]
             if not chosen:
+                why = f" ({suite.harness_none})" if suite.harness_none else ""
                 raise NegkitError(
-                    f"suite {name} has no task exported to the LM Evaluation Harness; exportable "
+                    f"suite {name} has no task exported to the LM Evaluation Harness{why}; exportable "
                     f"tasks: {', '.join(exports)}"
                 )
         expanded += [task for task in chosen if task not in expanded]
@@ -97,8 +110,11 @@ def export_lm_eval(
         raise NegkitError(f"no task to export; exportable tasks: {', '.join(exports)}")
     unknown = [task for task in tasks if task not in exports]
     if unknown:
+        reasons = not_exported()
+        why = "; ".join(f"{task}: {reasons[task]}" for task in unknown if task in reasons)
         raise NegkitError(
-            f"cannot export {', '.join(unknown)} to the LM Evaluation Harness; exportable tasks: {', '.join(exports)}"
+            f"cannot export {', '.join(unknown)} to the LM Evaluation Harness"
+            f"{f' ({why})' if why else ''}; exportable tasks: {', '.join(exports)}"
         )
     options = EvalOptions(data=data, split=split, limit=limit, seed=seed, prompt=prompt, num_fewshot=num_fewshot)
     per_task = task_options_for(list(tasks), options)

@@ -26,6 +26,7 @@ from negkit.resolution.instances import ResolutionSentence, scope_length, scope_
 from negkit.resolution.splits import (
     ALL_CORPORA,
     CORPORA,
+    FILE_SPLIT_CORPORA,
     SPLITS,
     document_id,
     documents_of_split,
@@ -76,8 +77,9 @@ def count_split(corpus: str, split: str, sentences: Iterable[ResolutionSentence]
 
 
 def corpus_splits(corpus: str, data: str | Path | None = None) -> dict[str, list[ResolutionSentence]]:
-    """The sentences of each split of ``corpus`` (BioScope and SFU are read once and divided by document)."""
-    if corpus in ("cd-sco", "cd-neg"):
+    """The sentences of each split of ``corpus`` (BioScope and SFU are read once and divided by document; CD-SCO
+    and NoReC_neg have a file per split)."""
+    if corpus in FILE_SPLIT_CORPORA:
         return {split: load_split(corpus, split, data) for split in SPLITS}
     sentences = [sentence for sentence in read_document_corpus(corpus, data) if sentence.tokens]
     result = {}

@@ -3,7 +3,9 @@
 * CD-SCO: the official *SEM 2012 files (test = cardboard followed by circle, as the scorer is run);
 * BioScope abstracts and SFU Review: fixed 80/10/10 splits by document, drawn once with a seeded shuffle
   and shipped as document id lists in ``negkit/resolution/splits/*.json`` so everyone gets the same ones.
-  :func:`make_document_split` is the procedure that drew them.
+  :func:`make_document_split` is the procedure that drew them;
+* NoReC_neg (``norec``, Norwegian): the authors' train / dev / test files (``negation_SPLIT.json``, the splits of
+  NoReC, Mæhlum et al. 2021); written as *SEM, its test split is byte for byte the authors' ``neg_test.starsem``.
 """
 
 from __future__ import annotations
@@ -18,13 +20,18 @@ from negkit.errors import NegkitError
 from negkit.kit.data.locate import locate_dataset
 from negkit.resolution.corpora.cdsco import read_cdsco
 from negkit.resolution.corpora.formats import read_corpus
+from negkit.resolution.corpora.norec import read_norec
 from negkit.resolution.instances import ResolutionSentence
 
 CORPORA = ("cd-sco", "bioscope", "sfu")
 #: CD-SCO read with coordinated negation split (CD-neg, :mod:`negkit.resolution.corpora.cdneg`).
 CD_NEG = "cd-neg"
+#: NoReC_neg, Norwegian (:mod:`negkit.resolution.corpora.norec`), read from the data folder ``norec-neg``.
+NOREC, NOREC_FOLDER = "norec", "norec-neg"
 #: Every corpus name :func:`load_split` takes.
-ALL_CORPORA = (*CORPORA, CD_NEG)
+ALL_CORPORA = (*CORPORA, CD_NEG, NOREC)
+#: The corpora whose splits are files of their own (not document lists of negkit's).
+FILE_SPLIT_CORPORA = ("cd-sco", CD_NEG, NOREC)
 SPLITS = ("train", "dev", "test")
 SPLIT_SEED = 2012
 CDSCO_FILES: dict[str, tuple[str, ...]] = {
@@ -67,7 +74,7 @@ def documents_of_split(corpus: str, split: str) -> list[str]:
 
 
 def load_split(corpus: str, split: str, data: str | Path | None = None) -> list[ResolutionSentence]:
-    """The sentences of ``split`` ("train", "dev", "test") of ``corpus`` ("cd-sco", "bioscope", "sfu", or
+    """The sentences of ``split`` ("train", "dev", "test") of ``corpus`` ("cd-sco", "bioscope", "sfu", "norec", or
     "cd-neg": CD-SCO with coordinated negation split into one instance per negator)."""
     if corpus not in ALL_CORPORA:
         raise NegkitError(f"unknown corpus {corpus!r} (expected one of {', '.join(ALL_CORPORA)})")
@@ -78,6 +85,8 @@ def load_split(corpus: str, split: str, data: str | Path | None = None) -> list[
         return [
             sentence for name in CDSCO_FILES[split] for sentence in read_cdsco(folder / name, cd_neg=corpus == CD_NEG)
         ]
+    if corpus == NOREC:
+        return read_norec(locate_dataset(NOREC_FOLDER, data), split)
     wanted = set(documents_of_split(corpus, split))
     # a sentence without tokens (one SFU sentence holds only empty W elements) can be neither tagged nor
     # written as CD-SCO, so it is left out

@@ -21,7 +21,13 @@ from negkit.kit.render.markdown import markdown_table
 
 HTML_FILE = "index.html"
 #: Display names of the corpora in tables and figure titles.
-CORPUS_NAMES = {"cd-sco": "CD-SCO", "cd-neg": "CD-neg", "bioscope": "BioScope abstracts", "sfu": "SFU Review"}
+CORPUS_NAMES = {
+    "cd-sco": "CD-SCO",
+    "cd-neg": "CD-neg",
+    "bioscope": "BioScope abstracts",
+    "sfu": "SFU Review",
+    "norec": "NoReC_neg",
+}
 _SPLIT_HEADERS = (
     "corpus",
     "split",

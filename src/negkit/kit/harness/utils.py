@@ -35,3 +35,14 @@ def _dataset(rows_by_split: dict) -> object:
 def _load_docs(task: str) -> object:
     entry = _manifest()["tasks"][task]
     return _dataset({split: _read_jsonl(HERE / name) for split, name in entry["docs"].items()})
+
+
+def _load_part(task: str, part: str) -> object:
+    """The documents of one part of a paired task (the rows whose ``part`` is ``part``)."""
+    entry = _manifest()["tasks"][task]
+    return _dataset(
+        {
+            split: [row for row in _read_jsonl(HERE / name) if row.get("part") == part]
+            for split, name in entry["docs"].items()
+        }
+    )

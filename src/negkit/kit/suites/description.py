@@ -19,7 +19,7 @@ A suite module builds one and calls :func:`negkit.kit.suites.register_suite`; ev
   task options), ``recipes`` (:class:`Recipe`: a paper's fine-tuning settings), ``nli_pairs`` (NLI training files
   in the benchmark's own layout);
 - **harness** (:class:`HarnessExport`): the LM Evaluation Harness export of the main task (``task_harness``: of
-  other tasks);
+  other tasks; ``harness_none``: why the others have none);
 - **training** (:class:`TrainingSource`): named training sets for ``negkit finetune --train NAME``, with the
   ``finetune`` flags each accepts (:class:`TrainingFlag`);
 - **statistics**: the data statistics tables of ``negkit data stats SUITE``;
@@ -196,6 +196,9 @@ class SuiteDescription:
     harness: HarnessExport | None = None
     #: Harness exports of the suite's other tasks (task name -> export), exported beside the main task's.
     task_harness: Mapping[str, HarnessExport] = field(default_factory=dict)
+    #: Why the suite's tasks without a Harness export have none (``negkit export lm-eval`` says it), e.g. a cloze
+    #: probe ranks a vocabulary, which the Harness cannot express.
+    harness_none: str = ""
     training: tuple[TrainingSource, ...] = ()
     #: Fine-tuning recipes of the benchmark's paper (``negkit finetune --recipe NAME``).
     recipes: tuple[Recipe, ...] = ()

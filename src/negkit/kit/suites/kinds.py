@@ -17,7 +17,22 @@ from negkit.kit.tasks.base import TaskData
 from negkit.kit.tasks.choice import MultipleChoice, choice_figures_of, write_choice_harness
 from negkit.kit.tasks.cloze import Cloze
 from negkit.kit.tasks.paired import PairedQuestions
+from negkit.kit.tasks.paired_harness import (
+    paired_loader,
+    paired_notes,
+    paired_readme,
+    paired_task_names,
+    paired_utils_source,
+    write_paired_harness,
+)
 from negkit.kit.tasks.pairs import MinimalPairs, pair_figures, write_pairs_harness
+
+#: Why a cloze task has no Harness export (``negkit export lm-eval`` says it).
+CLOZE_NO_HARNESS = (
+    "its metrics rank the model's top-k predictions for a slot over a vocabulary (top-1 overlap, rank correlation, "
+    "precision@k), and the LM Evaluation Harness scores given continuations only (multiple_choice, loglikelihood) "
+    "or a generation, never a ranking over a vocabulary"
+)
 
 
 def choice_harness(spec: MultipleChoice) -> HarnessExport:
@@ -27,6 +42,23 @@ def choice_harness(spec: MultipleChoice) -> HarnessExport:
         return write_choice_harness(task, loaded, out)
 
     return HarnessExport((spec.harness_name,), write, loaders={harness_loader(spec.harness_name): spec.name})
+
+
+def paired_harness(spec: PairedQuestions) -> HarnessExport:
+    """The Harness export of ``spec``'s task: one Harness task per part (and prompt), over one documents file;
+    ``utils.py`` gets a loader per part (:mod:`negkit.kit.tasks.paired_harness`)."""
+
+    def write(task: Any, loaded: TaskData, out: Path, data: str | None, names: tuple[str, ...]) -> dict[str, Any]:
+        return write_paired_harness(task, loaded, out)
+
+    return HarnessExport(
+        tuple(name for names in paired_task_names(spec).values() for name in names),
+        write,
+        loaders={paired_loader(spec, part): None for part in spec.parts},
+        utils_source=paired_utils_source(spec),
+        readme=paired_readme(spec),
+        notes=paired_notes(spec),
+    )
 
 
 def choice_suite(
@@ -72,7 +104,8 @@ def pairs_suite(spec: MinimalPairs, data: DataSource, description: str = "", **f
 
 def cloze_suite(spec: Cloze, data: DataSource, description: str = "", **fields: Any) -> SuiteDescription:
     """The suite of one cloze task (see :func:`choice_suite`); its primary metric is the overall value of the first
-    headline metric. The LM Evaluation Harness cannot rank a candidate vocabulary: no export."""
+    headline metric. The LM Evaluation Harness cannot rank a candidate vocabulary: no export (``harness_none`` says
+    why)."""
     settings: dict[str, Any] = dict(
         name=spec.name,
         title=spec.title or spec.name,
@@ -82,13 +115,14 @@ def cloze_suite(spec: Cloze, data: DataSource, description: str = "", **fields: 
         interval_unit=spec.unit,
         primary_metric=f"overall.{spec.headline[0]}",
         figures=grouped_figures(spec.title or spec.name, spec.groups_key),
+        harness_none=CLOZE_NO_HARNESS,
     )
     return SuiteDescription(**{**settings, **fields})
 
 
 def paired_suite(spec: PairedQuestions, data: DataSource, description: str = "", **fields: Any) -> SuiteDescription:
     """The suite of one paired-questions task (see :func:`choice_suite`); its primary metric is the overall value of
-    the first headline metric."""
+    the first headline metric; its Harness export is :func:`paired_harness`."""
     settings: dict[str, Any] = dict(
         name=spec.name,
         title=spec.title or spec.name,
@@ -98,5 +132,6 @@ def paired_suite(spec: PairedQuestions, data: DataSource, description: str = "",
         interval_unit=spec.unit,
         primary_metric=f"overall.{spec.headline[0]}",
         figures=grouped_figures(spec.title or spec.name, spec.groups_key, reference=0.5),
+        harness=paired_harness(spec),
     )
     return SuiteDescription(**{**settings, **fields})

@@ -320,6 +320,11 @@ class NegationChoiceTask:
     def tables(self, metrics: dict[str, Any]) -> str:
         return choice_tables(metrics, self.title, self.local_types)
 
+    def gold_choice(self, item: ChoiceItem) -> int:
+        """The index of the gold candidate's request among an item's requests (training examples rendered by the
+        task, :mod:`negkit.kit.training.task_source`): the standard negation, in the first run."""
+        return item.gold
+
     def harness_scores(self, records: Sequence[dict[str, Any]]) -> dict[str, list[float]]:
         return harness_scores(records)
 

@@ -227,7 +227,8 @@ def build_mix(model: Any, options: Any) -> tuple[TrainingData, TrainingData | No
             phase_units += chosen
             drawn = [example for unit in chosen for example in unit]
             counts: dict[str, int] = {"examples": len(drawn)}
-            if all(example.choices for example in drawn):  # closed answers: how many of each (free text: no texts)
+            closed = len({example.completion for example in drawn}) <= MAX_CLOSED_ANSWERS
+            if closed and all(example.choices for example in drawn):  # closed answers: how many of each (else none)
                 counts = {}
                 for example in drawn:
                     counts[example.completion] = counts.get(example.completion, 0) + 1

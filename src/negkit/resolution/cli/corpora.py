@@ -63,7 +63,8 @@ def register(groups: CommandGroups) -> None:
         help="count sentences, negation instances, cues, scopes and events; scope lengths; split tables",
         description="Corpus statistics of one or more files (one row per file and, for several files, their "
         "total), or with --corpus the counts of every split of the named corpora (CD-SCO's *SEM files, negkit's "
-        "BioScope and SFU splits) and the negation instances by scope length (Sineva et al. 2021, Figures 3-5).",
+        "BioScope and SFU splits, NoReC_neg's files) and the negation instances by scope length (Sineva et al. "
+        "2021, Figures 3-5).",
     )
     stats.add_argument("files", nargs="*", metavar="FILE", help="CD-SCO, BioScope or SFU file (or SFU folder)")
     stats.add_argument(
@@ -72,7 +73,7 @@ def register(groups: CommandGroups) -> None:
         choices=ALL_CORPORA,
         metavar="NAME",
         help=f"instead of files: per-split counts of these corpora ({', '.join(ALL_CORPORA)}; cd-neg: "
-        "CD-SCO with coordinated negation split)",
+        "CD-SCO with coordinated negation split; norec: NoReC_neg, Norwegian)",
     )
     stats.add_argument("--data", help="with --corpus: data root holding the corpus folders")
     stats.add_argument("--lengths", action="store_true", help="also print negation instances by scope length")

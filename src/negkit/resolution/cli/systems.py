@@ -101,7 +101,8 @@ def _add_input_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument(
         "--corpus",
         choices=ALL_CORPORA,
-        help="read a split of this corpus instead of a file (BioScope, SFU: negkit's fixed splits)",
+        help="read a split of this corpus instead of a file (BioScope, SFU: negkit's fixed splits; norec: "
+        "NoReC_neg's own train / dev / test files)",
     )
     parser.add_argument(
         "--split", default="test", choices=("train", "dev", "test"), help="with --corpus (default: test)"
@@ -122,6 +123,14 @@ def _add_gold_out_and_score(parser: argparse.ArgumentParser) -> None:
         help="print the *SEM and NIS headline scores of the output against the input's gold "
         "annotation (on standard error when --out is '-')",
     )
+    parser.add_argument(
+        "--bootstrap",
+        type=non_negative,
+        default=0,
+        metavar="N",
+        help="with --score: resamples of sentences for 95%% intervals of every score (default 0: none)",
+    )
+    parser.add_argument("--seed", type=seed_value, default=0, help="with --score: seed of the bootstrap (default: 0)")
 
 
 def _finish(args: argparse.Namespace, gold, system, *, gold_cues: bool) -> int:
@@ -129,7 +138,14 @@ def _finish(args: argparse.Namespace, gold, system, *, gold_cues: bool) -> int:
     if args.score:  # before writing: a gold that cannot be scored fails with nothing written
         name = args.out if args.out != "-" else "system"
         evaluation = score_sentences(
-            gold, system, name, args.corpus or "", args.split if args.corpus else "", gold_cues=gold_cues
+            gold,
+            system,
+            name,
+            args.corpus or "",
+            args.split if args.corpus else "",
+            gold_cues=gold_cues,
+            bootstrap=args.bootstrap,
+            seed=args.seed,
         )
     write_system(system, args.out)
     if args.gold_out:

@@ -69,7 +69,8 @@ def add_train_arguments(train: argparse.ArgumentParser) -> None:
         "--corpus",
         default="cd-sco",
         choices=ALL_CORPORA,
-        help="training corpus (cd-neg: CD-SCO with coordinated negation split into one instance per negator)",
+        help="training corpus (cd-neg: CD-SCO with coordinated negation split into one instance per negator; "
+        "norec: NoReC_neg, Norwegian: the default MiniLM encoder is English-only, pass a multilingual --encoder)",
     )
     add(
         "--encoder",

@@ -5,7 +5,9 @@ tokenised sentence (tokens separated by single spaces), each negation ``{"Cue": 
 [[strings], [offsets]], "Affixal": bool}`` with character offsets into ``text``; cues and scopes may be
 discontinuous, an affixal cue covers part of a token ("u" of "uvanlig", its scope "vanlig") and a scope may be
 empty. :func:`read_norec` reads a split into the common :class:`~negkit.resolution.instances.ResolutionSentence`
-(a span is cut into its tokens; a part of a token keeps its offset in the word). The dev and test gold also come in
+(a span is cut into its tokens; a part of a token keeps its offset in the word; the sentence id is
+``DOCUMENT/SENT_ID``, the document being the NoReC review id before the first ``-``, and written as *SEM the
+sentence has the gold files' columns 1 and 2: ``_`` and ``SENT_ID``). The dev and test gold also come in
 the *SEM 2012 (CD-SCO) format (``neg_{dev,test}.starsem``), which :func:`negkit.resolution.corpora.cdsco.read_cdsco`
 reads as it is; the two give the same cues and scopes (checked by the tests). Bad input names the file and the
 sentence (the files are one JSON array each).
@@ -57,7 +59,8 @@ def _parts(path: Path, where: str, text: str, spans: list[tuple[int, int]], fiel
             low, high = max(start, token_start), min(end, token_end)
             if low < high:
                 parts.append(TokenPart(index, text[low:high], low - token_start))
-    return tuple(sorted(parts, key=lambda part: (part.index, part.start or 0)))
+    # a span given twice (the data repeats some scope spans) is one part
+    return tuple(sorted(set(parts), key=lambda part: (part.index, part.start or 0)))
 
 
 def norec_sentence(path: Path, position: int, record: Mapping[str, Any]) -> ResolutionSentence:
@@ -77,7 +80,15 @@ def norec_sentence(path: Path, position: int, record: Mapping[str, Any]) -> Reso
         scope = _parts(path, f"{where}, negation {number}, Scope", text, spans, negation.get("Scope", [[], []]))
         instances.append(NegationInstance(cue, scope))
     tokens = [Token(text[start:end], char_start=start, char_end=end) for start, end in spans]
-    return ResolutionSentence(tokens, instances, sent_id, number=sent_id, text=text, source=str(path))
+    return ResolutionSentence(
+        tokens,
+        instances,
+        f"{sent_id.split('-', 1)[0]}/{sent_id}",
+        chapter="_",
+        number=sent_id,
+        text=text,
+        source=str(path),
+    )
 
 
 def read_norec(folder: str | Path, split: str = "test") -> list[ResolutionSentence]:
