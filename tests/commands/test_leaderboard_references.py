@@ -207,7 +207,7 @@ def test_scaling_figure_one_point_per_model_with_a_parameter_count(tmp_path):
 
 def test_the_reference_file_reads_and_names_negkit_metrics_on_negkit_scales():
     rows = read_published(REFERENCE)
-    assert len(rows) == 17 and all(row.source for row in rows)
+    assert len(rows) == 20 and all(row.source for row in rows)
     for row in rows:
         view = suite_view(row.task)
         assert view is not None, row.task
