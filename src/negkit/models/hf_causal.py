@@ -10,7 +10,7 @@ import torch
 from negkit.engine.batching import DEFAULT_TOKEN_BUDGET, LengthSortedBatcher, auto_token_budget
 from negkit.engine.causal import CausalScorer, EncodedPrompt
 from negkit.engine.context_groups import ContextGroup, ContextGroupScorer, group_by_context
-from negkit.engine.greedy import SharedPrefixGenerator
+from negkit.engine.greedy_tree import CHUNK_TOKENS, TreeGenerator
 from negkit.engine.prefix import PrefixChecker
 from negkit.models.base import LoglikelihoodRequest, LoglikelihoodResult, ModelFingerprint
 from negkit.models.hf_common import HFTokenizerRules, TokenizerBackedModel, cut_at_stop, stop_criteria
@@ -194,7 +194,7 @@ class HFCausalLM(TokenizerBackedModel):
             for answer in generated
         ]
 
-    def _generator(self, fallback: Callable[[list[int]], list[str]]) -> SharedPrefixGenerator:
+    def _generator(self, fallback: Callable[[list[int]], list[str]]) -> TreeGenerator:
         """The model's shared-prefix generator; ``fallback`` answers prompts (indices) of a wave that would leave
         a sliding window, through transformers' generate."""
         if getattr(self, "generator", None) is None:
@@ -207,8 +207,11 @@ class HFCausalLM(TokenizerBackedModel):
                     else self.tokenizer.eos_token_id
                 )
             eos_ids = [eos] if isinstance(eos, int) else list(eos or [])
-            self.generator = SharedPrefixGenerator(
-                self.model, self.rules.pad_id, eos_ids, max_rows=self.batch_size or 32, token_budget=self.token_budget
+            self.generator = TreeGenerator(
+                self.model,
+                eos_ids,
+                max_rows=self.batch_size or 32,
+                chunk_tokens=min(CHUNK_TOKENS, self.token_budget),
             )
         self.generator.fallback = fallback
         return self.generator
