@@ -136,16 +136,21 @@ def main() -> None:
     }
     print(f"{len(contexts)} prompts, {args.repeats} run(s) of each path (fastest counts); {machine}")
     print(f"load average during the runs: {min(loads):.2f} .. {max(loads):.2f}")
-    print("| path | seconds | vs plain | vs shared | answers differing from plain |")
-    print("|---|---:|---:|---:|---:|")
+    cpu = {name: min(run.get("cpu_seconds", run["seconds"]) for run in taken) for name, taken in runs.items()}
+    print("| path | seconds | vs plain | vs shared | CPU seconds | CPU vs plain | answers differing from plain |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
     for name in [*paths, "lm_eval"]:
         if name not in best:
             continue
         over_plain = f"{best['plain'] / best[name]:.2f}x" if "plain" in best else "-"
         over_shared = f"{best['shared'] / best[name]:.2f}x" if "shared" in best else "-"
-        print(f"| {name} | {best[name]:.1f} | {over_plain} | {over_shared} | {len(differing[name])} |")
+        cpu_over = f"{cpu['plain'] / cpu[name]:.2f}x" if "plain" in cpu else "-"
+        print(
+            f"| {name} | {best[name]:.1f} | {over_plain} | {over_shared} | {cpu[name]:.1f} | {cpu_over} | "
+            f"{len(differing[name])} |"
+        )
     if "lm_eval" not in best:
-        print(f"| lm_eval | {harness['status']} | | | |")
+        print(f"| lm_eval | {harness['status']} | | | | | |")
     for name, found in stats.items():
         print(f"{name} generator: {found}")
     for name, indices in differing.items():
@@ -163,6 +168,7 @@ def main() -> None:
             "max_new_tokens": MAX_NEW_TOKENS,
             "runs": runs,
             "fastest_seconds": best,
+            "fastest_cpu_seconds": cpu,
             "load_average_range": [min(loads), max(loads)],
             "harness": harness,
             "differing_answers": {name: len(indices) for name, indices in differing.items()},

@@ -65,44 +65,57 @@ class TrieWave:
 
 def plan_trie_waves(prompts: Sequence[Sequence[int]], max_rows: int, wave_tokens: int = WAVE_TOKENS) -> list[TrieWave]:
     """The prompts in token order, cut into waves of at most ``max_rows`` prompts and (unless one prompt alone has
-    more) ``wave_tokens`` trie tokens; consecutive prompts share their common start within a wave."""
+    more) ``wave_tokens`` trie tokens; consecutive prompts share their common start within a wave. A wave that
+    cannot take the next prompt ends where consecutive prompts share the fewest tokens (the latest such place: a new
+    passage rather than a new question), so that as few shared starts as possible run in two waves."""
     order = sorted(range(len(prompts)), key=lambda index: list(prompts[index]))
-    waves: list[TrieWave] = []
-    wave: TrieWave | None = None
-    previous: Sequence[int] = ()
-    path: list[int] = []  # trie indices of the previous prompt's tokens
-    for index in order:
-        ids = prompts[index]
+    shared = [0] * len(order)  # tokens each prompt shares with the one before it in token order
+    for place in range(len(order)):
+        ids = prompts[order[place]]
         if not ids:
-            raise ValueError(f"prompt {index} has no tokens")
-        shared = 0
-        if wave is not None:
-            limit = min(len(ids), len(previous))
-            while shared < limit and ids[shared] == previous[shared]:
-                shared += 1
-        if wave is None or len(wave.prompts) >= max_rows or len(wave.tokens) + len(ids) - shared > wave_tokens:
-            if wave is not None:
-                waves.append(wave)
-            wave = TrieWave([], [], [], [], [], [])
-            shared = 0
-        path = path[:shared]
-        for position in range(shared, len(ids)):
+            raise ValueError(f"prompt {order[place]} has no tokens")
+        if place:
+            before = prompts[order[place - 1]]
+            limit = min(len(ids), len(before))
+            while shared[place] < limit and ids[shared[place]] == before[shared[place]]:
+                shared[place] += 1
+    waves: list[TrieWave] = []
+    start = 0
+    while start < len(order):
+        stop, size = start + 1, len(prompts[order[start]])
+        while stop < len(order) and stop - start < max_rows:
+            size += len(prompts[order[stop]]) - shared[stop]
+            if size > wave_tokens:
+                break
+            stop += 1
+        if stop < len(order):
+            stop = min(
+                range(start + 1, stop + 1), key=lambda place: (shared[place] if place < len(order) else -1, -place)
+            )
+        waves.append(_trie([prompts[index] for index in order[start:stop]], order[start:stop], shared[start:stop]))
+        start = stop
+    return waves
+
+
+def _trie(ids_list: list[Sequence[int]], indices: list[int], shared: list[int]) -> TrieWave:
+    """The trie of prompts in token order (``shared``: what each shares with the one before; the first: nothing)."""
+    wave = TrieWave([], [], [], [], [], [])
+    path: list[int] = []  # trie indices of the previous prompt's tokens
+    for place, (index, ids) in enumerate(zip(indices, ids_list)):
+        path = path[: shared[place] if place else 0]
+        for position in range(len(path), len(ids)):
             wave.parent.append(path[-1] if path else -1)
             path.append(len(wave.tokens))
             wave.tokens.append(int(ids[position]))
             wave.depth.append(position)
         wave.prompts.append(index)
         wave.last.append(path[len(ids) - 1])
-        previous = ids
-    if wave is not None:
-        waves.append(wave)
-    for wave in waves:
-        wave.end = list(range(1, len(wave.tokens) + 1))
-        for node in range(len(wave.tokens) - 1, -1, -1):
-            parent = wave.parent[node]
-            if parent >= 0 and wave.end[node] > wave.end[parent]:
-                wave.end[parent] = wave.end[node]
-    return waves
+    wave.end = list(range(1, len(wave.tokens) + 1))
+    for node in range(len(wave.tokens) - 1, -1, -1):
+        parent = wave.parent[node]
+        if parent >= 0 and wave.end[node] > wave.end[parent]:
+            wave.end[parent] = wave.end[node]
+    return wave
 
 
 class TreeGenerator:
