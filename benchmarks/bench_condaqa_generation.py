@@ -127,7 +127,7 @@ def main() -> None:
         for name, given in answers.items()
     }
     machine = {
-        "cpu": cpu_description().get("name", platform.processor()),
+        "cpu": cpu_description()["cpu"],
         "platform": platform.platform(),
         "cpus": os.cpu_count(),
         "threads": torch.get_num_threads(),

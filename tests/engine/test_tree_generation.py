@@ -98,3 +98,29 @@ def test_stop_strings_through_the_model_equal_transformers_generate_one_by_one()
         assert answers == _one_by_one(lm, contexts, 5, stop)
     assert "" in answers
     assert isinstance(lm.generator, TreeGenerator)
+
+
+def test_a_model_that_ignores_position_ids_fails_the_check_and_generates_plainly():
+    from test_shared_generation import CONTEXTS, _one_by_one
+
+    lm = tiny_causal_lm(chat_template=False, batch_size=None)
+    forward = lm.model.forward
+
+    def ignoring_positions(input_ids=None, position_ids=None, **kwargs):  # positions from the columns instead
+        return forward(input_ids=input_ids, **kwargs)
+
+    lm.model.forward = ignoring_positions
+    answers = lm.generate(CONTEXTS, max_new_tokens=4, stop=("\n",))
+    assert lm.load_info["generation"].startswith("transformers generate (the trie's next-token distribution differs")
+    assert lm.generator.unsupported() == lm.generator.disabled and not lm.generator.verified
+    lm.model.forward = forward
+    assert answers == _one_by_one(lm, CONTEXTS, 4, ("\n",))
+    lm.generate(CONTEXTS[:2], max_new_tokens=2)  # the trie stays off for this model
+    assert lm.load_info["generation"].startswith("transformers generate (the trie's")
+
+
+def test_the_first_wave_is_checked_once():
+    lm = tiny_causal_lm(chat_template=False, batch_size=2)
+    lm.generate(["A dog is an animal.\nQ: Is it?", "A dog is an animal.\nQ: Why?", "Iron"], max_new_tokens=2)
+    assert lm.generator.verified and lm.generator.disabled is None
+    assert lm.load_info["generation"] == "shared prefixes"

@@ -14,6 +14,11 @@ each wave as one growing key/value store of batch size one:
   tokens it generated before; a prompt that is done (a stop string, an end-of-sequence token, ``max_new_tokens``)
   leaves at once.
 
+Once per generator, the first wave's last prompt in depth-first order (its tokens run in a chunk after other
+prompts' tokens, on cached ancestors) has its first next-token distribution compared with a plain forward pass of
+that prompt alone (:mod:`negkit.engine.tree_check`'s distance and tolerances): a model that does not honour the
+mask or the position ids raises :class:`TreeGenerationMismatch`, and the model generates another way.
+
 Token ``a`` is an ancestor of token ``k`` when ``a <= k < end[a]`` (``end``: the end of ``a``'s subtree in
 depth-first order), so masks are built from two comparisons, not from paths. Every prompt sees exactly its own
 tokens at their own positions, as in a plain greedy decode of that prompt alone; the answers equal transformers'
@@ -33,11 +38,16 @@ import torch
 from negkit.engine.greedy import PADDED_ATTENTION, DoneCheck, GenerationStats
 from negkit.engine.kv_cache import cache_layers, new_cache, output_cache, with_cache
 from negkit.engine.placement import input_device
+from negkit.engine.tree_check import distance, tolerance_for
 
 #: Trie tokens of one prefill pass (attention costs chunk x (chunk + depth); larger chunks gain little on a CPU).
 CHUNK_TOKENS = 256
 #: Trie tokens of one wave (its key/value store holds them and the generated tokens).
 WAVE_TOKENS = 4096
+
+
+class TreeGenerationMismatch(RuntimeError):
+    """The trie's next-token distribution for a prompt differs from a plain forward pass of it."""
 
 
 @dataclass
@@ -138,6 +148,10 @@ class TreeGenerator:
         #: generates the given prompts (indices) another way, for a wave that would reach a sliding window
         self.fallback = fallback
         self.stats = GenerationStats()
+        #: whether a prompt's first next-token distribution was compared with a plain pass (and matched)
+        self.verified = False
+        #: why the trie is off for this model (a failed check), else None
+        self.disabled: str | None = None
         self._keeps_logits = "logits_to_keep" in inspect.signature(model.forward).parameters
         config = model.config.get_text_config() if hasattr(model.config, "get_text_config") else model.config
         window = getattr(config, "sliding_window", None)
@@ -147,6 +161,8 @@ class TreeGenerator:
 
     def unsupported(self) -> str | None:
         """Why this model cannot generate this way (None: it can)."""
+        if self.disabled:
+            return self.disabled
         if "position_ids" not in inspect.signature(self.model.forward).parameters:
             return "the model takes no position ids"
         implementation = getattr(self.model.config, "_attn_implementation", None)
@@ -230,6 +246,8 @@ class TreeGenerator:
         store: _Store | None = None
         end = torch.tensor(wave.end, dtype=torch.long)
         first: dict[int, int] = {}  # trie index of a prompt's last token -> the token it generates
+        checked = -1 if self.verified else max(wave.last)  # the prompt checked against a plain pass (its last token)
+        checked_logits: torch.Tensor | None = None
         for start in range(0, size, self.chunk_tokens):
             stop = min(size, start + self.chunk_tokens)
             past = wave.ancestors(start)
@@ -252,8 +270,28 @@ class TreeGenerator:
                 logits = output.logits[0] if self._keeps_logits else output.logits[0, wanted]
                 for column, token in zip(wanted, logits.argmax(dim=-1).tolist()):
                     first[start + column] = int(token)
+                if start <= checked < stop:
+                    checked_logits = logits[wanted.index(checked - start)]
         assert store is not None
+        if checked_logits is not None:
+            self._check(prompts[wave.prompts[wave.last.index(checked)]], checked_logits)
         self._decode(wave, [first[last] for last in wave.last], lengths, store, end, max_new_tokens, done, results)
+
+    def _check(self, ids: Sequence[int], logits: torch.Tensor) -> None:
+        """Compare a prompt's next-token distribution from the trie with a plain forward pass of it alone."""
+        plain = self.model(input_ids=torch.tensor([list(ids)], dtype=torch.long, device=input_device(self.model)))
+        found = distance(
+            torch.log_softmax(plain.logits[0, -1:].float(), dim=-1).cpu(),
+            torch.log_softmax(logits[None].float(), dim=-1).cpu(),
+        )
+        tolerance, _how = tolerance_for(self.model)
+        if found[0] > tolerance[0] or found[1] > tolerance[1]:
+            self.disabled = (
+                f"the trie's next-token distribution differs from a plain forward pass (total variation "
+                f"{found[0]:.2g}, log-probability {found[1]:.2g})"
+            )
+            raise TreeGenerationMismatch(self.disabled)
+        self.verified = True
 
     def _decode(
         self,
