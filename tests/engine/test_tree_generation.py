@@ -124,3 +124,15 @@ def test_the_first_wave_is_checked_once():
     lm.generate(["A dog is an animal.\nQ: Is it?", "A dog is an animal.\nQ: Why?", "Iron"], max_new_tokens=2)
     assert lm.generator.verified and lm.generator.disabled is None
     assert lm.load_info["generation"] == "shared prefixes"
+
+
+def test_a_sliding_window_makes_waves_narrower_than_it():
+    from test_shared_generation import CONTEXTS, _one_by_one
+
+    lm = tiny_causal_lm(chat_template=False, batch_size=None)
+    lm.model.config.sliding_window = 128  # waves of at most 63 trie tokens (tests/engine/test_shared_generation.py
+    answers = lm.generate(CONTEXTS, max_new_tokens=4)  # has prompts longer than a window: they fall back)
+    assert answers == _one_by_one(lm, CONTEXTS, 4, ())
+    stats = lm.generator.stats
+    assert stats.waves > 2 and stats.fallback_prompts == 0 and stats.nodes <= 63 * stats.waves
+    assert stats.tokens_skipped > 0  # a passage's questions still share it within a wave

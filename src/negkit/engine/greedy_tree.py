@@ -180,14 +180,18 @@ class TreeGenerator:
         on_wave: Callable[[list[int]], None] | None = None,
     ) -> list[list[int] | str]:
         """The ids each prompt generates greedily (an end-of-sequence token included, as it was generated), in input
-        order; ``done(index, ids)`` says when a prompt has generated enough (e.g. a stop string). A prompt whose wave
-        would reach the model's sliding window (its store is as wide as the window) gets what ``fallback`` returns
-        for it instead (its answer text)."""
+        order; ``done(index, ids)`` says when a prompt has generated enough (e.g. a stop string). With a sliding
+        window, waves hold at most half the window's tokens and half its generated tokens; a prompt whose wave would
+        still reach the window (a prompt that long) gets what ``fallback`` returns for it instead (its answer text)."""
         results: list[Any] = [[] for _ in prompts]
         if max_new_tokens <= 0 or not prompts:
             return results
         self.stats.prompts += len(prompts)
-        for wave in plan_trie_waves(prompts, self.max_rows, self.wave_tokens):
+        rows, tokens = self.max_rows, self.wave_tokens
+        if self.window is not None:  # smaller waves, whose stores stay narrower than the window
+            half = max(1, (self.window - 1) // 2)
+            rows, tokens = min(rows, max(1, half // max_new_tokens)), min(tokens, half)
+        for wave in plan_trie_waves(prompts, rows, tokens):
             width = len(wave.tokens) + len(wave.prompts) * max_new_tokens
             if self.window is not None and width >= self.window:
                 self.stats.fallback_prompts += len(wave.prompts)
