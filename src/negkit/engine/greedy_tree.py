@@ -12,7 +12,7 @@ each wave as one growing key/value store of batch size one:
   its first generated token;
 - **decoding**: one token per unfinished prompt per step, all in one pass, each seeing its prompt's tokens and the
   tokens it generated before; a prompt that is done (a stop string, an end-of-sequence token, ``max_new_tokens``)
-  leaves at once.
+  leaves at once, and the columns that only finished prompts see leave the pass with it.
 
 Once per generator, the first wave's last prompt in depth-first order (its tokens run in a chunk after other
 prompts' tokens, on cached ancestors) has its first next-token distribution compared with a plain forward pass of
@@ -333,10 +333,16 @@ class TreeGenerator:
             active = still
             rows = torch.tensor(active, dtype=torch.long)
             sees[rows, fill + torch.arange(len(active))] = True
-            allowed = sees[rows, : fill + len(active)]
+            seen = sees[rows, :fill]
+            visible = seen.any(dim=0).nonzero().squeeze(1)  # the columns some unfinished prompt sees
+            if len(visible) < fill:  # finished prompts' own columns leave the pass
+                allowed = torch.cat([seen[:, visible], sees[rows, fill : fill + len(active)]], dim=1)
+                past = store.gather(visible.tolist())
+            else:
+                allowed, past = sees[rows, : fill + len(active)], store.view(fill)
             positions = torch.tensor([lengths[row] + step for row in active], dtype=torch.long)
-            output = self._forward(torch.tensor(tokens, dtype=torch.long), positions, allowed, store.view(fill), None)
-            store.write(fill, cache_layers(output_cache(output)), fill)
+            output = self._forward(torch.tensor(tokens, dtype=torch.long), positions, allowed, past, None)
+            store.write(fill, cache_layers(output_cache(output)), past[0][0].shape[2])
             fill += len(active)
             tokens = output.logits[0].argmax(dim=-1).tolist()
             self.stats.decode_steps += 1
