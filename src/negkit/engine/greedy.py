@@ -1,4 +1,8 @@
-"""Greedy generation that runs each shared prompt prefix once and decodes many prompts per step.
+"""Greedy generation that runs each shared prompt prefix once and decodes many prompts per step (three levels).
+
+negkit generates along the prompts' whole token trie now (:mod:`negkit.engine.greedy_tree`, unpadded); this
+three-level planner stays as the earlier path that benchmarks/bench_condaqa_generation.py compares it with, and its
+:class:`GenerationStats` and :data:`DoneCheck` serve both.
 
 CondaQA asks several questions about each passage, and each passage comes in several edits that share its first
 words: prompts ``passage + question`` share a start at two depths. :class:`SharedPrefixGenerator` plans three

@@ -10,7 +10,7 @@ import torch
 from negkit.engine.batching import DEFAULT_TOKEN_BUDGET, LengthSortedBatcher, auto_token_budget
 from negkit.engine.causal import CausalScorer, EncodedPrompt
 from negkit.engine.context_groups import ContextGroup, ContextGroupScorer, group_by_context
-from negkit.engine.greedy import SharedPrefixGenerator
+from negkit.engine.greedy_tree import CHUNK_TOKENS, TreeGenerationMismatch, TreeGenerator
 from negkit.engine.prefix import PrefixChecker
 from negkit.models.base import LoglikelihoodRequest, LoglikelihoodResult, ModelFingerprint
 from negkit.models.hf_common import HFTokenizerRules, TokenizerBackedModel, cut_at_stop, stop_criteria
@@ -166,9 +166,9 @@ class HFCausalLM(TokenizerBackedModel):
     def generate(self, contexts: Sequence[str], max_new_tokens: int = 8, stop: Sequence[str] = ()) -> list[str]:
         """Greedy generation, stopped at a stop string (cut there), an end-of-sequence token or ``max_new_tokens``.
 
-        With ``prefix_reuse`` (the default) prompts that share a start run it once and are decoded together
-        (:class:`negkit.engine.greedy.SharedPrefixGenerator`); otherwise, and where the model cannot take padded
-        caches, in length-sorted batches through ``transformers``' ``generate``."""
+        With ``prefix_reuse`` (the default) every prompt token that several prompts share runs once and the prompts
+        are decoded together (:class:`negkit.engine.greedy_tree.TreeGenerator`); otherwise, and where the model
+        cannot take custom attention masks, in length-sorted batches through ``transformers``' ``generate``."""
         encoded = [self.rules.encode_context(text)[0] for text in contexts]
         generator = self._generator(
             lambda indices: self._generate_plain([encoded[i] for i in indices], max_new_tokens, stop)
@@ -184,9 +184,13 @@ class HFCausalLM(TokenizerBackedModel):
                 marker in self.tokenizer.decode(ids, skip_special_tokens=True) for marker in markers
             )
 
-        generated = generator.generate(
-            encoded, max_new_tokens, done, on_wave=lambda indices: self._on_batch(indices, [])
-        )
+        try:
+            generated = generator.generate(
+                encoded, max_new_tokens, done, on_wave=lambda indices: self._on_batch(indices, [])
+            )
+        except TreeGenerationMismatch as mismatch:  # raised in the first wave the trie runs
+            self.load_info["generation"] = f"transformers generate ({mismatch})"
+            return self._generate_plain(encoded, max_new_tokens, stop)
         return [
             answer
             if isinstance(answer, str)
@@ -194,7 +198,7 @@ class HFCausalLM(TokenizerBackedModel):
             for answer in generated
         ]
 
-    def _generator(self, fallback: Callable[[list[int]], list[str]]) -> SharedPrefixGenerator:
+    def _generator(self, fallback: Callable[[list[int]], list[str]]) -> TreeGenerator:
         """The model's shared-prefix generator; ``fallback`` answers prompts (indices) of a wave that would leave
         a sliding window, through transformers' generate."""
         if getattr(self, "generator", None) is None:
@@ -207,8 +211,11 @@ class HFCausalLM(TokenizerBackedModel):
                     else self.tokenizer.eos_token_id
                 )
             eos_ids = [eos] if isinstance(eos, int) else list(eos or [])
-            self.generator = SharedPrefixGenerator(
-                self.model, self.rules.pad_id, eos_ids, max_rows=self.batch_size or 32, token_budget=self.token_budget
+            self.generator = TreeGenerator(
+                self.model,
+                eos_ids,
+                max_rows=self.batch_size or 32,
+                chunk_tokens=min(CHUNK_TOKENS, self.token_budget),
             )
         self.generator.fallback = fallback
         return self.generator
