@@ -39,6 +39,21 @@ from negkit.engine.prefix import common_prefix_length
 
 #: Attention implementations that take a 2D padding mask with holes (padding between real tokens).
 PADDED_ATTENTION = ("sdpa", "eager")
+
+
+def unsupported_model(model: Any, window: int | None, fallback: Any) -> str | None:
+    """Why ``model`` cannot generate along shared prefixes (None: it can): it must take position ids, attend through
+    an implementation that honours an explicit mask, and have a fallback where it has a sliding window."""
+    if "position_ids" not in inspect.signature(model.forward).parameters:
+        return "the model takes no position ids"
+    implementation = getattr(model.config, "_attn_implementation", None)
+    if implementation not in PADDED_ATTENTION:
+        return f"attention implementation {implementation!r}"
+    if window is not None and fallback is None:
+        return f"a sliding window ({window} tokens) and no fallback"
+    return None
+
+
 #: A family or group shares at least this many tokens (shorter shared starts are not worth a node of their own).
 MIN_SHARED = 8
 #: Levels of the plan: family, group, leaf.
@@ -125,14 +140,7 @@ class SharedPrefixGenerator:
 
     def unsupported(self) -> str | None:
         """Why this model cannot generate this way (None: it can)."""
-        if "position_ids" not in inspect.signature(self.model.forward).parameters:
-            return "the model takes no position ids"
-        implementation = getattr(self.model.config, "_attn_implementation", None)
-        if implementation not in PADDED_ATTENTION:
-            return f"attention implementation {implementation!r}"
-        if self.window is not None and self.fallback is None:
-            return f"a sliding window ({self.window} tokens) and no fallback"
-        return None
+        return unsupported_model(self.model, self.window, self.fallback)
 
     def generate(
         self,

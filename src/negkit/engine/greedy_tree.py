@@ -35,7 +35,7 @@ from typing import Any
 
 import torch
 
-from negkit.engine.greedy import PADDED_ATTENTION, DoneCheck, GenerationStats
+from negkit.engine.greedy import DoneCheck, GenerationStats, unsupported_model
 from negkit.engine.kv_cache import cache_layers, new_cache, output_cache, with_cache
 from negkit.engine.placement import input_device
 from negkit.engine.tree_check import distance, tolerance_for
@@ -161,16 +161,7 @@ class TreeGenerator:
 
     def unsupported(self) -> str | None:
         """Why this model cannot generate this way (None: it can)."""
-        if self.disabled:
-            return self.disabled
-        if "position_ids" not in inspect.signature(self.model.forward).parameters:
-            return "the model takes no position ids"
-        implementation = getattr(self.model.config, "_attn_implementation", None)
-        if implementation not in PADDED_ATTENTION:
-            return f"attention implementation {implementation!r}"
-        if self.window is not None and self.fallback is None:
-            return f"a sliding window ({self.window} tokens) and no fallback"
-        return None
+        return self.disabled or unsupported_model(self.model, self.window, self.fallback)
 
     def generate(
         self,
