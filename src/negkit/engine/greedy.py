@@ -33,12 +33,10 @@ from typing import Any
 
 import torch
 
+from negkit.engine.attention import MASKABLE_ATTENTION, sliding_window
 from negkit.engine.kv_cache import cache_layers, new_cache, output_cache, with_cache
 from negkit.engine.placement import input_device
 from negkit.engine.prefix import common_prefix_length
-
-#: Attention implementations that take a 2D padding mask with holes (padding between real tokens).
-PADDED_ATTENTION = ("sdpa", "eager")
 
 
 def unsupported_model(model: Any, window: int | None, fallback: Any) -> str | None:
@@ -47,7 +45,7 @@ def unsupported_model(model: Any, window: int | None, fallback: Any) -> str | No
     if "position_ids" not in inspect.signature(model.forward).parameters:
         return "the model takes no position ids"
     implementation = getattr(model.config, "_attn_implementation", None)
-    if implementation not in PADDED_ATTENTION:
+    if implementation not in MASKABLE_ATTENTION:
         return f"attention implementation {implementation!r}"
     if window is not None and fallback is None:
         return f"a sliding window ({window} tokens) and no fallback"
@@ -132,11 +130,7 @@ class SharedPrefixGenerator:
         self.fallback = fallback
         self.stats = GenerationStats()
         self._keeps_logits = "logits_to_keep" in inspect.signature(model.forward).parameters
-        config = model.config.get_text_config() if hasattr(model.config, "get_text_config") else model.config
-        window = getattr(config, "sliding_window", None)
-        self.window = (
-            window if isinstance(window, int) and getattr(config, "use_sliding_window", True) is not False else None
-        )
+        self.window = sliding_window(model)
 
     def unsupported(self) -> str | None:
         """Why this model cannot generate this way (None: it can)."""

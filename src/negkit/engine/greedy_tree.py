@@ -35,6 +35,7 @@ from typing import Any
 
 import torch
 
+from negkit.engine.attention import attention_mask, sliding_window
 from negkit.engine.greedy import DoneCheck, GenerationStats, unsupported_model
 from negkit.engine.kv_cache import cache_layers, new_cache, output_cache, with_cache
 from negkit.engine.placement import input_device
@@ -153,11 +154,7 @@ class TreeGenerator:
         #: why the trie is off for this model (a failed check), else None
         self.disabled: str | None = None
         self._keeps_logits = "logits_to_keep" in inspect.signature(model.forward).parameters
-        config = model.config.get_text_config() if hasattr(model.config, "get_text_config") else model.config
-        window = getattr(config, "sliding_window", None)
-        self.window = (
-            window if isinstance(window, int) and getattr(config, "use_sliding_window", True) is not False else None
-        )
+        self.window = sliding_window(model)
 
     def unsupported(self) -> str | None:
         """Why this model cannot generate this way (None: it can)."""
@@ -194,16 +191,6 @@ class TreeGenerator:
                 on_wave(wave.prompts)
         return results
 
-    def _mask(self, allowed: torch.Tensor) -> torch.Tensor:
-        """A (queries, keys) boolean mask as the attention implementation reads it (SDPA: boolean; eager:
-        additive), with the batch and head dimensions."""
-        allowed = allowed[None, None]
-        if self.model.config._attn_implementation == "sdpa":
-            return allowed
-        dtype = self.model.get_input_embeddings().weight.dtype
-        dtype = dtype if dtype.is_floating_point else torch.float32
-        return torch.zeros(allowed.shape, dtype=dtype).masked_fill(~allowed, torch.finfo(dtype).min)
-
     def _forward(
         self, tokens: torch.Tensor, positions: torch.Tensor, allowed: torch.Tensor, past: Any, keep: Any
     ) -> Any:
@@ -212,7 +199,7 @@ class TreeGenerator:
         kwargs: dict[str, Any] = {
             "input_ids": tokens[None].to(device),
             "position_ids": positions[None].to(device),
-            "attention_mask": self._mask(allowed).to(device),
+            "attention_mask": attention_mask(self.model, allowed[None, None]).to(device),
             "use_cache": True,
         }
         if past is not None:

@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 import torch
 
+from negkit.engine.attention import MASKABLE_ATTENTION, attention_mask, sliding_window
 from negkit.engine.batching import LengthSortedBatcher, is_out_of_memory, release_cached_memory
 from negkit.engine.kv_cache import cache_layers, new_cache, output_cache, with_cache
 from negkit.engine.placement import input_device
@@ -31,8 +32,6 @@ from negkit.engine.tree_check import FEATURES, choose_prompts, prompt_features, 
 
 T = TypeVar("T")
 
-#: Attention implementations that take a custom 4D mask (boolean for SDPA, additive for eager).
-MASKABLE_ATTENTION = ("sdpa", "eager")
 #: Top-level anchor caches kept between calls (a template shared by every prompt is computed once).
 KEPT_ROOTS = 4
 
@@ -85,13 +84,9 @@ class TreeScorer:
         implementation = getattr(self.model.config, "_attn_implementation", None)
         if implementation not in MASKABLE_ATTENTION:
             return f"attention implementation {implementation!r} takes no custom masks"
-        config = (
-            self.model.config.get_text_config() if hasattr(self.model.config, "get_text_config") else self.model.config
-        )
-        window = getattr(config, "sliding_window", None)
-        if isinstance(window, int) and getattr(config, "use_sliding_window", True) is not False:
-            if longest + max(longest, self.row_tokens) >= window:
-                return f"prompts reach the sliding window ({window} tokens)"
+        window = sliding_window(self.model)
+        if window is not None and longest + max(longest, self.row_tokens) >= window:
+            return f"prompts reach the sliding window ({window} tokens)"
         return None
 
     def score(
@@ -221,7 +216,7 @@ class TreeScorer:
         kwargs: dict[str, Any] = {
             "input_ids": input_ids.to(device),
             "position_ids": positions.to(device),
-            "attention_mask": self._mask(allowed).to(device),
+            "attention_mask": attention_mask(self.model, allowed).to(device),
             "use_cache": keep or prefix > 0,
         }
         if prefix:
@@ -240,14 +235,6 @@ class TreeScorer:
                     results[index].append(logprobs[taken : taken + len(scored)])  # type: ignore[index]
                     taken += len(scored)
         return results
-
-    def _mask(self, allowed: torch.Tensor) -> torch.Tensor:
-        """The 4D mask in the form the attention implementation reads (SDPA: boolean; eager: additive)."""
-        if self.model.config._attn_implementation == "sdpa":
-            return allowed
-        dtype = self.model.get_input_embeddings().weight.dtype
-        dtype = dtype if dtype.is_floating_point else torch.float32
-        return torch.zeros(allowed.shape, dtype=dtype).masked_fill(~allowed, torch.finfo(dtype).min)
 
     def _prefix_cache(
         self,
