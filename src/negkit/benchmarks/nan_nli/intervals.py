@@ -24,7 +24,7 @@ from negkit.benchmarks.nan_nli.metrics import (
 from negkit.kit.data.nli import NLI_LABELS
 from negkit.kit.metrics.intervals import Estimand, ratio_estimand
 from negkit.kit.metrics.nli import BINARY_LABELS, to_binary
-from negkit.kit.metrics.nli_intervals import label_counts, macro_of, nli_unit, setting_block
+from negkit.kit.metrics.nli_intervals import confusion_estimands, label_counts, macro_of, nli_unit, setting_block
 
 NAN_UNIT = "NaN-NLI premise"
 
@@ -130,13 +130,5 @@ def nan_nli_estimands(
         )
     quant = np.array([item.quantification for item in items], dtype=float)
     estimands += _settings("nan_quant.", items, predicted, quant, headline=False)
-    for true in NLI_LABELS:
-        is_true = np.array([item.label == true for item in items], dtype=float)
-        for guess in NLI_LABELS:
-            hit = np.array([label == guess for label in predicted], dtype=float) * is_true
-            estimands.append(
-                ratio_estimand(
-                    f"confusion_matrix.{true}.{guess}", hit, is_true, units, NAN_UNIT, label=f"{true} -> {guess}"
-                )
-            )
+    estimands += confusion_estimands([item.label for item in items], predicted, units, NLI_LABELS, NAN_UNIT)
     return estimands
