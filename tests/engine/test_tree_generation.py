@@ -8,7 +8,13 @@ import pytest
 import torch
 from tiny_models import tiny_causal_lm, tiny_llama
 
-from negkit.engine.greedy_tree import TreeGenerator, plan_trie_waves
+from negkit.engine.greedy_tree import (
+    CHUNK_TOKENS,
+    CHUNK_TOKENS_ONE_THREAD,
+    TreeGenerator,
+    default_chunk_tokens,
+    plan_trie_waves,
+)
 
 VOCAB = 64
 EOS = 2
@@ -136,3 +142,10 @@ def test_a_sliding_window_makes_waves_narrower_than_it():
     stats = lm.generator.stats
     assert stats.waves > 2 and stats.fallback_prompts == 0 and stats.nodes <= 63 * stats.waves
     assert stats.tokens_skipped > 0  # a passage's questions still share it within a wave
+
+
+def test_default_chunk_follows_the_device_and_threads():
+    """One CPU thread takes the small chunk (measured fastest there); more threads and other devices the large."""
+    assert default_chunk_tokens("cpu", 1) == CHUNK_TOKENS_ONE_THREAD < CHUNK_TOKENS
+    assert default_chunk_tokens(torch.device("cpu"), 2) == CHUNK_TOKENS
+    assert default_chunk_tokens("cuda:0", 1) == CHUNK_TOKENS

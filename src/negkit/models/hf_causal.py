@@ -10,7 +10,7 @@ import torch
 from negkit.engine.batching import DEFAULT_TOKEN_BUDGET, LengthSortedBatcher, auto_token_budget
 from negkit.engine.causal import CausalScorer, EncodedPrompt
 from negkit.engine.context_groups import ContextGroup, ContextGroupScorer, group_by_context
-from negkit.engine.greedy_tree import CHUNK_TOKENS, TreeGenerationMismatch, TreeGenerator
+from negkit.engine.greedy_tree import TreeGenerationMismatch, TreeGenerator, default_chunk_tokens
 from negkit.engine.prefix import PrefixChecker
 from negkit.models.base import LoglikelihoodRequest, LoglikelihoodResult, ModelFingerprint
 from negkit.models.hf_common import HFTokenizerRules, TokenizerBackedModel, cut_at_stop, stop_criteria
@@ -215,7 +215,7 @@ class HFCausalLM(TokenizerBackedModel):
                 self.model,
                 eos_ids,
                 max_rows=self.batch_size or 32,
-                chunk_tokens=min(CHUNK_TOKENS, self.token_budget),
+                chunk_tokens=min(default_chunk_tokens(self._device(), torch.get_num_threads()), self.token_budget),
             )
         self.generator.fallback = fallback
         return self.generator
