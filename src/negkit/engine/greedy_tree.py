@@ -52,9 +52,10 @@ WAVE_TOKENS = 4096
 
 def default_chunk_tokens(device: torch.device | str, threads: int) -> int:
     """The prefill chunk for a model on ``device`` with ``threads`` torch threads. Measured with
-    benchmarks/bench_condaqa_generation.py's prompts (SmolLM2-135M, 200 CondaQA prompts, a quiet 2-core AMD EPYC):
-    one thread ran fastest at 128 tokens (80 s against 90 s at 256), two threads at 512 (50 s against 53 s at 256
-    and 63 s at 128): a second thread needs larger matrix products to share. A GPU takes the larger chunk too."""
+    benchmarks/bench_condaqa_generation.py's prompts (SmolLM2-135M, 200 CondaQA prompts, a 2-core AMD EPYC): one
+    thread (beside another one-thread job) ran fastest at 128 tokens (80 s against 90 s at 256), two threads (on
+    the quiet machine) at 512 (50 s against 53 s at 256 and 63 s at 128): a second thread needs larger matrix
+    products to share. Other devices take the larger chunk (not measured on a GPU here)."""
     if torch.device(device).type == "cpu" and threads <= 1:
         return CHUNK_TOKENS_ONE_THREAD
     return CHUNK_TOKENS
