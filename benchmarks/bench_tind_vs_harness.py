@@ -21,7 +21,8 @@ predictions with the Harness, and the speed against the Harness in CPU seconds a
 cycle again and keeps the median). The load average is recorded before and after each command.
 
     OMP_NUM_THREADS=2 python benchmarks/bench_tind_vs_harness.py \\
-        --harness-python LM_EVAL_VENV/bin/python [--sentences 2000] [--prompts chat,plain] [--json out.json]
+        --harness-python LM_EVAL_VENV/bin/python [--sentences 2000] [--prompts chat,plain] [--json out.json] \\
+        [--methods harness,plain,exact,fast]
 
 GPU variant (not run where no GPU is lent): ``--device cuda --random-model 1b`` builds a 1B-class Llama with
 random weights from a config (speed does not depend on the weights), runs the Harness in bfloat16 beside
@@ -212,6 +213,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sentences", type=int, default=2000, help="negkit's --limit (whole groups, about N)")
     parser.add_argument("--prompts", default="chat,plain")
     parser.add_argument("--repeats", type=int, default=1)
+    parser.add_argument(
+        "--methods",
+        default="harness,plain,exact,fast",
+        help="which commands run (the Harness always: it is the reference); e.g. harness,exact,fast leaves out the "
+        "plain forward pass, which costs about as much as the Harness",
+    )
     parser.add_argument("--threads", type=int, default=int(os.environ.get("OMP_NUM_THREADS", "2")))
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--random-model", choices=("1b",), help="GPU variant: a config-built 1B-class Llama")
@@ -220,6 +227,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument("--allow-in-git", action="store_true", help="allow a --work inside a git working tree")
     args = parser.parse_args(argv)
+    chosen = {"harness", *(name for name in args.methods.split(",") if name)}
+    unknown = chosen - {"harness", "plain", "exact", "fast"}
+    if unknown:
+        print(f"bench_tind_vs_harness: error: --methods: unknown {', '.join(sorted(unknown))}", file=sys.stderr)
+        return 2
 
     sys.path.insert(0, str(REPO / "src"))
     from negkit.errors import NegkitError
@@ -331,6 +343,7 @@ def main(argv: list[str] | None = None) -> int:
             "exact": [sys.executable, *negkit_common, "--mode", "exact", "--out"],
             "fast": [sys.executable, *negkit_common, "--mode", "fast", "--out"],
         }
+        methods = {method: command for method, command in methods.items() if method in chosen}
         measured: dict[str, list[dict[str, Any]]] = {method: [] for method in methods}
         predictions: dict[str, list[bool]] = {}
         flops: dict[str, float] = {}
