@@ -161,14 +161,35 @@ def test_named_folders_form_one_model_and_splits_are_columns(runs, tmp_path):
         leaderboard_data([f"m={runs['constant']}", f"m={runs['random']}"], OPTIONS, suite_view)
 
 
+def test_a_folder_gives_only_the_tasks_named_after_its_hash(runs, tmp_path):
+    """A suite rerun in its own folder (here: random's ScoNe) replaces the copy in a folder holding more tasks."""
+    both = _scone(tmp_path / "both", "oracle", GOLD)  # ScoNe 10 of 10
+    _condaqa(both, "oracle", [True, True, False, False])  # CondaQA dev 2 of 4
+    with pytest.raises(NegkitError, match=r"task scone is in both .*RUN_DIR#TASK"):
+        leaderboard_data([f"m={both}", f"m={runs['random']}"], OPTIONS, suite_view)
+    data = leaderboard_data([f"m={both}#condaqa", f"m={runs['random']}", f"n={both}#scone"], OPTIONS, suite_view)
+    assert set(data["cells"]["m"]) == {"scone", "condaqa"} and set(data["cells"]["n"]) == {"scone"}
+    assert data["cells"]["m"]["scone"]["estimate"] == 50.0 and data["cells"]["n"]["scone"]["estimate"] == 100.0
+    assert data["cells"]["m"]["condaqa"]["estimate"] == 50.0
+    with pytest.raises(NegkitError, match=r"both: no task tind, neqa in this run folder \(it has: condaqa, scone\)"):
+        leaderboard_data([f"{both}#tind,neqa,scone"], OPTIONS, suite_view)
+
+
 def test_entries_and_slugs(tmp_path):
     odd = tmp_path / "a=b"
     odd.mkdir()
-    assert parse_entries(["x=runs/a", str(odd), "runs/b"]) == [
-        ("x", Path("runs/a")),
-        (None, odd),
-        (None, Path("runs/b")),
+    hashed = tmp_path / "c#d"
+    hashed.mkdir()
+    assert parse_entries(["x=runs/a", str(odd), "runs/b", "y=runs/c#scone, tind", f"z={hashed}", "runs/e#scone"]) == [
+        ("x", Path("runs/a"), None),
+        (None, odd, None),
+        (None, Path("runs/b"), None),
+        ("y", Path("runs/c"), ("scone", "tind")),
+        ("z", hashed, None),
+        (None, Path("runs/e"), ("scone",)),
     ]
+    with pytest.raises(NegkitError, match="no task named after '#'"):
+        parse_entries(["runs/a#"])
     assert slug("SmolLM2 + adapter/v1") == "SmolLM2-adapter-v1" and slug("///") == "model"
     assert colour(0.0)[0] == "#440154" and colour(100.0)[0] == "#fde725" and colour(150.0) == colour(100.0)
 

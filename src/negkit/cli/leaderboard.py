@@ -24,9 +24,12 @@ def register(groups, context) -> None:
         "bootstrap over the suite's unit, on the items both scored); models/NAME.html per model links to its "
         "runs' report.html; leaderboard.json holds the numbers, leaderboard.md the tables in Markdown; "
         "figures/scaling-TASK.svg plots each task's primary metric against the parameter count. A RUN_DIR may be "
-        "NAME=RUN_DIR: folders given the same NAME form one model (e.g. a constant baseline run once per suite).",
+        "NAME=RUN_DIR: folders given the same NAME form one model (e.g. a constant baseline run once per suite); "
+        "RUN_DIR#TASK,... takes only those tasks from a folder (e.g. a suite rerun at full size).",
     )
-    parser.add_argument("runs", nargs="+", metavar="RUN_DIR", help="output folders of `negkit eval` (or NAME=RUN_DIR)")
+    parser.add_argument(
+        "runs", nargs="+", metavar="RUN_DIR", help="output folders of `negkit eval` (or NAME=RUN_DIR, RUN_DIR#TASK,...)"
+    )
     parser.add_argument("--out", required=True, metavar="DIR", help="folder to write the site into")
     parser.add_argument(
         "--published",

@@ -2,8 +2,9 @@
 
 A *model* is one entry of the command line: a run folder (named after the folder), or ``NAME=RUN_DIR``, where
 several folders given the same ``NAME`` form one model (e.g. a constant baseline run once per suite, each with
-that suite's answer; their tasks must not overlap). A *column* is a task, with its split when runs of the same
-task used different splits.
+that suite's answer; their tasks must not overlap, and ``RUN_DIR#TASK,...`` takes only those tasks from a folder,
+e.g. a suite rerun at full size beside a sample run of the others). A *column* is a task, with its split when runs
+of the same task used different splits.
 
 For each column, every model's value is the suite's primary metric recomputed from the model's per-sample records,
 with its 95% percentile bootstrap interval over the suite's unit (the same estimands and draws as ``negkit eval``
@@ -27,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from negkit.commands.compare import CompareOptions, run_names
 from negkit.commands.leaderboard_html import MODELS_FOLDER, index_html, model_html, report_links, slug, unique_slugs
@@ -59,35 +60,68 @@ class _Model:
         return [(run, task) for run in self.runs for task in run.tasks.values()]
 
 
-def parse_entries(entries: Sequence[str | Path]) -> list[tuple[str | None, Path]]:
-    """``RUN_DIR`` or ``NAME=RUN_DIR`` (an existing folder whose own name has ``=`` is taken as a folder)."""
-    parsed: list[tuple[str | None, Path]] = []
+class Entry(NamedTuple):
+    """One command-line entry: the model's name (None: named after its run), the run folder, and the tasks taken
+    from it (None: all of them)."""
+
+    name: str | None
+    folder: Path
+    tasks: tuple[str, ...] | None = None
+
+
+def parse_entries(entries: Sequence[str | Path]) -> list[Entry]:
+    """``RUN_DIR`` or ``NAME=RUN_DIR``, either with ``#TASK[,TASK...]`` after the folder to take only those tasks
+    from it (e.g. a suite rerun at full size beside a folder holding the other suites on a sample). A folder that
+    exists as written is never split at ``=`` or ``#``."""
+    parsed: list[Entry] = []
     for entry in entries:
         text = str(entry)
-        name, sep, folder = text.partition("=")
-        if sep and name and not Path(text).is_dir():
-            parsed.append((name, Path(folder)))
-        else:
-            parsed.append((None, Path(text)))
+        name, rest = None, text
+        head, equals, tail = text.partition("=")
+        if equals and head and not Path(text).is_dir():
+            name, rest = head, tail
+        folder, hash_sign, selection = rest.rpartition("#")
+        if not hash_sign or Path(rest).is_dir():
+            parsed.append(Entry(name, Path(rest)))
+            continue
+        tasks = tuple(task.strip() for task in selection.split(",") if task.strip())
+        if not tasks:
+            raise NegkitError(f"{text}: no task named after '#' (RUN_DIR#TASK[,TASK...])")
+        parsed.append(Entry(name, Path(folder), tasks))
     return parsed
+
+
+def _selected(run: RunFolder, tasks: tuple[str, ...] | None) -> RunFolder:
+    if tasks is None:
+        return run
+    missing = [task for task in tasks if task not in run.tasks]
+    if missing:
+        raise NegkitError(
+            f"{run.path}: no task {', '.join(missing)} in this run folder (it has: {', '.join(run.tasks)})"
+        )
+    return RunFolder(run.path, {name: task for name, task in run.tasks.items() if name in tasks})
 
 
 def _models(entries: Sequence[str | Path]) -> list[_Model]:
     parsed = parse_entries(entries)
     if not parsed:
         raise NegkitError("leaderboard needs at least one run folder")
-    runs = [read_run(folder) for _, folder in parsed]  # a folder that is not a run folder: one-line error naming it
-    default_names = _model_labels(runs, run_names([folder for _, folder in parsed]))
+    # a folder that is not a run folder: one-line error naming it
+    runs = [_selected(read_run(entry.folder), entry.tasks) for entry in parsed]
+    default_names = _model_labels(runs, run_names([entry.folder for entry in parsed]))
     models: dict[str, _Model] = {}
-    for (name, _), default, run in zip(parsed, default_names, runs):
-        key = name or default
+    for entry, default, run in zip(parsed, default_names, runs):
+        key = entry.name or default
         models.setdefault(key, _Model(key, [])).runs.append(run)
     for model in models.values():
         seen: dict[tuple[str, str], Path] = {}
         for run, task in model.task_runs():
             column = (task.name, _split(task))
             if column in seen:
-                raise NegkitError(f"model {model.name}: task {task.name} is in both {seen[column]} and {run.path}")
+                raise NegkitError(
+                    f"model {model.name}: task {task.name} is in both {seen[column]} and {run.path} (take one "
+                    "folder's tasks with RUN_DIR#TASK,...)"
+                )
             seen[column] = run.path
     return list(models.values())
 
