@@ -80,6 +80,8 @@ def test_negnli_report_by_hand(tmp_path):
         {"contradiction": 0.5, "entailment": 0.5, "neutral": 0.5}
     )
     assert report["standard"]["all_f1"] == APPROX(0.5) and report["standard"]["accuracy"] == 0.5
+    # balanced accuracy: the mean recall over the gold labels, (1/3 + 1/2 + 1) / 3
+    assert report["balanced_accuracy"] == APPROX(11 / 18)
     assert report["confusion_matrix"]["contradiction"] == APPROX(
         {"contradiction": 1 / 3, "entailment": 1 / 3, "neutral": 1 / 3}
     )
@@ -111,6 +113,9 @@ def test_constant_and_majority_on_negnli(tmp_path):
     # gold not_entailment 2, entailment 1; every answer not_entailment: F1 2*(2/3)/(2/3+1) = 0.8, All 2*0.8/3
     assert rte["labels"] == ["entailment", "not_entailment"]
     assert rte["standard"]["per_class"]["not_entailment"]["f1"] == APPROX(0.8)
+    # a constant answer has balanced accuracy 1/2 whatever the label prior (its accuracy here is 2/3)
+    assert rte["balanced_accuracy"] == 0.5 and rte["standard"]["accuracy"] == APPROX(2 / 3)
+    assert rte["intervals"]["balanced_accuracy"]["estimate"] == APPROX(0.5)
     assert rte["standard"]["all_f1"] == APPROX(1.6 / 3) and rte["standard"]["accuracy"] == APPROX(2 / 3)
     yes = _run("constant:entailment", "negnli-rte", tmp_path / "data", tmp_path / "y")["metrics"]
     assert yes["standard"]["all_f1"] == APPROX(0.5 / 3)  # F1 entailment 2*(1/3)/(4/3) = 0.5, support 1 of 3

@@ -1,7 +1,8 @@
 """NegNLI metrics (Hossain et al., 2020, as the NaN-NLI paper scores its MNLI file in Table 5 and Figure 1).
 
 Per-class F1, "All" = support-weighted F1 and accuracy over the file's labels (3-way for MNLI and SNLI; entailment /
-not_entailment for RTE), the confusion matrix normalised by the true label (and in counts), and accuracy by where
+not_entailment for RTE), balanced accuracy (the mean recall over the gold labels: 1 / labels for any constant
+answer, where RTE's 79% *not_entailment* gives an always-"no" model 79% accuracy), the confusion matrix normalised by the true label (and in counts), and accuracy by where
 negation was added (premise, hypothesis, both: the three rows made from one original pair). Intervals resample
 original pairs (a triple's three items share their texts; :mod:`negkit.benchmarks.negnli.data`).
 
@@ -21,13 +22,27 @@ from negkit.kit.data.nli import NLIItem
 from negkit.kit.metrics.classification import normalised_confusion
 from negkit.kit.metrics.intervals import Estimand, ratio_estimand
 from negkit.kit.metrics.nli import check_predictions, setting_scores
-from negkit.kit.metrics.nli_intervals import confusion_estimands, nli_unit, setting_estimands
+from negkit.kit.metrics.nli_intervals import (
+    balanced_accuracy_estimand,
+    confusion_estimands,
+    nli_unit,
+    setting_estimands,
+)
 
 UNIT = "NegNLI original pair"
 
 
+def balanced_accuracy(gold: Sequence[str], predicted: Sequence[str]) -> float | None:
+    """The mean over the gold labels of the share of their pairs answered with them (recall); None without pairs."""
+    recalls = [
+        sum(1 for g, p in zip(gold, predicted) if g == label and p == label) / list(gold).count(label)
+        for label in sorted(set(gold))
+    ]
+    return sum(recalls) / len(recalls) if recalls else None
+
+
 def negnli_report(items: Sequence[NLIItem], predicted: Sequence[str], labels: Sequence[str]) -> dict[str, Any]:
-    """``standard`` (per_class P/R/F1/support, all_f1, accuracy), ``confusion_matrix`` (normalised by the true
+    """``standard`` (per_class P/R/F1/support, all_f1, accuracy), ``balanced_accuracy``, ``confusion_matrix`` (normalised by the true
     label), ``confusion_counts`` and ``accuracy_by_negation`` (premise / hypothesis / both, when the items carry it)."""
     check_predictions(items, predicted)
     gold = [item.label for item in items]
@@ -48,6 +63,7 @@ def negnli_report(items: Sequence[NLIItem], predicted: Sequence[str], labels: Se
         "count": len(items),
         "labels": list(labels),
         "standard": asdict(setting_scores(gold, predicted, labels)),
+        "balanced_accuracy": balanced_accuracy(gold, predicted),
         "confusion_matrix": normalised_confusion(gold, predicted, labels),
         "confusion_counts": counts,
         "accuracy_by_negation": by_negation,
@@ -60,6 +76,7 @@ def negnli_estimands(items: Sequence[NLIItem], predicted: Sequence[str], labels:
     units = [nli_unit(item) for item in items]
     gold = [item.label for item in items]
     estimands = setting_estimands("standard", gold, predicted, units, labels, UNIT, "standard")
+    estimands.append(balanced_accuracy_estimand("balanced_accuracy", gold, predicted, units, labels, UNIT))
     estimands += confusion_estimands(gold, predicted, units, labels, UNIT)
     correct = np.array([item.label == label for item, label in zip(items, predicted)], dtype=float)
     for condition in TRIPLE_CONDITIONS:

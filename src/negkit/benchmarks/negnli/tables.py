@@ -42,6 +42,14 @@ def negnli_tables(metrics: dict[str, Any]) -> str:
         f"### {metrics.get('source', 'NegNLI')} — {metrics['count']} pairs",
         "F1 per class and All (the NaN-NLI paper's Table 5 columns):",
         scores,
+    ]
+    if "balanced_accuracy" in metrics:
+        balanced = with_interval(metrics["balanced_accuracy"], intervals, "balanced_accuracy")
+        parts.append(
+            f"Balanced accuracy (mean recall over the gold labels; any constant answer scores 1/{len(labels)}): "
+            f"{balanced}"
+        )
+    parts += [
         "Confusion matrix normalised by the true label (the NaN-NLI paper's Figure 1):",
         confusion_table,
     ]

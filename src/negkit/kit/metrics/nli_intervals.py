@@ -62,6 +62,27 @@ def macro_of(which: int) -> Callable[[np.ndarray], np.ndarray]:
     return statistic
 
 
+def balanced_accuracy_of(sums: np.ndarray) -> np.ndarray:
+    """Balanced accuracy: the mean recall over the labels present in gold (a constant answer scores
+    ``1 / labels``, whatever the label prior)."""
+    recall = _per_class(sums)[1]
+    present = sums[:, 2::3] > 0
+    return np.where(present.any(axis=1), safe_divide((recall * present).sum(axis=1), present.sum(axis=1)), np.nan)
+
+
+def balanced_accuracy_estimand(
+    path: str,
+    gold: Sequence[str],
+    predicted: Sequence[str],
+    units: Sequence[Hashable],
+    labels: Sequence[str],
+    unit: str,
+) -> Estimand:
+    """The interval of :func:`balanced_accuracy_of` over ``labels``, resampling ``units`` (one per item)."""
+    counts = label_counts(gold, predicted, labels)
+    return Estimand(path, counts, list(units), balanced_accuracy_of, unit, "balanced accuracy")
+
+
 def setting_block(
     prefix: str, counts: np.ndarray, units: list[Hashable], labels: Sequence[str], unit: str, name: str, headline: bool
 ) -> list[Estimand]:
