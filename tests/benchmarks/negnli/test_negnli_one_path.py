@@ -22,7 +22,11 @@ def test_score_of_the_samples_is_the_eval(model, tmp_path, capsys):
         metrics = assert_score_is_eval(out, task, "negnli", data, capsys)
         assert metrics["count"] == 30 and metrics["source"] == f"NegNLI-{task.split('-')[1].upper()}"
         comparison = assert_compares_with_itself(out, task, capsys, metrics)
-        assert {entry["path"] for entry in comparison["metrics"]} == {"standard.all_f1", "standard.accuracy"}
+        assert {entry["path"] for entry in comparison["metrics"]} == {
+            "standard.all_f1",
+            "standard.accuracy",
+            "balanced_accuracy",
+        }
     rte = assert_score_is_eval(out, "negnli-rte", "negnli", data, capsys)
     assert rte["labels"] == ["entailment", "not_entailment"]
 

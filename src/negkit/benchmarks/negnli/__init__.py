@@ -112,8 +112,8 @@ class NegNLITask(NLITask):
     def estimands(
         self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]], headline_only: bool = False
     ) -> list[Estimand]:
-        """Every metric's estimand, resampling original pairs (:mod:`negkit.benchmarks.negnli.metrics`); All and
-        accuracy are the headline."""
+        """Every metric's estimand, resampling original pairs (:mod:`negkit.benchmarks.negnli.metrics`); All,
+        accuracy and balanced accuracy are the headline."""
         estimands = negnli_estimands(items, self.predicted_labels(records), self.labels)
         return [estimand for estimand in estimands if estimand.headline or not headline_only]
 

@@ -77,10 +77,11 @@ def balanced_accuracy_estimand(
     units: Sequence[Hashable],
     labels: Sequence[str],
     unit: str,
+    headline: bool = True,
 ) -> Estimand:
     """The interval of :func:`balanced_accuracy_of` over ``labels``, resampling ``units`` (one per item)."""
     counts = label_counts(gold, predicted, labels)
-    return Estimand(path, counts, list(units), balanced_accuracy_of, unit, "balanced accuracy")
+    return Estimand(path, counts, list(units), balanced_accuracy_of, unit, "balanced accuracy", headline=headline)
 
 
 def setting_block(
