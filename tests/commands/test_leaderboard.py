@@ -171,6 +171,13 @@ def test_a_folder_gives_only_the_tasks_named_after_its_hash(runs, tmp_path):
     assert set(data["cells"]["m"]) == {"scone", "condaqa"} and set(data["cells"]["n"]) == {"scone"}
     assert data["cells"]["m"]["scone"]["estimate"] == 50.0 and data["cells"]["n"]["scone"]["estimate"] == 100.0
     assert data["cells"]["m"]["condaqa"]["estimate"] == 50.0
+    # the site names each folder, with its parent where two of a model's folders share a name
+    sample, full = tmp_path / "sample" / "m", tmp_path / "full" / "m"
+    _scone(sample, "oracle", GOLD)
+    _condaqa(sample, "oracle", [True, False])
+    _scone(full, "oracle", GOLD)
+    index = leaderboard([f"m={sample}#condaqa", f"m={full}"], tmp_path / "site", OPTIONS, suite_view)
+    assert "sample/m, full/m</span>" in index["index"].read_text(encoding="utf-8")
     with pytest.raises(NegkitError, match=r"both: no task tind, neqa in this run folder \(it has: condaqa, scone\)"):
         leaderboard_data([f"{both}#tind,neqa,scone"], OPTIONS, suite_view)
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from negkit.commands.compare import run_names
 from negkit.commands.leaderboard_sections import (
     STYLE,
     published_column_table,
@@ -144,7 +145,11 @@ def ranking_table(data: dict[str, Any], slugs: dict[str, str]) -> str:
         for c in columns
     ]
     rows = []
-    folders = {model["name"]: ", ".join(Path(folder).name for folder in model["folders"]) for model in data["models"]}
+    # each folder by its name, with parent folders where two of a model's folders share one (a sample and a full run)
+    folders = {
+        model["name"]: ", ".join(run_names([Path(folder) for folder in dict.fromkeys(model["folders"])]))
+        for model in data["models"]
+    }
     for position, name in enumerate(_ordered(data), start=1):
         mean = data["mean_rank"][name]
         place = str(position) if mean["mean"] is not None else "–"  # no shared column: not ordered
