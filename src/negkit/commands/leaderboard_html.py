@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from negkit.commands.compare import run_names
 from negkit.commands.leaderboard_sections import (
     STYLE,
     published_column_table,
@@ -32,6 +31,7 @@ MODELS_FOLDER = "models"
 _STYLE = """<style>
 body{max-width:1600px}table.sortable th{cursor:pointer;user-select:none;white-space:nowrap}
 table.sortable td{white-space:nowrap}
+.runs{display:block;max-width:26rem;white-space:normal}
 table.sortable th[aria-sort=ascending]::after{content:" \\25B2";font-size:.7em}
 table.sortable th[aria-sort=descending]::after{content:" \\25BC";font-size:.7em}
 th.t{text-align:left}td.best{font-weight:700}.worse{color:#b3261e;font-size:.8em}
@@ -145,18 +145,14 @@ def ranking_table(data: dict[str, Any], slugs: dict[str, str]) -> str:
         for c in columns
     ]
     rows = []
-    # each folder by its name, with parent folders where two of a model's folders share one (a sample and a full run)
-    folders = {
-        model["name"]: ", ".join(run_names([Path(folder) for folder in dict.fromkeys(model["folders"])]))
-        for model in data["models"]
-    }
+    folders = {model["name"]: ", ".join(_folder_names(model["folders"])) for model in data["models"]}
     for position, name in enumerate(_ordered(data), start=1):
         mean = data["mean_rank"][name]
         place = str(position) if mean["mean"] is not None else "–"  # no shared column: not ordered
         cells = [
             f'<td data-sort="{position}">{place}</td>',
             f'<td class="t" data-sort="{_e(name)}"><a href="models/{_e(slugs[name])}.html">{_e(name)}</a>'
-            f' <span class="ci">{_e(folders.get(name, ""))}</span></td>',
+            f' <span class="ci runs">{_e(folders.get(name, ""))}</span></td>',
             f'<td data-sort="{_sort_key(mean["mean"])}">{_number(mean["mean"], 2)}'
             f' <span class="ci">(over {mean["columns"]} shared; has {mean["covered"]} of {mean["of"]})</span></td>',
         ]
@@ -325,6 +321,16 @@ def model_html(data: dict[str, Any], name: str, links: Sequence[tuple[str, str |
 def slug(name: str) -> str:
     """A file name for a model's page: letters, digits, ``.``, ``_`` and ``-`` kept, anything else ``-``."""
     return re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.") or "model"
+
+
+def _folder_names(folders: Sequence[str]) -> list[str]:
+    """Each folder once, by its name; with its parent's where two of them share a name (a suite's sample folder and
+    its full-run folder, say)."""
+    unique = [Path(folder) for folder in dict.fromkeys(folders)]
+    counts: dict[str, int] = {}
+    for folder in unique:
+        counts[folder.name] = counts.get(folder.name, 0) + 1
+    return [folder.name if counts[folder.name] == 1 else f"{folder.parent.name}/{folder.name}" for folder in unique]
 
 
 def report_links(data: dict[str, Any], out: Path) -> dict[str, list[tuple[str, str | None]]]:
