@@ -2,9 +2,10 @@
 
 Per-class F1, "All" = support-weighted F1 and accuracy over the file's labels (3-way for MNLI and SNLI; entailment /
 not_entailment for RTE), balanced accuracy (the mean recall over the gold labels: 1 / labels for any constant
-answer, where RTE's 79% *not_entailment* gives an always-"no" model 79% accuracy), the confusion matrix normalised by the true label (and in counts), and accuracy by where
-negation was added (premise, hypothesis, both: the three rows made from one original pair). Intervals resample
-original pairs (a triple's three items share their texts; :mod:`negkit.benchmarks.negnli.data`).
+answer, where RTE's 79% *not_entailment* gives an always-"no" model 79% accuracy), the confusion matrix normalised
+by the true label (and in counts), and accuracy by where negation was added (premise, hypothesis, both: the three
+rows made from one original pair). Intervals resample original pairs (a triple's three items share their texts;
+:mod:`negkit.benchmarks.negnli.data`).
 
 A prediction outside the labels (e.g. an unparsable answer) counts as wrong and in no column of the confusion matrix.
 """
@@ -42,8 +43,9 @@ def balanced_accuracy(gold: Sequence[str], predicted: Sequence[str]) -> float | 
 
 
 def negnli_report(items: Sequence[NLIItem], predicted: Sequence[str], labels: Sequence[str]) -> dict[str, Any]:
-    """``standard`` (per_class P/R/F1/support, all_f1, accuracy), ``balanced_accuracy``, ``confusion_matrix`` (normalised by the true
-    label), ``confusion_counts`` and ``accuracy_by_negation`` (premise / hypothesis / both, when the items carry it)."""
+    """``standard`` (per_class P/R/F1/support, all_f1, accuracy), ``balanced_accuracy``, ``confusion_matrix``
+    (normalised by the true label), ``confusion_counts`` and ``accuracy_by_negation`` (premise / hypothesis / both,
+    when the items carry it)."""
     check_predictions(items, predicted)
     gold = [item.label for item in items]
     counts = {
