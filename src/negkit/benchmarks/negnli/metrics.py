@@ -24,6 +24,7 @@ from negkit.kit.metrics.classification import normalised_confusion
 from negkit.kit.metrics.intervals import Estimand, ratio_estimand
 from negkit.kit.metrics.nli import check_predictions, setting_scores
 from negkit.kit.metrics.nli_intervals import (
+    balanced_accuracy,
     balanced_accuracy_estimand,
     confusion_estimands,
     nli_unit,
@@ -31,15 +32,6 @@ from negkit.kit.metrics.nli_intervals import (
 )
 
 UNIT = "NegNLI original pair"
-
-
-def balanced_accuracy(gold: Sequence[str], predicted: Sequence[str]) -> float | None:
-    """The mean over the gold labels of the share of their pairs answered with them (recall); None without pairs."""
-    recalls = [
-        sum(1 for g, p in zip(gold, predicted) if g == label and p == label) / list(gold).count(label)
-        for label in sorted(set(gold))
-    ]
-    return sum(recalls) / len(recalls) if recalls else None
 
 
 def negnli_report(items: Sequence[NLIItem], predicted: Sequence[str], labels: Sequence[str]) -> dict[str, Any]:
@@ -65,7 +57,7 @@ def negnli_report(items: Sequence[NLIItem], predicted: Sequence[str], labels: Se
         "count": len(items),
         "labels": list(labels),
         "standard": asdict(setting_scores(gold, predicted, labels)),
-        "balanced_accuracy": balanced_accuracy(gold, predicted),
+        "balanced_accuracy": balanced_accuracy(gold, predicted, labels),
         "confusion_matrix": normalised_confusion(gold, predicted, labels),
         "confusion_counts": counts,
         "accuracy_by_negation": by_negation,

@@ -70,6 +70,13 @@ def balanced_accuracy_of(sums: np.ndarray) -> np.ndarray:
     return np.where(present.any(axis=1), safe_divide((recall * present).sum(axis=1), present.sum(axis=1)), np.nan)
 
 
+def balanced_accuracy(gold: Sequence[str], predicted: Sequence[str], labels: Sequence[str]) -> float | None:
+    """:func:`balanced_accuracy_of` over all the items (the point estimate of :func:`balanced_accuracy_estimand`);
+    None without items."""
+    value = float(balanced_accuracy_of(label_counts(gold, predicted, labels).sum(axis=0, keepdims=True))[0])
+    return None if np.isnan(value) else value
+
+
 def balanced_accuracy_estimand(
     path: str,
     gold: Sequence[str],
