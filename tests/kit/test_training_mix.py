@@ -127,6 +127,15 @@ def test_kl_to_base_by_hand():
     assert kl_to_base(tuned, base, weights).item() == pytest.approx(expected, rel=1e-5)
 
 
+def test_deterministic_kernels_are_switched_on_for_cuda_only():
+    import torch
+
+    from negkit.kit.training.trainer import deterministic_kernels
+
+    assert deterministic_kernels("cpu") is False
+    assert not torch.are_deterministic_algorithms_enabled()
+
+
 def test_best_guard_step_takes_the_best_worst_format():
     history = [
         {"step": 10, "eval_guard_worst_accuracy": 0.5, "eval_guard_worst_format": "a"},

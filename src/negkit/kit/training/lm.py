@@ -255,11 +255,13 @@ def build_trainer(
 
     from negkit.kit.training.trainer import (  # loads torch: off the start-up path
         WeightedLossTrainer,  # loads torch: off the start-up path
+        deterministic_kernels,
         negkit_callbacks,
         quiet,
         training_arguments,
     )
 
+    deterministic_kernels(str(lm._device()))  # before the first matrix product on a GPU
     torch.manual_seed(options.seed)  # LoRA's initial weights
     base = lm.model
     if options.quantize:

@@ -59,6 +59,8 @@ def environment() -> dict[str, Any]:
     if torch.cuda.is_available():
         info["gpu"] = torch.cuda.get_device_name(0)
         info["gpu_count"] = torch.cuda.device_count()
+        info["deterministic_kernels"] = torch.are_deterministic_algorithms_enabled()
+        info["cublas_workspace_config"] = os.environ.get("CUBLAS_WORKSPACE_CONFIG")
     return info
 
 

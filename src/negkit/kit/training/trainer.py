@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import os
 from pathlib import Path
 from typing import Any
 
@@ -136,6 +137,18 @@ def logits_needed(weights: torch.Tensor) -> int:
     if len(weighted) == 0:
         return 1
     return min(int(weights.shape[1]), int(weights.shape[1] - weighted[0].item() + 1))
+
+
+def deterministic_kernels(device: str) -> bool:
+    """On a CUDA device, make training reproducible bit for bit on the same machine: cuBLAS's fixed workspace
+    (``CUBLAS_WORKSPACE_CONFIG``, unless it is set already) and PyTorch's deterministic kernels (an operation that
+    has none warns instead of failing). Call it before the first matrix product on the GPU. The CPU's kernels are
+    deterministic at a fixed thread count already: nothing changes there. Returns whether it was switched on."""
+    if not device.startswith("cuda"):
+        return False
+    os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
+    torch.use_deterministic_algorithms(True, warn_only=True)
+    return True
 
 
 def training_arguments(
