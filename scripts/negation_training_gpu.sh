@@ -12,8 +12,8 @@
 #
 # Settings, from the environment: NEGKIT (the command, default `python3 -m negkit`), DEVICE (default cuda),
 # STEPS (default 520: one pass over the mix; a dry run on a CPU sets a few), EVAL_STEPS (default 104), DEV (held-out
-# examples per format, default 48), DTYPE (the training's, default bfloat16: mixed precision on a GPU; the
-# evaluations are exact, float32), MAX_MINUTES (a training stops there, recorded as such; default none), LIMITS (the
+# examples per format, default 48), DTYPE (the training's, default float32 as on the CPU; bfloat16 is mixed
+# precision on a GPU; the evaluations are exact, float32), MAX_MINUTES (a training stops there, recorded as such; default none), LIMITS (the
 # evaluation's --limit), JOBS (at most this many trainings and evaluations at once, default 6: the base evaluation,
 # the three seeds and two ablations first), PACK_EVERY (default 20), ONLY (space-separated run names). Then:
 #   negkit compare WORK_DIR/runs/eval-base WORK_DIR/runs/eval-recipe-s0 ... --baseline WORK_DIR/runs/eval-base
@@ -29,7 +29,7 @@ EVAL_STEPS=${EVAL_STEPS:-104}
 DEV=${DEV:-48}
 JOBS=${JOBS:-6}
 PACK_EVERY=${PACK_EVERY:-20}
-DTYPE=${DTYPE:-bfloat16}
+DTYPE=${DTYPE:-float32}
 MAX_MINUTES=${MAX_MINUTES:-}
 ONLY=${ONLY:-}
 export CUBLAS_WORKSPACE_CONFIG=:4096:8 OMP_NUM_THREADS=${OMP_NUM_THREADS:-1} TOKENIZERS_PARALLELISM=false
@@ -79,17 +79,19 @@ train() { # NAME SEED MIX PHASES [more finetune options]; then its evaluation (n
     [ $rc -eq 0 ] && [[ $name != *-repeat ]] && evaluate "$name" --adapter "$work/runs/$name"
 }
 
-pack() { # the finished parts, as at most 5 gzipped tar files in RESULTS_DIR (written whole, then renamed)
+pack() { # the finished parts, as at most 4 gzipped tar files in RESULTS_DIR (written whole, then renamed)
     [ -n "$results" ] || return 0
     mkdir -p "$results"
     local group file
     (cd "$work" && find logs runs -maxdepth 2 \( -name negkit_training.json -o -name train_log.jsonl \
-        -o -path "runs/recipe-s0/adapter_*" -o -path "logs/*" \) -type f | tar -czf "$results/.training.tgz" -T -) &&
+        -o -path "runs/recipe-s0/adapter_*" -o -path "logs/*" \) -type f | tar -czf "$results/.training.tgz" -T -
+        [ $? -le 1 ]) && # 1: a log changed while it was read (a running job's); the archive is still whole
         mv "$results/.training.tgz" "$results/training.tgz"
     for group in "base recipe-s0 recipe-s1" "recipe-s2 no-extra-losses without-scone" "without-condaqa with-kl"; do
         file=evals-${group%% *}.tgz
         (cd "$work/runs" && tar -czf "$results/.$file" --exclude=report.html --exclude=requests.jsonl \
-            $(for name in $group; do [ -d "eval-$name" ] && echo "eval-$name"; done) 2>/dev/null) &&
+            $(for name in $group; do [ -d "eval-$name" ] && echo "eval-$name"; done) 2>/dev/null
+            [ $? -le 1 ]) &&
             mv "$results/.$file" "$results/$file"
     done
 }

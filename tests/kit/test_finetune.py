@@ -471,3 +471,23 @@ def test_a_second_training_into_a_held_folder_is_refused(tiny, pairs, tmp_path):
             finetune(f"hf:{tiny}", FinetuneOptions(out=out, train=str(pairs), **QUICK))
     run = finetune(f"hf:{tiny}", FinetuneOptions(out=out, train=str(pairs), **QUICK))  # free again: it trains
     assert run["status"] == "complete" and not (out / ".negkit.lock").exists()
+
+
+def test_a_diverged_training_is_an_error_and_its_adapter_cannot_be_evaluated(tiny, pairs, tmp_path):
+    from safetensors.torch import save_file
+
+    from negkit.commands.eval.evaluate import evaluate
+    from negkit.commands.eval.options import EvalOptions
+
+    out = tmp_path / "diverged"
+    options = FinetuneOptions(out=out, train=str(pairs), **{**QUICK, "max_steps": 6, "learning_rate": 1e30})
+    with pytest.raises(NegkitError, match=r"diverged at step \d: .*no adapter was written"):
+        finetune(f"hf:{tiny}", options)
+    assert not (out / "adapter_model.safetensors").exists() and (out / "train_log.jsonl").is_file()
+    # an adapter with NaN weights (written elsewhere) is refused, never scored
+    good = tmp_path / "good"
+    finetune(f"hf:{tiny}", FinetuneOptions(out=good, train=str(pairs), **QUICK))
+    weights = {name: weight * float("nan") for name, weight in adapter_weights(good).items()}
+    save_file(weights, str(good / "adapter_model.safetensors"))
+    with pytest.raises(NegkitError, match="hold NaN or infinite values.*diverged"):
+        evaluate(f"hf:{tiny}", ["neqa"], EvalOptions(limit=4, progress=False, out=tmp_path / "e", adapter=good))

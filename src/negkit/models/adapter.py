@@ -89,6 +89,7 @@ def apply_adapter(model: Any, folder: str | Path, merge: bool = True) -> Any:
         wrapped = PeftModel.from_pretrained(inner, str(folder), is_trainable=False)
     except (ValueError, RuntimeError, KeyError, OSError) as error:
         raise NegkitError(f"cannot apply the adapter {folder} to {model.fingerprint.name}: {error}") from None
+    check_finite_adapter(wrapped, folder)
     merged = False
     if merge:
         try:
@@ -118,6 +119,20 @@ def apply_adapter(model: Any, folder: str | Path, merge: bool = True) -> Any:
     model.load_info = load_info
     model.adapter = info
     return model
+
+
+def check_finite_adapter(wrapped: Any, folder: str | Path) -> None:
+    """A clear error when the adapter's weights hold NaN or infinite values (written by a training that diverged):
+    a model with such weights returns NaN scores, which no metric may count."""
+    import torch  # loaded by peft already
+
+    adapter = [(name, weight) for name, weight in wrapped.named_parameters() if "lora_" in name]
+    broken = [name for name, weight in adapter if not bool(torch.isfinite(weight).all())]
+    if broken:
+        raise NegkitError(
+            f"{folder}: {len(broken)} of the adapter's {len(adapter)} weight tensors hold NaN or infinite values "
+            f"({broken[0]}, ...): the training that wrote it diverged, so it cannot be evaluated"
+        )
 
 
 def overlapping_groups(model: Any, items: list[Any], files: list[Path]) -> int:

@@ -19,8 +19,9 @@ answers are opened whatever ``seal`` says (a run moved out of the tree resumes t
 
 from __future__ import annotations
 
+import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from negkit.engine.requests import (
@@ -220,6 +221,34 @@ def _group_by_call(requests: Sequence[Request]) -> list[list[Request]]:
 
 
 def _call_model(model: Any, chunk: Sequence[Request]) -> list[Response]:
+    responses = _responses(model, chunk)
+    check_no_nan(model, responses)
+    return responses
+
+
+def check_no_nan(model: Any, responses: Sequence[Response]) -> None:
+    """A clear error when a model answered with NaN scores (broken weights: a diverged adapter, a float16
+    overflow): compared with anything, NaN is neither larger nor smaller, so a metric would count it silently."""
+    bad = 0
+    for response in responses:
+        if isinstance(response, LoglikelihoodResult):
+            values: Iterable[Any] = (response.logprob,)
+        elif isinstance(response, dict):
+            values = response.values()
+        elif isinstance(response, (list, tuple)):
+            values = response
+        else:
+            continue
+        bad += any(isinstance(value, float) and math.isnan(value) for value in values)
+    if bad:
+        name = getattr(getattr(model, "fingerprint", None), "name", type(model).__name__)
+        raise NegkitError(
+            f"the model {name} returned NaN scores for {bad} of {len(responses)} requests: its weights are not "
+            "finite (a diverged adapter, or an overflow in float16); nothing was scored from them"
+        )
+
+
+def _responses(model: Any, chunk: Sequence[Request]) -> list[Response]:
     first = chunk[0]
     if isinstance(first, NextTokenRequest):
         return list(model.next_token_logprobs([request.context for request in chunk], list(first.candidates)))

@@ -179,6 +179,25 @@ class TimeBudget(TrainerCallback):
         return control
 
 
+class NonFiniteWeights(TrainerCallback):
+    """Stops training at the first step after which a trainable weight is NaN or infinite (a diverged run: a NaN
+    gradient poisons every later step, and the Trainer's log shows its loss as 0.0). Nothing is saved from that
+    step on; ``diverged_at`` holds the step for the caller, which reports it as an error."""
+
+    def __init__(self) -> None:
+        self.diverged_at: int | None = None
+
+    def on_step_end(self, args: Any, state: Any, control: Any, model: Any = None, **kwargs: Any) -> Any:
+        import torch  # loaded by the Trainer already
+
+        weights = [parameter.detach() for parameter in model.parameters() if parameter.requires_grad]
+        if weights and not bool(torch.stack([weight.isfinite().all() for weight in weights]).all()):
+            self.diverged_at = state.global_step
+            control.should_training_stop = True
+            control.should_save = control.should_evaluate = control.should_log = False
+        return control
+
+
 class TrainingLog(TrainerCallback):
     """Rewrites ``train_log.jsonl`` and ``train_log.csv`` atomically from ``state.log_history`` at every log
     (after a resume the history restored from the checkpoint continues, so the files equal an uninterrupted run's)."""

@@ -12,13 +12,14 @@ from negkit.io.atomic import atomic_write_json, make_folder
 from negkit.io.locks import LOCK_FILE
 from negkit.kit.training import record
 from negkit.kit.training.callbacks import (
+    NonFiniteWeights,
     best_guard_step,
     best_step,
     complete_checkpoints,
     remove_torn_checkpoints,
     write_log,
 )
-from negkit.kit.training.trainer import throughput
+from negkit.kit.training.trainer import padded_attention_kernels, throughput
 
 
 def output_folder(out: str | Path) -> Path:
@@ -62,10 +63,12 @@ def train_resumably(
     complete = complete_checkpoints(checkpoints)
     resume_from = complete[-1] if complete else None
     prepare_seconds = time.perf_counter() - started
-    trainer.train(resume_from_checkpoint=str(resume_from) if resume_from else None)
+    with padded_attention_kernels(str(trainer.args.device)):
+        trainer.train(resume_from_checkpoint=str(resume_from) if resume_from else None)
     state = trainer.state
     history = [entry for entry in state.log_history if "train_loss" not in entry]  # the session-only summary
     write_log(history, out / record.TRAIN_LOG, out / record.TRAIN_LOG_CSV)
+    stop_if_diverged(trainer, checkpoints)
     best = best_step(history, threshold) if has_dev else None
     reason: dict[str, Any] | None = {"criterion": "lowest development loss"} if best is not None else None
     if has_dev and select_by == "worst-format":
@@ -91,6 +94,27 @@ def train_resumably(
         "prepare_seconds": round(prepare_seconds, 2),
         "session_seconds": round(time.perf_counter() - started, 2),
     }
+
+
+def stop_if_diverged(trainer: Any, checkpoints: Path) -> None:
+    """A clear error when the weights stopped being finite (:class:`NonFiniteWeights`): no adapter is written, and
+    the checkpoints saved before that step, the training log and the plan stay, so nothing computed is lost."""
+    step = next(
+        (
+            callback.diverged_at
+            for callback in trainer.callback_handler.callbacks
+            if isinstance(callback, NonFiniteWeights)
+        ),
+        None,
+    )
+    if step is None:
+        return
+    kept = complete_checkpoints(checkpoints)
+    last = f"the newest checkpoint before it is {kept[-1]}" if kept else "no checkpoint was saved before it"
+    raise NegkitError(
+        f"the training diverged at step {step}: the trainable weights hold NaN or infinite values after it, so no "
+        f"adapter was written ({last}; the log is train_log.jsonl). Try a lower --learning-rate or --dtype float32"
+    )
 
 
 def status(summary: dict[str, Any]) -> str:

@@ -8,9 +8,11 @@ whole sequence, which saves most of the language-model head's work.
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import math
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +26,7 @@ from negkit.kit.training.batches import weighted_loss
 from negkit.kit.training.callbacks import (
     DurableCheckpoints,
     EarlyStopping,
+    NonFiniteWeights,
     ProgressBar,
     Throughput,
     TimeBudget,
@@ -151,6 +154,21 @@ def deterministic_kernels(device: str) -> bool:
     return True
 
 
+@contextlib.contextmanager
+def padded_attention_kernels(device: str) -> Iterator[None]:
+    """Training's attention kernel. The collated rows are left-padded, so a padding position attends to nothing.
+    CUDA's fused scaled-dot-product kernels (flash, memory-efficient) can give NaN for such fully masked rows, in
+    the forward or the backward pass (pytorch issues 103749 and 109517), and one NaN gradient ruins the adapter: so
+    on a CUDA device the math kernel runs, which gives zeros there. Nothing changes on other devices."""
+    if not device.startswith("cuda"):
+        yield
+        return
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    with sdpa_kernel([SDPBackend.MATH]):
+        yield
+
+
 def training_arguments(
     options: FinetuneOptions, out: Path, examples: int, has_dev: bool, device: str, learning_rate: float | None = None
 ) -> TrainingArguments:
@@ -206,6 +224,7 @@ def negkit_callbacks(options: FinetuneOptions, out: Path) -> list[Any]:
         TrainingLog(out / record.TRAIN_LOG, out / record.TRAIN_LOG_CSV),
         ProgressBar(options.progress),
         Throughput(),
+        NonFiniteWeights(),  # last: no other callback's save outlives a diverged step
     ]
 
 
