@@ -190,3 +190,25 @@ def test_data_parallel_ranks_take_one_gpu_each(tmp_path, tiny_model_folder, synt
         return [json.loads(line)["prediction"] for line in (folder / "tind.samples.jsonl").read_text().splitlines()]
 
     assert predictions(tmp_path / "two") == predictions(tmp_path / "one")
+
+
+def test_left_padded_training_batches_keep_finite_gradients(tiny_model_folder):
+    """A left-padded batch (as training collates it) has fully masked padding positions; under
+    ``padded_attention_kernels`` (the math kernel) their output is zero and every gradient finite, in bfloat16 too
+    (issue 30's GPU run diverged to NaN without it)."""
+    from transformers import AutoModelForCausalLM
+
+    from negkit.kit.training.trainer import padded_attention_kernels
+
+    for dtype in (torch.float32, torch.bfloat16):
+        model = AutoModelForCausalLM.from_pretrained(tiny_model_folder, dtype=dtype, attn_implementation="sdpa")
+        model.to(TEST_DEVICE).train()
+        ids = torch.randint(5, 100, (4, 96), device=TEST_DEVICE)
+        mask = torch.ones_like(ids)
+        for row, padding in enumerate((0, 40, 80, 95)):
+            mask[row, :padding] = 0
+        with padded_attention_kernels(TEST_DEVICE):
+            loss = model(input_ids=ids, attention_mask=mask, labels=ids.masked_fill(mask == 0, -100)).loss
+            loss.backward()
+        assert torch.isfinite(loss)
+        assert all(torch.isfinite(p.grad).all() for p in model.parameters() if p.grad is not None)
