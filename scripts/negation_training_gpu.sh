@@ -13,9 +13,10 @@
 # Settings, from the environment: NEGKIT (the command, default `python3 -m negkit`), DEVICE (default cuda),
 # STEPS (default 520: one pass over the mix; a dry run on a CPU sets a few), EVAL_STEPS (default 104), DEV (held-out
 # examples per format, default 48), DTYPE (the training's, default float32 as on the CPU; bfloat16 is mixed
-# precision on a GPU; the evaluations are exact, float32), MAX_MINUTES (a training stops there, recorded as such; default none), LIMITS (the
-# evaluation's --limit), JOBS (at most this many trainings and evaluations at once, default 6: the base evaluation,
-# the three seeds and two ablations first), PACK_EVERY (default 20), ONLY (space-separated run names). Then:
+# precision on a GPU; the evaluations are exact, float32), MAX_MINUTES (a training stops there, recorded as such;
+# default none), LIMITS (the evaluation's --limit), JOBS (at most this many trainings and evaluations at once,
+# default 6: the base evaluation, the three seeds and two ablations first), PACK_EVERY (default 20), ONLY
+# (space-separated run names). Then:
 #   negkit compare WORK_DIR/runs/eval-base WORK_DIR/runs/eval-recipe-s0 ... --baseline WORK_DIR/runs/eval-base
 set -u
 work=${1:?usage: negation_training_gpu.sh WORK_DIR [RESULTS_DIR]}

@@ -190,6 +190,8 @@ class NonFiniteWeights(TrainerCallback):
     def on_step_end(self, args: Any, state: Any, control: Any, model: Any = None, **kwargs: Any) -> Any:
         import torch  # loaded by the Trainer already
 
+        if model is None:
+            return control
         weights = [parameter.detach() for parameter in model.parameters() if parameter.requires_grad]
         if weights and not bool(torch.stack([weight.isfinite().all() for weight in weights]).all()):
             self.diverged_at = state.global_step
