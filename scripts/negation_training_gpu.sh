@@ -37,7 +37,7 @@ export CUBLAS_WORKSPACE_CONFIG=:4096:8 OMP_NUM_THREADS=${OMP_NUM_THREADS:-1} TOK
 export PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True
 
 TASKS=tind,scone,nan-nli,negnli-rte,negnli-mnli,condaqa,blimp-negation,neqa,semantoneg,negation-minimal-pairs-en
-TASKS+=,blimp-guard # the 60 non-negation BLiMP paradigms: a guard of general grammar
+TASKS+=,blimp-guard,heldout-text # guards: the 60 non-negation BLiMP paradigms; BioScope and SFU text
 LIMITS=${LIMITS:-tind=3000,negnli-mnli=500,condaqa=300,blimp-negation=1400,semantoneg=600,negation-minimal-pairs-en=400}
 # The recipe: each source in its own evaluation format, facts first, then the contrast sets (docs/finetuning.md).
 FORMATS="tind,scone,sick@scone,sick@nan-nli,sick@negnli-rte,condaqa"

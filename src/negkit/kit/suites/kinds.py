@@ -1,7 +1,8 @@
 """Whole suites from a declared task kind: :func:`choice_suite` for a
 :class:`~negkit.kit.tasks.choice.MultipleChoice`, :func:`pairs_suite` for :class:`~negkit.kit.tasks.pairs.MinimalPairs`,
 :func:`cloze_suite` for :class:`~negkit.kit.tasks.cloze.Cloze` probes, :func:`paired_suite` for
-:class:`~negkit.kit.tasks.paired.PairedQuestions`.
+:class:`~negkit.kit.tasks.paired.PairedQuestions`, :func:`text_suite` for
+:class:`~negkit.kit.tasks.text_likelihood.HeldOutText`.
 Each gives the suite's description (task, figures, interval unit, primary metric, Harness export), so such a
 benchmark is its reader, its declaration and one call (docs/suites.md, docs/examples/toy_suite.py)."""
 
@@ -26,6 +27,7 @@ from negkit.kit.tasks.paired_harness import (
     write_paired_harness,
 )
 from negkit.kit.tasks.pairs import MinimalPairs, pair_figures, write_pairs_harness
+from negkit.kit.tasks.text_likelihood import HeldOutText, text_figures
 
 #: Why a cloze task has no Harness export (``negkit export lm-eval`` says it).
 CLOZE_NO_HARNESS = (
@@ -98,6 +100,31 @@ def pairs_suite(spec: MinimalPairs, data: DataSource, description: str = "", **f
         primary_metric="overall.accuracy",
         figures=pair_figures(spec),
         harness=HarnessExport((spec.harness_name,), write, loaders={harness_loader(spec.harness_name): spec.name}),
+    )
+    return SuiteDescription(**{**settings, **fields})
+
+
+#: Why held-out text has no Harness export.
+TEXT_NO_HARNESS = (
+    "it is a guard of negkit's own (log-probability per token of held-out sentences, for fine-tuned models), not a "
+    "benchmark to compare with the Harness's tasks; its perplexity tasks (loglikelihood_rolling) score whole "
+    "documents in windows, not these sentences one by one"
+)
+
+
+def text_suite(spec: HeldOutText, data: DataSource, description: str = "", **fields: Any) -> SuiteDescription:
+    """The suite of one held-out-text task (see :func:`choice_suite`); its primary metric is the log-probability
+    per token over all sentences (higher is better); no Harness export (``TEXT_NO_HARNESS``)."""
+    settings: dict[str, Any] = dict(
+        name=spec.name,
+        title=spec.title or spec.name,
+        tasks=(TaskEntry(spec.name, spec.task, description or f"{spec.title or spec.name}: held-out text"),),
+        main_task=spec.name,
+        data=data,
+        interval_unit=spec.unit,
+        primary_metric="overall.logprob_per_token",
+        figures=text_figures(spec),
+        harness_none=TEXT_NO_HARNESS,
     )
     return SuiteDescription(**{**settings, **fields})
 
