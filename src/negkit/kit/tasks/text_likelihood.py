@@ -244,7 +244,8 @@ def text_figures(spec: HeldOutText) -> Callable[[dict[str, Any], Sequence[dict[s
         paths += [(f"{kind} sentences", f"polarity.{kind}.logprob_per_token") for kind in metrics["polarity"]]
         paths.append(("all", "overall.logprob_per_token"))
         values = [triple(metrics, path) for _, path in paths]
-        low = min((value[0] for value in values if value and value[0] is not None), default=-1.0)
+        bounds = [value[1] if value[1] is not None else value[0] for value in values if value[0] is not None]
+        low = min(bounds, default=-1.0)  # the lowest interval bound, so that no bar is cut
         bars = plots.interval_bars(
             [name for name, _ in paths],
             {"log-probability per token": values},
