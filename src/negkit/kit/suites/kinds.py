@@ -84,24 +84,44 @@ def choice_suite(
     return SuiteDescription(**{**settings, **fields})
 
 
+def one_task_suite(
+    spec: Any,
+    data: DataSource,
+    description: str,
+    asked: str,
+    primary_metric: str,
+    figures: Any,
+    fields: dict[str, Any],
+    **export: Any,
+) -> SuiteDescription:
+    """The suite of one declared task ``spec`` (its ``name``, ``title``, ``task`` and ``unit``): its task entry
+    (``description``, else "TITLE: ``asked``"), data, primary metric, figures and Harness export (``harness=`` or
+    ``harness_none=``); ``fields`` are any other :class:`SuiteDescription` fields and win over these."""
+    title = spec.title or spec.name
+    settings: dict[str, Any] = dict(
+        name=spec.name,
+        title=title,
+        tasks=(TaskEntry(spec.name, spec.task, description or f"{title}: {asked}"),),
+        main_task=spec.name,
+        data=data,
+        interval_unit=spec.unit,
+        primary_metric=primary_metric,
+        figures=figures,
+        **export,
+    )
+    return SuiteDescription(**{**settings, **fields})
+
+
 def pairs_suite(spec: MinimalPairs, data: DataSource, description: str = "", **fields: Any) -> SuiteDescription:
     """The suite of one minimal-pairs task (see :func:`choice_suite`); its headline is the mean over the groups."""
 
     def write(task: Any, loaded: TaskData, out: Path, data: str | None, names: tuple[str, ...]) -> dict[str, Any]:
         return write_pairs_harness(task, loaded, out)
 
-    settings: dict[str, Any] = dict(
-        name=spec.name,
-        title=spec.title or spec.name,
-        tasks=(TaskEntry(spec.name, spec.task, description or f"{spec.title or spec.name}: minimal pairs"),),
-        main_task=spec.name,
-        data=data,
-        interval_unit=spec.unit,
-        primary_metric="overall.accuracy",
-        figures=pair_figures(spec),
-        harness=HarnessExport((spec.harness_name,), write, loaders={harness_loader(spec.harness_name): spec.name}),
+    harness = HarnessExport((spec.harness_name,), write, loaders={harness_loader(spec.harness_name): spec.name})
+    return one_task_suite(
+        spec, data, description, "minimal pairs", "overall.accuracy", pair_figures(spec), fields, harness=harness
     )
-    return SuiteDescription(**{**settings, **fields})
 
 
 #: Why held-out text has no Harness export.
@@ -115,50 +135,46 @@ TEXT_NO_HARNESS = (
 def text_suite(spec: HeldOutText, data: DataSource, description: str = "", **fields: Any) -> SuiteDescription:
     """The suite of one held-out-text task (see :func:`choice_suite`); its primary metric is the log-probability
     per token over all sentences (higher is better); no Harness export (``TEXT_NO_HARNESS``)."""
-    settings: dict[str, Any] = dict(
-        name=spec.name,
-        title=spec.title or spec.name,
-        tasks=(TaskEntry(spec.name, spec.task, description or f"{spec.title or spec.name}: held-out text"),),
-        main_task=spec.name,
-        data=data,
-        interval_unit=spec.unit,
-        primary_metric="overall.logprob_per_token",
-        figures=text_figures(spec),
+    return one_task_suite(
+        spec,
+        data,
+        description,
+        "held-out text",
+        "overall.logprob_per_token",
+        text_figures(spec),
+        fields,
         harness_none=TEXT_NO_HARNESS,
     )
-    return SuiteDescription(**{**settings, **fields})
 
 
 def cloze_suite(spec: Cloze, data: DataSource, description: str = "", **fields: Any) -> SuiteDescription:
     """The suite of one cloze task (see :func:`choice_suite`); its primary metric is the overall value of the first
     headline metric. The LM Evaluation Harness cannot rank a candidate vocabulary: no export (``harness_none`` says
     why)."""
-    settings: dict[str, Any] = dict(
-        name=spec.name,
-        title=spec.title or spec.name,
-        tasks=(TaskEntry(spec.name, spec.task, description or f"{spec.title or spec.name}: cloze probes"),),
-        main_task=spec.name,
-        data=data,
-        interval_unit=spec.unit,
-        primary_metric=f"overall.{spec.headline[0]}",
-        figures=grouped_figures(spec.title or spec.name, spec.groups_key),
+    figures = grouped_figures(spec.title or spec.name, spec.groups_key)
+    return one_task_suite(
+        spec,
+        data,
+        description,
+        "cloze probes",
+        f"overall.{spec.headline[0]}",
+        figures,
+        fields,
         harness_none=CLOZE_NO_HARNESS,
     )
-    return SuiteDescription(**{**settings, **fields})
 
 
 def paired_suite(spec: PairedQuestions, data: DataSource, description: str = "", **fields: Any) -> SuiteDescription:
     """The suite of one paired-questions task (see :func:`choice_suite`); its primary metric is the overall value of
     the first headline metric; its Harness export is :func:`paired_harness`."""
-    settings: dict[str, Any] = dict(
-        name=spec.name,
-        title=spec.title or spec.name,
-        tasks=(TaskEntry(spec.name, spec.task, description or f"{spec.title or spec.name}: paired questions"),),
-        main_task=spec.name,
-        data=data,
-        interval_unit=spec.unit,
-        primary_metric=f"overall.{spec.headline[0]}",
-        figures=grouped_figures(spec.title or spec.name, spec.groups_key, reference=0.5),
+    figures = grouped_figures(spec.title or spec.name, spec.groups_key, reference=0.5)
+    return one_task_suite(
+        spec,
+        data,
+        description,
+        "paired questions",
+        f"overall.{spec.headline[0]}",
+        figures,
+        fields,
         harness=paired_harness(spec),
     )
-    return SuiteDescription(**{**settings, **fields})
