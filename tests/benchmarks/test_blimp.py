@@ -43,3 +43,18 @@ def test_the_non_negation_guard_reads_50_pairs_of_each_paradigm_and_is_asked_by_
         handle.write('{"sentence_good": "A dog runs.", "sentence_bad": "A dog run.", "pairID": 0}\n{"pairID": 1}\n')
     with pytest.raises(InputFormatError, match=r"broken\.jsonl\.gz:2: missing field"):
         read_guard(folder)
+
+
+def test_a_nan_log_probability_in_a_predictions_file_is_refused(tmp_path):
+    """NaN compares as neither larger nor smaller, so it would count as the good sentence chosen."""
+    import pytest
+
+    from negkit.benchmarks.blimp import BLIMP
+    from negkit.errors import InputFormatError
+    from negkit.kit.tasks.pairs import SentencePair
+
+    items = [SentencePair("blimp-npi_present_1-0", "npi_present_1", "Even Tom ever left.", "Tom ever left.")]
+    path = tmp_path / "predictions.jsonl"
+    path.write_text('{"item_id": "blimp-npi_present_1-0", "logprob_good": NaN, "logprob_bad": -3.5}\n')
+    with pytest.raises(InputFormatError, match=r"predictions\.jsonl:1: .*must be numbers \(not NaN\)"):
+        BLIMP.task().predictions(path, items)

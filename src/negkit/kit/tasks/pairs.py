@@ -11,6 +11,7 @@ intervals resampling pairs. ``limit`` keeps the first ``ceil(N / groups)`` pairs
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -193,8 +194,10 @@ class PairTask:
         def good_chosen(line: int, record: Mapping[str, Any]) -> bool:
             if "prediction" not in record and "logprob_good" in record:
                 scores = [record_field(path, line, record, name) for name in ("logprob_good", "logprob_bad")]
-                if any(isinstance(score, bool) or not isinstance(score, (int, float)) for score in scores):
-                    raise InputFormatError(path, line, "fields 'logprob_good' and 'logprob_bad' must be numbers")
+                if any(isinstance(s, bool) or not isinstance(s, (int, float)) or math.isnan(s) for s in scores):
+                    raise InputFormatError(
+                        path, line, "fields 'logprob_good' and 'logprob_bad' must be numbers (not NaN)"
+                    )
                 return pair_correct(float(scores[0]), float(scores[1]))
             value = record_field(path, line, record, "prediction")
             if value in ("good", 0) and not isinstance(value, bool):
