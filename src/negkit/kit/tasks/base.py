@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from negkit.errors import NegkitError
+from negkit.kit.data.locate import locate_dataset
 from negkit.kit.metrics.grouped import grouped_estimands
 from negkit.kit.metrics.intervals import Estimand
 from negkit.models.base import Request, Response
@@ -137,6 +138,21 @@ def resolve_limit(limit: int | float | None, total: int) -> int | None:
     if not 0 < limit < 1:
         raise NegkitError(f"a fractional limit must be between 0 and 1, got {limit}")
     return max(1, math.ceil(total * limit))
+
+
+def load_grouped(
+    task: Any, data: str | Path | None, split: str, limit: int | float | None, group: Callable[[Any], Hashable]
+) -> TaskData:
+    """The items of a declared task (``task.spec.read`` and ``task.spec.files`` on the folder of ``task.dataset``):
+    with a ``limit`` below their number, the first of each ``group`` as evenly as can be (:func:`first_per_group`)."""
+    folder = locate_dataset(task.dataset, data)
+    items = task.spec.read(folder, split)
+    total = len(items)
+    limit = resolve_limit(limit, total)
+    if limit is not None and limit < total:
+        items = first_per_group(items, limit, group)
+    selection = {"split": split, "limit": limit, "count": len(items), "items_in_split": total}
+    return TaskData(items, task.spec.files(folder, split), selection)
 
 
 def wrap_prompt(text: str, model: Any, chat: bool, system_instruction: str | None = None) -> str:

@@ -34,14 +34,13 @@ from pathlib import Path
 from typing import Any
 
 from negkit.errors import InputFormatError, quoted
-from negkit.kit.data.locate import locate_dataset
 from negkit.kit.data.predictions import read_predictions, string
 from negkit.kit.metrics.grouped import AVERAGES, RecordMetric, grouped_estimands, grouped_means
 from negkit.kit.metrics.intervals import Estimand
 from negkit.kit.metrics.ranking import gold_rank, spearman, top_k
 from negkit.kit.render.grouped import grouped_tables
 from negkit.kit.runs import need
-from negkit.kit.tasks.base import TaskData, first_per_group, resolve_limit
+from negkit.kit.tasks.base import TaskData, load_grouped
 from negkit.models.base import AnswerSpace, LoglikelihoodRequest, NextTokenRequest, Request
 
 SCORINGS = ("first-token", "word")
@@ -188,17 +187,7 @@ class ClozeTask:
         return "{context}" + self.spec.delimiter + "{candidate}"
 
     def load(self, data: str | Path | None, split: str, limit: int | float | None, seed: int) -> TaskData:
-        folder = locate_dataset(self.dataset, data)
-        probes = self.spec.read(folder, split)
-        total = len(probes)
-        limit = resolve_limit(limit, total)
-        if limit is not None and limit < total:
-            probes = first_per_group(probes, limit, lambda probe: probe.group)
-        return TaskData(
-            probes,
-            self.spec.files(folder, split),
-            {"split": split, "limit": limit, "count": len(probes), "items_in_split": total},
-        )
+        return load_grouped(self, data, split, limit, lambda probe: probe.group)
 
     def _form_requests(self, probe: ClozeProbe, form: ClozeForm) -> list[Request]:
         candidates = [self.spec.delimiter + word for word in probe.vocabulary]

@@ -20,13 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from negkit.errors import InputFormatError
-from negkit.kit.data.locate import locate_dataset
 from negkit.kit.data.predictions import read_predictions, string
 from negkit.kit.metrics.grouped import RecordMetric, grouped_means
 from negkit.kit.metrics.intervals import Estimand
 from negkit.kit.render.grouped import grouped_tables
 from negkit.kit.runs import need
-from negkit.kit.tasks.base import TaskData, first_per_group, grouped_record_estimands, resolve_limit
+from negkit.kit.tasks.base import TaskData, grouped_record_estimands, load_grouped
 from negkit.models.base import AnswerSpace, GenerateRequest
 
 #: English function words skipped before the predicted word (articles, pronouns, auxiliaries, prepositions,
@@ -161,17 +160,7 @@ class CompletionTask:
         return "{prompt}"
 
     def load(self, data: str | Path | None, split: str, limit: int | float | None, seed: int) -> TaskData:
-        folder = locate_dataset(self.dataset, data)
-        items = self.spec.read(folder, split)
-        total = len(items)
-        limit = resolve_limit(limit, total)
-        if limit is not None and limit < total:
-            items = first_per_group(items, limit, lambda item: item.group)
-        return TaskData(
-            items,
-            self.spec.files(folder, split),
-            {"split": split, "limit": limit, "count": len(items), "items_in_split": total},
-        )
+        return load_grouped(self, data, split, limit, lambda item: item.group)
 
     def requests(self, items: Sequence[CompletionItem], model: Any = None) -> list[tuple[GenerateRequest, ...]]:
         return [

@@ -27,13 +27,12 @@ from pathlib import Path
 from typing import Any
 
 from negkit.errors import InputFormatError, NegkitError, quoted
-from negkit.kit.data.locate import locate_dataset
 from negkit.kit.data.predictions import read_predictions, string
 from negkit.kit.metrics.grouped import RecordMetric, grouped_means
 from negkit.kit.metrics.intervals import Estimand
 from negkit.kit.render.grouped import grouped_tables
 from negkit.kit.runs import need
-from negkit.kit.tasks.base import TaskData, first_per_group, grouped_record_estimands, resolve_limit, wrap_prompt
+from negkit.kit.tasks.base import TaskData, grouped_record_estimands, load_grouped, wrap_prompt
 from negkit.models.base import AnswerSpace, LoglikelihoodRequest, NextTokenRequest, Request
 
 STYLES = ("first-token", "continuation")
@@ -163,17 +162,7 @@ class PairedTask:
         return wrap_prompt("{prompt}", model, self.uses_chat(model), self.system_instruction)
 
     def load(self, data: str | Path | None, split: str, limit: int | float | None, seed: int) -> TaskData:
-        folder = locate_dataset(self.dataset, data)
-        items = self.spec.read(folder, split)
-        total = len(items)
-        limit = resolve_limit(limit, total)
-        if limit is not None and limit < total:
-            items = first_per_group(items, limit, lambda item: item.group)
-        return TaskData(
-            items,
-            self.spec.files(folder, split),
-            {"split": split, "limit": limit, "count": len(items), "items_in_split": total},
-        )
+        return load_grouped(self, data, split, limit, lambda item: item.group)
 
     def _prompt(self, part: PartQuestion, model: Any) -> str:
         if self.uses_chat(model):

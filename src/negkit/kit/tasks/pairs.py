@@ -21,7 +21,6 @@ import numpy as np
 
 from negkit.errors import InputFormatError, quoted
 from negkit.io.atomic import atomic_write_jsonl, atomic_write_text
-from negkit.kit.data.locate import locate_dataset
 from negkit.kit.data.predictions import field as record_field
 from negkit.kit.data.predictions import read_predictions, string
 from negkit.kit.harness.layout import harness_loader, harness_task_yaml
@@ -30,7 +29,7 @@ from negkit.kit.render import plots
 from negkit.kit.render.figures import triple
 from negkit.kit.render.markdown import interval_note, markdown_table, with_interval
 from negkit.kit.runs import need
-from negkit.kit.tasks.base import TaskData, first_per_group, resolve_limit
+from negkit.kit.tasks.base import TaskData, load_grouped
 from negkit.kit.view import Figure
 from negkit.models.base import LoglikelihoodRequest, LoglikelihoodResult
 
@@ -110,17 +109,7 @@ class PairTask:
         return self.target_delimiter + "{sentence}"
 
     def load(self, data: str | Path | None, split: str, limit: int | float | None, seed: int) -> TaskData:
-        folder = locate_dataset(self.dataset, data)
-        pairs = self.spec.read(folder, split)
-        total = len(pairs)
-        limit = resolve_limit(limit, total)
-        if limit is not None:
-            pairs = first_per_group(pairs, limit, lambda pair: pair.group)
-        return TaskData(
-            pairs,
-            self.spec.files(folder, split),
-            {"split": split, "limit": limit, "count": len(pairs), "items_in_split": total},
-        )
+        return load_grouped(self, data, split, limit, lambda pair: pair.group)
 
     def requests(self, items: Sequence[SentencePair], model: Any = None) -> list[tuple[LoglikelihoodRequest, ...]]:
         """Per pair: the good sentence, then the bad one, each a whole sequence after the empty context."""

@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 from negkit.errors import InputFormatError, quoted
-from negkit.kit.data.locate import locate_dataset
 from negkit.kit.data.predictions import field as record_field
 from negkit.kit.data.predictions import read_predictions, string
 from negkit.kit.metrics.intervals import Estimand, ratio_estimand
@@ -27,7 +26,7 @@ from negkit.kit.render import plots
 from negkit.kit.render.figures import triple
 from negkit.kit.render.markdown import interval_note, markdown_table
 from negkit.kit.runs import need
-from negkit.kit.tasks.base import TaskData, first_per_group, resolve_limit
+from negkit.kit.tasks.base import TaskData, load_grouped
 from negkit.kit.view import Figure
 from negkit.models.base import LoglikelihoodRequest, LoglikelihoodResult
 
@@ -92,14 +91,7 @@ class TextLikelihoodTask:
         return self.target_delimiter + "{text}"
 
     def load(self, data: str | Path | None, split: str, limit: int | float | None, seed: int) -> TaskData:
-        folder = locate_dataset(self.dataset, data)
-        items = self.spec.read(folder, split)
-        total = len(items)
-        limit = resolve_limit(limit, total)
-        if limit is not None:
-            items = first_per_group(items, limit, lambda item: item.group)
-        selection = {"split": split, "limit": limit, "count": len(items), "items_in_split": total}
-        return TaskData(items, self.spec.files(folder, split), selection)
+        return load_grouped(self, data, split, limit, lambda item: item.group)
 
     def requests(self, items: Sequence[TextItem], model: Any = None) -> list[tuple[LoglikelihoodRequest, ...]]:
         return [(LoglikelihoodRequest("", self.target_delimiter + item.text),) for item in items]
