@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 import os
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -327,9 +328,7 @@ def _folder_names(folders: Sequence[str]) -> list[str]:
     """Each folder once, by its name; with its parent's where two of them share a name (a suite's sample folder and
     its full-run folder, say)."""
     unique = [Path(folder) for folder in dict.fromkeys(folders)]
-    counts: dict[str, int] = {}
-    for folder in unique:
-        counts[folder.name] = counts.get(folder.name, 0) + 1
+    counts = Counter(folder.name for folder in unique)
     return [folder.name if counts[folder.name] == 1 else f"{folder.parent.name}/{folder.name}" for folder in unique]
 
 
