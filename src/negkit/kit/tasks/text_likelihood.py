@@ -151,15 +151,7 @@ class TextLikelihoodTask:
         """Sentences, tokens, log-probability per token and perplexity, with 95% intervals (the perplexity's is the
         per-token interval transformed)."""
         intervals = metrics.get("intervals")
-        rows = [
-            _row(name, values, intervals, f"groups.{name}.logprob_per_token")
-            for name, values in metrics["groups"].items()
-        ]
-        rows += [
-            _row(f"{kind} sentences", values, intervals, f"polarity.{kind}.logprob_per_token")
-            for kind, values in metrics["polarity"].items()
-        ]
-        rows.append(_row("all", metrics["overall"], intervals, "overall.logprob_per_token"))
+        rows = [_row(label, values, intervals, path) for label, path, values in _reported(metrics)]
         parts = [
             f"### {self.spec.title or self.name} — {metrics['count']} sentences",
             "Each sentence scored whole after the model's prefix token; per token: the summed log-probabilities "
@@ -216,6 +208,17 @@ def _summary(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     }
 
 
+def _reported(metrics: Mapping[str, Any]) -> list[tuple[str, str, Mapping[str, Any]]]:
+    """What the table and the figure show, in order: each group, each polarity and all sentences, as (label, the
+    metric path of its log-probability per token, its summary)."""
+    reported = [(name, f"groups.{name}.logprob_per_token", values) for name, values in metrics["groups"].items()]
+    reported += [
+        (f"{kind} sentences", f"polarity.{kind}.logprob_per_token", values)
+        for kind, values in metrics["polarity"].items()
+    ]
+    return [*reported, ("all", "overall.logprob_per_token", metrics["overall"])]
+
+
 def _row(name: str, values: Mapping[str, Any], intervals: Mapping[str, Any] | None, path: str) -> list[Any]:
     interval = (intervals or {}).get(path)
     if values["perplexity"] is None:  # no tokens
@@ -232,9 +235,7 @@ def text_figures(spec: HeldOutText) -> Callable[[dict[str, Any], Sequence[dict[s
     """The figure builder of ``spec``: log-probability per token per group, per polarity and overall (95%)."""
 
     def figures(metrics: dict[str, Any], records: Sequence[dict[str, Any]] | None = None) -> list[Figure]:
-        paths = [(name, f"groups.{name}.logprob_per_token") for name in metrics["groups"]]
-        paths += [(f"{kind} sentences", f"polarity.{kind}.logprob_per_token") for kind in metrics["polarity"]]
-        paths.append(("all", "overall.logprob_per_token"))
+        paths = [(label, path) for label, path, _ in _reported(metrics)]
         values = [triple(metrics, path) for _, path in paths]
         bounds = [value[1] if value[1] is not None else value[0] for value in values if value[0] is not None]
         low = min(bounds, default=-1.0)  # the lowest interval bound, so that no bar is cut
