@@ -10,6 +10,7 @@ layouts several suites share are here: :func:`read_predictions` (item id -> valu
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,6 +50,11 @@ def whole_number(path: Path, line: int, record: Mapping[str, Any], name: str) ->
     if isinstance(value, bool) or not isinstance(value, int):
         raise InputFormatError(path, line, f"field {name!r}: expected a whole number, found {quoted(value)}")
     return value
+
+
+def is_number(value: Any) -> bool:
+    """Whether a field's value is a number a score may be: an int or float, not a boolean, not NaN."""
+    return not isinstance(value, bool) and isinstance(value, (int, float)) and not math.isnan(value)
 
 
 def string(path: Path, line: int, record: Mapping[str, Any], name: str) -> str:

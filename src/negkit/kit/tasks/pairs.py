@@ -11,7 +11,6 @@ intervals resampling pairs. ``limit`` keeps the first ``ceil(N / groups)`` pairs
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +21,7 @@ import numpy as np
 from negkit.errors import InputFormatError, quoted
 from negkit.io.atomic import atomic_write_jsonl, atomic_write_text
 from negkit.kit.data.predictions import field as record_field
-from negkit.kit.data.predictions import read_predictions, string
+from negkit.kit.data.predictions import is_number, read_predictions, string
 from negkit.kit.harness.layout import harness_loader, harness_task_yaml
 from negkit.kit.metrics.intervals import Estimand, ratio_estimand
 from negkit.kit.render import plots
@@ -183,7 +182,7 @@ class PairTask:
         def good_chosen(line: int, record: Mapping[str, Any]) -> bool:
             if "prediction" not in record and "logprob_good" in record:
                 scores = [record_field(path, line, record, name) for name in ("logprob_good", "logprob_bad")]
-                if any(isinstance(s, bool) or not isinstance(s, (int, float)) or math.isnan(s) for s in scores):
+                if not all(is_number(score) for score in scores):
                     raise InputFormatError(
                         path, line, "fields 'logprob_good' and 'logprob_bad' must be numbers (not NaN)"
                     )

@@ -20,7 +20,7 @@ from typing import Any
 
 from negkit.errors import InputFormatError, quoted
 from negkit.kit.data.predictions import field as record_field
-from negkit.kit.data.predictions import read_predictions, string
+from negkit.kit.data.predictions import is_number, read_predictions, string
 from negkit.kit.metrics.intervals import Estimand, ratio_estimand
 from negkit.kit.render import plots
 from negkit.kit.render.figures import triple
@@ -168,7 +168,7 @@ class TextLikelihoodTask:
 
         def scores(line: int, record: Mapping[str, Any]) -> LoglikelihoodResult:
             logprob, tokens = (record_field(path, line, record, name) for name in ("logprob", "tokens"))
-            if isinstance(logprob, bool) or not isinstance(logprob, (int, float)) or math.isnan(logprob):
+            if not is_number(logprob):
                 raise InputFormatError(path, line, f"field 'logprob': expected a number, found {quoted(logprob, 40)}")
             if isinstance(tokens, bool) or not isinstance(tokens, int) or tokens < 1:
                 raise InputFormatError(path, line, f"field 'tokens': expected a count >= 1, found {quoted(tokens, 40)}")
