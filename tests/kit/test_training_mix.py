@@ -75,6 +75,24 @@ def test_balanced_draw_is_exact_and_says_what_is_missing():
         balanced_draw(units, 7, "f")
 
 
+def test_balance_by_negation_fills_answer_x_polarity_and_names_the_missing_cell():
+    def marked(answer: str, negated: bool | None, index: int) -> Example:
+        return Example("Q", answer, False, f"{answer.strip()}{index}", negated, "f", (" yes", " no"))
+
+    # " no" is mostly negated, as SICK's contradictions are: by answer alone the draw follows the pool's order
+    pool = [marked(" no", True, i) for i in range(8)] + [marked(" no", False, i) for i in range(2)]
+    pool += [marked(" yes", i % 2 == 0, i) for i in range(8)]
+    by_answer = [member for unit in balanced_draw([[each] for each in pool], 8, "f") for member in unit]
+    assert sum(member.negated for member in by_answer if member.completion == " no") == 4
+    chosen = balanced_draw([[each] for each in pool], 8, "f", by_negation=True)
+    cells = sorted((member.completion, member.negated) for unit in chosen for member in unit)
+    assert cells == sorted([(" no", False), (" no", True), (" yes", False), (" yes", True)] * 2)
+    with pytest.raises(NegkitError, match=r"only 11 of 12 .*answers and polarities .*1 more 'no' \(affirmative\)"):
+        balanced_draw([[each] for each in pool], 12, "f", by_negation=True)
+    with pytest.raises(NegkitError, match="does not say whether its examples are negated .*yes9"):
+        balanced_draw([[each] for each in pool] + [[marked(" yes", None, 9)]], 4, "f", by_negation=True)
+
+
 def test_pairs_are_drawn_together_and_packed_into_one_batch():
     pool = []
     for key in range(6):
@@ -204,6 +222,23 @@ def test_a_mix_on_a_tiny_model_records_losses_guards_and_repeats_bit_for_bit(tin
     assert again["data"]["train"]["examples_sha256"] == run["data"]["train"]["examples_sha256"]
 
 
+def test_a_mix_balanced_by_negation_records_the_negated_share_and_the_flag(tiny, tmp_path):
+    shared_data_path("training", "sick")
+    options = FinetuneOptions(
+        out=tmp_path / "n",
+        train="sick@negnli-rte=8",
+        balance_by="negation",
+        max_steps=1,
+        batch_size=4,
+        progress=False,
+    )
+    run = finetune(f"hf:{tiny}", options)
+    description = run["data"]["train"]["description"]
+    assert description["balance_by"] == "negation"
+    assert description["parts"]["sick@negnli-rte"]["negated"] == {" yes": 2, " no": 2}
+    assert "--balance-by negation" in run["command"]
+
+
 def test_mix_options_without_a_mix_are_clear_errors(tiny, tmp_path, capsys):
     for flags, message in (
         (["--train", "tind", "--unlikelihood-weight", "1"], "needs a training mix"),
@@ -212,6 +247,7 @@ def test_mix_options_without_a_mix_are_clear_errors(tiny, tmp_path, capsys):
         (["--train", "scone=4", "--select-by", "worst-format"], "needs --dev-per-format"),
         (["--train", "scone=4,nope=2"], "unknown training source 'nope'"),
         (["--train", "scone=4,replay=2"], "give --kl-weight W with replay=N"),
+        (["--train", "tind", "--balance-by", "negation"], "--balance-by needs a training mix"),
     ):
         assert main(["finetune", "--model", f"hf:{tiny}", "--out", str(tmp_path / "x"), *flags]) == 2
         assert message in capsys.readouterr().err

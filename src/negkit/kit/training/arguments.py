@@ -9,6 +9,7 @@ from typing import Any
 
 from negkit.kit.arguments import label_list, seed_value
 from negkit.kit.suites import default_training_source, training_recipes, training_sources
+from negkit.kit.training.mix import BALANCE_BY
 from negkit.models.model_args import parse_model_args
 
 
@@ -36,6 +37,13 @@ def add_data_arguments(parser: argparse._ActionsContainer) -> None:
         metavar="N",
         help="hold out N examples of every source: development accuracy and the largest answer share per format at "
         "every evaluation, and the checkpoint chosen on the worst format",
+    )
+    mix.add_argument(
+        "--balance-by",
+        choices=BALANCE_BY,
+        default="answer",
+        help="balance each part of the mix over its answers (default), or over answer x negated input so that a "
+        "negation cue does not predict the answer",
     )
     mix.add_argument(
         "--select-by",
@@ -268,6 +276,7 @@ def options_from_args(args: argparse.Namespace):
         labels=args.labels,
         phases=args.phases,
         dev_per_format=args.dev_per_format,
+        balance_by=args.balance_by,
         select_by=args.select_by,
         unlikelihood_weight=args.unlikelihood_weight,
         consistency_weight=args.consistency_weight,

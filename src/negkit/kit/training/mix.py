@@ -10,6 +10,8 @@ the KL term (``--kl-weight``).
 
 - **Exact label balance within each part**: ``COUNT`` splits evenly over the format's answers (the remainder to the
   first answers in order); drawing fewer of an answer than asked is an error naming the source and the answer.
+  With ``--balance-by negation`` it splits evenly over answer x negated (affirmative or negated input) instead, so
+  that a negation cue does not predict the answer (e.g. SICK, whose contradictions are mostly made with "not").
 - **Minimal pairs in one batch**: examples that share a ``pair`` key and have different answers are drawn as one
   unit and packed into the same batch (of ``--batch-size``), for the consistency loss.
 - **Phases in order** (``--phases``, parts separated by ``,``, phases by ``;``; default one phase), each phase's
@@ -33,6 +35,8 @@ from negkit.kit.training.task_source import REPLAY, replay_examples
 
 #: How many distinct completions a format may have for them to count as its closed answers.
 MAX_CLOSED_ANSWERS = 6
+#: What each part of a mix may be balanced over (``--balance-by``): its answers, or answer x negated input.
+BALANCE_BY = ("answer", "negation")
 _PART = re.compile(r"^(?P<source>[A-Za-z0-9_@.-]+?)(?::(?P<only>affirmative|negative))?=(?P<count>\d+)$")
 
 
@@ -131,12 +135,42 @@ def units_of(examples: Sequence[Example], rng: random.Random) -> list[list[Examp
     return rng.sample(units, len(units))
 
 
-def balanced_draw(units: Sequence[list[Example]], count: int, label: str) -> list[list[Example]]:
-    """The first units (in order) that fill an equal quota of ``count`` over the answers. Free answers (no choices)
-    are drawn without quotas."""
-    answers = sorted({example.completion for unit in units for example in unit})
+def _cell(example: Example, closed: bool, by_negation: bool) -> tuple[Any, ...]:
+    """The quota cell of an example: its answer (closed answers only), and whether it is negated (``by_negation``)."""
+    return ((example.completion,) if closed else ()) + ((example.negated,) if by_negation else ())
+
+
+def _cell_name(cell: tuple[Any, ...], closed: bool) -> str:
+    answer = repr(cell[0].strip()) if closed else "examples"
+    if len(cell) == int(closed):
+        return answer
+    return f"{answer} ({'negated' if cell[-1] else 'affirmative'})"
+
+
+def balanced_draw(
+    units: Sequence[list[Example]], count: int, label: str, by_negation: bool = False
+) -> list[list[Example]]:
+    """The first units (in order) that fill an equal quota of ``count`` over the answers, or over answer x negated
+    with ``by_negation``. Free answers (no choices) are drawn without answer quotas."""
+    examples = [example for unit in units for example in unit]
+    answers = sorted({example.completion for example in examples})
     closed = len(answers) <= MAX_CLOSED_ANSWERS
-    quota = {answer: count // len(answers) + (index < count % len(answers)) for index, answer in enumerate(answers)}
+    polarities: list[bool] = []
+    if by_negation:
+        unknown = next((example for example in examples if example.negated is None), None)
+        if unknown is not None:
+            raise NegkitError(
+                f"--balance-by negation: {label} does not say whether its examples are negated "
+                f"(e.g. {unknown.origin or 'its first example'}); balance it by answer"
+            )
+        polarities = sorted({bool(example.negated) for example in examples})
+    cells = [
+        (*((answer,) if closed else ()), *((polarity,) if by_negation else ()))
+        for answer in (answers if closed else [None])
+        for polarity in (polarities if by_negation else [None])
+    ]
+    quota = {cell: count // len(cells) + (index < count % len(cells)) for index, cell in enumerate(cells)}
+    counted = closed or by_negation
     taken: list[list[Example]] = []
     total = 0
     for unit in units:
@@ -144,21 +178,23 @@ def balanced_draw(units: Sequence[list[Example]], count: int, label: str) -> lis
             break
         if len(unit) > count - total:
             continue
-        if closed:
-            need: dict[str, int] = {}
+        if counted:
+            need: dict[tuple[Any, ...], int] = {}
             for example in unit:
-                need[example.completion] = need.get(example.completion, 0) + 1
-            if any(quota[answer] < number for answer, number in need.items()):
+                cell = _cell(example, closed, by_negation)
+                need[cell] = need.get(cell, 0) + 1
+            if any(quota[cell] < number for cell, number in need.items()):
                 continue
-            for answer, number in need.items():
-                quota[answer] -= number
+            for cell, number in need.items():
+                quota[cell] -= number
         taken.append(unit)
         total += len(unit)
     if total < count:
-        short = {answer: left for answer, left in quota.items() if left > 0} if closed else {}
-        detail = ", ".join(f"{left} more {answer.strip()!r}" for answer, left in short.items())
+        short = {cell: left for cell, left in quota.items() if left > 0} if counted else {}
+        detail = ", ".join(f"{left} more {_cell_name(cell, closed)}" for cell, left in short.items())
         raise NegkitError(
             f"--train {label}: only {total} of {count} examples can be drawn with equal answers"
+            f"{' and polarities' if by_negation else ''}"
             f"{' (needs ' + detail + ')' if detail else ''}; ask for fewer"
         )
     return taken
@@ -202,6 +238,7 @@ def build_mix(model: Any, options: Any) -> tuple[TrainingData, TrainingData | No
         }
         described[source_name]["in_distribution"] = source.in_distribution if source is not None else None
         group_keys += data.description.get("group_keys", [])  # TIND's: eval --adapter refuses to test on them
+    by_negation = getattr(options, "balance_by", "answer") == "negation"
     dev_examples: list[Example] = []
     dev_counts: dict[str, int] = {}
     if options.dev_per_format:
@@ -209,13 +246,14 @@ def build_mix(model: Any, options: Any) -> tuple[TrainingData, TrainingData | No
             if source_name == REPLAY:  # no answers to guard
                 continue
             rng = random.Random(f"{options.seed}:dev:{source_name}")
-            chosen = balanced_draw(units_of(pool, rng), options.dev_per_format, f"{source_name} (development)")
+            label = f"{source_name} (development)"
+            chosen = balanced_draw(units_of(pool, rng), options.dev_per_format, label, by_negation)
             held = {id(example) for unit in chosen for example in unit}
             dev_examples += [example for unit in chosen for example in unit]
             dev_counts[source_name] = sum(len(unit) for unit in chosen)
             pools[source_name] = [example for example in pool if id(example) not in held]
     ordered: list[Example] = []
-    part_counts: dict[str, dict[str, int]] = {}
+    part_counts: dict[str, dict[str, Any]] = {}
     for number, phase in enumerate(phases):
         phase_units: list[list[Example]] = []
         for part in phase:
@@ -223,15 +261,22 @@ def build_mix(model: Any, options: Any) -> tuple[TrainingData, TrainingData | No
             if part.only is not None:
                 pool = [example for example in pool if example.negated is (part.only == "negative")]
             rng = random.Random(f"{options.seed}:{part.key}")
-            chosen = balanced_draw(units_of(pool, rng), part.count, part.key)
+            balance_negation = by_negation and part.source != REPLAY  # replay text has no answer and no polarity
+            chosen = balanced_draw(units_of(pool, rng), part.count, part.key, balance_negation)
             phase_units += chosen
             drawn = [example for unit in chosen for example in unit]
-            counts: dict[str, int] = {"examples": len(drawn)}
+            counts: dict[str, Any] = {"examples": len(drawn)}
             closed = len({example.completion for example in drawn}) <= MAX_CLOSED_ANSWERS
             if closed and all(example.choices for example in drawn):  # closed answers: how many of each (else none)
                 counts = {}
                 for example in drawn:
                     counts[example.completion] = counts.get(example.completion, 0) + 1
+            if balance_negation:  # how many of the drawn examples are negated, per answer (or in all)
+                negated: dict[str, int] = {}
+                for example in drawn:
+                    key = example.completion if closed else "examples"
+                    negated[key] = negated.get(key, 0) + bool(example.negated)
+                counts["negated"] = negated
             part_counts[part.key] = {"phase": number, "pairs": sum(len(unit) == 2 for unit in chosen), **counts}
         rng = random.Random(f"{options.seed}:phase:{number}")
         ordered += pack_batches(rng.sample(phase_units, len(phase_units)), options.batch_size)
@@ -239,6 +284,7 @@ def build_mix(model: Any, options: Any) -> tuple[TrainingData, TrainingData | No
         "kind": "mix",
         "mix": options.train,
         "phases": [[part.key for part in phase] for phase in phases],
+        **({"balance_by": "negation"} if by_negation else {}),
         "parts": part_counts,
         "sources": described,
         "examples": len(ordered),

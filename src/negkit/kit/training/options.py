@@ -11,7 +11,7 @@ from typing import Any
 
 from negkit.errors import NegkitError
 from negkit.kit.suites import default_training_source, training_source, training_sources
-from negkit.kit.training.mix import is_mix, parse_mix, parse_phases
+from negkit.kit.training.mix import BALANCE_BY, is_mix, parse_mix, parse_phases
 from negkit.kit.training.task_source import REPLAY
 from negkit.models.conversation import conversation_template
 
@@ -42,6 +42,9 @@ class FinetuneOptions:
     phases: str | None = None
     #: A training mix's development set: this many held-out examples of every source (the collapse guards).
     dev_per_format: int | None = None
+    #: What a mix's counts are balanced over within each part: ``answer`` (the format's answers) or ``negation``
+    #: (answer x negated input, so that a negation cue does not predict the answer).
+    balance_by: str = "answer"
     #: Weights of the extra losses of a mix (0: off): unlikelihood of wrong answers on negated examples,
     #: consistency over minimal pairs, KL to the base model (:mod:`negkit.kit.training.objectives`).
     unlikelihood_weight: float = 0.0
@@ -188,6 +191,10 @@ class FinetuneOptions:
         for name in ("phases", "dev_per_format"):
             if getattr(self, name) is not None and not mix:
                 raise NegkitError(f"{flag(name)} needs a training mix (--train SOURCE=COUNT,...)")
+        if self.balance_by not in BALANCE_BY:
+            raise NegkitError(f"--balance-by: choose {' or '.join(BALANCE_BY)}, not {self.balance_by!r}")
+        if self.balance_by != "answer" and not mix:
+            raise NegkitError("--balance-by needs a training mix (--train SOURCE=COUNT,...)")
         if self.select_by not in (None, "dev-loss", "worst-format"):
             raise NegkitError(f"--select-by: choose dev-loss or worst-format, not {self.select_by!r}")
         if self.select_by == "worst-format" and not self.dev_per_format:
@@ -228,7 +235,15 @@ class FinetuneOptions:
 
 
 #: The options of a training mix (absent from a run's plan and command line while at their defaults).
-MIX_OPTIONS = ("phases", "dev_per_format", "unlikelihood_weight", "consistency_weight", "kl_weight", "select_by")
+MIX_OPTIONS = (
+    "phases",
+    "dev_per_format",
+    "balance_by",
+    "unlikelihood_weight",
+    "consistency_weight",
+    "kl_weight",
+    "select_by",
+)
 
 #: Options whose command-line flag is not their name with dashes.
 _FLAGS = {"early_stopping_patience": "--early-stopping"}
