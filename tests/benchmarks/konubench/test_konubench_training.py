@@ -51,7 +51,9 @@ def test_a_mix_draws_konubench_examples_without_answer_quotas():
     from negkit.kit.training.mix import build_mix
 
     shared_data_path("konubench")
-    options = SimpleNamespace(train="konubench=40", phases=None, dev_per_format=8, seed=0, batch_size=8)
+    options = SimpleNamespace(
+        train="konubench=40", phases=None, dev_per_format=8, balance_by="answer", seed=0, batch_size=8
+    )
     train, dev = build_mix(None, options)
     assert len(train.examples) == 40 and len(dev.examples) == 8
     assert train.description["parts"]["konubench"] == {"phase": 0, "pairs": 0, "examples": 40}

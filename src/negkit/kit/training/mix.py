@@ -140,11 +140,10 @@ def _cell(example: Example, closed: bool, by_negation: bool) -> tuple[Any, ...]:
     return ((example.completion,) if closed else ()) + ((example.negated,) if by_negation else ())
 
 
-def _cell_name(cell: tuple[Any, ...], closed: bool) -> str:
+def _cell_name(cell: tuple[Any, ...], closed: bool, by_negation: bool) -> str:
+    """A quota cell as an error message names it: ``'no'``, ``'no' (negated)`` or ``examples (affirmative)``."""
     answer = repr(cell[0].strip()) if closed else "examples"
-    if len(cell) == int(closed):
-        return answer
-    return f"{answer} ({'negated' if cell[-1] else 'affirmative'})"
+    return f"{answer} ({'negated' if cell[-1] else 'affirmative'})" if by_negation else answer
 
 
 def balanced_draw(
@@ -155,7 +154,7 @@ def balanced_draw(
     examples = [example for unit in units for example in unit]
     answers = sorted({example.completion for example in examples})
     closed = len(answers) <= MAX_CLOSED_ANSWERS
-    polarities: list[bool] = []
+    polarities: list[tuple[Any, ...]] = [()]
     if by_negation:
         unknown = next((example for example in examples if example.negated is None), None)
         if unknown is not None:
@@ -163,11 +162,10 @@ def balanced_draw(
                 f"--balance-by negation: {label} does not say whether its examples are negated "
                 f"(e.g. {unknown.origin or 'its first example'}); balance it by answer"
             )
-        polarities = sorted({bool(example.negated) for example in examples})
+        polarities = [(polarity,) for polarity in sorted({bool(example.negated) for example in examples})]
+    # the cells in the order of _cell's keys: answers (when closed), each split by polarity (when by_negation)
     cells = [
-        (*((answer,) if closed else ()), *((polarity,) if by_negation else ()))
-        for answer in (answers if closed else [None])
-        for polarity in (polarities if by_negation else [None])
+        answer + polarity for answer in ([(each,) for each in answers] if closed else [()]) for polarity in polarities
     ]
     quota = {cell: count // len(cells) + (index < count % len(cells)) for index, cell in enumerate(cells)}
     counted = closed or by_negation
@@ -191,7 +189,7 @@ def balanced_draw(
         total += len(unit)
     if total < count:
         short = {cell: left for cell, left in quota.items() if left > 0} if counted else {}
-        detail = ", ".join(f"{left} more {_cell_name(cell, closed)}" for cell, left in short.items())
+        detail = ", ".join(f"{left} more {_cell_name(cell, closed, by_negation)}" for cell, left in short.items())
         raise NegkitError(
             f"--train {label}: only {total} of {count} examples can be drawn with equal answers"
             f"{' and polarities' if by_negation else ''}"
@@ -238,7 +236,7 @@ def build_mix(model: Any, options: Any) -> tuple[TrainingData, TrainingData | No
         }
         described[source_name]["in_distribution"] = source.in_distribution if source is not None else None
         group_keys += data.description.get("group_keys", [])  # TIND's: eval --adapter refuses to test on them
-    by_negation = getattr(options, "balance_by", "answer") == "negation"
+    by_negation = options.balance_by == "negation"
     dev_examples: list[Example] = []
     dev_counts: dict[str, int] = {}
     if options.dev_per_format:
