@@ -26,6 +26,7 @@ from typing import Any
 
 from negkit.errors import InputFormatError, quoted
 from negkit.io.textfiles import read_text
+from negkit.kit.data.declared import declared_files
 from negkit.kit.metrics.grouped import RecordMetric
 from negkit.kit.suites import DataSource, register_suite
 from negkit.kit.suites.description import TaskEntry
@@ -196,6 +197,8 @@ SUITE = register_suite(
             NAME,
             "github MJ-Jang/BECEL data/{boolq,mrpc,rte,snli,wic}/negational.tsv into DATA/becel-negation/TASK/",
             licence="none stated (the source tasks' own: SNLI CC BY-SA 4.0, WiC CC BY-NC 4.0, ...)",
+            files=declared_files(Path(__file__).with_name("becel_negation_files.json")),
+            citation="jang2022a",
         ),
         name=NAME,
         title="BECEL negational consistency (Jang et al. 2022)",

@@ -19,6 +19,7 @@ from typing import Any
 
 from negkit.errors import InputFormatError, quoted
 from negkit.io.textfiles import iter_json_objects
+from negkit.kit.data.declared import declared_files
 from negkit.kit.suites import DataSource, register_suite
 from negkit.kit.suites.kinds import pairs_suite
 from negkit.kit.tasks.pairs import MinimalPairs, SentencePair
@@ -118,6 +119,8 @@ SUITE = register_suite(
             "github alexwarstadt/blimp data/PARADIGM.jsonl of the seven negation / NPI paradigms into "
             "DATA/blimp-negation/",
             licence="CC BY 4.0 (github alexwarstadt/blimp)",
+            files=declared_files(Path(__file__).with_name("blimp_negation_files.json")),
+            citation="warstadt2020",
         ),
         "BLiMP negation / NPI licensing: whole-sentence log-probability of each minimal pair (7 paradigms)",
         aliases=("blimp",),
@@ -170,6 +173,8 @@ GUARD_SUITE = register_suite(
             "github alexwarstadt/blimp data/PARADIGM.jsonl of the 60 paradigms without negation, gzipped, into "
             "DATA/training/blimp-all/",
             licence="CC BY 4.0 (github alexwarstadt/blimp)",
+            files=declared_files(Path(__file__).with_name("blimp_guard_files.json")),
+            citation="warstadt2020",
         ),
         "BLiMP without negation: 50 pairs of each of 60 paradigms, a guard against damage by negation training",
         reader=read_guard,

@@ -18,6 +18,7 @@ import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 from negkit.errors import InputFormatError
+from negkit.kit.data.declared import declared_files
 from negkit.kit.suites import DataSource, register_suite
 from negkit.kit.suites.kinds import text_suite
 from negkit.kit.tasks.text_likelihood import HeldOutText, TextItem
@@ -136,6 +137,8 @@ SUITE = register_suite(
             "BioScope's abstracts.xml and full_papers.xml into DATA/bioscope/, and the SFU Review corpus "
             "(SFU_Review_Corpus_Negation_Speculation) into DATA/sfu-review/ (see each folder's README)",
             licence="BioScope: free for research use (Univ. of Szeged); SFU Review corpus: see its release",
+            files=declared_files(Path(__file__).with_name("heldout_text_files.json")),
+            citation="vincze2008,konstantinova2012",
         ),
         "Held-out text: log-probability per token and perplexity of 600 BioScope and SFU Review sentences, a guard "
         "against damage by negation training",

@@ -30,6 +30,7 @@ from typing import Any
 
 from negkit.errors import DataNotFoundError, InputFormatError, quoted
 from negkit.io.textfiles import read_text
+from negkit.kit.data.declared import declared_files
 from negkit.kit.data.locate import locate_dataset
 from negkit.kit.render.negation_choice import choice_figures
 from negkit.kit.suites import DataSource, register_suite
@@ -286,6 +287,8 @@ SUITE = register_suite(
             NAME,
             "github Sungmok-Jung/KoNUBench dataset/ into DATA/konubench/dataset/",
             licence="none stated (KMMLU: CC BY-ND 4.0; KoBEST: CC BY-SA 4.0)",
+            files=declared_files(Path(__file__).with_name("konubench_files.json")),
+            citation="jung2025",
         ),
         reader=read_konubench,
         scorer_help="KoNUBench: acc, acc_norm, error analysis from {item_id, prediction[, prediction_norm, run]} lines",

@@ -31,6 +31,7 @@ from pathlib import Path
 
 from negkit.errors import InputFormatError, quoted
 from negkit.io.textfiles import iter_csv
+from negkit.kit.data.declared import declared_files
 from negkit.kit.render.grouped import grouped_figures
 from negkit.kit.suites import DataSource, TaskEntry, register_suite
 from negkit.kit.suites.description import SuiteDescription
@@ -207,6 +208,8 @@ SUITE = register_suite(
             NAME,
             "github joey234/llm-neg-bench prompts/*.csv into DATA/llm-neg-bench/",
             licence="none stated (joey234/llm-neg-bench)",
+            files=declared_files(Path(__file__).with_name("llm_neg_bench_files.json")),
+            citation="truong2023",
         ),
         reader=read_mkrnq,
         interval_unit="item",

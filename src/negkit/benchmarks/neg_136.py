@@ -33,6 +33,7 @@ from pathlib import Path
 
 from negkit.errors import InputFormatError, quoted
 from negkit.io.textfiles import iter_csv
+from negkit.kit.data.declared import declared_files
 from negkit.kit.suites import DataSource, register_suite
 from negkit.kit.suites.kinds import cloze_suite
 from negkit.kit.tasks.cloze import Cloze, ClozeForm, ClozeProbe, check_vocabulary
@@ -203,6 +204,8 @@ SUITE = register_suite(
             "github text-machine-lab/extending_psycholinguistic_dataset data/NEG-1500-SIMP-*.txt into "
             "DATA/neg-136/shivagunde-2023/",
             licence="MIT (Ettinger's NEG-136); none stated (NEG-1500-SIMP)",
+            files=declared_files(Path(__file__).with_name("neg_136_files.json")),
+            citation="ettinger2020,shivagunde2023",
         ),
         "NEG-136 / NEG-1500-SIMP: completions of affirmative and negated sentences (top-k, flips, true > false)",
         reader=read_neg_136,

@@ -32,6 +32,7 @@ from typing import Any
 
 from negkit.errors import InputFormatError, quoted
 from negkit.io.textfiles import iter_json_objects
+from negkit.kit.data.declared import declared_files
 from negkit.kit.suites import DataSource, register_suite
 from negkit.kit.suites.kinds import cloze_suite
 from negkit.kit.tasks.cloze import Cloze, ClozeForm, ClozeProbe, check_vocabulary
@@ -126,6 +127,8 @@ SUITE = register_suite(
             NAME,
             "github norakassner/LAMA_primed_negated data/ into DATA/negated-lama/ (SOURCE/VARIANT/RELATION.jsonl)",
             licence="no licence stated (LAMA's data: CC BY-NC 4.0)",
+            files=declared_files(Path(__file__).with_name("negated_lama_files.json")),
+            citation="kassner2020",
         ),
         "Negated LAMA: affirmative and negated cloze probes (top-1 overlap, Spearman rho, P@1)",
         reader=read_negated_lama,

@@ -23,6 +23,7 @@ from typing import Any
 
 from negkit.errors import InputFormatError, quoted
 from negkit.io.textfiles import iter_csv
+from negkit.kit.data.declared import declared_files
 from negkit.kit.metrics.grouped import RecordMetric
 from negkit.kit.suites import DataSource, register_suite
 from negkit.kit.suites.kinds import paired_suite
@@ -147,6 +148,8 @@ SUITE = register_suite(
             NAME,
             "github joeljang/negated-prompts-for-llms data/final_eval/*.csv into DATA/negated-prompts/",
             licence="none stated (the source data sets' own terms)",
+            files=declared_files(Path(__file__).with_name("negated_prompts_files.json")),
+            citation="jang2022b",
         ),
         "Negated prompts: each task with its original and its negated instruction, accuracy on both and the gap",
         reader=read_negated_prompts,

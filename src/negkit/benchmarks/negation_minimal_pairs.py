@@ -24,6 +24,7 @@ from typing import Any
 
 from negkit.errors import InputFormatError, quoted
 from negkit.io.textfiles import iter_json_objects
+from negkit.kit.data.declared import declared_files
 from negkit.kit.suites import DataSource, register_suite
 from negkit.kit.suites.description import TaskEntry
 from negkit.kit.suites.kinds import paired_harness, paired_suite
@@ -153,6 +154,8 @@ SUITE = register_suite(
             NAME,
             "github mahartmann/negationminpairs data/minimal_pairs/*.jsonl into DATA/negation-minimal-pairs/",
             licence="none stated (XNLI: CC BY-NC 4.0; MNLI pairs of Hossain et al. 2020)",
+            files=declared_files(Path(__file__).with_name("negation_minimal_pairs_files.json")),
+            citation="hartmann2021",
         ),
         name=NAME,
         title="Negation minimal pairs (Hartmann et al. 2021)",

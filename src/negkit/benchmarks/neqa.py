@@ -14,6 +14,7 @@ from pathlib import Path
 
 from negkit.errors import InputFormatError, quoted
 from negkit.io.textfiles import iter_csv
+from negkit.kit.data.declared import declared_files
 from negkit.kit.suites import DataSource, register_suite
 from negkit.kit.suites.kinds import choice_suite
 from negkit.kit.tasks.choice import ChoiceQuestion, MultipleChoice
@@ -89,6 +90,8 @@ SUITE = register_suite(
             NAME,
             "github joey234/llm-neg-bench prompts/neqa.csv into DATA/neqa/ (or the hub data set inverse-scaling/NeQA)",
             licence="CC BY-SA 4.0 (the hub card of inverse-scaling/NeQA; the repository has no licence file)",
+            files=declared_files(Path(__file__).with_name("neqa_files.json")),
+            citation="mckenzie2023",
         ),
         title="NeQA",
         description="NeQA: negated two-option questions, each class scored as a continuation (Inverse Scaling Prize)",

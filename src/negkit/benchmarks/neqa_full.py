@@ -27,6 +27,7 @@ from typing import Any
 
 from negkit.errors import InputFormatError, quoted
 from negkit.io.textfiles import iter_json_objects
+from negkit.kit.data.declared import declared_files
 from negkit.kit.suites import DataSource, TaskEntry, register_suite
 from negkit.kit.suites.kinds import choice_suite, paired_harness
 from negkit.kit.tasks.choice import ChoiceQuestion, MultipleChoice
@@ -170,6 +171,8 @@ SUITE = register_suite(
             NAME,
             "github yuhui-zh15/NeQA data_pipeline/neqa.jsonl and eval_pipeline/neqa_100*.jsonl into DATA/neqa-full/",
             licence="MIT (the repository's README badge; from OpenBookQA and LAMA)",
+            files=declared_files(Path(__file__).with_name("neqa_full_files.json")),
+            citation="zhang2023",
         ),
         tasks=(
             TaskEntry(

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from negkit.errors import InputFormatError, quoted
 from negkit.io.textfiles import iter_json_objects
+from negkit.kit.data.declared import declared_files
 from negkit.kit.suites import DataSource, register_suite
 from negkit.kit.suites.kinds import choice_suite
 from negkit.kit.tasks.choice import ChoiceQuestion, MultipleChoice
@@ -76,6 +77,8 @@ SUITE = register_suite(
             NAME,
             "github Helsinki-NLP/SemAntoNeg SemAntoNeg_v1.0.json into DATA/semantoneg/",
             licence="CC BY 4.0 (the Helsinki-NLP/SemAntoNeg README)",
+            files=declared_files(Path(__file__).with_name("semantoneg_files.json")),
+            citation="vahtola2022",
         ),
         description="SemAntoNeg: the paraphrase among antonym and negation variants, each scored as a continuation",
         reader=read_semantoneg,

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from negkit.errors import InputFormatError, quoted
 from negkit.io.textfiles import iter_csv
+from negkit.kit.data.declared import declared_files
 from negkit.kit.suites import DataSource, register_suite
 from negkit.kit.suites.kinds import paired_suite
 from negkit.kit.tasks.paired import PairedItem, PairedQuestions, PartQuestion
@@ -113,6 +114,8 @@ SUITE = register_suite(
             "github sciai-lab/Truth_is_Universal datasets/{TOPIC,neg_TOPIC}.csv of the six topics into "
             "DATA/truth-negation/",
             licence="MIT (sciai-lab/Truth_is_Universal; cities and sp_en_trans from saprmarks/geometry-of-truth)",
+            files=declared_files(Path(__file__).with_name("truth_negation_files.json")),
+            citation="burger2024",
         ),
         "Negated true/false statements: accuracy on both halves and consistency between twins, scored as TIND",
         reader=read_truth_negation,

@@ -8,11 +8,13 @@ resample passages.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from negkit.benchmarks.condaqa.data import DEV_FILE, TEST_FILE, read_condaqa
 from negkit.benchmarks.condaqa.task import CondaQATask
 from negkit.benchmarks.condaqa.training import TRAINING
+from negkit.kit.data.declared import declared_files
 from negkit.kit.render import plots
 from negkit.kit.render.figures import triple
 from negkit.kit.suites.description import DataSource, SuiteDescription, TaskEntry
@@ -73,6 +75,8 @@ SUITE = register_suite(
             "data/few-shot/test_splits/conda_fewshot_test_{1..5}.json) into DATA/condaqa/ "
             "(or the hub data set lasha-nlp/CONDAQA)",
             licence="Apache-2.0 (the repository's LICENSE)",
+            files=declared_files(Path(__file__).with_name("files.json")),
+            citation="ravichander2022",
         ),
         reader=read_condaqa,
         scorer_help="CondaQA: accuracy and group consistency from {item_id or SampleID, prediction (answer text)} lines",

@@ -22,6 +22,7 @@ from negkit.benchmarks.nan_nli.mnli_neg_task import MNLI_NEG_SUITE as MNLI_NEG_S
 from negkit.benchmarks.nan_nli.recipes import RECIPES
 from negkit.benchmarks.nan_nli.stats import nan_nli_data_statistics
 from negkit.benchmarks.nan_nli.tables import nan_nli_tables
+from negkit.kit.data.declared import declared_files
 from negkit.kit.data.nli import NLI_LABELS, NLIItem
 from negkit.kit.data.predictions import whole_number
 from negkit.kit.metrics.intervals import Estimand
@@ -161,6 +162,8 @@ SUITE = register_suite(
             NAME,
             f"github joey234/nan-nli data/{DATA_FILE} into DATA/nan-nli/{DATA_FILE}",
             licence="none stated by the authors (github joey234/nan-nli)",
+            files=declared_files(Path(__file__).with_name("files.json")),
+            citation="truong2022",
         ),
         reader=read_nan_nli,
         scorer_help="NaN-NLI: standard/binary/strict, breakdowns, NaN-Quant, confusion from {item_id, prediction} lines",

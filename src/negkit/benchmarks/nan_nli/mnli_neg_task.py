@@ -123,6 +123,7 @@ MNLI_NEG_SUITE = register_suite(
             f"negkit nan-nli mnli-neg MNLI_FILE --out DATA/{NAME}/{DATA_FILE} (MNLI is not distributed with negkit: "
             "e.g. multinli_1.0_dev_matched.jsonl of the MNLI release)",
             licence="MNLI's (the MNLI release's terms: mostly OANC, see its paper)",
+            citation="truong2022",
         ),
         reader=read_mnli_neg,
         scorer_help="MNLI-neg: F1 per class, All, confusion matrix from {item_id, prediction (label)} lines",

@@ -25,6 +25,7 @@ from negkit.benchmarks.negnli.metrics import negnli_estimands, negnli_report
 from negkit.benchmarks.negnli.tables import confusion_heatmap, negnli_tables, table5_figures, table5_markdown
 from negkit.errors import InputFormatError, NegkitError
 from negkit.io.textfiles import iter_json_objects
+from negkit.kit.data.declared import declared_files
 from negkit.kit.data.nli import NLIItem
 from negkit.kit.metrics.intervals import Estimand
 from negkit.kit.metrics.nli import to_binary
@@ -225,6 +226,8 @@ SUITE = register_suite(
             "github mosharafhossain/negation-and-nli data/new_benchmarks/clean_data/"
             "{MNLI,SNLI,RTE}.txt into DATA/negation-nli/",
             licence="MIT (the repository's LICENSE.md)",
+            files=declared_files(Path(__file__).with_name("files.json")),
+            citation="hossain2020",
         ),
         reader=read_negnli,
         scorer_help="NegNLI: F1 per class, All, confusion matrix of one file from {item_id, prediction (label)} lines",

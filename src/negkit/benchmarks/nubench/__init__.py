@@ -216,6 +216,7 @@ SUITE = register_suite(
             "hand-written sample in that layout",
             licence="the hub data set's licence (gated: accept it on the data set's page)",
             locate=locate_nubench_root,
+            citation="so2025",
         ),
         reader=load_choice_items,
         scorer_help="Thunder-NUBench: acc, acc_norm, error analysis from {item_id, prediction[, prediction_norm, run]} lines",

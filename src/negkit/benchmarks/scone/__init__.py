@@ -25,6 +25,7 @@ from negkit.benchmarks.scone.data import (
 from negkit.benchmarks.scone.intervals import scone_estimands
 from negkit.benchmarks.scone.metrics import scone_accuracy
 from negkit.benchmarks.scone.tables import scone_tables
+from negkit.kit.data.declared import declared_files
 from negkit.kit.data.nli import NLIItem
 from negkit.kit.data.predictions import string, whole_number
 from negkit.kit.metrics.intervals import Estimand
@@ -225,6 +226,8 @@ SUITE = register_suite(
             NAME,
             "github selenashe/ScoNe scone_nli/ into DATA/scone/scone_nli/",
             licence="CC0 1.0 (the repository's LICENSE)",
+            files=declared_files(Path(__file__).with_name("files.json")),
+            citation="she2023",
         ),
         reader=read_scone,
         scorer_help="ScoNe-NLI: accuracy per condition and overall from {item_id, prediction} lines",

@@ -9,6 +9,7 @@ export, ids and hashes only), :mod:`~negkit.benchmarks.tind.training` (``negkit 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from negkit.benchmarks.tind import harness
@@ -17,6 +18,7 @@ from negkit.benchmarks.tind.fewshot import FEWSHOT_SOURCES
 from negkit.benchmarks.tind.figures import tind_figures
 from negkit.benchmarks.tind.task import TruthTask
 from negkit.benchmarks.tind.training import TRAINING
+from negkit.kit.data.declared import declared_files
 from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescription, TaskEntry, task_flag
 from negkit.kit.suites.registry import register_suite
 
@@ -55,6 +57,8 @@ SUITE = register_suite(
             NAME,
             "the authors' release (HiTZ/This-is-not-a-dataset) or raw-public.zip in DATA/tind/",
             licence="Apache-2.0 (the authors' repository); distributed encrypted: keep it out of repositories",
+            files=declared_files(Path(__file__).with_name("files.json")),
+            citation="garciaferrero2023",
         ),
         reader=read_tind,
         scorer_help="TIND: the authors' accuracy buckets, negation analysis and coherence from HF fields + 'prediction'",

@@ -7,6 +7,7 @@ builds its tasks, scorer, figures and export and calls :func:`register_suite`; n
 (docs/architecture.md, "Add a benchmark"; docs/suites.md for a suite in a user's own file).
 """
 
+from negkit.kit.data.declared import DataFile, declared_files
 from negkit.kit.suites.description import (
     DataSource,
     HarnessExport,
@@ -44,7 +45,9 @@ from negkit.kit.suites.registry import (
 )
 
 __all__ = [
+    "DataFile",
     "DataSource",
+    "declared_files",
     "ENTRY_POINT_GROUP",
     "HarnessExport",
     "Recipe",

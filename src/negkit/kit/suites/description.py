@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from negkit.kit.data.declared import DataFile
 from negkit.kit.scoring import compares, headline_estimands
 from negkit.kit.tasks.base import Task, TaskData
 from negkit.kit.view import FigureBuilder, SectionBuilder, SuiteView
@@ -68,6 +69,11 @@ class DataSource:
     licence: str = "see the authors' release"
     #: ``locate(data) -> folder or None`` when finding the data takes more than the folder (default: the folder).
     locate: Callable[[str | Path | None], Path | None] | None = None
+    #: The files the suite reads, each with its URL at a pinned revision, SHA-256 and size
+    #: (:func:`negkit.kit.data.declared.declared_files`); ``negkit data get`` fetches them.
+    files: tuple[DataFile, ...] = ()
+    #: The BibTeX key of the data set's paper (``<first author's surname><year>``).
+    citation: str = ""
 
 
 @dataclass(frozen=True)

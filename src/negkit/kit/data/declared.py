@@ -1,0 +1,143 @@
+"""The files a data set consists of, each declared with where it is published and the bytes it must have.
+
+A benchmark declares its files beside itself (``DataSource(files=declared_files(...))``), from a JSON file next to
+its module. Every entry names:
+
+- ``path``: where the file lives under a data root (POSIX, e.g. ``nan-nli/nan.csv``);
+- ``sha256`` and ``size``: the exact bytes negkit's numbers were computed on;
+- ``url``: where those bytes are published at a pinned revision (a GitHub raw URL at a commit), or ``null`` when no
+  public URL serves them (then only a mirror, ``NEGKIT_DATA_MIRROR``, can provide the file, and ``note`` says why);
+- ``unpacked_sha256`` / ``unpacked_size`` (``.gz`` files only): the URL serves the uncompressed bytes, which must
+  have this hash; negkit stores them gzip-compressed (level 9, no name or time stamp), which gives ``sha256``;
+- ``one_of`` (optional): files with the same ``one_of`` value are alternatives: the data set needs one of them
+  (TIND: the authors' full zip, or the public half a mirror may serve);
+- ``note`` (optional): how the file relates to its source, for a file that is not the source's bytes.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from negkit.errors import InputFormatError
+
+_CHUNK = 1 << 20
+
+
+@dataclass(frozen=True)
+class DataFile:
+    """One file of a data set: its path under a data root, its hash and size, and where it is published."""
+
+    path: str
+    sha256: str
+    size: int
+    url: str | None = None
+    unpacked_sha256: str | None = None
+    unpacked_size: int | None = None
+    one_of: str = ""
+    note: str = ""
+
+    @property
+    def gzipped(self) -> bool:
+        """Whether negkit stores the file gzip-compressed while its URL serves the uncompressed bytes."""
+        return self.unpacked_sha256 is not None
+
+    @property
+    def download_size(self) -> int:
+        """Bytes fetched from the URL (the uncompressed size of a gzipped file)."""
+        return self.unpacked_size if self.unpacked_size is not None else self.size
+
+
+def sha256_of(path: str | Path) -> str:
+    """The SHA-256 of a file, read in chunks."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for chunk in iter(lambda: handle.read(_CHUNK), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def gzip_bytes(data: bytes) -> bytes:
+    """``data`` gzip-compressed the way the declared ``.gz`` files are: level 9, no name, time stamp 0, OS byte 255."""
+    packed = bytearray(gzip.compress(data, compresslevel=9, mtime=0))
+    packed[9] = 0xFF
+    return bytes(packed)
+
+
+def check_file(path: str | Path, declared: DataFile) -> str | None:
+    """``None`` when the file at ``path`` has the declared size and hash, else what is wrong (one line)."""
+    path = Path(path)
+    if not path.is_file():
+        return f"{path}: missing"
+    size = path.stat().st_size
+    if size != declared.size:
+        return f"{path}: {size} bytes, expected {declared.size} (a cut or changed file)"
+    actual = sha256_of(path)
+    if actual != declared.sha256:
+        return f"{path}: sha256 {actual}, expected {declared.sha256}"
+    return None
+
+
+_KEYS = {"path", "sha256", "size", "url", "unpacked_sha256", "unpacked_size", "one_of", "note"}
+
+
+def _data_file(manifest: Path, index: int, entry: object) -> DataFile:
+    where = f"entry {index + 1}"
+    if not isinstance(entry, dict) or not {"path", "sha256", "size"} <= set(entry):
+        raise InputFormatError(manifest, None, f"{where}: expected an object with path, sha256 and size")
+    unknown = set(entry) - _KEYS
+    if unknown:
+        raise InputFormatError(manifest, None, f"{where}: unknown keys {sorted(unknown)}")
+    path = PurePosixPath(entry["path"])
+    if path.is_absolute() or ".." in path.parts:
+        raise InputFormatError(manifest, None, f"{where}: path {entry['path']!r} must be relative, without '..'")
+    sha = str(entry["sha256"])
+    if len(sha) != 64 or any(c not in "0123456789abcdef" for c in sha):
+        raise InputFormatError(manifest, None, f"{where}: sha256 {sha!r} is not 64 lowercase hex digits")
+    return DataFile(**entry)
+
+
+def declared_files(manifest: str | Path) -> tuple[DataFile, ...]:
+    """The files declared in a JSON manifest (``{"files": [{path, sha256, size, url, ...}, ...]}``)."""
+    manifest = Path(manifest)
+    try:
+        document = json.loads(manifest.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise InputFormatError(manifest, None, f"not a readable JSON manifest ({error})") from None
+    entries = document.get("files") if isinstance(document, dict) else None
+    if not isinstance(entries, list):
+        raise InputFormatError(manifest, None, 'expected {"files": [...]}')
+    return tuple(_data_file(manifest, index, entry) for index, entry in enumerate(entries))
+
+
+def total_size(files: Iterable[DataFile]) -> int:
+    """Bytes on disk of ``files``, an alternative group counted once (by its first file)."""
+    seen_groups: set[str] = set()
+    total = 0
+    for file in files:
+        if file.one_of:
+            if file.one_of in seen_groups:
+                continue
+            seen_groups.add(file.one_of)
+        total += file.size
+    return total
+
+
+def human_size(size: int) -> str:
+    """``1.5 MB``-style size (powers of 1000, as the data READMEs give them)."""
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if size >= scale:
+            return f"{size / scale:.1f} {unit}"
+    return f"{size} B"
+
+
+def unique_files(files: Sequence[DataFile]) -> list[DataFile]:
+    """``files`` without repeats (a file two data sets declare is fetched once); the first declaration wins."""
+    seen: dict[str, DataFile] = {}
+    for file in files:
+        seen.setdefault(file.path, file)
+    return list(seen.values())
