@@ -34,6 +34,15 @@ from negkit.kit.suites.kinds import paired_harness, paired_suite
 from negkit.kit.suites.nli import THREE_WAY_PROMPT
 from negkit.kit.tasks.paired import PairedItem, PairedQuestions, PartQuestion
 
+#: The papers behind the data and protocol (``negkit cite``).
+BIBTEX = r"""@inproceedings{jang2022a,
+  title = {{BECEL}: Benchmark for Consistency Evaluation of Language Models},
+  author = {Jang, Myeongjun and Kwon, Deuk Sin and Lukasiewicz, Thomas},
+  booktitle = {Proceedings of the 29th International Conference on Computational Linguistics},
+  year = {2022},
+  publisher = {International Committee on Computational Linguistics}
+}"""
+
 NAME = "becel-negation"
 TAGS = ("negation", "antonym", "rm_negation")
 YES_NO = (" no", " yes")
@@ -200,6 +209,7 @@ SUITE = register_suite(
             files=declared_files(Path(__file__).with_name("becel_negation_files.json")),
             citation="jang2022a",
         ),
+        bibtex=BIBTEX,
         name=NAME,
         title="BECEL negational consistency (Jang et al. 2022)",
         main_task=f"{NAME}-snli",

@@ -24,6 +24,17 @@ from negkit.kit.suites import DataSource, register_suite
 from negkit.kit.suites.kinds import pairs_suite
 from negkit.kit.tasks.pairs import MinimalPairs, SentencePair
 
+#: The papers behind the data and protocol (``negkit cite``).
+BIBTEX = r"""@article{warstadt2020,
+  title = {{BLiMP}: The Benchmark of Linguistic Minimal Pairs for {E}nglish},
+  author = {Warstadt, Alex and Parrish, Alicia and Liu, Haokun and Mohananey, Anhad and Peng, Wei and Wang, Sheng-Fu and Bowman, Samuel R.},
+  journal = {Transactions of the Association for Computational Linguistics},
+  volume = {8},
+  pages = {377--392},
+  year = {2020},
+  url = {https://aclanthology.org/2020.tacl-1.25}
+}"""
+
 NAME = "blimp-negation"
 #: The seven negation / NPI-licensing paradigms, in the order negkit reports them (the files' names).
 PARADIGMS: tuple[str, ...] = (
@@ -123,6 +134,7 @@ SUITE = register_suite(
             citation="warstadt2020",
         ),
         "BLiMP negation / NPI licensing: whole-sentence log-probability of each minimal pair (7 paradigms)",
+        bibtex=BIBTEX,
         aliases=("blimp",),
         reader=read_blimp,
         order=60,
@@ -177,6 +189,7 @@ GUARD_SUITE = register_suite(
             citation="warstadt2020",
         ),
         "BLiMP without negation: 50 pairs of each of 60 paradigms, a guard against damage by negation training",
+        bibtex=BIBTEX,
         reader=read_guard,
         order=61,
         default_run=False,

@@ -18,6 +18,7 @@ import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 from negkit.errors import InputFormatError
+from negkit.kit.citations import BIOSCOPE_BIBTEX, SFU_REVIEW_BIBTEX
 from negkit.kit.data.declared import declared_files
 from negkit.kit.suites import DataSource, register_suite
 from negkit.kit.suites.kinds import text_suite
@@ -142,6 +143,7 @@ SUITE = register_suite(
         ),
         "Held-out text: log-probability per token and perplexity of 600 BioScope and SFU Review sentences, a guard "
         "against damage by negation training",
+        bibtex=BIOSCOPE_BIBTEX + "\n\n" + SFU_REVIEW_BIBTEX,
         reader=read_heldout_text,
         order=62,
         default_run=False,

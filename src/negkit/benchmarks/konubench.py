@@ -43,6 +43,15 @@ from negkit.kit.tasks.negation_choice_harness import write_negation_choice_harne
 from negkit.kit.tasks.paired import PairedItem, PairedQuestions, PartQuestion
 from negkit.kit.training.task_source import task_training_source
 
+#: The papers behind the data and protocol (``negkit cite``).
+BIBTEX = r"""@misc{jung2025,
+  title = {{KoNUBench}: a {K}orean benchmark of sentence-level negation understanding},
+  author = {Jung, Sungmok},
+  year = {2025},
+  howpublished = {\url{https://github.com/Sungmok-Jung/KoNUBench}},
+  note = {Data release; no paper cited by the authors}
+}"""
+
 NAME = "konubench"
 SPLIT_FILES = {"test": "test/test.json", "validation": "validation/val.json", "train": "train/train.json"}
 LOCAL_TYPES: tuple[str, ...] = ("관형절", "대등절 일부", "부사절", "종속절", "명사절", "인용절")
@@ -290,6 +299,7 @@ SUITE = register_suite(
             files=declared_files(Path(__file__).with_name("konubench_files.json")),
             citation="jung2025",
         ),
+        bibtex=BIBTEX,
         reader=read_konubench,
         scorer_help="KoNUBench: acc, acc_norm, error analysis from {item_id, prediction[, prediction_norm, run]} lines",
         interval_unit="item",

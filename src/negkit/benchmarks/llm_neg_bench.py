@@ -39,6 +39,15 @@ from negkit.kit.suites.kinds import choice_harness
 from negkit.kit.tasks.choice import ChoiceQuestion, MultipleChoice, choice_figures_of
 from negkit.kit.tasks.completion import CompletionForm, CompletionItem, Completions
 
+#: The papers behind the data and protocol (``negkit cite``).
+BIBTEX = r"""@inproceedings{truong2023,
+  title = {Language models are not naysayers: an analysis of language models on negation benchmarks},
+  author = {Truong, Thinh Hung and Baldwin, Timothy and Verspoor, Karin and Cohn, Trevor},
+  booktitle = {Proceedings of the 12th Joint Conference on Lexical and Computational Semantics (*SEM 2023)},
+  year = {2023},
+  publisher = {Association for Computational Linguistics}
+}"""
+
 NAME = "llm-neg-bench"
 MKRNQ, MKRNQ_RELATIONS, MWR = "mkrnq_prompt.csv", "mkrnq_pos_prompt.csv", "mwr_test_prompt.csv"
 SAR = {"test": "sar_test_prompt.csv", "validation": "sar_dev_prompt.csv"}
@@ -211,6 +220,7 @@ SUITE = register_suite(
             files=declared_files(Path(__file__).with_name("llm_neg_bench_files.json")),
             citation="truong2023",
         ),
+        bibtex=BIBTEX,
         reader=read_mkrnq,
         interval_unit="item",
         primary_metric=None,  # each task's first headline metric

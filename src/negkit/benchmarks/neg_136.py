@@ -38,6 +38,26 @@ from negkit.kit.suites import DataSource, register_suite
 from negkit.kit.suites.kinds import cloze_suite
 from negkit.kit.tasks.cloze import Cloze, ClozeForm, ClozeProbe, check_vocabulary
 
+#: The papers behind the data and protocol (``negkit cite``).
+BIBTEX = r"""@article{ettinger2020,
+  title = {What {BERT} Is Not: Lessons from a New Suite of Psycholinguistic Diagnostics for Language Models},
+  author = {Ettinger, Allyson},
+  journal = {Transactions of the Association for Computational Linguistics},
+  volume = {8},
+  pages = {34--48},
+  year = {2020},
+  url = {https://aclanthology.org/2020.tacl-1.3}
+}
+
+@misc{shivagunde2023,
+  title = {Larger Probes Tell a Different Story: Extending Psycholinguistic Datasets Via In-Context Learning},
+  author = {Shivagunde, Namrata and Lialin, Vladislav and Rumshisky, Anna},
+  year = {2023},
+  eprint = {2303.16445},
+  archivePrefix = {arXiv},
+  primaryClass = {cs.CL}
+}"""
+
 NAME = "neg-136"
 ETTINGER = ("NEG-136-SIMP", "NEG-136-NAT")
 SHIVAGUNDE = ("NEG-1500-SIMP-TEMP", "NEG-1500-SIMP-GEN")
@@ -208,6 +228,7 @@ SUITE = register_suite(
             citation="ettinger2020,shivagunde2023",
         ),
         "NEG-136 / NEG-1500-SIMP: completions of affirmative and negated sentences (top-k, flips, true > false)",
+        bibtex=BIBTEX,
         reader=read_neg_136,
         order=115,
         groups=("negation-all",),

@@ -37,6 +37,24 @@ from negkit.kit.suites import DataSource, register_suite
 from negkit.kit.suites.kinds import cloze_suite
 from negkit.kit.tasks.cloze import Cloze, ClozeForm, ClozeProbe, check_vocabulary
 
+#: The papers behind the data and protocol (``negkit cite``).
+BIBTEX = r"""@inproceedings{kassner2020,
+  title = {Negated and Misprimed Probes for Pretrained Language Models: Birds Can Talk, But Cannot Fly},
+  author = {Kassner, Nora and Sch{\"u}tze, Hinrich},
+  booktitle = {Proceedings of the 58th Annual Meeting of the Association for Computational Linguistics},
+  year = {2020},
+  publisher = {Association for Computational Linguistics}
+}
+
+@inproceedings{petroni2019,
+  title = {Language Models as Knowledge Bases?},
+  author = {Petroni, Fabio and Rockt{\"a}schel, Tim and Riedel, Sebastian and Lewis, Patrick and Bakhtin, Anton and Wu, Yuxiang and Miller, Alexander},
+  booktitle = {Proceedings of the 2019 Conference on Empirical Methods in Natural Language Processing and the 9th International Joint Conference on Natural Language Processing (EMNLP-IJCNLP)},
+  year = {2019},
+  publisher = {Association for Computational Linguistics},
+  url = {https://aclanthology.org/D19-1250}
+}"""
+
 NAME = "negated-lama"
 SOURCES = ("TREx", "GoogleRE", "ConceptNet", "SQUAD")
 MASK = "[MASK]"
@@ -131,6 +149,7 @@ SUITE = register_suite(
             citation="kassner2020",
         ),
         "Negated LAMA: affirmative and negated cloze probes (top-1 overlap, Spearman rho, P@1)",
+        bibtex=BIBTEX,
         reader=read_negated_lama,
         order=110,
         groups=("negation-all",),

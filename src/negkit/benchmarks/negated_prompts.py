@@ -29,6 +29,16 @@ from negkit.kit.suites import DataSource, register_suite
 from negkit.kit.suites.kinds import paired_suite
 from negkit.kit.tasks.paired import PairedItem, PairedQuestions, PartQuestion
 
+#: The papers behind the data and protocol (``negkit cite``).
+BIBTEX = r"""@misc{jang2022b,
+  title = {Can Large Language Models Truly Understand Prompts? A Case Study with Negated Prompts},
+  author = {Jang, Joel and Ye, Seonghyeon and Seo, Minjoon},
+  year = {2022},
+  eprint = {2209.12711},
+  archivePrefix = {arXiv},
+  primaryClass = {cs.CL}
+}"""
+
 NAME = "negated-prompts"
 #: Data set -> (original file, negated file).
 DATASETS: dict[str, tuple[str, str]] = {
@@ -152,6 +162,7 @@ SUITE = register_suite(
             citation="jang2022b",
         ),
         "Negated prompts: each task with its original and its negated instruction, accuracy on both and the gap",
+        bibtex=BIBTEX,
         reader=read_negated_prompts,
         order=160,
         groups=("negation-all",),

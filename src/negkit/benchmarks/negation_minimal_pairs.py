@@ -31,6 +31,15 @@ from negkit.kit.suites.kinds import paired_harness, paired_suite
 from negkit.kit.suites.nli import THREE_WAY_PROMPT
 from negkit.kit.tasks.paired import PairedItem, PairedQuestions, PartQuestion
 
+#: The papers behind the data and protocol (``negkit cite``).
+BIBTEX = r"""@inproceedings{hartmann2021,
+  title = {A Multilingual Benchmark for Probing Negation-Awareness with Minimal Pairs},
+  author = {Hartmann, Mareike and de Lhoneux, Miryam and Hershcovich, Daniel and Kementchedjhieva, Yova and Nielsen, Lukas and Qiu, Chen and S{\o}gaard, Anders},
+  booktitle = {Proceedings of the 25th Conference on Computational Natural Language Learning},
+  year = {2021},
+  publisher = {Association for Computational Linguistics}
+}"""
+
 NAME = "negation-minimal-pairs"
 #: Task suffix -> data file.
 FILES: dict[str, str] = {
@@ -157,6 +166,7 @@ SUITE = register_suite(
             files=declared_files(Path(__file__).with_name("negation_minimal_pairs_files.json")),
             citation="hartmann2021",
         ),
+        bibtex=BIBTEX,
         name=NAME,
         title="Negation minimal pairs (Hartmann et al. 2021)",
         main_task=f"{NAME}-en",

@@ -19,6 +19,14 @@ from negkit.kit.suites import DataSource, register_suite
 from negkit.kit.suites.kinds import choice_suite
 from negkit.kit.tasks.choice import ChoiceQuestion, MultipleChoice
 
+#: The papers behind the data and protocol (``negkit cite``).
+BIBTEX = r"""@article{mckenzie2023,
+  title = {Inverse Scaling: When Bigger Isn't Better},
+  author = {McKenzie, Ian R. and Lyzhov, Alexander and Pieler, Michael and Parrish, Alicia and Mueller, Aaron and Prabhu, Ameya and McLean, Euan and Kirtland, Aaron and Ross, Alexis and Liu, Alisa and others},
+  journal = {Transactions on Machine Learning Research},
+  year = {2023}
+}"""
+
 NAME = "neqa"
 NEQA_FILE = "neqa.csv"
 COLUMNS = ("prompt", "classes", "answer_index")
@@ -93,6 +101,7 @@ SUITE = register_suite(
             files=declared_files(Path(__file__).with_name("neqa_files.json")),
             citation="mckenzie2023",
         ),
+        bibtex=BIBTEX,
         title="NeQA",
         description="NeQA: negated two-option questions, each class scored as a continuation (Inverse Scaling Prize)",
         reader=read_neqa,

@@ -33,6 +33,15 @@ from negkit.kit.suites.kinds import choice_suite, paired_harness
 from negkit.kit.tasks.choice import ChoiceQuestion, MultipleChoice
 from negkit.kit.tasks.paired import PairedItem, PairedQuestions, PartQuestion
 
+#: The papers behind the data and protocol (``negkit cite``).
+BIBTEX = r"""@inproceedings{zhang2023,
+  title = {Beyond Positive Scaling: How Negation Impacts Scaling Trends of Language Models},
+  author = {Zhang, Yuhui and Yasunaga, Michihiro and Zhou, Zhengping and HaoChen, Jeff Z. and Zou, James and Liang, Percy and Yeung, Serena},
+  booktitle = {Findings of the Association for Computational Linguistics: ACL 2023},
+  year = {2023},
+  publisher = {Association for Computational Linguistics}
+}"""
+
 NAME, FILE = "neqa-full", "neqa.jsonl"
 CONTROL = (
     "neqa_100.jsonl",
@@ -174,6 +183,7 @@ SUITE = register_suite(
             files=declared_files(Path(__file__).with_name("neqa_full_files.json")),
             citation="zhang2023",
         ),
+        bibtex=BIBTEX,
         tasks=(
             TaskEntry(
                 NAME, NEQA_FULL.task, "NeQA full: 1,718 negated two-option questions, accuracy per negation rule"

@@ -20,6 +20,15 @@ from negkit.kit.suites import DataSource, register_suite
 from negkit.kit.suites.kinds import choice_suite
 from negkit.kit.tasks.choice import ChoiceQuestion, MultipleChoice
 
+#: The papers behind the data and protocol (``negkit cite``).
+BIBTEX = r"""@inproceedings{vahtola2022,
+  title = {It Is Not Easy To Detect Paraphrases: Analysing Semantic Similarity With Antonyms and Negation Using the New {SemAntoNeg} Benchmark},
+  author = {Vahtola, Teemu and Creutz, Mathias and Tiedemann, J{\"o}rg},
+  booktitle = {Proceedings of the Fifth BlackboxNLP Workshop on Analyzing and Interpreting Neural Networks for NLP},
+  year = {2022},
+  publisher = {Association for Computational Linguistics}
+}"""
+
 NAME, FILE = "semantoneg", "SemAntoNeg_v1.0.json"
 NEGATED = re.compile(r"\bnot\b|n't\b", re.IGNORECASE)
 
@@ -80,6 +89,7 @@ SUITE = register_suite(
             files=declared_files(Path(__file__).with_name("semantoneg_files.json")),
             citation="vahtola2022",
         ),
+        bibtex=BIBTEX,
         description="SemAntoNeg: the paraphrase among antonym and negation variants, each scored as a continuation",
         reader=read_semantoneg,
         order=130,

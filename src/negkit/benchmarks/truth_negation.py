@@ -25,6 +25,15 @@ from negkit.kit.suites import DataSource, register_suite
 from negkit.kit.suites.kinds import paired_suite
 from negkit.kit.tasks.paired import PairedItem, PairedQuestions, PartQuestion
 
+#: The papers behind the data and protocol (``negkit cite``).
+BIBTEX = r"""@inproceedings{burger2024,
+  title = {Truth is Universal: Robust Detection of Lies in {LLM}s},
+  author = {B{\"u}rger, Lennart and Hamprecht, Fred A. and Nadler, Boaz},
+  booktitle = {Advances in Neural Information Processing Systems},
+  volume = {37},
+  year = {2024}
+}"""
+
 NAME = "truth-negation"
 TOPICS = ("cities", "sp_en_trans", "inventors", "animal_class", "element_symb", "facts")
 QUESTION = "Is the following statement True or False?"
@@ -118,6 +127,7 @@ SUITE = register_suite(
             citation="burger2024",
         ),
         "Negated true/false statements: accuracy on both halves and consistency between twins, scored as TIND",
+        bibtex=BIBTEX,
         reader=read_truth_negation,
         order=120,
         groups=("negation-all",),

@@ -17,6 +17,7 @@ from typing import Any
 
 from negkit.io.atomic import atomic_write_text
 from negkit.io.textfiles import iter_json_objects
+from negkit.kit.citations import bibtex_text, lookup_citations
 from negkit.kit.render import plots
 from negkit.kit.render.html import figures_html, markdown_to_html, no_plots, page
 from negkit.kit.render.markdown import markdown_table, with_interval
@@ -107,6 +108,12 @@ def run_html(
         body.append(f"<h2>Negation resolution: {html.escape(Path(str(score.get('gold', ''))).name)}</h2>")
         body.append(figures_html(resolution_figures(score)) if plots.available() else no_plots())
         body.append(_resolution_table(score))
+    citations = lookup_citations([result["task"].get("task", "?") for result in results], suites)
+    body += [
+        "<h2>How to cite</h2>",
+        f"<p>negkit and the papers whose data and protocols this run used (<code>negkit cite RUN_DIR</code>):</p>"
+        f'<pre class="bibtex">{html.escape(bibtex_text(citations))}</pre>',
+    ]
     return page(title, body)
 
 

@@ -60,6 +60,8 @@ class SuiteView:
     #: Headline metric paths that are fractions in [0, 1] although the suite prints percentages (an AUC): 3
     #: decimals and the axis (0, 1) in ``negkit compare``.
     fractions: tuple[str, ...] = ()
+    #: BibTeX entries of the suite's papers (``results.json``'s ``citations``, the report's "How to cite").
+    bibtex: str = ""
 
 
 #: Task name -> its suite's view, or None.

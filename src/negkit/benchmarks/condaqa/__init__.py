@@ -21,6 +21,15 @@ from negkit.kit.suites.description import DataSource, SuiteDescription, TaskEntr
 from negkit.kit.suites.registry import register_suite
 from negkit.kit.view import Figure
 
+#: The papers behind the data and protocol (``negkit cite``).
+BIBTEX = r"""@inproceedings{ravichander2022,
+  title = {{CONDAQA}: A Contrastive Reading Comprehension Dataset for Reasoning about Negation},
+  author = {Ravichander, Abhilasha and Gardner, Matt and Marasovi{\'c}, Ana},
+  booktitle = {Proceedings of the 2022 Conference on Empirical Methods in Natural Language Processing},
+  year = {2022},
+  publisher = {Association for Computational Linguistics}
+}"""
+
 NAME = "condaqa"
 
 
@@ -78,6 +87,7 @@ SUITE = register_suite(
             files=declared_files(Path(__file__).with_name("files.json")),
             citation="ravichander2022",
         ),
+        bibtex=BIBTEX,
         reader=read_condaqa,
         scorer_help="CondaQA: accuracy and group consistency from {item_id or SampleID, prediction (answer text)} lines",
         interval_unit="passage (the original and its edits resampled together)",

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from negkit.benchmarks.nan_nli.citation import NAN_NLI_BIBTEX
 from negkit.benchmarks.nan_nli.data import NEGATION_TYPES, read_nan_nli
 from negkit.benchmarks.nan_nli.intervals import nan_nli_estimands
 from negkit.benchmarks.nan_nli.metrics import nan_nli_report
@@ -165,6 +166,7 @@ SUITE = register_suite(
             files=declared_files(Path(__file__).with_name("files.json")),
             citation="truong2022",
         ),
+        bibtex=NAN_NLI_BIBTEX,
         reader=read_nan_nli,
         scorer_help="NaN-NLI: standard/binary/strict, breakdowns, NaN-Quant, confusion from {item_id, prediction} lines",
         interval_unit="premise (all pairs sharing a premise resampled together)",

@@ -14,6 +14,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from negkit.benchmarks.nan_nli.citation import MNLI_BIBTEX, NAN_NLI_BIBTEX
 from negkit.benchmarks.nan_nli.mnli_neg import read_mnli_neg
 from negkit.kit.data.nli import NLI_LABELS, NLIItem
 from negkit.kit.metrics.classification import normalised_confusion
@@ -125,6 +126,7 @@ MNLI_NEG_SUITE = register_suite(
             licence="MNLI's (the MNLI release's terms: mostly OANC, see its paper)",
             citation="truong2022",
         ),
+        bibtex=MNLI_BIBTEX + "\n\n" + NAN_NLI_BIBTEX,
         reader=read_mnli_neg,
         scorer_help="MNLI-neg: F1 per class, All, confusion matrix from {item_id, prediction (label)} lines",
         interval_unit="pair",

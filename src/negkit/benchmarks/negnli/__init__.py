@@ -39,6 +39,15 @@ from negkit.kit.training.task_source import nli_negated, premise_key, sick_pairs
 from negkit.kit.view import Figure, RunSection
 from negkit.models.base import AnswerSpace
 
+#: The papers behind the data and protocol (``negkit cite``).
+BIBTEX = r"""@inproceedings{hossain2020,
+  title = {An Analysis of Natural Language Inference Benchmarks through the Lens of Negation},
+  author = {Hossain, Md Mosharaf and Kovatchev, Venelin and Dutta, Pranoy and Kao, Tiffany and Wei, Elizabeth and Blanco, Eduardo},
+  booktitle = {Proceedings of the 58th Annual Meeting of the Association for Computational Linguistics},
+  year = {2020},
+  publisher = {Association for Computational Linguistics}
+}"""
+
 NAME = "negnli"
 RTE_PROMPT = (
     "Premise: {premise}\nHypothesis: {hypothesis}\nDoes the premise entail the hypothesis? Answer yes or no.\nAnswer:"
@@ -229,6 +238,7 @@ SUITE = register_suite(
             files=declared_files(Path(__file__).with_name("files.json")),
             citation="hossain2020",
         ),
+        bibtex=BIBTEX,
         reader=read_negnli,
         scorer_help="NegNLI: F1 per class, All, confusion matrix of one file from {item_id, prediction (label)} lines",
         interval_unit="original pair (its three negated rows resampled together)",

@@ -57,6 +57,16 @@ from negkit.kit.suites.registry import register_suite
 from negkit.kit.tasks.base import TaskData
 from negkit.kit.training.examples import Example, TrainingData, answer_completion
 
+#: The papers behind the data and protocol (``negkit cite``).
+BIBTEX = r"""@misc{so2025,
+  title = {Thunder-{NUB}ench: A Benchmark for {LLM}s' Sentence-Level Negation Understanding},
+  author = {So, Yeonkyoung and Lee, Gyuseong and Jung, Sungmok and Lee, Joonhak and Kang, JiA and Kim, Sangho and Lee, Jaejin},
+  year = {2025},
+  eprint = {2506.14397},
+  archivePrefix = {arXiv},
+  primaryClass = {cs.CL}
+}"""
+
 NAME = "nubench"
 HARNESS_TASK = "negkit_nubench"
 
@@ -218,6 +228,7 @@ SUITE = register_suite(
             locate=locate_nubench_root,
             citation="so2025",
         ),
+        bibtex=BIBTEX,
         reader=load_choice_items,
         scorer_help="Thunder-NUBench: acc, acc_norm, error analysis from {item_id, prediction[, prediction_norm, run]} lines",
         interval_unit="item",

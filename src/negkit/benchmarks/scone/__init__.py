@@ -38,6 +38,15 @@ from negkit.kit.tasks.nli import NLITask
 from negkit.kit.training.task_source import nli_negated, premise_key, sick_pairs, task_training_source
 from negkit.kit.view import Figure
 
+#: The papers behind the data and protocol (``negkit cite``).
+BIBTEX = r"""@inproceedings{she2023,
+  title = {{ScoNe}: Benchmarking Negation Reasoning in Language Models With Fine-Tuning and In-Context Learning},
+  author = {She, Jingyuan Selena and Potts, Christopher and Bowman, Samuel R. and Geiger, Atticus},
+  booktitle = {Proceedings of the 61st Annual Meeting of the Association for Computational Linguistics (Volume 2: Short Papers)},
+  year = {2023},
+  publisher = {Association for Computational Linguistics}
+}"""
+
 NAME = "scone"
 #: The task of the tasksource layout (Thunder-NUBench's Table 16).
 TASKSOURCE_TASK = "scone-tasksource"
@@ -229,6 +238,7 @@ SUITE = register_suite(
             files=declared_files(Path(__file__).with_name("files.json")),
             citation="she2023",
         ),
+        bibtex=BIBTEX,
         reader=read_scone,
         scorer_help="ScoNe-NLI: accuracy per condition and overall from {item_id, prediction} lines",
         interval_unit="base pair (the six conditions of one pair resampled together)",

@@ -22,6 +22,15 @@ from negkit.kit.data.declared import declared_files
 from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescription, TaskEntry, task_flag
 from negkit.kit.suites.registry import register_suite
 
+#: The papers behind the data and protocol (``negkit cite``).
+BIBTEX = r"""@inproceedings{garciaferrero2023,
+  title = {This is not a Dataset: A Large Negation Benchmark to Challenge Large Language Models},
+  author = {Garc{\'i}a-Ferrero, Iker and Altuna, Bego{\~n}a and {\'A}lvez, Javier and Gonzalez-Dios, Itziar and Rigau, German},
+  booktitle = {Proceedings of the 2023 Conference on Empirical Methods in Natural Language Processing},
+  year = {2023},
+  publisher = {Association for Computational Linguistics}
+}"""
+
 NAME = "tind"
 
 
@@ -60,6 +69,7 @@ SUITE = register_suite(
             files=declared_files(Path(__file__).with_name("files.json")),
             citation="garciaferrero2023",
         ),
+        bibtex=BIBTEX,
         reader=read_tind,
         scorer_help="TIND: the authors' accuracy buckets, negation analysis and coherence from HF fields + 'prediction'",
         interval_unit="group (the sentences generated from one WordNet pair)",

@@ -11,6 +11,7 @@ from typing import Any
 from negkit.commands.report import write_html_report
 from negkit.errors import NegkitError
 from negkit.io.atomic import atomic_write_json, atomic_write_text
+from negkit.kit.citations import lookup_citations
 from negkit.kit.render.markdown import markdown_table
 from negkit.kit.results import RunResult, TaskResult
 from negkit.kit.runs import read_task
@@ -98,14 +99,13 @@ def write_combined_report(
     report = out / REPORT_FILE
     atomic_write_text(report, combined_markdown(results, skipped, suites))
     combined = out / RESULTS_FILE
-    atomic_write_json(
-        combined,
-        RunResult(
-            [result if isinstance(result, TaskResult) else TaskResult(dict(result)) for result in results],
-            record,
-            dict(skipped or {}),
-            seconds,
-        ).layout(),
-    )
+    layout = RunResult(
+        [result if isinstance(result, TaskResult) else TaskResult(dict(result)) for result in results],
+        record,
+        dict(skipped or {}),
+        seconds,
+    ).layout()
+    layout["citations"] = lookup_citations([result["task"].get("task", "?") for result in results], suites)
+    atomic_write_json(combined, layout)
     page = write_html_report(results, out, suites)
     return {"report": str(report), "html": str(page), "results": str(combined)}

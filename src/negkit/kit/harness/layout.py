@@ -22,7 +22,7 @@ from negkit import __version__
 
 #: The version of the layout of negkit's run files (results.json, TASK.results.json, TASK.samples.jsonl): what
 #: changed between versions is in docs/reproducibility.md ("Run file layouts"). Files without the key are version 1.
-LAYOUT_VERSION = 4
+LAYOUT_VERSION = 5
 #: The Harness's filter name for unfiltered responses, used in its metric keys.
 FILTER = "none"
 

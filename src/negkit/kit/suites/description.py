@@ -23,7 +23,8 @@ A suite module builds one and calls :func:`negkit.kit.suites.register_suite`; ev
 - **training** (:class:`TrainingSource`): named training sets for ``negkit finetune --train NAME``, with the
   ``finetune`` flags each accepts (:class:`TrainingFlag`);
 - **statistics**: the data statistics tables of ``negkit data stats SUITE``;
-- **groups**: named groups of suites (``negkit eval --tasks negation-all``).
+- **groups**: named groups of suites (``negkit eval --tasks negation-all``);
+- **bibtex**: the BibTeX entries of the suite's papers (``negkit cite``).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from negkit.kit.citations import BibtexError, bibtex_entries
 from negkit.kit.data.declared import DataFile
 from negkit.kit.scoring import compares, headline_estimands
 from negkit.kit.tasks.base import Task, TaskData
@@ -227,8 +229,15 @@ class SuiteDescription:
     #: Whether ``negkit eval`` without ``--tasks`` runs it (False for a guard that is not a negation benchmark,
     #: such as ``blimp-guard``: asked for by name only).
     default_run: bool = True
+    #: BibTeX entries of the papers whose data and protocol the suite uses (the data set's paper first), as written
+    #: in a ``.bib`` file; ``negkit cite``, ``results.json`` and ``report.html`` list them (:mod:`negkit.kit.citations`).
+    bibtex: str = ""
 
     def __post_init__(self) -> None:
+        try:
+            bibtex_entries(self.bibtex)
+        except BibtexError as error:
+            raise ValueError(f"suite {self.name}: bibtex: {error}") from None
         names = [entry.name for entry in self.tasks]
         if self.main_task not in names:
             raise ValueError(f"suite {self.name}: main task {self.main_task!r} is not one of its tasks {names}")
@@ -268,6 +277,7 @@ class SuiteDescription:
             self.order,
             self.run_sections,
             self.fractions,
+            bibtex=self.bibtex,
         )
 
     def flags(self) -> dict[str, frozenset[str]]:
