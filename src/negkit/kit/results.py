@@ -1,6 +1,5 @@
 """Typed results: :class:`TaskResult` (one task of a run: its results file's content, its per-sample records, its
-tables) and :class:`RunResult` (a run's tasks, its reproduction record, the suites skipped), and the per-sample
-record shapes of the task kinds (:class:`SampleRecord` and its kinds).
+tables) and :class:`RunResult` (a run's tasks, its reproduction record, the suites skipped).
 
 A :class:`TaskResult` reads like the ``TASK.results.json`` dictionary it holds (``result["metrics"]``,
 ``result.get("data")``), so code written for the dictionaries keeps working; :meth:`RunResult.layout` is
@@ -12,42 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import Any
 
 from negkit.kit.harness.layout import harness_layout
-
-
-class SampleRecord(TypedDict, total=False):
-    """What every per-sample record holds: the item's id, the prediction and the gold answer (each task kind adds
-    its own fields; the exact prompt is added by ``negkit eval``)."""
-
-    item_id: str
-    prediction: Any
-    gold: Any
-    prompt: str
-
-
-class ChoiceRecord(SampleRecord, total=False):
-    """A multiple-choice question (:mod:`negkit.kit.tasks.choice`): answers, their log-likelihoods, the arg-max
-    (and per character), whether it is right, and the unit the intervals resample."""
-
-    choices: list[str]
-    scores: list[float]
-    prediction_norm: int
-    correct: bool
-    unit: str
-
-
-class PairRecord(SampleRecord, total=False):
-    """A minimal pair (:mod:`negkit.kit.tasks.pairs`): both sentences, their log-probabilities and token counts."""
-
-    sentence_good: str
-    sentence_bad: str
-    logprob_good: float
-    logprob_bad: float
-    tokens_good: int
-    tokens_bad: int
-    correct: bool
 
 
 @dataclass

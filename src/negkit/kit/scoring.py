@@ -30,8 +30,6 @@ def task_numbers(
         estimands = getattr(task, "estimands", None)
         if estimands is not None:
             metrics["intervals"] = intervals_json(estimands(items, records), settings)
-        elif hasattr(task, "intervals"):  # a task written before estimands: its own intervals
-            metrics["intervals"] = task.intervals(items, records, settings)
     return metrics
 
 

@@ -21,7 +21,6 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from negkit.errors import NegkitError
-from negkit.resolution.corpora.formats import read_corpus
 from negkit.resolution.instances import ResolutionSentence, scope_length, scope_length_counts
 from negkit.resolution.splits import (
     ALL_CORPORA,
@@ -119,15 +118,4 @@ def split_statistics(corpora: Sequence[str] = CORPORA, data: str | Path | None =
         everything = [sentence for split in SPLITS for sentence in splits[split]]
         rows.append(count_split(corpus, ALL, everything))
         lengths[corpus] = scope_length_counts(everything)
-    return CorpusStatisticsReport(rows, lengths)
-
-
-def file_statistics(paths: Sequence[str | Path]) -> CorpusStatisticsReport:
-    """One row and one scope-length distribution per corpus file (CD-SCO, BioScope XML, SFU folder or file)."""
-    rows: list[SplitStatistics] = []
-    lengths: dict[str, dict[int, int]] = {}
-    for path in paths:
-        sentences = read_corpus(path).sentences
-        rows.append(count_split(str(path), ALL, sentences))
-        lengths[str(path)] = scope_length_counts(sentences)
     return CorpusStatisticsReport(rows, lengths)

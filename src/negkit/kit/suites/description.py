@@ -283,8 +283,3 @@ class SuiteDescription:
     def flags(self) -> dict[str, frozenset[str]]:
         """The task options each task accepts (``prompt``, ``num_fewshot``, ``chat``, ...)."""
         return {entry.name: frozenset(getattr(entry.factory(), "accepts", frozenset())) for entry in self.tasks}
-
-
-def task_entries(*entries: TaskEntry | Sequence[Any]) -> tuple[TaskEntry, ...]:
-    """``TaskEntry`` objects from entries or ``(name, factory, description)`` tuples."""
-    return tuple(entry if isinstance(entry, TaskEntry) else TaskEntry(*entry) for entry in entries)

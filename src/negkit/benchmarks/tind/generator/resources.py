@@ -21,7 +21,6 @@ from pathlib import Path
 from negkit.benchmarks.tind.generator.wordnet import _SENSE_KEY_POS, WordNet
 from negkit.errors import DataNotFoundError, InputFormatError
 from negkit.io.textfiles import iter_csv, iter_lines
-from negkit.kit.data.locate import locate_dataset
 
 #: BLC variant used by default: all relations, BLCs subsuming at least 20 synsets (the papers' usual choice).
 DEFAULT_BLC_VARIANT = "all/20"
@@ -67,11 +66,6 @@ def lemma_of_sense_key(sense_key: str) -> str:
 def pos_of_sense_key(sense_key: str) -> str:
     """POS letter of a sense key (``n``, ``v``, ``a``, ``r``, ``s``)."""
     return _SENSE_KEY_POS[sense_key.split("%", 1)[1][0]]
-
-
-def find_wordnet_resources(explicit: str | Path | None = None) -> Path:
-    """The folder of the side resources (data root sub-folder ``wordnet``)."""
-    return locate_dataset("wordnet", explicit)
 
 
 def load_side_resources(folder: str | Path, blc_variant: str = DEFAULT_BLC_VARIANT) -> SideResources:
