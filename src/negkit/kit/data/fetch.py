@@ -185,6 +185,7 @@ def fetch_file(
             actual = sha256_of_bytes(packed)
             if actual != file.sha256:
                 raise DownloadError(f"{file.path}: compressed bytes have sha256 {actual}, expected {file.sha256}")
+            target.parent.mkdir(parents=True, exist_ok=True)
             atomic_write_bytes(target, packed)
     except DownloadError:
         raise
