@@ -196,3 +196,15 @@ def test_get_all_from_the_mirror_then_eval_equals_the_shared_data(mirror, shared
     assert main([*common, "--data", str(cache), "--out", str(tmp_path / "from-cache")]) == 0
     assert main([*common, "--data", str(shared_data), "--out", str(tmp_path / "from-shared")]) == 0
     assert _results(tmp_path / "from-cache") == _results(tmp_path / "from-shared")
+
+
+def test_eval_download_fetches_only_what_is_missing(mirror, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # no ../shared/data from here
+    monkeypatch.delenv("NEGKIT_DATA", raising=False)
+    monkeypatch.setenv("NEGKIT_DATA_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("NEGKIT_DATA_MIRROR", mirror.url)
+    command = ["eval", "--model", "random", "--tasks", "nan-nli", "--no-progress", "--download"]
+    assert main([*command, "--out", str(tmp_path / "one")]) == 0
+    assert mirror.downloads() == ["nan-nli/nan.csv"]
+    assert main([*command, "--out", str(tmp_path / "two")]) == 0
+    assert mirror.downloads() == ["nan-nli/nan.csv"]  # found in the cache the second time

@@ -248,3 +248,26 @@ def data_mirror(
     for path, reason in report.failed:
         say(f"not in the mirror: {path}: {reason}")
     return report
+
+
+def download_for_tasks(
+    task_names: Sequence[str] | None, data: str | Path | None = None, mirror: str | None = None, say: Say = _stderr
+) -> FetchReport:
+    """What ``negkit eval --download`` does before anything else: get the declared files of the suites of
+    ``task_names`` (suite, task or group names; ``None``: every suite ``negkit eval`` runs by default) whose data
+    is not found in the lookup order, into ``data`` (default: ``NEGKIT_DATA``, else the cache)."""
+    from negkit.commands.status import locate_task_data
+    from negkit.kit.suites.registry import expand_task_names, suite_for_task
+
+    if task_names is None:
+        suites = [suite for suite in all_suites() if suite.default_run]
+    else:
+        suites = []
+        for task in expand_task_names(task_names):
+            suite = suite_for_task(task)
+            if suite is not None and suite not in suites:
+                suites.append(suite)
+    wanted = [s.name for s in suites if s.data.files and locate_task_data(s.main_task, data) is None]
+    if not wanted:
+        return FetchReport()
+    return data_get(wanted, data=data, mirror=mirror, say=say)
