@@ -11,6 +11,7 @@ unless it names a CUDA device. ``benchmarks/gpu_check.py`` sets it to ``cuda`` o
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,9 @@ TESTS = REPO_ROOT / "tests"
 #: The hand-written Thunder-NUBench sample (its data is gated), in the data set's layout.
 NUBENCH_FIXTURE = TESTS / "fixtures" / "thunder_nubench"
 SHARED_DATA = Path(os.environ.get("NEGKIT_TEST_DATA", REPO_ROOT.parent / "shared" / "data"))
+# A test never finds data in the developer's own cache (~/.cache/negkit/data): the cache is a folder that does
+# not exist unless a test sets NEGKIT_DATA_CACHE itself.
+os.environ["NEGKIT_DATA_CACHE"] = str(Path(tempfile.gettempdir()) / f"negkit-tests-no-data-cache-{os.getpid()}")
 #: The device of the device-aware tests (``NEGKIT_TEST_DEVICE``: ``cpu``, ``cuda`` or ``cuda:N``; default ``cpu``).
 TEST_DEVICE = os.environ.get("NEGKIT_TEST_DEVICE", "").strip() or "cpu"
 

@@ -1,6 +1,7 @@
-"""``negkit data stats SUITE``: the data statistics tables of a benchmark suite (Markdown or JSON).
+"""``negkit data get | list | verify | mirror | stats``: the data of the benchmarks and corpora.
 
-The command is generic: it asks the suite registry for the suite's statistics function
+``get``, ``list``, ``verify`` and ``mirror`` are thin over :mod:`negkit.commands.data` (docs/data.md).
+``stats SUITE`` prints the data statistics tables of a benchmark suite (Markdown or JSON); it is generic: it asks the suite registry for the suite's statistics function
 (``SuiteDescription.statistics``, :func:`statistics_function`) and renders the
 :class:`negkit.kit.data.statistics.DataStatistics` it returns.
 """
@@ -13,14 +14,17 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from negkit.commands.data import data_get, data_list, data_mirror, data_verify, render_list
 from negkit.errors import NegkitError
 from negkit.io.atomic import atomic_write_text
+from negkit.kit.data.declared import human_size
+from negkit.kit.data.fetch import MIRROR_VARIABLE
 from negkit.kit.data.statistics import DataStatistics
 from negkit.kit.suites.registry import all_suites, get_suite
 
 #: Place in ``negkit --help`` (after ``export``).
 ORDER = 80
-GROUPS = {"data": "describe a benchmark suite's data (the papers' data statistics tables)"}
+GROUPS = {"data": "get, list, verify and mirror the benchmarks' data; a suite's data statistics tables"}
 
 StatisticsFunction = Callable[[str | Path | None], DataStatistics]
 
@@ -43,7 +47,8 @@ def data_stats(suite: str, data: str | Path | None = None) -> DataStatistics:
 
 
 def register(groups, context) -> None:
-    """Add ``negkit data stats``."""
+    """Add ``negkit data get``, ``list``, ``verify``, ``mirror`` and ``stats``."""
+    _register_get(groups)
     stats = groups["data"].add_parser(
         "stats",
         help="a suite's data statistics tables (NaN-NLI Tables 1-3, Thunder-NUBench Tables 4 and 9)",
@@ -64,3 +69,84 @@ def run_data_stats(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text)
     return 0
+
+
+_DATA_HELP = "data root (default: NEGKIT_DATA, else the cache ~/.cache/negkit/data or NEGKIT_DATA_CACHE)"
+_MIRROR_HELP = (
+    f"fetch from this mirror (URL or folder with the data root's layout) instead of the sources ({MIRROR_VARIABLE})"
+)
+
+
+def _register_get(groups) -> None:
+    get = groups["data"].add_parser(
+        "get",
+        help="download benchmark data, pinned and verified by SHA-256 (resumable; safe with two processes)",
+        description="Download what is missing of the named data sets into the data cache (or --data DIR), each "
+        "file from its source at a pinned commit (or --mirror), its SHA-256 checked before it gets its name.",
+    )
+    get.add_argument("names", nargs="*", metavar="NAME", help="data sets (negkit data list), e.g. scone cd-sco")
+    get.add_argument("--all", action="store_true", dest="everything", help="every benchmark and corpus")
+    get.add_argument("--data", help=_DATA_HELP)
+    get.add_argument("--mirror", help=_MIRROR_HELP)
+    get.set_defaults(handler=run_data_get)
+    listing = groups["data"].add_parser(
+        "list", help="every data set: files, size, where it is found, licence, citation key"
+    )
+    listing.add_argument(
+        "--data", help="data root looked at first (then NEGKIT_DATA, the cache, ./data, ../shared/data)"
+    )
+    listing.set_defaults(handler=run_data_list)
+    verify = groups["data"].add_parser("verify", help="re-hash every present data file against its declaration")
+    verify.add_argument("names", nargs="*", metavar="NAME", help="data sets (default: all)")
+    verify.add_argument("--data", help="data root looked at first")
+    verify.set_defaults(handler=run_data_verify)
+    mirror = groups["data"].add_parser(
+        "mirror",
+        help="write a folder that serves as a mirror (NEGKIT_DATA_MIRROR) with every declared file",
+        description="Copy every declared file (hash-checked) from the data found locally, or fetch it, into OUT "
+        "under its path; serve OUT over HTTP (python -m http.server) or point NEGKIT_DATA_MIRROR at it.",
+    )
+    mirror.add_argument("out", help="the mirror folder to write")
+    mirror.add_argument("names", nargs="*", metavar="NAME", help="data sets (default: all)")
+    mirror.add_argument("--data", help="data root looked at first")
+    mirror.add_argument("--mirror", help=_MIRROR_HELP)
+    mirror.set_defaults(handler=run_data_mirror)
+
+
+def run_data_get(args: argparse.Namespace) -> int:
+    report = data_get(args.names, args.everything, args.data, args.mirror)
+    print(
+        f"{len(report.fetched)} file(s) downloaded ({human_size(report.downloaded_bytes)}), "
+        f"{len(report.present)} already present"
+    )
+    return 0
+
+
+def run_data_list(args: argparse.Namespace) -> int:
+    sys.stdout.write(render_list(data_list(args.data)))
+    return 0
+
+
+def run_data_verify(args: argparse.Namespace) -> int:
+    bad = 0
+    for status in data_verify(args.names, args.data):
+        name = status.data_set.name
+        if status.root is None:
+            print(f"{name}\tmissing")
+            continue
+        for problem in status.problems:
+            print(f"{name}\tCHANGED\t{problem}")
+        bad += len(status.problems)
+        missing = status.needed - status.present
+        state = "ok" if not status.problems and not missing else f"{missing} missing" if missing else "changed"
+        print(f"{name}\t{state}\t{status.root}")
+    return 1 if bad else 0
+
+
+def run_data_mirror(args: argparse.Namespace) -> int:
+    report = data_mirror(args.out, args.names, args.data, args.mirror)
+    print(
+        f"{args.out}: {len(report.fetched)} file(s) written, {len(report.present)} already there, "
+        f"{len(report.failed)} missing"
+    )
+    return 1 if report.failed else 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -132,6 +133,12 @@ def add_task_arguments(parser: argparse._ActionsContainer) -> None:
         "--tasks", help="comma-separated task names (see --list); default: every suite whose data is found"
     )
     parser.add_argument("--list", action="store_true", help="list the registered tasks and where their data was found")
+    parser.add_argument(
+        "--download",
+        action="store_true",
+        default=os.environ.get("NEGKIT_DOWNLOAD", "").lower() in ("1", "true", "yes"),
+        help="first download the tasks' data that is not found (negkit data get; NEGKIT_DOWNLOAD=1 sets it)",
+    )
     parser.add_argument(
         "--data", help="data root, data set folder or file (default: NEGKIT_DATA, ./data, ../shared/data)"
     )
@@ -274,6 +281,10 @@ def run_eval(args: argparse.Namespace) -> int:
 
     if args.bootstrap < 0:
         raise NegkitError(f"--bootstrap must be 0 (no intervals) or a number of resamples, got {args.bootstrap}")
+    if args.download:  # before the tasks are found: what is missing is fetched first (negkit data get)
+        from negkit.commands.data import download_for_tasks
+
+        download_for_tasks(None if args.tasks is None else args.tasks.split(","), args.data)
     skipped: dict[str, str] = {}
     if args.tasks is not None:
         tasks = [name.strip() for name in args.tasks.split(",")]

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from negkit.errors import DataNotFoundError
 from negkit.kit.data.locate import locate_dataset
+from negkit.kit.suites.description import SuiteDescription
 from negkit.kit.suites.registry import all_suites, classifier_tasks, expand_task_names, get_task, suite_for_task
 
 
@@ -34,10 +35,15 @@ def locate_task_data(task_name: str, data: str | Path | None) -> Path | None:
         return None
 
 
+def get_hint(suite: SuiteDescription) -> str:
+    """How to get a suite's data: the ``negkit data get`` command when it declares its files, else its prose."""
+    return f"negkit data get {suite.name}" if suite.data.files else suite.data.how_to_get
+
+
 def suite_status(data: str | Path | None = None) -> list[SuiteStatus]:
     """Every registered suite with its main task and where its data is."""
     return [
-        SuiteStatus(suite.name, suite.main_task, locate_task_data(suite.main_task, data), suite.data.how_to_get)
+        SuiteStatus(suite.name, suite.main_task, locate_task_data(suite.main_task, data), get_hint(suite))
         for suite in all_suites()
     ]
 
@@ -58,5 +64,5 @@ def expand_groups(names: list[str], data: str | Path | None = None) -> tuple[lis
     for task in left_out:
         suite = suite_for_task(task)
         if suite is not None:
-            skipped[suite.name] = suite.data.how_to_get
+            skipped[suite.name] = get_hint(suite)
     return [name for name in tasks if name not in left_out], skipped

@@ -73,12 +73,27 @@ def check_file(path: str | Path, declared: DataFile) -> str | None:
     path = Path(path)
     if not path.is_file():
         return f"{path}: missing"
+    if declared.gzipped and (path.stat().st_size != declared.size or sha256_of(path) != declared.sha256):
+        return _check_unpacked(path, declared)  # compressed otherwise than declared: the content decides
     size = path.stat().st_size
     if size != declared.size:
         return f"{path}: {size} bytes, expected {declared.size} (a cut or changed file)"
     actual = sha256_of(path)
     if actual != declared.sha256:
         return f"{path}: sha256 {actual}, expected {declared.sha256}"
+    return None
+
+
+def _check_unpacked(path: Path, declared: DataFile) -> str | None:
+    try:
+        with gzip.open(path, "rb") as handle:
+            digest = hashlib.sha256()
+            for chunk in iter(lambda: handle.read(_CHUNK), b""):
+                digest.update(chunk)
+    except (OSError, EOFError) as error:
+        return f"{path}: not a readable gzip file ({error}), expected sha256 {declared.sha256}"
+    if digest.hexdigest() != declared.unpacked_sha256:
+        return f"{path}: unpacked sha256 {digest.hexdigest()}, expected {declared.unpacked_sha256}"
     return None
 
 

@@ -1,7 +1,8 @@
 """Where benchmark data comes from.
 
-Search order for a data root: an explicit path (``--data``), the ``NEGKIT_DATA`` environment variable,
-then ``./data`` and ``../shared/data`` relative to the working directory. Each data set lives in a
+Search order for a data root: an explicit path (``--data``), the ``NEGKIT_DATA`` environment variable, the
+user's data cache (:func:`cache_root`: where ``negkit data get`` puts what it downloads), then ``./data`` and
+``../shared/data`` relative to the working directory. Each data set lives in a
 sub-folder of the root: a benchmark's is named by its suite (:attr:`negkit.kit.suites.DataSource.folder`), the
 resolution corpora's as in :data:`DATASET_FOLDERS`. An explicit path is the only place looked at:
 when it does not exist, or does not hold the data set, that is an error (never a silent fall-back to another
@@ -15,19 +16,39 @@ from pathlib import Path
 
 from negkit.errors import DataNotFoundError
 
+#: Environment variable naming the data cache (default: ``$XDG_CACHE_HOME/negkit/data``, ``~/.cache/negkit/data``).
+CACHE_VARIABLE = "NEGKIT_DATA_CACHE"
+
 #: Sub-folder of the data root for data sets whose folder is not their name.
 DATASET_FOLDERS: dict[str, str] = {"sfu": "sfu-review"}
 
 
+def cache_root() -> Path:
+    """The user's data cache: ``NEGKIT_DATA_CACHE``, else ``$XDG_CACHE_HOME/negkit/data`` (``~/.cache/negkit/data``
+    when ``XDG_CACHE_HOME`` is unset)."""
+    explicit = os.environ.get(CACHE_VARIABLE)
+    if explicit:
+        return Path(explicit).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path("~/.cache").expanduser())
+    return Path(base) / "negkit" / "data"
+
+
+def download_root(explicit: str | Path | None = None) -> Path:
+    """Where ``negkit data get`` writes: ``--data``, else ``NEGKIT_DATA``, else the cache."""
+    chosen = explicit or os.environ.get("NEGKIT_DATA")
+    return Path(chosen).expanduser() if chosen else cache_root()
+
+
 def candidate_roots(explicit: str | Path | None = None) -> list[Path]:
-    """The data roots negkit tries, in order."""
+    """The data roots negkit tries, in order: ``--data``, ``NEGKIT_DATA``, the cache, ``./data``,
+    ``../shared/data``."""
     roots: list[Path] = []
     if explicit:
         roots.append(Path(explicit))
     env = os.environ.get("NEGKIT_DATA")
     if env:
         roots.append(Path(env))
-    roots += [Path("data"), Path("..") / "shared" / "data"]
+    roots += [cache_root(), Path("data"), Path("..") / "shared" / "data"]
     return roots
 
 
@@ -51,7 +72,8 @@ def locate_dataset(name: str, explicit: str | Path | None = None) -> Path:
         if (given / folder).exists():
             return given / folder
         raise DataNotFoundError(
-            f"data set {name!r} not found in {explicit} (expected {given / folder}, or --data naming that folder)"
+            f"data set {name!r} not found in {explicit} (expected {given / folder}, or --data naming that folder); "
+            f"get it with: negkit data get {name} --data {explicit}"
         )
     tried = []
     for root in candidate_roots(explicit):
@@ -59,7 +81,10 @@ def locate_dataset(name: str, explicit: str | Path | None = None) -> Path:
         tried.append(str(path))
         if path.exists():
             return path
-    raise DataNotFoundError(
-        f"data set {name!r} not found; looked in: {', '.join(tried)}. "
-        "Pass --data PATH or set NEGKIT_DATA to the folder that holds it."
-    )
+    raise DataNotFoundError(missing_message(name, tried))
+
+
+def missing_message(name: str, tried: list[str] | None = None) -> str:
+    """The one line said when data set ``name`` is missing: where negkit looked, and the command that gets it."""
+    looked = f" (looked in {', '.join(tried)})" if tried else ""
+    return f"data set {name!r} not found{looked}; get it with: negkit data get {name}"

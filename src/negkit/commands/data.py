@@ -1,0 +1,273 @@
+"""``negkit data get | list | verify | mirror``: every benchmark's and corpus's declared files, fetched, listed,
+checked and copied.
+
+The data sets are the suites (their ``DataSource``) and the negation-resolution corpora
+(:data:`negkit.resolution.corpora.sources.CORPUS_SOURCES`). A data set is named by its suite name or alias, or by
+its folder (``negation-nli``, ``cd-sco``, ``sfu``): the name a missing-data message prints.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from negkit.errors import NegkitError
+from negkit.io.atomic import make_folder
+from negkit.kit.data.declared import DataFile, check_file, human_size, total_size, unique_files
+from negkit.kit.data.fetch import (
+    MIRROR_VARIABLE,
+    FetchReport,
+    data_lock,
+    fetch_files,
+    file_groups,
+    mirror_from_environment,
+    missing_files,
+)
+from negkit.kit.data.locate import DATASET_FOLDERS, candidate_roots, download_root
+from negkit.kit.suites.description import DataSource
+from negkit.kit.suites.registry import all_suites
+from negkit.resolution.corpora.sources import CORPUS_SOURCES
+
+Say = Callable[[str], None]
+
+
+def _stderr(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+@dataclass(frozen=True)
+class DataSet:
+    """A named data set: a suite's or a corpus's :class:`DataSource`, and what kind it is."""
+
+    name: str
+    kind: str
+    source: DataSource
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def files(self) -> tuple[DataFile, ...]:
+        return self.source.files
+
+    @property
+    def size(self) -> int:
+        return total_size(self.files)
+
+
+def all_data_sets() -> list[DataSet]:
+    """Every suite and resolution corpus, in the order ``negkit data list`` prints them."""
+    sets = [DataSet(suite.name, "benchmark", suite.data, tuple(suite.aliases)) for suite in all_suites()]
+    sets += [DataSet(name, "corpus", source) for name, source in CORPUS_SOURCES.items()]
+    return sets
+
+
+def resolve_data_sets(names: Sequence[str]) -> list[DataSet]:
+    """The data sets ``names`` call for (a suite name or alias, a corpus, or a data folder name), in order."""
+    sets = all_data_sets()
+    chosen: list[DataSet] = []
+    for name in names:
+        folder = DATASET_FOLDERS.get(name, name)
+        matches = [s for s in sets if name == s.name or name in s.aliases] or [
+            s for s in sets if s.source.folder == folder
+        ]
+        if not matches:
+            known = ", ".join(s.name for s in sets)
+            raise NegkitError(f"unknown data set {name!r} (known: {known})")
+        for match in matches[:1]:
+            if match not in chosen:
+                chosen.append(match)
+    return chosen
+
+
+def _no_files_message(data_set: DataSet) -> str:
+    return f"{data_set.name}: negkit cannot download it; {data_set.source.how_to_get}"
+
+
+def data_get(
+    names: Sequence[str] = (),
+    everything: bool = False,
+    data: str | Path | None = None,
+    mirror: str | None = None,
+    say: Say = _stderr,
+    show_progress: bool | None = None,
+) -> FetchReport:
+    """Fetch what is missing of the named data sets (or all with ``everything``) into ``data`` (default:
+    ``NEGKIT_DATA``, else the cache), from the declared URLs or ``mirror`` (default: ``NEGKIT_DATA_MIRROR``).
+    Prints each data set's licence and size before it downloads. Raises :class:`NegkitError` naming every file that
+    could not be had, after fetching all the others."""
+    if not names and not everything:
+        raise NegkitError("name the data sets to get (negkit data list shows them), or pass --all")
+    sets = all_data_sets() if everything else resolve_data_sets(names)
+    root = download_root(data)
+    mirror = mirror_from_environment(mirror)
+    report = FetchReport()
+    problems: list[str] = []
+    make_folder(root)
+    with data_lock(root, announce=say):
+        for data_set in sets:
+            if not data_set.files:
+                if not everything:
+                    problems.append(_no_files_message(data_set))
+                else:
+                    say(_no_files_message(data_set))
+                continue
+            missing = missing_files(data_set.files, root)
+            if not missing:
+                report.present += [group[0].path for group in file_groups(data_set.files)]
+                continue
+            size = sum(file.download_size for file in missing)
+            where = f"mirror {mirror}" if mirror else "the authors' releases at pinned commits"
+            say(
+                f"{data_set.name}: {len(missing)} file(s), {human_size(size)} from {where}; "
+                f"licence: {data_set.source.licence}; cite: {data_set.source.citation or '-'}"
+            )
+            part = fetch_files(data_set.files, root, mirror, label=data_set.name, show_progress=show_progress)
+            report.merge(part)
+            if part.fetched:
+                say(f"{data_set.name}: {len(part.fetched)} file(s), {human_size(part.downloaded_bytes)} into {root}")
+            problems += [f"{data_set.name}: {reason}" for _, reason in part.failed]
+    if problems:
+        hint = "" if mirror else f" (behind a firewall: --mirror URL or {MIRROR_VARIABLE})"
+        raise NegkitError("could not get:\n  " + "\n  ".join(problems) + hint)
+    return report
+
+
+@dataclass(frozen=True)
+class DataSetStatus:
+    """Where a data set's files are: the data root holding all of them (or the most of them), and what is wrong."""
+
+    data_set: DataSet
+    root: Path | None
+    present: int
+    needed: int
+    problems: tuple[str, ...]
+
+    @property
+    def complete(self) -> bool:
+        return self.needed > 0 and self.present == self.needed and not self.problems
+
+
+def data_set_status(data_set: DataSet, data: str | Path | None = None, hashes: bool = True) -> DataSetStatus:
+    """Where ``data_set`` is (the first root in the lookup order holding its folder) and how many of its files
+    are there; with ``hashes`` each present file is re-hashed (a changed or cut file is a problem)."""
+    groups = file_groups(data_set.files)
+    for root in candidate_roots(data):
+        if not (root / data_set.source.folder).exists():
+            continue
+        present, problems = 0, []
+        for group in groups:
+            there = [file for file in group if (root / file.path).is_file()]
+            if not there:
+                continue
+            present += 1
+            if hashes:
+                bad = [problem for file in there if (problem := check_file(root / file.path, file))]
+                if len(bad) == len(there):
+                    problems += bad
+            elif all((root / f.path).stat().st_size != f.size for f in there):
+                problems.append(f"{root / there[0].path}: size differs from the declared {there[0].size} bytes")
+        return DataSetStatus(data_set, root, present, len(groups), tuple(problems))
+    return DataSetStatus(data_set, None, 0, len(groups), ())
+
+
+def data_list(data: str | Path | None = None) -> list[DataSetStatus]:
+    """Every data set with where it is (sizes compared, not hashes: ``negkit data verify`` re-hashes)."""
+    return [data_set_status(data_set, data, hashes=False) for data_set in all_data_sets()]
+
+
+def render_list(statuses: Sequence[DataSetStatus]) -> str:
+    """``negkit data list``'s table: name, kind, files, size, licence, citation, where (or what is missing)."""
+    rows = [("data set", "kind", "files", "size", "where", "licence", "cite")]
+    for status in statuses:
+        data_set = status.data_set
+        if not data_set.files:
+            where, files, size = "not downloadable: " + data_set.source.how_to_get, "-", "-"
+        else:
+            files, size = str(status.needed), human_size(data_set.size)
+            if status.root is None:
+                where = f"missing (negkit data get {data_set.name})"
+            elif status.problems:
+                where = f"{status.root} ({len(status.problems)} changed: negkit data verify)"
+            elif status.present < status.needed:
+                where = f"{status.root} ({status.needed - status.present} of {status.needed} missing)"
+            else:
+                where = str(status.root)
+        rows.append(
+            (data_set.name, data_set.kind, files, size, where, data_set.source.licence, data_set.source.citation)
+        )
+    return "\n".join("\t".join(row) for row in rows) + "\n"
+
+
+def data_verify(names: Sequence[str] = (), data: str | Path | None = None) -> list[DataSetStatus]:
+    """Re-hash every present file of the named data sets (all without names) against its declaration."""
+    sets = resolve_data_sets(names) if names else all_data_sets()
+    return [data_set_status(data_set, data, hashes=True) for data_set in sets if data_set.files]
+
+
+def data_mirror(
+    out: str | Path,
+    names: Sequence[str] = (),
+    data: str | Path | None = None,
+    mirror: str | None = None,
+    say: Say = _stderr,
+) -> FetchReport:
+    """Write a folder that serves as a mirror (``NEGKIT_DATA_MIRROR=URL`` of a web server over it, or the folder
+    itself): every declared file of the named data sets (all without names) under its path, copied from the data
+    found locally (hash-checked) or else fetched."""
+    out = make_folder(Path(out).expanduser())
+    sets = resolve_data_sets(names) if names else [s for s in all_data_sets() if s.files]
+    files = unique_files([file for data_set in sets for file in data_set.files])
+    report = FetchReport()
+    with data_lock(out, announce=say):
+        for group in file_groups(files):
+            done = next((file for file in group if check_file(out / file.path, file) is None), None)
+            if done is not None:
+                report.present.append(done.path)
+                continue
+            local = next(
+                (
+                    (root / file.path, file)
+                    for file in group
+                    for root in candidate_roots(data)
+                    if check_file(root / file.path, file) is None
+                ),
+                None,
+            )
+            if local is None:  # no local copy of any alternative: fetch it
+                report.merge(fetch_files(group, out, mirror_from_environment(mirror), label=group[0].path))
+                continue
+            source, file = local
+            target = out / file.path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            temporary = target.with_name(target.name + ".copying")
+            shutil.copyfile(source, temporary)
+            temporary.replace(target)
+            report.fetched.append((file.path, file.size))
+    for path, reason in report.failed:
+        say(f"not in the mirror: {path}: {reason}")
+    return report
+
+
+def download_for_tasks(
+    task_names: Sequence[str] | None, data: str | Path | None = None, mirror: str | None = None, say: Say = _stderr
+) -> FetchReport:
+    """What ``negkit eval --download`` does before anything else: get the declared files of the suites of
+    ``task_names`` (suite, task or group names; ``None``: every suite ``negkit eval`` runs by default) whose data
+    is not found in the lookup order, into ``data`` (default: ``NEGKIT_DATA``, else the cache)."""
+    from negkit.commands.status import locate_task_data
+    from negkit.kit.suites.registry import expand_task_names, suite_for_task
+
+    if task_names is None:
+        suites = [suite for suite in all_suites() if suite.default_run]
+    else:
+        suites = []
+        for task in expand_task_names(task_names):
+            suite = suite_for_task(task)
+            if suite is not None and suite not in suites:
+                suites.append(suite)
+    wanted = [s.name for s in suites if s.data.files and locate_task_data(s.main_task, data) is None]
+    if not wanted:
+        return FetchReport()
+    return data_get(wanted, data=data, mirror=mirror, say=say)
