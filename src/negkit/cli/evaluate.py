@@ -13,7 +13,14 @@ from negkit.commands.eval.combined import REPORT_FILE
 from negkit.commands.eval.evaluate import evaluate
 from negkit.commands.eval.options import EvalOptions
 from negkit.commands.eval.preflight import check_data_argument
-from negkit.commands.status import expand_groups, locate_task_data, suite_status
+from negkit.commands.status import (
+    SuiteStatus,
+    default_run_plan,
+    default_suites,
+    expand_groups,
+    locate_task_data,
+    suite_status,
+)
 from negkit.errors import NegkitError, quoted
 from negkit.kit.arguments import (
     non_negative,
@@ -26,7 +33,7 @@ from negkit.kit.arguments import (
     wait_seconds,
 )
 from negkit.kit.command_context import CommandContext
-from negkit.kit.suites import classifier_tasks, registered_tasks, suite_groups, task_flags
+from negkit.kit.suites import registered_tasks, suite_groups, task_flags
 from negkit.models.model_args import parse_model_args
 from negkit.models.spec import parse_model_spec
 from negkit.runs.runner import DEFAULT_CHUNK_SIZE, DEFAULT_COMMIT_SECONDS
@@ -345,17 +352,10 @@ def command_context() -> CommandContext:
 
 
 def suites_to_run(data: str | None, classifier: bool = False) -> tuple[list[str], dict[str, str]]:
-    """The main task of every suite whose data is found, and the suites left out (suite -> how to get its data),
-    each said on standard error: a suite is never skipped without a word."""
-    tasks, skipped = [], {}
-    can_classify = classifier_tasks()
-    for status in suite_status(data):
-        if classifier and status.task not in can_classify:
-            continue
-        if status.location is None:
-            skipped[status.suite] = status.hint
-        else:
-            tasks.append(status.task)
+    """The main task of every default suite whose data is found (:func:`negkit.commands.status.default_run_plan`),
+    and the suites left out (suite -> how to get its data), each said on standard error: a suite is never skipped
+    without a word."""
+    tasks, skipped = default_run_plan(data, classifier)
     if not tasks:  # one error line, not a note per suite first
         where = f"{data}: " if data else ""
         raise NegkitError(
@@ -366,14 +366,25 @@ def suites_to_run(data: str | None, classifier: bool = False) -> tuple[list[str]
     return tasks, skipped
 
 
+def suite_data_line(status: SuiteStatus) -> str:
+    return f"data: {status.location}" if status.location else f"data not found; get it: {status.hint}"
+
+
 def list_tasks(data: str | None) -> int:
     if data is not None:
         check_data_argument(data)
 
+    runs = default_suites()
+    statuses = suite_status(data)
     print("Suites (run by `negkit eval` without --tasks when their data is found):")
-    for status in suite_status(data):
-        where = f"data: {status.location}" if status.location else f"data not found; get it: {status.hint}"
-        print(f"  {status.suite}\t[{status.task}]\t{where}")
+    for status in statuses:
+        if status.suite in runs:
+            print(f"  {status.suite}\t[{status.task}]\t{suite_data_line(status)}")
+    by_name = [status for status in statuses if status.suite not in runs]
+    if by_name:
+        print("Suites asked for by name only (`negkit eval --tasks TASK`; guards, not negation benchmarks):")
+        for status in by_name:
+            print(f"  {status.suite}\t[{status.task}]\t{suite_data_line(status)}")
     groups = suite_groups()
     if groups:
         print("Groups of suites (`negkit eval --tasks GROUP` runs the main task of each whose data is found):")
