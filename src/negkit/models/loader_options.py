@@ -41,3 +41,17 @@ def check_options(backend: str, options: dict[str, Any], known: dict[str, str]) 
             f"--model-args: unknown key{'s' if len(unknown) > 1 else ''} {', '.join(shortened(key, 60) for key in unknown)} "
             f"for the {backend} backend; known keys: {listing}"
         )
+
+
+def gpu_visible(device: str | None, device_map: Any = None) -> bool:
+    """Whether a transformers model would be placed on a CUDA GPU: ``--device cuda[:N]``, or no device (``auto``)
+    while torch sees one (False without torch, or with ``device_map=cpu``)."""
+    if device not in (None, "auto"):
+        return str(device).startswith("cuda")
+    if device_map is not None and str(device_map) == "cpu":
+        return False
+    try:
+        import torch  # only when a model loads anyway
+    except ImportError:
+        return False
+    return bool(torch.cuda.is_available())

@@ -35,7 +35,7 @@ __all__ = ["FLAG_ARGS", "LOADER_ARGS", "check_options", "load_pretrained"]
 
 DTYPES: dict[str, torch.dtype] = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
 #: ``--dtype`` values (``auto`` is resolved per device by :func:`resolve_dtype_name`).
-DTYPE_CHOICES = ("auto", *DTYPES)
+DTYPE_CHOICES = ("auto", "checkpoint", *DTYPES)
 QUANTIZE_CHOICES = ("8bit", "4bit")
 
 _BNB_KEYS = ("bnb_4bit_quant_type", "bnb_4bit_use_double_quant", "llm_int8_threshold")
@@ -88,6 +88,14 @@ def resolve_dtype_name(dtype: str | None, device: str) -> str:
     if name not in DTYPES:
         raise NegkitError(f"unknown dtype {name!r}; choose one of {', '.join(DTYPE_CHOICES)}")
     return name
+
+
+def checkpoint_dtype(config: Any) -> str:
+    """The dtype a model's configuration says its weights were saved in (float32 when it says none negkit
+    computes in, e.g. float64 or nothing)."""
+    saved = getattr(config, "dtype", None) or getattr(config, "torch_dtype", None)
+    name = str(saved).removeprefix("torch.") if saved is not None else "float32"
+    return name if name in DTYPES else "float32"
 
 
 def quantization_config(quantize: str | None, dtype: str, options: dict[str, Any]) -> Any:
@@ -188,7 +196,9 @@ def load_pretrained(
     resolved_device = resolve_device(device) if options.get("device_map") is None else "auto"
     compute_device = resolved_device if resolved_device != "auto" else resolve_device("auto")
     dtype_choice = None
-    if (dtype or "auto") == "auto" and quantize is None:  # fast mode's own choice, timed on this machine
+    if dtype == "checkpoint":  # the dtype the weights were saved in (transformers' dtype="auto"; the Harness's)
+        dtype_name = checkpoint_dtype(_config(name, options))
+    elif (dtype or "auto") == "auto" and quantize is None:  # fast mode's own choice, timed on this machine
         dtype_name, dtype_choice = choose_fast_dtype(_config(name, options), compute_device, auto_class_name)
     else:
         dtype_name = resolve_dtype_name(dtype, compute_device)
