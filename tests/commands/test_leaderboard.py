@@ -14,6 +14,7 @@ from browser import find_chromium, render
 from negkit.cli import main
 from negkit.commands.leaderboard import LeaderboardOptions, leaderboard, leaderboard_data, parse_entries, slug
 from negkit.commands.leaderboard_html import colour
+from negkit.commands.leaderboard_markdown import leaderboard_markdown
 from negkit.errors import NegkitError
 from negkit.kit.suites import suite_view
 
@@ -22,11 +23,13 @@ OPTIONS = LeaderboardOptions(resamples=400)
 GOLD = ["entailment"] * 6 + ["neutral"] * 4
 
 
-def _write_run(folder: Path, task: str, model: str, records: list[dict], split: str = "test") -> Path:
+def _write_run(
+    folder: Path, task: str, model: str, records: list[dict], split: str = "test", backend: str | None = None
+) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     results = {
         "task": {"task": task},
-        "model": {"name": model},
+        "model": {"name": model, **({"backend": backend} if backend else {})},
         "data": {"split": split},
         "record": {"command": f"negkit eval --model {model} --tasks {task}"},
         "metrics": {},
@@ -36,7 +39,7 @@ def _write_run(folder: Path, task: str, model: str, records: list[dict], split: 
     return folder
 
 
-def _scone(folder: Path, model: str, predictions: list[str]) -> Path:
+def _scone(folder: Path, model: str, predictions: list[str], backend: str | None = None) -> Path:
     records = [
         {
             "item_id": f"scone-test-no_negation-{row}",
@@ -47,7 +50,7 @@ def _scone(folder: Path, model: str, predictions: list[str]) -> Path:
         }
         for row, (gold, guess) in enumerate(zip(GOLD, predictions))
     ]
-    return _write_run(folder, "scone", model, records)
+    return _write_run(folder, "scone", model, records, backend=backend)
 
 
 def _condaqa(folder: Path, model: str, correct: list[bool], split: str = "dev") -> Path:
@@ -304,3 +307,43 @@ def test_rows_are_models_ranked_over_the_tasks_they_share(runs, tmp_path):
     again = _scone(tmp_path / "again", "random", ["entailment"] * 10)
     names = [model["name"] for model in leaderboard_data([runs["random"], again], OPTIONS, suite_view)["models"]]
     assert names == ["random (random)", "random (again)"]
+
+
+def test_baselines_are_reference_rows_not_ranked_among_the_models(runs, tmp_path):
+    """The majority baseline (60%) scored above a model (50%) used to be ranked second among the models; baselines
+    (the backend ``baseline``: random, majority, constant) are now reference rows: compared with the best model,
+    never ranked, drawn below the models in every table."""
+    model_a = _scone(tmp_path / "a", "model-a", GOLD)  # 100%
+    weak = ["entailment", "neutral", "entailment", "neutral", "entailment", "neutral"] + ["neutral", "entailment"] * 2
+    model_b = _scone(tmp_path / "b", "model-b", weak)  # 5 of 10
+    majority = _scone(tmp_path / "majority-run", "majority", ["entailment"] * 10, backend="baseline")
+    constant = _scone(tmp_path / "constant-run", "constant:neutral", ["neutral"] * 10, backend="baseline")
+    data = leaderboard_data([majority, model_b, constant, model_a], OPTIONS, suite_view)
+    cells = {name: data["cells"][name]["scone"] for name in ("model-a", "model-b", "majority", "constant:neutral")}
+    assert cells["majority"]["estimate"] == 60.0 > cells["model-b"]["estimate"] == 50.0
+    assert {name: cell["rank"] for name, cell in cells.items()} == {
+        "model-a": 1.0,
+        "model-b": 2.0,  # second among the models, although the majority baseline scores higher
+        "majority": None,
+        "constant:neutral": None,
+    }
+    assert cells["majority"]["reference"] and not cells["model-b"]["reference"] and not cells["majority"]["best"]
+    assert cells["majority"]["vs_best"]["difference"] == pytest.approx(-40.0)  # still compared with the best
+    assert data["mean_rank"]["model-b"]["mean"] == 2.0 and data["mean_rank"]["majority"]["mean"] is None
+    assert data["mean_rank"]["majority"]["reference"] and data["columns"][0]["best"] == "model-a"
+    markdown = leaderboard_markdown(data)
+    ranking = markdown.split("## Ranking")[1].split("## Per task")[0]
+    lines = [line for line in ranking.splitlines() if line.startswith("| ") and line.split("|")[2].strip() != "model"]
+    assert [line.split("|")[1].strip() + " " + line.split("|")[2].strip() for line in lines] == [
+        "1 model-a",
+        "2 model-b",
+        "– constant:neutral (baseline, reference)",
+        "– majority (baseline, reference)",
+    ]
+    assert "baselines (reference rows) against model-a: " in markdown and "ref." in markdown
+    out = tmp_path / "site"
+    leaderboard([str(path) for path in (majority, model_b, constant, model_a)], out, OPTIONS, suite_view)
+    page = (out / "index.html").read_text()
+    ranked, references = page.split('<tbody class="references">')
+    assert 'data-model="model-b"' in ranked.split('id="ranking"')[1] and 'data-model="majority"' in references
+    assert "reference, not ranked" in references.split("</tbody>")[0]

@@ -84,14 +84,25 @@ def test_fractional_limits():
         (["tind"], {"prompt": "3"}, "--prompt does not apply to task tind"),
         (["nubench", "scone"], {"prompt": "3"}, "give it per task, e.g. --prompt TASK=VALUE"),
         (["nubench"], {"prompt": {"scone": "3"}}, "--prompt names tasks that are not run: scone"),
-        (["scone", "nan-nli"], {"seed": 3}, "--seed changes nothing for scone, nan-nli"),
-        (["nubench"], {"seed": 3}, "--seed changes nothing for nubench"),  # zero-shot draws nothing
         (["nubench"], {"prompt": "99"}, "unknown Thunder-NUBench prompt '99'"),
     ],
 )
 def test_flags_that_do_not_apply_are_errors(tasks, options, message):
     with pytest.raises(NegkitError, match=message.replace("(", r"\(").replace("+", r"\+")):
         task_options_for(tasks, EvalOptions(**options))
+
+
+@pytest.mark.parametrize(
+    ("tasks", "warning"),
+    [
+        (["scone", "nan-nli"], "--seed changes nothing for scone, nan-nli"),
+        (["nubench"], "--seed changes nothing for nubench"),  # zero-shot draws nothing
+    ],
+)
+def test_a_seed_no_task_uses_is_a_warning_as_in_the_harness(tasks, warning, capsys):
+    options = task_options_for(tasks, EvalOptions(seed=3))
+    assert set(options) == set(tasks)
+    assert f"negkit: warning: {warning}" in capsys.readouterr().err
 
 
 def test_classifier_tasks_take_no_prompt_flags():

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -249,8 +250,65 @@ def test_eval_against_a_server_that_never_answers_fails_after_the_stated_timeout
         listener.close()
     elapsed = time.monotonic() - started
     error = capsys.readouterr().err
-    assert code == 2 and "no answer within 1 s (--timeout)" in error and "Traceback" not in error
+    assert code == 2 and "sent no answer within 1 s (the start-up probe" in error and "Traceback" not in error
     assert elapsed < 30
+
+
+@contextmanager
+def silent_server():
+    """A loopback socket that accepts every connection and never answers; yields its URL."""
+    import socket
+    import threading
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(16)
+    accepted: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept_and_stay_silent():
+        listener.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                accepted.append(listener.accept()[0])
+            except OSError:
+                continue
+
+    thread = threading.Thread(target=accept_and_stay_silent, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}/v1"
+    finally:
+        stop.set()
+        thread.join()
+        for connection in accepted:
+            connection.close()
+        listener.close()
+
+
+def test_the_start_up_probe_gives_up_on_a_silent_server_within_about_ten_seconds():
+    """A server that accepts the connection and never answers: with the default request timeout (30 s, tried
+    twice) the first request would wait a minute; the start-up probe (GET /models, for the fingerprint, before any
+    request) waits 10 s once and says so. The probe's timeout is configurable and never longer than ``timeout``."""
+    import time
+
+    with silent_server() as url:
+        client = OpenAICompatibleLM(url, "silent")  # default timeout 30 s, probe 10 s
+        assert client.timeout == 30 and client.probe_timeout == 10
+        started = time.monotonic()
+        with pytest.raises(
+            NegkitError, match=r"accepted the connection but sent no answer within 10 s .*probe_timeout"
+        ):
+            client.fingerprint  # noqa: B018 (the probe runs when the fingerprint is first read)
+        assert 9 <= time.monotonic() - started < 15
+        quick = OpenAICompatibleLM(url, "silent", probe_timeout=0.5)
+        started = time.monotonic()
+        with pytest.raises(NegkitError, match="within 0.5 s"):
+            quick.fingerprint  # noqa: B018
+        assert time.monotonic() - started < 5
+    assert OpenAICompatibleLM(url, "x", timeout=2).probe_timeout == 2  # never longer than a request's timeout
+    with pytest.raises(NegkitError, match="probe_timeout is out of range"):
+        OpenAICompatibleLM(url, "x", probe_timeout=0)
 
 
 def test_the_fingerprint_holds_what_the_server_reports_about_the_model(server):

@@ -145,10 +145,11 @@ def _included_paths(parser: argparse.ArgumentParser, argv: list[str]) -> list[st
     if not any("--include" in taker._option_string_actions for taker in takers):
         return []
     paths = []
+    spellings = ("--include", "--include-path", "--include_path")  # the last two: the Harness's spelling
     for position, argument in enumerate(argv):
-        if argument == "--include" and position + 1 < len(argv):
+        if argument in spellings and position + 1 < len(argv):
             paths.append(argv[position + 1])
-        elif argument.startswith("--include="):
+        elif argument.split("=", 1)[0] in spellings and "=" in argument:
             paths.append(argument.split("=", 1)[1])
     return paths
 

@@ -15,10 +15,13 @@ def add_include_argument(parser: argparse._ActionsContainer) -> None:
     :func:`negkit.cli.main` loads them before the parser is built, so their names are known to every command."""
     parser.add_argument(
         "--include",
+        "--include-path",
+        "--include_path",
+        dest="include",
         action="append",
         metavar="PATH",
         help="also load the suites of this .py file, or of every .py file in this folder "
-        "(see docs/suites.md); may be repeated",
+        "(see docs/suites.md; the Harness's YAML task folders are not read); may be repeated",
     )
 
 

@@ -12,11 +12,20 @@ from typing import Any
 from negkit.cli.arguments import add_include_argument
 from negkit.commands.eval.combined import REPORT_FILE
 from negkit.commands.eval.evaluate import evaluate
+from negkit.commands.eval.harness import parse_gen_kwargs
 from negkit.commands.eval.options import EvalOptions
 from negkit.commands.eval.preflight import check_data_argument
-from negkit.commands.status import expand_groups, locate_task_data, suite_status
+from negkit.commands.status import (
+    SuiteStatus,
+    default_run_plan,
+    default_suites,
+    expand_groups,
+    locate_task_data,
+    suite_status,
+)
 from negkit.errors import NegkitError, quoted
 from negkit.kit.arguments import (
+    harness_seed,
     non_negative,
     parse_batch_size,
     parse_limit,
@@ -27,7 +36,7 @@ from negkit.kit.arguments import (
     wait_seconds,
 )
 from negkit.kit.command_context import CommandContext
-from negkit.kit.suites import classifier_tasks, registered_tasks, suite_groups, task_flags
+from negkit.kit.suites import registered_tasks, suite_groups, task_flags
 from negkit.models.model_args import parse_model_args
 from negkit.models.spec import parse_model_spec
 from negkit.runs.runner import DEFAULT_CHUNK_SIZE, DEFAULT_COMMIT_SECONDS
@@ -71,9 +80,12 @@ def add_model_arguments(parser: argparse._ActionsContainer) -> None:
     )
     parser.add_argument(
         "--model-args",
+        "--model_args",
         metavar="KEY=VALUE,...",
         help="options for the model loader, e.g. revision=main,attn_implementation=sdpa "
-        "(lists in [brackets], values with commas in quotes); recorded in the results",
+        "(lists in [brackets], values with commas in quotes); recorded in the results. The Harness's "
+        "--model hf|vllm --model_args pretrained=NAME,dtype=... and --model local-completions --model_args "
+        "model=NAME,base_url=URL are read as hf:NAME, vllm:NAME, openai:URL#NAME (docs/harness.md)",
     )
     parser.add_argument(
         "--adapter",
@@ -90,8 +102,16 @@ def add_model_arguments(parser: argparse._ActionsContainer) -> None:
     )
     parser.add_argument(
         "--batch-size",
+        "--batch_size",
         default="auto",
         help="N, or auto (the largest batch that fits, found per length bucket, halved on out-of-memory)",
+    )
+    parser.add_argument(
+        "--max-batch-size",
+        "--max_batch_size",
+        type=positive_int,
+        metavar="N",
+        help="with --batch-size auto: at most N prompts per batch (the Harness's flag)",
     )
     parser.add_argument(
         "--device",
@@ -100,9 +120,10 @@ def add_model_arguments(parser: argparse._ActionsContainer) -> None:
     )
     parser.add_argument(
         "--dtype",
-        choices=("auto", "float32", "bfloat16", "float16"),
-        help="exact mode: float32; fast mode default auto (CPU: the fastest of float32, bfloat16 and "
-        "float16 by a short calibration cached per machine; GPU: bfloat16, float16 without bf16)",
+        choices=("auto", "checkpoint", "float32", "bfloat16", "float16"),
+        help="exact mode: float32; fast mode: checkpoint (the dtype the checkpoint was saved in, as the Harness's "
+        "dtype=auto; the default on a GPU), or auto (CPU: the fastest of float32, bfloat16 and float16 by a "
+        "short calibration cached per machine; GPU: bfloat16, float16 without bf16)",
     )
     parser.add_argument(
         "--quantize",
@@ -110,7 +131,11 @@ def add_model_arguments(parser: argparse._ActionsContainer) -> None:
         help="load the weights quantized with bitsandbytes (needs a CUDA GPU and --mode fast)",
     )
     parser.add_argument(
-        "--mode", choices=("exact", "fast"), default="exact", help="exact reproduces plain forward passes (fp32)"
+        "--mode",
+        choices=("exact", "fast"),
+        help="exact reproduces plain forward passes in float32 (the default on the CPU); fast computes in "
+        "--dtype (the default on a GPU, in the checkpoint's dtype as the Harness does; --mode exact for float32 "
+        "there)",
     )
     parser.add_argument(
         "--timeout",
@@ -158,9 +183,18 @@ def add_task_arguments(parser: argparse._ActionsContainer) -> None:
     )
     parser.add_argument(
         "--seed",
-        type=seed_value,
-        help="seed for splits, samples and few-shot draws (default 0; a task that "
-        "averages over its paper's few-shot seeds uses this one seed instead)",
+        type=harness_seed,
+        metavar="S|S,S,S,S",
+        help="seed for splits, samples and few-shot draws (default 0; a task that averages over its paper's "
+        "few-shot seeds uses this one seed instead); the Harness's four seeds (python, numpy, torch, few-shot) "
+        "give their few-shot seed. A warning when no task draws anything",
+    )
+    parser.add_argument(
+        "--gen-kwargs",
+        "--gen_kwargs",
+        metavar="KEY=VALUE,...",
+        help="for the tasks that generate text: max_gen_toks=N, until=[STOP,...]; do_sample=false and "
+        "temperature=0 are accepted (negkit generates greedily); an error when no task generates",
     )
     parser.add_argument(
         "--prompt",
@@ -322,7 +356,7 @@ def eval_options(args: argparse.Namespace, **fields: Any) -> EvalOptions:
         split=args.split if hasattr(args, "split") else "test",
         limit=given("limit"),
         seed=given("seed"),
-        batch_size=parse_batch_size(args.batch_size),
+        batch_size=batch_size_of(args.batch_size, given("max_batch_size")),
         dtype=args.dtype,
         mode=args.mode,
         out=args.out,
@@ -330,6 +364,7 @@ def eval_options(args: argparse.Namespace, **fields: Any) -> EvalOptions:
         quantize=args.quantize,
         progress=not args.no_progress,
         model_args=parse_model_args(args.model_args),
+        gen_kwargs=parse_gen_kwargs(given("gen_kwargs")),
         num_fewshot=given("num_fewshot"),
         prompt=given("prompt"),
         chat=given("chat"),
@@ -350,23 +385,31 @@ def eval_options(args: argparse.Namespace, **fields: Any) -> EvalOptions:
     return EvalOptions(**{**values, **fields})
 
 
+def batch_size_of(text: str, maximum: int | None) -> int | None:
+    """``--batch-size`` (None: auto), capped by ``--max-batch-size`` when the size is automatic: negkit's automatic
+    size is the largest batch that fits, at most a given N (:mod:`negkit.models.hf_causal`)."""
+    size = parse_batch_size(text)
+    if maximum is None:
+        return size
+    if size is not None:
+        print(
+            f"negkit: note: --max-batch-size {maximum} applies to --batch-size auto only; the batch size is {size}",
+            file=sys.stderr,
+        )
+        return size
+    return maximum
+
+
 def command_context() -> CommandContext:
     """What a benchmark's own commands get of ``negkit eval`` (:class:`negkit.kit.command_context.CommandContext`)."""
     return CommandContext(add_model_arguments, add_run_arguments, eval_options, evaluate)
 
 
 def suites_to_run(data: str | None, classifier: bool = False) -> tuple[list[str], dict[str, str]]:
-    """The main task of every suite whose data is found, and the suites left out (suite -> how to get its data),
-    each said on standard error: a suite is never skipped without a word."""
-    tasks, skipped = [], {}
-    can_classify = classifier_tasks()
-    for status in suite_status(data):
-        if classifier and status.task not in can_classify:
-            continue
-        if status.location is None:
-            skipped[status.suite] = status.hint
-        else:
-            tasks.append(status.task)
+    """The main task of every default suite whose data is found (:func:`negkit.commands.status.default_run_plan`),
+    and the suites left out (suite -> how to get its data), each said on standard error: a suite is never skipped
+    without a word."""
+    tasks, skipped = default_run_plan(data, classifier)
     if not tasks:  # one error line, not a note per suite first
         where = f"{data}: " if data else ""
         raise NegkitError(
@@ -377,14 +420,25 @@ def suites_to_run(data: str | None, classifier: bool = False) -> tuple[list[str]
     return tasks, skipped
 
 
+def suite_data_line(status: SuiteStatus) -> str:
+    return f"data: {status.location}" if status.location else f"data not found; get it: {status.hint}"
+
+
 def list_tasks(data: str | None) -> int:
     if data is not None:
         check_data_argument(data)
 
+    runs = default_suites()
+    statuses = suite_status(data)
     print("Suites (run by `negkit eval` without --tasks when their data is found):")
-    for status in suite_status(data):
-        where = f"data: {status.location}" if status.location else f"data not found; get it: {status.hint}"
-        print(f"  {status.suite}\t[{status.task}]\t{where}")
+    for status in statuses:
+        if status.suite in runs:
+            print(f"  {status.suite}\t[{status.task}]\t{suite_data_line(status)}")
+    by_name = [status for status in statuses if status.suite not in runs]
+    if by_name:
+        print("Suites asked for by name only (`negkit eval --tasks TASK`; guards, not negation benchmarks):")
+        for status in by_name:
+            print(f"  {status.suite}\t[{status.task}]\t{suite_data_line(status)}")
     groups = suite_groups()
     if groups:
         print("Groups of suites (`negkit eval --tasks GROUP` runs the main task of each whose data is found):")

@@ -56,6 +56,11 @@ class _Model:
     name: str
     runs: list[RunFolder]
 
+    @property
+    def baseline(self) -> bool:
+        """A baseline pseudo-model (random, majority, constant): drawn as a reference row, never ranked."""
+        return all(run.model.get("backend") == "baseline" for run in self.runs)
+
     def task_runs(self) -> list[tuple[RunFolder, TaskRun]]:
         return [(run, task) for run in self.runs for task in run.tasks.values()]
 
@@ -229,7 +234,7 @@ def leaderboard_data(
                 "model": sorted({run.model_name for run in model.runs}),
                 "folders": [str(run.path) for run in model.runs],
                 "commands": [str(task.results.get("record", {}).get("command", "")) for _, task in model.task_runs()],
-                "baseline": all(run.model.get("backend") == "baseline" for run in model.runs),
+                "baseline": model.baseline,
                 "parameters": recorded_parameters([run.model for run in model.runs]),
             }
             for model in models
@@ -263,8 +268,19 @@ def _mean_ranks(data: dict[str, Any]) -> None:
     like), with its coverage: ``{"mean", "columns" (shared columns averaged), "covered" (columns it has), "of"}``.
     With no column shared by all models there is no overall order: every mean is None."""
     keys = [column["key"] for column in data["columns"]]
-    shared = [key for key in keys if all(key in cells for cells in data["cells"].values())]
+    references = {model["name"] for model in data["models"] if model["baseline"]}
+    ranked = {name: cells for name, cells in data["cells"].items() if name not in references}
+    shared = [key for key in keys if all(key in cells for cells in ranked.values())]
     for name, cells in data["cells"].items():
+        if name in references:  # a baseline: a reference row, no rank
+            data["mean_rank"][name] = {
+                "mean": None,
+                "columns": 0,
+                "covered": sum(key in cells for key in keys),
+                "of": len(keys),
+                "reference": True,
+            }
+            continue
         ranks = [cells[key]["rank"] for key in shared]
         data["mean_rank"][name] = {
             "mean": round(sum(ranks) / len(ranks), 6) if ranks else None,
@@ -285,6 +301,7 @@ def _column(
 ) -> dict[str, Any] | None:
     """Fill one column's cells (values, ranks, differences from the best); its description, or None if empty."""
     found: dict[str, TaskRun] = {}
+    references = {model.name for model in models if model.baseline}
     for model in models:
         for _, task in model.task_runs():
             if task.name == task_name and _split(task) == split:
@@ -323,15 +340,17 @@ def _column(
     if not primaries:
         return None
     cells = {name: data["cells"][name][key] for name in primaries}
-    ranks = _average_ranks({name: cell["estimate"] for name, cell in cells.items()})
-    best = min(ranks, key=lambda name: (ranks[name], list(primaries).index(name)))
-    competing = len(cells) >= 2  # "best" only where two or more models compete
+    # baselines are reference rows: compared with the best model, never ranked among the models
+    ranks = _average_ranks({name: cell["estimate"] for name, cell in cells.items() if name not in references})
+    best = min(ranks, key=lambda name: (ranks[name], list(primaries).index(name))) if ranks else None
+    competing = len(ranks) >= 2  # "best" only where two or more models compete
     for name, cell in cells.items():
-        cell["rank"] = ranks[name]
-        cell["best"] = competing and ranks[name] == ranks[best]  # tied values are all best
-        if name != best and name not in unpaired and best not in unpaired:
+        cell["rank"] = ranks.get(name)
+        cell["reference"] = name in references
+        cell["best"] = competing and name in ranks and ranks[name] == ranks[best]  # tied values are all best
+        if best is not None and name != best and name not in unpaired and best not in unpaired:
             cell["vs_best"] = _versus(found[name], found[best], primaries[name].path, factor, options, view)
-    first = primaries[best]
+    first = primaries[best] if best is not None else next(iter(primaries.values()))
     return {
         "key": key,
         "task": task_name,

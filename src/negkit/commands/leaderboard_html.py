@@ -38,6 +38,8 @@ table.sortable th[aria-sort=descending]::after{content:" \\25BC";font-size:.7em}
 th.t{text-align:left}td.best{font-weight:700}.worse{color:#b3261e;font-size:.8em}
 table.heat td{text-align:center;min-width:4.5rem}table.heat td.t{text-align:left}
 .legend{font-size:.85rem;color:#444}
+tr.reference td{color:#555;font-style:italic;background:#f6f6f6}
+tbody.references tr:first-child td{border-top:2px solid #999}
 </style>"""
 
 #: Sorts a table.sortable by the clicked header: cells' data-sort (numbers numerically), empty cells last.
@@ -111,8 +113,22 @@ def _ordered(data: dict[str, Any]) -> list[str]:
     ranks = data["mean_rank"]
     return sorted(
         (model["name"] for model in data["models"]),
-        key=lambda name: (ranks[name]["mean"] is None, ranks[name]["mean"] or 0.0, name),
+        key=lambda name: (
+            bool(ranks[name].get("reference")),
+            ranks[name]["mean"] is None,
+            ranks[name]["mean"] or 0.0,
+            name,
+        ),
     )
+
+
+def _rank_cell(cell: dict[str, Any]) -> str:
+    """A cell's rank, or "baseline (reference)" for a baseline pseudo-model, which is never ranked."""
+    return "baseline (reference)" if cell.get("reference") else _number(cell["rank"], 1)
+
+
+def _reference_class(cell: dict[str, Any]) -> str:
+    return ' class="reference"' if cell.get("reference") else ""
 
 
 def _sort_key(value: float | None) -> str:
@@ -145,26 +161,41 @@ def ranking_table(data: dict[str, Any], slugs: dict[str, str]) -> str:
         f'<th data-first="descending" title="{_e(c["metric_label"])}; unit: {_e(c["unit"])}">{_e(c["label"])}</th>'
         for c in columns
     ]
-    rows = []
+    rows, references = [], []
     folders = {model["name"]: ", ".join(_folder_names(model["folders"])) for model in data["models"]}
-    for position, name in enumerate(_ordered(data), start=1):
+    position = 0
+    for name in _ordered(data):
         mean = data["mean_rank"][name]
-        place = str(position) if mean["mean"] is not None else "–"  # no shared column: not ordered
+        reference = bool(mean.get("reference"))
+        if not reference:
+            position += 1
+        place = str(position) if mean["mean"] is not None and not reference else "–"  # no shared column: not ordered
+        rank = (
+            f'<td data-sort="">baseline <span class="ci">(reference, not ranked; has {mean["covered"]} of '
+            f"{mean['of']})</span></td>"
+            if reference
+            else f'<td data-sort="{_sort_key(mean["mean"])}">{_number(mean["mean"], 2)}'
+            f' <span class="ci">(over {mean["columns"]} shared; has {mean["covered"]} of {mean["of"]})</span></td>'
+        )
         cells = [
             f'<td data-sort="{position}">{place}</td>',
             f'<td class="t" data-sort="{_e(name)}"><a href="models/{_e(slugs[name])}.html">{_e(name)}</a>'
             f' <span class="ci runs">{_e(folders.get(name, ""))}</span></td>',
-            f'<td data-sort="{_sort_key(mean["mean"])}">{_number(mean["mean"], 2)}'
-            f' <span class="ci">(over {mean["columns"]} shared; has {mean["covered"]} of {mean["of"]})</span></td>',
+            rank,
         ]
         cells += [_value_cell(data["cells"][name].get(c["key"])) for c in columns]
-        rows.append(f'<tr data-model="{_e(name)}">' + "".join(cells) + "</tr>")
+        css = ' class="reference"' if reference else ""
+        (references if reference else rows).append(f'<tr data-model="{_e(name)}"{css}>' + "".join(cells) + "</tr>")
+    # the baselines in a body of their own: sorting the table moves the models only, the references stay below
+    tail = f'<tbody class="references">{"".join(references)}</tbody>' if references else ""
     return (
         '<table class="sortable" id="ranking"><thead><tr>'
         + "".join(head)
         + "</tr></thead><tbody>"
         + "".join(rows)
-        + "</tbody></table>"
+        + "</tbody>"
+        + tail
+        + "</table>"
     )
 
 
@@ -174,7 +205,8 @@ def heatmap_table(data: dict[str, Any]) -> str:
     head = '<tr><th class="t">model</th>' + "".join(f"<th>{_e(c['label'])}</th>" for c in columns) + "</tr>"
     rows = []
     for name in _ordered(data):
-        cells = [f'<td class="t">{_e(name)}</td>']
+        reference = bool(data["mean_rank"][name].get("reference"))
+        cells = [f'<td class="t">{_e(name)}{" <span class=ci>(baseline)</span>" if reference else ""}</td>']
         for column in columns:
             cell = data["cells"][name].get(column["key"])
             if not cell:
@@ -193,9 +225,10 @@ def differences_tables(data: dict[str, Any]) -> str:
     parts = []
     for column in data["columns"]:
         entries = [(name, cells[column["key"]]) for name, cells in data["cells"].items() if column["key"] in cells]
-        entries.sort(key=lambda item: (item[1]["rank"], item[0]))
+        entries.sort(key=lambda item: (item[1]["rank"] is None, item[1]["rank"] or 0.0, item[0]))
         rows = "".join(
-            f'<tr><td>{_number(cell["rank"], 1)}</td><td class="t">{_e(name)}</td><td>{cell["items"]}</td>'
+            f"<tr{_reference_class(cell)}><td>{_rank_cell(cell)}</td>"
+            f'<td class="t">{_e(name)}</td><td>{cell["items"]}</td>'
             f"<td>{_number(cell['estimate'])}{_interval(cell['ci'])}</td>"
             f"<td>{'best' if cell['best'] else _difference(cell.get('vs_best'))}</td>"
             f"<td>{'' if not cell.get('vs_best') else cell['vs_best']['shared_items']}</td></tr>"
@@ -298,7 +331,7 @@ def model_html(data: dict[str, Any], name: str, links: Sequence[tuple[str, str |
         total = sum(1 for cells in data["cells"].values() if column["key"] in cells)
         rows.append(
             f'<tr><td class="t">{_e(column["label"])}</td><td class="t">{_e(column["metric_label"])}</td>'
-            f"<td>{_number(cell['rank'], 1)} of {total}</td>"
+            f"<td>{_rank_cell(cell)} of {total}</td>"
             f"<td>{_number(cell['estimate'])}{_interval(cell['ci'])}</td>"
             f"<td>{'best' if cell['best'] else _difference(cell.get('vs_best'))}</td></tr>"
         )

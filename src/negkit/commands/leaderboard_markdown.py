@@ -33,29 +33,49 @@ def _difference(entry: Mapping[str, Any] | None) -> str:
     return f"{entry['difference']:+.1f}{interval}{p_value}" + (" *" if entry.get("significant") else "")
 
 
+#: How a baseline pseudo-model's row is marked: a reference, not a ranked model.
+BASELINE_MARK = "baseline, reference"
+
+
 def _order(data: Mapping[str, Any]) -> list[str]:
+    """The ranked models by mean rank, then the baselines (reference rows) by name."""
     ranks = data["mean_rank"]
     return sorted(
         (model["name"] for model in data["models"]),
-        key=lambda name: (ranks[name]["mean"] is None, ranks[name]["mean"] or 0.0, name),
+        key=lambda name: (
+            bool(ranks[name].get("reference")),
+            ranks[name]["mean"] is None,
+            ranks[name]["mean"] or 0.0,
+            name,
+        ),
     )
 
 
 def _ranking(data: Mapping[str, Any]) -> str:
     columns = data["columns"]
     rows = []
-    for position, name in enumerate(_order(data), start=1):
+    position = 0
+    for name in _order(data):
         mean = data["mean_rank"][name]
-        rank = "–" if mean["mean"] is None else f"{mean['mean']:.2f}"
-        rows.append(
-            [
-                str(position) if mean["mean"] is not None else "–",
-                name,
-                f"{rank} (over {mean['columns']} shared; has {mean['covered']} of {mean['of']})",
-                *(_value(data["cells"][name].get(column["key"])) for column in columns),
-            ]
-        )
+        if mean.get("reference"):
+            place, label, rank = "–", f"{name} ({BASELINE_MARK})", f"not ranked (has {mean['covered']} of {mean['of']})"
+        else:
+            position += 1
+            place = str(position) if mean["mean"] is not None else "–"
+            rank = "–" if mean["mean"] is None else f"{mean['mean']:.2f}"
+            label, rank = name, f"{rank} (over {mean['columns']} shared; has {mean['covered']} of {mean['of']})"
+        rows.append([place, label, rank, *(_value(data["cells"][name].get(column["key"])) for column in columns)])
     return markdown_table(["#", "model", "mean rank", *(column["label"] for column in columns)], rows)
+
+
+def _rank_text(cell: Mapping[str, Any]) -> str:
+    return "ref." if cell.get("reference") or cell["rank"] is None else f"{cell['rank']:.1f}"
+
+
+def _column_order(item: tuple[str, Mapping[str, Any]]) -> tuple[bool, float, str]:
+    """Ranked models by rank, then reference rows by name."""
+    name, cell = item
+    return (cell["rank"] is None, cell["rank"] or 0.0, name)
 
 
 def _published(rows: Sequence[Mapping[str, Any]], with_task: bool) -> str:
@@ -72,12 +92,12 @@ def _column(data: Mapping[str, Any], column: Mapping[str, Any]) -> list[str]:
     key = column["key"]
     entries = sorted(
         ((name, cells[key]) for name, cells in data["cells"].items() if key in cells),
-        key=lambda item: (item[1]["rank"], item[0]),
+        key=_column_order,
     )
     rows = [
         [
-            f"{cell['rank']:.1f}",
-            name,
+            _rank_text(cell),
+            f"{name} ({BASELINE_MARK})" if cell.get("reference") else name,
             str(cell["items"]),
             _value(cell).replace("**", "").replace(" ▼", ""),
             "best" if cell["best"] else _difference(cell.get("vs_best")),
@@ -126,16 +146,25 @@ def _scaling(data: Mapping[str, Any]) -> list[str]:
     return [*parts, ""]
 
 
+def _model_count(data: Mapping[str, Any]) -> str:
+    baselines = sum(1 for model in data["models"] if model.get("baseline"))
+    models = len(data["models"]) - baselines
+    text = f"{models} model{'s' if models != 1 else ''}"
+    return text + (f" and {baselines} baseline{'s' if baselines != 1 else ''}" if baselines else "")
+
+
 def leaderboard_markdown(data: Mapping[str, Any]) -> str:
     """The leaderboard as Markdown (see the module's docstring)."""
     settings = data["settings"]
     parts = [
         "# negkit negation leaderboard",
         "",
-        f"{len(data['models'])} models, {len(data['columns'])} tasks. Values in percent: each suite's primary metric "
+        f"{_model_count(data)}, {len(data['columns'])} tasks. Values in percent: each suite's primary metric "
         f"with its {settings['level']:.0%} percentile bootstrap interval ({settings['resamples']:,} resamples, seed "
         f"{settings['seed']}), recomputed from each run's per-sample records. **Bold**: the best model of a task; "
-        "▼: significantly below it (paired bootstrap over the units of the items both scored).",
+        "▼: significantly below it (paired bootstrap over the units of the items both scored). Baselines (random, "
+        f'majority, constant answers) are reference rows, marked "{BASELINE_MARK}": compared with the best, never '
+        "ranked.",
         "",
         "## Ranking",
         "",

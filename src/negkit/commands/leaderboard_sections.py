@@ -106,13 +106,16 @@ def significance_text(data: Mapping[str, Any], column: Mapping[str, Any]) -> str
     best = column.get("best")
     if not best:
         return ""
-    below, level, undecided = [], [], []
+    below, level, undecided, references = [], [], [], []
     for name, cells in data["cells"].items():
         cell = cells.get(column["key"])
         if cell is None or name == best:
             continue
         versus = cell.get("vs_best")
-        if versus is None:
+        if cell.get("reference"):  # a baseline: said apart, it is not among the models
+            if versus is not None:
+                references.append(f"{name} {versus['difference']:+.1f} (p={versus['p_value']:.3f})")
+        elif versus is None:
             undecided.append(name)
         elif versus["significant"]:
             below.append(f"{name} (p={versus['p_value']:.3f})")
@@ -124,6 +127,8 @@ def significance_text(data: Mapping[str, Any], column: Mapping[str, Any]) -> str
     ]
     if undecided:
         parts.append(f"not paired with {best}: {', '.join(undecided)}")
+    if references:
+        parts.append(f"baselines (reference rows) against {best}: {', '.join(references)}")
     return f"Paired differences: {'; '.join(parts)}."
 
 

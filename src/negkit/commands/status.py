@@ -48,11 +48,33 @@ def suite_status(data: str | Path | None = None) -> list[SuiteStatus]:
     ]
 
 
+def default_suites() -> set[str]:
+    """The suites ``negkit eval`` runs when no task is named (``default_run``; a guard such as ``blimp-guard`` is
+    asked for by name only)."""
+    return {suite.name for suite in all_suites() if suite.default_run}
+
+
+def default_run_plan(data: str | Path | None = None, classifier: bool = False) -> tuple[list[str], dict[str, str]]:
+    """What ``negkit eval`` without ``--tasks`` runs: the main task of every default suite (:func:`default_suites`)
+    whose data is found, and the default suites left out for want of data (suite -> how to get its data). For a
+    classifier model, only the tasks a classifier can run."""
+    runs = default_suites()
+    can_classify = classifier_tasks()
+    tasks: list[str] = []
+    skipped: dict[str, str] = {}
+    for status in suite_status(data):
+        if status.suite not in runs or (classifier and status.task not in can_classify):
+            continue
+        if status.location is None:
+            skipped[status.suite] = status.hint
+        else:
+            tasks.append(status.task)
+    return tasks, skipped
+
+
 def default_tasks(data: str | Path | None = None, classifier: bool = False) -> list[str]:
     """The main tasks whose data is found (only the ones a classifier can run, for a classifier model)."""
-    runs = {suite.main_task for suite in all_suites() if suite.default_run}
-    found = [status.task for status in suite_status(data) if status.location is not None and status.task in runs]
-    return [task for task in found if task in classifier_tasks()] if classifier else found
+    return default_run_plan(data, classifier)[0]
 
 
 def expand_groups(names: list[str], data: str | Path | None = None) -> tuple[list[str], dict[str, str]]:

@@ -89,6 +89,23 @@ def seed_value(text: str) -> int:
     return number
 
 
+def harness_seed(text: str) -> int:
+    """An argparse type: ``--seed`` as negkit's one seed, or the Harness's four (python, numpy, torch, few-shot:
+    ``0,1234,1234,1234``, ``None`` for one left unset): negkit draws its samples and few-shot examples from one seed,
+    so the Harness's few-shot seed (the last one given) is that seed."""
+    parts = [part.strip() for part in text.split(",")]
+    if len(parts) == 1:
+        return seed_value(text)
+    if len(parts) != 4:
+        raise argparse.ArgumentTypeError(
+            f"one seed or the Harness's four (python,numpy,torch,fewshot), got {text[:60]!r}"
+        )
+    given = [seed_value(part) for part in parts if part.lower() != "none"]
+    if not given:
+        raise argparse.ArgumentTypeError(f"no seed given in {text[:60]!r}")
+    return given[-1]
+
+
 def positive_float(text: str) -> float:
     """An argparse type: a finite number > 0."""
     return _number(text, lambda number: number > 0 and math.isfinite(number), "a finite number above 0")

@@ -34,7 +34,7 @@ from typing import Any
 from negkit.engine.requests import LoglikelihoodRequest, LoglikelihoodResult, ModelFingerprint
 from negkit.errors import NegkitError
 from negkit.models.base import AnswerSpace
-from negkit.models.loading import check_options
+from negkit.models.loader_options import check_options
 
 KINDS = ("random", "constant", "majority")
 #: Log-probability of every candidate a constant baseline does not choose.

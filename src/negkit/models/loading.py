@@ -27,49 +27,18 @@ from typing import Any
 
 import torch
 
-from negkit.errors import NegkitError, shortened
+from negkit.errors import NegkitError
 from negkit.models.fast_dtype import choose_fast_dtype
+from negkit.models.loader_options import FLAG_ARGS, LOADER_ARGS, check_options
+
+__all__ = ["FLAG_ARGS", "LOADER_ARGS", "check_options", "load_pretrained"]
 
 DTYPES: dict[str, torch.dtype] = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
 #: ``--dtype`` values (``auto`` is resolved per device by :func:`resolve_dtype_name`).
-DTYPE_CHOICES = ("auto", *DTYPES)
+DTYPE_CHOICES = ("auto", "checkpoint", *DTYPES)
 QUANTIZE_CHOICES = ("8bit", "4bit")
 
-#: ``--model-args`` keys every transformers backend accepts: key -> what it does.
-LOADER_ARGS: dict[str, str] = {
-    "revision": "hub branch, tag or commit to load",
-    "subfolder": "folder inside the repository or path that holds the model",
-    "variant": "weights variant (e.g. fp16 for model.fp16.safetensors)",
-    "tokenizer": "tokenizer folder or hub name, when it is not the model's",
-    "attn_implementation": "attention kernel: eager, sdpa, flash_attention_2, ...",
-    "device_map": "auto | balanced | balanced_low_0 | sequential | cpu | cuda:N: shard the model over the "
-    "visible GPUs (what does not fit goes to CPU memory, then to offload_folder)",
-    "max_memory": "memory per device for device_map, e.g. [0:20GiB,1:20GiB,cpu:64GiB]",
-    "offload_folder": "folder for weights that fit neither on the GPUs nor in CPU memory",
-    "low_cpu_mem_usage": "true/false: load weights without a full copy in CPU memory",
-    "trust_remote_code": "true to run the model repository's own Python code (never by default)",
-    "bnb_4bit_quant_type": "4-bit data type with --quantize 4bit: nf4 (default) or fp4",
-    "bnb_4bit_use_double_quant": "true/false: quantize the 4-bit quantization constants too",
-    "llm_int8_threshold": "outlier threshold with --quantize 8bit (default 6.0)",
-}
-#: Options that come from negkit's own flags (--device, --quantize, --batch-size) or the Python API.
-FLAG_ARGS: dict[str, str] = {
-    "device": "cpu | cuda | cuda:N | mps | auto (--device)",
-    "quantize": "8bit | 4bit through bitsandbytes (--quantize)",
-    "batch_size": "largest batch (--batch-size; None: automatic)",
-}
 _BNB_KEYS = ("bnb_4bit_quant_type", "bnb_4bit_use_double_quant", "llm_int8_threshold")
-
-
-def check_options(backend: str, options: dict[str, Any], known: dict[str, str]) -> None:
-    """A :class:`NegkitError` naming every unknown key and listing the known ones."""
-    unknown = sorted(set(options) - set(known))
-    if unknown:
-        listing = ", ".join(sorted(known))
-        raise NegkitError(
-            f"--model-args: unknown key{'s' if len(unknown) > 1 else ''} {', '.join(shortened(key, 60) for key in unknown)} "
-            f"for the {backend} backend; known keys: {listing}"
-        )
 
 
 def resolve_device(device: str | None) -> str:
@@ -119,6 +88,14 @@ def resolve_dtype_name(dtype: str | None, device: str) -> str:
     if name not in DTYPES:
         raise NegkitError(f"unknown dtype {name!r}; choose one of {', '.join(DTYPE_CHOICES)}")
     return name
+
+
+def checkpoint_dtype(config: Any) -> str:
+    """The dtype a model's configuration says its weights were saved in (float32 when it says none negkit
+    computes in, e.g. float64 or nothing)."""
+    saved = getattr(config, "dtype", None) or getattr(config, "torch_dtype", None)
+    name = str(saved).removeprefix("torch.") if saved is not None else "float32"
+    return name if name in DTYPES else "float32"
 
 
 def quantization_config(quantize: str | None, dtype: str, options: dict[str, Any]) -> Any:
@@ -219,7 +196,9 @@ def load_pretrained(
     resolved_device = resolve_device(device) if options.get("device_map") is None else "auto"
     compute_device = resolved_device if resolved_device != "auto" else resolve_device("auto")
     dtype_choice = None
-    if (dtype or "auto") == "auto" and quantize is None:  # fast mode's own choice, timed on this machine
+    if dtype == "checkpoint":  # the dtype the weights were saved in (transformers' dtype="auto"; the Harness's)
+        dtype_name = checkpoint_dtype(_config(name, options))
+    elif (dtype or "auto") == "auto" and quantize is None:  # fast mode's own choice, timed on this machine
         dtype_name, dtype_choice = choose_fast_dtype(_config(name, options), compute_device, auto_class_name)
     else:
         dtype_name = resolve_dtype_name(dtype, compute_device)

@@ -22,7 +22,9 @@ or why there was none (a server that lists no models, or cannot be reached: fing
 Requests time out after ``timeout`` seconds (default :data:`DEFAULT_TIMEOUT`, ``--timeout``), and failures that
 may pass (connection errors, HTTP 408, 429 and 5xx) are retried ``retries`` times (default
 :data:`DEFAULT_RETRIES`, ``--retries``) with exponential backoff; a request that timed out is tried at most twice
-(a server that accepts and never answers is given up after about two timeouts, a minute by default). A server
+(a request's own timeout may be long). The start-up probe (``GET /v1/models``, for the fingerprint) is asked once
+with a short timeout (``probe_timeout``, default :data:`DEFAULT_PROBE_TIMEOUT`): a server that accepts the
+connection and never answers fails there within about 10 s, with an error that says so. A server
 that cannot return what a task needs (no logprobs, no echo), does not speak HTTP, or answers something other
 than the expected JSON raises a :class:`NegkitError` that names the URL and says so.
 """
@@ -50,8 +52,19 @@ RETRY_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
 #: Seconds to wait for a server's answer, and tries after a failure that may pass.
 DEFAULT_TIMEOUT = 30.0
 DEFAULT_RETRIES = 3
+#: Seconds the start-up probe (``GET /v1/models``, before any request) waits for an answer, at most (and never
+#: longer than ``timeout``): a server that accepts connections and never answers fails fast there.
+DEFAULT_PROBE_TIMEOUT = 10.0
 #: Tries of a request that timed out, at most (a server that never answers is not waited for again and again).
 TIMEOUT_TRIES = 2
+
+
+class ServerSilent(NegkitError):
+    """The server accepted the connection and sent nothing within the start-up probe's timeout."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(f"{url}: no answer")
+        self.url = url
 
 
 class ServerRefused(NegkitError):
@@ -111,6 +124,8 @@ class OpenAICompatibleLM:
         "retries": f"tries after a connection error, HTTP 408/429/5xx (default {DEFAULT_RETRIES}; --retries); a "
         "timed-out request is tried twice at most",
         "backoff": "first wait between tries in seconds, doubled each time (default 0.5)",
+        "probe_timeout": f"seconds the start-up probe (GET /models) waits for an answer (default {DEFAULT_PROBE_TIMEOUT:g}, "
+        "at most timeout); a server that accepts and never answers fails then",
         "top_k": "top logprobs asked per next token (default 20)",
         "api_key": "bearer token (default: none; never recorded)",
         "batch_size": "prompts per completions request (default 16)",
@@ -127,8 +142,17 @@ class OpenAICompatibleLM:
         top_k: int = 20,
         api_key: str | None = None,
         batch_size: int | None = None,
+        probe_timeout: float = DEFAULT_PROBE_TIMEOUT,
     ) -> None:
-        check_numbers(timeout=timeout, retries=retries, backoff=backoff, top_k=top_k, batch_size=batch_size)
+        check_numbers(
+            timeout=timeout,
+            retries=retries,
+            backoff=backoff,
+            top_k=top_k,
+            batch_size=batch_size,
+            probe_timeout=probe_timeout,
+        )
+        self.probe_timeout = min(float(probe_timeout), float(timeout))
         self.base_url = base_url.rstrip("/")
         self.model = model
         self.chat = chat
@@ -148,6 +172,7 @@ class OpenAICompatibleLM:
             "retries": retries,
             "top_k": top_k,
             "batch_size": self.batch_size,
+            "probe_timeout": self.probe_timeout,
         }
 
     @property
@@ -173,7 +198,12 @@ class OpenAICompatibleLM:
     def _server_model(self) -> tuple[str, dict[str, Any]]:
         """The fingerprint's ``server_model`` and what ``load_info`` records about the served model."""
         try:
-            answer = self._request("GET", "/models")
+            answer = self._request("GET", "/models", timeout=self.probe_timeout)
+        except ServerSilent as silent:
+            raise NegkitError(
+                f"{silent.url}: the server accepted the connection but sent no answer within {self.probe_timeout:g} s "
+                "(the start-up probe, GET /models; --model-args probe_timeout=S to wait longer)"
+            ) from None
         except NegkitError as error:
             return not_reported(f"GET /models failed: {error}")
         return model_identity(answer, self.model)
@@ -206,9 +236,12 @@ class OpenAICompatibleLM:
     def _post(self, path: str, payload: dict[str, Any]) -> dict[str, Any]:
         return self._request("POST", path, {"model": self.model, **payload})
 
-    def _request(self, method: str, path: str, payload: dict[str, Any] | None = None) -> dict[str, Any]:
+    def _request(
+        self, method: str, path: str, payload: dict[str, Any] | None = None, timeout: float | None = None
+    ) -> dict[str, Any]:
         """The server's JSON answer to ``method path`` (with ``payload`` as the JSON body), retried as the module
-        documentation says."""
+        documentation says. With ``timeout`` (the start-up probe) a request that times out is not tried again:
+        :class:`ServerSilent`."""
         body = None if payload is None else json.dumps(payload).encode("utf-8")
         headers = {"Content-Type": "application/json"} if body is not None else {}
         if self.api_key:
@@ -221,7 +254,7 @@ class OpenAICompatibleLM:
             tries += 1
             request = urllib.request.Request(url, data=body, headers=headers, method=method)
             try:
-                with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                with urllib.request.urlopen(request, timeout=timeout or self.timeout) as response:
                     raw = response.read()
             except urllib.error.HTTPError as error:
                 detail = _detail(error.read())
@@ -232,6 +265,8 @@ class OpenAICompatibleLM:
             except (TimeoutError, urllib.error.URLError, ConnectionError, http.client.HTTPException, OSError) as error:
                 reason = getattr(error, "reason", error)
                 if isinstance(reason, TimeoutError) or isinstance(error, TimeoutError):
+                    if timeout is not None:
+                        raise ServerSilent(url) from None
                     timeouts += 1
                     last_problem = f"no answer within {self.timeout:g} s (--timeout)"
                     if timeouts >= TIMEOUT_TRIES:

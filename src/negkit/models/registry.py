@@ -38,7 +38,7 @@ from negkit.models.checks import (  # SCHEMES: the schemes load_model knows, re-
 )
 from negkit.models.fingerprints import file_sha256
 from negkit.models.gguf import converted_folder, converted_summary
-from negkit.models.loading import FLAG_ARGS, LOADER_ARGS, check_options
+from negkit.models.loader_options import FLAG_ARGS, LOADER_ARGS, check_options
 from negkit.models.openai_server import OpenAICompatibleLM
 
 

@@ -127,7 +127,8 @@ class VLLMModel:
                 "the vllm backend needs the vllm package (pip install vllm, in its own environment: "
                 "it pins its own torch)"
             ) from None
-        resolved_dtype = "bfloat16" if dtype in (None, "auto") else dtype
+        # vLLM's own "auto" is the checkpoint's dtype
+        resolved_dtype = "bfloat16" if dtype in (None, "auto") else "auto" if dtype == "checkpoint" else dtype
         options: dict[str, Any] = {"seed": 0, "enable_prefix_caching": True, **engine}
         if options.get("trust_remote_code") not in (None, True, False):
             raise NegkitError("--model-args trust_remote_code takes true or false")

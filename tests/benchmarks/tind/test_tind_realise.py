@@ -83,7 +83,7 @@ def test_ing_form(verb: str, expected: str) -> None:
         ("X-ray", "an"),
         ("MBA", "an"),
         ("UFO", "a"),
-        ("European", "a"),
+        ("eulogy", "a"),
     ],
 )
 def test_indefinite_article(phrase: str, article: str) -> None:
@@ -111,6 +111,13 @@ def test_release_and_corrected_spellings_differ_only_where_argued() -> None:
     assert (indefinite_article("herb"), indefinite_article("herb", "corrected")) == ("a", "an")
     assert (indefinite_article("unimportant"), indefinite_article("unimportant", "corrected")) == ("an", "a")
     assert indefinite_article("yttrium") == "an"
+    # the held-out half writes "An Europe is commonly part of a West." (patterns #01, #05, #06): the release's
+    # eu/ew rule reads lower-case words only, while the "you"-sounded u and y words keep their "a"
+    assert (indefinite_article("Europe"), indefinite_article("Europe", "corrected")) == ("an", "a")
+    filled = fill("{a_w1} is commonly part of {a_w2}.", {"a_w1": with_article("Europe"), "a_w2": with_article("West")})
+    assert filled == "An Europe is commonly part of a West."
+    for word in ("United", "unit", "university", "year", "eulogy", "ewe"):
+        assert indefinite_article(word) == indefinite_article(word, "corrected") == "a", word
     # -o plurals: -es after o in the release (as after s, x, z, ch, sh); noun.exc comes first in both
     assert (plural("radio", NOUN_EXCEPTIONS), plural("radio", NOUN_EXCEPTIONS, "corrected")) == ("radioes", "radios")
     assert plural("piano", NOUN_EXCEPTIONS) == "pianoes"

@@ -24,6 +24,7 @@ from typing import Any
 from negkit.commands.eval.combined import with_earlier_tasks, write_combined_report
 from negkit.commands.eval.flags import eval_command
 from negkit.commands.eval.folder import check_one_model, check_run_files_are_negkits, start_over
+from negkit.commands.eval.harness import resolve_harness
 from negkit.commands.eval.options import EvalOptions, model_options, resolve_dtype_for_mode
 from negkit.commands.eval.preflight import prepare_run
 from negkit.commands.eval.record import applies_chat_template, run_record
@@ -52,6 +53,7 @@ def evaluate(model: str | Any, tasks: Sequence[str], options: EvalOptions | None
     (:func:`negkit.commands.eval.preflight.prepare_run`); the output folder is locked for the whole run
     (:class:`negkit.io.locks.RunLock`)."""
     options = options or EvalOptions()
+    model, options = resolve_harness(model, options)  # the Harness's spellings; the mode (exact on the CPU)
     tasks = expand_task_names(tasks)  # a suite's name stands for its tasks
     dtype = resolve_dtype_for_mode(options.mode, options.dtype, options.quantize or options.model_args.get("quantize"))
     started_at = time.time()

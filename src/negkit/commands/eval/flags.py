@@ -5,7 +5,7 @@ Task options (``--prompt``, ``--num-fewshot``, ``--apply-chat-template`` / ``--n
 ``--system-instruction``) take one value for every requested task, or ``TASK=VALUE,...`` per task (prompt and
 few-shot only). A flag given for a task that does not take it is an error that names the task and the flags it
 does take: nothing is ever silently ignored, so a recorded command never claims an option that was not used.
-``--seed`` is run-wide: it is an error only when no requested task makes a random choice, and for
+``--seed`` is run-wide: a warning when no requested task makes a random choice (as the Harness's), and for
 a task that averages over its paper's few-shot seeds it replaces them by that one seed (the Harness's few-shot seed).
 
 :func:`task_options_for` is the check to run before any model loads; :func:`eval_command` writes the
@@ -14,6 +14,7 @@ a task that averages over its paper's few-shot seeds it replaces them by that on
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -114,10 +115,11 @@ def task_options_for(tasks: Sequence[str], options: EvalOptions, classifier: boo
     seed = options.seed
     if seed is not None:
         users = [task for task in tasks if getattr(built[task], "uses_seed", False)]
-        if not users:
-            raise NegkitError(
-                f"--seed changes nothing for {', '.join(tasks)}: none of them draws a sample, a split "
-                "or few-shot examples"
+        if not users:  # the Harness's --seed is run-wide: a warning, as there, not an error
+            print(
+                f"negkit: warning: --seed changes nothing for {', '.join(tasks)}: none of them draws a sample, a "
+                "split or few-shot examples",
+                file=sys.stderr,
             )
         for task in users:
             if hasattr(built[task], "seeds"):  # a task averaging over its paper's seeds: the one seed given

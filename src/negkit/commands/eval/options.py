@@ -35,7 +35,9 @@ class EvalOptions:
     batch_size: int | None = None
     #: ``float32``, ``bfloat16``, ``float16`` or ``auto`` (exact mode: float32 only; fast mode: auto by default).
     dtype: str | None = None
-    mode: str = "exact"
+    #: ``exact`` or ``fast``; None: exact on the CPU, fast in the checkpoint's dtype on a GPU
+    #: (:func:`negkit.commands.eval.harness.resolve_mode`).
+    mode: str | None = None
     #: ``cpu``, ``cuda``, ``cuda:N``, ``mps`` or ``auto`` (None: auto; under a launcher: each rank's own GPU).
     device: str | None = None
     #: ``8bit`` or ``4bit`` (bitsandbytes; fast mode, CUDA GPU).
@@ -62,6 +64,9 @@ class EvalOptions:
     task_options: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: Options for the model loader (``--model-args``, see :mod:`negkit.models.model_args`).
     model_args: dict[str, Any] = field(default_factory=dict)
+    #: Generation settings of the tasks that generate (``--gen-kwargs``: ``max_gen_toks``, ``until``); None: each
+    #: task's own.
+    gen_kwargs: dict[str, Any] | None = None
     #: A LoRA adapter folder (``negkit finetune`` output or any PEFT adapter) put on the model before any task.
     adapter: str | Path | None = None
     #: Merge the adapter into the weights in memory (same answers, faster); False keeps separate LoRA layers.
@@ -95,9 +100,10 @@ def task_limit(limit: int | float | dict[str, int | float] | None, task_name: st
     return limit
 
 
-def resolve_dtype_for_mode(mode: str, dtype: str | None, quantize: str | None = None) -> str:
+def resolve_dtype_for_mode(mode: str | None, dtype: str | None, quantize: str | None = None) -> str:
     """Exact mode runs in float32 (another dtype, or quantized weights, is an error); fast mode defaults to
     ``auto`` (bfloat16, or float16 on GPUs without bfloat16)."""
+    mode = mode or "exact"
     if mode not in MODES:
         raise NegkitError(f"unknown mode {mode!r}; choose exact or fast")
     if mode == "exact":

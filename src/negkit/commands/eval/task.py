@@ -23,6 +23,7 @@ from typing import Any
 from tqdm import tqdm
 
 from negkit import __version__
+from negkit.commands.eval.harness import generates, with_gen_kwargs
 from negkit.commands.eval.options import EvalOptions
 from negkit.commands.eval.preflight import PreparedTask
 from negkit.commands.eval.record import TimingLog, attach_prompts, data_record, merge_timings, prompt_record, utc_now
@@ -78,7 +79,7 @@ def evaluate_task(run: RunContext, prepared: PreparedTask) -> TaskResult | None:
     model, options = run.model, run.options
     timings: dict[str, Any] = {"date_utc": utc_now(), "load_model_s": round(run.load_seconds, 3)}
     started = time.perf_counter()
-    per_item, flat = build_requests(model, prepared)
+    per_item, flat = build_requests(model, prepared, options.gen_kwargs)
     timings["prepare_s"] = round(prepared.load_seconds + time.perf_counter() - started, 3)
     # a private task's generated text is stored sealed inside a git working tree (negkit.runs.sealing)
     seal = bool(private_fields_to_redact(prepared.task, run.out, options.allow_in_git)[0])
@@ -98,9 +99,11 @@ def evaluate_task(run: RunContext, prepared: PreparedTask) -> TaskResult | None:
     return TaskResult(result, records, tables, Path(files["samples"]))
 
 
-def build_requests(model: Any, prepared: PreparedTask) -> tuple[list[tuple[Any, ...]], list[Any]]:
+def build_requests(
+    model: Any, prepared: PreparedTask, gen_kwargs: dict[str, Any] | None = None
+) -> tuple[list[tuple[Any, ...]], list[Any]]:
     """The task's requests per item and in one list, after refusing data an adapter was trained on and binding a
-    baseline pseudo-model to the task's answers."""
+    baseline pseudo-model to the task's answers; generation requests take ``--gen-kwargs``' length and stops."""
     task, data = prepared.task, prepared.data
     check_not_trained_on(model, prepared.name, data)
     bind_answers = getattr(model, "bind_answers", None)  # baseline pseudo-models answer within the task's answers
@@ -108,6 +111,10 @@ def build_requests(model: Any, prepared: PreparedTask) -> tuple[list[tuple[Any, 
         answer_space = getattr(task, "answer_space", None)
         bind_answers(answer_space(data.items) if answer_space else None, prepared.name)
     per_item = task.requests(data.items, model)
+    if gen_kwargs:
+        if not generates([request for requests in per_item for request in requests]):
+            print(f"negkit: note: --gen-kwargs: {prepared.name} generates no text; not used for it", file=sys.stderr)
+        per_item = [tuple(with_gen_kwargs(list(requests), gen_kwargs)) for requests in per_item]
     return per_item, [request for requests in per_item for request in requests]
 
 

@@ -10,9 +10,29 @@
 Part of the kit: it names no benchmark (a suite's training set comes from the suite registry). See docs/finetuning.md.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from negkit.kit.training.examples import Example, TrainingData
-from negkit.kit.training.lm import finetune
-from negkit.kit.training.merge import merge_adapter
 from negkit.kit.training.options import FinetuneOptions
 
+if TYPE_CHECKING:
+    from negkit.kit.training.lm import finetune
+    from negkit.kit.training.merge import merge_adapter
+
 __all__ = ["Example", "FinetuneOptions", "TrainingData", "finetune", "merge_adapter"]
+
+
+def __getattr__(name: str) -> Any:
+    """``finetune`` and ``merge_adapter`` load torch and transformers: imported when first used, so that a suite's
+    training source (and ``negkit --help``) works in an install without the models extra."""
+    if name == "finetune":
+        from negkit.kit.training.lm import finetune
+
+        return finetune
+    if name == "merge_adapter":
+        from negkit.kit.training.merge import merge_adapter
+
+        return merge_adapter
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -10,7 +10,8 @@ Two spellings (:data:`SPELLINGS`) for articles and plurals:
 - ``"release"`` (default): the rules the authors' release follows (argued from the data in
   ``docs/tind-generator.md``). Articles by the classic spelling rules for English indefinite articles
   (Conway's, as in Lingua::EN::Inflect): a silent-h stem takes ``an`` (hour, heir, honest, hono[u]r), a
-  letter read by its name its name's sound (``an X-ray``, ``an MBA``), ``eu``/``ew``, ``one``/``once``,
+  letter read by its name its name's sound (``an X-ray``, ``an MBA``), ``eu``/``ew`` in lower case (``a eulogy``;
+  the release writes ``An Europe``), ``one``/``once``,
   ``uni`` (not before n/m/d) and ``u`` + one of b c f h j k q r s t + vowel take ``a`` (``a unit``, ``a use``),
   other vowel letters ``an``, consonant letters ``a`` (``a herb``, British). Plurals: ``noun.exc``, then
   ``-es`` after s, x, z, ch, sh and o (``radioes``), ``-ies`` after consonant + y, else ``-s``.
@@ -31,17 +32,19 @@ _VOWEL_LETTER_NAMES = set("AEFHILMNORSX")
 
 # -- "release": the classic spelling rules, in the order they are tried -----------------------------------
 _RELEASE_RULES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern, re.IGNORECASE), article)
-    for pattern, article in (
-        (r"^(hour(?!i)|heir|honest|hono[u]?r)", "an"),  # silent h
-        (r"^[^aeiouy]", "a"),  # consonant letters
-        (r"^e[uw]", "a"),  # "you" sound: a eulogy, a ewe
-        (r"^onc?e\b", "a"),  # "w" sound: a one-off, a once-great
-        (r"^uni([^nmd]|mo)", "a"),  # a unit, a university (not: an unnamed)
-        (r"^ut[th]", "an"),
-        (r"^u[bcfhjkqrst][aeiou]", "a"),  # a use, a user, a urine
-        (r"^[aeiou]", "an"),
-        (r"^y(b[lor]|cl[ea]|fere|gg|p[ios]|rou|tt)", "an"),  # y read as a vowel
+    (re.compile(pattern, flags), article)
+    for pattern, article, flags in (
+        (r"^(hour(?!i)|heir|honest|hono[u]?r)", "an", re.IGNORECASE),  # silent h
+        (r"^[^aeiouy]", "a", re.IGNORECASE),  # consonant letters
+        # "you" sound: a eulogy, a ewe; lower case only: the release writes "An Europe" (a proper noun keeps the
+        # vowel letter's "an"), while "a United", "a unit", "a university" follow the rules below
+        (r"^e[uw]", "a", 0),
+        (r"^onc?e\b", "a", re.IGNORECASE),  # "w" sound: a one-off, a once-great
+        (r"^uni([^nmd]|mo)", "a", re.IGNORECASE),  # a unit, a university, a United (not: an unnamed)
+        (r"^ut[th]", "an", re.IGNORECASE),
+        (r"^u[bcfhjkqrst][aeiou]", "a", re.IGNORECASE),  # a use, a user, a urine
+        (r"^[aeiou]", "an", re.IGNORECASE),
+        (r"^y(b[lor]|cl[ea]|fere|gg|p[ios]|rou|tt)", "an", re.IGNORECASE),  # y read as a vowel
     )
 )
 
