@@ -47,7 +47,7 @@ def main() -> int:
 
     skipped: list[str] = []
     failed = ran = 0
-    for command in readme.commands(clone / "README.md"):
+    for command in readme.commands(clone / "README.md", clone / "docs" / "commands.md"):
         inputs = [word for word in readme.path_words(command) if word not in readme.outputs(command)]
         reason = (
             f"needs {command.needs}"

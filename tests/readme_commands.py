@@ -1,4 +1,4 @@
-"""The README's commands and code blocks, read and checked the way a new user meets them on a fresh clone.
+"""The commands and code blocks of the README and of docs/commands.md, read and checked the way a new user meets them on a fresh clone.
 
 Used by ``tests/cli/test_readme.py`` (every command parses, names only files that exist or that an earlier README
 command creates, and the commands that load no model run for real) and by ``benchmarks/run_readme.py`` (every
@@ -20,6 +20,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 README = REPO / "README.md"
+#: The command reference the README links to: its commands are checked with the README's, after them.
+COMMANDS_PAGE = REPO / "docs" / "commands.md"
+DOCUMENTS = (README, COMMANDS_PAGE)
 #: Model specs that load no weights.
 BASELINES = re.compile(r"^(random|majority|constant:.+)$")
 #: Options whose value is a folder or file the command writes.
@@ -38,6 +41,13 @@ class Command:
     text: str
     argv: list[str]
     comment: str
+    #: The document it is in (``README.md``, ``docs/commands.md``).
+    source: str = "README.md"
+
+    @property
+    def where(self) -> str:
+        """``FILE line N``, for messages."""
+        return f"{self.source} line {self.line}"
 
     @property
     def needs(self) -> str | None:
@@ -126,9 +136,16 @@ def read_blocks(path: Path = README) -> list[Block]:
     return blocks
 
 
-def commands(path: Path = README) -> list[Command]:
-    """Every shell command of the README, in order."""
-    return [command for block in read_blocks(path) for command in block.commands]
+def commands(*paths: Path) -> list[Command]:
+    """Every shell command of ``paths`` (default: the README, then docs/commands.md), in order."""
+    found = []
+    for path in paths or DOCUMENTS:
+        source = path.relative_to(path.parents[1] if path.parent.name == "docs" else path.parent).as_posix()
+        for block in read_blocks(path):
+            for command in block.commands:
+                command.source = source
+                found.append(command)
+    return found
 
 
 def _commands(lines: list[str], first_line: int) -> list[Command]:

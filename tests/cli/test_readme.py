@@ -1,4 +1,4 @@
-"""Every command and code block of the README runs as written on a fresh clone.
+"""Every command and code block of the README and docs/commands.md runs as written on a fresh clone.
 
 Here: every shell command parses with negkit's own parser, names no placeholder and no file that neither the clone,
 the data folder nor an earlier README command provides, says what it needs when this kind of machine cannot run it
@@ -20,7 +20,7 @@ from negkit.cli import UsageError, build_parser, main
 
 DATA = readme.REPO.parent / "shared" / "data"
 PLACEHOLDER = re.compile(r"(^|[:=/])([A-Z][A-Z_]{2,})(\.\.\.)?($|[.,/])|^\.\.\.$|\|")
-KNOWN_PROGRAMS = ("negkit", "bash", "torchrun", "lm_eval")
+KNOWN_PROGRAMS = ("negkit", "bash", "torchrun", "lm_eval", "pip")
 
 
 def test_the_readme_has_commands_and_code():
@@ -29,29 +29,32 @@ def test_the_readme_has_commands_and_code():
     assert len(readme.commands()) >= 40
 
 
-@pytest.mark.parametrize("command", readme.commands(), ids=lambda command: f"line{command.line}")
+@pytest.mark.parametrize("command", readme.commands(), ids=lambda command: f"{command.source}:{command.line}")
 def test_command_parses(command):
-    assert command.argv[0] in KNOWN_PROGRAMS, f"README line {command.line}: unknown program {command.argv[0]}"
+    assert command.argv[0] in KNOWN_PROGRAMS, f"{command.where}: unknown program {command.argv[0]}"
     if command.argv[0] == "bash":
-        assert (readme.REPO / command.argv[1]).is_file(), f"README line {command.line}: no {command.argv[1]}"
+        assert (readme.REPO / command.argv[1]).is_file(), f"{command.where}: no {command.argv[1]}"
+        return
+    if command.argv[0] == "pip":
+        assert command.argv[1] == "install", f"{command.where}: only `pip install` is shown"
         return
     if command.argv[0] == "lm_eval":
-        assert command.needs, f"README line {command.line}: lm_eval is not installed by setup.sh: say what it needs"
+        assert command.needs, f"{command.where}: lm_eval is not installed by setup.sh: say what it needs"
         return
     argv = command.negkit_argv
-    assert argv is not None, f"README line {command.line}: torchrun must run -m negkit"
+    assert argv is not None, f"{command.where}: torchrun must run -m negkit"
     try:
         build_parser().parse_args(argv)
     except UsageError as error:
-        pytest.fail(f"README line {command.line}: {command.text!r} does not parse: {error}")
+        pytest.fail(f"{command.where}: {command.text!r} does not parse: {error}")
 
 
-@pytest.mark.parametrize("command", readme.commands(), ids=lambda command: f"line{command.line}")
+@pytest.mark.parametrize("command", readme.commands(), ids=lambda command: f"{command.source}:{command.line}")
 def test_no_placeholders(command):
     for word in command.argv:
         if (readme.REPO / word).exists():  # a real file whose name is in capitals (../shared/data/.../MNLI.txt)
             continue
-        assert not PLACEHOLDER.search(word), f"README line {command.line}: placeholder {word!r} (write a real value)"
+        assert not PLACEHOLDER.search(word), f"{command.where}: placeholder {word!r} (write a real value)"
 
 
 def test_every_file_exists_or_an_earlier_command_writes_it():
@@ -63,12 +66,12 @@ def test_every_file_exists_or_an_earlier_command_writes_it():
                 continue
             exists = (readme.REPO / word).exists() or (word.startswith("../shared/") and DATA.is_dir())
             assert exists or readme.created_before(word, created), (
-                f"README line {command.line}: {word} is in no fresh clone and no earlier command writes it"
+                f"{command.where}: {word} is in no fresh clone and no earlier command writes it"
             )
         created += written
 
 
-@pytest.mark.parametrize("command", readme.commands(), ids=lambda command: f"line{command.line}")
+@pytest.mark.parametrize("command", readme.commands(), ids=lambda command: f"{command.source}:{command.line}")
 def test_what_this_machine_cannot_run_is_labelled(command):
     model = command.model or ""
     scheme, _, rest = model.partition(":")
@@ -79,9 +82,9 @@ def test_what_this_machine_cannot_run_is_labelled(command):
         or (scheme in ("hf", "nli") and not readme._looks_local(rest))
     )
     if lacking:
-        assert command.needs, f"README line {command.line}: say what it needs (# needs ...): {command.text!r}"
+        assert command.needs, f"{command.where}: say what it needs (# needs ...): {command.text!r}"
     elif command.needs:
-        pytest.fail(f"README line {command.line}: labelled 'needs {command.needs}' but this machine can run it")
+        pytest.fail(f"{command.where}: labelled 'needs {command.needs}' but this machine can run it")
 
 
 @pytest.fixture(scope="module")
@@ -121,7 +124,7 @@ def test_commands_without_a_model_run(clone, monkeypatch):
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             status = main(command.negkit_argv)
         expected = 1 if "exits 1" in command.comment else 0
-        assert status == expected, f"README line {command.line}: {command.text!r} failed: {err.getvalue()[-800:]}"
+        assert status == expected, f"{command.where}: {command.text!r} failed: {err.getvalue()[-800:]}"
         ran += 1
     assert ran >= 10
 
