@@ -13,6 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+bash scripts/get_data.sh  # downloads only what is not found (nothing with ../shared/data beside the checkout)
 
 limit=(--limit "tind=1500,condaqa=1110")
 args=()
