@@ -32,6 +32,8 @@ from negkit.kit.suites.registry import all_suites
 from negkit.resolution.corpora.sources import CORPUS_SOURCES
 
 Say = Callable[[str], None]
+#: Folder under the data root where the public inputs of a build (e.g. CondaQA's few-shot files) are kept.
+INPUTS_FOLDER = ".inputs"
 
 
 def _stderr(message: str) -> None:
@@ -117,13 +119,19 @@ def data_get(
             if not missing:
                 report.present += [group[0].path for group in file_groups(data_set.files)]
                 continue
-            size = sum(file.download_size for file in missing)
+            source = data_set.source
+            built = [] if mirror or source.build is None else [f for f in missing if f.url is None and not f.one_of]
+            size = sum(file.download_size for file in missing if file not in built)
+            size += sum(file.size for file in source.inputs) if built else 0
             where = f"mirror {mirror}" if mirror else "the authors' releases at pinned commits"
             say(
                 f"{data_set.name}: {len(missing)} file(s), {human_size(size)} from {where}; "
-                f"licence: {data_set.source.licence}; cite: {data_set.source.citation or '-'}"
+                f"licence: {source.licence}; cite: {source.citation or '-'}"
             )
-            part = fetch_files(data_set.files, root, mirror, label=data_set.name, show_progress=show_progress)
+            fetched = [file for file in data_set.files if file not in built]
+            part = fetch_files(fetched, root, mirror, label=data_set.name, show_progress=show_progress)
+            if built:
+                part.merge(build_files(source, built, root, show_progress))
             report.merge(part)
             if part.fetched:
                 say(f"{data_set.name}: {len(part.fetched)} file(s), {human_size(part.downloaded_bytes)} into {root}")
@@ -132,6 +140,28 @@ def data_get(
         hint = "" if mirror else f" (behind a firewall: --mirror URL or {MIRROR_VARIABLE})"
         raise NegkitError("could not get:\n  " + "\n  ".join(problems) + hint)
     return report
+
+
+def build_files(
+    source: DataSource, built: Sequence[DataFile], root: Path, show_progress: bool | None = None
+) -> FetchReport:
+    """Fetch ``source.inputs`` into ``ROOT/.inputs/`` (hash-checked), run ``source.build`` and check each built
+    file's hash; a built file with other bytes is removed and reported."""
+    inputs_root = root / INPUTS_FOLDER
+    report = fetch_files(source.inputs, inputs_root, None, label="inputs", show_progress=show_progress)
+    if report.failed:
+        report.failed = [(path, f"an input of the build: {reason}") for path, reason in report.failed]
+        report.fetched = []
+        return report
+    assert source.build is not None
+    source.build(inputs_root, root)
+    done = FetchReport(fetched=list(report.fetched))
+    for file in built:
+        problem = check_file(root / file.path, file)
+        if problem:
+            (root / file.path).unlink(missing_ok=True)
+            done.failed.append((file.path, f"built, but {problem}"))
+    return done
 
 
 @dataclass(frozen=True)
