@@ -131,7 +131,7 @@ def run_data_get(args: argparse.Namespace) -> int:
 
 
 def run_data_list(args: argparse.Namespace) -> int:
-    sys.stdout.write(render_list(data_list(args.data)))
+    sys.stdout.write(render_list(data_list(args.data), args.data))
     return 0
 
 

@@ -109,6 +109,25 @@ def data_get(
     make_folder(root)
     with data_lock(root, announce=say):
         for data_set in sets:
+            source = data_set.source
+            if not data_set.files and source.build is not None and source.inputs:
+                folder = root / source.folder
+                if folder.is_dir() and any(folder.iterdir()):
+                    continue  # built before (its output has no declared hash: the input's was checked)
+                size = total_size(source.inputs)
+                say(
+                    f"{data_set.name}: built from {len(source.inputs)} public file(s)"
+                    f"{f', {human_size(size)}' if size else ''}; licence: {source.licence}; cite: {source.citation}"
+                )
+                part = build_files(source, [], root, show_progress, mirror)
+                report.merge(part)
+                failed = [f"{data_set.name}: {reason}" for _, reason in part.failed]
+                if everything:  # --all: a data set the user builds is not required; say what went wrong
+                    for line in failed:
+                        say(f"note: not built: {line}")
+                else:
+                    problems += failed
+                continue
             if not data_set.files:
                 if not everything:
                     problems.append(_no_files_message(data_set))
@@ -143,12 +162,16 @@ def data_get(
 
 
 def build_files(
-    source: DataSource, built: Sequence[DataFile], root: Path, show_progress: bool | None = None
+    source: DataSource,
+    built: Sequence[DataFile],
+    root: Path,
+    show_progress: bool | None = None,
+    mirror: str | None = None,
 ) -> FetchReport:
     """Fetch ``source.inputs`` into ``ROOT/.inputs/`` (hash-checked), run ``source.build`` and check each built
     file's hash; a built file with other bytes is removed and reported."""
     inputs_root = root / INPUTS_FOLDER
-    report = fetch_files(source.inputs, inputs_root, None, label="inputs", show_progress=show_progress)
+    report = fetch_files(source.inputs, inputs_root, mirror, label="inputs", show_progress=show_progress)
     if report.failed:
         report.failed = [(path, f"an input of the build: {reason}") for path, reason in report.failed]
         report.fetched = []
@@ -207,13 +230,27 @@ def data_list(data: str | Path | None = None) -> list[DataSetStatus]:
     return [data_set_status(data_set, data, hashes=False) for data_set in all_data_sets()]
 
 
-def render_list(statuses: Sequence[DataSetStatus]) -> str:
-    """``negkit data list``'s table: name, kind, files, size, licence, citation, where (or what is missing)."""
-    rows = [("data set", "kind", "files", "size", "where", "licence", "cite")]
+def render_list(statuses: Sequence[DataSetStatus], data: str | Path | None = None) -> str:
+    """``negkit data list``'s table: name, kind, files, size, where (or what is missing), licence, citation key;
+    columns aligned, the licence last but one so that a long licence does not push the rest far right."""
+    rows = list_rows(statuses, data)
+    order = (0, 1, 2, 3, 4, 6, 5)
+    widths = {column: max(len(row[column]) for row in rows) for column in order}
+    lines = ["  ".join(row[column].ljust(widths[column]) for column in order).rstrip() for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def list_rows(statuses: Sequence[DataSetStatus], data: str | Path | None = None) -> list[tuple[str, ...]]:
+    """The rows of ``negkit data list``: data set, kind, files, size, where, licence, citation key."""
+    rows: list[tuple[str, ...]] = [("data set", "kind", "files", "size", "where", "licence", "cite")]
     for status in statuses:
         data_set = status.data_set
-        if not data_set.files:
-            where, files, size = "not downloadable: " + data_set.source.how_to_get, "-", "-"
+        if not data_set.files and data_set.source.build is not None:
+            found = next((r for r in candidate_roots(data) if (r / data_set.source.folder).is_dir()), None)
+            files, size = "built", "-"
+            where = str(found) if found else f"missing (negkit data get {data_set.name}: built from public files)"
+        elif not data_set.files:
+            where, files, size = f"not downloadable (negkit data get {data_set.name} says how to get it)", "-", "-"
         else:
             files, size = str(status.needed), human_size(data_set.size)
             if status.root is None:
@@ -227,7 +264,7 @@ def render_list(statuses: Sequence[DataSetStatus]) -> str:
         rows.append(
             (data_set.name, data_set.kind, files, size, where, data_set.source.licence, data_set.source.citation)
         )
-    return "\n".join("\t".join(row) for row in rows) + "\n"
+    return rows
 
 
 def data_verify(names: Sequence[str] = (), data: str | Path | None = None) -> list[DataSetStatus]:

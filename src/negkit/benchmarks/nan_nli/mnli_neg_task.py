@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from negkit.benchmarks.nan_nli.mnli_neg import read_mnli_neg
+from negkit.benchmarks.nan_nli.mnli_neg_build import MNLI_ZIP, build_mnli_neg
 from negkit.kit.data.nli import NLI_LABELS, NLIItem
 from negkit.kit.metrics.classification import normalised_confusion
 from negkit.kit.metrics.intervals import Estimand
@@ -124,6 +125,8 @@ MNLI_NEG_SUITE = register_suite(
             "e.g. multinli_1.0_dev_matched.jsonl of the MNLI release)",
             licence="MNLI's (the MNLI release's terms: mostly OANC, see its paper)",
             citation="truong2022",
+            inputs=(MNLI_ZIP,),
+            build=build_mnli_neg,
         ),
         reader=read_mnli_neg,
         scorer_help="MNLI-neg: F1 per class, All, confusion matrix from {item_id, prediction (label)} lines",
