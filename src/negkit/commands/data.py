@@ -110,14 +110,18 @@ def data_get(
     with data_lock(root, announce=say):
         for data_set in sets:
             source = data_set.source
-            if not data_set.files and source.build is not None and source.inputs:
+            if not data_set.files and source.build is not None and everything and mirror and not source.inputs:
+                say(f"note: {data_set.name} is not on a mirror: negkit data get {data_set.name} fetches it itself")
+                continue
+            if not data_set.files and source.build is not None:
                 folder = root / source.folder
                 if folder.is_dir() and any(folder.iterdir()):
                     continue  # built before (its output has no declared hash: the input's was checked)
                 size = total_size(source.inputs)
+                what = f"built from {len(source.inputs)} public file(s)" if source.inputs else "fetched by its own code"
                 say(
-                    f"{data_set.name}: built from {len(source.inputs)} public file(s)"
-                    f"{f', {human_size(size)}' if size else ''}; licence: {source.licence}; cite: {source.citation}"
+                    f"{data_set.name}: {what}{f', {human_size(size)}' if size else ''}; "
+                    f"licence: {source.licence}; cite: {source.citation}"
                 )
                 part = build_files(source, [], root, show_progress, mirror)
                 report.merge(part)
