@@ -110,8 +110,10 @@ def data_get(
     with data_lock(root, announce=say):
         for data_set in sets:
             source = data_set.source
-            if not data_set.files and source.build is not None and everything and mirror and not source.inputs:
-                say(f"note: {data_set.name} is not on a mirror: negkit data get {data_set.name} fetches it itself")
+            if not data_set.files and source.build is not None and everything:
+                # built from other public files (MNLI's 227 MB zip) or fetched from elsewhere (a gated hub): asked
+                # for by name only
+                say(f"note: {data_set.name} is not part of --all: negkit data get {data_set.name} gets it")
                 continue
             if not data_set.files and source.build is not None:
                 folder = root / source.folder
@@ -125,12 +127,7 @@ def data_get(
                 )
                 part = build_files(source, [], root, show_progress, mirror)
                 report.merge(part)
-                failed = [f"{data_set.name}: {reason}" for _, reason in part.failed]
-                if everything:  # --all: a data set the user builds is not required; say what went wrong
-                    for line in failed:
-                        say(f"note: not built: {line}")
-                else:
-                    problems += failed
+                problems += [f"{data_set.name}: {reason}" for _, reason in part.failed]
                 continue
             if not data_set.files:
                 if not everything:
