@@ -29,6 +29,7 @@ from negkit.kit.data.fetch import (
 from negkit.kit.data.locate import DATASET_FOLDERS, candidate_roots, download_root
 from negkit.kit.suites.description import DataSource
 from negkit.kit.suites.registry import all_suites
+from negkit.kit.training.data_sources import TRAINING_SOURCES
 from negkit.resolution.corpora.sources import CORPUS_SOURCES
 
 Say = Callable[[str], None]
@@ -59,9 +60,10 @@ class DataSet:
 
 
 def all_data_sets() -> list[DataSet]:
-    """Every suite and resolution corpus, in the order ``negkit data list`` prints them."""
+    """Every suite, resolution corpus and training data set, in the order ``negkit data list`` prints them."""
     sets = [DataSet(suite.name, "benchmark", suite.data, tuple(suite.aliases)) for suite in all_suites()]
     sets += [DataSet(name, "corpus", source) for name, source in CORPUS_SOURCES.items()]
+    sets += [DataSet(name, "training", source) for name, source in TRAINING_SOURCES.items()]
     return sets
 
 
