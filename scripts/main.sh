@@ -32,4 +32,5 @@ if [ "$print_only" = 1 ]; then
     exit 0
 fi
 bash scripts/setup.sh
+bash scripts/get_data.sh  # downloads only what is not found (nothing with ../shared/data beside the checkout)
 exec .venv/bin/"${command[@]}"

@@ -162,7 +162,7 @@ def test_list_shows_every_benchmark_and_corpus(capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert main(["data", "list"]) == 0
     out = capsys.readouterr().out
-    rows = {line.split("\t")[0]: line for line in out.splitlines()[1:]}
+    rows = {line.split()[0]: line for line in out.splitlines()[1:]}
     assert len([s for s in all_data_sets() if s.kind == "benchmark"]) == 21
     assert set(rows) == {s.name for s in all_data_sets()}
     assert "missing (negkit data get scone)" in rows["scone"] and "CC0" in rows["scone"]
@@ -208,3 +208,51 @@ def test_eval_download_fetches_only_what_is_missing(mirror, tmp_path, monkeypatc
     assert mirror.downloads() == ["nan-nli/nan.csv"]
     assert main([*command, "--out", str(tmp_path / "two")]) == 0
     assert mirror.downloads() == ["nan-nli/nan.csv"]  # found in the cache the second time
+
+
+def test_mnli_neg_is_built_from_the_mnli_zip(tmp_path):
+    """A stand-in MNLI zip (three hand-written pairs in the release's JSON Lines layout) served on loopback."""
+    import hashlib
+    import zipfile
+
+    from negkit.benchmarks.nan_nli.mnli_neg_build import DEV_MATCHED, MNLI_ZIP, build_mnli_neg
+    from negkit.commands.data import build_files
+    from negkit.kit.suites import get_suite
+    from negkit.kit.suites.description import DataSource
+
+    assert get_suite("mnli-neg").data.inputs == (MNLI_ZIP,) and MNLI_ZIP.url.startswith("https://")
+    rows = [
+        {
+            "gold_label": "contradiction",
+            "sentence1": "He did not go.",
+            "sentence2": "He went.",
+            "pairID": "1n",
+            "genre": "fiction",
+        },
+        {
+            "gold_label": "entailment",
+            "sentence1": "She sings.",
+            "sentence2": "She makes music.",
+            "pairID": "2e",
+            "genre": "fiction",
+        },
+        {
+            "gold_label": "neutral",
+            "sentence1": "Nobody came early.",
+            "sentence2": "They came late.",
+            "pairID": "3n",
+            "genre": "travel",
+        },
+    ]
+    served = tmp_path / "served" / "mnli-neg"
+    served.mkdir(parents=True)
+    with zipfile.ZipFile(served / "multinli_1.0.zip", "w") as archive:
+        archive.writestr(DEV_MATCHED, "".join(json.dumps(row) + "\n" for row in rows))
+    data = (served / "multinli_1.0.zip").read_bytes()
+    with serve(tmp_path / "served") as server:
+        stand_in = DataFile(MNLI_ZIP.path, hashlib.sha256(data).hexdigest(), None, f"{server.url}/{MNLI_ZIP.path}")
+        source = DataSource("mnli-neg", "", inputs=(stand_in,), build=build_mnli_neg)
+        report = build_files(source, [], tmp_path / "root")
+    assert report.failed == []
+    written = [json.loads(line) for line in (tmp_path / "root" / "mnli-neg" / "mnli_neg.jsonl").open()]
+    assert [row["pairID"] for row in written] == ["1n", "3n"]  # the premises with a negation cue

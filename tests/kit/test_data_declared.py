@@ -12,6 +12,7 @@ import pytest
 
 from negkit.kit.data.declared import DataFile, check_file, declared_files, gzip_bytes, total_size
 from negkit.kit.suites.registry import all_suites
+from negkit.kit.training.data_sources import TRAINING_SOURCES
 from negkit.resolution.corpora.sources import CORPUS_SOURCES
 
 #: Declared files that are not in ../shared/data: the authors' full TIND zip (the shared folder holds only its
@@ -20,7 +21,7 @@ NOT_SHARED = {"tind/This-is-not-a-dataset_RAW_DATA.zip"}
 
 
 def all_sources():
-    return [(suite.name, suite.data) for suite in all_suites()] + list(CORPUS_SOURCES.items())
+    return [(suite.name, suite.data) for suite in all_suites()] + [*CORPUS_SOURCES.items(), *TRAINING_SOURCES.items()]
 
 
 def all_declared() -> list[tuple[str, DataFile]]:
@@ -39,6 +40,7 @@ def test_every_benchmark_and_corpus_declares_its_files_and_citation():
             if file.url:
                 assert file.url.startswith("https://"), file.url
                 assert "/main/" not in file.url and "/master/" not in file.url, file.url  # pinned, not a branch
+                assert " " not in file.url, file.url  # percent-encoded
 
 
 def test_every_declared_hash_equals_the_shared_file(shared_data: Path):

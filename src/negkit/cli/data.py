@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from negkit.commands.data import data_get, data_list, data_mirror, data_verify, render_list
+from negkit.commands.data import data_get, data_list, data_mirror, data_verify, download_for_tasks, render_list
 from negkit.errors import NegkitError
 from negkit.io.atomic import atomic_write_text
 from negkit.kit.data.declared import human_size
@@ -86,6 +86,11 @@ def _register_get(groups) -> None:
     )
     get.add_argument("names", nargs="*", metavar="NAME", help="data sets (negkit data list), e.g. scone cd-sco")
     get.add_argument("--all", action="store_true", dest="everything", help="every benchmark and corpus")
+    get.add_argument(
+        "--default",
+        action="store_true",
+        help="the suites negkit eval runs by default, those whose data is not found anywhere (scripts/main.sh)",
+    )
     get.add_argument("--data", help=_DATA_HELP)
     get.add_argument("--mirror", help=_MIRROR_HELP)
     get.set_defaults(handler=run_data_get)
@@ -114,7 +119,10 @@ def _register_get(groups) -> None:
 
 
 def run_data_get(args: argparse.Namespace) -> int:
-    report = data_get(args.names, args.everything, args.data, args.mirror)
+    if args.default:
+        report = download_for_tasks(None, args.data, args.mirror)
+    else:
+        report = data_get(args.names, args.everything, args.data, args.mirror)
     print(
         f"{len(report.fetched)} file(s) downloaded ({human_size(report.downloaded_bytes)}), "
         f"{len(report.present)} already present"
@@ -123,7 +131,7 @@ def run_data_get(args: argparse.Namespace) -> int:
 
 
 def run_data_list(args: argparse.Namespace) -> int:
-    sys.stdout.write(render_list(data_list(args.data)))
+    sys.stdout.write(render_list(data_list(args.data), args.data))
     return 0
 
 

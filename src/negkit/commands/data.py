@@ -29,9 +29,12 @@ from negkit.kit.data.fetch import (
 from negkit.kit.data.locate import DATASET_FOLDERS, candidate_roots, download_root
 from negkit.kit.suites.description import DataSource
 from negkit.kit.suites.registry import all_suites
+from negkit.kit.training.data_sources import TRAINING_SOURCES
 from negkit.resolution.corpora.sources import CORPUS_SOURCES
 
 Say = Callable[[str], None]
+#: Folder under the data root where the public inputs of a build (e.g. CondaQA's few-shot files) are kept.
+INPUTS_FOLDER = ".inputs"
 
 
 def _stderr(message: str) -> None:
@@ -57,9 +60,10 @@ class DataSet:
 
 
 def all_data_sets() -> list[DataSet]:
-    """Every suite and resolution corpus, in the order ``negkit data list`` prints them."""
+    """Every suite, resolution corpus and training data set, in the order ``negkit data list`` prints them."""
     sets = [DataSet(suite.name, "benchmark", suite.data, tuple(suite.aliases)) for suite in all_suites()]
     sets += [DataSet(name, "corpus", source) for name, source in CORPUS_SOURCES.items()]
+    sets += [DataSet(name, "training", source) for name, source in TRAINING_SOURCES.items()]
     return sets
 
 
@@ -107,6 +111,26 @@ def data_get(
     make_folder(root)
     with data_lock(root, announce=say):
         for data_set in sets:
+            source = data_set.source
+            if not data_set.files and source.build is not None and everything:
+                # built from other public files (MNLI's 227 MB zip) or fetched from elsewhere (a gated hub): asked
+                # for by name only
+                say(f"note: {data_set.name} is not part of --all: negkit data get {data_set.name} gets it")
+                continue
+            if not data_set.files and source.build is not None:
+                folder = root / source.folder
+                if folder.is_dir() and any(folder.iterdir()):
+                    continue  # built before (its output has no declared hash: the input's was checked)
+                size = total_size(source.inputs)
+                what = f"built from {len(source.inputs)} public file(s)" if source.inputs else "fetched by its own code"
+                say(
+                    f"{data_set.name}: {what}{f', {human_size(size)}' if size else ''}; "
+                    f"licence: {source.licence}; cite: {source.citation}"
+                )
+                part = build_files(source, [], root, show_progress, mirror)
+                report.merge(part)
+                problems += [f"{data_set.name}: {reason}" for _, reason in part.failed]
+                continue
             if not data_set.files:
                 if not everything:
                     problems.append(_no_files_message(data_set))
@@ -117,13 +141,19 @@ def data_get(
             if not missing:
                 report.present += [group[0].path for group in file_groups(data_set.files)]
                 continue
-            size = sum(file.download_size for file in missing)
+            source = data_set.source
+            built = [] if mirror or source.build is None else [f for f in missing if f.url is None and not f.one_of]
+            size = sum(file.download_size for file in missing if file not in built)
+            size += sum(file.size for file in source.inputs) if built else 0
             where = f"mirror {mirror}" if mirror else "the authors' releases at pinned commits"
             say(
                 f"{data_set.name}: {len(missing)} file(s), {human_size(size)} from {where}; "
-                f"licence: {data_set.source.licence}; cite: {data_set.source.citation or '-'}"
+                f"licence: {source.licence}; cite: {source.citation or '-'}"
             )
-            part = fetch_files(data_set.files, root, mirror, label=data_set.name, show_progress=show_progress)
+            fetched = [file for file in data_set.files if file not in built]
+            part = fetch_files(fetched, root, mirror, label=data_set.name, show_progress=show_progress)
+            if built:
+                part.merge(build_files(source, built, root, show_progress))
             report.merge(part)
             if part.fetched:
                 say(f"{data_set.name}: {len(part.fetched)} file(s), {human_size(part.downloaded_bytes)} into {root}")
@@ -132,6 +162,32 @@ def data_get(
         hint = "" if mirror else f" (behind a firewall: --mirror URL or {MIRROR_VARIABLE})"
         raise NegkitError("could not get:\n  " + "\n  ".join(problems) + hint)
     return report
+
+
+def build_files(
+    source: DataSource,
+    built: Sequence[DataFile],
+    root: Path,
+    show_progress: bool | None = None,
+    mirror: str | None = None,
+) -> FetchReport:
+    """Fetch ``source.inputs`` into ``ROOT/.inputs/`` (hash-checked), run ``source.build`` and check each built
+    file's hash; a built file with other bytes is removed and reported."""
+    inputs_root = root / INPUTS_FOLDER
+    report = fetch_files(source.inputs, inputs_root, mirror, label="inputs", show_progress=show_progress)
+    if report.failed:
+        report.failed = [(path, f"an input of the build: {reason}") for path, reason in report.failed]
+        report.fetched = []
+        return report
+    assert source.build is not None
+    source.build(inputs_root, root)
+    done = FetchReport(fetched=list(report.fetched))
+    for file in built:
+        problem = check_file(root / file.path, file)
+        if problem:
+            (root / file.path).unlink(missing_ok=True)
+            done.failed.append((file.path, f"built, but {problem}"))
+    return done
 
 
 @dataclass(frozen=True)
@@ -177,13 +233,27 @@ def data_list(data: str | Path | None = None) -> list[DataSetStatus]:
     return [data_set_status(data_set, data, hashes=False) for data_set in all_data_sets()]
 
 
-def render_list(statuses: Sequence[DataSetStatus]) -> str:
-    """``negkit data list``'s table: name, kind, files, size, licence, citation, where (or what is missing)."""
-    rows = [("data set", "kind", "files", "size", "where", "licence", "cite")]
+def render_list(statuses: Sequence[DataSetStatus], data: str | Path | None = None) -> str:
+    """``negkit data list``'s table: name, kind, files, size, where (or what is missing), licence, citation key;
+    columns aligned, the licence last but one so that a long licence does not push the rest far right."""
+    rows = list_rows(statuses, data)
+    order = (0, 1, 2, 3, 4, 6, 5)
+    widths = {column: max(len(row[column]) for row in rows) for column in order}
+    lines = ["  ".join(row[column].ljust(widths[column]) for column in order).rstrip() for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def list_rows(statuses: Sequence[DataSetStatus], data: str | Path | None = None) -> list[tuple[str, ...]]:
+    """The rows of ``negkit data list``: data set, kind, files, size, where, licence, citation key."""
+    rows: list[tuple[str, ...]] = [("data set", "kind", "files", "size", "where", "licence", "cite")]
     for status in statuses:
         data_set = status.data_set
-        if not data_set.files:
-            where, files, size = "not downloadable: " + data_set.source.how_to_get, "-", "-"
+        if not data_set.files and data_set.source.build is not None:
+            found = next((r for r in candidate_roots(data) if (r / data_set.source.folder).is_dir()), None)
+            files, size = "built", "-"
+            where = str(found) if found else f"missing (negkit data get {data_set.name}: built from public files)"
+        elif not data_set.files:
+            where, files, size = f"not downloadable (negkit data get {data_set.name} says how to get it)", "-", "-"
         else:
             files, size = str(status.needed), human_size(data_set.size)
             if status.root is None:
@@ -197,7 +267,7 @@ def render_list(statuses: Sequence[DataSetStatus]) -> str:
         rows.append(
             (data_set.name, data_set.kind, files, size, where, data_set.source.licence, data_set.source.citation)
         )
-    return "\n".join("\t".join(row) for row in rows) + "\n"
+    return rows
 
 
 def data_verify(names: Sequence[str] = (), data: str | Path | None = None) -> list[DataSetStatus]:

@@ -37,7 +37,8 @@ def locate_task_data(task_name: str, data: str | Path | None) -> Path | None:
 
 def get_hint(suite: SuiteDescription) -> str:
     """How to get a suite's data: the ``negkit data get`` command when it declares its files, else its prose."""
-    return f"negkit data get {suite.name}" if suite.data.files else suite.data.how_to_get
+    downloadable = suite.data.files or suite.data.build is not None
+    return f"negkit data get {suite.name}" if downloadable else suite.data.how_to_get
 
 
 def suite_status(data: str | Path | None = None) -> list[SuiteStatus]:

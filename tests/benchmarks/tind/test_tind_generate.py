@@ -105,3 +105,11 @@ def test_generate_refuses_to_write_inside_the_repository(capsys: pytest.CaptureF
     assert main(["tind", "generate", "--out", str(REPO_ROOT / "generated-tind")]) == 2
     assert "git working tree" in capsys.readouterr().err
     assert not (REPO_ROOT / "generated-tind").exists()
+
+
+def test_a_missing_wordnet_names_the_exact_install_command(tmp_path):
+    from negkit.benchmarks.tind.generator.wordnet import WordNet
+    from negkit.errors import DataNotFoundError
+
+    with pytest.raises(DataNotFoundError, match=r"install it with: sudo apt-get install wordnet-base \(Debian"):
+        WordNet(tmp_path)

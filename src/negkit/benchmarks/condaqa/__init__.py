@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from negkit.benchmarks.condaqa.build import build_test_split
 from negkit.benchmarks.condaqa.data import DEV_FILE, TEST_FILE, read_condaqa
 from negkit.benchmarks.condaqa.task import CondaQATask
 from negkit.benchmarks.condaqa.training import TRAINING
@@ -86,6 +87,8 @@ SUITE = register_suite(
             licence="Apache-2.0 (the repository's LICENSE)",
             files=declared_files(Path(__file__).with_name("files.json")),
             citation="ravichander2022",
+            inputs=declared_files(Path(__file__).with_name("inputs.json")),
+            build=build_test_split,
         ),
         bibtex=BIBTEX,
         reader=read_condaqa,

@@ -16,6 +16,7 @@ from typing import Any
 
 from negkit.benchmarks.nan_nli.citation import MNLI_BIBTEX, NAN_NLI_BIBTEX
 from negkit.benchmarks.nan_nli.mnli_neg import read_mnli_neg
+from negkit.benchmarks.nan_nli.mnli_neg_build import MNLI_ZIP, build_mnli_neg
 from negkit.kit.data.nli import NLI_LABELS, NLIItem
 from negkit.kit.metrics.classification import normalised_confusion
 from negkit.kit.metrics.intervals import Estimand
@@ -125,6 +126,8 @@ MNLI_NEG_SUITE = register_suite(
             "e.g. multinli_1.0_dev_matched.jsonl of the MNLI release)",
             licence="MNLI's (the MNLI release's terms: mostly OANC, see its paper)",
             citation="truong2022",
+            inputs=(MNLI_ZIP,),
+            build=build_mnli_neg,
         ),
         bibtex=MNLI_BIBTEX + "\n\n" + NAN_NLI_BIBTEX,
         reader=read_mnli_neg,

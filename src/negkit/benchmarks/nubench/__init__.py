@@ -21,6 +21,7 @@ from negkit.benchmarks.nubench.data import (
     load_negation_pairs,
     locate_nubench_root,
 )
+from negkit.benchmarks.nubench.hub_download import download_thunder_nubench
 from negkit.benchmarks.nubench.stats import nubench_data_statistics
 from negkit.benchmarks.nubench.sweep_tables import sweep_run_tables
 from negkit.benchmarks.nubench.sweep_tasks import (
@@ -227,6 +228,7 @@ SUITE = register_suite(
             licence="the hub data set's licence (gated: accept it on the data set's page)",
             locate=locate_nubench_root,
             citation="so2025",
+            build=download_thunder_nubench,
         ),
         bibtex=BIBTEX,
         reader=load_choice_items,

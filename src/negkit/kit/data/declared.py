@@ -34,7 +34,8 @@ class DataFile:
 
     path: str
     sha256: str
-    size: int
+    #: Bytes on disk; ``None`` only for a build's input whose exact size no source states (its hash still decides).
+    size: int | None
     url: str | None = None
     unpacked_sha256: str | None = None
     unpacked_size: int | None = None
@@ -48,8 +49,8 @@ class DataFile:
 
     @property
     def download_size(self) -> int:
-        """Bytes fetched from the URL (the uncompressed size of a gzipped file)."""
-        return self.unpacked_size if self.unpacked_size is not None else self.size
+        """Bytes fetched from the URL (the uncompressed size of a gzipped file; 0 when unknown)."""
+        return self.unpacked_size if self.unpacked_size is not None else self.size or 0
 
 
 def sha256_of(path: str | Path) -> str:
@@ -76,7 +77,7 @@ def check_file(path: str | Path, declared: DataFile) -> str | None:
     if declared.gzipped and (path.stat().st_size != declared.size or sha256_of(path) != declared.sha256):
         return _check_unpacked(path, declared)  # compressed otherwise than declared: the content decides
     size = path.stat().st_size
-    if size != declared.size:
+    if declared.size is not None and size != declared.size:
         return f"{path}: {size} bytes, expected {declared.size} (a cut or changed file)"
     actual = sha256_of(path)
     if actual != declared.sha256:
@@ -138,7 +139,7 @@ def total_size(files: Iterable[DataFile]) -> int:
             if file.one_of in seen_groups:
                 continue
             seen_groups.add(file.one_of)
-        total += file.size
+        total += file.size or 0
     return total
 
 

@@ -86,7 +86,7 @@ class ResumableDownload:
     """A pooch downloader that keeps the bytes received in ``partial`` and resumes from them (HTTP ``Range``);
     ``progress(n)`` is told of each chunk. A server that ignores the range starts the file over."""
 
-    def __init__(self, partial: Path, size: int, progress: Callable[[int], None], timeout: float) -> None:
+    def __init__(self, partial: Path, size: int | None, progress: Callable[[int], None], timeout: float) -> None:
         self.partial = partial
         self.size = size
         self.progress = progress
@@ -97,12 +97,15 @@ class ResumableDownload:
 
         self.partial.parent.mkdir(parents=True, exist_ok=True)
         have = self.partial.stat().st_size if self.partial.exists() else 0
-        if have > self.size:
+        if self.size is not None and have > self.size:
             self.partial.unlink()
             have = 0
-        if have < self.size or self.size == 0:
+        if self.size is None or have < self.size or self.size == 0:
             headers = {"Range": f"bytes={have}-"} if have else {}
             with requests.get(url, headers=headers, stream=True, timeout=self.timeout) as response:
+                if have and response.status_code == 416:  # nothing after what we have: the file is complete
+                    os.replace(self.partial, output_file)
+                    return
                 if have and response.status_code != 206:
                     have = 0  # the server sent the whole file (or refused the range): start over
                 response.raise_for_status()
@@ -130,7 +133,7 @@ class LocalCopy:
 
 
 def _retrieve(
-    url: str, sha256: str, target: Path, partial: Path, size: int, progress: Callable[[int], None], local: bool
+    url: str, sha256: str, target: Path, partial: Path, size: int | None, progress: Callable[[int], None], local: bool
 ) -> None:
     """Download ``url`` to ``target`` through pooch, checking ``sha256`` before the file gets its name; the bytes
     received so far wait in ``partial``."""
@@ -167,7 +170,7 @@ def fetch_file(
         sources = [(url, file.sha256, file.size, False)]
     elif file.url:
         local = False
-        sources = [(file.url, file.unpacked_sha256 or file.sha256, file.download_size, file.gzipped)]
+        sources = [(file.url, file.unpacked_sha256 or file.sha256, file.unpacked_size or file.size, file.gzipped)]
     else:
         raise DownloadError(
             f"{file.path}: no public URL serves this file ({file.note or 'see the data set README'}); "
@@ -193,7 +196,7 @@ def fetch_file(
     problem = check_file(target, file)
     if problem:
         raise DownloadError(problem)
-    return size
+    return size or target.stat().st_size
 
 
 def file_groups(files: Sequence[DataFile]) -> list[list[DataFile]]:

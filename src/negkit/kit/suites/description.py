@@ -74,8 +74,13 @@ class DataSource:
     #: The files the suite reads, each with its URL at a pinned revision, SHA-256 and size
     #: (:func:`negkit.kit.data.declared.declared_files`); ``negkit data get`` fetches them.
     files: tuple[DataFile, ...] = ()
-    #: The BibTeX key of the data set's paper (``<first author's surname><year>``).
+    #: The BibTeX key of the data set's paper (``<first author's surname><year>``); several separated by commas.
     citation: str = ""
+    #: Public files a declared file without a URL is built from (``build``), fetched like ``files``.
+    inputs: tuple[DataFile, ...] = ()
+    #: ``build(inputs_root, root)``: writes the declared files that no URL serves into the data root ``root``
+    #: from ``inputs`` (found under ``inputs_root`` by their paths); ``negkit data get`` then checks their hashes.
+    build: Callable[[Path, Path], None] | None = None
 
 
 @dataclass(frozen=True)

@@ -125,7 +125,8 @@ class WordNet:
         self.folder = Path(folder) if folder else default_wordnet_folder()
         if not (self.folder / "data.noun").is_file():
             raise DataNotFoundError(
-                f"WordNet 3.0 database not found in {self.folder}; install Debian's wordnet-base or set WNSEARCHDIR"
+                f"WordNet 3.0 database not found in {self.folder}; install it with: sudo apt-get install wordnet-base "
+                "(Debian, Ubuntu), or set WNSEARCHDIR to a WordNet 3.0 dict/ folder"
             )
         for pos_file in ("data.noun", "data.verb"):
             if (self.folder / pos_file).is_file() and (self.folder / pos_file).stat().st_size == 0:
