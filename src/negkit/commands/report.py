@@ -1,5 +1,5 @@
 """``report.html``: one self-contained page with a run's tables and figures, written next to ``report.md``
-(``negkit eval``, ``negkit report``).
+(``negkit eval``, ``negkit report``), with ``samples.html`` beside it (the run's items: :mod:`negkit.commands.samples_page`).
 
 The page has a summary of every task's headline metrics with their 95% intervals, then per task its figures (its
 suite's) and its tables (intervals in grey). Negation resolution scores are included when the folder holds
@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from negkit.commands.samples_page import SAMPLES_FILE, write_samples_page
 from negkit.io.atomic import atomic_write_text
 from negkit.io.textfiles import iter_json_objects
 from negkit.kit.render import plots
@@ -82,6 +83,11 @@ def run_html(
         f'<p class="meta">{html.escape(str(model.get("backend", "")))}, {html.escape(str(model.get("dtype", "")))}; '
         f"negkit {html.escape(str(results[0].get('negkit_version', '')) if results else '')}</p>",
     ]
+    if results:
+        body.append(
+            f'<p class="meta"><a href="{SAMPLES_FILE}">samples.html</a>: every item with its prompt, gold answer, '
+            "prediction and scores, filterable and searchable.</p>"
+        )
     summary = summary_table(results, suites)
     if summary:
         body += ["<h2>Summary</h2>", markdown_to_html(summary)]
@@ -141,9 +147,13 @@ def resolution_scores(folder: Path) -> list[dict[str, Any]]:
 
 
 def write_html_report(results: Sequence[dict[str, Any]], out: str | Path, suites: SuiteLookup = no_suites) -> Path:
-    """Write ``report.html`` into ``out`` (atomically) and return its path."""
+    """Write ``report.html`` into ``out`` (atomically), and beside it ``samples.html``, the run's items
+    (:mod:`negkit.commands.samples_page`); return the report's path."""
     out = Path(out)
     path = out / HTML_FILE
+    if results:
+        model = results[0].get("model", {})
+        write_samples_page(results, out, _records, f"negkit samples: {model.get('name', '')}")
     atomic_write_text(path, run_html(results, resolution_scores(out), suites))
     return path
 
