@@ -23,6 +23,7 @@ from negkit.kit.render.html import figures_html, markdown_to_html, no_plots, pag
 from negkit.kit.render.markdown import markdown_table, with_interval
 from negkit.kit.results import TaskResult
 from negkit.kit.runs import read_run
+from negkit.kit.suites import suite_view
 from negkit.kit.view import SuiteLookup, no_suites, report_order, run_sections
 from negkit.resolution.figures import resolution_figures
 
@@ -158,9 +159,10 @@ def write_html_report(results: Sequence[dict[str, Any]], out: str | Path, suites
     return path
 
 
-def write_run_folder_html(folder: Path, suites: SuiteLookup = no_suites) -> Path:
+def write_run_folder_html(folder: Path, suites: SuiteLookup | None = None) -> Path:
     """Write ``report.html`` of an existing run folder from its task files (see ``negkit report``); tasks in the
-    suites' order."""
+    suites' order (``suites``: default the registry's)."""
+    suites = suites or suite_view
     run = read_run(folder)
     results = [run.tasks[name] for name in sorted(run.tasks, key=lambda name: report_order(suites, name))]
     return write_html_report(results, folder, suites)
