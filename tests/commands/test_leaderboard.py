@@ -17,6 +17,7 @@ from negkit.commands.leaderboard_html import colour
 from negkit.commands.leaderboard_markdown import leaderboard_markdown
 from negkit.errors import NegkitError
 from negkit.kit.suites import suite_view
+from negkit.kit.view import no_suites
 
 OPTIONS = LeaderboardOptions(resamples=400)
 #: Ten ScoNe-like base pairs (one condition): six gold "entailment", four "neutral".
@@ -286,7 +287,7 @@ def test_browser_renders_and_the_table_sorts(runs, tmp_path):
 
 
 def test_tasks_no_suite_can_rebuild_are_left_out(runs):
-    data = leaderboard_data([runs["oracle"]], OPTIONS)  # the default lookup knows no suite
+    data = leaderboard_data([runs["oracle"]], OPTIONS, no_suites)  # a lookup that knows no suite
     assert data["columns"] == [] and data["skipped"] == ["scone"]
 
 

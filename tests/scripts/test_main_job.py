@@ -63,6 +63,9 @@ def test_the_main_job_runs_the_default_set_and_no_guard(tmp_path, monkeypatch, c
     assert chosen == [default]
     assert "blimp-guard" not in default and "heldout-text" not in default
     assert "blimp-negation" in default and "scone" in default
+    # every per-task limit names a task the job runs (a misspelt one would run that task in full)
+    limits = command[command.index("--limit") + 1]
+    assert {entry.split("=")[0] for entry in limits.split(",")} <= set(default)
     # --full drops the limits only: the same tasks
     full = main_job_command("--full")
     assert "--limit" not in full and main(full[1:]) == 0 and chosen[-1] == default

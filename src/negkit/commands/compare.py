@@ -32,7 +32,8 @@ from negkit.kit.metrics.intervals import (
 from negkit.kit.render.markdown import ONE_UNIT_MARK, markdown_table, number
 from negkit.kit.render.plots import drawable
 from negkit.kit.runs import RunFolder, different_data, read_run, record_estimands
-from negkit.kit.view import SuiteLookup, SuiteView, no_suites
+from negkit.kit.suites import suite_view
+from negkit.kit.view import SuiteLookup, SuiteView
 
 
 @dataclass(frozen=True)
@@ -62,11 +63,12 @@ def compare(
     run_dirs: Sequence[str | Path],
     baseline: str | Path | None = None,
     options: CompareOptions | None = None,
-    suites: SuiteLookup = no_suites,
+    suites: SuiteLookup | None = None,
 ) -> dict[str, Any]:
-    """Compare the runs in ``run_dirs`` (and ``baseline``) task by task; the JSON-ready comparison. ``suites``
-    (:func:`negkit.kit.suites.suite_view`) says how each task's headline metrics are rebuilt from its samples; tasks
-    no suite can rebuild are left out.
+    """Compare the runs in ``run_dirs`` (and ``baseline``) task by task; the JSON-ready comparison. ``suites`` says
+    how each task's headline metrics are rebuilt from its samples (default: the registry's
+    :func:`negkit.kit.suites.suite_view`, the built-in suites and those loaded with ``--include``); tasks no suite can
+    rebuild are left out.
 
     Layout: ``{"baseline", "settings", "runs": [{"name", "path", "model", "tasks"}], "tasks": {TASK: {"suite",
     "primary", "digits", "scale", "metrics": [{"path", "label"} and, for a fraction in a suite printed in percent,
@@ -75,6 +77,7 @@ def compare(
     "shared_items"}]}}}`` with rows sorted by the primary metric, best first.
     """
     options = options or CompareOptions()
+    suites = suites or suite_view
     folders = [Path(path) for path in run_dirs]
     if baseline is not None and Path(baseline).resolve() not in [folder.resolve() for folder in folders]:
         folders.insert(0, Path(baseline))

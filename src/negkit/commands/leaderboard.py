@@ -39,7 +39,8 @@ from negkit.errors import NegkitError
 from negkit.io.atomic import atomic_write_json, atomic_write_text, make_folder
 from negkit.kit.metrics.intervals import Estimand, bootstrap_intervals, paired_bootstrap
 from negkit.kit.runs import RunFolder, TaskRun, different_data, read_run, record_estimands
-from negkit.kit.view import SuiteLookup, SuiteView, no_suites
+from negkit.kit.suites import suite_view
+from negkit.kit.view import SuiteLookup, SuiteView
 
 INDEX_FILE = "index.html"
 JSON_FILE = "leaderboard.json"
@@ -188,13 +189,13 @@ def _average_ranks(values: dict[str, float]) -> dict[str, float]:
 def leaderboard_data(
     entries: Sequence[str | Path],
     options: LeaderboardOptions | None = None,
-    suites: SuiteLookup = no_suites,
+    suites: SuiteLookup | None = None,
     published: Sequence[str | Path] = (),
     parameters: Mapping[str, int] | None = None,
 ) -> dict[str, Any]:
     """The leaderboard of the models in ``entries`` (see the module's docstring), JSON-ready; ``suites`` (the
     registry's :func:`negkit.kit.suites.suite_view`) says how each task's primary metric is rebuilt from its records;
-    ``published``: CSV files of published reference rows; ``parameters``: parameter counts by model name.
+    ``published``: CSV files of published reference rows; ``suites`` defaults to the registry's; ``parameters``: parameter counts by model name.
 
     Layout: ``{"settings", "models": [{"name", "model", "folders", "commands", "baseline", "parameters",
     "parameters_source"}], "columns": [{"key", "task", "split", "label", "suite", "metric", "metric_label", "unit",
@@ -203,6 +204,7 @@ def leaderboard_data(
     {"mean", "columns"}}, "skipped": [TASK...], "published": [ROW...], "scaling": [PANEL...]}``; values in percent.
     """
     options = options or LeaderboardOptions()
+    suites = suites or suite_view  # the registry: built-in suites and those loaded with --include
     models = _models(entries)
     splits: dict[str, set[str]] = {}
     skipped: list[str] = []
@@ -411,7 +413,7 @@ def leaderboard(
     entries: Sequence[str | Path],
     out: str | Path,
     options: LeaderboardOptions | None = None,
-    suites: SuiteLookup = no_suites,
+    suites: SuiteLookup | None = None,
     published: Sequence[str | Path] = (),
     parameters: Mapping[str, int] | None = None,
 ) -> dict[str, Path]:

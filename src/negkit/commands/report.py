@@ -1,5 +1,5 @@
 """``report.html``: one self-contained page with a run's tables and figures, written next to ``report.md``
-(``negkit eval``, ``negkit report``).
+(``negkit eval``, ``negkit report``), with ``samples.html`` beside it (the run's items: :mod:`negkit.commands.samples_page`).
 
 The page has a summary of every task's headline metrics with their 95% intervals, then per task its figures (its
 suite's) and its tables (intervals in grey). Negation resolution scores are included when the folder holds
@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from negkit.commands.samples_page import SAMPLES_FILE, write_samples_page
 from negkit.io.atomic import atomic_write_text
 from negkit.io.textfiles import iter_json_objects
 from negkit.kit.citations import bibtex_text, lookup_citations
@@ -23,6 +24,7 @@ from negkit.kit.render.html import figures_html, markdown_to_html, no_plots, pag
 from negkit.kit.render.markdown import markdown_table, with_interval
 from negkit.kit.results import TaskResult
 from negkit.kit.runs import read_run
+from negkit.kit.suites import suite_view
 from negkit.kit.view import SuiteLookup, no_suites, report_order, run_sections
 from negkit.resolution.figures import resolution_figures
 
@@ -83,6 +85,11 @@ def run_html(
         f'<p class="meta">{html.escape(str(model.get("backend", "")))}, {html.escape(str(model.get("dtype", "")))}; '
         f"negkit {html.escape(str(results[0].get('negkit_version', '')) if results else '')}</p>",
     ]
+    if results:
+        body.append(
+            f'<p class="meta"><a href="{SAMPLES_FILE}">samples.html</a>: every item with its prompt, gold answer, '
+            "prediction and scores, filterable and searchable.</p>"
+        )
     summary = summary_table(results, suites)
     if summary:
         body += ["<h2>Summary</h2>", markdown_to_html(summary)]
@@ -148,16 +155,21 @@ def resolution_scores(folder: Path) -> list[dict[str, Any]]:
 
 
 def write_html_report(results: Sequence[dict[str, Any]], out: str | Path, suites: SuiteLookup = no_suites) -> Path:
-    """Write ``report.html`` into ``out`` (atomically) and return its path."""
+    """Write ``report.html`` into ``out`` (atomically), and beside it ``samples.html``, the run's items
+    (:mod:`negkit.commands.samples_page`); return the report's path."""
     out = Path(out)
     path = out / HTML_FILE
+    if results:
+        model = results[0].get("model", {})
+        write_samples_page(results, out, _records, f"negkit samples: {model.get('name', '')}")
     atomic_write_text(path, run_html(results, resolution_scores(out), suites))
     return path
 
 
-def write_run_folder_html(folder: Path, suites: SuiteLookup = no_suites) -> Path:
+def write_run_folder_html(folder: Path, suites: SuiteLookup | None = None) -> Path:
     """Write ``report.html`` of an existing run folder from its task files (see ``negkit report``); tasks in the
-    suites' order."""
+    suites' order (``suites``: default the registry's)."""
+    suites = suites or suite_view
     run = read_run(folder)
     results = [run.tasks[name] for name in sorted(run.tasks, key=lambda name: report_order(suites, name))]
     return write_html_report(results, folder, suites)

@@ -47,6 +47,20 @@ def with_earlier_tasks(
     return sorted([*results, *earlier], key=lambda result: report_order(suites, str(result["task"].get("task"))))
 
 
+def is_sample(data: dict[str, Any]) -> bool:
+    """Whether a task scored fewer items than its split holds (a ``--limit`` run)."""
+    count, whole = data.get("count"), data.get("items_in_split")
+    return isinstance(count, int) and isinstance(whole, int) and count < whole
+
+
+def items_cell(data: dict[str, Any]) -> str:
+    """The items a task scored, and for a sample of how many (``120 of 1,200 (sample)``)."""
+    count = data.get("count", "–")
+    if is_sample(data):
+        return f"{count:,} of {data['items_in_split']:,} (*sample*)"
+    return f"{count:,}" if isinstance(count, int) else str(count)
+
+
 def combined_markdown(
     results: Sequence[dict[str, Any]], skipped: dict[str, str] | None = None, suites: SuiteLookup = no_suites
 ) -> str:
@@ -56,7 +70,7 @@ def combined_markdown(
         return "# negkit report\n\nNo task was run.\n"
     model = results[0]["model"]
     rows = [
-        [result["task"].get("task", "?"), result["data"].get("count", "–"), result["timings"].get("score_s", "–")]
+        [result["task"].get("task", "?"), items_cell(result["data"]), result["timings"].get("score_s", "–")]
         for result in results
     ]
     parts = [
@@ -64,6 +78,11 @@ def combined_markdown(
         f"Model: `{model.get('name')}` ({model.get('backend')}, {model.get('dtype')}); negkit {results[0].get('negkit_version')}",
         markdown_table(["task", "items", "scoring time (s)"], rows),
     ]
+    if any(is_sample(result["data"]) for result in results):
+        parts.append(
+            "A task marked *sample* scored part of its split (`--limit`; a deterministic draw, of whole groups where "
+            "its items come in groups): its numbers estimate the whole split's, with wider intervals."
+        )
     if skipped:
         parts.append(
             "Not run (data not found): " + "; ".join(f"{suite} (get it: {hint})" for suite, hint in skipped.items())

@@ -20,7 +20,7 @@ from negkit.runs.files import RESULTS_SUFFIX, SAMPLES_SUFFIX
 #: Files of a task beside its ``TASK.results.json``.
 TASK_SUFFIXES = (RESULTS_SUFFIX, SAMPLES_SUFFIX, ".md", ".timings.json")
 #: The run-wide files of a folder.
-RUN_FILES = ("results.json", "report.md", "report.html")
+RUN_FILES = ("results.json", "report.md", "report.html", "samples.html")
 
 
 def recorded_models(out: Path) -> dict[str, dict[str, Any]]:
@@ -55,12 +55,17 @@ def check_one_model(out: Path, key: str, name: str) -> None:
 
 
 #: How negkit's own run-wide files begin (or, for results.json, a key they hold).
-_OWN_MARKS = {"results.json": '"negkit_layout"', "report.md": "# negkit report", "report.html": "<title>negkit report"}
+_OWN_MARKS = {
+    "results.json": '"negkit_layout"',
+    "report.md": "# negkit report",
+    "report.html": "<title>negkit report",
+    "samples.html": "<title>negkit samples",
+}
 
 
 def check_run_files_are_negkits(out: Path) -> None:
     """A :class:`NegkitError` naming a run-wide file in ``out`` that negkit did not write (the run would overwrite
-    it): a user's ``results.json``, ``report.md`` or ``report.html``."""
+    it): a user's ``results.json``, ``report.md``, ``report.html`` or ``samples.html``."""
     for name, mark in _OWN_MARKS.items():
         path = out / name
         if not path.is_file():
