@@ -26,7 +26,7 @@ from negkit.kit.arguments import (
     wait_seconds,
 )
 from negkit.kit.command_context import CommandContext
-from negkit.kit.suites import classifier_tasks, registered_tasks, suite_groups, task_flags
+from negkit.kit.suites import classifier_tasks, embedding_tasks, registered_tasks, suite_groups, task_flags
 from negkit.models.model_args import parse_model_args
 from negkit.models.spec import parse_model_spec
 from negkit.runs.runner import DEFAULT_CHUNK_SIZE, DEFAULT_COMMIT_SECONDS
@@ -287,7 +287,8 @@ def run_eval(args: argparse.Namespace) -> int:
     else:
         if args.data is not None:
             check_data_argument(args.data)
-        tasks, skipped = suites_to_run(args.data, classifier=parse_model_spec(args.model).is_classifier)
+        spec = parse_model_spec(args.model)
+        tasks, skipped = suites_to_run(args.data, classifier=spec.is_classifier, embedding=spec.is_embedding)
     options = eval_options(args, skipped=skipped)
     results = evaluate(args.model, tasks, options)
     for result in results:
@@ -344,13 +345,16 @@ def command_context() -> CommandContext:
     return CommandContext(add_model_arguments, add_run_arguments, eval_options, evaluate)
 
 
-def suites_to_run(data: str | None, classifier: bool = False) -> tuple[list[str], dict[str, str]]:
+def suites_to_run(
+    data: str | None, classifier: bool = False, embedding: bool = False
+) -> tuple[list[str], dict[str, str]]:
     """The main task of every suite whose data is found, and the suites left out (suite -> how to get its data),
-    each said on standard error: a suite is never skipped without a word."""
+    each said on standard error: a suite is never skipped without a word (a classifier or an embedding model runs
+    the suites that take one)."""
     tasks, skipped = [], {}
-    can_classify = classifier_tasks()
+    can_classify, can_embed = classifier_tasks(), embedding_tasks()
     for status in suite_status(data):
-        if classifier and status.task not in can_classify:
+        if (classifier and status.task not in can_classify) or (embedding and status.task not in can_embed):
             continue
         if status.location is None:
             skipped[status.suite] = status.hint
