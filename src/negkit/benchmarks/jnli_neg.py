@@ -82,7 +82,7 @@ class JNLINegTask(ConditionNLITask):
     conditions = TYPES
     gap = (("original",), ("p_neg", "h_neg", "p_neg_h_neg"))
     headline = "acc"
-    interval_unit = "JNLI sentence pair (its negated variants with it)"
+    interval_unit = "JNLI sentence pair"
     splits = ("validation",)
 
     def normalize_split(self, split: str) -> str:

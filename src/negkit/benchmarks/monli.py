@@ -81,7 +81,7 @@ class MoNLITask(ConditionNLITask):
     conditions = tuple(FILES)
     gap = (("pmonli",), ("nmonli",))
     headline = "conditions.nmonli.acc"
-    interval_unit = "sentence pair (both directions)"
+    interval_unit = "MoNLI sentence pair"
     splits = ("test",)
     prediction_words = {"yes": "entailment", "no": "neutral", "not_entailment": "neutral"}
 

@@ -127,3 +127,26 @@ def test_score_of_the_samples_is_the_eval(tmp_path, capsys):
     metrics = assert_score_is_eval(out, "nevir", "nevir", data, capsys, score_only=("data_count", "source"))
     assert {"pairwise_accuracy", "scorers.query_likelihood.pairwise_accuracy"} <= set(metrics["intervals"])
     assert_compares_with_itself(out, "nevir", capsys, metrics)
+
+
+class OverlapClassifier:
+    """A fixed NLI cross-encoder stand-in: P(entailment) grows with the query words found in the document."""
+
+    fingerprint = ModelFingerprint(backend="test", name="overlap-nli", dtype="none")
+    labels = ("entailment", "neutral", "contradiction")
+    load_info: dict = {}
+
+    def classify(self, pairs):
+        answers = []
+        for document, query in pairs:
+            entailed = overlap(query, document) / 10
+            answers.append({"ENTAILMENT": entailed, "neutral": 1 - entailed, "contradiction": 0.0})
+        return answers
+
+
+def test_an_nli_cross_encoder_ranks_by_entailment(tmp_path):
+    write_pairs(tmp_path / "data")
+    result = run(OverlapClassifier(), "nevir", tmp_path / "data", tmp_path / "r")
+    assert result["metrics"]["scorer"] == "entailment"
+    assert result["metrics"]["pairwise_accuracy"] == APPROX(2 / 5)  # the same order as the word-overlap ranker
+    assert samples(result)[2]["scores"]["entailment"] == [[0.2, 0.1], [0.1, 0.2]]
