@@ -13,6 +13,8 @@ from browser import find_chromium, render
 from test_leaderboard import OPTIONS, _scone, runs  # noqa: F401 (runs: a fixture)
 
 from negkit.benchmarks.blimp import PARADIGMS
+from negkit.benchmarks.tind.metrics import COHERENCE_MEASURES
+from negkit.benchmarks.tind.types import PATTERN_NAMES
 from negkit.cli import main
 from negkit.commands.leaderboard import leaderboard, leaderboard_data
 from negkit.commands.leaderboard_published import MARK, parse_count, read_published
@@ -207,12 +209,18 @@ def test_scaling_figure_one_point_per_model_with_a_parameter_count(tmp_path):
 
 def test_the_reference_file_reads_and_names_negkit_metrics_on_negkit_scales():
     rows = read_published(REFERENCE)
-    assert len(rows) == 20 and all(row.source for row in rows)
+    assert len(rows) == 69 and all(row.source for row in rows)
+    tind = {
+        "all_affirmations.accuracy",
+        "all_negations.accuracy",
+        *(f"coherence_scores.{measure}.Coherence_percentage" for measure in COHERENCE_MEASURES),
+        *(f"{pattern}.all.accuracy" for pattern in PATTERN_NAMES.values()),
+    }
     for row in rows:
         view = suite_view(row.task)
         assert view is not None, row.task
         paradigms = {f"paradigms.{name}.accuracy" for name in PARADIGMS} if row.task == "blimp-negation" else set()
-        extra = {"coherence_scores.All.Coherence_percentage"} if row.task == "tind" else set()
+        extra = tind if row.task == "tind" else {"summary.acc_norm.mean"} if row.task == "nubench" else set()
         assert row.metric in {view.primary_metric, "consistency.all.accuracy", *paradigms, *extra}, row
         assert 0 <= row.value <= view.scale[1], row  # fractions for suites in [0, 1], percent for TIND
     with REFERENCE.open(encoding="utf-8") as handle:

@@ -332,7 +332,8 @@ def run_eval(args: argparse.Namespace) -> int:
     else:
         if args.data is not None:
             check_data_argument(args.data)
-        tasks, skipped = suites_to_run(args.data, classifier=parse_model_spec(args.model).is_classifier)
+        spec = parse_model_spec(args.model)
+        tasks, skipped = suites_to_run(args.data, classifier=spec.is_classifier, embedding=spec.is_embedding)
     options = eval_options(args, skipped=skipped)
     results = evaluate(args.model, tasks, options)
     for result in results:
@@ -405,11 +406,13 @@ def command_context() -> CommandContext:
     return CommandContext(add_model_arguments, add_run_arguments, eval_options, evaluate)
 
 
-def suites_to_run(data: str | None, classifier: bool = False) -> tuple[list[str], dict[str, str]]:
-    """The main task of every default suite whose data is found (:func:`negkit.commands.status.default_run_plan`),
-    and the suites left out (suite -> how to get its data), each said on standard error: a suite is never skipped
-    without a word."""
-    tasks, skipped = default_run_plan(data, classifier)
+def suites_to_run(
+    data: str | None, classifier: bool = False, embedding: bool = False
+) -> tuple[list[str], dict[str, str]]:
+    """The main task of every default suite whose data is found (:func:`negkit.commands.status.default_run_plan`;
+    a classifier or an embedding model runs the suites that take one), and the suites left out (suite -> how to get
+    its data), each said on standard error: a suite is never skipped without a word."""
+    tasks, skipped = default_run_plan(data, classifier, embedding)
     if not tasks:  # one error line, not a note per suite first
         where = f"{data}: " if data else ""
         raise NegkitError(

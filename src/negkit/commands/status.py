@@ -10,7 +10,14 @@ from pathlib import Path
 from negkit.errors import DataNotFoundError
 from negkit.kit.data.locate import locate_dataset
 from negkit.kit.suites.description import SuiteDescription
-from negkit.kit.suites.registry import all_suites, classifier_tasks, expand_task_names, get_task, suite_for_task
+from negkit.kit.suites.registry import (
+    all_suites,
+    classifier_tasks,
+    embedding_tasks,
+    expand_task_names,
+    get_task,
+    suite_for_task,
+)
 
 
 @dataclass(frozen=True)
@@ -55,16 +62,22 @@ def default_suites() -> set[str]:
     return {suite.name for suite in all_suites() if suite.default_run}
 
 
-def default_run_plan(data: str | Path | None = None, classifier: bool = False) -> tuple[list[str], dict[str, str]]:
+def default_run_plan(
+    data: str | Path | None = None, classifier: bool = False, embedding: bool = False
+) -> tuple[list[str], dict[str, str]]:
     """What ``negkit eval`` without ``--tasks`` runs: the main task of every default suite (:func:`default_suites`)
     whose data is found, and the default suites left out for want of data (suite -> how to get its data). For a
-    classifier model, only the tasks a classifier can run."""
+    classifier model, only the tasks a classifier can run; for an embedding model, those an embedding model can."""
     runs = default_suites()
-    can_classify = classifier_tasks()
+    can_classify, can_embed = classifier_tasks(), embedding_tasks()
     tasks: list[str] = []
     skipped: dict[str, str] = {}
     for status in suite_status(data):
-        if status.suite not in runs or (classifier and status.task not in can_classify):
+        if (
+            status.suite not in runs
+            or (classifier and status.task not in can_classify)
+            or (embedding and status.task not in can_embed)
+        ):
             continue
         if status.location is None:
             skipped[status.suite] = status.hint

@@ -74,10 +74,19 @@ class ClassifyRequest:
     second: str
 
 
+@dataclass(frozen=True)
+class SimilarityRequest:
+    """Cosine similarity of two texts' embeddings (an embedding model: a query and a document); the answer is a
+    number in [-1, 1]."""
+
+    first: str
+    second: str
+
+
 #: Any request a model can answer.
-Request = LoglikelihoodRequest | NextTokenRequest | GenerateRequest | ClassifyRequest
-#: The matching answers: LoglikelihoodResult, dict candidate -> log-prob, generated text, dict label -> prob.
-Response = LoglikelihoodResult | dict | str
+Request = LoglikelihoodRequest | NextTokenRequest | GenerateRequest | ClassifyRequest | SimilarityRequest
+#: The matching answers: LoglikelihoodResult, dict candidate -> log-prob, generated text, dict label -> prob, cosine.
+Response = LoglikelihoodResult | dict | str | float
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,9 @@ hashable requests, so that the engine can sort, batch, deduplicate and store the
   after a context), :class:`NextTokenRequest` (log-probabilities of a few candidate first tokens at
   the next position) and :class:`GenerateRequest` (greedy generation);
 - a :class:`Classifier` answers :class:`ClassifyRequest` (a sentence pair, e.g. premise and
-  hypothesis, mapped to a probability per label).
+  hypothesis, mapped to a probability per label);
+- an :class:`EmbeddingModel` answers :class:`SimilarityRequest` (the cosine similarity of two texts'
+  embeddings, e.g. a query and a document).
 
 How a context string becomes tokens is part of the contract, because benchmark protocols depend on
 it: a backend tokenizes a context *with* the tokenizer's special tokens and drops a final EOS token
@@ -33,6 +35,7 @@ from negkit.engine.requests import (
     NextTokenRequest,
     Request,
     Response,
+    SimilarityRequest,
     request_payload,
 )
 
@@ -40,6 +43,7 @@ __all__ = [
     "AnswerSpace",
     "Classifier",
     "ClassifyRequest",
+    "EmbeddingModel",
     "GenerateRequest",
     "LanguageModel",
     "LoglikelihoodRequest",
@@ -48,6 +52,7 @@ __all__ = [
     "NextTokenRequest",
     "Request",
     "Response",
+    "SimilarityRequest",
     "request_payload",
 ]
 
@@ -92,6 +97,17 @@ class Classifier(Protocol):
 
     def classify(self, pairs: Sequence[tuple[str, str]]) -> list[dict[str, float]]:
         """For each ``(first, second)`` pair, the probability of each label."""
+        ...
+
+
+@runtime_checkable
+class EmbeddingModel(Protocol):
+    """A bi-encoder: each text becomes one vector, and two texts are as similar as their vectors' cosine."""
+
+    fingerprint: ModelFingerprint
+
+    def similarity(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
+        """For each ``(first, second)`` pair, the cosine similarity of the two texts' embeddings."""
         ...
 
 

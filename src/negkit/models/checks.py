@@ -32,7 +32,7 @@ TOKENIZER_FILES = (
     "sentencepiece.bpe.model",
 )
 #: The model spec schemes ``--model`` takes (besides a bare path or hub name).
-SCHEMES = ("default", "hf", "gguf", "openai", "nli", "vllm", "random", "constant", "majority")
+SCHEMES = ("default", "hf", "gguf", "openai", "nli", "embed", "vllm", "random", "constant", "majority")
 #: Weight files (or shard indexes) transformers loads; variants (``model.fp16.safetensors``) end the same way.
 WEIGHT_FILES = (
     "model.safetensors",
@@ -62,7 +62,7 @@ def check_model_spec(spec: str, model_args: dict | None = None) -> None:
         check_gguf_file(Path(rest).expanduser())
     elif scheme == "openai":
         check_server_spec(rest)
-    elif scheme in ("hf", "nli"):
+    elif scheme in ("hf", "nli", "embed"):
         check_pretrained(rest, revision, subfolder, tokenizer)
     elif ":" in spec and not Path(spec).exists() and "/" not in scheme:
         raise NegkitError(

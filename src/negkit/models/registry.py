@@ -10,6 +10,7 @@ spec                   backend
 ``gguf:FILE``          a GGUF file, dequantized and converted once into the negkit cache
 ``openai:URL#MODEL``   an OpenAI-compatible server, e.g. ``openai:http://127.0.0.1:8000/v1#smollm2``
 ``nli:PATH_OR_NAME``   a transformers sequence-classification (NLI) model
+``embed:PATH_OR_NAME`` a sentence embedding model (bi-encoder; a local sentence-transformers folder by its path)
 ``vllm:PATH_OR_NAME``  vLLM's offline engine (tensor parallel with ``tensor_parallel_size=N``)
 ``random``             baseline pseudo-model: seeded random answers (``--model-args seed=N``)
 ``constant:ANSWER``    baseline pseudo-model: always ANSWER (``true``, ``false``, ``entailment``, ...)
@@ -40,6 +41,7 @@ from negkit.models.fingerprints import file_sha256
 from negkit.models.gguf import converted_folder, converted_summary
 from negkit.models.loader_options import FLAG_ARGS, LOADER_ARGS, check_options
 from negkit.models.openai_server import OpenAICompatibleLM
+from negkit.models.spec import parse_model_spec
 
 
 def load_model(spec: str, dtype: str | None = "float32", **options: Any) -> Any:
@@ -142,6 +144,10 @@ def check_model_options(spec: str, options: dict[str, Any]) -> None:
         from negkit.models.hf_nli import HFClassifier  # loads torch: off the start-up path
 
         check_options("nli", options, {**FLAG_ARGS, **LOADER_ARGS, **HFClassifier.ENGINE_ARGS})
+    elif parse_model_spec(spec).is_embedding:
+        from negkit.models.hf_embedding import HFEmbeddingModel  # loads torch: off the start-up path
+
+        check_options("embed", options, {**FLAG_ARGS, **LOADER_ARGS, **HFEmbeddingModel.ENGINE_ARGS})
     else:
         _check_language_model_options("gguf" if is_catalogue_name(spec) or scheme == "gguf" else "hf", options)
 
@@ -149,7 +155,7 @@ def check_model_options(spec: str, options: dict[str, Any]) -> None:
 def _location(spec: str) -> str:
     """The path or name a spec loads (what error messages name)."""
     scheme, _, rest = spec.partition(":")
-    return rest if scheme in ("hf", "nli", "gguf", "vllm", "openai") and rest else spec
+    return rest if scheme in ("hf", "nli", "embed", "gguf", "vllm", "openai") and rest else spec
 
 
 def _load(spec: str, dtype: str | None, **options: Any) -> Any:
@@ -174,13 +180,17 @@ def _load(spec: str, dtype: str | None, **options: Any) -> Any:
         from negkit.models.hf_nli import HFClassifier  # loads torch: off the start-up path
 
         return HFClassifier.from_pretrained(rest, dtype=dtype, **options)
+    if parse_model_spec(spec).is_embedding:
+        from negkit.models.hf_embedding import HFEmbeddingModel  # loads torch: off the start-up path
+
+        return HFEmbeddingModel.from_pretrained(parse_model_spec(spec).target, dtype=dtype, **options)
     if scheme == "hf":
         return _load_transformers(rest, dtype, **options)
     if ":" in spec and not Path(spec).exists():
         raise NegkitError(
             f"unknown model spec {spec!r}{did_you_mean(spec)}; use one of: default, hf:PATH, gguf:FILE, "
             "openai:URL#MODEL, "
-            "vllm:PATH, nli:PATH, random, constant:ANSWER, majority"
+            "vllm:PATH, nli:PATH, embed:PATH, random, constant:ANSWER, majority"
         )
     if did_you_mean(spec) and not Path(spec).expanduser().exists():
         raise NegkitError(

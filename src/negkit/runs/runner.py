@@ -32,6 +32,7 @@ from negkit.engine.requests import (
     NextTokenRequest,
     Request,
     Response,
+    SimilarityRequest,
 )
 from negkit.errors import NegkitError
 from negkit.runs import sealing
@@ -177,6 +178,8 @@ def fits(request: Request, response: Response) -> bool:
         return isinstance(response, str)
     if isinstance(request, ClassifyRequest):
         return isinstance(response, dict) and bool(response) and all(_is_number(v) for v in response.values())
+    if isinstance(request, SimilarityRequest):
+        return _is_number(response)
     return True
 
 
@@ -201,7 +204,7 @@ def request_sort_key(request: Request) -> tuple[str, ...]:
     share once), the choices of one context together."""
     if isinstance(request, LoglikelihoodRequest):
         return request.context, request.continuation
-    if isinstance(request, ClassifyRequest):
+    if isinstance(request, (ClassifyRequest, SimilarityRequest)):
         return request.first, request.second
     return (request.context,)
 
@@ -237,6 +240,8 @@ def check_no_nan(model: Any, responses: Sequence[Response]) -> None:
             values = response.values()
         elif isinstance(response, (list, tuple)):
             values = response
+        elif isinstance(response, float):
+            values = (response,)
         else:
             continue
         bad += any(isinstance(value, float) and math.isnan(value) for value in values)
@@ -260,4 +265,8 @@ def _responses(model: Any, chunk: Sequence[Request]) -> list[Response]:
         if not hasattr(model, "classify"):
             raise NegkitError("this task needs a classifier model (e.g. nli:PATH); the model given cannot classify")
         return list(model.classify([(request.first, request.second) for request in chunk]))
+    if isinstance(first, SimilarityRequest):
+        if not hasattr(model, "similarity"):
+            raise NegkitError("this task needs an embedding model (embed:PATH); the model given cannot embed texts")
+        return [float(value) for value in model.similarity([(request.first, request.second) for request in chunk])]
     raise NegkitError(f"unsupported request type {type(first).__name__}")

@@ -23,7 +23,7 @@ from typing import Any
 from negkit.commands.eval.options import EvalOptions
 from negkit.errors import NegkitError
 from negkit.kit.arguments import format_per_task
-from negkit.kit.suites import classifier_tasks, get_task, task_flags
+from negkit.kit.suites import classifier_tasks, embedding_tasks, get_task, task_flags
 from negkit.models.conversation import conversation_template
 from negkit.models.model_args import format_model_args, redact_model_args
 
@@ -69,7 +69,9 @@ class TaskSetup:
     task: Any
 
 
-def task_options_for(tasks: Sequence[str], options: EvalOptions, classifier: bool = False) -> dict[str, TaskSetup]:
+def task_options_for(
+    tasks: Sequence[str], options: EvalOptions, classifier: bool = False, embedding: bool = False
+) -> dict[str, TaskSetup]:
     """Each task built with its constructor options from ``options``.
 
     Checks, before any model is loaded or any data read, that every task exists, that every flag applies to
@@ -86,6 +88,9 @@ def task_options_for(tasks: Sequence[str], options: EvalOptions, classifier: boo
         for task in tasks:
             if task in can_classify:
                 result[task].setdefault("model_kind", "classifier")
+    if embedding:  # an embedding model: the tasks that rank with one are built for it (the others refuse it)
+        for task in set(tasks) & set(embedding_tasks()):
+            result[task].setdefault("model_kind", "embedding")
     built = {task: get_task(task, **result[task]) for task in tasks}  # unknown task names fail here
     changed: set[str] = set()
     problems: list[str] = []

@@ -159,13 +159,17 @@ def check_model_kind(request: RunRequest, name: str, task: Task) -> None:
     if request.model is not None:
         classifier = hasattr(request.model, "classify")
         language_model = hasattr(request.model, "next_token_logprobs")
+        embedding = hasattr(request.model, "similarity")
     else:
-        classifier = parse_model_spec(request.model_spec or "").is_classifier
-        language_model = not classifier
+        kind = parse_model_spec(request.model_spec or "").model_kind
+        classifier, language_model, embedding = (kind == own for own in ("classifier", "language_model", "embedding"))
     if task.model_kind == "classifier" and not classifier:
         raise NegkitError(f"task {name} needs a classifier model (nli:PATH)")
+    if task.model_kind == "embedding" and not embedding:
+        raise NegkitError(f"task {name} needs a sentence embedding model (embed:PATH)")
     if task.model_kind == "language_model" and not language_model:
-        raise NegkitError(f"task {name} needs a language model, not a classifier")
+        other = "an embedding model" if embedding else "a classifier"
+        raise NegkitError(f"task {name} needs a language model, not {other}")
 
 
 def check_server_options(request: RunRequest) -> None:
@@ -247,10 +251,10 @@ def prepare_run(model: str | Any, task_names: Sequence[str], options: EvalOption
         check_model_spec(spec, options.model_args)
 
     if request.model is not None:
-        classifier = hasattr(request.model, "classify")
+        classifier, embedding = hasattr(request.model, "classify"), hasattr(request.model, "similarity")
     else:
-        classifier = parse_model_spec(spec).is_classifier
-    per_task = task_options_for(request.task_names, options, classifier)  # which flag applies to which task
+        classifier, embedding = parse_model_spec(spec).is_classifier, parse_model_spec(spec).is_embedding
+    per_task = task_options_for(request.task_names, options, classifier, embedding)  # which flag applies to which task
     built = []
     for name in request.task_names:
         task = per_task[name].task

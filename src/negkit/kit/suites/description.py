@@ -58,6 +58,8 @@ class TaskEntry:
     description: str = ""
     #: The task also runs with a sequence-classification model (``nli:PATH``, built with ``model_kind="classifier"``).
     classifier: bool = False
+    #: The task also runs with a sentence embedding model (``embed:PATH``, built with ``model_kind="embedding"``).
+    embedding: bool = False
 
 
 @dataclass(frozen=True)

@@ -186,6 +186,11 @@ def classifier_tasks() -> tuple[str, ...]:
     return tuple(entry.name for suite in all_suites() for entry in suite.tasks if entry.classifier)
 
 
+def embedding_tasks() -> tuple[str, ...]:
+    """The tasks that also run with a sentence embedding model (``embed:PATH``)."""
+    return tuple(entry.name for suite in all_suites() for entry in suite.tasks if entry.embedding)
+
+
 def training_sources() -> dict[str, TrainingSource]:
     """``negkit finetune --train NAME`` -> the suite's training set, for every suite that has one (suites' order)."""
     return {source.name: source for suite in all_suites() for source in suite.training}

@@ -1,0 +1,109 @@
+"""NevIR (Weller, Lawrie and Van Durme, EACL 2024): negation in neural information retrieval. Each of the 1,383
+test pairs holds two documents that differ (minimally) by a negation and two crowd-written queries, ``q1``
+relevant to ``doc1`` only and ``q2`` to ``doc2`` only; a system is right on a pair when each query ranks its own
+document first (pairwise accuracy, the paper's and MTEB's ``paired_accuracy``; random: 25%).
+
+Asked as contrastive ranking pairs (:mod:`negkit.kit.tasks.ranking_pairs`) of any model kind: a sentence embedding
+model (``embed:PATH``, or a sentence-transformers folder's path: cosine of mean-pooled embeddings), a causal LM as
+a pointwise reranker (log-probability of " Yes" to a relevance prompt, the headline; beside it the query's
+log-probability given the document) or an NLI cross-encoder (``nli:PATH``: P(entailment | document, query)).
+Intervals resample the pairs.
+
+``NevIR_test.jsonl`` is JSON Lines: ``id`` (``"<CondaQA PassageID>-<edit>"``), ``WorkerId``, ``q1``, ``doc1``,
+``q2``, ``doc2``. Every document is a CondaQA test passage (original or edited): a model tuned on CondaQA's test
+passages has seen NevIR's documents, though not its queries (:data:`OVERLAP`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from negkit.errors import InputFormatError, quoted
+from negkit.io.textfiles import iter_json_objects
+from negkit.kit.suites import DataSource, register_suite
+from negkit.kit.suites.description import SuiteDescription, TaskEntry
+from negkit.kit.tasks.ranking_pairs import RANKING_NO_HARNESS, ContrastiveRanking, RankingPair, ranking_figures
+
+NAME, FILE = "nevir", "NevIR_test.jsonl"
+OVERLAP = (
+    "Overlap: every NevIR document is a CondaQA test passage (original or edited); a model tuned on CondaQA's test "
+    "passages has seen these documents, though not the queries."
+)
+BIBTEX = r"""@inproceedings{weller2024,
+  title = {{NevIR}: Negation in Neural Information Retrieval},
+  author = {Weller, Orion and Lawrie, Dawn and Van Durme, Benjamin},
+  booktitle = {Proceedings of the 18th Conference of the European Chapter of the Association for Computational
+               Linguistics (Volume 1: Long Papers)},
+  pages = {2274--2287},
+  year = {2024},
+  publisher = {Association for Computational Linguistics},
+}"""
+_FIELDS = ("id", "q1", "doc1", "q2", "doc2")
+
+
+def read_nevir(folder: str | Path, split: str = "test") -> list[RankingPair]:
+    """The pairs of ``FOLDER/NevIR_test.jsonl``, in file order; a bad line names the file and line."""
+    path = Path(folder) / FILE
+    pairs = []
+    for line, record in iter_json_objects(path, required=_FIELDS):
+        for name in _FIELDS:
+            value = record[name]
+            if not isinstance(value, str) or not value.strip():
+                raise InputFormatError(
+                    path, line, f"field {name!r}: expected a non-empty string, found {quoted(value)}"
+                )
+        if record["doc1"] == record["doc2"]:
+            raise InputFormatError(path, line, "doc1 and doc2 are the same text: the pair cannot be ranked")
+        passage = record["id"].rpartition("-")[0] or record["id"]
+        fields = {"passage": passage, "worker": record.get("WorkerId")}
+        pairs.append(
+            RankingPair(
+                f"{NAME}-{record['id']}", (record["q1"], record["q2"]), (record["doc1"], record["doc2"]), None, fields
+            )
+        )
+    if not pairs:
+        raise InputFormatError(path, None, "no pairs")
+    return pairs
+
+
+NEVIR = ContrastiveRanking(
+    NAME,
+    read_nevir,
+    lambda folder, split: [Path(folder) / FILE],
+    title="NevIR (test)",
+    unit="NevIR pair",
+    note=OVERLAP,
+    protocol={"metric": "pairwise accuracy (each query ranks its own document first; ties wrong)"},
+)
+
+SUITE = register_suite(
+    SuiteDescription(
+        name=NAME,
+        title="NevIR: negation in neural information retrieval",
+        tasks=(
+            TaskEntry(
+                NAME,
+                NEVIR.task,
+                "NevIR: contrastive ranking pairs (documents differing by a negation; pairwise accuracy) with an "
+                "embedding model, a causal LM reranker or an NLI cross-encoder. " + OVERLAP,
+                classifier=True,
+                embedding=True,
+            ),
+        ),
+        main_task=NAME,
+        data=DataSource(
+            NAME,
+            "the Hugging Face dataset orionweller/NevIR, test split, as JSON Lines (id, WorkerId, q1, doc1, q2, doc2) "
+            f"into DATA/{NAME}/{FILE}",
+            licence="MIT (github orionw/NevIR; the hub card and MTEB give MIT for the data); passages from CondaQA",
+        ),
+        reader=read_nevir,
+        scorer_help="NevIR: pairwise accuracy from {item_id, scores: [[q1d1, q1d2], [q2d1, q2d2]]} lines",
+        interval_unit="NevIR pair",
+        primary_metric="pairwise_accuracy",
+        figures=ranking_figures,
+        harness_none=RANKING_NO_HARNESS,
+        order=180,
+        groups=("negation-all",),
+    )
+)
