@@ -168,7 +168,9 @@ SUITE = register_suite(
             "{modus_tollens,destructive_dilemma}/data_instances.json into DATA/logicbench-negation/{BQA,MCQA}/LOGIC/"
             "RULE.json",
             licence="MIT (github Mihir3009/LogicBench LICENSE)",
+            citation="parmar2024",
         ),
+        bibtex=BIBTEX,
         reader=read_bqa,
         interval_unit="context",
         primary_metric="acc",

@@ -96,7 +96,9 @@ SUITE = register_suite(
             "the Hugging Face dataset orionweller/NevIR, test split, as JSON Lines (id, WorkerId, q1, doc1, q2, doc2) "
             f"into DATA/{NAME}/{FILE}",
             licence="MIT (github orionw/NevIR; the hub card and MTEB give MIT for the data); passages from CondaQA",
+            citation="weller2024",
         ),
+        bibtex=BIBTEX,
         reader=read_nevir,
         scorer_help="NevIR: pairwise accuracy from {item_id, scores: [[q1d1, q1d2], [q2d1, q2d2]]} lines",
         interval_unit="NevIR pair",
