@@ -62,6 +62,7 @@ class DataSet:
 def all_data_sets() -> list[DataSet]:
     """Every suite, resolution corpus and training data set, in the order ``negkit data list`` prints them."""
     sets = [DataSet(suite.name, "benchmark", suite.data, tuple(suite.aliases)) for suite in all_suites()]
+    sets += [DataSet(name, "resource", source) for suite in all_suites() for name, source in suite.extra_data.items()]
     sets += [DataSet(name, "corpus", source) for name, source in CORPUS_SOURCES.items()]
     sets += [DataSet(name, "training", source) for name, source in TRAINING_SOURCES.items()]
     return sets

@@ -232,6 +232,9 @@ class SuiteDescription:
     #: Whether ``negkit eval`` without ``--tasks`` runs it (False for a guard that is not a negation benchmark,
     #: such as ``blimp-guard``: asked for by name only).
     default_run: bool = True
+    #: Other data sets the benchmark's own commands read, by name (TIND's generator: the WordNet side resources),
+    #: listed and fetched by ``negkit data`` like the suite's own.
+    extra_data: Mapping[str, DataSource] = field(default_factory=dict, hash=False)
 
     def __post_init__(self) -> None:
         names = [entry.name for entry in self.tasks]
