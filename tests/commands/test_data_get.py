@@ -256,3 +256,21 @@ def test_mnli_neg_is_built_from_the_mnli_zip(tmp_path):
     assert report.failed == []
     written = [json.loads(line) for line in (tmp_path / "root" / "mnli-neg" / "mnli_neg.jsonl").open()]
     assert [row["pairID"] for row in written] == ["1n", "3n"]  # the premises with a negation cue
+
+
+def test_a_mirror_may_hold_a_gz_file_compressed_otherwise(shared_data, tmp_path):
+    """Same content, other gzip bytes (level 1): accepted by its unpacked hash; other content is refused."""
+    import gzip
+
+    declared = next(f for f in _names("blimp-guard") if f.gzipped)
+    content = gzip.decompress((shared_data / declared.path).read_bytes())
+    served = tmp_path / "served" / declared.path
+    served.parent.mkdir(parents=True)
+    served.write_bytes(gzip.compress(content, compresslevel=1))
+    with serve(tmp_path / "served") as server:
+        fetch_file(declared, tmp_path / "root", mirror=server.url)
+        assert check_file(tmp_path / "root" / declared.path, declared) is None
+        served.write_bytes(gzip.compress(content + b"x", compresslevel=1))
+        with pytest.raises(NegkitError, match="unpacked sha256"):
+            fetch_file(declared, tmp_path / "other", mirror=server.url)
+    assert not (tmp_path / "other" / declared.path).exists()
