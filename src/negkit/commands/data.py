@@ -86,6 +86,11 @@ def resolve_data_sets(names: Sequence[str]) -> list[DataSet]:
     return chosen
 
 
+def _fetch_size(file: DataFile, mirror: str | None) -> int:
+    """Bytes a fetch of ``file`` downloads: the file from a mirror, the source's (uncompressed) bytes otherwise."""
+    return (file.size or 0) if mirror else file.download_size
+
+
 def _no_files_message(data_set: DataSet) -> str:
     return f"{data_set.name}: negkit cannot download it; {data_set.source.how_to_get}"
 
@@ -111,6 +116,14 @@ def data_get(
     problems: list[str] = []
     make_folder(root)
     with data_lock(root, announce=say):
+        missing_of = {data_set.name: missing_files(data_set.files, root) for data_set in sets if data_set.files}
+        todo = [file for files in missing_of.values() for file in files]
+        if todo:
+            total = sum(_fetch_size(file, mirror) for file in todo)
+            say(
+                f"negkit data get: {len(todo)} file(s) of {sum(1 for f in missing_of.values() if f)} data set(s), "
+                f"about {human_size(total)} to download into {root}"
+            )
         for data_set in sets:
             source = data_set.source
             if not data_set.files and source.build is not None and everything:
@@ -138,13 +151,13 @@ def data_get(
                 else:
                     say(_no_files_message(data_set))
                 continue
-            missing = missing_files(data_set.files, root)
+            missing = missing_of[data_set.name]
             if not missing:
                 report.present += [group[0].path for group in file_groups(data_set.files)]
                 continue
             source = data_set.source
             built = [] if mirror or source.build is None else [f for f in missing if f.url is None and not f.one_of]
-            size = sum(file.download_size for file in missing if file not in built)
+            size = sum(_fetch_size(file, mirror) for file in missing if file not in built)
             size += sum(file.size for file in source.inputs) if built else 0
             where = f"mirror {mirror}" if mirror else "the authors' releases at pinned commits"
             say(
