@@ -274,3 +274,15 @@ def test_a_mirror_may_hold_a_gz_file_compressed_otherwise(shared_data, tmp_path)
         with pytest.raises(NegkitError, match="unpacked sha256"):
             fetch_file(declared, tmp_path / "other", mirror=server.url)
     assert not (tmp_path / "other" / declared.path).exists()
+
+
+def test_data_path_prints_where_a_data_set_is(mirror, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("NEGKIT_DATA", raising=False)
+    monkeypatch.setenv("NEGKIT_DATA_CACHE", str(tmp_path / "cache"))
+    assert main(["data", "path", "negation-nli"]) == 2
+    assert capsys.readouterr().err.strip().endswith("get it with: negkit data get negation-nli")
+    assert main(["data", "get", "negation-nli", "--mirror", mirror.url]) == 0
+    capsys.readouterr()
+    assert main(["data", "path", "negnli"]) == 0
+    assert capsys.readouterr().out.strip() == str(tmp_path / "cache" / "negation-nli")

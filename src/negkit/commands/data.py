@@ -26,7 +26,7 @@ from negkit.kit.data.fetch import (
     mirror_from_environment,
     missing_files,
 )
-from negkit.kit.data.locate import DATASET_FOLDERS, candidate_roots, download_root
+from negkit.kit.data.locate import DATASET_FOLDERS, candidate_roots, download_root, locate_dataset
 from negkit.kit.suites.description import DataSource
 from negkit.kit.suites.registry import all_suites
 from negkit.kit.training.data_sources import TRAINING_SOURCES
@@ -282,6 +282,13 @@ def list_rows(statuses: Sequence[DataSetStatus], data: str | Path | None = None)
             (data_set.name, data_set.kind, files, size, where, data_set.source.licence, data_set.source.citation)
         )
     return rows
+
+
+def data_path(name: str, data: str | Path | None = None) -> Path:
+    """The folder data set ``name`` is found in (the lookup order), or :class:`DataNotFoundError` with the command
+    that gets it."""
+    data_set = resolve_data_sets([name])[0]
+    return locate_dataset(data_set.source.folder, data)
 
 
 def data_verify(names: Sequence[str] = (), data: str | Path | None = None) -> list[DataSetStatus]:
