@@ -163,7 +163,7 @@ def test_list_shows_every_benchmark_and_corpus(capsys, tmp_path, monkeypatch):
     assert main(["data", "list"]) == 0
     out = capsys.readouterr().out
     rows = {line.split()[0]: line for line in out.splitlines()[1:]}
-    assert len([s for s in all_data_sets() if s.kind == "benchmark"]) == 21
+    assert len([s for s in all_data_sets() if s.kind == "benchmark"]) >= 21
     assert set(rows) == {s.name for s in all_data_sets()}
     assert "missing (negkit data get scone)" in rows["scone"] and "CC0" in rows["scone"]
     assert {"cd-sco", "bioscope", "sfu-review", "norec-neg"} <= set(rows)
@@ -256,3 +256,33 @@ def test_mnli_neg_is_built_from_the_mnli_zip(tmp_path):
     assert report.failed == []
     written = [json.loads(line) for line in (tmp_path / "root" / "mnli-neg" / "mnli_neg.jsonl").open()]
     assert [row["pairID"] for row in written] == ["1n", "3n"]  # the premises with a negation cue
+
+
+def test_a_mirror_may_hold_a_gz_file_compressed_otherwise(shared_data, tmp_path):
+    """Same content, other gzip bytes (level 1): accepted by its unpacked hash; other content is refused."""
+    import gzip
+
+    declared = next(f for f in _names("blimp-guard") if f.gzipped)
+    content = gzip.decompress((shared_data / declared.path).read_bytes())
+    served = tmp_path / "served" / declared.path
+    served.parent.mkdir(parents=True)
+    served.write_bytes(gzip.compress(content, compresslevel=1))
+    with serve(tmp_path / "served") as server:
+        fetch_file(declared, tmp_path / "root", mirror=server.url)
+        assert check_file(tmp_path / "root" / declared.path, declared) is None
+        served.write_bytes(gzip.compress(content + b"x", compresslevel=1))
+        with pytest.raises(NegkitError, match="unpacked sha256"):
+            fetch_file(declared, tmp_path / "other", mirror=server.url)
+    assert not (tmp_path / "other" / declared.path).exists()
+
+
+def test_data_path_prints_where_a_data_set_is(mirror, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("NEGKIT_DATA", raising=False)
+    monkeypatch.setenv("NEGKIT_DATA_CACHE", str(tmp_path / "cache"))
+    assert main(["data", "path", "negation-nli"]) == 2
+    assert capsys.readouterr().err.strip().endswith("get it with: negkit data get negation-nli")
+    assert main(["data", "get", "negation-nli", "--mirror", mirror.url]) == 0
+    capsys.readouterr()
+    assert main(["data", "path", "negnli"]) == 0
+    assert capsys.readouterr().out.strip() == str(tmp_path / "cache" / "negation-nli")

@@ -21,7 +21,12 @@ NOT_SHARED = {"tind/This-is-not-a-dataset_RAW_DATA.zip"}
 
 
 def all_sources():
-    return [(suite.name, suite.data) for suite in all_suites()] + [*CORPUS_SOURCES.items(), *TRAINING_SOURCES.items()]
+    extra = [item for suite in all_suites() for item in suite.extra_data.items()]
+    return [(suite.name, suite.data) for suite in all_suites()] + [
+        *CORPUS_SOURCES.items(),
+        *TRAINING_SOURCES.items(),
+        *extra,
+    ]
 
 
 def all_declared() -> list[tuple[str, DataFile]]:

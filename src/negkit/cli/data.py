@@ -14,7 +14,15 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from negkit.commands.data import data_get, data_list, data_mirror, data_verify, download_for_tasks, render_list
+from negkit.commands.data import (
+    data_get,
+    data_list,
+    data_mirror,
+    data_path,
+    data_verify,
+    download_for_tasks,
+    render_list,
+)
 from negkit.errors import NegkitError
 from negkit.io.atomic import atomic_write_text
 from negkit.kit.data.declared import human_size
@@ -101,6 +109,13 @@ def _register_get(groups) -> None:
         "--data", help="data root looked at first (then NEGKIT_DATA, the cache, ./data, ../shared/data)"
     )
     listing.set_defaults(handler=run_data_list)
+    path = groups["data"].add_parser(
+        "path",
+        help="print the folder a data set is found in (lookup order), e.g. $(negkit data path cd-sco)/FILE in scripts",
+    )
+    path.add_argument("name", metavar="NAME", help="a data set (negkit data list)")
+    path.add_argument("--data", help="data root looked at first")
+    path.set_defaults(handler=run_data_path)
     verify = groups["data"].add_parser("verify", help="re-hash every present data file against its declaration")
     verify.add_argument("names", nargs="*", metavar="NAME", help="data sets (default: all)")
     verify.add_argument("--data", help="data root looked at first")
@@ -127,6 +142,11 @@ def run_data_get(args: argparse.Namespace) -> int:
         f"{len(report.fetched)} file(s) downloaded ({human_size(report.downloaded_bytes)}), "
         f"{len(report.present)} already present"
     )
+    return 0
+
+
+def run_data_path(args: argparse.Namespace) -> int:
+    print(data_path(args.name, args.data))
     return 0
 
 

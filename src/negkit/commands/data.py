@@ -26,7 +26,7 @@ from negkit.kit.data.fetch import (
     mirror_from_environment,
     missing_files,
 )
-from negkit.kit.data.locate import DATASET_FOLDERS, candidate_roots, download_root
+from negkit.kit.data.locate import DATASET_FOLDERS, candidate_roots, download_root, locate_dataset
 from negkit.kit.suites.description import DataSource
 from negkit.kit.suites.registry import all_suites
 from negkit.kit.training.data_sources import TRAINING_SOURCES
@@ -62,6 +62,7 @@ class DataSet:
 def all_data_sets() -> list[DataSet]:
     """Every suite, resolution corpus and training data set, in the order ``negkit data list`` prints them."""
     sets = [DataSet(suite.name, "benchmark", suite.data, tuple(suite.aliases)) for suite in all_suites()]
+    sets += [DataSet(name, "resource", source) for suite in all_suites() for name, source in suite.extra_data.items()]
     sets += [DataSet(name, "corpus", source) for name, source in CORPUS_SOURCES.items()]
     sets += [DataSet(name, "training", source) for name, source in TRAINING_SOURCES.items()]
     return sets
@@ -83,6 +84,11 @@ def resolve_data_sets(names: Sequence[str]) -> list[DataSet]:
             if match not in chosen:
                 chosen.append(match)
     return chosen
+
+
+def _fetch_size(file: DataFile, mirror: str | None) -> int:
+    """Bytes a fetch of ``file`` downloads: the file from a mirror, the source's (uncompressed) bytes otherwise."""
+    return (file.size or 0) if mirror else file.download_size
 
 
 def _no_files_message(data_set: DataSet) -> str:
@@ -110,6 +116,14 @@ def data_get(
     problems: list[str] = []
     make_folder(root)
     with data_lock(root, announce=say):
+        missing_of = {data_set.name: missing_files(data_set.files, root) for data_set in sets if data_set.files}
+        todo = [file for files in missing_of.values() for file in files]
+        if todo:
+            total = sum(_fetch_size(file, mirror) for file in todo)
+            say(
+                f"negkit data get: {len(todo)} file(s) of {sum(1 for f in missing_of.values() if f)} data set(s), "
+                f"about {human_size(total)} to download into {root}"
+            )
         for data_set in sets:
             source = data_set.source
             if not data_set.files and source.build is not None and everything:
@@ -137,13 +151,13 @@ def data_get(
                 else:
                     say(_no_files_message(data_set))
                 continue
-            missing = missing_files(data_set.files, root)
+            missing = missing_of[data_set.name]
             if not missing:
                 report.present += [group[0].path for group in file_groups(data_set.files)]
                 continue
             source = data_set.source
             built = [] if mirror or source.build is None else [f for f in missing if f.url is None and not f.one_of]
-            size = sum(file.download_size for file in missing if file not in built)
+            size = sum(_fetch_size(file, mirror) for file in missing if file not in built)
             size += sum(file.size for file in source.inputs) if built else 0
             where = f"mirror {mirror}" if mirror else "the authors' releases at pinned commits"
             say(
@@ -268,6 +282,13 @@ def list_rows(statuses: Sequence[DataSetStatus], data: str | Path | None = None)
             (data_set.name, data_set.kind, files, size, where, data_set.source.licence, data_set.source.citation)
         )
     return rows
+
+
+def data_path(name: str, data: str | Path | None = None) -> Path:
+    """The folder data set ``name`` is found in (the lookup order), or :class:`DataNotFoundError` with the command
+    that gets it."""
+    data_set = resolve_data_sets([name])[0]
+    return locate_dataset(data_set.source.folder, data)
 
 
 def data_verify(names: Sequence[str] = (), data: str | Path | None = None) -> list[DataSetStatus]:

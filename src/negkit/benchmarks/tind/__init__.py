@@ -16,6 +16,7 @@ from negkit.benchmarks.tind import harness
 from negkit.benchmarks.tind.data import read_tind
 from negkit.benchmarks.tind.fewshot import FEWSHOT_SOURCES
 from negkit.benchmarks.tind.figures import tind_figures
+from negkit.benchmarks.tind.generator.sources import WORDNET_RESOURCES
 from negkit.benchmarks.tind.task import TruthTask
 from negkit.benchmarks.tind.training import TRAINING
 from negkit.kit.data.declared import declared_files
@@ -70,6 +71,7 @@ SUITE = register_suite(
             citation="garciaferrero2023",
         ),
         bibtex=BIBTEX,
+        extra_data={"wordnet": WORDNET_RESOURCES},
         reader=read_tind,
         scorer_help="TIND: the authors' accuracy buckets, negation analysis and coherence from HF fields + 'prediction'",
         interval_unit="group (the sentences generated from one WordNet pair)",

@@ -69,8 +69,9 @@ def mirror_from_environment(mirror: str | None = None) -> str | None:
 
 def mirror_url(mirror: str, path: str) -> str:
     """The URL (or local path) of the data file ``path`` on ``mirror``."""
-    if _local_mirror(mirror) is not None:
-        return str(_local_mirror(mirror) / path)
+    folder = _local_mirror(mirror)
+    if folder is not None:
+        return str(folder / path)
     return mirror.rstrip("/") + "/" + quote(path)
 
 
@@ -133,7 +134,13 @@ class LocalCopy:
 
 
 def _retrieve(
-    url: str, sha256: str, target: Path, partial: Path, size: int | None, progress: Callable[[int], None], local: bool
+    url: str,
+    sha256: str | None,
+    target: Path,
+    partial: Path,
+    size: int | None,
+    progress: Callable[[int], None],
+    local: bool,
 ) -> None:
     """Download ``url`` to ``target`` through pooch, checking ``sha256`` before the file gets its name; the bytes
     received so far wait in ``partial``."""
@@ -141,7 +148,8 @@ def _retrieve(
 
     downloader = LocalCopy(progress) if local else ResumableDownload(partial, size, progress, TIMEOUT_SECONDS)
     target.parent.mkdir(parents=True, exist_ok=True)
-    pooch.retrieve(url, known_hash=f"sha256:{sha256}", fname=target.name, path=target.parent, downloader=downloader)
+    known = f"sha256:{sha256}" if sha256 else None
+    pooch.retrieve(url, known_hash=known, fname=target.name, path=target.parent, downloader=downloader)
 
 
 def _describe_failure(error: BaseException, url: str) -> str:
@@ -165,20 +173,34 @@ def fetch_file(
     bytes); nothing is left under the file's name unless it has the declared hash."""
     target = root / file.path
     partial = root / PARTIAL_FOLDER / file.path
-    if mirror:
-        url, local = mirror_url(mirror, file.path), _local_mirror(mirror) is not None
-        sources = [(url, file.sha256, file.size, False)]
-    elif file.url:
-        local = False
-        sources = [(file.url, file.unpacked_sha256 or file.sha256, file.unpacked_size or file.size, file.gzipped)]
+    if mirror:  # the mirror has the data root's layout: the declared bytes themselves
+        url, sha256, size, pack = mirror_url(mirror, file.path), file.sha256, file.size, False
+    elif file.url:  # the source: the declared bytes, or a .gz file's uncompressed bytes
+        url, sha256, size, pack = (
+            file.url,
+            file.unpacked_sha256 or file.sha256,
+            file.unpacked_size or file.size,
+            file.gzipped,
+        )
     else:
         raise DownloadError(
             f"{file.path}: no public URL serves this file ({file.note or 'see the data set README'}); "
             f"fetch it from a mirror: --mirror URL or {MIRROR_VARIABLE}"
         )
-    url, sha256, size, pack = sources[0]
+    local = bool(mirror) and _local_mirror(mirror) is not None
     try:
-        if not pack:
+        if mirror and file.gzipped:
+            # a mirror may hold the file compressed by another gzip (same content, other bytes): staged, then
+            # checked by check_file, which accepts either the declared bytes or the declared content
+            staged = root / PARTIAL_FOLDER / "staged" / file.path
+            _retrieve(url, None, staged, partial, None, progress, local)
+            problem = check_file(staged, file)
+            if problem:
+                staged.unlink()
+                raise DownloadError(f"{file.path}: wrong bytes from {url}: {problem}")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(staged, target)
+        elif not pack:
             _retrieve(url, sha256, target, partial, size, progress, local)
         else:
             source = root / PARTIAL_FOLDER / "unpacked" / file.path.removesuffix(".gz")
