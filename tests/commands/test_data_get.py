@@ -16,6 +16,7 @@ from negkit.commands.data import all_data_sets, data_get, resolve_data_sets
 from negkit.errors import NegkitError
 from negkit.kit.data.declared import DataFile, check_file, gzip_bytes, sha256_of
 from negkit.kit.data.fetch import PARTIAL_FOLDER, fetch_file
+from negkit.kit.data.locate import locate_dataset
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -35,6 +36,13 @@ def _leftovers(root: Path, files: list[DataFile]) -> list[str]:
         if rel not in declared or check_file(path, declared[rel]):
             wrong.append(rel)
     return wrong
+
+
+@pytest.fixture(autouse=True)
+def away_from_the_checkout(tmp_path, monkeypatch):
+    """Run where no ../shared/data is beside the working directory, as on a user's machine (a data set found
+    there would not be fetched)."""
+    monkeypatch.chdir(tmp_path)
 
 
 @pytest.fixture
@@ -286,3 +294,35 @@ def test_data_path_prints_where_a_data_set_is(mirror, tmp_path, monkeypatch, cap
     capsys.readouterr()
     assert main(["data", "path", "negnli"]) == 0
     assert capsys.readouterr().out.strip() == str(tmp_path / "cache" / "negation-nli")
+
+
+def test_a_get_that_fails_leaves_no_empty_folder_to_hide_a_whole_copy(tmp_path, monkeypatch, shared_data):
+    """A mirror that has nothing (as an unreachable server): the cache keeps no empty data set folder, and an empty
+    folder left there by anything else is not taken for the data set: ../shared/data's whole copy is found."""
+    empty = tmp_path / "empty-mirror"
+    empty.mkdir()
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("NEGKIT_DATA_CACHE", str(cache))
+    monkeypatch.delenv("NEGKIT_DATA", raising=False)
+    with pytest.raises(NegkitError, match="could not get: scone: scone/"):
+        data_get(["scone"], data=cache, mirror=str(empty), say=lambda message: None)
+    assert not (cache / "scone").exists()
+    checkout = tmp_path / "work" / "negkit"
+    checkout.mkdir(parents=True)
+    (tmp_path / "work" / "shared").symlink_to(shared_data.parent)
+    monkeypatch.chdir(checkout)
+    (cache / "scone").mkdir(parents=True)  # e.g. made by hand, or by an older negkit
+    assert locate_dataset("scone") == Path("..") / "shared" / "data" / "scone"
+
+
+def test_get_skips_a_data_set_found_whole_elsewhere(tmp_path, monkeypatch, shared_data):
+    checkout = tmp_path / "work" / "negkit"
+    checkout.mkdir(parents=True)
+    (tmp_path / "work" / "shared").symlink_to(shared_data.parent)
+    monkeypatch.chdir(checkout)
+    monkeypatch.setenv("NEGKIT_DATA_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("NEGKIT_DATA", raising=False)
+    said: list[str] = []
+    report = data_get(["scone", "nan-nli"], mirror=str(tmp_path / "no-mirror"), say=said.append)
+    assert report.fetched == [] and not (tmp_path / "cache" / "scone").exists()
+    assert "scone: found in ../shared/data, nothing to get" in said

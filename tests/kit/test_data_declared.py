@@ -70,7 +70,8 @@ def test_gzipped_files_are_the_source_bytes_compressed_reproducibly(shared_data:
         unpacked = gzip.decompress(raw)
         assert hashlib.sha256(unpacked).hexdigest() == file.unpacked_sha256, file.path
         assert len(unpacked) == file.unpacked_size, file.path
-        assert gzip_bytes(unpacked) == raw, file.path
+        if "another gzip" not in file.note:  # the declaration says when a shared file was compressed elsewhere
+            assert gzip_bytes(unpacked) == raw, file.path
 
 
 def test_a_path_declared_twice_declares_the_same_bytes():

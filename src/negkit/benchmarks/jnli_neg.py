@@ -22,6 +22,7 @@ from typing import Any
 
 from negkit.errors import InputFormatError, quoted
 from negkit.io.textfiles import iter_json_objects
+from negkit.kit.data.declared import declared_files
 from negkit.kit.data.nli import NLI_LABELS, NLIItem
 from negkit.kit.suites import DataSource, register_suite
 from negkit.kit.suites.description import HarnessExport, SuiteDescription, TaskEntry
@@ -119,6 +120,7 @@ SUITE = register_suite(
             "github asahi-y/JNLI-Neg data/jnli-neg-v1.1/jnli-neg-valid-v1.1.jsonl into DATA/jnli-neg/",
             licence="CC BY-SA 4.0 (github asahi-y/JNLI-Neg, data/jnli-neg-v1.1/LICENSE)",
             citation="yoshida2025",
+            files=declared_files(Path(__file__).with_name("jnli_neg_files.json")),
         ),
         bibtex=BIBTEX,
         reader=read_jnli_neg,

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from negkit.errors import InputFormatError, quoted
+from negkit.kit.data.declared import declared_files
 from negkit.kit.suites import DataSource, register_suite
 from negkit.kit.suites.description import SuiteDescription, TaskEntry
 from negkit.kit.suites.kinds import choice_harness
@@ -169,6 +170,7 @@ SUITE = register_suite(
             "RULE.json",
             licence="MIT (github Mihir3009/LogicBench LICENSE)",
             citation="parmar2024",
+            files=declared_files(Path(__file__).with_name("logicbench_negation_files.json")),
         ),
         bibtex=BIBTEX,
         reader=read_bqa,

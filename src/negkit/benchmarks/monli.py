@@ -23,6 +23,7 @@ from typing import Any
 
 from negkit.errors import InputFormatError, quoted
 from negkit.io.textfiles import iter_json_objects
+from negkit.kit.data.declared import declared_files
 from negkit.kit.data.nli import NLIItem
 from negkit.kit.metrics.nli import to_binary
 from negkit.kit.suites import DataSource, register_suite
@@ -117,6 +118,7 @@ SUITE = register_suite(
             "github atticusg/MoNLI nmonli_test.jsonl and pmonli.jsonl into DATA/monli/",
             licence="none stated (github atticusg/MoNLI has no licence file); premises from SNLI (CC BY-SA 4.0)",
             citation="geiger2020",
+            files=declared_files(Path(__file__).with_name("monli_files.json")),
         ),
         bibtex=BIBTEX,
         reader=read_monli,

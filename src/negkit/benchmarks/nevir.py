@@ -16,15 +16,47 @@ passages has seen NevIR's documents, though not its queries (:data:`OVERLAP`).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from negkit.errors import InputFormatError, quoted
-from negkit.io.textfiles import iter_json_objects
+from negkit.io.atomic import atomic_write_text
+from negkit.io.textfiles import iter_json_objects, read_text
+from negkit.kit.data.declared import declared_files
 from negkit.kit.suites import DataSource, register_suite
 from negkit.kit.suites.description import SuiteDescription, TaskEntry
 from negkit.kit.tasks.ranking_pairs import RANKING_NO_HARNESS, ContrastiveRanking, RankingPair, ranking_figures
 
 NAME, FILE = "nevir", "NevIR_test.jsonl"
+#: The public file the test split is rebuilt from (``nevir_inputs.json``), and the hub's columns kept from it.
+SOURCE, COLUMNS = "nevir/NevIR_test_final.json", ("id", "WorkerId", "q1", "doc1", "q2", "doc2")
+
+
+def build_test_file(inputs: Path, root: Path) -> Path:
+    """Write ``ROOT/nevir/NevIR_test.jsonl`` from a third-party copy of the hub's test split (a JSON array with
+    LLM-added fields, in arbitrary order): the hub's columns only, sorted by id (``578-2``: passage, then edit)."""
+    source = inputs / SOURCE
+    try:
+        rows = json.loads(read_text(source, "JSON file (NevIR's test split)"))
+    except json.JSONDecodeError as error:
+        raise InputFormatError(source, error.lineno, f"not valid JSON ({error.msg})") from None
+    if not isinstance(rows, list) or not all(isinstance(row, dict) and set(COLUMNS) <= set(row) for row in rows):
+        raise InputFormatError(source, None, f"expected a JSON array of objects with {', '.join(COLUMNS)}")
+    kept = sorted(({key: row[key] for key in COLUMNS} for row in rows), key=lambda row: _id_order(source, row["id"]))
+    target = root / NAME / FILE
+    target.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(target, "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in kept))
+    return target
+
+
+def _id_order(source: Path, item_id: object) -> tuple[int, int]:
+    try:
+        passage, edit = str(item_id).split("-")
+        return int(passage), int(edit)
+    except ValueError:
+        raise InputFormatError(source, None, f"id {quoted(item_id)}: expected PASSAGE-EDIT numbers") from None
+
+
 OVERLAP = (
     "Overlap: every NevIR document is a CondaQA test passage (original or edited); a model tuned on CondaQA's test "
     "passages has seen these documents, though not the queries."
@@ -97,6 +129,9 @@ SUITE = register_suite(
             f"into DATA/{NAME}/{FILE}",
             licence="MIT (github orionw/NevIR; the hub card and MTEB give MIT for the data); passages from CondaQA",
             citation="weller2024",
+            files=declared_files(Path(__file__).with_name("nevir_files.json")),
+            inputs=declared_files(Path(__file__).with_name("nevir_inputs.json")),
+            build=build_test_file,
         ),
         bibtex=BIBTEX,
         reader=read_nevir,

@@ -26,7 +26,7 @@ from negkit.kit.data.fetch import (
     mirror_from_environment,
     missing_files,
 )
-from negkit.kit.data.locate import DATASET_FOLDERS, candidate_roots, download_root, locate_dataset
+from negkit.kit.data.locate import DATASET_FOLDERS, candidate_roots, download_root, holds_data, locate_dataset
 from negkit.kit.suites.description import DataSource
 from negkit.kit.suites.registry import all_suites
 from negkit.kit.training.data_sources import TRAINING_SOURCES
@@ -95,6 +95,18 @@ def _no_files_message(data_set: DataSet) -> str:
     return f"{data_set.name}: negkit cannot download it; {data_set.source.how_to_get}"
 
 
+def _found_elsewhere(data_set: DataSet, say: Say) -> bool:
+    """Whether every declared file of ``data_set`` is in one root of the lookup order other than the download root
+    (checked by size; ``negkit data verify`` re-hashes), which is then said."""
+    if not data_set.files:
+        return False
+    status = data_set_status(data_set, hashes=False)
+    if status.complete and status.root is not None and status.root != download_root():
+        say(f"{data_set.name}: found in {status.root}, nothing to get")
+        return True
+    return False
+
+
 def data_get(
     names: Sequence[str] = (),
     everything: bool = False,
@@ -110,6 +122,8 @@ def data_get(
     if not names and not everything:
         raise NegkitError("name the data sets to get (negkit data list shows them), or pass --all")
     sets = all_data_sets() if everything else resolve_data_sets(names)
+    if data is None:  # a data set already whole somewhere in the lookup order is not missing
+        sets = [data_set for data_set in sets if not _found_elsewhere(data_set, say)]
     root = download_root(data)
     mirror = mirror_from_environment(mirror)
     report = FetchReport()
@@ -174,7 +188,7 @@ def data_get(
             problems += [f"{data_set.name}: {reason}" for _, reason in part.failed]
     if problems:
         hint = "" if mirror else f" (behind a firewall: --mirror URL or {MIRROR_VARIABLE})"
-        raise NegkitError("could not get:\n  " + "\n  ".join(problems) + hint)
+        raise NegkitError("could not get: " + "; ".join(problems) + hint)
     return report
 
 
@@ -224,7 +238,7 @@ def data_set_status(data_set: DataSet, data: str | Path | None = None, hashes: b
     are there; with ``hashes`` each present file is re-hashed (a changed or cut file is a problem)."""
     groups = file_groups(data_set.files)
     for root in candidate_roots(data):
-        if not (root / data_set.source.folder).exists():
+        if not holds_data(root / data_set.source.folder):
             continue
         present, problems = 0, []
         for group in groups:

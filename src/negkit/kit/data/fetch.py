@@ -282,7 +282,20 @@ def fetch_files(
                     errors.append(str(error))
             else:
                 report.failed.append((group[0].path, "; ".join(errors)))
+                _remove_empty_folders(root / group[0].path, root)
     return report
+
+
+def _remove_empty_folders(target: Path, root: Path) -> None:
+    """The folders above ``target`` up to ``root`` that a failed download left empty: an empty data set folder
+    would otherwise be found before a whole copy later in the lookup order."""
+    folder = target.parent
+    while folder != root and root in folder.parents:
+        try:
+            folder.rmdir()  # only an empty folder goes
+        except OSError:
+            return
+        folder = folder.parent
 
 
 def data_lock(root: str | Path, announce: Callable[[str], None] | None = None) -> RunLock:

@@ -79,9 +79,19 @@ def locate_dataset(name: str, explicit: str | Path | None = None) -> Path:
     for root in candidate_roots(explicit):
         path = root / folder
         tried.append(str(path))
-        if path.exists():
+        if holds_data(path):
             return path
     raise DataNotFoundError(missing_message(name, tried))
+
+
+def holds_data(path: Path) -> bool:
+    """Whether ``path`` is a file, or a folder with at least one file (hidden ones aside): an empty folder, such as a
+    download that never arrived left, is no data set and must not hide a whole copy later in the lookup order."""
+    if path.is_file():
+        return True
+    if not path.is_dir():
+        return False
+    return any(entry.is_file() and not entry.name.startswith(".") for entry in path.rglob("*"))
 
 
 def missing_message(name: str, tried: list[str] | None = None) -> str:
