@@ -131,3 +131,26 @@ def test_the_harness_command_equals_negkits_own(tmp_path, monkeypatch, capsys):
     assert harness_results["model"]["load"]["dtype"] == "float32"
     # the recorded command is negkit's spelling
     assert f"--model hf:{model} " in harness_results["command"] and "--mode exact" in harness_results["command"]
+
+
+def test_gen_kwargs_reach_the_generation_requests_and_the_record(tmp_path, monkeypatch, capsys):
+    data = shared_data_path()
+    shared_data_path("condaqa")
+    seen = []
+    from negkit.models.baselines import BaselineModel
+
+    original = BaselineModel.generate
+
+    def recording(self, contexts, max_new_tokens=8, stop=()):
+        seen.append((len(contexts), max_new_tokens, tuple(stop)))
+        return original(self, contexts, max_new_tokens, stop)
+
+    monkeypatch.setattr(BaselineModel, "generate", recording)
+    out = tmp_path / "run"
+    arguments = ["eval", "--model", "random", "--tasks", "condaqa,scone", "--limit", "4", "--data", str(data)]
+    assert main([*arguments, "--gen_kwargs", "max_gen_toks=3,until=[.]", "--out", str(out), "--no-progress"]) == 0
+    assert "--gen-kwargs: scone generates no text" in capsys.readouterr().err
+    assert seen and all(tokens == 3 and stop == (".",) for _, tokens, stop in seen)
+    results = json.loads((out / "condaqa.results.json").read_text())
+    assert "--gen-kwargs 'max_gen_toks=3,until=[.]'" in results["command"]
+    assert results["record"]["options"]["gen_kwargs"] == {"max_gen_toks": 3, "until": ["."]}

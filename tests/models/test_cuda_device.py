@@ -212,3 +212,34 @@ def test_left_padded_training_batches_keep_finite_gradients(tiny_model_folder):
             loss.backward()
         assert torch.isfinite(loss)
         assert all(torch.isfinite(p.grad).all() for p in model.parameters() if p.grad is not None)
+
+
+def test_on_a_gpu_the_default_is_the_checkpoint_dtype_and_exact_is_one_flag_away(tmp_path, synthetic_data):
+    """As the Harness: without --mode a transformers model on a GPU runs in the dtype its checkpoint was saved in
+    (recorded under model.load.dtype); --mode exact runs float32 there."""
+    from tiny_models import tiny_llama, tiny_tokenizer
+
+    from negkit.cli import main
+
+    folder = tmp_path / "bf16-model"
+    tokenizer = tiny_tokenizer(chat_template=False)
+    tiny_llama(len(tokenizer)).to(torch.bfloat16).save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    common = [
+        "--tasks",
+        "tind",
+        "--data",
+        str(synthetic_data),
+        "--limit",
+        "40",
+        "--no-progress",
+        "--device",
+        TEST_DEVICE,
+    ]
+    for out, extra, mode, dtype in (
+        ("default", [], "fast", "bfloat16"),
+        ("exact", ["--mode", "exact"], "exact", "float32"),
+    ):
+        assert main(["eval", "--model", f"hf:{folder}", *common, "--out", str(tmp_path / out), *extra]) == 0
+        results = json.loads((tmp_path / out / "tind.results.json").read_text())
+        assert (results["mode"], results["model"]["load"]["dtype"]) == (mode, dtype)

@@ -112,8 +112,8 @@ def group_field(records: Sequence[Mapping[str, Any]]) -> str | None:
 
 
 def sample_rows(task: str, records: Sequence[Mapping[str, Any]]) -> list[list[Any]]:
-    """One compact row per record: ``[id, group, gold, prediction, correct (1/0/null), prompt, held (1/0), search
-    text, the rest of the record as JSON]``."""
+    """One compact row per record: ``[id, group, gold, prediction, correct (1/0/null), prompt, held (1/0), the rest
+    of the record as JSON]`` (the page searches the id, a held prompt and the rest)."""
     field = group_field(records)
     rows = []
     for record in records:
@@ -127,8 +127,6 @@ def sample_rows(task: str, records: Sequence[Mapping[str, Any]]) -> list[list[An
         correct = correctness(record)
         prompt, held = _prompt(record)
         rest = {key: value for key, value in record.items() if key not in SHOWN}
-        texts = [value for key, value in record.items() if isinstance(value, str) and key not in ("prompt",)]
-        search = " ".join([str(record.get("item_id", "")), prompt if held else "", *texts]).lower()
         rows.append(
             [
                 _text(record.get("item_id")),
@@ -138,7 +136,6 @@ def sample_rows(task: str, records: Sequence[Mapping[str, Any]]) -> list[list[An
                 None if correct is None else int(correct),
                 prompt,
                 int(held),
-                search,
                 json.dumps(rest, ensure_ascii=False, sort_keys=True),
             ]
         )

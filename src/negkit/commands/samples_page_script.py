@@ -35,6 +35,14 @@ SAMPLES_SCRIPT = r"""
     return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
   }
   function cut(text, length) { return text.length > length ? text.slice(0, length) + " …" : text; }
+  // what the search box matches: the id, a prompt the run holds (not a hash) and the rest of the record; made once
+  function text(item) {
+    if (item.s === undefined) {
+      var row = item.r;
+      item.s = (row[0] + "\n" + (row[6] ? row[5] : "") + "\n" + row[7]).toLowerCase();
+    }
+    return item.s;
+  }
 
   function fillGroups() {
     var chosen = taskSelect.value, seen = {}, values = [];
@@ -62,7 +70,7 @@ SAMPLES_SCRIPT = r"""
       if (correct === "1" && row[4] !== 1) { return false; }
       if (correct === "0" && row[4] !== 0) { return false; }
       if (correct === "n" && row[4] !== null) { return false; }
-      return !words || row[7].indexOf(words) !== -1;
+      return !words || text(item).indexOf(words) !== -1;
     });
     page = 0;
     draw();
@@ -92,7 +100,7 @@ SAMPLES_SCRIPT = r"""
     var next = tr.nextElementSibling;
     if (next && next.classList.contains("detail")) { next.remove(); return; }
     var item = shown[Number(tr.getAttribute("data-index"))], row = item.r;
-    var record = JSON.stringify(JSON.parse(row[8]), null, 2);
+    var record = JSON.stringify(JSON.parse(row[7]), null, 2);
     var detail = document.createElement("tr");
     detail.className = "detail";
     detail.innerHTML = '<td colspan="7"><b>gold</b> ' + escape(row[2]) + " &nbsp; <b>prediction</b> " +

@@ -180,6 +180,11 @@ def eval_command(
             command += [flag, value]
     if options.model_args:
         command += ["--model-args", format_model_args(redact_model_args(options.model_args))]
+    if options.gen_kwargs:
+        settings = {
+            key: list(value) if isinstance(value, tuple) else value for key, value in options.gen_kwargs.items()
+        }
+        command += ["--gen-kwargs", format_model_args(settings)]
     if options.adapter is not None:
         command += ["--adapter", str(Path(options.adapter).resolve())]
     command += ["--bootstrap", str(options.bootstrap), "--bootstrap-seed", str(options.bootstrap_seed)]

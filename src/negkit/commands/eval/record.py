@@ -294,6 +294,8 @@ def resolved_options(options: Any) -> dict[str, Any]:
     values = asdict(options) if is_dataclass(options) else dict(vars(options))
     if isinstance(values.get("model_args"), dict):
         values["model_args"] = redact_model_args(values["model_args"])  # no secret is ever written
+    if values.get("gen_kwargs") is None:  # recorded when given (the run-file layout is unchanged without it)
+        values.pop("gen_kwargs", None)
     return {key: _jsonable(value) for key, value in values.items() if key not in ("command", "progress", "start_over")}
 
 
