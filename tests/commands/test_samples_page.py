@@ -83,6 +83,11 @@ def test_rows_say_what_each_record_holds():
     assert correctness({"relation": "x", "query": {"hit": True}}) is None
 
 
+def test_a_record_with_nan_opens():
+    (row,) = sample_rows("neg-136", [{"item_id": "n", "spearman": float("nan"), "top": [float("inf"), 1.0]}])
+    assert json.loads(row[7]) == {"spearman": "nan", "top": ["inf", 1.0]}
+
+
 def test_the_page_cannot_be_broken_out_of():
     record = {"item_id": "x", "gold": "a", "prediction": "b", "prompt": "</script><script>alert(1)</script><!--"}
     page = samples_html([("scone", [record])])

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import html
 import json
+import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -52,7 +53,7 @@ def _text(value: Any) -> str:
         return ""
     if isinstance(value, str):
         return value
-    return json.dumps(value, ensure_ascii=False)
+    return json.dumps(_finite(value), ensure_ascii=False)
 
 
 def _answer(record: Mapping[str, Any], key: str) -> str:
@@ -72,6 +73,17 @@ def _answer(record: Mapping[str, Any], key: str) -> str:
 def _parts(record: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
     """The scored parts of a paired item (``original``/``negated``, ``affirmative``/``negated``, ...)."""
     return [(name, part) for name, part in record.items() if isinstance(part, dict) and "prediction" in part]
+
+
+def _finite(value: Any) -> Any:
+    """``value`` with NaN and infinities as strings: the page reads the record with ``JSON.parse``, which has none."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(item) for item in value]
+    return value
 
 
 def _number(value: Any) -> str:
@@ -167,7 +179,7 @@ def sample_rows(task: str, records: Sequence[Mapping[str, Any]]) -> list[list[An
                 None if correct is None else int(correct),
                 prompt,
                 int(held),
-                json.dumps(rest, ensure_ascii=False, sort_keys=True),
+                json.dumps(_finite(rest), ensure_ascii=False, sort_keys=True, allow_nan=False),
                 scores_text(record),
             ]
         )
