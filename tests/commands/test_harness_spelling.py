@@ -56,6 +56,8 @@ def test_the_mode_follows_the_device(monkeypatch):
     assert resolve_harness("hf:m", EvalOptions(mode="exact"))[1].mode == "exact"  # float32 one flag away
     assert resolve_harness("hf:m", EvalOptions(dtype="float32"))[1].mode == "exact"
     assert resolve_harness("random", EvalOptions())[1].mode == "exact"  # no weights: no precision to choose
+    _, vllm = resolve_harness("vllm", EvalOptions(model_args={"pretrained": "m"}))
+    assert (vllm.mode, vllm.dtype) == ("fast", "checkpoint")  # vLLM's own dtype=auto
     with pytest.raises(NegkitError, match="differ"):
         resolve_harness("hf", EvalOptions(dtype="float16", model_args={"pretrained": "m", "dtype": "bfloat16"}))
 

@@ -76,8 +76,16 @@ def test_rows_say_what_each_record_holds():
     (row,) = sample_rows("truth-negation", [paired])
     assert row[2] == "affirmative: 0: True; negated: 1: False" and row[3] == "affirmative: 1: False; negated: 1: False"
     assert row[4] == 0 and row[5] == "[1] Is it true? A.\n\n[2] Is it true? Not A."
+    assert rows[0][8] == "logprob_good -3.5, logprob_bad -4"  # a short line of the scores, in its own column
+    scored = {"item_id": "s", "choices": [" A", " B"], "scores": [-0.5, -1.25], "gold": 0, "prediction": 0}
+    assert sample_rows("neqa", [scored])[0][8] == "A -0.5, B -1.25"
     assert correctness({"gold": "entailment", "prediction": "Entailment"}) is True
     assert correctness({"relation": "x", "query": {"hit": True}}) is None
+
+
+def test_a_record_with_nan_opens():
+    (row,) = sample_rows("neg-136", [{"item_id": "n", "spearman": float("nan"), "top": [float("inf"), 1.0]}])
+    assert json.loads(row[7]) == {"spearman": "nan", "top": ["inf", 1.0]}
 
 
 def test_the_page_cannot_be_broken_out_of():

@@ -152,3 +152,11 @@ def test_vllm_4bit_records_what_vllm_loads(fake, folder):
     assert ("quantization", "bitsandbytes-4bit-vllm-inflight") in model.fingerprint.extra
     with pytest.raises(NegkitError, match="give one of them"):
         load_model(f"vllm:{folder}", quantize="4bit", quantization="fp8")
+
+
+def test_the_checkpoint_dtype_is_read_from_the_folder_and_recorded(fake, folder):
+    """``--dtype checkpoint`` (the Harness's dtype=auto; the default of ``--model vllm`` on a GPU): vLLM gets the
+    dtype the weights were saved in, by name, and the record says which."""
+    model = load_model(f"vllm:{folder}", dtype="checkpoint")
+    assert model.load_info["dtype"] == "float32" and model.load_info["dtype_requested"] == "checkpoint"
+    assert model.llm.engine_args["dtype"] == "float32"

@@ -41,10 +41,11 @@ def register(groups, context) -> None:
 
     report = groups[""].add_parser(
         "report",
-        help="(re)write report.html of a run folder",
-        description="Write RUN_DIR/report.html (the self-contained page with every task's figures and tables) from "
-        "the run folder's TASK.results.json, TASK.samples.jsonl and TASK.md files, e.g. for a folder written by an "
-        "older negkit, or after adding a resolution*.json score.",
+        help="(re)write report.html and samples.html of a run folder",
+        description="Write RUN_DIR/report.html (the self-contained page with every task's figures and tables) and "
+        "RUN_DIR/samples.html (every item with its prompt, gold answer, prediction and scores; filterable and "
+        "searchable) from the run folder's TASK.results.json, TASK.samples.jsonl and TASK.md files, e.g. for a "
+        "folder written by an older negkit, or after adding a resolution*.json score.",
     )
     report.add_argument("run", metavar="RUN_DIR", help="an output folder of `negkit eval`")
     add_include_argument(report)

@@ -19,6 +19,7 @@ from urllib.parse import quote
 
 from negkit.commands.leaderboard_sections import (
     STYLE,
+    model_count,
     published_column_table,
     published_heatmap_rows,
     published_table,
@@ -260,7 +261,8 @@ def _settings(data: dict[str, Any]) -> str:
         f"suite's unit, recomputed from each run's per-sample records. <b>Bold</b>: the best model of the column; "
         f"&#9660;: significantly below the best (the paired bootstrap interval of the difference, over the units "
         f"of the items both scored, excludes 0; hover for it); unmarked: not distinguishable from the best. "
-        f"Click a header to sort.{skipped}</p>"
+        f"Click a header to sort. Baselines (random, majority, constant answers; in italics below the models) are "
+        f"reference rows: compared with the best, never ranked.{skipped}</p>"
     )
 
 
@@ -274,7 +276,7 @@ def index_html(
         _STYLE,
         STYLE,
         f"<h1>{title}</h1>",
-        f'<p class="meta">{len(data["models"])} models, {len(data["columns"])} tasks.</p>',
+        f'<p class="meta">{_e(model_count(data))}, {len(data["columns"])} tasks.</p>',
         "<h2>Ranking</h2>",
         ranking_table(data, slugs),
         _settings(data),

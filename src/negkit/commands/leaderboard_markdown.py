@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from negkit.commands.leaderboard_published import MARK, published_in, published_value
-from negkit.commands.leaderboard_sections import significance_text
+from negkit.commands.leaderboard_sections import model_count, significance_text
 from negkit.kit.render.markdown import markdown_table
 
 
@@ -146,20 +146,13 @@ def _scaling(data: Mapping[str, Any]) -> list[str]:
     return [*parts, ""]
 
 
-def _model_count(data: Mapping[str, Any]) -> str:
-    baselines = sum(1 for model in data["models"] if model.get("baseline"))
-    models = len(data["models"]) - baselines
-    text = f"{models} model{'s' if models != 1 else ''}"
-    return text + (f" and {baselines} baseline{'s' if baselines != 1 else ''}" if baselines else "")
-
-
 def leaderboard_markdown(data: Mapping[str, Any]) -> str:
     """The leaderboard as Markdown (see the module's docstring)."""
     settings = data["settings"]
     parts = [
         "# negkit negation leaderboard",
         "",
-        f"{_model_count(data)}, {len(data['columns'])} tasks. Values in percent: each suite's primary metric "
+        f"{model_count(data)}, {len(data['columns'])} tasks. Values in percent: each suite's primary metric "
         f"with its {settings['level']:.0%} percentile bootstrap interval ({settings['resamples']:,} resamples, seed "
         f"{settings['seed']}), recomputed from each run's per-sample records. **Bold**: the best model of a task; "
         "▼: significantly below it (paired bootstrap over the units of the items both scored). Baselines (random, "

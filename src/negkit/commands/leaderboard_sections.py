@@ -158,3 +158,11 @@ def scaling_section(data: Mapping[str, Any], figures: Mapping[str, tuple[str, st
                 f"{_e(', '.join(panel['without_parameters']))}.</p>"
             )
     return "\n".join(parts)
+
+
+def model_count(data: Mapping[str, Any]) -> str:
+    """``3 models and 2 baselines``: the ranked models and the reference rows."""
+    baselines = sum(1 for model in data["models"] if model.get("baseline"))
+    models = len(data["models"]) - baselines
+    text = f"{models} model{'s' if models != 1 else ''}"
+    return text + (f" and {baselines} baseline{'s' if baselines != 1 else ''}" if baselines else "")

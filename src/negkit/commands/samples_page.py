@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import html
 import json
+import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -52,7 +53,7 @@ def _text(value: Any) -> str:
         return ""
     if isinstance(value, str):
         return value
-    return json.dumps(value, ensure_ascii=False)
+    return json.dumps(_finite(value), ensure_ascii=False)
 
 
 def _answer(record: Mapping[str, Any], key: str) -> str:
@@ -72,6 +73,48 @@ def _answer(record: Mapping[str, Any], key: str) -> str:
 def _parts(record: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
     """The scored parts of a paired item (``original``/``negated``, ``affirmative``/``negated``, ...)."""
     return [(name, part) for name, part in record.items() if isinstance(part, dict) and "prediction" in part]
+
+
+def _finite(value: Any) -> Any:
+    """``value`` with NaN and infinities as strings: the page reads the record with ``JSON.parse``, which has none."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(item) for item in value]
+    return value
+
+
+def _number(value: Any) -> str:
+    return f"{value:.3g}" if isinstance(value, float) else str(value)
+
+
+def _scores_of(record: Mapping[str, Any]) -> list[str]:
+    """``name value`` pairs of a record's (or a part's) scores: ``scores`` by choice, else its log-probability and
+    probability fields."""
+    scores = record.get("scores")
+    choices = record.get("choices")
+    if isinstance(scores, dict):
+        return [f"{str(name).strip()} {_number(value)}" for name, value in scores.items()]
+    if isinstance(scores, list):
+        names = [str(choice).strip() for choice in choices] if isinstance(choices, list) else []
+        return [
+            f"{names[index] if index < len(names) else index} {_number(value)}" for index, value in enumerate(scores)
+        ]
+    return [
+        f"{key} {_number(value)}"
+        for key, value in record.items()
+        if key.startswith(("logprob", "p_", "loglikelihood")) and isinstance(value, (int, float))
+    ]
+
+
+def scores_text(record: Mapping[str, Any]) -> str:
+    """A short line of a record's scores (a paired item's per part), for the table; the whole record has them all."""
+    own = _scores_of(record)
+    if own:
+        return ", ".join(own)
+    return "; ".join(f"{name}: {', '.join(_scores_of(part))}" for name, part in _parts(record) if _scores_of(part))
 
 
 def correctness(record: Mapping[str, Any]) -> bool | None:
@@ -113,7 +156,7 @@ def group_field(records: Sequence[Mapping[str, Any]]) -> str | None:
 
 def sample_rows(task: str, records: Sequence[Mapping[str, Any]]) -> list[list[Any]]:
     """One compact row per record: ``[id, group, gold, prediction, correct (1/0/null), prompt, held (1/0), the rest
-    of the record as JSON]`` (the page searches the id, a held prompt and the rest)."""
+    of the record as JSON, its scores in short]`` (the page searches the id, a held prompt and the rest)."""
     field = group_field(records)
     rows = []
     for record in records:
@@ -136,7 +179,8 @@ def sample_rows(task: str, records: Sequence[Mapping[str, Any]]) -> list[list[An
                 None if correct is None else int(correct),
                 prompt,
                 int(held),
-                json.dumps(rest, ensure_ascii=False, sort_keys=True),
+                json.dumps(_finite(rest), ensure_ascii=False, sort_keys=True, allow_nan=False),
+                scores_text(record),
             ]
         )
     return rows
@@ -178,7 +222,7 @@ def samples_html(results: Sequence[tuple[str, Sequence[Mapping[str, Any]]]], tit
         '<label>search <input id="search" type="search" placeholder="id, prompt or text"></label>'
         '<span id="count"></span></div>',
         '<table id="samples"><thead><tr><th>task</th><th>item</th><th>group</th><th>gold</th><th>prediction</th>'
-        '<th>right</th><th class="prompt">prompt</th></tr></thead><tbody></tbody></table>',
+        '<th>right</th><th>scores</th><th class="prompt">prompt</th></tr></thead><tbody></tbody></table>',
         '<div id="pager"><button id="previous">&larr; previous</button> <span id="page"></span> '
         '<button id="next">next &rarr;</button></div>',
         f'<script type="application/json" id="negkit-samples">{_script_json(data)}</script>',

@@ -11,6 +11,7 @@ background:#fff;padding:.4rem 0;border-bottom:1px solid #ddd;z-index:1}
 #samples th,#samples td{border-bottom:1px solid #e4e4e4;padding:.25rem .4rem;text-align:left;vertical-align:top}
 #samples tbody tr.item{cursor:pointer}#samples tbody tr.item:hover{background:#f4f7fb}
 #samples td.prompt{white-space:pre-wrap;max-width:42rem;color:#333}
+#samples td.scores{max-width:14rem;color:#444;font-size:.8rem}
 #samples td.right{color:#1a7f37;font-weight:bold}#samples td.wrong{color:#c62828;font-weight:bold}
 #samples td.hash{color:#888;font-style:italic}
 #samples tr.detail td{background:#fafafa}#samples tr.detail pre{white-space:pre-wrap;margin:.3rem 0;font-size:.8rem}
@@ -85,7 +86,8 @@ SAMPLES_SCRIPT = r"""
       html.push('<tr class="item" data-index="' + (page * PAGE + index) + '"><td>' + escape(data.tasks[item.t].task) +
         "</td><td>" + escape(row[0]) + "</td><td>" + escape(row[1]) + "</td><td>" + escape(cut(row[2], 80)) +
         "</td><td>" + escape(cut(row[3], 80)) + '</td><td class="' + right + '">' +
-        (row[4] === 1 ? "&#10003;" : row[4] === 0 ? "&#10007;" : "–") + '</td><td class="prompt' +
+        (row[4] === 1 ? "&#10003;" : row[4] === 0 ? "&#10007;" : "–") + '</td><td class="scores">' +
+        escape(cut(row[8], 90)) + '</td><td class="prompt' +
         (row[6] ? "" : " hash") + '">' + escape(cut(row[5], 240)) + "</td></tr>");
     });
     body.innerHTML = html.join("");
@@ -103,7 +105,7 @@ SAMPLES_SCRIPT = r"""
     var record = JSON.stringify(JSON.parse(row[7]), null, 2);
     var detail = document.createElement("tr");
     detail.className = "detail";
-    detail.innerHTML = '<td colspan="7"><b>gold</b> ' + escape(row[2]) + " &nbsp; <b>prediction</b> " +
+    detail.innerHTML = '<td colspan="8"><b>gold</b> ' + escape(row[2]) + " &nbsp; <b>prediction</b> " +
       escape(row[3]) + '<pre class="' + (row[6] ? "" : "hash") + '">' + escape(row[5]) + "</pre><pre>" +
       escape(record) + "</pre></td>";
     tr.parentNode.insertBefore(detail, tr.nextSibling);

@@ -98,6 +98,12 @@ def checkpoint_dtype(config: Any) -> str:
     return name if name in DTYPES else "float32"
 
 
+def checkpoint_dtype_of(name: str, options: dict[str, Any]) -> str:
+    """The dtype the checkpoint ``name`` was saved in (its configuration, read with the loader's revision and
+    remote-code options): ``--dtype checkpoint``."""
+    return checkpoint_dtype(_config(name, options))
+
+
 def quantization_config(quantize: str | None, dtype: str, options: dict[str, Any]) -> Any:
     """A ``transformers.BitsAndBytesConfig`` for ``--quantize`` (``None`` without it); clear errors when
     bitsandbytes or a CUDA GPU is missing."""
@@ -197,7 +203,7 @@ def load_pretrained(
     compute_device = resolved_device if resolved_device != "auto" else resolve_device("auto")
     dtype_choice = None
     if dtype == "checkpoint":  # the dtype the weights were saved in (transformers' dtype="auto"; the Harness's)
-        dtype_name = checkpoint_dtype(_config(name, options))
+        dtype_name = checkpoint_dtype_of(name, options)
     elif (dtype or "auto") == "auto" and quantize is None:  # fast mode's own choice, timed on this machine
         dtype_name, dtype_choice = choose_fast_dtype(_config(name, options), compute_device, auto_class_name)
     else:

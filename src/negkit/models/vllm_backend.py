@@ -127,8 +127,11 @@ class VLLMModel:
                 "the vllm backend needs the vllm package (pip install vllm, in its own environment: "
                 "it pins its own torch)"
             ) from None
-        # vLLM's own "auto" is the checkpoint's dtype
-        resolved_dtype = "bfloat16" if dtype in (None, "auto") else "auto" if dtype == "checkpoint" else dtype
+        resolved_dtype = "bfloat16" if dtype in (None, "auto") else dtype
+        if dtype == "checkpoint":  # the dtype the weights were saved in (vLLM's own "auto"), named in the record
+            from negkit.models.loading import checkpoint_dtype_of  # loads torch and transformers, as vLLM does
+
+            resolved_dtype = checkpoint_dtype_of(name, engine)
         options: dict[str, Any] = {"seed": 0, "enable_prefix_caching": True, **engine}
         if options.get("trust_remote_code") not in (None, True, False):
             raise NegkitError("--model-args trust_remote_code takes true or false")

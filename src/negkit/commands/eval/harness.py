@@ -19,8 +19,8 @@ from negkit.models.loader_options import gpu_visible
 from negkit.models.model_args import parse_model_args
 from negkit.models.spec import parse_model_spec
 
-#: Model kinds whose weights negkit loads with transformers (precision and mode apply to them).
-LOCAL_KINDS = ("default", "hf", "gguf", "nli")
+#: Model kinds whose weights are loaded here (transformers, or vLLM's engine): precision and mode apply to them.
+LOCAL_KINDS = ("default", "hf", "gguf", "nli", "vllm")
 #: ``--gen-kwargs`` keys and what negkit does with them.
 GEN_KWARGS = {
     "max_gen_toks": "most tokens generated per answer",
