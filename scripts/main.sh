@@ -20,7 +20,7 @@ cd "$(dirname "$0")/.."
 # rates of full runs of this default model so that scoring takes about six minutes on a quiet 2-core CPU.
 limit=(--limit "tind=1000,scone=360,negnli-mnli=240,condaqa=120,blimp-negation=700,neqa-full=300,negated-lama=1000,\
 neg-136=300,truth-negation=600,llm-neg-bench-mkrnq=200,semantoneg=400,negation-minimal-pairs-en=100,\
-becel-negation-snli=150,negated-prompts=100,konubench=12")
+becel-negation-snli=150,negated-prompts=100,konubench=12,nevir=100,monli=200,jnli-neg=80,logicbench-negation-bqa=120")
 args=()
 print_only=0
 for arg in "$@"; do
