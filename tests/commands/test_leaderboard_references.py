@@ -100,7 +100,7 @@ def test_the_tables_say_which_models_differ_significantly_from_the_best(runs, tm
     [
         ("model,task,metric,value\n", 1, "the header lacks the column(s) source"),
         ("model,task,metric,value,source,extra\n", 1, "unknown column(s) 'extra'"),
-        (HEADER + "a,scone,accuracy.overall,0.5,p,\nb,tind,all.accuracy,50,p,\n", 3, "task 'tind' is not among"),
+        (HEADER + "a,scone,accuracy.overall,0.5,p,\nb,tinnd,all.accuracy,50,p,\n", 3, "task 'tinnd' is no task negkit"),
         (HEADER + "a,scone,accuracy.overall,n/a,p,\n", 2, "value 'n/a' is not a finite number"),
         (HEADER + "a,scone,accuracy.overall,nan,p,\n", 2, "value 'nan' is not a finite number"),
         (HEADER + "a,scone,accuracy.bogus,0.5,p,\n", 2, "task scone reports no metric 'accuracy.bogus'"),
@@ -116,12 +116,25 @@ def test_a_bad_published_row_is_refused_naming_file_and_line(runs, tmp_path, tex
     assert str(caught.value).startswith(f"{path}:{line}: ") and problem in str(caught.value)
 
 
+def test_rows_of_known_tasks_the_leaderboard_lacks_are_left_out_and_said(runs, tmp_path):  # noqa: F811
+    published = _csv(
+        tmp_path, HEADER + "a,scone,accuracy.overall,0.5,p,\nb,neqa,acc,0.5,p,\nc,nevir,pairwise_accuracy,0.5,p,\n"
+    )
+    data = leaderboard_data([runs["random"]], OPTIONS, suite_view, [published])
+    assert [row["model"] for row in data["published"]] == ["a"]
+    assert [(row["task"], row["line"]) for row in data["published_left_out"]] == [("neqa", 3), ("nevir", 4)]
+    paths = leaderboard([runs["random"]], tmp_path / "site", OPTIONS, suite_view, [published])
+    assert "Published rows left out, their tasks not on this leaderboard: 2 (neqa, nevir)." in paths[
+        "markdown"
+    ].read_text(encoding="utf-8")
+
+
 def test_cli_refuses_a_bad_published_file_and_bad_parameters(runs, tmp_path, capsys):  # noqa: F811
-    path = _csv(tmp_path, HEADER + "a,neqa,acc,0.5,p,\n")
+    path = _csv(tmp_path, HEADER + "a,neqa-typo,acc,0.5,p,\n")
     arguments = ["leaderboard", str(runs["random"]), "--out", str(tmp_path / "x"), "--bootstrap", "20"]
     assert main([*arguments, "--published", str(path)]) == 2
     error = capsys.readouterr().err.strip()
-    assert error.startswith(f"negkit: error: {path}:2: task 'neqa' is not among") and "\n" not in error
+    assert error.startswith(f"negkit: error: {path}:2: task 'neqa-typo' is no task negkit knows") and "\n" not in error
     assert main([*arguments, "--parameters", "random"]) == 2
     assert "--parameters: 'random' is not NAME=COUNT" in capsys.readouterr().err
     assert main([*arguments, "--parameters", "nobody=1B"]) == 2

@@ -166,6 +166,10 @@ def leaderboard_markdown(data: Mapping[str, Any]) -> str:
     ]
     if data.get("published"):
         parts += [f"## Published reference rows ({MARK})", "", _published(data["published"], True), ""]
+    left_out = sorted({row["task"] for row in data.get("published_left_out", [])})
+    if left_out:
+        count = len(data["published_left_out"])
+        parts += [f"Published rows left out, their tasks not on this leaderboard: {count} ({', '.join(left_out)}).", ""]
     parts += ["## Per task", ""]
     for column in data["columns"]:
         parts += _column(data, column)

@@ -6,7 +6,9 @@ A file is CSV with a header naming the columns ``model``, ``task``, ``metric``, 
 puts the row on the scaling figure). One row is one published number:
 
 - ``task``: a task of the leaderboard (a column's task, or the column's key ``TASK [SPLIT]`` when the task has
-  several splits);
+  several splits); a row of a task negkit knows that this leaderboard does not have is left out, and listed as left
+  out (``data["published_left_out"]``, and a line of ``leaderboard.md``), so that one file of published rows serves
+  leaderboards of any set of suites;
 - ``metric``: a metric path the task reports (its primary metric, e.g. ``standard.all_f1``, or another, e.g.
   ``coherence_scores.All.Coherence_percentage``); a row on another metric than the primary one is shown labelled with
   its metric;
@@ -14,7 +16,7 @@ puts the row on the scaling figure). One row is one published number:
   percent); the leaderboard shows it in percent like every other value.
 
 Published rows have no per-sample records: no interval, no rank, no difference from the best. A row naming a task
-the leaderboard does not have, a metric the task does not report, a value that is not a number, a missing column or
+negkit does not know, a metric the task does not report, a value that is not a number, a missing column or
 an empty field is refused with an :class:`~negkit.errors.InputFormatError` naming the file and line.
 """
 
@@ -28,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from negkit.errors import InputFormatError, NegkitError, quoted
+from negkit.kit.suites import registered_tasks
 
 REQUIRED = ("model", "task", "metric", "value", "source")
 OPTIONAL = ("note", "params")
@@ -138,7 +141,8 @@ def reported_metrics(metrics: Iterable[dict[str, Any]]) -> list[str]:
     return sorted(paths)
 
 
-def _column_of(row: PublishedRow, columns: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def _column_of(row: PublishedRow, columns: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    """The leaderboard column of ``row``'s task; None for a task negkit knows that the leaderboard does not have."""
     exact = [column for column in columns if column["key"] == row.task]
     matching = exact or [column for column in columns if column["task"] == row.task]
     if len(matching) == 1:
@@ -147,16 +151,25 @@ def _column_of(row: PublishedRow, columns: Sequence[dict[str, Any]]) -> dict[str
     if matching:
         keys = ", ".join(column["key"] for column in matching)
         raise InputFormatError(*where, f"task {quoted(row.task)} has several columns ({keys}): name one")
+    if row.task.split(" [")[0] in registered_tasks():
+        return None
     tasks = ", ".join(column["key"] for column in columns) or "none"
-    raise InputFormatError(*where, f"task {quoted(row.task)} is not among the leaderboard's tasks ({tasks})")
+    raise InputFormatError(
+        *where, f"task {quoted(row.task)} is no task negkit knows, nor among the leaderboard's tasks ({tasks})"
+    )
 
 
 def attach_published(data: dict[str, Any], rows: Sequence[PublishedRow], labels: Callable[[str, str], str]) -> None:
     """Put ``rows`` into the leaderboard ``data`` under ``published`` (values in percent, with the column's
     ``percent_factor``); ``labels(column key, metric path)`` gives a metric's label."""
-    data["published"] = []
+    data["published"], data["published_left_out"] = [], []
     for row in rows:
         column = _column_of(row, data["columns"])
+        if column is None:
+            data["published_left_out"].append(
+                {"model": row.model, "task": row.task, "file": row.file, "line": row.line}
+            )
+            continue
         if row.metric != column["metric"] and row.metric not in column["reported"]:
             raise InputFormatError(
                 Path(row.file),
