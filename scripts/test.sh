@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Set up (scripts/setup.sh), check the import contracts of pyproject.toml (import-linter: the layers of
 # docs/architecture.md, no import circles, imports inside functions included), ruff (lint and format, the version
-# pinned in pyproject's test extra), then run the whole test suite.
+# pinned in pyproject's test extra), then run the whole test suite on two workers.
 # Fails on a broken contract, and when pytest collects no test (exit 5).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -10,7 +10,8 @@ bash scripts/setup.sh || exit 1
 .venv/bin/ruff check src tests benchmarks scripts docs || { echo "test: ruff check found problems (see above)" >&2; exit 1; }
 .venv/bin/ruff format --check src tests benchmarks scripts docs \
     || { echo "test: files not in ruff's format (run: .venv/bin/ruff format src tests benchmarks scripts docs)" >&2; exit 1; }
-.venv/bin/python -m pytest -q "$@"
+# two workers (pytest-xdist): each test runs in one of them; NEGKIT_TEST_WORKERS=0 runs in this process alone
+.venv/bin/python -m pytest -q -n "${NEGKIT_TEST_WORKERS:-2}" "$@"
 status=$?
 if [ "$status" -eq 5 ]; then
     echo "test: pytest collected no tests; failing" >&2

@@ -18,7 +18,8 @@ def test_default_tasks_follow_the_data(tmp_path, monkeypatch):
     monkeypatch.delenv("NEGKIT_DATA", raising=False)
     assert default_tasks(FIXTURE) == ["nubench"]
     status = {s.suite: s for s in suite_status(tmp_path)}
-    assert status["thunder-nubench"].location is None and "SNU_Thunder-NUBench" in status["thunder-nubench"].hint
+    assert status["thunder-nubench"].location is None
+    assert status["thunder-nubench"].hint == "negkit data get thunder-nubench"
     assert default_tasks(FIXTURE, classifier=True) == []
 
 

@@ -187,7 +187,7 @@ def test_secrets_stay_out_of_the_reproduction_record():
     from negkit.commands.eval.flags import eval_command
     from negkit.commands.eval.record import resolved_options
 
-    options = EvalOptions(model_args={"api_key": "sk-secret", "timeout": 5}, device="cpu")
+    options = EvalOptions(model_args={"api_key": "sk-secret", "timeout": 5}, device="cpu", mode="exact")  # as resolved
     assert "sk-secret" not in json.dumps(resolved_options(options))
     command = eval_command("openai:http://127.0.0.1:1/v1#m", ["tind"], options, "float32")
     assert "sk-secret" not in " ".join(command) and command[command.index("--device") + 1] == "cpu"
