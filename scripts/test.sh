@@ -7,9 +7,9 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh || exit 1
 .venv/bin/lint-imports --config pyproject.toml || { echo "test: an import contract is broken (see above)" >&2; exit 1; }
-.venv/bin/ruff check src tests benchmarks scripts docs || { echo "test: ruff check found problems (see above)" >&2; exit 1; }
-.venv/bin/ruff format --check src tests benchmarks scripts docs \
-    || { echo "test: files not in ruff's format (run: .venv/bin/ruff format src tests benchmarks scripts docs)" >&2; exit 1; }
+.venv/bin/ruff check src tests perf scripts docs || { echo "test: ruff check found problems (see above)" >&2; exit 1; }
+.venv/bin/ruff format --check src tests perf scripts docs \
+    || { echo "test: files not in ruff's format (run: .venv/bin/ruff format src tests perf scripts docs)" >&2; exit 1; }
 # two workers (pytest-xdist): each test runs in one of them; NEGKIT_TEST_WORKERS=0 runs in this process alone
 .venv/bin/python -m pytest -q -n "${NEGKIT_TEST_WORKERS:-2}" "$@"
 status=$?

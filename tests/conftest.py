@@ -5,7 +5,7 @@ that need it skip with the reason when it is absent. Nothing from it is copied i
 
 ``NEGKIT_TEST_DEVICE`` (default ``cpu``) is where the device-aware tests put their models: the tiny models of
 ``tests/tiny_models.py`` (engine, prefix tree) and the GPU tests of ``tests/models/test_cuda_device.py``, which skip
-unless it names a CUDA device. ``benchmarks/gpu_check.py`` sets it to ``cuda`` on a GPU machine.
+unless it names a CUDA device. ``perf/gpu_check.py`` sets it to ``cuda`` on a GPU machine.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The commands and code blocks of the README and of docs/commands.md, read and checked the way a new user meets them on a fresh clone.
 
 Used by ``tests/cli/test_readme.py`` (every command parses, names only files that exist or that an earlier README
-command creates, and the commands that load no model run for real) and by ``benchmarks/run_readme.py`` (every
+command creates, and the commands that load no model run for real) and by ``perf/run_readme.py`` (every
 runnable command and the Python example run for real, in order, in a fresh clone).
 
 Each shell command (a line of a ```bash block, ``\\`` continuations joined) is one of: ``negkit ...`` (parsed

@@ -4,7 +4,7 @@ Here: every shell command parses with negkit's own parser, names no placeholder 
 the data folder nor an earlier README command provides, says what it needs when this kind of machine cannot run it
 (a GPU, the hub, a server), and the commands that load no model run for real, in order, in a copy of the checkout
 beside the data folder; the Python block runs with the default model swapped for the random baseline.
-``benchmarks/run_readme.py`` runs everything (the real model included) in a fresh ``git clone``.
+``perf/run_readme.py`` runs everything (the real model included) in a fresh ``git clone``.
 """
 
 from __future__ import annotations
@@ -131,7 +131,7 @@ def test_commands_without_a_model_run(clone, monkeypatch):
 
 def test_python_block_runs(clone, monkeypatch):
     """The Python example, after the commands above wrote what it reads, with the random baseline in place of the
-    default model (benchmarks/run_readme.py runs it with the real one)."""
+    default model (perf/run_readme.py runs it with the real one)."""
     import negkit.models.registry as registry
 
     load = registry.load_model

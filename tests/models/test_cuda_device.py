@@ -1,7 +1,7 @@
 """negkit on a CUDA GPU: placement, 16-bit fast mode, the automatic batch size and its out-of-memory back-off with
 a real GPU memory limit, sharding over GPU, CPU and disk, and data-parallel ranks on the GPUs there are.
 
-Every test here needs ``NEGKIT_TEST_DEVICE=cuda`` (or ``cuda:N``) and a CUDA GPU; ``benchmarks/gpu_check.py`` runs
+Every test here needs ``NEGKIT_TEST_DEVICE=cuda`` (or ``cuda:N``) and a CUDA GPU; ``perf/gpu_check.py`` runs
 them on a GPU machine. On a machine without one they skip (the CPU paths have their own tests).
 """
 
@@ -26,7 +26,7 @@ from negkit.models.registry import load_model
 
 pytestmark = pytest.mark.skipif(
     not TEST_DEVICE.startswith("cuda"),
-    reason="needs NEGKIT_TEST_DEVICE=cuda and a CUDA GPU (benchmarks/gpu_check.py sets it)",
+    reason="needs NEGKIT_TEST_DEVICE=cuda and a CUDA GPU (perf/gpu_check.py sets it)",
 )
 
 TESTS = Path(__file__).resolve().parents[1]

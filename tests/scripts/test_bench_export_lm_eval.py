@@ -1,4 +1,4 @@
-"""The helpers of ``benchmarks/bench_export_lm_eval.py`` that need neither the Harness nor a model: the Harness's own
+"""The helpers of ``perf/bench_export_lm_eval.py`` that need neither the Harness nor a model: the Harness's own
 ``blimp_*`` tasks pointed at local files, their per-pair comparison (hand-made samples), the NegNLI-RTE prediction
 read back, and ``--tasks`` / ``--limit`` with a suite's name."""
 
@@ -12,7 +12,7 @@ from conftest import REPO_ROOT
 
 from negkit.benchmarks.blimp import PARADIGMS
 
-BENCHMARKS = REPO_ROOT / "benchmarks"
+BENCHMARKS = REPO_ROOT / "perf"
 
 
 @pytest.fixture(scope="module")

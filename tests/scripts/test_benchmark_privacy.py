@@ -8,7 +8,7 @@ import importlib.util
 import pytest
 from conftest import REPO_ROOT
 
-BENCHMARKS = REPO_ROOT / "benchmarks"
+BENCHMARKS = REPO_ROOT / "perf"
 
 
 def _script(name: str):

@@ -1,5 +1,5 @@
-"""benchmarks/gpu_check.py, the one prepared GPU run, on the CPU with tiny models and invented data (so that a GPU
-machine runs it in one try), and its Harness-style loop (benchmarks/_harness_loop.py) against hand-computed cases."""
+"""perf/gpu_check.py, the one prepared GPU run, on the CPU with tiny models and invented data (so that a GPU
+machine runs it in one try), and its Harness-style loop (perf/_harness_loop.py) against hand-computed cases."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import torch
 
 TESTS = Path(__file__).resolve().parents[1]
 REPO = TESTS.parent
-BENCHMARKS = REPO / "benchmarks"
+BENCHMARKS = REPO / "perf"
 SCRIPT = BENCHMARKS / "gpu_check.py"
 SECTIONS = {"tests", "matmul_peak", "model_1b", "eval_1b_exact", "eval_1b_fast", "oom_backoff", "model_7b"}
 

@@ -1,7 +1,7 @@
 """Greedy generation that runs each shared prompt prefix once and decodes many prompts per step (three levels).
 
 negkit generates along the prompts' whole token trie now (:mod:`negkit.engine.greedy_tree`, unpadded); this
-three-level planner stays as the earlier path that benchmarks/bench_condaqa_generation.py compares it with, and its
+three-level planner stays as the earlier path that perf/bench_condaqa_generation.py compares it with, and its
 :class:`GenerationStats` and :data:`DoneCheck` serve both.
 
 CondaQA asks several questions about each passage, and each passage comes in several edits that share its first
@@ -21,7 +21,7 @@ end-of-sequence token, ``max_new_tokens``) leaves the batch at once.
 Padding (after a short node's tokens, in cache rows of different widths) is masked out of every attention, so each
 prompt sees exactly its own tokens at their own positions, as in a plain greedy decode of that prompt alone; the
 answers equal ``transformers``' ``generate`` up to floating-point rounding (tests/engine/test_shared_generation.py;
-benchmarks/bench_condaqa_generation.py compares them on CondaQA).
+perf/bench_condaqa_generation.py compares them on CondaQA).
 """
 
 from __future__ import annotations

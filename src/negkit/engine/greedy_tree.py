@@ -22,7 +22,7 @@ mask or the position ids raises :class:`TreeGenerationMismatch`, and the model g
 Token ``a`` is an ancestor of token ``k`` when ``a <= k < end[a]`` (``end``: the end of ``a``'s subtree in
 depth-first order), so masks are built from two comparisons, not from paths. Every prompt sees exactly its own
 tokens at their own positions, as in a plain greedy decode of that prompt alone; the answers equal transformers'
-``generate`` up to floating-point rounding (tests/engine/test_tree_generation.py; benchmarks/
+``generate`` up to floating-point rounding (tests/engine/test_tree_generation.py; perf/
 bench_condaqa_generation.py compares them on CondaQA).
 """
 
@@ -52,7 +52,7 @@ WAVE_TOKENS = 4096
 
 def default_chunk_tokens(device: torch.device | str, threads: int) -> int:
     """The prefill chunk for a model on ``device`` with ``threads`` torch threads. Measured with
-    benchmarks/bench_condaqa_generation.py's prompts (SmolLM2-135M, 200 CondaQA prompts, a 2-core AMD EPYC): one
+    perf/bench_condaqa_generation.py's prompts (SmolLM2-135M, 200 CondaQA prompts, a 2-core AMD EPYC): one
     thread (beside another one-thread job) ran fastest at 128 tokens (80 s against 90 s at 256), two threads (on
     the quiet machine) at 512 (50 s against 53 s at 256 and 63 s at 128): a second thread needs larger matrix
     products to share. Other devices take the larger chunk (not measured on a GPU here)."""

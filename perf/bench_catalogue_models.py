@@ -13,7 +13,7 @@ process of its own (so that memory is the model's):
 
 The machine's load average is recorded before and after each model (run it with nothing else running).
 
-    PYTHONPATH=src python benchmarks/bench_catalogue_models.py [NAME ...] [--out FILE.json]
+    PYTHONPATH=src python perf/bench_catalogue_models.py [NAME ...] [--out FILE.json]
 """
 
 from __future__ import annotations
@@ -146,7 +146,7 @@ def main() -> None:
             json.dump(
                 {
                     "machine": machine,
-                    "command": " ".join(["python", "benchmarks/bench_catalogue_models.py", *args.names]),
+                    "command": " ".join(["python", "perf/bench_catalogue_models.py", *args.names]),
                     "models": rows,
                 },
                 handle,

@@ -9,7 +9,7 @@ first fast run) and prints what fast mode chose and why (``model.load.fast_dtype
 mode: the median wall time and CPU seconds, the load average around each run, and the agreement of fast mode's
 predictions with exact mode's.
 
-    OMP_NUM_THREADS=2 python benchmarks/bench_fast_vs_exact.py [--sentences 2000] [--repeats 2] [--plain]
+    OMP_NUM_THREADS=2 python perf/bench_fast_vs_exact.py [--sentences 2000] [--repeats 2] [--plain]
 
 Decrypted TIND sentences are written only to the temporary working folder (``--work``), never to the repository.
 """

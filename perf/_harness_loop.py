@@ -1,6 +1,6 @@
 """A plain transformers loop that scores log-likelihood requests the way the LM Evaluation Harness's ``hf`` model
 does (``HFLM._loglikelihood_tokens``, lm_eval 0.4.x), for a same-process baseline where the Harness itself is not
-installed (benchmarks/gpu_check.py; benchmarks/bench_vs_lm_eval.py runs the Harness itself).
+installed (perf/gpu_check.py; perf/bench_vs_lm_eval.py runs the Harness itself).
 
 What it copies from the Harness (facts about its behaviour, written anew here):
 

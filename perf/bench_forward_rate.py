@@ -14,7 +14,7 @@ below the machine's float32 matmul rate. This script measures, in one process:
 
 Stock and fused runs alternate (three rounds, the fastest of each counts).
 
-    OMP_NUM_THREADS=2 PYTHONPATH=src python benchmarks/bench_forward_rate.py [--dtypes float32,bfloat16]
+    OMP_NUM_THREADS=2 PYTHONPATH=src python perf/bench_forward_rate.py [--dtypes float32,bfloat16]
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Train a MiniLM negation resolver on CD-SCO (dev for model selection) and print time and test scores.
 
-    python benchmarks/bench_taggers.py --data ../shared/data --out MODEL_DIR
-    python benchmarks/bench_taggers.py --data ../shared/data --model MODEL_DIR --cross bioscope sfu
+    python perf/bench_taggers.py --data ../shared/data --out MODEL_DIR
+    python perf/bench_taggers.py --data ../shared/data --model MODEL_DIR --cross bioscope sfu
 
 With ``--model`` the training is skipped and the saved model is scored (its recorded training time is
 printed). The punctuation baseline on gold cues is printed for reference. Done-when target of issue 6:

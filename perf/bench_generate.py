@@ -1,6 +1,6 @@
 """Full TIND generation: wall time per step, peak memory, and byte identity across processes.
 
-Usage: python benchmarks/bench_generate.py [WORDNET_RESOURCES_FOLDER] [--tracemalloc]
+Usage: python perf/bench_generate.py [WORDNET_RESOURCES_FOLDER] [--tracemalloc]
 (default folder: ../shared/data/wordnet)
 
 Runs the whole generation (all 11 patterns, raw + jsonl written to a temporary folder) in this process and

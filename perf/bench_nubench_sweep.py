@@ -6,7 +6,7 @@
 Prints prompt tokens, tokens reused by the prefix tree (not run through the model), tokens run, seconds, the
 ratios, and checks that every prediction of the sweep equals the separate run's.
 
-    PYTHONPATH=src python benchmarks/bench_nubench_sweep.py --data tests/fixtures/thunder_nubench --work DIR [--tiny]
+    PYTHONPATH=src python perf/bench_nubench_sweep.py --data tests/fixtures/thunder_nubench --work DIR [--tiny]
 
 ``--tiny`` replaces the model's weights by a random 2-layer model of the same configuration and tokenizer (built
 under WORK): the token counts, which depend on the tokenizer and the batches only, are the model's, at a small

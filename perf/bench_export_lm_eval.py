@@ -16,9 +16,9 @@ points its data at the local file (``dataset_path: json``, ``data_files``); with
 pairs of each paradigm (the Harness's ``--limit``). Its per-item predictions are compared with negkit's and with
 the Harness's on negkit's export, pair by pair (``blimp-PARADIGM-PAIRID``).
 
-    python benchmarks/bench_export_lm_eval.py --lm-eval LM_EVAL_VENV/bin/lm_eval \\
+    python perf/bench_export_lm_eval.py --lm-eval LM_EVAL_VENV/bin/lm_eval \\
         --work RUNS/export-bench --json docs/results/export-lm-eval.json
-    python benchmarks/bench_export_lm_eval.py --lm-eval LM_EVAL_VENV/bin/lm_eval --work RUNS/export-neg \\
+    python perf/bench_export_lm_eval.py --lm-eval LM_EVAL_VENV/bin/lm_eval --work RUNS/export-neg \\
         --data ../shared/data --tasks blimp-negation,neqa,negnli --limit "" --json FIGURES.json
 
 Thunder-NUBench's real data is gated; without it the hand-written fixture in tests/fixtures is used (24 items).
@@ -347,9 +347,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     print(f"\nload average before {load_before}, after {load_after}")
     if args.json:
-        command = shlex.join(
-            ["python", "benchmarks/bench_export_lm_eval.py", *(sys.argv[1:] if argv is None else argv)]
-        )
+        command = shlex.join(["python", "perf/bench_export_lm_eval.py", *(sys.argv[1:] if argv is None else argv)])
         text = (
             json.dumps(
                 {

@@ -7,8 +7,8 @@ the chat format (a shared system and instruction prefix, a short sentence, the a
 (every example token), computed tokens/s (a batch's shared prefix counted once), the shared-prefix saving, and on a
 GPU an estimate of the model FLOPs utilisation against the bf16 matmul rate measured here.
 
-    PYTHONPATH=src:tests python benchmarks/bench_finetune.py --size small --steps 20          # CPU reference
-    PYTHONPATH=src:tests python benchmarks/bench_finetune.py --size 1b --steps 50 --device cuda --dtype bfloat16
+    PYTHONPATH=src:tests python perf/bench_finetune.py --size small --steps 20          # CPU reference
+    PYTHONPATH=src:tests python perf/bench_finetune.py --size 1b --steps 50 --device cuda --dtype bfloat16
 
 Sizes: ``tiny`` (2 layers, hidden 64: a smoke test), ``small`` (SmolLM2-135M's shape: 30 layers, hidden 576),
 ``1b`` (TinyLlama-1.1B's shape: 22 layers, hidden 2048, vocabulary 32,000).

@@ -9,7 +9,7 @@ Prints, for simulated data whose true mean is known:
 3. the time to compute every interval of a TIND run (all accuracy buckets, negation analysis, per pattern, the five
    coherence measures) on the whole test split of the public half, with random predictions.
 
-    python benchmarks/interval_coverage.py [--simulations 1000] [--resamples 1000]
+    python perf/interval_coverage.py [--simulations 1000] [--resamples 1000]
 """
 
 from __future__ import annotations

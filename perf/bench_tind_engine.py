@@ -6,7 +6,7 @@ Three ways over the same N TIND test sentences (drawn at random, seed 0), chat p
 3. negkit fast mode: the same engine in bfloat16 (or --fast-dtype).
 Prints sentences/s, prompt tokens/s, the speed ratios, and fast mode's agreement with exact mode.
 
-    PYTHONPATH=src python benchmarks/bench_tind_engine.py [--sentences 300] [--threads 2] [--batch-size 32]
+    PYTHONPATH=src python perf/bench_tind_engine.py [--sentences 300] [--threads 2] [--batch-size 32]
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Where negkit's multiple-choice time goes: cProfile of one ``loglikelihood`` call on ScoNe test pairs.
 
-    OMP_NUM_THREADS=2 PYTHONPATH=src python benchmarks/profile_choice.py [--pairs 300] [--dtype float32]
+    OMP_NUM_THREADS=2 PYTHONPATH=src python perf/profile_choice.py [--pairs 300] [--dtype float32]
 
 Prints wall time, CPU seconds, the engine's counts (tokens, tokens not recomputed, padding, prefix tree) and the
 functions with the most cumulative and own time.

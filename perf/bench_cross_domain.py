@@ -1,6 +1,6 @@
 """In-domain and cross-domain table (Sineva et al. 2021, Tables 2-3): each model on each corpus's test split.
 
-    python benchmarks/bench_cross_domain.py --data ../shared/data \\
+    python perf/bench_cross_domain.py --data ../shared/data \\
         --model cd-sco=MODEL_CD --model bioscope=MODEL_BIO --model sfu=MODEL_SFU
 
 Models come from ``negkit resolution train --corpus CORPUS --out MODEL``. Prints one Markdown matrix per

@@ -1,5 +1,5 @@
-"""The measurements of benchmarks/gpu_check.py: random Llama models, a timed negkit run of one task, the same
-requests through the Harness-style loop (benchmarks/_harness_loop.py) with predictions compared item by item, the
+"""The measurements of perf/gpu_check.py: random Llama models, a timed negkit run of one task, the same
+requests through the Harness-style loop (perf/_harness_loop.py) with predictions compared item by item, the
 out-of-memory back-off under a memory limit, and the test suite's device tests in a subprocess.
 
 Helpers only; gpu_check.py says what runs, in which order, and where the figures go.

@@ -1,6 +1,6 @@
 """Time reading the TIND raw zip in place and scoring it: prints seconds per step and peak memory.
 
-Usage: python benchmarks/tind_io.py [PATH_TO_raw-public.zip]   (default: ../shared/data/tind/raw-public.zip)
+Usage: python perf/tind_io.py [PATH_TO_raw-public.zip]   (default: ../shared/data/tind/raw-public.zip)
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ is running a shared beginning once. This script counts, with SmolLM2-135M-Instru
 
 The ratio of the first to the last bounds exact mode's speed-up from sharing (docs/results/export-lm-eval.md).
 
-    PYTHONPATH=src python benchmarks/blimp_token_bound.py [--data ../shared/data]
+    PYTHONPATH=src python perf/blimp_token_bound.py [--data ../shared/data]
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ plain prompt, so 200 prompts) it compares p(True) from
 negkit's engine (batched, with and without shared-prefix reuse) with one plain forward pass per
 sentence, and prints the largest difference. Exit status 1 when it exceeds 1e-4.
 
-    PYTHONPATH=src python benchmarks/check_exact_smollm2.py [--sentences 100] [--threads 2]
+    PYTHONPATH=src python perf/check_exact_smollm2.py [--sentences 100] [--threads 2]
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ that a machine loaded by other jobs slows each path alike; the figures are each 
 seconds, the speed-ups over ``plain`` and over ``shared``, how many answers differ from ``plain`` (they must not),
 the load average and the machine, and writes them as JSON with ``--out``.
 
-    PYTHONPATH=src python benchmarks/bench_condaqa_generation.py [--model default] [--limit 1110] [--repeats 1]
+    PYTHONPATH=src python perf/bench_condaqa_generation.py [--model default] [--limit 1110] [--repeats 1]
 """
 
 from __future__ import annotations
@@ -164,7 +164,7 @@ def main() -> None:
             )
     if args.out:
         record = {
-            "command": f"python benchmarks/bench_condaqa_generation.py --model {args.model} --limit {args.limit} "
+            "command": f"python perf/bench_condaqa_generation.py --model {args.model} --limit {args.limit} "
             f"--repeats {args.repeats}",
             "machine": machine,
             "model": model.fingerprint.as_dict(),

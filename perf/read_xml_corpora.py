@@ -2,7 +2,7 @@
 
 Usage (from the repository root, data in ../shared/data or NEGKIT_DATA):
 
-    PYTHONPATH=src python benchmarks/read_xml_corpora.py [--cue-in-scope] [--notes]
+    PYTHONPATH=src python perf/read_xml_corpora.py [--cue-in-scope] [--notes]
 
 The figures are recorded in docs/corpora.md.
 """

@@ -7,7 +7,7 @@ a server, the LM Evaluation Harness) are listed, not run; commands labelled ``# 
 long trainings) run only with ``--all``, and so do the commands that read what they write. Prints each command's
 exit status and seconds, then a summary; exits 1 when a command that ran failed.
 
-    python benchmarks/run_readme.py --work DIR [--data ../shared/data] [--all]
+    python perf/run_readme.py --work DIR [--data ../shared/data] [--all]
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """CondaQA generation: stopping at the newline inside the decoding loop against running to 16 tokens and cutting.
 
-    OMP_NUM_THREADS=2 PYTHONPATH=src python benchmarks/bench_generate_stop.py [--questions 48]
+    OMP_NUM_THREADS=2 PYTHONPATH=src python perf/bench_generate_stop.py [--questions 48]
 
 Generates the first N CondaQA dev answers with the default model three times (stop in the loop, then with the
 stopping criterion removed, then stop in the loop again), prints wall time and CPU seconds of each, whether the

@@ -2,7 +2,7 @@
 
 Run from the repository root (the data is read in place from ../shared/data or NEGKIT_DATA):
 
-    PYTHONPATH=src python benchmarks/bench_scorer.py [--repeat 5] [--data PATH]
+    PYTHONPATH=src python perf/bench_scorer.py [--repeat 5] [--data PATH]
 
 Prints the best and median wall time and the best CPU time of: reading the two files as raw lines, the *SEM 2012 scorer
 (validation + counting + table), NIS, and the whole `negkit resolution score` path; and, for comparison,

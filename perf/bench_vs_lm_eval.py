@@ -13,7 +13,7 @@ wall time and CPU seconds of each (model loading excluded; negkit's time is its 
 writing the samples, intervals and report included). On a machine shared with other jobs the wall time follows
 the load; the CPU seconds of the process hardly do.
 
-    OMP_NUM_THREADS=2 PYTHONPATH=src python benchmarks/bench_vs_lm_eval.py        # fixture 200 items, ScoNe 1,200
+    OMP_NUM_THREADS=2 PYTHONPATH=src python perf/bench_vs_lm_eval.py        # fixture 200 items, ScoNe 1,200
 
 Needs ``pip install lm_eval`` (the ``bench`` extra).
 """

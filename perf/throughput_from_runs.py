@@ -7,7 +7,7 @@ model, mode and dtype and one column per task (items per second), and a second t
 counts, so that a user can plan a full run (items in the full split / items per second). It reads only; it measures
 nothing itself, so the figures are those of the machine and load the runs had (say which when you publish them).
 
-    python benchmarks/throughput_from_runs.py RUN_DIR [RUN_DIR ...] [--json FILE]
+    python perf/throughput_from_runs.py RUN_DIR [RUN_DIR ...] [--json FILE]
 
 Folders of baselines (``random``, ``constant:...``, ``majority``) are left out: they compute nothing.
 """
