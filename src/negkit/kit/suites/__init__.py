@@ -2,8 +2,8 @@
 reads (see :mod:`negkit.kit.suites.description` for the parts of a description, :mod:`negkit.kit.suites.registry` for
 where suites come from: this package's modules, ``--include PATH``, the ``negkit.suites`` entry points).
 
-Add a benchmark: write its data reader (``negkit/data/NAME.py``) and one suite module here (``NAME.py``) that
-builds its tasks, scorer, figures and export and calls :func:`register_suite`; nothing else changes
+Add a benchmark: one module (or package) under ``negkit/benchmarks/`` holding its reader and its declaration, which
+calls :func:`register_suite` (with its data files and BibTeX); nothing else changes
 (docs/architecture.md, "Add a benchmark"; docs/suites.md for a suite in a user's own file).
 """
 

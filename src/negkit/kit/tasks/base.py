@@ -98,7 +98,7 @@ class Task(Protocol):
     # Also optional: ``answer_space(items) -> AnswerSpace | None``, for the constant and majority baselines.
 
 
-#: The harness-style options a task may accept (``Task.accepts``); :mod:`negkit.task_options` maps the command
+#: The harness-style options a task may accept (``Task.accepts``); :func:`negkit.commands.eval.flags.task_options_for` maps the command
 #: line's flags onto them and refuses a flag that a requested task does not accept.
 TASK_OPTIONS: tuple[str, ...] = ("prompt", "num_fewshot", "chat", "system_instruction")
 
