@@ -198,37 +198,18 @@ def test_an_api_key_reaches_no_file_a_run_writes(server, tmp_path, monkeypatch):
 def test_eval_against_a_server_that_never_answers_fails_after_the_stated_timeout(tmp_path, capsys):
     """Issue 32, finding 18: a server that accepts the connection and never answers made eval hang; it now fails
     with a one-line error naming the timeout (``--model-args timeout=S``) after about twice that time."""
-    import socket
-    import threading
     import time
 
     from negkit.cli import main
 
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    listener.listen(16)
-    accepted: list[socket.socket] = []
-    stop = threading.Event()
-
-    def accept_and_stay_silent():
-        listener.settimeout(0.2)
-        while not stop.is_set():
-            try:
-                accepted.append(listener.accept()[0])
-            except OSError:
-                continue
-
-    thread = threading.Thread(target=accept_and_stay_silent, daemon=True)
-    thread.start()
     data = shared_data_path("scone")
-    port = listener.getsockname()[1]
     started = time.monotonic()
-    try:
+    with silent_server() as url:
         code = main(
             [
                 "eval",
                 "--model",
-                f"openai:http://127.0.0.1:{port}/v1#silent",
+                f"openai:{url}#silent",
                 "--model-args",
                 "timeout=1",
                 "--tasks",
@@ -242,12 +223,6 @@ def test_eval_against_a_server_that_never_answers_fails_after_the_stated_timeout
                 "--no-progress",
             ]
         )
-    finally:
-        stop.set()
-        thread.join()
-        for connection in accepted:
-            connection.close()
-        listener.close()
     elapsed = time.monotonic() - started
     error = capsys.readouterr().err
     assert code == 2 and "sent no answer within 1 s (the start-up probe" in error and "Traceback" not in error
