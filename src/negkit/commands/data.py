@@ -146,8 +146,7 @@ def data_get(
                 say(f"note: {data_set.name} is not part of --all: negkit data get {data_set.name} gets it")
                 continue
             if not data_set.files and source.build is not None:
-                folder = root / source.folder
-                if folder.is_dir() and any(folder.iterdir()):
+                if holds_data(root / source.folder):
                     continue  # built before (its output has no declared hash: the input's was checked)
                 size = total_size(source.inputs)
                 what = f"built from {len(source.inputs)} public file(s)" if source.inputs else "fetched by its own code"
@@ -169,7 +168,6 @@ def data_get(
             if not missing:
                 report.present += [group[0].path for group in file_groups(data_set.files)]
                 continue
-            source = data_set.source
             built = [] if mirror or source.build is None else [f for f in missing if f.url is None and not f.one_of]
             size = sum(_fetch_size(file, mirror) for file in missing if file not in built)
             size += sum(file.size for file in source.inputs) if built else 0
@@ -277,7 +275,7 @@ def list_rows(statuses: Sequence[DataSetStatus], data: str | Path | None = None)
     for status in statuses:
         data_set = status.data_set
         if not data_set.files and data_set.source.build is not None:
-            found = next((r for r in candidate_roots(data) if (r / data_set.source.folder).is_dir()), None)
+            found = next((r for r in candidate_roots(data) if holds_data(r / data_set.source.folder)), None)
             files, size = "built", "-"
             where = str(found) if found else f"missing (negkit data get {data_set.name}: built from public files)"
         elif not data_set.files:
@@ -361,11 +359,12 @@ def download_for_tasks(
     """What ``negkit eval --download`` does before anything else: get the declared files of the suites of
     ``task_names`` (suite, task or group names; ``None``: every suite ``negkit eval`` runs by default) whose data
     is not found in the lookup order, into ``data`` (default: ``NEGKIT_DATA``, else the cache)."""
-    from negkit.commands.status import locate_task_data
+    from negkit.commands.status import default_suites, locate_task_data
     from negkit.kit.suites.registry import expand_task_names, suite_for_task
 
     if task_names is None:
-        suites = [suite for suite in all_suites() if suite.default_run]
+        runs = default_suites()
+        suites = [suite for suite in all_suites() if suite.name in runs]
     else:
         suites = []
         for task in expand_task_names(task_names):
