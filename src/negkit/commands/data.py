@@ -25,6 +25,7 @@ from negkit.kit.data.fetch import (
     file_groups,
     mirror_from_environment,
     missing_files,
+    present_file,
 )
 from negkit.kit.data.locate import DATASET_FOLDERS, candidate_roots, download_root, holds_data, locate_dataset
 from negkit.kit.suites.description import DataSource
@@ -325,7 +326,7 @@ def data_mirror(
     report = FetchReport()
     with data_lock(out, announce=say):
         for group in file_groups(files):
-            done = next((file for file in group if check_file(out / file.path, file) is None), None)
+            done = present_file(group, out)
             if done is not None:
                 report.present.append(done.path)
                 continue

@@ -236,11 +236,16 @@ def file_groups(files: Sequence[DataFile]) -> list[list[DataFile]]:
     return groups
 
 
+def present_file(group: Sequence[DataFile], root: Path) -> DataFile | None:
+    """The file of an alternative group (:func:`file_groups`) that ``root`` holds with its declared bytes, or None."""
+    return next((file for file in group if check_file(root / file.path, file) is None), None)
+
+
 def missing_files(files: Sequence[DataFile], root: Path) -> list[DataFile]:
     """The files (one per alternative group) that ``root`` lacks or holds with other bytes."""
     missing = []
     for group in file_groups(files):
-        if all(check_file(root / file.path, file) for file in group):
+        if present_file(group, root) is None:
             missing.append(group[0])
     return missing
 
@@ -262,7 +267,7 @@ def fetch_files(
     report = FetchReport()
     todo: list[list[DataFile]] = []
     for group in file_groups(files):
-        done = next((file for file in group if check_file(root / file.path, file) is None), None)
+        done = present_file(group, root)
         if done is not None:
             report.present.append(done.path)
         else:
@@ -313,5 +318,6 @@ __all__ = [
     "mirror_from_environment",
     "mirror_url",
     "missing_files",
+    "present_file",
     "sha256_of",
 ]
