@@ -1,7 +1,7 @@
 """negkit's base install (no extras) in a fresh virtual environment: the wheel built from this checkout installs,
 and ``negkit --help``, ``--version``, ``eval --list``, ``data --help`` and a baseline evaluation work without torch or
 transformers. No network: the wheel is built with the running interpreter's setuptools (no build isolation), the
-fresh environment gets its pip from ``ensurepip``, and the two base dependencies (numpy, tqdm) are linked in from
+fresh environment gets its pip from ``ensurepip``, and the base dependencies (numpy, tqdm, pydantic) are linked in from
 the running environment rather than downloaded."""
 
 from __future__ import annotations
@@ -21,7 +21,16 @@ from conftest import shared_data_path
 import negkit
 
 ROOT = Path(__file__).resolve().parents[2]
-BASE_DEPENDENCIES = ("numpy", "tqdm")
+# numpy, tqdm, pydantic and what pydantic needs (pooch is imported only by ``negkit data get``)
+BASE_DEPENDENCIES = (
+    "numpy",
+    "tqdm",
+    "pydantic",
+    "pydantic_core",
+    "annotated_types",
+    "typing_extensions",
+    "typing_inspection",
+)
 
 
 def run(command: list[str], **options) -> subprocess.CompletedProcess:
