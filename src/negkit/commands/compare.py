@@ -114,7 +114,7 @@ def compare(
 
 
 def _comparable(view: SuiteView | None) -> bool:
-    return view is not None and view.estimands is not None
+    return view is not None and view.estimand_builder is not None
 
 
 def _compare_task(

@@ -164,7 +164,7 @@ def _percent(view: SuiteView) -> float:
 
 
 def _comparable(view: SuiteView | None) -> bool:
-    return view is not None and view.estimands is not None
+    return view is not None and view.estimand_builder is not None
 
 
 def _scaled(value: float | None, factor: float) -> float | None:

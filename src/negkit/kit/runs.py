@@ -177,10 +177,11 @@ def record_estimands(
 ) -> list[Estimand]:
     """The headline estimands of ``task_name`` from its records with its suite's builder (``path`` names the
     file in errors)."""
-    if view is None or view.estimands is None:
+    builder = None if view is None else view.estimand_builder
+    if builder is None:
         raise NegkitError(f"task {task_name}: negkit cannot compare this task from its samples")
     try:
-        return [estimand for estimand in view.estimands(records, path) if estimand.headline]
+        return [estimand for estimand in builder(records, path) if estimand.headline]
     except (TypeError, ValueError, KeyError, AttributeError, IndexError) as error:  # a field of the wrong form
         raise InputFormatError(
             path, None, f"damaged sample records of task {task_name} ({type(error).__name__}: {shortened(str(error))})"

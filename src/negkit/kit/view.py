@@ -9,7 +9,8 @@ the lookup from its registry (:func:`negkit.kit.suites.suite_view`).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +52,8 @@ class SuiteView:
     scale: tuple[float, float] = (0.0, 1.0)
     #: The figures of the suite's HTML section (None: tables only).
     figures: FigureBuilder | None = None
-    #: The headline estimands rebuilt from per-sample records (None: ``negkit compare`` cannot compare the task).
+    #: The headline estimands rebuilt from per-sample records (None: ``negkit compare`` cannot compare the task);
+    #: read it as :attr:`estimand_builder`, which asks ``find_estimands`` when that is given.
     estimands: EstimandBuilder | None = None
     #: Position among the suites in a report (lower first).
     order: int = 100
@@ -62,6 +64,13 @@ class SuiteView:
     fractions: tuple[str, ...] = ()
     #: BibTeX entries of the suite's papers (``results.json``'s ``citations``, the report's "How to cite").
     bibtex: str = ""
+    #: Finds the estimand builder on first use (building the suite's task only when a comparison asks for it).
+    find_estimands: Callable[[], EstimandBuilder | None] | None = field(default=None, compare=False)
+
+    @cached_property
+    def estimand_builder(self) -> EstimandBuilder | None:
+        """The headline estimands' builder (None: the task cannot be compared from its samples)."""
+        return self.find_estimands() if self.find_estimands is not None else self.estimands
 
 
 #: Task name -> its suite's view, or None.

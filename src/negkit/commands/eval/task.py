@@ -34,6 +34,7 @@ from negkit.kit.harness.layout import LAYOUT_VERSION, harness_metrics
 from negkit.kit.metrics.intervals import IntervalSettings
 from negkit.kit.results import TaskResult
 from negkit.kit.scoring import harness_scores, task_numbers
+from negkit.kit.tasks.adapter import adapt
 from negkit.models.adapter import overlapping_groups
 from negkit.models.model_args import redact_model_args
 from negkit.runs.distributed import ProcessGroup, answer_share
@@ -82,7 +83,7 @@ def evaluate_task(run: RunContext, prepared: PreparedTask) -> TaskResult | None:
     per_item, flat = build_requests(model, prepared, options.gen_kwargs)
     timings["prepare_s"] = round(prepared.load_seconds + time.perf_counter() - started, 3)
     # a private task's generated text is stored sealed inside a git working tree (negkit.runs.sealing)
-    seal = bool(private_fields_to_redact(prepared.task, run.out, options.allow_in_git)[0])
+    seal = bool(private_fields_to_redact(adapt(prepared.task).private_fields, run.out, options.allow_in_git)[0])
     answered = answer_task(model, prepared.name, flat, options, run.store, run.out, run.group, timings, seal)
     if answered is None:
         return None
@@ -108,8 +109,7 @@ def build_requests(
     check_not_trained_on(model, prepared.name, data)
     bind_answers = getattr(model, "bind_answers", None)  # baseline pseudo-models answer within the task's answers
     if bind_answers is not None:
-        answer_space = getattr(task, "answer_space", None)
-        bind_answers(answer_space(data.items) if answer_space else None, prepared.name)
+        bind_answers(adapt(task).answer_space(data.items), prepared.name)
     per_item = task.requests(data.items, model)
     if gen_kwargs:
         if not generates([request for requests in per_item for request in requests]):
@@ -235,7 +235,7 @@ def apply_privacy(
 ) -> list[dict[str, Any]]:
     """The records to write: a task's private fields (TIND's sentences and prompts) as SHA-256 hashes when the
     output folder is inside a git working tree (unless ``--allow-in-git``), said in the results and on stderr."""
-    redacted, repository = private_fields_to_redact(prepared.task, out, options.allow_in_git)
+    redacted, repository = private_fields_to_redact(adapt(prepared.task).private_fields, out, options.allow_in_git)
     if not redacted:
         return records
     result["privacy"] = {

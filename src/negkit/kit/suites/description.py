@@ -38,7 +38,7 @@ from negkit.kit.citations import BibtexError, bibtex_entries
 from negkit.kit.data.declared import DataFile
 from negkit.kit.scoring import compares, headline_estimands
 from negkit.kit.tasks.base import Task, TaskData
-from negkit.kit.view import FigureBuilder, SectionBuilder, SuiteView
+from negkit.kit.view import EstimandBuilder, FigureBuilder, SectionBuilder, SuiteView
 
 
 @dataclass
@@ -60,6 +60,11 @@ class TaskEntry:
     classifier: bool = False
     #: The task also runs with a sentence embedding model (``embed:PATH``, built with ``model_kind="embedding"``).
     embedding: bool = False
+    #: The options of ``negkit eval``'s flags the task takes, when its factory's keyword parameters say more
+    #: (None: those parameters; :func:`negkit.kit.tasks.spec.task_spec`).
+    accepts: frozenset[str] | None = None
+    #: The task samples whatever its options, so the run's seed always changes what it asks (e.g. TIND's groups).
+    always_seeded: bool = False
 
 
 @dataclass(frozen=True)
@@ -269,13 +274,19 @@ class SuiteDescription:
     def view(self, task_name: str | None = None) -> SuiteView:
         """The suite as the report pages see it (``task_name``: which task's records its estimands read; default:
         the main task). A task that rebuilds its items from its records gives the estimands ``negkit compare``
-        uses, the same as ``negkit eval``'s (:mod:`negkit.kit.scoring`)."""
-        estimands = None
-        task = self.task(task_name if task_name in self.task_names else self.main_task).factory()
-        if compares(task):
+        uses, the same as ``negkit eval``'s (:mod:`negkit.kit.scoring`); the task is built only when a comparison
+        asks for them."""
+        entry = self.task(task_name if task_name in self.task_names else self.main_task)
+
+        def find_estimands() -> EstimandBuilder | None:
+            task = entry.factory()
+            if not compares(task):
+                return None
 
             def estimands(records: Sequence[dict[str, Any]], path: Path) -> list[Any]:
                 return headline_estimands(task, records, path)
+
+            return estimands
 
         return SuiteView(
             self.name,
@@ -283,13 +294,10 @@ class SuiteDescription:
             self.digits,
             self.scale,
             self.figures,
-            estimands,
+            None,
             self.order,
             self.run_sections,
             self.fractions,
             bibtex=self.bibtex,
+            find_estimands=find_estimands,
         )
-
-    def flags(self) -> dict[str, frozenset[str]]:
-        """The task options each task accepts (``prompt``, ``num_fewshot``, ``chat``, ...)."""
-        return {entry.name: frozenset(getattr(entry.factory(), "accepts", frozenset())) for entry in self.tasks}
