@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 from negkit.cli.arguments import add_include_argument, add_run_interval_arguments, selected_run_tasks
+from negkit.cli.groups import CommandGroups
 from negkit.commands.compare import CompareOptions, compare, compare_markdown
 from negkit.commands.compare_page import write_comparison
 from negkit.commands.report import write_run_folder_html
@@ -17,7 +18,7 @@ from negkit.kit.suites import suite_view
 ORDER = 20
 
 
-def register(groups, context) -> None:
+def register(groups: CommandGroups) -> None:
     parser = groups[""].add_parser(
         "compare",
         help="compare runs: leaderboard per suite and metric, intervals, paired differences from a baseline",

@@ -12,15 +12,17 @@ from negkit.benchmarks.nubench.export import register_export_alpaca
 from negkit.benchmarks.nubench.sweep import SWEEP_SPLITS, sweep_plan
 from negkit.benchmarks.nubench.sweep_tables import FEWSHOT_TASK
 from negkit.benchmarks.nubench.task import BOS_POLICIES
+from negkit.cli.evaluate import add_model_arguments, add_run_arguments, eval_options
+from negkit.cli.groups import CommandGroups
+from negkit.commands.eval.evaluate import evaluate
 from negkit.errors import NegkitError
 from negkit.kit.arguments import non_negative, parse_limit, seed_value
-from negkit.kit.command_context import CommandContext, CommandGroups
 
 ORDER = 58
 GROUPS = {"nubench": "Thunder-NUBench prompt sweep (paper Tables 11-14) and results tables (5, 15, 6 / 17)"}
 
 
-def register(groups: CommandGroups, context: CommandContext) -> None:
+def register(groups: CommandGroups) -> None:
     sweep = groups["nubench"].add_parser(
         "sweep",
         help="one model's prompt sweep: prompts 1-12 and 7-1..7-5 zero-shot on validation (Tables 11-13), prompts "
@@ -30,7 +32,7 @@ def register(groups: CommandGroups, context: CommandContext) -> None:
         "test; one run store: what the prompts share is computed once; rerunning resumes). Combine several models' "
         "folders with `negkit nubench tables`.",
     )
-    context.add_model_arguments(sweep.add_argument_group("model"))
+    add_model_arguments(sweep.add_argument_group("model"))
     tasks = sweep.add_argument_group("sweep and data")
     tasks.add_argument(
         "--tables",
@@ -67,8 +69,8 @@ def register(groups: CommandGroups, context: CommandContext) -> None:
         help="render every prompt with the model's chat template (default: plain prompts, as the paper)",
     )
     tasks.add_argument("--system-instruction", metavar="TEXT", help="a system message or text before each prompt")
-    context.add_run_arguments(sweep.add_argument_group("run and output"))
-    sweep.set_defaults(handler=lambda args: run_sweep(args, context))
+    add_run_arguments(sweep.add_argument_group("run and output"))
+    sweep.set_defaults(handler=run_sweep)
 
     tables = groups["nubench"].add_parser(
         "tables",
@@ -121,7 +123,7 @@ def register(groups: CommandGroups, context: CommandContext) -> None:
     register_export_alpaca(groups["nubench"])
 
 
-def run_sweep(args: argparse.Namespace, context: CommandContext) -> int:
+def run_sweep(args: argparse.Namespace) -> int:
     which = [name.strip() for name in args.tables.split(",") if name.strip()]
     if isinstance(args.limit, dict):
         raise NegkitError("--limit takes one count or fraction here (both sweeps ask the same items)")
@@ -136,13 +138,13 @@ def run_sweep(args: argparse.Namespace, context: CommandContext) -> int:
         raise NegkitError("--seed changes nothing without the fewshot sweep (it draws the few-shot examples)")
     for split, tasks in sweep_plan(which, args.split):
         asks_fewshot = FEWSHOT_TASK in tasks
-        options = context.eval_options(
+        options = eval_options(
             args,
             split=split,
             num_fewshot={FEWSHOT_TASK: args.num_fewshot} if asks_fewshot else None,
             seed=args.seed if asks_fewshot else None,
         )
-        for result in context.evaluate(args.model, tasks, options):
+        for result in evaluate(args.model, tasks, options):
             print(f"{result['task']['task']} ({split} split): {result['files']['results']}")
             print(open(result["files"]["tables"], encoding="utf-8").read())
     return 0

@@ -6,8 +6,8 @@ from __future__ import annotations
 import argparse
 import json
 
+from negkit.cli.groups import CommandGroups
 from negkit.kit.arguments import seed_value
-from negkit.kit.command_context import CommandGroups
 
 
 def register(groups: CommandGroups) -> None:

@@ -28,11 +28,11 @@ from negkit.benchmarks.tind.data import (
 )
 from negkit.benchmarks.tind.stats import tind_statistics
 from negkit.benchmarks.tind.tables import statistics_table
+from negkit.cli.groups import CommandGroups
 from negkit.errors import InputFormatError
 from negkit.io.atomic import atomic_write_text, check_output_folder
 from negkit.io.privacy import refuse_inside_git
 from negkit.kit.arguments import seed_value
-from negkit.kit.command_context import CommandGroups
 
 _HF_SUFFIXES = (".jsonl", ".json", ".parquet")
 

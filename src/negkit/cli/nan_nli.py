@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from negkit.kit.command_context import CommandContext, CommandGroups
+from negkit.cli.groups import CommandGroups
 
 #: Place in ``negkit --help``.
 ORDER = 55
@@ -14,7 +14,7 @@ ORDER = 55
 GROUPS = {"nan-nli": "NaN-NLI: the MNLI-neg extractor (Table 5), analyses of a run (§5.1, Table 7)"}
 
 
-def register(groups: CommandGroups, context: CommandContext) -> None:
+def register(groups: CommandGroups) -> None:
     extract = groups["nan-nli"].add_parser(
         "mnli-neg",
         help="NaN-NLI Table 5: write MNLI-neg, MNLI's pairs with negation, from a copy of MNLI",

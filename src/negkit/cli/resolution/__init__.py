@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from negkit.kit.command_context import CommandContext, CommandGroups
-from negkit.resolution.cli import corpora, systems
+from negkit.cli.groups import CommandGroups
+from negkit.cli.resolution import corpora, systems
 
 #: Place in ``negkit --help``.
 ORDER = 40
@@ -11,6 +11,6 @@ ORDER = 40
 GROUPS = {"resolution": "negation cue/scope resolution: corpora, scorer, systems"}
 
 
-def register(groups: CommandGroups, context: CommandContext) -> None:
+def register(groups: CommandGroups) -> None:
     corpora.register(groups)
     systems.register(groups)

@@ -3,8 +3,8 @@ transfer runs, the Table 3 human-evaluation sheets)."""
 
 from __future__ import annotations
 
-from negkit.benchmarks.tind.cli import data, generate, human_eval, transfer
-from negkit.kit.command_context import CommandContext, CommandGroups
+from negkit.cli.groups import CommandGroups
+from negkit.cli.tind import data, generate, human_eval, transfer
 
 #: Place in ``negkit --help``.
 ORDER = 50
@@ -12,7 +12,7 @@ ORDER = 50
 GROUPS = {"tind": "This is not a Dataset: load, convert, generate, check"}
 
 
-def register(groups: CommandGroups, context: CommandContext) -> None:
+def register(groups: CommandGroups) -> None:
     data.register(groups)
     transfer.register(groups)
     generate.register(groups)

@@ -9,11 +9,11 @@ import argparse
 import json
 import sys
 
+from negkit.cli.groups import CommandGroups
+from negkit.cli.resolution.training import add_train_arguments, run_train
 from negkit.errors import NegkitError
 from negkit.io.textfiles import decode_utf8, read_text
 from negkit.kit.arguments import non_negative, seed_value
-from negkit.kit.command_context import CommandGroups
-from negkit.resolution.cli.training import add_train_arguments, run_train
 from negkit.resolution.corpora.cdsco import format_cdsco
 from negkit.resolution.evaluate import evaluate_model, format_evaluation, score_sentences
 from negkit.resolution.predict import baseline, corpus_sentences, gold_document, predict, write_system

@@ -8,9 +8,9 @@ import shlex
 import sys
 from typing import TextIO
 
+from negkit.cli.groups import CommandGroups
 from negkit.errors import NegkitError
 from negkit.kit.arguments import seed_value
-from negkit.kit.command_context import CommandGroups
 from negkit.kit.metrics.intervals import DEFAULT_RESAMPLES, IntervalSettings
 from negkit.resolution.corpora.cdsco import read_lines
 from negkit.resolution.corpora.formats import read_corpus

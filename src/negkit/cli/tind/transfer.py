@@ -8,8 +8,8 @@ import json
 from dataclasses import replace
 
 from negkit.benchmarks.tind.training import pattern_list
+from negkit.cli.groups import CommandGroups
 from negkit.kit.arguments import seed_value
-from negkit.kit.command_context import CommandGroups
 from negkit.kit.training.arguments import (
     add_data_arguments,
     add_lora_arguments,
