@@ -2,7 +2,7 @@
 checked and copied.
 
 The data sets are the suites (their ``DataSource``) and the negation-resolution corpora
-(:data:`negkit.resolution.corpora.sources.CORPUS_SOURCES`). A data set is named by its suite name or alias, or by
+(:data:`negkit.kit.corpora.sources.CORPUS_SOURCES`). A data set is named by its suite name or alias, or by
 its folder (``negation-nli``, ``cd-sco``, ``sfu``): the name a missing-data message prints.
 """
 
@@ -16,6 +16,7 @@ from pathlib import Path
 
 from negkit.errors import NegkitError
 from negkit.io.atomic import make_folder
+from negkit.kit.corpora.sources import CORPUS_SOURCES
 from negkit.kit.data.declared import DataFile, check_file, human_size, total_size, unique_files
 from negkit.kit.data.fetch import (
     MIRROR_VARIABLE,
@@ -31,7 +32,6 @@ from negkit.kit.data.locate import DATASET_FOLDERS, candidate_roots, download_ro
 from negkit.kit.suites.description import DataSource
 from negkit.kit.suites.registry import all_suites
 from negkit.kit.training.data_sources import TRAINING_SOURCES
-from negkit.resolution.corpora.sources import CORPUS_SOURCES
 
 Say = Callable[[str], None]
 #: Folder under the data root where the public inputs of a build (e.g. CondaQA's few-shot files) are kept.

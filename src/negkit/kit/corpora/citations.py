@@ -38,7 +38,7 @@ NOREC_BIBTEX = r"""@inproceedings{maehlum2021,
 }"""
 
 #: BibTeX of each resolution data set, by its name in ``negkit data get`` (the keys of
-#: :data:`negkit.resolution.corpora.sources.CORPUS_SOURCES`).
+#: :data:`negkit.kit.corpora.sources.CORPUS_SOURCES`).
 CORPUS_BIBTEX: dict[str, str] = {
     "cd-sco": CD_SCO_BIBTEX,
     "bioscope": BIOSCOPE_BIBTEX,

@@ -1,4 +1,4 @@
-"""Where the negation-resolution corpora come from: one :class:`negkit.kit.suites.DataSource` per corpus, its
+"""Where the negation-resolution corpora come from: one :class:`negkit.kit.data.source.DataSource` per corpus, its
 files declared with their URLs at pinned commits, hashes and sizes (``negkit data get cd-sco``, ...)."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from negkit.kit.data.declared import declared_files
-from negkit.kit.suites.description import DataSource
+from negkit.kit.data.source import DataSource
 
 _HERE = Path(__file__).parent
 _PRETRAINING = "github joey234/negation-focused-pretraining (data/)"
