@@ -128,11 +128,11 @@ def run_analysis(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from negkit.benchmarks.nan_nli import DATA_FILE, NanNLITask
-    from negkit.benchmarks.nan_nli.analysis import analysis_markdown, nan_nli_analysis
     from negkit.benchmarks.nan_nli.data import read_nan_nli
     from negkit.errors import NegkitError
     from negkit.io.atomic import atomic_write_text
     from negkit.kit.data.locate import locate_dataset
+    from negkit.studies.nan_nli.analysis import analysis_markdown, nan_nli_analysis
 
     if args.examples < 0:
         raise NegkitError(f"--examples must be 0 (all) or more, got {args.examples}")
@@ -153,9 +153,9 @@ def run_analysis(args: argparse.Namespace) -> int:
 
 
 def _data_sets(args: argparse.Namespace) -> dict[str, list[tuple[str, str, str]]]:
-    from negkit.benchmarks.nan_nli.similarity import read_pairs
     from negkit.errors import DataNotFoundError, NegkitError
     from negkit.kit.data.locate import locate_dataset
+    from negkit.studies.nan_nli.similarity import read_pairs
 
     files: dict[str, object] = {}
     for entry in args.set:
@@ -177,8 +177,8 @@ def _data_sets(args: argparse.Namespace) -> dict[str, list[tuple[str, str, str]]
 
 
 def run_bertscore(args: argparse.Namespace) -> int:
-    from negkit.benchmarks.nan_nli.similarity import TokenEncoder, bertscore_markdown, bertscore_table
     from negkit.io.atomic import atomic_write_text
+    from negkit.studies.nan_nli.similarity import TokenEncoder, bertscore_markdown, bertscore_table
 
     sets = _data_sets(args)
     table = bertscore_table(sets, TokenEncoder(args.model, args.layer), args.idf)
@@ -205,8 +205,8 @@ def run_gender_swap(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from negkit.benchmarks.nan_nli import DATA_FILE
-    from negkit.benchmarks.nan_nli.gender_swap import write_swapped
     from negkit.kit.data.locate import locate_dataset
+    from negkit.studies.nan_nli.gender_swap import write_swapped
 
     source = locate_dataset("nan-nli", args.data) / DATA_FILE
     summary = write_swapped(source, Path(args.out) / "nan-nli" / DATA_FILE, _swap_pairs(args.swap))
@@ -220,9 +220,9 @@ def run_gender_swap_change(args: argparse.Namespace) -> int:
 
     from negkit.benchmarks.nan_nli import DATA_FILE, NanNLITask
     from negkit.benchmarks.nan_nli.data import read_nan_nli
-    from negkit.benchmarks.nan_nli.gender_swap import swap_change, swap_change_markdown
     from negkit.errors import NegkitError
     from negkit.kit.data.locate import locate_dataset
+    from negkit.studies.nan_nli.gender_swap import swap_change, swap_change_markdown
 
     items = read_nan_nli(locate_dataset("nan-nli", args.data) / DATA_FILE)
     task = NanNLITask()

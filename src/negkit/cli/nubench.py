@@ -1,5 +1,5 @@
 """``negkit nubench sweep`` (one model's prompt sweep, paper Tables 11-14), ``negkit nubench tables`` (several
-models' sweeps in the paper's layout; see :mod:`negkit.benchmarks.nubench.sweep`) and ``negkit nubench results``
+models' sweeps in the paper's layout; see :mod:`negkit.studies.nubench.sweep`) and ``negkit nubench results``
 (Tables 5, 15 and 6 / 17 from run folders; :mod:`negkit.benchmarks.nubench.results_tables`); ``negkit nubench
 export-alpaca`` (the SFT pairs as Alpaca JSON; :mod:`negkit.benchmarks.nubench.export`)."""
 
@@ -9,14 +9,13 @@ import argparse
 import sys
 
 from negkit.benchmarks.nubench.export import register_export_alpaca
-from negkit.benchmarks.nubench.sweep import SWEEP_SPLITS, sweep_plan
-from negkit.benchmarks.nubench.sweep_tables import FEWSHOT_TASK
 from negkit.benchmarks.nubench.task import BOS_POLICIES
 from negkit.cli.evaluate import add_model_arguments, add_run_arguments, eval_options
 from negkit.cli.groups import CommandGroups
-from negkit.commands.eval.evaluate import evaluate
 from negkit.errors import NegkitError
 from negkit.kit.arguments import non_negative, parse_limit, seed_value
+from negkit.studies.nubench import sweep as sweep_study
+from negkit.studies.nubench.sweep import SWEEP_SPLITS
 
 ORDER = 58
 GROUPS = {"nubench": "Thunder-NUBench prompt sweep (paper Tables 11-14) and results tables (5, 15, 6 / 17)"}
@@ -125,33 +124,15 @@ def register(groups: CommandGroups) -> None:
 
 def run_sweep(args: argparse.Namespace) -> int:
     which = [name.strip() for name in args.tables.split(",") if name.strip()]
-    if isinstance(args.limit, dict):
-        raise NegkitError("--limit takes one count or fraction here (both sweeps ask the same items)")
-    fewshot = "fewshot" in which
-    if fewshot and args.num_fewshot < 1:
-        raise NegkitError(
-            "--num-fewshot must be at least 1 for the fewshot sweep (its zero-shot runs are always there)"
-        )
-    if args.bootstrap < 0:
-        raise NegkitError(f"--bootstrap must be 0 (no intervals) or a number of resamples, got {args.bootstrap}")
-    if args.seed is not None and not fewshot:
-        raise NegkitError("--seed changes nothing without the fewshot sweep (it draws the few-shot examples)")
-    for split, tasks in sweep_plan(which, args.split):
-        asks_fewshot = FEWSHOT_TASK in tasks
-        options = eval_options(
-            args,
-            split=split,
-            num_fewshot={FEWSHOT_TASK: args.num_fewshot} if asks_fewshot else None,
-            seed=args.seed if asks_fewshot else None,
-        )
-        for result in evaluate(args.model, tasks, options):
-            print(f"{result['task']['task']} ({split} split): {result['files']['results']}")
-            print(open(result["files"]["tables"], encoding="utf-8").read())
+    sweep = sweep_study.run_sweep(args.model, which, eval_options(args), args.num_fewshot, args.seed, args.split)
+    for split, result in sweep:
+        print(f"{result['task']['task']} ({split} split): {result['files']['results']}")
+        print(open(result["files"]["tables"], encoding="utf-8").read())
     return 0
 
 
 def run_tables(args: argparse.Namespace) -> int:
-    from negkit.benchmarks.nubench.sweep import tables
+    from negkit.studies.nubench.sweep import tables
 
     runs: list = list(args.runs)
     for group in args.group or []:

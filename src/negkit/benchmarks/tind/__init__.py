@@ -17,9 +17,9 @@ from negkit.benchmarks.tind import harness
 from negkit.benchmarks.tind.data import read_tind
 from negkit.benchmarks.tind.fewshot import FEWSHOT_SOURCES
 from negkit.benchmarks.tind.figures import tind_figures
-from negkit.benchmarks.tind.generator.sources import WORDNET_RESOURCES
 from negkit.benchmarks.tind.task import TruthTask
 from negkit.benchmarks.tind.training import TRAINING
+from negkit.benchmarks.tind.wordnet_sources import WORDNET_RESOURCES
 from negkit.kit.data.declared import declared_files
 from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescription, TaskEntry, task_flag
 from negkit.kit.suites.registry import register_suite

@@ -13,9 +13,6 @@ import time
 from pathlib import Path
 
 from negkit.benchmarks.tind.data import DEFAULT_PASSWORD, read_tind_hf, read_tind_raw, write_tind_raw
-from negkit.benchmarks.tind.generator.check import check_groups, check_splits, format_report
-from negkit.benchmarks.tind.generator.generate import Generator, write_generation
-from negkit.benchmarks.tind.generator.report import comparison_table
 from negkit.cli.groups import CommandGroups
 from negkit.cli.tind.data import copy_example_counts
 from negkit.errors import DataNotFoundError, InputFormatError, NegkitError, quoted
@@ -23,6 +20,9 @@ from negkit.io.atomic import check_output_folder
 from negkit.io.privacy import refuse_inside_git
 from negkit.kit.arguments import positive_int, seed_value
 from negkit.kit.data.locate import locate_dataset
+from negkit.studies.tind.generator.check import check_groups, check_splits, format_report
+from negkit.studies.tind.generator.generate import Generator, write_generation
+from negkit.studies.tind.generator.report import comparison_table
 
 
 def register(groups: CommandGroups) -> None:

@@ -1,5 +1,5 @@
 """``negkit tind human-eval-sample`` and ``negkit tind human-eval-table``: TIND's human evaluation (paper Table 3;
-see :mod:`negkit.benchmarks.tind.human_eval`)."""
+see :mod:`negkit.studies.tind.human_eval`)."""
 
 from __future__ import annotations
 
@@ -42,8 +42,8 @@ def register(groups: CommandGroups) -> None:
 
 def run_sample(args: argparse.Namespace) -> int:
     from negkit.benchmarks.tind.data import read_tind
-    from negkit.benchmarks.tind.human_eval import sample_for_annotation, write_sheet
     from negkit.benchmarks.tind.task import tind_source
+    from negkit.studies.tind.human_eval import sample_for_annotation, write_sheet
 
     source = tind_source(args.data)
     items = read_tind(source, None if args.split == "all" else args.split, args.split_seed)
@@ -55,7 +55,7 @@ def run_sample(args: argparse.Namespace) -> int:
 
 
 def run_table(args: argparse.Namespace) -> int:
-    from negkit.benchmarks.tind.human_eval import human_eval_markdown, human_eval_table, key_path, read_key, read_sheet
+    from negkit.studies.tind.human_eval import human_eval_markdown, human_eval_table, key_path, read_key, read_sheet
 
     key = read_key(args.key or key_path(args.sheets[0]))
     table = human_eval_table(key, [read_sheet(sheet, key) for sheet in args.sheets])

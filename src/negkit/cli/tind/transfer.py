@@ -1,5 +1,5 @@
 """``negkit tind transfer-train`` and ``negkit tind transfer-matrix``: TIND's Figure 2 (train on one pattern, test
-on every pattern; see :mod:`negkit.benchmarks.tind.transfer`)."""
+on every pattern; see :mod:`negkit.studies.tind.transfer`)."""
 
 from __future__ import annotations
 
@@ -95,7 +95,7 @@ def transfer_patterns(text: str) -> tuple[int, ...]:
 
 
 def run_transfer_train(args: argparse.Namespace) -> int:
-    from negkit.benchmarks.tind.transfer import TransferOptions, transfer_train  # loads torch: off the start-up path
+    from negkit.studies.tind.transfer import TransferOptions, transfer_train  # loads torch: off the start-up path
 
     patterns, args.patterns, args.exclude_patterns = args.patterns, None, None
     recipe = replace(options_from_args(args), out="OUT")
@@ -121,7 +121,7 @@ def run_transfer_train(args: argparse.Namespace) -> int:
 
 
 def run_transfer_matrix(args: argparse.Namespace) -> int:
-    from negkit.benchmarks.tind.transfer import transfer_matrix  # loads torch: off the start-up path
+    from negkit.studies.tind.transfer import transfer_matrix  # loads torch: off the start-up path
 
     numbers = transfer_matrix(args.out, args.bootstrap, args.bootstrap_seed, plots=not args.no_plots)
     print(

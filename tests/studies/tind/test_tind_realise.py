@@ -10,9 +10,9 @@ import pytest
 from conftest import shared_data_path, wordnet_database_or_skip
 
 from negkit.benchmarks.tind.data import format_sentence_line, read_tind_raw
-from negkit.benchmarks.tind.generator.morphology import indefinite_article, ing_form, plural, with_article
-from negkit.benchmarks.tind.generator.templates import expand, fill, load_pattern
-from negkit.benchmarks.tind.generator.wordnet import WordNet
+from negkit.studies.tind.generator.morphology import indefinite_article, ing_form, plural, with_article
+from negkit.studies.tind.generator.templates import expand, fill, load_pattern
+from negkit.studies.tind.generator.wordnet import WordNet
 
 NOUN_EXCEPTIONS = {"mouse": ["mice"], "calf": ["calves"]}
 VERB_EXCEPTIONS = {"lie": ["lay", "lain", "lying"], "run": ["ran"]}
@@ -151,7 +151,7 @@ def test_every_pattern_has_templates_with_annotations_and_labels() -> None:
 
 # -- the 100% check on the public half ---------------------------------------------------------------------
 def test_realising_every_header_of_raw_public_reproduces_every_sentence() -> None:
-    from negkit.benchmarks.tind.generator.realise import Realiser
+    from negkit.studies.tind.generator.realise import Realiser
 
     groups = read_tind_raw(shared_data_path("tind", "raw-public.zip"))
     realiser = Realiser(wordnet_or_skip())

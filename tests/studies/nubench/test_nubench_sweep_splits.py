@@ -12,13 +12,13 @@ from conftest import NUBENCH_FIXTURE
 from test_nubench_sweep import EndingModel, _results_file
 
 from negkit.benchmarks.nubench.data import load_choice_items
-from negkit.benchmarks.nubench.sweep import SWEEP_SPLITS, sweep_plan, tables
 from negkit.benchmarks.nubench.sweep_tables import read_sweep_run
 from negkit.benchmarks.nubench.task import prompt_ids
 from negkit.cli import main
 from negkit.commands.eval.evaluate import evaluate
 from negkit.commands.eval.options import EvalOptions
 from negkit.errors import NegkitError
+from negkit.studies.nubench.sweep import SWEEP_SPLITS, sweep_plan, tables
 
 
 def test_sweep_plan_follows_the_paper():

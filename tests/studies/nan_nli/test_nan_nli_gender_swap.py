@@ -10,9 +10,9 @@ import pytest
 from conftest import shared_data_path
 
 from negkit.benchmarks.nan_nli.data import read_nan_nli
-from negkit.benchmarks.nan_nli.gender_swap import swap_change, swap_gender, write_swapped
 from negkit.cli import main
 from negkit.kit.data.nli import NLIItem
+from negkit.studies.nan_nli.gender_swap import swap_change, swap_gender, write_swapped
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,9 @@ import pytest
 from malformed import assert_input_error
 from tiny_models import synthetic_truth_items
 
-from negkit.benchmarks.tind.human_eval import (
+from negkit.cli import main
+from negkit.errors import NegkitError
+from negkit.studies.tind.human_eval import (
     cell_of,
     human_eval_table,
     read_key,
@@ -20,8 +22,6 @@ from negkit.benchmarks.tind.human_eval import (
     sample_for_annotation,
     write_sheet,
 )
-from negkit.cli import main
-from negkit.errors import NegkitError
 
 FIXTURE = Path(__file__).parents[2] / "fixtures" / "tind_human_eval"
 

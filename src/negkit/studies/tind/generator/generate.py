@@ -15,14 +15,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from negkit.benchmarks.tind.data import format_example_counts, split_groups, write_tind_jsonl, write_tind_raw
-from negkit.benchmarks.tind.generator.distractors import DistractorRules, DistractorSampler
-from negkit.benchmarks.tind.generator.realise import Realiser
-from negkit.benchmarks.tind.generator.resources import SideResources, align_wordnet, load_side_resources
-from negkit.benchmarks.tind.generator.select import TripleSelector
-from negkit.benchmarks.tind.generator.wordnet import WordNet
 from negkit.benchmarks.tind.split import SplitCounts
 from negkit.benchmarks.tind.types import DistractorRef, SourceTriple, TindGroup
 from negkit.io.atomic import atomic_write_text, make_folder
+from negkit.studies.tind.generator.distractors import DistractorRules, DistractorSampler
+from negkit.studies.tind.generator.realise import Realiser
+from negkit.studies.tind.generator.resources import SideResources, align_wordnet, load_side_resources
+from negkit.studies.tind.generator.select import TripleSelector
+from negkit.studies.tind.generator.wordnet import WordNet
 
 #: Per pattern, the distractor roles: (header label, synset form?, number of the replaced synset).
 DISTRACTOR_ROLES: dict[int, tuple[tuple[str, bool, int], ...]] = {

@@ -12,11 +12,11 @@ import pytest
 from conftest import REPO_ROOT, shared_data_path, wordnet_database_or_skip
 
 from negkit.benchmarks.tind.data import read_tind_hf
-from negkit.benchmarks.tind.generator.check import check_groups, check_splits
-from negkit.benchmarks.tind.generator.generate import Generator, write_generation
-from negkit.benchmarks.tind.generator.report import source_overlap
 from negkit.benchmarks.tind.types import DistractorRef, SourceSynset, SourceTriple, SynsetId, TindGroup
 from negkit.cli import main
+from negkit.studies.tind.generator.check import check_groups, check_splits
+from negkit.studies.tind.generator.generate import Generator, write_generation
+from negkit.studies.tind.generator.report import source_overlap
 
 #: A few triples of patterns with every distractor form: synset form (#01, #02), two word distractors (#03),
 #: noun distractor of a verb-noun triple (#09), verb distractor (#10).
@@ -108,8 +108,8 @@ def test_generate_refuses_to_write_inside_the_repository(capsys: pytest.CaptureF
 
 
 def test_a_missing_wordnet_names_the_exact_install_command(tmp_path):
-    from negkit.benchmarks.tind.generator.wordnet import WordNet
     from negkit.errors import DataNotFoundError
+    from negkit.studies.tind.generator.wordnet import WordNet
 
     with pytest.raises(DataNotFoundError, match=r"install it with: sudo apt-get install wordnet-base \(Debian"):
         WordNet(tmp_path)

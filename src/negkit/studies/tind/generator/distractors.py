@@ -34,11 +34,11 @@ import random
 from dataclasses import dataclass
 from functools import cached_property
 
-from negkit.benchmarks.tind.generator.resources import SideResources
-from negkit.benchmarks.tind.generator.select import CoreSenses
-from negkit.benchmarks.tind.generator.wordnet import WordNet
 from negkit.benchmarks.tind.types import DistractorRef, SourceTriple, SynsetId
 from negkit.errors import NegkitError
+from negkit.studies.tind.generator.resources import SideResources
+from negkit.studies.tind.generator.select import CoreSenses
+from negkit.studies.tind.generator.wordnet import WordNet
 
 Annotation = frozenset[tuple[str, str]]
 

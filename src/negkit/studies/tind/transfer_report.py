@@ -1,4 +1,4 @@
-"""TIND's Figure 2 as a Markdown page and a heatmap (SVG and PNG) from :func:`negkit.benchmarks.tind.transfer_metrics.transfer_numbers`."""
+"""TIND's Figure 2 as a Markdown page and a heatmap (SVG and PNG) from :func:`negkit.studies.tind.transfer_metrics.transfer_numbers`."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@
 - Morphosemantic links (``morphosemantic-links.tsv``): verb-noun pairs with ``agent``, ``instrument``,
   ``result`` and 11 other relations.
 
-The EuroWordNet Top Concept Ontology mapping is not available; its stand-in is in :mod:`negkit.benchmarks.tind.generator.select`.
+The EuroWordNet Top Concept Ontology mapping is not available; its stand-in is in :mod:`negkit.studies.tind.generator.select`.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from negkit.benchmarks.tind.generator.wordnet import _SENSE_KEY_POS, WordNet
 from negkit.errors import DataNotFoundError, InputFormatError
 from negkit.io.textfiles import iter_csv, iter_lines
+from negkit.studies.tind.generator.wordnet import _SENSE_KEY_POS, WordNet
 
 #: BLC variant used by default: all relations, BLCs subsuming at least 20 synsets (the papers' usual choice).
 DEFAULT_BLC_VARIANT = "all/20"

@@ -114,7 +114,7 @@ def fill(variation: str, values: dict[str, str]) -> str:
 def load_pattern(pattern_id: int) -> PatternTemplates:
     """The templates of one pattern (1-11), from the package data."""
     name = f"p{pattern_id:02d}.json"
-    source = resources.files("negkit.benchmarks.tind.generator").joinpath("templates").joinpath(name)
+    source = resources.files("negkit.studies.tind.generator").joinpath("templates").joinpath(name)
     try:
         data = json.loads(source.read_text(encoding="utf-8"))
         templates = tuple(

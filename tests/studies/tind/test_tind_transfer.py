@@ -13,16 +13,16 @@ pytest.importorskip("peft")
 from tiny_models import save_tiny_causal, synthetic_truth_items  # noqa: E402
 
 from negkit.benchmarks.tind.training import TindFilter  # noqa: E402
-from negkit.benchmarks.tind.transfer import (  # noqa: E402
+from negkit.cli import main  # noqa: E402
+from negkit.errors import NegkitError  # noqa: E402
+from negkit.kit.training import FinetuneOptions  # noqa: E402
+from negkit.studies.tind.transfer import (  # noqa: E402
     TransferOptions,
     transfer_matrix,
     transfer_test_sample,
     transfer_train,
 )
-from negkit.benchmarks.tind.transfer_metrics import transfer_numbers  # noqa: E402
-from negkit.cli import main  # noqa: E402
-from negkit.errors import NegkitError  # noqa: E402
-from negkit.kit.training import FinetuneOptions  # noqa: E402
+from negkit.studies.tind.transfer_metrics import transfer_numbers  # noqa: E402
 
 QUICK = dict(max_steps=2, batch_size=4, save_steps=1, logging_steps=1, progress=False, learning_rate=1e-3)
 

@@ -38,8 +38,6 @@ from typing import Any
 
 from negkit.benchmarks.tind.task import CANDIDATES, TruthTask, sample_groups, tind_source
 from negkit.benchmarks.tind.training import _read_tind, subset_of, thin_groups
-from negkit.benchmarks.tind.transfer_metrics import transfer_numbers
-from negkit.benchmarks.tind.transfer_report import transfer_heatmap, transfer_markdown
 from negkit.errors import NegkitError
 from negkit.io.atomic import atomic_write_bytes, atomic_write_json, atomic_write_text, make_folder
 from negkit.kit.training import record
@@ -48,6 +46,8 @@ from negkit.kit.training.options import FinetuneOptions, command_line
 from negkit.models.adapter import adapter_weights_sha256, apply_adapter
 from negkit.models.registry import load_model
 from negkit.models.spec import parse_model_spec
+from negkit.studies.tind.transfer_metrics import transfer_numbers
+from negkit.studies.tind.transfer_report import transfer_heatmap, transfer_markdown
 
 PATTERNS = tuple(range(1, 12))
 PLAN_FILE = "transfer.json"

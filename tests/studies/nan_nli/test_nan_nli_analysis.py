@@ -9,9 +9,9 @@ import math
 import pytest
 from conftest import shared_data_path
 
-from negkit.benchmarks.nan_nli.analysis import distribution_tests, example_listing, label_distribution
 from negkit.benchmarks.nan_nli.data import NaNNLIItem
 from negkit.cli import main
+from negkit.studies.nan_nli.analysis import distribution_tests, example_listing, label_distribution
 
 PREMISE = frozenset({"Non-verbal", "Sub-clausal"})
 VERBAL = frozenset({"Verbal", "Clausal"})

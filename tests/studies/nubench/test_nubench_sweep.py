@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 from conftest import NUBENCH_FIXTURE
 
-from negkit.benchmarks.nubench.sweep import SWEEP_SPLIT, sweep_tasks, tables
 from negkit.benchmarks.nubench.sweep_tables import read_sweep_run, sweep_tables_data, sweep_tables_markdown
 from negkit.benchmarks.nubench.sweep_tasks import sweep_prompt_table
 from negkit.benchmarks.nubench.task import prompt_ids
@@ -17,6 +16,7 @@ from negkit.cli import main
 from negkit.commands.eval.evaluate import evaluate
 from negkit.commands.eval.options import EvalOptions
 from negkit.engine.requests import LoglikelihoodResult, ModelFingerprint
+from negkit.studies.nubench.sweep import SWEEP_SPLIT, sweep_tasks, tables
 
 FIXTURE = NUBENCH_FIXTURE
 #: The prompts whose text ends with "Negation:" (the fake model below answers those right).

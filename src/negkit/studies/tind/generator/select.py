@@ -27,9 +27,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from negkit.benchmarks.tind.generator.resources import SideResources, lemma_of_sense_key, pos_of_sense_key
-from negkit.benchmarks.tind.generator.wordnet import LEXICOGRAPHER_FILES, Synset, WordNet
 from negkit.benchmarks.tind.types import SourceSynset, SourceTriple
+from negkit.studies.tind.generator.resources import SideResources, lemma_of_sense_key, pos_of_sense_key
+from negkit.studies.tind.generator.wordnet import LEXICOGRAPHER_FILES, Synset, WordNet
 
 #: Stand-in for the Top Concept Ontology's Animal/Human features (patterns #08 and #09).
 ANIMATE_LEXICOGRAPHER_FILES: frozenset[str] = frozenset({"noun.person", "noun.animal"})

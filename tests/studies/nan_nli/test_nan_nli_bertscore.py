@@ -13,14 +13,14 @@ pytest.importorskip("transformers")
 
 from tiny_models import tiny_tokenizer  # noqa: E402
 
-from negkit.benchmarks.nan_nli.similarity import (  # noqa: E402
+from negkit.cli import main  # noqa: E402
+from negkit.studies.nan_nli.similarity import (  # noqa: E402
     TokenEncoder,
     bertscore_markdown,
     bertscore_table,
     by_class,
     read_pairs,
 )
-from negkit.cli import main  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -13,10 +13,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
-from negkit.benchmarks.tind.generator.distractors import DistractorRules
-from negkit.benchmarks.tind.generator.realise import Realiser, replaced_element
-from negkit.benchmarks.tind.generator.templates import load_pattern
 from negkit.benchmarks.tind.types import TindGroup, TruthItem, expected_label
+from negkit.studies.tind.generator.distractors import DistractorRules
+from negkit.studies.tind.generator.realise import Realiser, replaced_element
+from negkit.studies.tind.generator.templates import load_pattern
 
 
 @dataclass

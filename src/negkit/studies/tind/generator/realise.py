@@ -13,9 +13,6 @@ import re
 from collections.abc import Sequence
 from functools import cached_property
 
-from negkit.benchmarks.tind.generator.morphology import SPELLINGS, ing_form, plural, with_article
-from negkit.benchmarks.tind.generator.templates import fill, load_pattern
-from negkit.benchmarks.tind.generator.wordnet import WordNet
 from negkit.benchmarks.tind.types import (
     PATTERN_NAMES,
     DistractorRef,
@@ -24,12 +21,15 @@ from negkit.benchmarks.tind.types import (
     TruthItem,
     make_item_id,
 )
+from negkit.studies.tind.generator.morphology import SPELLINGS, ing_form, plural, with_article
+from negkit.studies.tind.generator.templates import fill, load_pattern
+from negkit.studies.tind.generator.wordnet import WordNet
 
 
 class Realiser:
     """Fills pattern templates from WordNet; one instance caches WordNet lookups for many groups.
 
-    ``spelling`` chooses the article and plural rules (:data:`negkit.benchmarks.tind.generator.morphology.SPELLINGS`):
+    ``spelling`` chooses the article and plural rules (:data:`negkit.studies.tind.generator.morphology.SPELLINGS`):
     ``"release"`` (default) reproduces the authors' release, ``"corrected"`` is pronunciation-aware English.
     """
 
