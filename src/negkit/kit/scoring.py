@@ -25,7 +25,7 @@ def task_numbers(
 ) -> dict[str, Any]:
     """The task's metrics from its items and records, with ``intervals`` (95%, ``settings``'s bootstrap) unless
     ``settings`` is None."""
-    metrics = task.metrics(items, records)
+    metrics: dict[str, Any] = task.metrics(items, records)
     if settings is not None:
         estimands = getattr(task, "estimands", None)
         if estimands is not None:

@@ -65,7 +65,7 @@ class Task(Protocol):
         """Read the items of ``split``; ``limit`` takes a deterministic, stratified sample."""
         ...
 
-    def requests(self, items: Sequence[Any], model: Any) -> list[tuple[Request, ...]]:
+    def requests(self, items: Sequence[Any], model: Any) -> Sequence[tuple[Request, ...]]:
         """The requests for each item (one tuple per item, in item order)."""
         ...
 
@@ -164,7 +164,8 @@ def wrap_prompt(text: str, model: Any, chat: bool, system_instruction: str | Non
     """
     if chat:
         messages = [{"role": "system", "content": system_instruction}] if system_instruction else []
-        return model.apply_chat_template([*messages, {"role": "user", "content": text}])
+        prompt: str = model.apply_chat_template([*messages, {"role": "user", "content": text}])
+        return prompt
     if system_instruction:
         separator = "" if system_instruction[-1].isspace() else "\n\n"
         return f"{system_instruction}{separator}{text}"
