@@ -182,6 +182,8 @@ def training_arguments(
     rate = learning_rate or options.learning_rate
     if rate is None:
         raise ValueError("training_arguments: no learning rate (the trainers set their default in the options first)")
+    # only when asked: transformers 5 warns that the argument is deprecated whenever it is given
+    checkpointing: dict[str, Any] = {"gradient_checkpointing": True} if options.gradient_checkpointing else {}
     return TrainingArguments(
         output_dir=str(out / record.CHECKPOINTS),
         seed=options.seed,
@@ -213,7 +215,7 @@ def training_arguments(
         bf16=options.dtype == "bfloat16" and on_gpu,
         fp16=options.dtype == "float16" and on_gpu,
         dataloader_num_workers=0,
-        gradient_checkpointing=options.gradient_checkpointing,
+        **checkpointing,
     )
 
 
