@@ -154,7 +154,7 @@ def resolution_scores(folder: Path) -> list[dict[str, Any]]:
     return scores
 
 
-def write_html_report(results: Sequence[dict[str, Any]], out: str | Path, suites: SuiteLookup = no_suites) -> Path:
+def write_html_report(results: Sequence[Mapping[str, Any]], out: str | Path, suites: SuiteLookup = no_suites) -> Path:
     """Write ``report.html`` into ``out`` (atomically), and beside it ``samples.html``, the run's items
     (:mod:`negkit.commands.samples_page`); return the report's path."""
     out = Path(out)

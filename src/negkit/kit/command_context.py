@@ -13,8 +13,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from negkit.kit.results import TaskResult
+
 #: argparse's sub-command groups by name (``""``: the top level).
-CommandGroups = dict[str, "argparse._SubParsersAction[argparse.ArgumentParser]"]
+CommandGroups = dict[str, "argparse._SubParsersAction[Any]"]
 
 
 @dataclass(frozen=True)
@@ -28,4 +30,4 @@ class CommandContext:
     #: ``eval_options(args, **fields)``: an ``EvalOptions`` from parsed eval flags, ``fields`` replacing values.
     eval_options: Callable[..., Any]
     #: ``evaluate(model, tasks, options)``: :func:`negkit.commands.eval.evaluate`.
-    evaluate: Callable[[Any, Sequence[str], Any], list[dict[str, Any]]]
+    evaluate: Callable[[Any, Sequence[str], Any], list[TaskResult]]

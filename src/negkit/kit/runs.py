@@ -175,10 +175,11 @@ def need(
 
 
 def record_estimands(
-    task_name: str, records: Sequence[dict[str, Any]], path: Path, view: SuiteView | None
+    task_name: str, records: Sequence[dict[str, Any]], path: Path | None, view: SuiteView | None
 ) -> list[Estimand]:
     """The headline estimands of ``task_name`` from its records with its suite's builder (``path`` names the
-    file in errors)."""
+    file in errors; None: the task's samples file by its usual name)."""
+    path = path if path is not None else Path(task_name + SAMPLES_SUFFIX)
     if view is None or view.estimands is None:
         raise NegkitError(f"task {task_name}: negkit cannot compare this task from its samples")
     try:

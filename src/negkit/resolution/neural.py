@@ -16,10 +16,14 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import torch
 from torch import nn
+
+if TYPE_CHECKING:
+    from transformers import PreTrainedModel
 
 from negkit.errors import InputFormatError, NegkitError, quoted
 from negkit.io.atomic import atomic_write_json, atomic_writer
@@ -129,7 +133,10 @@ class TaggerNetwork(nn.Module):
     ``config.train_word_embeddings``.
     """
 
-    def __init__(self, encoder: nn.Module, config: NetworkConfig, extra_token_ids: Sequence[int] = ()) -> None:
+    #: The ids of the task's extra tokens (a buffer, moved with the network).
+    extra_token_ids: torch.Tensor
+
+    def __init__(self, encoder: PreTrainedModel, config: NetworkConfig, extra_token_ids: Sequence[int] = ()) -> None:
         super().__init__()
         self.encoder = encoder
         self.config = config
@@ -159,6 +166,7 @@ class TaggerNetwork(nn.Module):
         for position, token_id in enumerate(self.extra_token_ids.tolist()):
             extra_index[input_ids == token_id] = position
         is_extra = extra_index >= 0
+        assert self.extra_embedding is not None  # asked only when the task adds tokens
         word_embeddings = self.encoder.get_input_embeddings()
         base = word_embeddings(input_ids.masked_fill(is_extra, 0).clamp(max=word_embeddings.num_embeddings - 1))
         return torch.where(is_extra.unsqueeze(-1), self.extra_embedding(extra_index.clamp(min=0)), base)
