@@ -138,6 +138,7 @@ def eval_command(
 ) -> list[str]:
     """The ``negkit eval`` command that reruns this evaluation, every option spelled out with its effective
     value (the data root and the output folder as absolute paths)."""
+    assert options.mode is not None  # resolved before the command is recorded (harness.resolve_mode)
     command = [
         "negkit",
         "eval",
