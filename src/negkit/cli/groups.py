@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 #: argparse's sub-command groups by name (``""``: the top level; ``"tind"``: ``negkit tind ...``).
-CommandGroups = dict[str, "argparse._SubParsersAction[argparse.ArgumentParser]"]
+CommandGroups = dict[str, "argparse._SubParsersAction[Any]"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from negkit.cli.groups import CommandGroups
 
@@ -157,7 +158,7 @@ def _data_sets(args: argparse.Namespace) -> dict[str, list[tuple[str, str, str]]
     from negkit.kit.data.locate import locate_dataset
     from negkit.studies.nan_nli.similarity import read_pairs
 
-    files: dict[str, object] = {}
+    files: dict[str, str | Path] = {}
     for entry in args.set:
         name, _, path = entry.partition("=")
         if not name or not path:

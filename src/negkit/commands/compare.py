@@ -181,8 +181,8 @@ def _paired(
     task_name: str,
     records: list[dict[str, Any]],
     base_records: list[dict[str, Any]],
-    path: Path,
-    base_path: Path,
+    path: Path | None,
+    base_path: Path | None,
     options: CompareOptions,
     view: SuiteView | None,
 ) -> dict[str, Any]:

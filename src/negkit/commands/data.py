@@ -171,7 +171,7 @@ def data_get(
                 continue
             built = [] if mirror or source.build is None else [f for f in missing if f.url is None and not f.one_of]
             size = sum(_fetch_size(file, mirror) for file in missing if file not in built)
-            size += sum(file.size for file in source.inputs) if built else 0
+            size += sum(file.size or 0 for file in source.inputs) if built else 0
             where = f"mirror {mirror}" if mirror else "the authors' releases at pinned commits"
             say(
                 f"{data_set.name}: {len(missing)} file(s), {human_size(size)} from {where}; "
@@ -348,7 +348,7 @@ def data_mirror(
             temporary = target.with_name(target.name + ".copying")
             shutil.copyfile(source, temporary)
             temporary.replace(target)
-            report.fetched.append((file.path, file.size))
+            report.fetched.append((file.path, file.size if file.size is not None else target.stat().st_size))
     for path, reason in report.failed:
         say(f"not in the mirror: {path}: {reason}")
     return report

@@ -39,7 +39,7 @@ def _records(result: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [record for _, record in iter_json_objects(path)]  # a damaged line is FILE:LINE: problem
 
 
-def summary_table(results: Sequence[dict[str, Any]], suites: SuiteLookup = no_suites) -> str:
+def summary_table(results: Sequence[Mapping[str, Any]], suites: SuiteLookup = no_suites) -> str:
     """Markdown: per task its items and main metric with the interval, every value in percent (some suites'
     metrics are percentages, others' fractions: the summary puts them on one scale, from each suite's ``scale``;
     each section keeps its own); ``suites`` says each task's main metric."""
@@ -72,7 +72,7 @@ def percent_cell(entry: dict[str, Any], scale: float) -> str:
 
 
 def run_html(
-    results: Sequence[dict[str, Any]], suites: SuiteLookup = no_suites, sections: Sequence[RunSection] = ()
+    results: Sequence[Mapping[str, Any]], suites: SuiteLookup = no_suites, sections: Sequence[RunSection] = ()
 ) -> str:
     """The report page of one ``negkit eval`` run (its task results, as :func:`negkit.commands.eval.evaluate.evaluate`
     returns); ``suites`` gives each task's figures and main metric (:func:`negkit.kit.suites.suite_view`)."""
@@ -124,7 +124,7 @@ def run_html(
 
 
 def write_html_report(
-    results: Sequence[dict[str, Any]],
+    results: Sequence[Mapping[str, Any]],
     out: str | Path,
     suites: SuiteLookup = no_suites,
     sections: Sequence[RunSection] = (),

@@ -32,11 +32,13 @@ class TaskResult(Mapping[str, Any]):
 
     @property
     def metrics(self) -> dict[str, Any]:
-        return self.results.get("metrics", {})
+        metrics: dict[str, Any] = self.results.get("metrics", {})
+        return metrics
 
     @property
     def model(self) -> dict[str, Any]:
-        return self.results.get("model", {})
+        model: dict[str, Any] = self.results.get("model", {})
+        return model
 
     def __getitem__(self, key: str) -> Any:
         return self.results[key]

@@ -10,7 +10,7 @@ item from their folders alone, without the data sets. :func:`need` reads one fie
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -48,7 +48,8 @@ def read_samples(path: Path) -> list[dict[str, Any]]:
     SHA-256: not cut short, appended to or edited), and each item id appear once; a bad line is an error naming
     the file and line."""
     verify_samples(path)
-    records, first_line = [], {}
+    records: list[dict[str, Any]] = []
+    first_line: dict[str, int] = {}
     for line, record in iter_json_objects(path, required=("item_id",)):
         key = str(record["item_id"])
         if key in first_line:
@@ -119,7 +120,8 @@ def read_run(path: str | Path) -> RunFolder:
 def data_identity(task: TaskRun) -> tuple[str, dict[str, str]]:
     """The split a task ran on and the SHA-256 of each data file it read (as its results file records them)."""
     data = task.results.get("data") or {}
-    files = data.get("files") if isinstance(data.get("files"), dict) else {}
+    files = data.get("files")
+    files = files if isinstance(files, dict) else {}
     hashes = {
         str(name): str(entry.get("sha256"))
         for name, entry in files.items()
@@ -146,7 +148,7 @@ def different_data(task_name: str, first: TaskRun, first_name: str, second: Task
 
 
 def need(
-    record: dict[str, Any],
+    record: Mapping[str, Any],
     name: str,
     path: Path,
     number: int,
@@ -173,10 +175,11 @@ def need(
 
 
 def record_estimands(
-    task_name: str, records: Sequence[dict[str, Any]], path: Path, view: SuiteView | None
+    task_name: str, records: Sequence[dict[str, Any]], path: Path | None, view: SuiteView | None
 ) -> list[Estimand]:
     """The headline estimands of ``task_name`` from its records with its suite's builder (``path`` names the
-    file in errors)."""
+    file in errors; None: the task's samples file by its usual name)."""
+    path = path if path is not None else Path(task_name + SAMPLES_SUFFIX)
     builder = None if view is None else view.estimand_builder
     if builder is None:
         raise NegkitError(f"task {task_name}: negkit cannot compare this task from its samples")

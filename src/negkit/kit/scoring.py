@@ -26,7 +26,7 @@ def task_numbers(
 ) -> dict[str, Any]:
     """The task's metrics from its items and records, with ``intervals`` (95%, ``settings``'s bootstrap) unless
     ``settings`` is None."""
-    metrics = task.metrics(items, records)
+    metrics: dict[str, Any] = task.metrics(items, records)
     if settings is not None:
         estimands = adapt(task).estimands(items, records)
         if estimands is not None:

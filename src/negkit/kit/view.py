@@ -8,7 +8,7 @@ the lookup from its registry (:func:`negkit.kit.suites.suite_view`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -35,7 +35,7 @@ class RunSection:
 
 
 #: ``(every task's results of a run) -> a section, or None when the run lacks what it needs``.
-SectionBuilder = Callable[[Sequence[dict[str, Any]]], "RunSection | None"]
+SectionBuilder = Callable[[Sequence[Mapping[str, Any]]], "RunSection | None"]
 
 
 @dataclass(frozen=True)
@@ -89,7 +89,7 @@ def report_order(suites: SuiteLookup, task_name: str) -> tuple[int, str]:
     return (view.order if view else 1_000_000, task_name)
 
 
-def run_sections(results: Sequence[dict[str, Any]], suites: SuiteLookup) -> list[RunSection]:
+def run_sections(results: Sequence[Mapping[str, Any]], suites: SuiteLookup) -> list[RunSection]:
     """The sections the suites of a run's tasks add to its report (each suite asked once, in the tasks' order)."""
     views = [suites(str(result.get("task", {}).get("task", "?"))) for result in results]
     builders = list(dict.fromkeys(view.sections for view in views if view is not None and view.sections is not None))

@@ -57,7 +57,7 @@ def is_baseline_spec(spec: str) -> bool:
 
 def load_baseline(
     spec: str,
-    dtype: str = "none",
+    dtype: str | None = "none",
     batch_size: int | None = None,
     seed: int = 0,
     device: str | None = None,

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ def resolution_sections(folder: Path) -> list[RunSection]:
         RunSection(
             f"Negation resolution: {Path(str(score.get('gold', ''))).name}",
             resolution_table(score),
-            lambda score=score: resolution_figures(score),
+            functools.partial(resolution_figures, score),
         )
         for score in resolution_scores(folder)
     ]

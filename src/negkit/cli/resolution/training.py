@@ -13,6 +13,7 @@ import argparse
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from negkit.errors import NegkitError
 from negkit.io.atomic import check_output_folder
@@ -303,7 +304,7 @@ def parser_settings(args: argparse.Namespace, system: str):
     )
 
 
-def _given(args: argparse.Namespace, **names: str) -> dict[str, object]:
+def _given(args: argparse.Namespace, **names: str) -> dict[str, Any]:
     return {field: getattr(args, flag) for field, flag in names.items() if getattr(args, flag) is not None}
 
 

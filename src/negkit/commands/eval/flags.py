@@ -133,6 +133,7 @@ def eval_command(
 ) -> list[str]:
     """The ``negkit eval`` command that reruns this evaluation, every option spelled out with its effective
     value (the data root and the output folder as absolute paths)."""
+    assert options.mode is not None  # resolved before the command is recorded (harness.resolve_mode)
     command = [
         "negkit",
         "eval",
@@ -170,9 +171,9 @@ def eval_command(
             command += [flag.names[0], format_per_task(value)]
     if options.conversation_template is not None:
         command += ["--conversation-template", conversation_template(options.conversation_template).name]
-    for flag, value in (("--device", options.device), ("--quantize", options.quantize)):
-        if value is not None:
-            command += [flag, value]
+    for name, setting in (("--device", options.device), ("--quantize", options.quantize)):
+        if setting is not None:
+            command += [name, setting]
     if options.model_args:
         command += ["--model-args", format_model_args(redact_model_args(options.model_args))]
     if options.gen_kwargs:

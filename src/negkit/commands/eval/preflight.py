@@ -251,6 +251,7 @@ def prepare_run(model: str | Any, task_names: Sequence[str], options: EvalOption
     if request.model is not None:
         classifier, embedding = hasattr(request.model, "classify"), hasattr(request.model, "similarity")
     else:
+        assert spec is not None  # no model object: a spec names the model
         classifier, embedding = parse_model_spec(spec).is_classifier, parse_model_spec(spec).is_embedding
     per_task = task_options_for(request.task_names, options, classifier, embedding)  # which flag applies to which task
     built = []

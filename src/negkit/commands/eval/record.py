@@ -290,7 +290,7 @@ def _read_json(path: Path) -> Any:
 
 def resolved_options(options: Any) -> dict[str, Any]:
     """Every field of an options dataclass with its effective value, JSON-ready."""
-    values = asdict(options) if is_dataclass(options) else dict(vars(options))
+    values = asdict(options) if is_dataclass(options) and not isinstance(options, type) else dict(vars(options))
     if isinstance(values.get("model_args"), dict):
         values["model_args"] = redact_model_args(values["model_args"])  # no secret is ever written
     if values.get("gen_kwargs") is None:  # recorded when given (the run-file layout is unchanged without it)

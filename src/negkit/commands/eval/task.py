@@ -110,7 +110,7 @@ def build_requests(
     bind_answers = getattr(model, "bind_answers", None)  # baseline pseudo-models answer within the task's answers
     if bind_answers is not None:
         bind_answers(adapt(task).answer_space(data.items), prepared.name)
-    per_item = task.requests(data.items, model)
+    per_item = list(task.requests(data.items, model))
     if gen_kwargs:
         if not generates([request for requests in per_item for request in requests]):
             print(f"negkit: note: --gen-kwargs: {prepared.name} generates no text; not used for it", file=sys.stderr)
@@ -140,6 +140,9 @@ def answer_task(
     if log:
         log.progress(timings, started, 0, force=True)
 
+    mode = options.mode
+    assert mode is not None  # resolved before any task runs (harness.resolve_mode)
+
     def answer(requests: list[Any], show: bool = True) -> list[Any]:
         bar = _progress_bar(len(requests), task_name, options.progress and show and group.is_main)
 
@@ -152,14 +155,14 @@ def answer_task(
 
         try:
             return answer_requests(
-                model, requests, store, options.mode, options.chunk_size, progress, options.commit_seconds, seal
+                model, requests, store, mode, options.chunk_size, progress, options.commit_seconds, seal
             )
         finally:
             if bar is not None:
                 bar.close()
 
     # in a group each rank answers its share, then reads the others' answers; alone this does nothing
-    share = answer_share(group, model, flat, store, options.mode, answer)
+    share = answer_share(group, model, flat, store, mode, answer)
     ranks = group.gather(
         {
             **share,

@@ -30,4 +30,4 @@ class DataSource:
     inputs: tuple[DataFile, ...] = ()
     #: ``build(inputs_root, root)``: writes the declared files that no URL serves into the data root ``root``
     #: from ``inputs`` (found under ``inputs_root`` by their paths); ``negkit data get`` then checks their hashes.
-    build: Callable[[Path, Path], None] | None = None
+    build: Callable[[Path, Path], object] | None = None

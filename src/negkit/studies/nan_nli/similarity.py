@@ -14,7 +14,7 @@ idf was used are part of the output, since the numbers depend on them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -145,7 +145,7 @@ def by_class(pairs: Sequence[Pair], scores: Sequence[dict[str, float]]) -> dict[
     return table
 
 
-def bertscore_table(data_sets: dict[str, Sequence[Pair]], encoder: Any, idf: bool = False) -> dict[str, Any]:
+def bertscore_table(data_sets: Mapping[str, Sequence[Pair]], encoder: Any, idf: bool = False) -> dict[str, Any]:
     """Table 4's numbers: ``encoder`` (name, layer, idf) and, per data set, :func:`by_class` of its pairs."""
     return {
         "encoder": {"model": encoder.name, "layer": encoder.layer, "idf": idf},

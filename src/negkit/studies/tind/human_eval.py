@@ -47,7 +47,7 @@ def cell_of(item: Any) -> str:
 
 def _pick(candidates: list[Any], count: int, used: set[tuple[int, int]]) -> list[Any]:
     """``count`` of ``candidates`` (already shuffled): one per group not yet used first, then the rest in order."""
-    chosen = []
+    chosen: list[Any] = []
     for item in candidates:
         if len(chosen) < count and item.group_key not in used:
             chosen.append(item)

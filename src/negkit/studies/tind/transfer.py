@@ -201,8 +201,9 @@ def affirmative_count(recipe: FinetuneOptions) -> int:
         for item in _read_tind(tind_source(recipe.data), recipe.split, recipe.split_seed)
         if subset_of(recipe).keeps(item)
     ]
-    if subset_of(recipe).per_group is not None:
-        items = thin_groups(items, subset_of(recipe).per_group, recipe.seed)
+    per_group = subset_of(recipe).per_group
+    if per_group is not None:
+        items = thin_groups(items, per_group, recipe.seed)
     if recipe.limit is not None and items:
         items = sample_groups(items, recipe.limit, recipe.seed)
     count = sum(1 for item in items if not item.is_negated)

@@ -85,9 +85,9 @@ def transfer_numbers(
         name: row_summary(cells[name], cells.get(base) if base else None, (trained or {}).get(name)) for name in cells
     }
     for name, entry in summary.items():  # the paired estimate, from unrounded accuracies
-        paired = differences.get(name, {}).get(entry["trained_pattern"] or "")
-        if paired is not None:
-            entry["diagonal_minus_base"] = paired["difference"]
+        estimate = differences.get(name, {}).get(entry["trained_pattern"] or "")
+        if estimate is not None:
+            entry["diagonal_minus_base"] = estimate["difference"]
     return {
         "columns": columns,
         "rows": list(rows),
@@ -109,14 +109,16 @@ def row_summary(row: Mapping[str, Any], base: Mapping[str, Any] | None, trained:
     mean = _mean([row[column]["accuracy"] for column in others])
     summary: dict[str, Any] = {
         "trained_pattern": own,
-        "diagonal": row[own]["accuracy"] if own in row else None,
+        "diagonal": row[own]["accuracy"] if own is not None and own in row else None,
         "off_diagonal_mean": mean,
         "off_diagonal_columns": len(others),
     }
     if base is not None:
         base_mean = _mean([base[column]["accuracy"] for column in others if base[column]["accuracy"] is not None])
-        summary["off_diagonal_minus_base"] = _round(mean - base_mean) if None not in (mean, base_mean) else None
-        if own in row and own in base and None not in (row[own]["accuracy"], base[own]["accuracy"]):
+        summary["off_diagonal_minus_base"] = (
+            _round(mean - base_mean) if mean is not None and base_mean is not None else None
+        )
+        if own is not None and own in row and own in base and None not in (row[own]["accuracy"], base[own]["accuracy"]):
             summary["diagonal_minus_base"] = _round(row[own]["accuracy"] - base[own]["accuracy"])
     return summary
 

@@ -158,28 +158,30 @@ class TripleSelector:
         ]
 
     def _antonyms(self) -> list[tuple[tuple[str, str], ...]]:
-        pairs = []
+        pairs: list[tuple[tuple[str, str], ...]] = []
         for synset_id in self.core.lemma_of:
             for pointer in self.wordnet.synset(synset_id).pointers if synset_id.endswith("-n") else ():
                 other = self._core_noun(pointer.target) if pointer.symbol == "!" else None
-                if other:
-                    pairs.append(tuple(sorted([self._core_noun(synset_id), other])))
+                noun = self._core_noun(synset_id)  # a core noun: its synset is a noun's (-n) with a core lemma
+                if other and noun:
+                    pairs.append(tuple(sorted([noun, other])))
         return pairs
 
     def _hypernyms(self) -> list[tuple[tuple[str, str], ...]]:
-        pairs = []
+        pairs: list[tuple[tuple[str, str], ...]] = []
         for synset_id in self.core.lemma_of:
             if not synset_id.endswith("-n") or synset_id in self.blc:
                 continue
             for pointer in self.wordnet.synset(synset_id).pointers:
                 hypernym = self._core_noun(pointer.target) if pointer.symbol in ("@", "@i") else None
-                if hypernym and pointer.target not in self.blc:
-                    pairs.append((self._core_noun(synset_id), hypernym))
+                noun = self._core_noun(synset_id)  # a core noun: its synset is a noun's (-n) with a core lemma
+                if hypernym and noun and pointer.target not in self.blc:
+                    pairs.append((noun, hypernym))
         return pairs
 
     def _meronyms(self, pattern_id: int) -> list[tuple[tuple[str, str], ...]]:
         symbol = _MERONYM_POINTERS[pattern_id]
-        pairs = []
+        pairs: list[tuple[tuple[str, str], ...]] = []
         for synset_id in self.core.lemma_of:
             whole = self._core_noun(synset_id)
             if not whole:
@@ -191,7 +193,7 @@ class TripleSelector:
         return pairs
 
     def _morphosemantic(self, relation: str, animate: bool) -> list[tuple[tuple[str, str], ...]]:
-        pairs = []
+        pairs: list[tuple[tuple[str, str], ...]] = []
         for link in self.resources.morphosemantic:
             verb_lemma = self.core.lemma_of.get(link.verb_id)
             noun = self._core_noun(link.noun_id)
