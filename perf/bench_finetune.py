@@ -138,7 +138,7 @@ def main() -> int:
     args = parser.parse_args()
     if args.threads:
         torch.set_num_threads(args.threads)
-    from negkit.kit.training import FinetuneOptions, finetune
+    from negkit.training import FinetuneOptions, finetune
 
     with tempfile.TemporaryDirectory(prefix="negkit-bench-finetune-") as temporary:
         root = Path(temporary)

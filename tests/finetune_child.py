@@ -1,4 +1,4 @@
-"""Run ``negkit.kit.training.finetune`` on a tiny model in a child process (for the kill -9 test).
+"""Run ``negkit.training.finetune`` on a tiny model in a child process (for the kill -9 test).
 
 Usage: python finetune_child.py MODEL_FOLDER TRAIN_FILE OUT_FOLDER SLEEP_SECONDS
 Each optimizer step sleeps SLEEP_SECONDS so that the parent can kill the run between checkpoints.
@@ -15,8 +15,8 @@ sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve
 import tiny_models  # noqa: E402,F401  (one torch thread, as in the parent)
 from transformers import TrainerCallback  # noqa: E402
 
-import negkit.kit.training.trainer as trainer_module  # noqa: E402
-from negkit.kit.training import FinetuneOptions, finetune  # noqa: E402
+import negkit.training.trainer as trainer_module  # noqa: E402
+from negkit.training import FinetuneOptions, finetune  # noqa: E402
 
 #: The options of the run the test compares (dropout on, development data, several checkpoints).
 OPTIONS = dict(

@@ -198,7 +198,7 @@ def test_left_padded_training_batches_keep_finite_gradients(tiny_model_folder):
     (issue 30's GPU run diverged to NaN without it)."""
     from transformers import AutoModelForCausalLM
 
-    from negkit.kit.training.trainer import padded_attention_kernels
+    from negkit.training.trainer import padded_attention_kernels
 
     for dtype in (torch.float32, torch.bfloat16):
         model = AutoModelForCausalLM.from_pretrained(tiny_model_folder, dtype=dtype, attn_implementation="sdpa")

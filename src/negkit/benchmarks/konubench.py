@@ -41,7 +41,7 @@ from negkit.kit.tasks.choice import ChoiceQuestion, MultipleChoice
 from negkit.kit.tasks.negation_choice import NON_APPLICABLE, ChoiceItem, NegationChoiceTask
 from negkit.kit.tasks.negation_choice_harness import write_negation_choice_harness
 from negkit.kit.tasks.paired import PairedItem, PairedQuestions, PartQuestion
-from negkit.kit.training.task_source import task_training_source
+from negkit.kit.training_data.task_source import task_training_source
 
 #: The papers behind the data and protocol (``negkit cite``).
 BIBTEX = r"""@misc{jung2025,

@@ -1,5 +1,5 @@
 """``negkit finetune`` (LoRA on a causal LM, or a whole NLI classifier) and ``negkit merge-adapter``
-(see :mod:`negkit.kit.training`)."""
+(see :mod:`negkit.training`)."""
 
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ import json
 from negkit.cli.groups import CommandGroups
 from negkit.errors import NegkitError
 from negkit.kit.suites import classifier_tasks
-from negkit.kit.training.arguments import (
+from negkit.models.spec import parse_model_spec
+from negkit.training.arguments import (
     add_data_arguments,
     add_lora_arguments,
     add_output_arguments,
     add_training_arguments,
     options_from_args,
 )
-from negkit.models.spec import parse_model_spec
 
 #: Place in ``negkit --help``.
 ORDER = 30
@@ -50,7 +50,7 @@ def register(groups: CommandGroups) -> None:
 
 
 def run_finetune(args: argparse.Namespace) -> int:
-    from negkit.kit.training import finetune  # loads torch: off the start-up path
+    from negkit.training import finetune  # loads torch: off the start-up path
 
     if parse_model_spec(args.model).is_server:
         raise NegkitError("a model behind an OpenAI-compatible server cannot be fine-tuned here")
@@ -74,7 +74,7 @@ def run_finetune(args: argparse.Namespace) -> int:
 
 
 def run_merge(args: argparse.Namespace) -> int:
-    from negkit.kit.training import merge_adapter  # loads torch: off the start-up path
+    from negkit.training import merge_adapter  # loads torch: off the start-up path
 
     merged = merge_adapter(args.model, args.adapter, args.out, dtype=args.dtype)
     print(f"merged model: {merged['path']} (evaluate: negkit eval --model hf:{merged['path']})")

@@ -31,7 +31,7 @@ from negkit.kit.data.fetch import (
 from negkit.kit.data.locate import DATASET_FOLDERS, candidate_roots, download_root, holds_data, locate_dataset
 from negkit.kit.suites.description import DataSource
 from negkit.kit.suites.registry import all_suites
-from negkit.kit.training.data_sources import TRAINING_SOURCES
+from negkit.kit.training_data.data_sources import TRAINING_SOURCES
 
 Say = Callable[[str], None]
 #: Folder under the data root where the public inputs of a build (e.g. CondaQA's few-shot files) are kept.

@@ -200,7 +200,7 @@ def test_constant_answer_on_the_generation_task_is_scored_as_written(tmp_path, c
 def test_the_training_source_drops_passages_shared_with_test_and_keeps_yes_no(tmp_path):
     shared_data_path("condaqa", "condaqa_test.json")
     from negkit.benchmarks.condaqa.training import CondaQATraining, dev_items_not_in_test
-    from negkit.kit.training.task_source import rendered_examples
+    from negkit.kit.training_data.task_source import rendered_examples
 
     items, files = dev_items_not_in_test()
     everything = read_condaqa(shared_data_path("condaqa", "condaqa_dev.json"))

@@ -48,7 +48,7 @@ def test_a_mix_draws_konubench_examples_without_answer_quotas():
     """Each item has its own answer (a sentence): the mix draws them freely and counts examples, not answers."""
     from types import SimpleNamespace
 
-    from negkit.kit.training.mix import build_mix
+    from negkit.training.mix import build_mix
 
     shared_data_path("konubench")
     options = SimpleNamespace(

@@ -14,9 +14,9 @@ from tiny_models import save_tiny_classifier  # noqa: E402
 from negkit.benchmarks.nan_nli.recipes import RECIPES  # noqa: E402
 from negkit.cli import build_parser  # noqa: E402
 from negkit.errors import NegkitError  # noqa: E402
-from negkit.kit.training import FinetuneOptions, finetune  # noqa: E402
-from negkit.kit.training.arguments import options_from_args  # noqa: E402
-from negkit.kit.training.recipes import apply_recipe  # noqa: E402
+from negkit.training import FinetuneOptions, finetune  # noqa: E402
+from negkit.training.arguments import options_from_args  # noqa: E402
+from negkit.training.recipes import apply_recipe  # noqa: E402
 
 
 def test_recipes_are_the_papers_numbers():
@@ -77,7 +77,7 @@ def test_stage_two_on_a_tiny_classifier_holds_out_15_percent(tmp_path):
 def test_stage_two_reads_negnli_mnli_txt_and_splits_it_85_15(tmp_path):
     from conftest import shared_data_path
 
-    from negkit.kit.training.classifier import read_nli_pairs
+    from negkit.training.classifier import read_nli_pairs
 
     path = shared_data_path("negation-nli", "MNLI.txt")
     rows, skipped = read_nli_pairs(path)

@@ -16,7 +16,7 @@ from tiny_models import save_tiny_causal  # noqa: E402
 
 from negkit.benchmarks.tind.training import TindFilter  # noqa: E402
 from negkit.errors import NegkitError  # noqa: E402
-from negkit.kit.training import FinetuneOptions, finetune  # noqa: E402
+from negkit.training import FinetuneOptions, finetune  # noqa: E402
 
 QUICK = dict(max_steps=3, batch_size=4, save_steps=2, logging_steps=1, progress=False)
 
@@ -29,8 +29,8 @@ def tiny(tmp_path_factory) -> Path:
 def test_affirmative_first_puts_affirmative_sentences_before_all_of_them(tiny):
     shared_data_path("tind", "raw-public.zip")
     from negkit.benchmarks.tind.training import tind_examples
-    from negkit.kit.training.sources import affirmative_first
     from negkit.models.registry import load_model
+    from negkit.training.sources import affirmative_first
 
     lm = load_model(f"hf:{tiny}")
     data = tind_examples(lm, None, subset=TindFilter(patterns=(2, 6), per_group=4), chat=False)
@@ -53,9 +53,9 @@ def test_curriculum_on_upper_layers_trains_in_order_and_evaluates(tiny, tmp_path
 
     from negkit.commands.eval.evaluate import evaluate
     from negkit.commands.eval.options import EvalOptions
-    from negkit.kit.training.batches import tokenize_examples
-    from negkit.kit.training.lm import build_trainer, training_data
     from negkit.models.registry import load_model
+    from negkit.training.batches import tokenize_examples
+    from negkit.training.lm import build_trainer, training_data
 
     options = FinetuneOptions(
         out=tmp_path / "cur",
@@ -94,8 +94,8 @@ def test_curriculum_on_upper_layers_trains_in_order_and_evaluates(tiny, tmp_path
 
 def test_recorded_command_with_the_new_flags_parses_back(tiny, tmp_path):
     from negkit.cli import build_parser
-    from negkit.kit.training.arguments import options_from_args
-    from negkit.kit.training.options import command_line
+    from negkit.training.arguments import options_from_args
+    from negkit.training.options import command_line
 
     options = FinetuneOptions(out=tmp_path / "x", train="tind", affirmative_first=120, lora_layers="12-29", **QUICK)
     args = build_parser().parse_args(shlex.split(command_line(f"hf:{tiny}", options))[1:])

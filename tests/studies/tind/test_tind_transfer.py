@@ -15,7 +15,6 @@ from tiny_models import save_tiny_causal, synthetic_truth_items  # noqa: E402
 from negkit.benchmarks.tind.training import TindFilter  # noqa: E402
 from negkit.cli import main  # noqa: E402
 from negkit.errors import NegkitError  # noqa: E402
-from negkit.kit.training import FinetuneOptions  # noqa: E402
 from negkit.studies.tind.transfer import (  # noqa: E402
     TransferOptions,
     transfer_matrix,
@@ -23,6 +22,7 @@ from negkit.studies.tind.transfer import (  # noqa: E402
     transfer_train,
 )
 from negkit.studies.tind.transfer_metrics import transfer_numbers  # noqa: E402
+from negkit.training import FinetuneOptions  # noqa: E402
 
 QUICK = dict(max_steps=2, batch_size=4, save_steps=1, logging_steps=1, progress=False, learning_rate=1e-3)
 

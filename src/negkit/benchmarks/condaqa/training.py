@@ -17,7 +17,7 @@ from negkit.benchmarks.condaqa.data import SPLIT_FILES, QAItem, read_condaqa
 from negkit.benchmarks.condaqa.metrics import canonical_answer
 from negkit.benchmarks.condaqa.task import CHOICES, CondaQATask
 from negkit.kit.data.locate import locate_dataset
-from negkit.kit.training.task_source import task_training_source
+from negkit.kit.training_data.task_source import task_training_source
 
 #: The completions of the closed answers (the newline ends generation, as the evaluation's stop sequence).
 ANSWERS: dict[str, str] = {normalised: f" {written}\n" for written, normalised in CHOICES.items()}

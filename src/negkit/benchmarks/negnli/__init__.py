@@ -36,7 +36,7 @@ from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescri
 from negkit.kit.suites.nli import THREE_WAY_ANSWERS, THREE_WAY_PROMPT, label_writer
 from negkit.kit.suites.registry import register_suite
 from negkit.kit.tasks.nli import NLITask
-from negkit.kit.training.task_source import nli_negated, premise_key, sick_pairs, task_training_source
+from negkit.kit.training_data.task_source import nli_negated, premise_key, sick_pairs, task_training_source
 from negkit.kit.view import Figure, RunSection
 from negkit.models.base import AnswerSpace
 

@@ -56,7 +56,7 @@ from negkit.kit.suites.description import (
 )
 from negkit.kit.suites.registry import register_suite
 from negkit.kit.tasks.base import TaskData
-from negkit.kit.training.examples import Example, TrainingData, answer_completion
+from negkit.kit.training_data.examples import Example, TrainingData, answer_completion
 
 #: The papers behind the data and protocol (``negkit cite``).
 BIBTEX = r"""@misc{so2025,

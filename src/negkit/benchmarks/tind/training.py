@@ -18,7 +18,7 @@ from negkit.benchmarks.tind.data import is_raw_source, normalize_split, read_tin
 from negkit.benchmarks.tind.task import CHAT_QUESTION, TruthTask, data_files, sample_groups, tind_source
 from negkit.errors import NegkitError
 from negkit.kit.suites.description import TrainingFlag, TrainingSource, training_flag
-from negkit.kit.training.examples import Example, TrainingData, answer_completion
+from negkit.kit.training_data.examples import Example, TrainingData, answer_completion
 
 #: Values of :attr:`TindFilter.polarity` and :attr:`TindFilter.kind`.
 POLARITIES = ("all", "affirmative", "negative")

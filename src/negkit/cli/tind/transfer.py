@@ -10,7 +10,7 @@ from dataclasses import replace
 from negkit.benchmarks.tind.training import pattern_list
 from negkit.cli.groups import CommandGroups
 from negkit.kit.arguments import seed_value
-from negkit.kit.training.arguments import (
+from negkit.training.arguments import (
     add_data_arguments,
     add_lora_arguments,
     add_output_arguments,

@@ -132,7 +132,7 @@ def training_flag(*names: str, **settings: Any) -> TrainingFlag:
 @dataclass(frozen=True)
 class TrainingSource:
     """A named training set for ``negkit finetune --train NAME``: ``build(model, options, split, limit)`` returns
-    the training examples (a :class:`negkit.kit.training.examples.TrainingData`; ``options`` is the run's
+    the training examples (a :class:`negkit.kit.training_data.examples.TrainingData`; ``options`` is the run's
     ``FinetuneOptions``, ``limit`` None when the source leaves the limit to ``finetune``); ``check(options)``
     checks that the data is there before a model loads; ``dev_split`` says whether ``--dev split`` reads the
     source's validation split; ``curriculum`` whether ``--affirmative-first`` applies (examples marked

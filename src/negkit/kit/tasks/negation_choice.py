@@ -322,7 +322,7 @@ class NegationChoiceTask:
 
     def gold_choice(self, item: ChoiceItem) -> int:
         """The index of the gold candidate's request among an item's requests (training examples rendered by the
-        task, :mod:`negkit.kit.training.task_source`): the standard negation, in the first run."""
+        task, :mod:`negkit.kit.training_data.task_source`): the standard negation, in the first run."""
         return item.gold
 
     def harness_scores(self, records: Sequence[dict[str, Any]]) -> dict[str, list[float]]:

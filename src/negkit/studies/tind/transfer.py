@@ -40,14 +40,14 @@ from negkit.benchmarks.tind.task import CANDIDATES, TruthTask, sample_groups, ti
 from negkit.benchmarks.tind.training import _read_tind, subset_of, thin_groups
 from negkit.errors import NegkitError
 from negkit.io.atomic import atomic_write_bytes, atomic_write_json, atomic_write_text, make_folder
-from negkit.kit.training import record
-from negkit.kit.training.lm import finetune
-from negkit.kit.training.options import FinetuneOptions, command_line
 from negkit.models.adapter import adapter_weights_sha256, apply_adapter
 from negkit.models.registry import load_model
 from negkit.models.spec import parse_model_spec
 from negkit.studies.tind.transfer_metrics import transfer_numbers
 from negkit.studies.tind.transfer_report import transfer_heatmap, transfer_markdown
+from negkit.training import record
+from negkit.training.lm import finetune
+from negkit.training.options import FinetuneOptions, command_line
 
 PATTERNS = tuple(range(1, 12))
 PLAN_FILE = "transfer.json"

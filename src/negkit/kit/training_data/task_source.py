@@ -24,7 +24,7 @@ from negkit.kit.data.locate import locate_dataset
 from negkit.kit.data.nli import read_sick
 from negkit.kit.suites.description import TrainingSource
 from negkit.kit.tasks.adapter import adapt
-from negkit.kit.training.examples import Example, TrainingData
+from negkit.kit.training_data.examples import Example, TrainingData
 
 #: Negation cues that mark an NLI pair as negated (for the unlikelihood loss, which acts on the negated side).
 _CUES = re.compile(r"\b(?:not|no|never|nobody|nothing|none|neither|nor|without|nowhere)\b|n't\b", re.IGNORECASE)

@@ -17,10 +17,10 @@ from tiny_models import save_tiny_causal  # noqa: E402
 
 from negkit.cli import main  # noqa: E402
 from negkit.errors import NegkitError  # noqa: E402
-from negkit.kit.training import FinetuneOptions, finetune  # noqa: E402
-from negkit.kit.training.callbacks import best_guard_step  # noqa: E402
-from negkit.kit.training.examples import Example  # noqa: E402
-from negkit.kit.training.mix import (  # noqa: E402
+from negkit.kit.training_data.examples import Example  # noqa: E402
+from negkit.training import FinetuneOptions, finetune  # noqa: E402
+from negkit.training.callbacks import best_guard_step  # noqa: E402
+from negkit.training.mix import (  # noqa: E402
     MixPart,
     balanced_draw,
     is_mix,
@@ -29,7 +29,7 @@ from negkit.kit.training.mix import (  # noqa: E402
     parse_phases,
     units_of,
 )
-from negkit.kit.training.objectives import (  # noqa: E402
+from negkit.training.objectives import (  # noqa: E402
     answer_log_probs,
     consistency_loss,
     kl_to_base,
@@ -148,7 +148,7 @@ def test_kl_to_base_by_hand():
 def test_deterministic_kernels_are_switched_on_for_cuda_only():
     import torch
 
-    from negkit.kit.training.trainer import deterministic_kernels
+    from negkit.training.trainer import deterministic_kernels
 
     assert deterministic_kernels("cpu") is False
     assert not torch.are_deterministic_algorithms_enabled()

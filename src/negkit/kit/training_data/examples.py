@@ -3,7 +3,7 @@ the way ``negkit eval`` asks the same model (so that what is trained is what is 
 
 The types every training source returns (:class:`Example`, :class:`TrainingData`) and :func:`answer_completion`
 (the completion after a prompt, with or without the chat template). A suite's own training sets
-(:attr:`negkit.kit.suites.SuiteDescription.training`) build them; ``negkit finetune`` (:mod:`negkit.kit.training`) trains
+(:attr:`negkit.kit.suites.SuiteDescription.training`) build them; ``negkit finetune`` (:mod:`negkit.training`) trains
 on them.
 """
 

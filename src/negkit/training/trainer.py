@@ -1,6 +1,6 @@
 """transformers' Trainer, with negkit's loss and logits economy.
 
-:class:`WeightedLossTrainer` computes the loss of :func:`negkit.kit.training.batches.weighted_loss` (completion-only, or
+:class:`WeightedLossTrainer` computes the loss of :func:`negkit.training.batches.weighted_loss` (completion-only, or
 the TIND authors' prompt-weighted loss) and asks the model for logits only at the positions that carry weight
 (``logits_to_keep``): with left padding and a completion-only loss that is a few positions per row instead of the
 whole sequence, which saves most of the language-model head's work.
@@ -21,9 +21,9 @@ from transformers import Trainer, TrainingArguments
 
 from negkit.engine.causal import expanded_cache
 from negkit.engine.kv_cache import output_cache, with_cache
-from negkit.kit.training import record
-from negkit.kit.training.batches import weighted_loss
-from negkit.kit.training.callbacks import (
+from negkit.training import record
+from negkit.training.batches import weighted_loss
+from negkit.training.callbacks import (
     DurableCheckpoints,
     EarlyStopping,
     NonFiniteWeights,
@@ -32,11 +32,11 @@ from negkit.kit.training.callbacks import (
     TimeBudget,
     TrainingLog,
 )
-from negkit.kit.training.guards import format_guards
-from negkit.kit.training.objectives import mix_objectives
-from negkit.kit.training.options import FinetuneOptions
+from negkit.training.guards import format_guards
+from negkit.training.objectives import mix_objectives
+from negkit.training.options import FinetuneOptions
 
-#: The tensors a training mix's batches carry besides the model inputs (:func:`negkit.kit.training.batches.mix_tensors`).
+#: The tensors a training mix's batches carry besides the model inputs (:func:`negkit.training.batches.mix_tensors`).
 MIX_TENSORS = ("choice_ids", "gold_choice", "partner", "answer_offsets", "negated_rows", "replay_rows")
 
 
@@ -180,15 +180,15 @@ def training_arguments(
     total = options.max_steps or math.ceil(options.epochs * steps_per_epoch)
     on_gpu = device.startswith("cuda")
     rate = learning_rate or options.learning_rate
-    if rate is None:
-        raise ValueError("training_arguments: no learning rate (the trainers set their default in the options first)")
+    # the trainers set their default rate in the options first; without one the Trainer's own default applies
+    rate_setting: dict[str, float] = {"learning_rate": rate} if rate is not None else {}
     # only when asked: transformers 5 warns that the argument is deprecated whenever it is given
     checkpointing: dict[str, Any] = {"gradient_checkpointing": True} if options.gradient_checkpointing else {}
     return TrainingArguments(
         output_dir=str(out / record.CHECKPOINTS),
         seed=options.seed,
         data_seed=options.seed,
-        learning_rate=rate,
+        **rate_setting,
         num_train_epochs=options.epochs,
         max_steps=options.max_steps or -1,
         per_device_train_batch_size=options.batch_size,

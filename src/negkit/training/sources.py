@@ -4,7 +4,7 @@ prompt/completion JSON Lines file of the user's own (:func:`jsonl_examples`: one
 "completion": ...}`` object per line), and the steps common to all of them: sampling, a development split, the
 affirmative-first curriculum.
 
-Each source returns a :class:`~negkit.kit.training.examples.TrainingData`: the examples and a description (source
+Each source returns a :class:`~negkit.kit.training_data.examples.TrainingData`: the examples and a description (source
 files, filters, counts and a hash of the examples' text) for the run's configuration record.
 """
 
@@ -18,9 +18,9 @@ from typing import Any
 from negkit.errors import InputFormatError, NegkitError
 from negkit.io.textfiles import iter_json_objects
 from negkit.kit.suites import training_source
-from negkit.kit.training.examples import Example, TrainingData, answer_completion
-from negkit.kit.training.mix import is_mix, parse_mix
-from negkit.kit.training.task_source import REPLAY, replay_examples
+from negkit.kit.training_data.examples import Example, TrainingData, answer_completion
+from negkit.kit.training_data.task_source import REPLAY, replay_examples
+from negkit.training.mix import is_mix, parse_mix
 
 
 def check_source(train: str, options: Any) -> None:

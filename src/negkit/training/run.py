@@ -10,8 +10,8 @@ from typing import Any
 from negkit.errors import NegkitError
 from negkit.io.atomic import atomic_write_json, make_folder
 from negkit.io.locks import LOCK_FILE
-from negkit.kit.training import record
-from negkit.kit.training.callbacks import (
+from negkit.training import record
+from negkit.training.callbacks import (
     NonFiniteWeights,
     best_guard_step,
     best_step,
@@ -19,7 +19,7 @@ from negkit.kit.training.callbacks import (
     remove_torn_checkpoints,
     write_log,
 )
-from negkit.kit.training.trainer import padded_attention_kernels, throughput
+from negkit.training.trainer import padded_attention_kernels, throughput
 
 
 def output_folder(out: str | Path) -> Path:

@@ -4,8 +4,8 @@
 trains on 1,600 affirmative TIND sentences first, then on ScoNe's train split and SICK asked in NaN-NLI's format,
 mixed. Each part is ``SOURCE[:affirmative|:negative]=COUNT``: a registered training source
 (:func:`negkit.kit.suites.training_sources`; benchmarks declare them with
-:func:`negkit.kit.training.task_source.task_training_source`) and how many of its examples to draw; ``replay=N``
-adds N sentences of plain replay text (:func:`negkit.kit.training.task_source.replay_examples`), trained only through
+:func:`negkit.kit.training_data.task_source.task_training_source`) and how many of its examples to draw; ``replay=N``
+adds N sentences of plain replay text (:func:`negkit.kit.training_data.task_source.replay_examples`), trained only through
 the KL term (``--kl-weight``).
 
 - **Exact label balance within each part**: ``COUNT`` splits evenly over the format's answers (the remainder to the
@@ -17,7 +17,7 @@ the KL term (``--kl-weight``).
 - **Phases in order** (``--phases``, parts separated by ``,``, phases by ``;``; default one phase), each phase's
   units shuffled with ``--seed``; the Trainer takes the result in this order.
 - **A development set per format** (``--dev-per-format N``): N examples of every source, balanced the same way and
-  held out of training (whole pairs), for the collapse guards (:mod:`negkit.kit.training.guards`).
+  held out of training (whole pairs), for the collapse guards (:mod:`negkit.training.guards`).
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ from typing import Any
 
 from negkit.errors import NegkitError
 from negkit.kit.suites import training_source, training_sources
-from negkit.kit.training.examples import Example, TrainingData
-from negkit.kit.training.task_source import REPLAY, replay_examples
+from negkit.kit.training_data.examples import Example, TrainingData
+from negkit.kit.training_data.task_source import REPLAY, replay_examples
 
 #: How many distinct completions a format may have for them to count as its closed answers.
 MAX_CLOSED_ANSWERS = 6

@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING, Any
 
 from negkit.kit.arguments import label_list, seed_value
 from negkit.kit.suites import default_training_source, training_recipes, training_sources
-from negkit.kit.training.mix import BALANCE_BY
 from negkit.models.model_args import parse_model_args
+from negkit.training.mix import BALANCE_BY
 
 if TYPE_CHECKING:
-    from negkit.kit.training.options import FinetuneOptions
+    from negkit.training.options import FinetuneOptions
 
 
 def add_data_arguments(parser: argparse._ActionsContainer) -> None:
@@ -229,8 +229,8 @@ def add_output_arguments(parser: argparse._ActionsContainer) -> None:
 
 
 def options_from_args(args: argparse.Namespace) -> FinetuneOptions:
-    from negkit.kit.training.options import FinetuneOptions
-    from negkit.kit.training.recipes import apply_recipe
+    from negkit.training.options import FinetuneOptions
+    from negkit.training.recipes import apply_recipe
 
     options = FinetuneOptions(
         out=args.out,

@@ -33,11 +33,11 @@ from negkit.errors import InputFormatError, NegkitError
 from negkit.io.atomic import atomic_write_json
 from negkit.io.textfiles import iter_json_objects
 from negkit.kit.suites import all_suites, training_source
-from negkit.kit.training import record
-from negkit.kit.training.options import FinetuneOptions, command_line
-from negkit.kit.training.run import claim, output_folder, status, train_resumably
-from negkit.kit.training.sources import held_out
 from negkit.models.fingerprints import weights_sha256
+from negkit.training import record
+from negkit.training.options import FinetuneOptions, command_line
+from negkit.training.run import claim, output_folder, status, train_resumably
+from negkit.training.sources import held_out
 
 DEFAULT_LEARNING_RATE = 2e-5
 MNLI_ORDER = ("entailment", "neutral", "contradiction")
@@ -253,7 +253,7 @@ def _trainer(
 ) -> Any:
     from transformers import DataCollatorWithPadding, Trainer  # heavy: off the start-up path
 
-    from negkit.kit.training.trainer import (  # loads torch: off the start-up path
+    from negkit.training.trainer import (  # loads torch: off the start-up path
         negkit_callbacks,
         quiet,
         training_arguments,

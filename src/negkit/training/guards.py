@@ -3,7 +3,7 @@ share, and the answer prior on a content-free prompt (Zhao et al. 2021), before 
 
 A format collapses when the model answers every prompt of it the same way (the largest share of its answers near
 1): the mean over formats can still rise while one format collapses, so a mix's checkpoint is chosen on the
-*worst* format's development accuracy (:func:`negkit.kit.training.callbacks.best_guard_step`). Accuracy compares the answers' deciding tokens (the first where they differ) at
+*worst* format's development accuracy (:func:`negkit.training.callbacks.best_guard_step`). Accuracy compares the answers' deciding tokens (the first where they differ) at
 the answer position, as the evaluation of a closed answer does.
 """
 
@@ -15,9 +15,9 @@ from typing import Any
 
 import torch
 
-from negkit.kit.training.batches import PaddingCollator, Tokenized
-from negkit.kit.training.callbacks import WORST
-from negkit.kit.training.objectives import answer_log_probs, choice_log_probs
+from negkit.training.batches import PaddingCollator, Tokenized
+from negkit.training.callbacks import WORST
+from negkit.training.objectives import answer_log_probs, choice_log_probs
 
 
 def predicted_answers(model: Any, rows: Sequence[Tokenized], pad_id: int, batch_size: int) -> list[list[float]]:

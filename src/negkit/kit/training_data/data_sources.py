@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from negkit.kit.data.declared import declared_files
-from negkit.kit.suites.description import DataSource
+from negkit.kit.data.source import DataSource
 
 _HERE = Path(__file__).parent
 

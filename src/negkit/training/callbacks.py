@@ -60,7 +60,7 @@ def remove_torn_checkpoints(folder: Path) -> list[Path]:
     return removed
 
 
-#: The log key of a mix's worst-format development accuracy (:mod:`negkit.kit.training.guards`).
+#: The log key of a mix's worst-format development accuracy (:mod:`negkit.training.guards`).
 WORST = "eval_guard_worst_accuracy"
 
 

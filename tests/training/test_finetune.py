@@ -21,7 +21,7 @@ from tiny_models import save_tiny_causal, save_tiny_classifier  # noqa: E402
 from negkit.benchmarks.tind.training import TindFilter  # noqa: E402
 from negkit.cli import main  # noqa: E402
 from negkit.errors import NegkitError  # noqa: E402
-from negkit.kit.training import FinetuneOptions, finetune  # noqa: E402
+from negkit.training import FinetuneOptions, finetune  # noqa: E402
 
 FIXTURE = NUBENCH_FIXTURE
 CHILD = TESTS / "finetune_child.py"
@@ -97,8 +97,8 @@ def test_recorded_command_parses_back_to_the_same_plan(tiny, pairs, tmp_path):
     import shlex
 
     from negkit.cli import build_parser
-    from negkit.kit.training.arguments import options_from_args
-    from negkit.kit.training.options import command_line
+    from negkit.training.arguments import options_from_args
+    from negkit.training.options import command_line
 
     options = FinetuneOptions(
         out=tmp_path / "x",
@@ -164,8 +164,8 @@ def test_per_group_thins_every_group_over_its_four_cells(tiny):
 
     from negkit.benchmarks.tind.task import tind_source
     from negkit.benchmarks.tind.training import _read_tind, thin_groups, tind_examples
-    from negkit.kit.training.options import command_line
     from negkit.models.registry import load_model
+    from negkit.training.options import command_line
 
     items = [item for item in _read_tind(tind_source(None), "train", 0) if item.pattern_id in (2, 6)]
     thinned = thin_groups(items, 4, 0)

@@ -11,9 +11,9 @@ from typing import Any
 
 from negkit.errors import NegkitError
 from negkit.kit.suites import default_training_source, training_source, training_sources
-from negkit.kit.training.mix import BALANCE_BY, is_mix, parse_mix, parse_phases
-from negkit.kit.training.task_source import REPLAY
+from negkit.kit.training_data.task_source import REPLAY
 from negkit.models.conversation import conversation_template
+from negkit.training.mix import BALANCE_BY, is_mix, parse_mix, parse_phases
 
 SCHEDULERS = ("cosine", "linear", "constant", "constant_with_warmup")
 
@@ -25,7 +25,7 @@ class FinetuneOptions:
 
     out: str | Path = "negkit-finetune"
     #: A suite's training set (``tind``, ``nubench``, ...; default: the first suite's), or a JSON Lines file of
-    #: prompt/completion pairs (or, for ``nli:`` models, an NLI file: see :mod:`negkit.kit.training.classifier`).
+    #: prompt/completion pairs (or, for ``nli:`` models, an NLI file: see :mod:`negkit.training.classifier`).
     train: str = field(default_factory=default_training_source)
     data: str | None = None
     split: str = "train"
@@ -46,7 +46,7 @@ class FinetuneOptions:
     #: (answer x negated input, so that a negation cue does not predict the answer).
     balance_by: str = "answer"
     #: Weights of the extra losses of a mix (0: off): unlikelihood of wrong answers on negated examples,
-    #: consistency over minimal pairs, KL to the base model (:mod:`negkit.kit.training.objectives`).
+    #: consistency over minimal pairs, KL to the base model (:mod:`negkit.training.objectives`).
     unlikelihood_weight: float = 0.0
     consistency_weight: float = 0.0
     kl_weight: float = 0.0

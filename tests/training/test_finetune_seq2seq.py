@@ -14,7 +14,7 @@ pytest.importorskip("peft")
 from tiny_models import save_tiny_t5, synthetic_truth_items  # noqa: E402
 
 from negkit.errors import NegkitError  # noqa: E402
-from negkit.kit.training import FinetuneOptions, finetune  # noqa: E402
+from negkit.training import FinetuneOptions, finetune  # noqa: E402
 
 QUICK = dict(batch_size=4, save_steps=5, logging_steps=1, progress=False)
 
@@ -38,9 +38,9 @@ def tind_data(tmp_path_factory) -> Path:
 def test_batches_put_the_evaluation_prompt_in_the_encoder_and_the_label_in_the_decoder(t5, tind_data):
     from negkit.benchmarks.tind.task import TruthTask
     from negkit.benchmarks.tind.training import tind_examples
-    from negkit.kit.training.batches import TokenizedDataset, tokenize_examples
-    from negkit.kit.training.seq2seq import Seq2SeqCollator
     from negkit.models.registry import load_model
+    from negkit.training.batches import TokenizedDataset, tokenize_examples
+    from negkit.training.seq2seq import Seq2SeqCollator
 
     lm = load_model(f"hf:{t5}")
     assert lm.is_encoder_decoder
@@ -102,9 +102,9 @@ def test_lora_on_t5_learns_the_label_and_eval_with_the_adapter_reads_it(t5, tind
 
 
 def test_merged_t5_gives_the_adapters_answers(t5, tind_data, tmp_path):
-    from negkit.kit.training import merge_adapter
     from negkit.models.adapter import apply_adapter
     from negkit.models.registry import load_model
+    from negkit.training import merge_adapter
 
     out = tmp_path / "lora"
     finetune(

@@ -20,7 +20,7 @@ from negkit.kit.suites import (
     training_source,
     unregister_suite,
 )
-from negkit.kit.training.arguments import options_from_args
+from negkit.training.arguments import options_from_args
 
 
 def _finetune_parser():

@@ -23,14 +23,17 @@ from negkit.errors import NegkitError
 from negkit.io.atomic import atomic_write_json
 from negkit.io.locks import RunLock
 from negkit.kit.suites import training_source
-from negkit.kit.training import record
-from negkit.kit.training.batches import PaddingCollator, TokenizedDataset, tokenize_examples
-from negkit.kit.training.examples import TrainingData
-from negkit.kit.training.guards import answer_priors, format_guards
-from negkit.kit.training.mix import build_mix, content_free_examples, is_mix
-from negkit.kit.training.options import FinetuneOptions, command_line, layer_list
-from negkit.kit.training.run import claim, output_folder, status, train_resumably
-from negkit.kit.training.sources import (
+from negkit.kit.training_data.examples import TrainingData
+from negkit.models.adapter import adapter_weights_sha256
+from negkit.models.conversation import conversation_template, use_conversation_template
+from negkit.models.spec import parse_model_spec
+from negkit.training import record
+from negkit.training.batches import PaddingCollator, TokenizedDataset, tokenize_examples
+from negkit.training.guards import answer_priors, format_guards
+from negkit.training.mix import build_mix, content_free_examples, is_mix
+from negkit.training.options import FinetuneOptions, command_line, layer_list
+from negkit.training.run import claim, output_folder, status, train_resumably
+from negkit.training.sources import (
     affirmative_first,
     check_source,
     describe_counts,
@@ -38,9 +41,6 @@ from negkit.kit.training.sources import (
     sample_examples,
     split_dev,
 )
-from negkit.models.adapter import adapter_weights_sha256
-from negkit.models.conversation import conversation_template, use_conversation_template
-from negkit.models.spec import parse_model_spec
 
 #: LoRA's learning rate when none is given (classifiers, fully fine-tuned, default to 2e-5).
 DEFAULT_LEARNING_RATE = 2e-4
@@ -56,7 +56,7 @@ def finetune(model: str, options: FinetuneOptions | None = None) -> dict[str, An
         if parse_model_spec(model).is_classifier:
             if options.conversation_template is not None:
                 raise NegkitError(f"--conversation-template renders prompts; {model} is a classifier, sent none")
-            from negkit.kit.training.classifier import finetune_classifier  # loads torch: off the start-up path
+            from negkit.training.classifier import finetune_classifier  # loads torch: off the start-up path
 
             return finetune_classifier(model, options)
         return _finetune_lm(model, options)
@@ -115,7 +115,7 @@ def _finetune_lm(model: str, options: FinetuneOptions) -> dict[str, Any]:
         "environment": record.environment(),
     }
     if options.merge_out:
-        from negkit.kit.training.merge import save_merged  # loads torch: off the start-up path
+        from negkit.training.merge import save_merged  # loads torch: off the start-up path
 
         run["merged"] = save_merged(trainer.model, lm, Path(options.merge_out), out)
     run = record.jsonable(run)
@@ -254,7 +254,7 @@ def build_trainer(
     """The Trainer for this run: LoRA-wrapped model, tokenized data, arguments and negkit's callbacks."""
     import torch  # heavy: off the start-up path
 
-    from negkit.kit.training.trainer import (  # loads torch: off the start-up path
+    from negkit.training.trainer import (  # loads torch: off the start-up path
         WeightedLossTrainer,  # loads torch: off the start-up path
         deterministic_kernels,
         negkit_callbacks,
@@ -289,7 +289,7 @@ def build_trainer(
     trainer_class: type[WeightedLossTrainer]
     collator: Callable[[Sequence[dict[str, Any]]], dict[str, Any]]
     if seq2seq:
-        from negkit.kit.training.seq2seq import (  # torch, transformers: off the start-up path
+        from negkit.training.seq2seq import (  # torch, transformers: off the start-up path
             Seq2SeqCollator,
             Seq2SeqLossTrainer,
         )

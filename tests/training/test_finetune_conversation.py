@@ -15,9 +15,9 @@ from tiny_models import save_tiny_causal  # noqa: E402
 
 from negkit.cli import build_parser, main  # noqa: E402
 from negkit.errors import NegkitError  # noqa: E402
-from negkit.kit.training import FinetuneOptions, finetune  # noqa: E402
-from negkit.kit.training.arguments import options_from_args  # noqa: E402
-from negkit.kit.training.options import command_line  # noqa: E402
+from negkit.training import FinetuneOptions, finetune  # noqa: E402
+from negkit.training.arguments import options_from_args  # noqa: E402
+from negkit.training.options import command_line  # noqa: E402
 
 QUICK = dict(max_steps=1, batch_size=2, save_steps=1, logging_steps=1, progress=False)
 PREMISE = "The orchestra performed the symphony at the opening of the new concert hall."

@@ -9,8 +9,8 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from negkit.kit.training.batches import PaddingCollator, Tokenized, _weights, weighted_loss  # noqa: E402
-from negkit.kit.training.trainer import logits_needed  # noqa: E402
+from negkit.training.batches import PaddingCollator, Tokenized, _weights, weighted_loss  # noqa: E402
+from negkit.training.trainer import logits_needed  # noqa: E402
 
 
 def test_prompt_weights_follow_the_authors_formula():
@@ -71,7 +71,7 @@ def test_a_shared_prefix_gives_the_loss_and_gradients_of_whole_rows():
     from peft import LoraConfig, get_peft_model
     from tiny_models import tiny_llama
 
-    from negkit.kit.training.trainer import WeightedLossTrainer
+    from negkit.training.trainer import WeightedLossTrainer
 
     torch.manual_seed(0)
     model = get_peft_model(

@@ -16,12 +16,12 @@ from typing import Any
 
 import torch
 
-from negkit.kit.training.batches import IGNORE
-from negkit.kit.training.trainer import WeightedLossTrainer
+from negkit.training.batches import IGNORE
+from negkit.training.trainer import WeightedLossTrainer
 
 
 class Seq2SeqCollator:
-    """Batches of :class:`negkit.kit.training.batches.Tokenized` rows split at ``prompt_len``: ``input_ids`` and
+    """Batches of :class:`negkit.training.batches.Tokenized` rows split at ``prompt_len``: ``input_ids`` and
     ``attention_mask`` (the prompt, right-padded with ``pad_id``) for the encoder, ``labels`` (the completion,
     padded with -100) for the decoder, which the model shifts right behind its decoder start token."""
 

@@ -20,7 +20,7 @@ from typing import Any
 import torch
 
 from negkit.errors import NegkitError
-from negkit.kit.training.examples import Example
+from negkit.kit.training_data.examples import Example
 
 IGNORE = -100
 

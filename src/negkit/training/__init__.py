@@ -7,19 +7,20 @@
 - :func:`merge_adapter` (``negkit merge-adapter``): the base model with the adapter merged into its weights.
 - Evaluating a fine-tuned model is ``negkit eval --adapter DIR`` (:mod:`negkit.models.adapter`).
 
-Part of the kit: it names no benchmark (a suite's training set comes from the suite registry). See docs/finetuning.md.
+It names no benchmark: a suite's training set comes from the suite registry (a benchmark declares it with
+:mod:`negkit.kit.training_data`). See docs/finetuning.md.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from negkit.kit.training.examples import Example, TrainingData
-from negkit.kit.training.options import FinetuneOptions
+from negkit.kit.training_data.examples import Example, TrainingData
+from negkit.training.options import FinetuneOptions
 
 if TYPE_CHECKING:
-    from negkit.kit.training.lm import finetune
-    from negkit.kit.training.merge import merge_adapter
+    from negkit.training.lm import finetune
+    from negkit.training.merge import merge_adapter
 
 __all__ = ["Example", "FinetuneOptions", "TrainingData", "finetune", "merge_adapter"]
 
@@ -28,11 +29,11 @@ def __getattr__(name: str) -> Any:
     """``finetune`` and ``merge_adapter`` load torch and transformers: imported when first used, so that a suite's
     training source (and ``negkit --help``) works in an install without the models extra."""
     if name == "finetune":
-        from negkit.kit.training.lm import finetune
+        from negkit.training.lm import finetune
 
         return finetune
     if name == "merge_adapter":
-        from negkit.kit.training.merge import merge_adapter
+        from negkit.training.merge import merge_adapter
 
         return merge_adapter
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

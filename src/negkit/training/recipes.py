@@ -7,7 +7,7 @@ from dataclasses import fields, replace
 
 from negkit.errors import NegkitError
 from negkit.kit.suites import training_recipes
-from negkit.kit.training.options import FinetuneOptions
+from negkit.training.options import FinetuneOptions
 
 
 def apply_recipe(options: FinetuneOptions, name: str) -> FinetuneOptions:
