@@ -181,7 +181,7 @@ def training_arguments(
     on_gpu = device.startswith("cuda")
     rate = learning_rate or options.learning_rate
     # the trainers set their default rate in the options first; without one the Trainer's own default applies
-    rate_setting: dict[str, float] = {"learning_rate": rate} if rate is not None else {}
+    rate_setting: dict[str, Any] = {"learning_rate": rate} if rate is not None else {}
     # only when asked: transformers 5 warns that the argument is deprecated whenever it is given
     checkpointing: dict[str, Any] = {"gradient_checkpointing": True} if options.gradient_checkpointing else {}
     return TrainingArguments(
