@@ -10,16 +10,8 @@ import pytest
 import negkit.cli.finetune as finetune_cli
 from negkit.benchmarks.tind.training import TindFilter
 from negkit.cli import build_parser
-from negkit.kit.suites import (
-    DataSource,
-    SuiteDescription,
-    TaskEntry,
-    TrainingSource,
-    register_suite,
-    training_flag,
-    training_source,
-    unregister_suite,
-)
+from negkit.kit.suites import DataSource, SuiteDescription, TaskEntry, register_suite, unregister_suite
+from negkit.kit.training_data.declaration import TrainingSource, register_training, training_flag, training_source
 from negkit.training.arguments import options_from_args
 
 
@@ -78,17 +70,17 @@ def toy_source():
         flags=(training_flag("--toy-level", type=int, default=3, help="toy: the level"),),
         options=lambda values: seen.append(dict(values)) or {},
     )
-    register_suite(
+    suite = register_suite(
         SuiteDescription(
             name="toy-flags",
             title="Toy",
             tasks=(TaskEntry("toy-flags", lambda **_: None),),
             main_task="toy-flags",
             data=DataSource("toy-flags", "nowhere"),
-            training=(source,),
             order=999,
         )
     )
+    register_training(suite, sources=(source,))
     yield seen
     unregister_suite("toy-flags")
 

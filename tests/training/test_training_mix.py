@@ -259,7 +259,7 @@ def test_sources_render_the_evaluation_prompt_with_the_gold_answer():
     from negkit.benchmarks.negnli import RTE_PROMPT
     from negkit.benchmarks.scone import PROMPT as SCONE_PROMPT
     from negkit.kit.data.nli import read_sick
-    from negkit.kit.suites import training_source
+    from negkit.kit.training_data.declaration import training_source
 
     scone = training_source("scone").build(None, None)
     assert len(scone.examples) == 6 * 1002 and scone.description["split"] == "train"

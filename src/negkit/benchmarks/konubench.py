@@ -41,6 +41,7 @@ from negkit.kit.tasks.choice import ChoiceQuestion, MultipleChoice
 from negkit.kit.tasks.negation_choice import NON_APPLICABLE, ChoiceItem, NegationChoiceTask
 from negkit.kit.tasks.negation_choice_harness import write_negation_choice_harness
 from negkit.kit.tasks.paired import PairedItem, PairedQuestions, PartQuestion
+from negkit.kit.training_data.declaration import register_training
 from negkit.kit.training_data.task_source import task_training_source
 
 #: The papers behind the data and protocol (``negkit cite``).
@@ -307,8 +308,8 @@ SUITE = register_suite(
         figures=choice_figures("KoNUBench"),
         harness=HarnessExport((HARNESS_TASK,), write_harness_task, loaders={"load_konubench": NAME}),
         task_harness={KMMLU.name: paired_harness(KMMLU), BOOLQ_NEG.name: choice_harness(BOOLQ_NEG)},
-        training=(TRAINING,),
         order=170,
         groups=("negation-all",),
     )
 )
+register_training(SUITE, sources=(TRAINING,))

@@ -8,7 +8,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from negkit.kit.arguments import label_list, seed_value
-from negkit.kit.suites import default_training_source, training_recipes, training_sources
+from negkit.kit.training_data.declaration import default_training_source, training_recipes, training_sources
 from negkit.models.model_args import parse_model_args
 from negkit.training.mix import BALANCE_BY
 

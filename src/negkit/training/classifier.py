@@ -32,7 +32,7 @@ import numpy
 from negkit.errors import InputFormatError, NegkitError
 from negkit.io.atomic import atomic_write_json
 from negkit.io.textfiles import iter_json_objects
-from negkit.kit.suites import all_suites, training_source
+from negkit.kit.training_data.declaration import nli_pair_readers, training_source
 from negkit.models.fingerprints import weights_sha256
 from negkit.training import record
 from negkit.training.options import FinetuneOptions, command_line
@@ -53,11 +53,10 @@ def read_nli_pairs(path: str | Path, labels: tuple[str, ...] | None = None) -> t
     path = Path(path)
     if not path.is_file():
         raise NegkitError(f"NLI training file not found: {path}")
-    for suite in all_suites():  # a benchmark's own file layout (e.g. NegNLI's tab-separated files), read by its reader
-        if suite.nli_pairs is not None:
-            pairs = suite.nli_pairs(path)
-            if pairs is not None:
-                return pairs, 0
+    for read_pairs in nli_pair_readers():  # a benchmark's own file layout (e.g. NegNLI's tab-separated files)
+        pairs = read_pairs(path)
+        if pairs is not None:
+            return pairs, 0
     rows: list[tuple[str, str, str]] = []
     skipped = 0
     for line, record_ in _records(path):

@@ -22,7 +22,7 @@ from typing import Any
 from negkit.errors import NegkitError
 from negkit.io.atomic import atomic_write_json
 from negkit.io.locks import RunLock
-from negkit.kit.suites import training_source
+from negkit.kit.training_data.declaration import training_source
 from negkit.kit.training_data.examples import TrainingData
 from negkit.models.adapter import adapter_weights_sha256
 from negkit.models.conversation import conversation_template, use_conversation_template

@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from negkit.errors import NegkitError
-from negkit.kit.suites import training_source, training_sources
+from negkit.kit.training_data.declaration import training_source, training_sources
 from negkit.kit.training_data.examples import Example, TrainingData
 from negkit.kit.training_data.task_source import REPLAY, replay_examples
 

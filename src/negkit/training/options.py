@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from negkit.errors import NegkitError
-from negkit.kit.suites import default_training_source, training_source, training_sources
+from negkit.kit.training_data.declaration import default_training_source, training_source, training_sources
 from negkit.kit.training_data.task_source import REPLAY
 from negkit.models.conversation import conversation_template
 from negkit.training.mix import BALANCE_BY, is_mix, parse_mix, parse_phases

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import fields, replace
 
 from negkit.errors import NegkitError
-from negkit.kit.suites import training_recipes
+from negkit.kit.training_data.declaration import training_recipes
 from negkit.training.options import FinetuneOptions
 
 

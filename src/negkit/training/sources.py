@@ -17,7 +17,7 @@ from typing import Any
 
 from negkit.errors import InputFormatError, NegkitError
 from negkit.io.textfiles import iter_json_objects
-from negkit.kit.suites import training_source
+from negkit.kit.training_data.declaration import training_source
 from negkit.kit.training_data.examples import Example, TrainingData, answer_completion
 from negkit.kit.training_data.task_source import REPLAY, replay_examples
 from negkit.training.mix import is_mix, parse_mix

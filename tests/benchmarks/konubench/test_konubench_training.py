@@ -8,7 +8,7 @@ from conftest import shared_data_path
 
 from negkit.benchmarks.konubench import DESCRIPTION, KoNUBenchTask, read_konubench
 from negkit.kit.suites import get_task
-from negkit.kit.suites.registry import training_sources
+from negkit.kit.training_data.declaration import training_sources
 
 
 def test_training_examples_are_the_eval_prompt_and_the_gold_answer():

@@ -21,6 +21,7 @@ from negkit.kit.render import plots
 from negkit.kit.render.figures import triple
 from negkit.kit.suites.description import DataSource, SuiteDescription, TaskEntry
 from negkit.kit.suites.registry import register_suite
+from negkit.kit.training_data.declaration import register_training
 from negkit.kit.view import Figure
 
 #: The papers behind the data and protocol (``negkit cite``).
@@ -79,7 +80,6 @@ SUITE = register_suite(
             ),
         ),
         main_task=NAME,
-        training=(TRAINING,),
         data=DataSource(
             NAME,
             f"github AbhilashaRavichander/CondaQA data/{DEV_FILE} (and {TEST_FILE}, the union of "
@@ -101,3 +101,4 @@ SUITE = register_suite(
         groups=("negation-all",),
     )
 )
+register_training(SUITE, sources=(TRAINING,))

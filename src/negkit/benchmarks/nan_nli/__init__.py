@@ -33,6 +33,7 @@ from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescri
 from negkit.kit.suites.nli import THREE_WAY_ANSWERS, THREE_WAY_PROMPT, label_writer
 from negkit.kit.suites.registry import register_suite
 from negkit.kit.tasks.nli import NLITask
+from negkit.kit.training_data.declaration import register_training
 from negkit.kit.training_data.task_source import nli_negated, premise_key, sick_pairs, task_training_source
 from negkit.kit.view import Figure
 
@@ -163,7 +164,6 @@ SUITE = register_suite(
             ),
         ),
         main_task=NAME,
-        training=TRAINING,
         data=DataSource(
             NAME,
             f"github joey234/nan-nli data/{DATA_FILE} into DATA/nan-nli/{DATA_FILE}",
@@ -179,8 +179,8 @@ SUITE = register_suite(
         figures=nan_nli_figures,
         harness=HarnessExport(("negkit_nan_nli",), label_writer("load_nan_nli"), loaders={"load_nan_nli": NAME}),
         statistics=nan_nli_data_statistics,
-        recipes=RECIPES,
         order=30,
         groups=("negation-all",),
     )
 )
+register_training(SUITE, sources=TRAINING, recipes=RECIPES)

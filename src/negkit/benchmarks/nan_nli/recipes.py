@@ -14,7 +14,7 @@ defaults (linear decay, no warm-up) and no weight decay, so that the Trainer's A
 
 from __future__ import annotations
 
-from negkit.kit.suites import Recipe
+from negkit.kit.training_data.declaration import Recipe
 
 _ADAM = {"batch_size": 16, "scheduler": "linear", "warmup_ratio": 0.0, "weight_decay": 0.0}
 

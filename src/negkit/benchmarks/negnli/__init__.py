@@ -36,6 +36,7 @@ from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescri
 from negkit.kit.suites.nli import THREE_WAY_ANSWERS, THREE_WAY_PROMPT, label_writer
 from negkit.kit.suites.registry import register_suite
 from negkit.kit.tasks.nli import NLITask
+from negkit.kit.training_data.declaration import register_training
 from negkit.kit.training_data.task_source import nli_negated, premise_key, sick_pairs, task_training_source
 from negkit.kit.view import Figure, RunSection
 from negkit.models.base import AnswerSpace
@@ -230,7 +231,6 @@ SUITE = register_suite(
             for source in NEGNLI_SOURCES
         ),
         main_task=f"{NAME}-mnli",
-        training=TRAINING,
         data=DataSource(
             "negation-nli",
             "github mosharafhossain/negation-and-nli data/new_benchmarks/clean_data/"
@@ -248,8 +248,8 @@ SUITE = register_suite(
         harness=HARNESS[f"{NAME}-mnli"],
         task_harness={task: export for task, export in HARNESS.items() if task != f"{NAME}-mnli"},
         run_sections=table5_section,
-        nli_pairs=nli_training_pairs,
         order=45,
         groups=("negation-all",),
     )
 )
+register_training(SUITE, sources=TRAINING, nli_pairs=nli_training_pairs)

@@ -51,11 +51,11 @@ from negkit.kit.suites.description import (
     HarnessExport,
     SuiteDescription,
     TaskEntry,
-    TrainingSource,
     task_flag,
 )
 from negkit.kit.suites.registry import register_suite
 from negkit.kit.tasks.base import TaskData
+from negkit.kit.training_data.declaration import TrainingSource, register_training
 from negkit.kit.training_data.examples import Example, TrainingData, answer_completion
 
 #: The papers behind the data and protocol (``negkit cite``).
@@ -239,7 +239,6 @@ SUITE = register_suite(
         harness=HarnessExport(
             (HARNESS_TASK,), write_harness_task, loaders={"load_nubench": NAME}, notes=_harness_notes
         ),
-        training=(TRAINING,),
         task_flags=(
             task_flag(
                 "--bos",
@@ -254,3 +253,4 @@ SUITE = register_suite(
         groups=("negation-all",),
     )
 )
+register_training(SUITE, sources=(TRAINING,))

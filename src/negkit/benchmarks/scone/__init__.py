@@ -35,6 +35,7 @@ from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescri
 from negkit.kit.suites.nli import label_writer
 from negkit.kit.suites.registry import register_suite
 from negkit.kit.tasks.nli import NLITask
+from negkit.kit.training_data.declaration import register_training
 from negkit.kit.training_data.task_source import nli_negated, premise_key, sick_pairs, task_training_source
 from negkit.kit.view import Figure
 
@@ -230,7 +231,6 @@ SUITE = register_suite(
             ),
         ),
         main_task=NAME,
-        training=TRAINING,
         data=DataSource(
             NAME,
             "github selenashe/ScoNe scone_nli/ into DATA/scone/scone_nli/",
@@ -261,3 +261,4 @@ SUITE = register_suite(
         groups=("negation-all",),
     )
 )
+register_training(SUITE, sources=TRAINING)

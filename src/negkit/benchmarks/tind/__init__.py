@@ -23,6 +23,7 @@ from negkit.benchmarks.tind.wordnet_sources import WORDNET_RESOURCES
 from negkit.kit.data.declared import declared_files
 from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescription, TaskEntry, task_flag
 from negkit.kit.suites.registry import register_suite
+from negkit.kit.training_data.declaration import register_training
 
 #: The papers behind the data and protocol (``negkit cite``).
 BIBTEX = r"""@inproceedings{garciaferrero2023,
@@ -89,7 +90,6 @@ SUITE = register_suite(
             utils_source=harness.utils_source(),
             readme=harness.readme_commands,
         ),
-        training=(TRAINING,),
         task_flags=(
             task_flag(
                 "--fewshot-examples",
@@ -103,3 +103,4 @@ SUITE = register_suite(
         groups=("negation-all",),
     )
 )
+register_training(SUITE, sources=(TRAINING,))

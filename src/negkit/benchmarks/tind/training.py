@@ -17,7 +17,7 @@ from typing import Any
 from negkit.benchmarks.tind.data import is_raw_source, normalize_split, read_tind, read_tind_raw, split_groups
 from negkit.benchmarks.tind.task import CHAT_QUESTION, TruthTask, data_files, sample_groups, tind_source
 from negkit.errors import NegkitError
-from negkit.kit.suites.description import TrainingFlag, TrainingSource, training_flag
+from negkit.kit.training_data.declaration import TrainingFlag, TrainingSource, training_flag
 from negkit.kit.training_data.examples import Example, TrainingData, answer_completion
 
 #: Values of :attr:`TindFilter.polarity` and :attr:`TindFilter.kind`.

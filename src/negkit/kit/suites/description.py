@@ -15,13 +15,10 @@ A suite module builds one and calls :func:`negkit.kit.suites.register_suite`; ev
 - **intervals**: the unit the bootstrap resamples (``interval_unit``) and the ``primary_metric``;
 - **report**: ``figures`` (the HTML section), ``digits``, ``scale`` and ``fractions`` (headline metrics that are
   fractions in a suite printed in percent, e.g. TIND's AUC of p(True));
-- **benchmark flags and recipes**: ``task_flags`` (:class:`TaskFlag`: ``negkit eval`` flags of the benchmark's own
-  task options), ``recipes`` (:class:`Recipe`: a paper's fine-tuning settings), ``nli_pairs`` (NLI training files
-  in the benchmark's own layout);
+- **benchmark flags**: ``task_flags`` (:class:`TaskFlag`: ``negkit eval`` flags of the benchmark's own task
+  options);
 - **harness** (:class:`HarnessExport`): the LM Evaluation Harness export of the main task (``task_harness``: of
   other tasks; ``harness_none``: why the others have none);
-- **training** (:class:`TrainingSource`): named training sets for ``negkit finetune --train NAME``, with the
-  ``finetune`` flags each accepts (:class:`TrainingFlag`);
 - **statistics**: the data statistics tables of ``negkit data stats SUITE``;
 - **groups**: named groups of suites (``negkit eval --tasks negation-all``);
 - **bibtex**: the BibTeX entries of the suite's papers (``negkit cite``).
@@ -89,21 +86,6 @@ class HarnessExport:
 
 
 @dataclass(frozen=True)
-class TrainingFlag:
-    """A ``negkit finetune`` flag that a training source accepts: its option strings (``--per-group``) and the
-    keyword arguments of argparse's ``add_argument`` (``type``, ``choices``, ``default``, ``metavar``, ``help``:
-    the help text is what ``negkit finetune --help`` shows). Build one with :func:`training_flag`."""
-
-    names: tuple[str, ...]
-    settings: Mapping[str, Any] = field(default_factory=dict, hash=False)
-
-    @property
-    def dest(self) -> str:
-        """The attribute the parsed value lands in (argparse's rule: ``--per-group`` -> ``per_group``)."""
-        return str(self.settings.get("dest") or self.names[0].lstrip("-").replace("-", "_"))
-
-
-@dataclass(frozen=True)
 class TaskFlag:
     """A ``negkit eval`` flag that sets one option of the tasks that accept it (``Task.accepts``), declared by the
     benchmark whose tasks take it (e.g. Thunder-NUBench's ``--bos``): its option strings, the task option it sets,
@@ -122,52 +104,6 @@ class TaskFlag:
 def task_flag(*names: str, option: str, **settings: Any) -> TaskFlag:
     """``task_flag("--bos", option="bos", choices=(...), help="...")``: argparse's own spelling."""
     return TaskFlag(names, option, settings)
-
-
-def training_flag(*names: str, **settings: Any) -> TrainingFlag:
-    """``training_flag("--per-group", type=int, metavar="N", help="...")``: argparse's own spelling."""
-    return TrainingFlag(names, settings)
-
-
-@dataclass(frozen=True)
-class TrainingSource:
-    """A named training set for ``negkit finetune --train NAME``: ``build(model, options, split, limit)`` returns
-    the training examples (a :class:`negkit.kit.training_data.examples.TrainingData`; ``options`` is the run's
-    ``FinetuneOptions``, ``limit`` None when the source leaves the limit to ``finetune``); ``check(options)``
-    checks that the data is there before a model loads; ``dev_split`` says whether ``--dev split`` reads the
-    source's validation split; ``curriculum`` whether ``--affirmative-first`` applies (examples marked
-    ``negated``); ``own_limit`` whether the source applies ``--limit`` itself; ``content_free(model, options)``
-    the format's prompt with content-free input ("N/A"), as a training example whose ``choices`` are the answers
-    (the answer-prior guard of a training mix, after Zhao et al. 2021); ``in_distribution`` names the suite whose
-    own data the source is (its results page marks that suite as in-distribution after training on it).
-
-    ``flags`` are the source's own ``negkit finetune`` flags (e.g. TIND's subset filters), which the command adds
-    to its parser; ``options(values)`` turns their parsed values (``values``: the command line by argparse
-    destination) into ``FinetuneOptions`` keyword arguments. ``negkit finetune`` calls ``options`` of every
-    source, whatever ``--train`` names, so a flag given for another source still reaches the options' checks.
-    A flag that an earlier source (in the suites' order) already declares is shared, not declared twice."""
-
-    name: str
-    build: Callable[..., Any]
-    description: str = ""
-    check: Callable[[Any], None] | None = None
-    dev_split: bool = False
-    curriculum: bool = False
-    own_limit: bool = False
-    flags: tuple[TrainingFlag, ...] = ()
-    options: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = None
-    content_free: Callable[[Any, Any], Any] | None = None
-    in_distribution: str | None = None
-
-
-@dataclass(frozen=True)
-class Recipe:
-    """A paper's fine-tuning hyper-parameters for ``negkit finetune --recipe NAME``: ``FinetuneOptions`` values that
-    fill the options left at negkit's defaults (options set to anything else win)."""
-
-    name: str
-    description: str
-    values: Mapping[str, Any] = field(default_factory=dict, hash=False)
 
 
 @dataclass(frozen=True)
@@ -196,9 +132,6 @@ class SuiteDescription:
     #: Why the suite's tasks without a Harness export have none (``negkit export lm-eval`` says it), e.g. a cloze
     #: probe ranks a vocabulary, which the Harness cannot express.
     harness_none: str = ""
-    training: tuple[TrainingSource, ...] = ()
-    #: Fine-tuning recipes of the benchmark's paper (``negkit finetune --recipe NAME``).
-    recipes: tuple[Recipe, ...] = ()
     #: ``negkit eval`` flags of the benchmark's own task options (:class:`TaskFlag`).
     task_flags: tuple[TaskFlag, ...] = ()
     #: ``statistics(data) -> DataStatistics``: the paper's data tables from the data under a data root
@@ -212,9 +145,6 @@ class SuiteDescription:
     #: Named groups of suites this suite belongs to: ``negkit eval --tasks GROUP`` runs the main task of every suite
     #: of the group whose data is found (e.g. ``negation-all``, every negation benchmark).
     groups: tuple[str, ...] = ()
-    #: NLI training files in the benchmark's own layout for ``negkit finetune --model nli:...``:
-    #: ``nli_pairs(path) -> [(premise, hypothesis, label)]``, or None when the file is not in that layout.
-    nli_pairs: Callable[[Path], list[tuple[str, str, str]] | None] | None = None
     #: Whether ``negkit eval`` without ``--tasks`` runs it (False for a guard that is not a negation benchmark,
     #: such as ``blimp-guard``: asked for by name only).
     default_run: bool = True

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from negkit.errors import NegkitError
-from negkit.kit.suites.description import Recipe, SuiteDescription, TaskEntry, TaskFlag, TrainingSource
+from negkit.kit.suites.description import SuiteDescription, TaskEntry, TaskFlag
 from negkit.kit.tasks.base import TASK_OPTIONS, Task
 from negkit.kit.tasks.spec import LANGUAGE_MODEL, TaskSpec, task_spec
 from negkit.kit.view import SuiteView
@@ -200,11 +200,6 @@ def embedding_tasks() -> tuple[str, ...]:
     return tuple(entry.name for suite in all_suites() for entry in suite.tasks if entry.embedding)
 
 
-def training_sources() -> dict[str, TrainingSource]:
-    """``negkit finetune --train NAME`` -> the suite's training set, for every suite that has one (suites' order)."""
-    return {source.name: source for suite in all_suites() for source in suite.training}
-
-
 def task_flags() -> dict[str, TaskFlag]:
     """Every benchmark's own ``negkit eval`` flags by the task option they set (suites' order; a flag declared by
     two suites for the same option is declared once)."""
@@ -213,21 +208,6 @@ def task_flags() -> dict[str, TaskFlag]:
         for flag in suite.task_flags:
             flags.setdefault(flag.option, flag)
     return flags
-
-
-def training_recipes() -> dict[str, Recipe]:
-    """``negkit finetune --recipe NAME`` -> the recipe, for every suite that declares some (suites' order)."""
-    return {recipe.name: recipe for suite in all_suites() for recipe in suite.recipes}
-
-
-def training_source(name: str) -> TrainingSource | None:
-    """The suite training set named ``name``, or None (``--train`` then names a file)."""
-    return training_sources().get(name)
-
-
-def default_training_source() -> str:
-    """The training set ``negkit finetune`` uses when none is named: the first suite's."""
-    return next(iter(training_sources()), "")
 
 
 def suite_groups() -> dict[str, list[SuiteDescription]]:

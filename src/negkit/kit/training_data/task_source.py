@@ -22,8 +22,8 @@ from negkit.errors import InputFormatError, NegkitError
 from negkit.io.textfiles import iter_csv
 from negkit.kit.data.locate import locate_dataset
 from negkit.kit.data.nli import read_sick
-from negkit.kit.suites.description import TrainingSource
 from negkit.kit.tasks.adapter import adapt
+from negkit.kit.training_data.declaration import TrainingSource
 from negkit.kit.training_data.examples import Example, TrainingData
 
 #: Negation cues that mark an NLI pair as negated (for the unlikelihood loss, which acts on the negated side).
