@@ -80,13 +80,14 @@ def plain_json(value: Any) -> Any:
     return json.loads(json.dumps(value, ensure_ascii=False))
 
 
-def field_path(location: tuple[int | str, ...], data: Any) -> str:
+def field_path(location: tuple[int | str, ...], data: Any, missing: bool = False) -> str:
     """A validation error's location as the dotted path of keys and indexes in the file (``task.task``,
-    ``metrics.intervals.accuracy.ci[1]``): the steps pydantic adds for the members of a union are left out."""
+    ``metrics.intervals.accuracy.ci[1]``; ``missing``: the last step is a missing key): the steps pydantic adds for
+    the members of a union are left out."""
     path, value = "", data
     for index, step in enumerate(location):
         if isinstance(value, Mapping) and isinstance(step, str):
-            if step not in value and index < len(location) - 1:
+            if step not in value and not (missing and index == len(location) - 1):
                 continue  # the name of a union's member, not a key
             path = f"{path}.{step}" if path else step
             if step not in value:  # a missing field
@@ -114,7 +115,7 @@ _EXPECTED = {
 def _problem(error: ValidationError, data: Any) -> str:
     found = error.errors(include_url=False)
     first = found[0]
-    where = field_path(tuple(first["loc"]), data)
+    where = field_path(tuple(first["loc"]), data, first["type"] == "missing")
     if first["type"] == "missing":
         return f"missing field {where!r}"
     expected: list[str] = []

@@ -61,7 +61,8 @@ class HarnessConfig(LogModel):
     batch_sizes: list[int | str] | None = None
     device: str | None = None
     use_cache: Any = None
-    limit: Number | None = None
+    #: The item limit: one for every task, or by task.
+    limit: Number | dict[str, Number] | None = None
     bootstrap_iters: int | None = None
     gen_kwargs: Any = None
     random_seed: int | None = None

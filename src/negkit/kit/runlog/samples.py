@@ -19,11 +19,11 @@ Answer = str | int | bool | None
 
 
 class SampleRecord(LogModel):
-    """One item of a task: its ``item_id`` (unique in the file), the exact ``prompt`` where there is one, and the
-    suite's own fields."""
+    """One item of a task: its ``item_id`` (unique in the file), the exact ``prompt`` where there is one (the
+    contexts in order where the item was asked with several), and the suite's own fields."""
 
     item_id: str | int
-    prompt: str | None = None
+    prompt: str | list[str] | None = None
 
     def fields(self) -> dict[str, Any]:
         """The record as its line holds it (the keys in their order)."""

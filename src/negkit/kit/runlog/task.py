@@ -65,7 +65,7 @@ class DataLog(LogModel):
     root: str | None = None
     files: dict[str, FileLog] | None = None
     split: str | None = None
-    limit: int | None = None
+    limit: Number | None = None
     seed: int | None = None
     count: int | None = None
     items_in_split: int | None = None
