@@ -22,7 +22,7 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from negkit.benchmarks.tind.generator.generate import Generator, write_generation
+from negkit.studies.tind.generator.generate import Generator, write_generation
 
 
 def digest(folder: Path) -> str:

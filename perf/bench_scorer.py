@@ -20,8 +20,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from negkit.cli.resolution.corpora import score_files
 from negkit.kit.data.locate import find_data_root
-from negkit.resolution.cli.corpora import score_files
 from negkit.resolution.corpora.cdsco import read_cdsco, read_lines
 from negkit.resolution.metrics.nis import score_nis
 from negkit.resolution.metrics.starsem import score_starsem

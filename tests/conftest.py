@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from negkit.benchmarks.tind.generator.wordnet import default_wordnet_folder
+from negkit.studies.tind.generator.wordnet import default_wordnet_folder
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 #: The tests folder (helper scripts the tests start as child processes live here).

@@ -21,6 +21,7 @@ from negkit.commands.report import HTML_FILE, run_html, write_html_report
 from negkit.kit.render import plots
 from negkit.kit.render.html import markdown_to_html
 from negkit.kit.suites import suite_view
+from negkit.resolution.report import resolution_sections
 
 FIXTURE = NUBENCH_FIXTURE
 #: Figures per section: TIND 3, NaN-NLI 3, ScoNe 1, Thunder-NUBench 2, negation resolution 1.
@@ -54,7 +55,7 @@ def report_folder(tmp_path_factory) -> Path:
     ).stdout
     (out / "resolution-dev.json").write_text(scored, encoding="utf-8")
     assert "Scopes(cue match).f1" in json.loads(scored)["systems"][0]["intervals"]
-    write_html_report(results, out, suite_view)
+    write_html_report(results, out, suite_view, resolution_sections(out))
     return out
 
 

@@ -12,9 +12,9 @@ import pytest
 from negkit.cli import main
 from negkit.commands.cite import cite
 from negkit.kit.citations import NEGKIT_BIBTEX, BibtexError, bibtex_entries, bibtex_text, merge_bibtex
+from negkit.kit.corpora.citations import CORPUS_BIBTEX, corpus_bibtex
+from negkit.kit.corpora.sources import CORPUS_SOURCES
 from negkit.kit.suites.registry import all_suites
-from negkit.resolution.citations import CORPUS_BIBTEX, corpus_bibtex
-from negkit.resolution.corpora.sources import CORPUS_SOURCES
 from negkit.resolution.splits import ALL_CORPORA
 
 # Hand-written entries (labelled fixtures): a nested brace in a title, a comma inside a field.

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from negkit.kit.corpora.sources import CORPUS_SOURCES
 from negkit.kit.data.declared import DataFile, check_file, declared_files, gzip_bytes, total_size
 from negkit.kit.suites.registry import all_suites
 from negkit.kit.training.data_sources import TRAINING_SOURCES
-from negkit.resolution.corpora.sources import CORPUS_SOURCES
 
 #: Declared files that are not in ../shared/data: the authors' full TIND zip (the shared folder holds only its
 #: public half, raw-public.zip, declared as the alternative a mirror serves).

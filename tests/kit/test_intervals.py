@@ -158,7 +158,7 @@ def test_known_coverage_on_binomial_data():
 def test_starsem_intervals_resample_sentences():
     from conftest import shared_data_path
 
-    from negkit.resolution.cli.corpora import score_files
+    from negkit.cli.resolution.corpora import score_files
     from negkit.resolution.corpora.cdsco import read_lines
     from negkit.resolution.metrics.starsem import StarsemCounts, count_starsem, count_starsem_by_sentence
 

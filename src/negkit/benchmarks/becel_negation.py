@@ -196,7 +196,7 @@ SPECS: dict[str, PairedQuestions] = {task: _spec(task) for task in TASKS}
 
 
 def _factory(spec: PairedQuestions) -> Callable[..., Any]:
-    return lambda **options: spec.task(**options)
+    return spec.task
 
 
 SUITE = register_suite(

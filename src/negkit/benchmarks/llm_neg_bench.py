@@ -27,7 +27,9 @@ without the leading space of the files (a GPT-2 habit). Intervals resample items
 from __future__ import annotations
 
 import ast
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from negkit.errors import InputFormatError, quoted
 from negkit.io.textfiles import iter_csv
@@ -38,6 +40,7 @@ from negkit.kit.suites.description import SuiteDescription
 from negkit.kit.suites.kinds import choice_harness
 from negkit.kit.tasks.choice import ChoiceQuestion, MultipleChoice, choice_figures_of
 from negkit.kit.tasks.completion import CompletionForm, CompletionItem, Completions
+from negkit.kit.view import Figure
 
 #: The papers behind the data and protocol (``negkit cite``).
 BIBTEX = r"""@inproceedings{truong2023,
@@ -197,6 +200,13 @@ SAR_SPEC = MultipleChoice(
     protocol={"prompt": "as written", "choices": "classes as written"},
 )
 
+
+def _figures(metrics: dict[str, Any], records: Sequence[dict[str, Any]] | None = None) -> list[Figure]:
+    """SAR's figures (choice metrics) or the word completions' (MKR-NQ, MWR), by the metrics a task has."""
+    figures = choice_figures_of(SAR_SPEC) if "acc" in metrics else grouped_figures("word completions", "relations")
+    return figures(metrics, records)
+
+
 SUITE = register_suite(
     SuiteDescription(
         name=NAME,
@@ -224,9 +234,7 @@ SUITE = register_suite(
         reader=read_mkrnq,
         interval_unit="item",
         primary_metric=None,  # each task's first headline metric
-        figures=lambda metrics, records=None: (
-            choice_figures_of(SAR_SPEC) if "acc" in metrics else grouped_figures("word completions", "relations")
-        )(metrics, records),
+        figures=_figures,
         task_harness={SAR_SPEC.name: choice_harness(SAR_SPEC)},
         harness_none="MKR-NQ and MWR look up the first content word of a greedy continuation (function words "
         "skipped, cleaned as the authors' clean_word) in a list of words (WHR@1), and the LM Evaluation Harness's "

@@ -153,7 +153,7 @@ SPECS: dict[str, PairedQuestions] = {language: _spec(language) for language in F
 
 
 def _factory(spec: PairedQuestions) -> Callable[..., Any]:
-    return lambda **options: spec.task(**options)
+    return spec.task
 
 
 SUITE = register_suite(

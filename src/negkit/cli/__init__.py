@@ -1,11 +1,11 @@
 """The ``negkit`` command line: argument parsing and dispatch only.
 
-Each command family lives in its own module of this package and exposes
-``register(groups: CommandGroups, context: CommandContext) -> None``, which adds sub-commands to the groups it
-needs; a module defining ``GROUPS`` adds command groups, and ``ORDER`` places it in ``negkit --help``
-(:func:`command_modules`: no list to edit). A benchmark's own commands (``negkit tind ...``) live in its package, as a
-module or package ``cli`` found the same way; they get eval's flags and pipeline in the
-:class:`~negkit.kit.command_context.CommandContext`.
+Each command family lives in its own module (or package) of this package and exposes
+``register(groups: CommandGroups) -> None``, which adds sub-commands to the groups it needs; a module defining
+``GROUPS`` adds command groups, and ``ORDER`` places it in ``negkit --help`` (:func:`command_modules`: no list to
+edit). The commands of a benchmark's paper studies and of negation resolution (``negkit tind ...``, ``negkit nubench
+...``, ``negkit nan-nli ...``, ``negkit resolution ...``) are such modules too; they take ``negkit eval``'s flags
+from :mod:`negkit.cli.evaluate` and run evaluations through the library.
 A sub-command parser stores its handler with ``parser.set_defaults(handler=function)``; the
 handler receives the parsed ``argparse.Namespace`` and returns an exit status. Everything a
 handler does is a call into the library, so it is reachable from Python with the same names.
@@ -26,9 +26,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from negkit import __version__
-from negkit.cli.evaluate import command_context
+from negkit.cli.groups import CommandGroups
 from negkit.errors import NegkitError
-from negkit.kit.command_context import CommandGroups
 from negkit.kit.suites import include_suites
 
 #: Error messages are cut to this many characters (a quoted input value never floods the terminal).
@@ -38,24 +37,12 @@ MESSAGE_LIMIT = 1000
 DEFAULT_ORDER = 100
 
 
-#: Packages whose sub-packages may bring commands of their own (a ``cli`` module or package), and applications that
-#: may themselves (found by name, as the suite registry finds the benchmarks).
-COMMAND_PACKAGES = ("negkit.benchmarks",)
-COMMAND_APPLICATIONS = ("negkit.resolution",)
-
-
 def command_modules() -> list[Any]:
-    """Every module that registers commands (it has ``register``), by its ``ORDER`` then name: this package's
-    modules, and the ``cli`` module (or package) of each benchmark and application that has one.
+    """Every module of this package that registers commands (it has ``register``), by its ``ORDER`` then name.
 
     A module may also define ``GROUPS = {NAME: HELP}``: command groups (``negkit NAME COMMAND``) it adds commands to.
     """
     names = [f"negkit.cli.{info.name}" for info in pkgutil.iter_modules(__path__)]
-    owners = list(COMMAND_APPLICATIONS)
-    for package_name in COMMAND_PACKAGES:
-        package = importlib.import_module(package_name)
-        owners += [f"{package_name}.{info.name}" for info in pkgutil.iter_modules(package.__path__) if info.ispkg]
-    names += [f"{owner}.cli" for owner in owners if importlib.util.find_spec(f"{owner}.cli") is not None]
     modules = [module for module in map(importlib.import_module, names) if hasattr(module, "register")]
     return sorted(modules, key=lambda module: (getattr(module, "ORDER", DEFAULT_ORDER), module.__name__))
 
@@ -94,9 +81,8 @@ def build_parser() -> argparse.ArgumentParser:
             group_parser = top.add_parser(name, help=help_text, description=help_text)
             groups[name] = group_parser.add_subparsers(dest=f"{name}_command", metavar="COMMAND")
             group_parser.set_defaults(handler=_group_usage(group_parser))
-    context = command_context()
     for module in modules:
-        module.register(groups, context)
+        module.register(groups)
     return parser
 
 

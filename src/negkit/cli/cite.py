@@ -7,6 +7,7 @@ import argparse
 import sys
 
 from negkit.cli.arguments import add_include_argument
+from negkit.cli.groups import CommandGroups
 from negkit.commands.cite import cite
 from negkit.io.atomic import atomic_write_text
 from negkit.kit.citations import bibtex_text
@@ -15,7 +16,7 @@ from negkit.kit.citations import bibtex_text
 ORDER = 85
 
 
-def register(groups, context) -> None:
+def register(groups: CommandGroups) -> None:
     parser = groups[""].add_parser(
         "cite",
         help="BibTeX for negkit and the papers behind tasks or a run folder",

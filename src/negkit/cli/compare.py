@@ -8,16 +8,18 @@ import json
 from pathlib import Path
 
 from negkit.cli.arguments import add_include_argument, add_run_interval_arguments, selected_run_tasks
+from negkit.cli.groups import CommandGroups
 from negkit.commands.compare import CompareOptions, compare, compare_markdown
 from negkit.commands.compare_page import write_comparison
 from negkit.commands.report import write_run_folder_html
 from negkit.kit.suites import suite_view
+from negkit.resolution.report import resolution_sections
 
 #: Place in ``negkit --help``.
 ORDER = 20
 
 
-def register(groups, context) -> None:
+def register(groups: CommandGroups) -> None:
     parser = groups[""].add_parser(
         "compare",
         help="compare runs: leaderboard per suite and metric, intervals, paired differences from a baseline",
@@ -70,5 +72,6 @@ def run_compare(args: argparse.Namespace) -> int:
 
 
 def run_report(args: argparse.Namespace) -> int:
-    print(write_run_folder_html(Path(args.run), suite_view))
+    folder = Path(args.run)
+    print(write_run_folder_html(folder, suite_view, resolution_sections(folder)))
     return 0

@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from negkit.cli.groups import CommandGroups
 from negkit.commands.data import (
     data_get,
     data_list,
@@ -54,7 +55,7 @@ def data_stats(suite: str, data: str | Path | None = None) -> DataStatistics:
     return statistics_function(suite)(data)
 
 
-def register(groups, context) -> None:
+def register(groups: CommandGroups) -> None:
     """Add ``negkit data get``, ``list``, ``verify``, ``mirror`` and ``stats``."""
     _register_get(groups)
     stats = groups["data"].add_parser(

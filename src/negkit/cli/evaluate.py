@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from negkit.cli.arguments import add_include_argument
+from negkit.cli.groups import CommandGroups
 from negkit.commands.eval.combined import REPORT_FILE
 from negkit.commands.eval.evaluate import evaluate
 from negkit.commands.eval.harness import parse_gen_kwargs
@@ -35,7 +36,6 @@ from negkit.kit.arguments import (
     seed_value,
     wait_seconds,
 )
-from negkit.kit.command_context import CommandContext
 from negkit.kit.suites import registered_tasks, suite_groups, task_flags
 from negkit.models.model_args import parse_model_args
 from negkit.models.spec import parse_model_spec
@@ -45,7 +45,7 @@ from negkit.runs.runner import DEFAULT_CHUNK_SIZE, DEFAULT_COMMIT_SECONDS
 ORDER = 10
 
 
-def register(groups, context) -> None:
+def register(groups: CommandGroups) -> None:
     parser = groups[""].add_parser(
         "eval",
         help="evaluate a model on benchmark tasks (results JSON, per-sample JSONL, Markdown tables)",
@@ -399,11 +399,6 @@ def batch_size_of(text: str, maximum: int | None) -> int | None:
         )
         return size
     return maximum
-
-
-def command_context() -> CommandContext:
-    """What a benchmark's own commands get of ``negkit eval`` (:class:`negkit.kit.command_context.CommandContext`)."""
-    return CommandContext(add_model_arguments, add_run_arguments, eval_options, evaluate)
 
 
 def suites_to_run(

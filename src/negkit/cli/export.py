@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from negkit.cli.arguments import add_include_argument
+from negkit.cli.groups import CommandGroups
 from negkit.commands.export import export_lm_eval
 from negkit.kit.arguments import non_negative, parse_limit, per_task_value, seed_value
 
@@ -14,7 +15,7 @@ ORDER = 70
 GROUPS = {"export": "write negkit's tasks for other tools (the LM Evaluation Harness)"}
 
 
-def register(groups, context) -> None:
+def register(groups: CommandGroups) -> None:
     parser = groups["export"].add_parser(
         "lm-eval",
         help="task YAML files and utils that `lm_eval --include_path DIR` loads (same items, prompts, predictions)",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from negkit.cli.groups import CommandGroups
 from negkit.errors import NegkitError
 from negkit.kit.suites import classifier_tasks
 from negkit.kit.training.arguments import (
@@ -21,7 +22,7 @@ from negkit.models.spec import parse_model_spec
 ORDER = 30
 
 
-def register(groups, context) -> None:
+def register(groups: CommandGroups) -> None:
     parser = groups[""].add_parser(
         "finetune",
         help="fine-tune a model on TIND, Thunder-NUBench pairs, prompt/completion JSONL (LoRA) or NLI data",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 
 from negkit.cli.arguments import add_include_argument, add_run_interval_arguments, selected_run_tasks
+from negkit.cli.groups import CommandGroups
 from negkit.commands.leaderboard import LeaderboardOptions, leaderboard
 from negkit.commands.leaderboard_scaling import parse_parameters
 from negkit.kit.suites import suite_view
@@ -14,7 +15,7 @@ from negkit.kit.suites import suite_view
 ORDER = 25
 
 
-def register(groups, context) -> None:
+def register(groups: CommandGroups) -> None:
     parser = groups[""].add_parser(
         "leaderboard",
         help="a static leaderboard site: every model ranked on every task, intervals, heatmap, paired tests",

@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 
 from negkit.cli.arguments import add_include_argument
+from negkit.cli.groups import CommandGroups
 from negkit.commands.score import score_predictions, scored_suites
 from negkit.errors import NegkitError
 from negkit.io.atomic import atomic_write_text
@@ -25,7 +26,7 @@ ORDER = 60
 GROUPS = {"score": "compute a suite's metrics from a predictions file made elsewhere"}
 
 
-def register(groups, context) -> None:
+def register(groups: CommandGroups) -> None:
     for suite in scored_suites():
         # the suite's main task name is also accepted (e.g. nubench for thunder-nubench), as before suites existed
         aliases = [name for name in (*suite.aliases, suite.main_task) if name != suite.name]

@@ -14,9 +14,9 @@ from pathlib import Path
 
 from negkit.errors import NegkitError
 from negkit.kit.citations import lookup_citations, merge_bibtex
+from negkit.kit.corpora.citations import CORPUS_BIBTEX, corpus_bibtex
 from negkit.kit.runs import read_task_results
 from negkit.kit.suites.registry import all_suites, expand_task_names, registered_tasks, suite_view
-from negkit.resolution.citations import CORPUS_BIBTEX, corpus_bibtex
 from negkit.runs.files import RESULTS_SUFFIX
 
 

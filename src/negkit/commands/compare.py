@@ -114,7 +114,7 @@ def compare(
 
 
 def _comparable(view: SuiteView | None) -> bool:
-    return view is not None and view.estimands is not None
+    return view is not None and view.estimand_builder is not None
 
 
 def _compare_task(
@@ -181,8 +181,8 @@ def _paired(
     task_name: str,
     records: list[dict[str, Any]],
     base_records: list[dict[str, Any]],
-    path: Path,
-    base_path: Path,
+    path: Path | None,
+    base_path: Path | None,
     options: CompareOptions,
     view: SuiteView | None,
 ) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 checked and copied.
 
 The data sets are the suites (their ``DataSource``) and the negation-resolution corpora
-(:data:`negkit.resolution.corpora.sources.CORPUS_SOURCES`). A data set is named by its suite name or alias, or by
+(:data:`negkit.kit.corpora.sources.CORPUS_SOURCES`). A data set is named by its suite name or alias, or by
 its folder (``negation-nli``, ``cd-sco``, ``sfu``): the name a missing-data message prints.
 """
 
@@ -16,6 +16,7 @@ from pathlib import Path
 
 from negkit.errors import NegkitError
 from negkit.io.atomic import make_folder
+from negkit.kit.corpora.sources import CORPUS_SOURCES
 from negkit.kit.data.declared import DataFile, check_file, human_size, total_size, unique_files
 from negkit.kit.data.fetch import (
     MIRROR_VARIABLE,
@@ -31,7 +32,6 @@ from negkit.kit.data.locate import DATASET_FOLDERS, candidate_roots, download_ro
 from negkit.kit.suites.description import DataSource
 from negkit.kit.suites.registry import all_suites
 from negkit.kit.training.data_sources import TRAINING_SOURCES
-from negkit.resolution.corpora.sources import CORPUS_SOURCES
 
 Say = Callable[[str], None]
 #: Folder under the data root where the public inputs of a build (e.g. CondaQA's few-shot files) are kept.
@@ -171,7 +171,7 @@ def data_get(
                 continue
             built = [] if mirror or source.build is None else [f for f in missing if f.url is None and not f.one_of]
             size = sum(_fetch_size(file, mirror) for file in missing if file not in built)
-            size += sum(file.size for file in source.inputs) if built else 0
+            size += sum(file.size or 0 for file in source.inputs) if built else 0
             where = f"mirror {mirror}" if mirror else "the authors' releases at pinned commits"
             say(
                 f"{data_set.name}: {len(missing)} file(s), {human_size(size)} from {where}; "
@@ -348,7 +348,7 @@ def data_mirror(
             temporary = target.with_name(target.name + ".copying")
             shutil.copyfile(source, temporary)
             temporary.replace(target)
-            report.fetched.append((file.path, file.size))
+            report.fetched.append((file.path, file.size if file.size is not None else target.stat().st_size))
     for path, reason in report.failed:
         say(f"not in the mirror: {path}: {reason}")
     return report

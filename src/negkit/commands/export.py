@@ -200,8 +200,9 @@ def readme(manifest: dict[str, Any], out: Path) -> str:
     base = f"lm_eval --model hf --model_args pretrained=MODEL,dtype=float32 --include_path {shlex.quote(str(out.resolve()))}"
     plain = []
     for task, entry in tasks.items():
-        if exports[task].readme is not None:
-            lines += exports[task].readme(base, entry)
+        readme = exports[task].readme
+        if readme is not None:
+            lines += readme(base, entry)
         else:
             plain += entry["harness_tasks"]
     if plain:
@@ -211,8 +212,9 @@ def readme(manifest: dict[str, Any], out: Path) -> str:
         ]
     lines += ["```", ""]
     for task, entry in tasks.items():
-        if exports[task].notes is not None:
-            lines += exports[task].notes(entry)
+        notes = exports[task].notes
+        if notes is not None:
+            lines += notes(entry)
     lines += [
         "Per-item predictions equal negkit's: the Harness's `acc` prediction is the arg-max of the choices' "
         "log-likelihoods, which is negkit's prediction for these tasks (TIND: True iff P(True) > P(False) on the "

@@ -170,7 +170,7 @@ def _percent(view: SuiteView) -> float:
 
 
 def _comparable(view: SuiteView | None) -> bool:
-    return view is not None and view.estimands is not None
+    return view is not None and view.estimand_builder is not None
 
 
 def _scaled(value: float | None, factor: float) -> float | None:
@@ -253,17 +253,19 @@ def leaderboard_data(
         "mean_rank": {},
         "skipped": sorted(set(skipped)),
     }
+    # every task in splits has a comparable suite (the loop above skipped the others)
+    views = {name: view for name in splits if (view := suites(name)) is not None}
     # columns in the order --tasks gives, else in the suites' report order
     ordered = (
         list(options.tasks)
         if options.tasks is not None
-        else sorted(splits, key=lambda name: (suites(name).order, suites(name).name, name))
-    )  # type: ignore[union-attr]
+        else sorted(splits, key=lambda name: (views[name].order, views[name].name, name))
+    )
     for task_name in ordered:
         task_splits = splits[task_name]
         for split in sorted(task_splits):
             key = task_name if len(task_splits) == 1 else f"{task_name} [{split}]"
-            column = _column(task_name, split, key, models, data, options, suites(task_name))
+            column = _column(task_name, split, key, models, data, options, views[task_name])
             if column is not None:
                 data["columns"].append(column)
     _mean_ranks(data)
@@ -355,7 +357,9 @@ def _column(
     for name, cell in cells.items():
         cell["rank"] = ranks.get(name)
         cell["reference"] = name in references
-        cell["best"] = competing and name in ranks and ranks[name] == ranks[best]  # tied values are all best
+        cell["best"] = (
+            best is not None and competing and name in ranks and ranks[name] == ranks[best]
+        )  # tied values are all best
         if best is not None and name != best and name not in unpaired and best not in unpaired:
             cell["vs_best"] = _versus(found[name], found[best], primaries[name].path, factor, options, view)
     first = primaries[best] if best is not None else next(iter(primaries.values()))

@@ -162,7 +162,8 @@ def ranking_table(data: dict[str, Any], slugs: dict[str, str]) -> str:
         f'<th data-first="descending" title="{_e(c["metric_label"])}; unit: {_e(c["unit"])}">{_e(c["label"])}</th>'
         for c in columns
     ]
-    rows, references = [], []
+    rows: list[str] = []
+    references: list[str] = []
     folders = {model["name"]: ", ".join(_folder_names(model["folders"])) for model in data["models"]}
     position = 0
     for name in _ordered(data):

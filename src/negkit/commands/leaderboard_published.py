@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import csv
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -195,12 +195,12 @@ def attach_published(data: dict[str, Any], rows: Sequence[PublishedRow], labels:
         )
 
 
-def published_in(data: dict[str, Any], key: str) -> list[dict[str, Any]]:
+def published_in(data: Mapping[str, Any], key: str) -> list[dict[str, Any]]:
     """The published rows of column ``key``, in file order."""
     return [row for row in data.get("published", []) if row["column"] == key]
 
 
-def published_value(row: dict[str, Any]) -> str:
+def published_value(row: Mapping[str, Any]) -> str:
     """A published value as text: the percent value, with its metric's label when it is not the primary metric."""
     text = f"{row['value']:.1f}"
     return text if row["primary"] else f"{text} ({row['metric_label']})"

@@ -42,8 +42,10 @@ def recorded_parameters(models: Sequence[Mapping[str, Any]]) -> int | None:
     None when they name none (or several that differ)."""
     found = set()
     for model in models:
-        load = model.get("load") if isinstance(model.get("load"), dict) else {}
-        entry = load.get("catalogue") if isinstance(load.get("catalogue"), dict) else {}
+        load = model.get("load")
+        load = load if isinstance(load, dict) else {}
+        entry = load.get("catalogue")
+        entry = entry if isinstance(entry, dict) else {}
         name = str(entry.get("name") or model.get("name") or "")
         if name and (is_catalogue_name(name) or name in {item.fingerprint_name for item in CATALOGUE}):
             known = catalogue_model(name) if is_catalogue_name(name) else None

@@ -2,15 +2,14 @@
 (``negkit eval``, ``negkit report``), with ``samples.html`` beside it (the run's items: :mod:`negkit.commands.samples_page`).
 
 The page has a summary of every task's headline metrics with their 95% intervals, then per task its figures (its
-suite's) and its tables (intervals in grey). Negation resolution scores are included when the folder holds
-``resolution*.json`` files written by ``negkit resolution score --json``. Without matplotlib (``pip install
-negkit[report]``) the page says so and keeps the tables.
+suite's) and its tables (intervals in grey), then the sections the caller adds from other files of the folder
+(``negkit report`` adds negation resolution scores: :func:`negkit.resolution.report.resolution_sections`). Without
+matplotlib (``pip install negkit[report]``) the page says so and keeps the tables.
 """
 
 from __future__ import annotations
 
 import html
-import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -20,13 +19,12 @@ from negkit.io.atomic import atomic_write_text
 from negkit.kit.citations import bibtex_text, lookup_citations
 from negkit.kit.render import plots
 from negkit.kit.render.html import figures_html, markdown_to_html, no_plots, page
-from negkit.kit.render.markdown import markdown_table, with_interval
+from negkit.kit.render.markdown import markdown_table
 from negkit.kit.results import TaskResult
 from negkit.kit.runlog import iter_sample_records
 from negkit.kit.runs import read_run
 from negkit.kit.suites import suite_view
-from negkit.kit.view import SuiteLookup, no_suites, report_order, run_sections
-from negkit.resolution.figures import resolution_figures
+from negkit.kit.view import RunSection, SuiteLookup, no_suites, report_order, run_sections
 
 HTML_FILE = "report.html"
 
@@ -41,7 +39,7 @@ def _records(result: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [record.fields() for _, record in iter_sample_records(path)]  # a damaged line is FILE:LINE: problem
 
 
-def summary_table(results: Sequence[dict[str, Any]], suites: SuiteLookup = no_suites) -> str:
+def summary_table(results: Sequence[Mapping[str, Any]], suites: SuiteLookup = no_suites) -> str:
     """Markdown: per task its items and main metric with the interval, every value in percent (some suites'
     metrics are percentages, others' fractions: the summary puts them on one scale, from each suite's ``scale``;
     each section keeps its own); ``suites`` says each task's main metric."""
@@ -74,7 +72,7 @@ def percent_cell(entry: dict[str, Any], scale: float) -> str:
 
 
 def run_html(
-    results: Sequence[dict[str, Any]], resolution_scores: Sequence[dict[str, Any]] = (), suites: SuiteLookup = no_suites
+    results: Sequence[Mapping[str, Any]], suites: SuiteLookup = no_suites, sections: Sequence[RunSection] = ()
 ) -> str:
     """The report page of one ``negkit eval`` run (its task results, as :func:`negkit.commands.eval.evaluate.evaluate`
     returns); ``suites`` gives each task's figures and main metric (:func:`negkit.kit.suites.suite_view`)."""
@@ -111,10 +109,11 @@ def run_html(
             tables = Path(path).read_text(encoding="utf-8")
         if tables:
             body.append(markdown_to_html(tables))
-    for score in resolution_scores:
-        body.append(f"<h2>Negation resolution: {html.escape(Path(str(score.get('gold', ''))).name)}</h2>")
-        body.append(figures_html(resolution_figures(score)) if plots.available() else no_plots())
-        body.append(_resolution_table(score))
+    for section in sections:  # parts from other files of the folder (e.g. negation resolution scores)
+        body.append(f"<h2>{html.escape(section.title)}</h2>")
+        if section.figures is not None:
+            body.append(figures_html(section.figures()) if plots.available() else no_plots())
+        body.append(markdown_to_html(section.markdown))
     citations = lookup_citations([result["task"].get("task", "?") for result in results], suites)
     body += [
         "<h2>How to cite</h2>",
@@ -124,52 +123,27 @@ def run_html(
     return page(title, body)
 
 
-def _resolution_table(score: dict[str, Any]) -> str:
-    rows = []
-    for entry in score.get("systems", []):
-        intervals = entry.get("intervals", {})
-        for row in entry.get("starsem", {}).get("rows", []):
-            rows.append(
-                [Path(str(entry.get("system", "?"))).name, row["row"]]
-                + [
-                    with_interval(
-                        float(row[name]) if row.get(name) is not None else None, intervals, f"{row['row']}.{name}", 2
-                    )
-                    for name in ("precision", "recall", "f1")
-                ]
-            )
-    return markdown_to_html(markdown_table(["system", "measure", "P", "R", "F1"], rows))
-
-
-def resolution_scores(folder: Path) -> list[dict[str, Any]]:
-    """The ``resolution*.json`` files of a folder that hold ``negkit resolution score --json`` output."""
-    scores = []
-    for path in sorted(folder.glob("resolution*.json")):
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
-            continue
-        if isinstance(data, dict) and isinstance(data.get("systems"), list):
-            scores.append(data)
-    return scores
-
-
-def write_html_report(results: Sequence[dict[str, Any]], out: str | Path, suites: SuiteLookup = no_suites) -> Path:
+def write_html_report(
+    results: Sequence[Mapping[str, Any]],
+    out: str | Path,
+    suites: SuiteLookup = no_suites,
+    sections: Sequence[RunSection] = (),
+) -> Path:
     """Write ``report.html`` into ``out`` (atomically), and beside it ``samples.html``, the run's items
-    (:mod:`negkit.commands.samples_page`); return the report's path."""
+    (:mod:`negkit.commands.samples_page`); ``sections`` come after the tasks; return the report's path."""
     out = Path(out)
     path = out / HTML_FILE
     if results:
         model = results[0].get("model", {})
         write_samples_page(results, out, _records, f"negkit samples: {model.get('name', '')}")
-    atomic_write_text(path, run_html(results, resolution_scores(out), suites))
+    atomic_write_text(path, run_html(results, suites, sections))
     return path
 
 
-def write_run_folder_html(folder: Path, suites: SuiteLookup | None = None) -> Path:
+def write_run_folder_html(folder: Path, suites: SuiteLookup | None = None, sections: Sequence[RunSection] = ()) -> Path:
     """Write ``report.html`` of an existing run folder from its task files (see ``negkit report``); tasks in the
-    suites' order (``suites``: default the registry's)."""
+    suites' order (``suites``: default the registry's), then ``sections``."""
     suites = suites or suite_view
     run = read_run(folder)
     results = [run.tasks[name] for name in sorted(run.tasks, key=lambda name: report_order(suites, name))]
-    return write_html_report(results, folder, suites)
+    return write_html_report(results, folder, suites, sections)

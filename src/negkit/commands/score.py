@@ -22,6 +22,7 @@ from negkit.io.textfiles import iter_jsonl
 from negkit.kit.metrics.intervals import IntervalSettings
 from negkit.kit.scoring import task_numbers
 from negkit.kit.suites import SuiteDescription, SuiteScore, all_suites, get_suite
+from negkit.kit.tasks.adapter import adapt
 from negkit.runs.files import verify_samples
 
 __all__ = ["SuiteScore", "score_predictions", "score_task", "scored_suites"]
@@ -33,7 +34,7 @@ def _main_task(suite: SuiteDescription) -> Any:
 
 def scored_suites() -> list[SuiteDescription]:
     """The suites whose main task reads predictions files (``Task.predictions``)."""
-    return [suite for suite in all_suites() if hasattr(_main_task(suite), "predictions")]
+    return [suite for suite in all_suites() if adapt(_main_task(suite)).reads_predictions]
 
 
 def score_task(
@@ -48,17 +49,14 @@ def score_task(
     task's own metrics, intervals and tables (:func:`negkit.kit.scoring.task_numbers`) over the items predicted
     (the task's optional hooks: see the module documentation)."""
     path = Path(path)
-    choose = getattr(task, "task_for_predictions", None)
-    if choose is not None:
-        task = choose(path)
+    adapter = adapt(task).for_predictions(path)
+    task = adapter.task
     count: int | None = None
-    if getattr(task, "predictions_hold_items", False):  # the file holds its items: no data set to read
+    if adapter.predictions_hold_items:  # the file holds its items: no data set to read
         records = task.predictions(path, None)
-        items = chosen = task.items_from_records(records, path)
+        items = chosen = adapter.items_from_records(records, path)
     else:
-        scored_items = getattr(task, "scored_items", None)
-        found = scored_items(data) if scored_items is not None else task.load(data, split, None, 0).items
-        splits = found if isinstance(found, Mapping) else {split: found}
+        splits = adapter.scored_items(data, split)
         items = [item for split_items in splits.values() for item in split_items]
         records = task.predictions(path, items)
         check_gold_against_data(path, records)
@@ -71,9 +69,9 @@ def score_task(
             if any(item.item_id in predicted for item in split_items)
         )
     metrics = task_numbers(task, chosen, records, intervals)
-    scored_metrics = getattr(task, "scored_metrics", None)
-    if scored_metrics is not None:
-        metrics = scored_metrics(metrics, name, items)
+    scored = adapter.scored_metrics(metrics, name, items)
+    if scored is not None:
+        metrics = scored
     else:
         metrics |= ({} if count is None else {"data_count": count}) | {"source": name}
     if "intervals" in metrics:  # last, as negkit eval writes them
@@ -113,7 +111,7 @@ def score_predictions(
     ``intervals``: the bootstrap of the 95% intervals, None for none)."""
     description = get_suite(suite)
     task = _main_task(description)
-    if not hasattr(task, "predictions"):
+    if not adapt(task).reads_predictions:
         raise NegkitError(
             f"suite {description.name} reads no predictions file "
             f"(suites that do: {', '.join(s.name for s in scored_suites())})"

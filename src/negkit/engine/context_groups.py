@@ -117,9 +117,10 @@ class ContextGroupScorer:
             if not tokens:
                 answers[owner].append((0.0, True, 0))
                 continue
-            rows = [first_rows[owner]] + (
-                [rest_logprobs[index, k] for k in range(len(tokens) - 1)] if len(tokens) > 1 else []
-            )
+            rows = [first_rows[owner]]
+            if len(tokens) > 1:
+                assert rest_logprobs is not None  # computed whenever a continuation has more than one token
+                rows += [rest_logprobs[index, k] for k in range(len(tokens) - 1)]
             stacked = torch.stack(rows)
             targets = torch.tensor(tokens, dtype=torch.long)
             picked = stacked.gather(1, targets[:, None])[:, 0]

@@ -23,7 +23,9 @@ def input_device(model: Any) -> torch.device:
             return torch.device(f"cuda:{execution}" if isinstance(execution, int) else execution)
         weight = getattr(embedding, "weight", None)
         if weight is not None and weight.device.type != "meta":
-            return weight.device
+            device: torch.device = weight.device
+            return device
+    parameter: torch.nn.Parameter
     for parameter in model.parameters():
         if parameter.device.type != "meta":
             return parameter.device

@@ -265,7 +265,7 @@ def plan_rows(
 
 def _add_prompt(
     rows: list[Row],
-    open_rows: dict,
+    open_rows: dict[int, tuple[Row, list[int], Sequence[int]]],
     anchor: int,
     anchor_end: int,
     prompt: int,

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -86,7 +87,7 @@ class SimilarityRequest:
 #: Any request a model can answer.
 Request = LoglikelihoodRequest | NextTokenRequest | GenerateRequest | ClassifyRequest | SimilarityRequest
 #: The matching answers: LoglikelihoodResult, dict candidate -> log-prob, generated text, dict label -> prob, cosine.
-Response = LoglikelihoodResult | dict | str | float
+Response = LoglikelihoodResult | dict[str, float] | str | float
 
 
 @dataclass(frozen=True)
@@ -106,7 +107,7 @@ class ModelFingerprint:
     sha256: str | None = None
     extra: tuple[tuple[str, str], ...] = field(default_factory=tuple)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """A JSON-ready description, as written into result files."""
         data = asdict(self)
         data["extra"] = dict(self.extra)
@@ -118,7 +119,7 @@ class ModelFingerprint:
         return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
-def request_payload(request: Request) -> dict:
+def request_payload(request: Request) -> dict[str, Any]:
     """A JSON-ready description of a request, with its kind (used for run store keys and records).
 
     Fields left at ``None`` (optional settings such as ``add_bos``) are omitted, so adding an optional field

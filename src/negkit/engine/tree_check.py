@@ -109,7 +109,8 @@ def tree_distance(model: Any, prompt: Any, tree_logprobs: torch.Tensor) -> tuple
 
 def compute_dtype(model: Any) -> torch.dtype:
     """The dtype the model computes in (its input embedding's)."""
-    return model.get_input_embeddings().weight.dtype
+    dtype: torch.dtype = model.get_input_embeddings().weight.dtype
+    return dtype
 
 
 def rounding_noise(model: Any) -> tuple[float, float]:

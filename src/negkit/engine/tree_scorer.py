@@ -307,18 +307,18 @@ class TreeScorer:
             yield lambda output: output.logits[rows.to(output.logits.device), columns.to(output.logits.device)]
             return
 
-        fired = []
+        fired: list[bool] = []
 
-        def gather(_module: Any, args: tuple) -> tuple:
+        def gather(_module: Any, args: tuple[Any, ...]) -> tuple[Any, ...]:
             hidden = args[0]
             fired.append(True)
             return (hidden[rows.to(hidden.device), columns.to(hidden.device)].unsqueeze(0), *args[1:])
 
         def logits_of(output: Any) -> torch.Tensor:
+            logits: torch.Tensor = output.logits
             if fired:
-                return output.logits[0]
+                return logits[0]
             # the model did not call its output embedding module (it applies the weights itself): pick
-            logits = output.logits
             return logits[rows.to(logits.device), columns.to(logits.device)]
 
         handle = self._head.register_forward_pre_hook(gather)

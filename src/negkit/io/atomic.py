@@ -91,7 +91,10 @@ def atomic_writer(path: str | os.PathLike[str], mode: str = "w", encoding: str =
         raise NegkitError(f"{target}: cannot write: {describe_os_error(error)}") from None
     try:
         os.fchmod(descriptor, _file_mode(target))  # mkstemp makes files private (0600); keep the usual mode
-        text_options = {"encoding": encoding, "errors": "backslashreplace"}  # a path of bytes that are not UTF-8
+        text_options: dict[str, Any] = {
+            "encoding": encoding,
+            "errors": "backslashreplace",
+        }  # a path of bytes that are not UTF-8
         with os.fdopen(descriptor, mode, **({} if "b" in mode else text_options)) as handle:
             yield handle
             handle.flush()

@@ -18,7 +18,7 @@ LM training sets. negkit's commands follow that:
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -76,10 +76,12 @@ def redact_record(record: dict[str, Any], fields: Iterable[str]) -> dict[str, An
     return redacted
 
 
-def private_fields_to_redact(task: Any, out: str | Path, allow_in_git: bool) -> tuple[tuple[str, ...], Path | None]:
-    """The fields of ``task``'s records to redact when writing to ``out`` (none outside a git working tree, with
-    ``allow_in_git``, or for a task without private data), and the working tree's root."""
-    fields = tuple(getattr(task, "private_fields", ()) or ())
+def private_fields_to_redact(
+    fields: Sequence[str], out: str | Path, allow_in_git: bool
+) -> tuple[tuple[str, ...], Path | None]:
+    """Which of a task's private ``fields`` to redact from its records when writing to ``out`` (none outside a git
+    working tree, with ``allow_in_git``, or for a task without private data), and the working tree's root."""
+    fields = tuple(fields)
     if not fields or allow_in_git:
         return (), None
     repository = inside_git_worktree(out)

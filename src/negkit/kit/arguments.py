@@ -8,19 +8,21 @@ from __future__ import annotations
 import argparse
 import math
 import re
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 from negkit.errors import NegkitError
 
+T = TypeVar("T")
 
-def per_task_value(convert):
+
+def per_task_value(convert: Callable[[str], T]) -> Callable[[str], T | dict[str, T]]:
     """An argparse type for ``VALUE`` (every task) or ``TASK=VALUE,...`` (per task), each converted."""
 
-    def parse(text: str):
+    def parse(text: str) -> T | dict[str, T]:
         if "=" not in text:
             return convert(text)
-        values = {}
+        values: dict[str, T] = {}
         for part in text.split(","):
             task, separator, value = part.partition("=")
             if not separator or not task.strip() or not value.strip():
@@ -116,7 +118,7 @@ def wait_seconds(text: str) -> float:
     return _number(text, lambda number: number >= 0, "a number of seconds of at least 0")
 
 
-def _number(text: str, accept, what: str) -> float:
+def _number(text: str, accept: Callable[[float], bool], what: str) -> float:
     try:
         number = float(text)
     except ValueError:

@@ -12,7 +12,7 @@ item from their folders alone, without the data sets. :func:`need` reads one fie
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -131,7 +131,7 @@ def different_data(task_name: str, first: TaskRun, first_name: str, second: Task
 
 
 def need(
-    record: dict[str, Any],
+    record: Mapping[str, Any],
     name: str,
     path: Path,
     number: int,
@@ -158,14 +158,16 @@ def need(
 
 
 def record_estimands(
-    task_name: str, records: Sequence[dict[str, Any]], path: Path, view: SuiteView | None
+    task_name: str, records: Sequence[dict[str, Any]], path: Path | None, view: SuiteView | None
 ) -> list[Estimand]:
     """The headline estimands of ``task_name`` from its records with its suite's builder (``path`` names the
-    file in errors)."""
-    if view is None or view.estimands is None:
+    file in errors; None: the task's samples file by its usual name)."""
+    path = path if path is not None else Path(task_name + SAMPLES_SUFFIX)
+    builder = None if view is None else view.estimand_builder
+    if builder is None:
         raise NegkitError(f"task {task_name}: negkit cannot compare this task from its samples")
     try:
-        return [estimand for estimand in view.estimands(records, path) if estimand.headline]
+        return [estimand for estimand in builder(records, path) if estimand.headline]
     except (TypeError, ValueError, KeyError, AttributeError, IndexError) as error:  # a field of the wrong form
         raise InputFormatError(
             path, None, f"damaged sample records of task {task_name} ({type(error).__name__}: {shortened(str(error))})"

@@ -18,6 +18,7 @@ from typing import Any
 from negkit.errors import InputFormatError, NegkitError, shortened
 from negkit.kit.harness.layout import item_scores
 from negkit.kit.metrics.intervals import Estimand, IntervalSettings, intervals_json
+from negkit.kit.tasks.adapter import adapt
 
 
 def task_numbers(
@@ -25,17 +26,17 @@ def task_numbers(
 ) -> dict[str, Any]:
     """The task's metrics from its items and records, with ``intervals`` (95%, ``settings``'s bootstrap) unless
     ``settings`` is None."""
-    metrics = task.metrics(items, records)
+    metrics: dict[str, Any] = task.metrics(items, records)
     if settings is not None:
-        estimands = getattr(task, "estimands", None)
+        estimands = adapt(task).estimands(items, records)
         if estimands is not None:
-            metrics["intervals"] = intervals_json(estimands(items, records), settings)
+            metrics["intervals"] = intervals_json(estimands, settings)
     return metrics
 
 
 def compares(task: Any) -> bool:
     """Whether runs of ``task`` can be compared from their samples files alone."""
-    return hasattr(task, "items_from_records") and hasattr(task, "estimands")
+    return adapt(task).compares
 
 
 def headline_estimands(task: Any, records: Sequence[Mapping[str, Any]], path: Path) -> list[Estimand]:
@@ -43,8 +44,11 @@ def headline_estimands(task: Any, records: Sequence[Mapping[str, Any]], path: Pa
     if not compares(task):
         raise NegkitError(f"task {task.name}: negkit cannot compare this task from its samples")
     try:
-        items = task.items_from_records(records, path)
-        return [estimand for estimand in task.estimands(items, records, headline_only=True) if estimand.headline]
+        adapter = adapt(task)
+        items = adapter.items_from_records(records, path)
+        return [
+            estimand for estimand in adapter.estimands(items, records, headline_only=True) or () if estimand.headline
+        ]
     except (TypeError, ValueError, KeyError, AttributeError, IndexError) as error:  # a field of the wrong form
         raise InputFormatError(
             path, None, f"damaged sample records of task {task.name} ({type(error).__name__}: {shortened(str(error))})"
@@ -53,5 +57,5 @@ def headline_estimands(task: Any, records: Sequence[Mapping[str, Any]], path: Pa
 
 def harness_scores(task: Any, records: Sequence[Mapping[str, Any]]) -> dict[str, list[float]]:
     """Per-item scores by Harness metric (``acc``, ``acc_norm``): the task's own where it says them."""
-    scores = getattr(task, "harness_scores", None)
-    return scores(records) if scores is not None else item_scores(records)
+    scores = adapt(task).harness_scores(records)
+    return scores if scores is not None else item_scores(records)

@@ -8,8 +8,9 @@ the lookup from its registry (:func:`negkit.kit.suites.suite_view`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +35,7 @@ class RunSection:
 
 
 #: ``(every task's results of a run) -> a section, or None when the run lacks what it needs``.
-SectionBuilder = Callable[[Sequence[dict[str, Any]]], "RunSection | None"]
+SectionBuilder = Callable[[Sequence[Mapping[str, Any]]], "RunSection | None"]
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,8 @@ class SuiteView:
     scale: tuple[float, float] = (0.0, 1.0)
     #: The figures of the suite's HTML section (None: tables only).
     figures: FigureBuilder | None = None
-    #: The headline estimands rebuilt from per-sample records (None: ``negkit compare`` cannot compare the task).
+    #: The headline estimands rebuilt from per-sample records (None: ``negkit compare`` cannot compare the task);
+    #: read it as :attr:`estimand_builder`, which asks ``find_estimands`` when that is given.
     estimands: EstimandBuilder | None = None
     #: Position among the suites in a report (lower first).
     order: int = 100
@@ -62,6 +64,13 @@ class SuiteView:
     fractions: tuple[str, ...] = ()
     #: BibTeX entries of the suite's papers (``results.json``'s ``citations``, the report's "How to cite").
     bibtex: str = ""
+    #: Finds the estimand builder on first use (building the suite's task only when a comparison asks for it).
+    find_estimands: Callable[[], EstimandBuilder | None] | None = field(default=None, compare=False)
+
+    @cached_property
+    def estimand_builder(self) -> EstimandBuilder | None:
+        """The headline estimands' builder (None: the task cannot be compared from its samples)."""
+        return self.find_estimands() if self.find_estimands is not None else self.estimands
 
 
 #: Task name -> its suite's view, or None.
@@ -80,7 +89,7 @@ def report_order(suites: SuiteLookup, task_name: str) -> tuple[int, str]:
     return (view.order if view else 1_000_000, task_name)
 
 
-def run_sections(results: Sequence[dict[str, Any]], suites: SuiteLookup) -> list[RunSection]:
+def run_sections(results: Sequence[Mapping[str, Any]], suites: SuiteLookup) -> list[RunSection]:
     """The sections the suites of a run's tasks add to its report (each suite asked once, in the tasks' order)."""
     views = [suites(str(result.get("task", {}).get("task", "?"))) for result in results]
     builders = list(dict.fromkeys(view.sections for view in views if view is not None and view.sections is not None))

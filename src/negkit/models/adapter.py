@@ -113,7 +113,7 @@ def apply_adapter(model: Any, folder: str | Path, merge: bool = True) -> Any:
     if load_info["adapter"]["base_matches"] is False:
         print(
             f"negkit: warning: the adapter {folder} was trained on another base model (weights sha256 "
-            f"{base_sha[:12]}..., this model {str(model.fingerprint.sha256)[:12]}...)",
+            f"{str(base_sha)[:12]}..., this model {str(model.fingerprint.sha256)[:12]}...)",
             file=sys.stderr,
         )
     model.load_info = load_info

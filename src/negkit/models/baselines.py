@@ -57,7 +57,7 @@ def is_baseline_spec(spec: str) -> bool:
 
 def load_baseline(
     spec: str,
-    dtype: str = "none",
+    dtype: str | None = "none",
     batch_size: int | None = None,
     seed: int = 0,
     device: str | None = None,
@@ -74,16 +74,15 @@ def load_baseline(
     return BaselineModel(kind, value.strip(), seed)
 
 
-def check_baseline_task(spec: str, task_name: str, task: Any, items: Sequence[Any] | None = None) -> None:
-    """Before any work: ``constant:ANSWER`` and ``majority`` need ``task`` to have fixed answers, and ANSWER must
-    be one of them, checked on the task's answer space over ``items`` (the data, read before the model loads).
-    Without ``items`` (before the data is read) a task whose answers differ per item is refused, and one whose
-    answers come only from its data (an empty answer space) is left to the check with the items."""
+def check_baseline_task(spec: str, task_name: str, space: AnswerSpace | None, items_read: bool = True) -> None:
+    """Before any work: ``constant:ANSWER`` and ``majority`` need task ``task_name`` to have fixed answers, and
+    ANSWER must be one of them, checked on the task's answer ``space`` over its items (the data, read before the
+    model loads; None: the task has no fixed answers). Before the data is read (``items_read`` False) a task whose
+    answers differ per item is refused, and one whose answers come only from its data (an empty answer space) is
+    left to the check with the items."""
     if spec == "random":
         return
-    answer_space = getattr(task, "answer_space", None)
-    space = answer_space(list(items or ())) if answer_space else None
-    if items is None and space is not None and not space.answers:
+    if not items_read and space is not None and not space.answers:
         return
     load_baseline(spec).bind_answers(space, task_name, check_only=True)
 

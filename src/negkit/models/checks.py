@@ -13,6 +13,7 @@ import json
 import struct
 from difflib import get_close_matches
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlparse
 
 from negkit.errors import InputFormatError, NegkitError, quoted
@@ -43,7 +44,7 @@ WEIGHT_FILES = (
 WEIGHT_SUFFIXES = (".safetensors", ".bin", ".index.json", ".h5", ".msgpack", ".pt", ".pth")
 
 
-def check_model_spec(spec: str, model_args: dict | None = None) -> None:
+def check_model_spec(spec: str, model_args: dict[str, Any] | None = None) -> None:
     """Raise a :class:`NegkitError` naming the file (or spec) when ``spec`` cannot be a loadable model
     (``model_args``: the loader options that change where files are: revision, subfolder, tokenizer)."""
     args = model_args or {}

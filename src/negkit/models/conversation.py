@@ -115,7 +115,8 @@ class ConversationTemplate:
         return form.replace(_SLOT, content)
 
     def _split(self, messages: Sequence[dict[str, str]]) -> tuple[str, list[tuple[str, str]]]:
-        system, turns = None, []
+        system: str | None = None
+        turns: list[tuple[str, str]] = []
         for position, message in enumerate(messages):
             role, content = message.get("role"), message.get("content")
             if not isinstance(content, str):

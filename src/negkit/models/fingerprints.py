@@ -43,7 +43,7 @@ def file_sha256(path: str | os.PathLike[str]) -> str:
     memo_path = cache_dir() / "sha256.json"
     memo_key = f"{path}|{stat.st_size}|{stat.st_mtime_ns}"
     try:
-        memo = json.loads(memo_path.read_text())
+        memo: dict[str, str] = json.loads(memo_path.read_text())
     except (OSError, ValueError):
         memo = {}
     if memo_key in memo:

@@ -48,7 +48,8 @@ class GGMLType:
 
 def _f16(blocks: np.ndarray, offset: int) -> np.ndarray:
     """The float16 at byte ``offset`` of each block, as a float32 column."""
-    return blocks[:, offset : offset + 2].copy().view("<f2").astype(np.float32)
+    values: np.ndarray = blocks[:, offset : offset + 2].copy().view("<f2").astype(np.float32)
+    return values
 
 
 def _nibbles(packed: np.ndarray) -> np.ndarray:
@@ -69,21 +70,25 @@ def _q4_0(blocks: np.ndarray) -> np.ndarray:
 
 def _q4_1(blocks: np.ndarray) -> np.ndarray:
     q = _nibbles(blocks[:, 4:20]).astype(np.float32)
-    return _f16(blocks, 0) * q + _f16(blocks, 2)
+    values: np.ndarray = _f16(blocks, 0) * q + _f16(blocks, 2)
+    return values
 
 
 def _q5_0(blocks: np.ndarray) -> np.ndarray:
     q = (_nibbles(blocks[:, 6:22]) | (_high_bits32(blocks, 2) << 4)).astype(np.int8) - np.int8(16)
-    return _f16(blocks, 0) * q.astype(np.float32)
+    values: np.ndarray = _f16(blocks, 0) * q.astype(np.float32)
+    return values
 
 
 def _q5_1(blocks: np.ndarray) -> np.ndarray:
     q = (_nibbles(blocks[:, 8:24]) | (_high_bits32(blocks, 4) << 4)).astype(np.float32)
-    return _f16(blocks, 0) * q + _f16(blocks, 2)
+    values: np.ndarray = _f16(blocks, 0) * q + _f16(blocks, 2)
+    return values
 
 
 def _q8_0(blocks: np.ndarray) -> np.ndarray:
-    return _f16(blocks, 0) * blocks[:, 2:34].copy().view(np.int8).astype(np.float32)
+    values: np.ndarray = _f16(blocks, 0) * blocks[:, 2:34].copy().view(np.int8).astype(np.float32)
+    return values
 
 
 def _q2_k(blocks: np.ndarray) -> np.ndarray:
@@ -96,7 +101,8 @@ def _q2_k(blocks: np.ndarray) -> np.ndarray:
     q = q.reshape(n, 16, 16).astype(np.float32)
     scale = (d * (scales & 0x0F).astype(np.float32))[:, :, None]
     minimum = (dmin * (scales >> 4).astype(np.float32))[:, :, None]
-    return (scale * q - minimum).reshape(n, 256)
+    values: np.ndarray = (scale * q - minimum).reshape(n, 256)
+    return values
 
 
 #: Q3_K's 16 six-bit scales in 12 bytes: scale i's low 4 bits sit in byte i % 8 (shifted 4 (i // 8)), its high 2
@@ -117,7 +123,8 @@ def _q3_k(blocks: np.ndarray) -> np.ndarray:
     high_bit = (blocks[:, 0:32].reshape(n, 1, 1, 32) >> mask_bit) & 1
     q = low_bits.astype(np.int8) - np.int8(4) * (1 - high_bit).astype(np.int8)
     scale = _f16(blocks, 108) * scales.astype(np.float32)
-    return (scale[:, :, None] * q.reshape(n, 16, 16).astype(np.float32)).reshape(n, 256)
+    values: np.ndarray = (scale[:, :, None] * q.reshape(n, 16, 16).astype(np.float32)).reshape(n, 256)
+    return values
 
 
 def _k_scales_mins(packed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -146,7 +153,8 @@ def _q4_k(blocks: np.ndarray) -> np.ndarray:
     q = _k_nibbles(blocks[:, 16:144]).astype(np.float32)
     scale = (_f16(blocks, 0) * scales)[:, :, None]
     minimum = (_f16(blocks, 2) * mins)[:, :, None]
-    return (scale * q - minimum).reshape(n, 256)
+    values: np.ndarray = (scale * q - minimum).reshape(n, 256)
+    return values
 
 
 def _q5_k(blocks: np.ndarray) -> np.ndarray:
@@ -157,32 +165,39 @@ def _q5_k(blocks: np.ndarray) -> np.ndarray:
     q = (_k_nibbles(blocks[:, 48:176]) | (high << 4)).astype(np.float32)
     scale = (_f16(blocks, 0) * scales)[:, :, None]
     minimum = (_f16(blocks, 2) * mins)[:, :, None]
-    return (scale * q - minimum).reshape(n, 256)
+    values: np.ndarray = (scale * q - minimum).reshape(n, 256)
+    return values
 
 
 def _q6_k(blocks: np.ndarray) -> np.ndarray:
     n = len(blocks)
     # weight 128 h + 32 k + l (k = 2 nibble + a): nibble (low/high) of byte 64 h + 32 a + l of ql, and bits
     # 2k..2k+1 of byte 32 h + l of qh as its top two bits; every 16 weights have an int8 scale
-    low = blocks[:, 0:128].reshape(n, 2, 1, 2, 32) >> np.array([0, 4], dtype=np.uint8).reshape(1, 1, 2, 1, 1)
+    low: np.ndarray = blocks[:, 0:128].reshape(n, 2, 1, 2, 32) >> np.array([0, 4], dtype=np.uint8).reshape(
+        1, 1, 2, 1, 1
+    )
     low = (low & 0x0F).reshape(n, 2, 4, 32)
     high = (blocks[:, 128:192].reshape(n, 2, 1, 32) >> (2 * np.arange(4, dtype=np.uint8)).reshape(1, 1, 4, 1)) & 3
     q = (low | (high << 4)).astype(np.int8) - np.int8(32)
     scales = blocks[:, 192:208].copy().view(np.int8).astype(np.float32)
     scale = _f16(blocks, 208) * scales
-    return (scale[:, :, None] * q.reshape(n, 16, 16).astype(np.float32)).reshape(n, 256)
+    values: np.ndarray = (scale[:, :, None] * q.reshape(n, 16, 16).astype(np.float32)).reshape(n, 256)
+    return values
 
 
 def _f32(blocks: np.ndarray) -> np.ndarray:
-    return blocks.copy().view("<f4")
+    values: np.ndarray = blocks.copy().view("<f4")
+    return values
 
 
 def _f16_plain(blocks: np.ndarray) -> np.ndarray:
-    return blocks.copy().view("<f2").astype(np.float32)
+    values: np.ndarray = blocks.copy().view("<f2").astype(np.float32)
+    return values
 
 
 def _bf16(blocks: np.ndarray) -> np.ndarray:
-    return (blocks.copy().view("<u2").astype(np.uint32) << 16).view(np.float32)
+    values: np.ndarray = (blocks.copy().view("<u2").astype(np.uint32) << 16).view(np.float32)
+    return values
 
 
 #: The types negkit reads, by GGUF type id.

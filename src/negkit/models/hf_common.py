@@ -29,7 +29,8 @@ def parameters_sha256(model: Any) -> str:
 def fingerprint_for(backend: str, model: Any, name: str, dtype: str, revision: str | None = None) -> ModelFingerprint:
     """The fingerprint of a transformers model: the folder's weight hash when local, else its parameters' hash
     when no revision pins it."""
-    sha, extra = None, ()
+    sha: str | None = None
+    extra: tuple[tuple[str, str], ...] = ()
     if Path(name).is_dir():
         sha = weights_sha256(name)
         support = support_files_sha256(name)  # an edited tokenizer or configuration is another model
@@ -52,7 +53,8 @@ class HFTokenizerRules:
     def apply_chat_template(self, messages: Sequence[dict[str, str]]) -> str:
         if not self.has_chat_template:
             raise NegkitError("this model's tokenizer has no chat template")
-        return self.tokenizer.apply_chat_template(list(messages), tokenize=False, add_generation_prompt=True)
+        text: str = self.tokenizer.apply_chat_template(list(messages), tokenize=False, add_generation_prompt=True)
+        return text
 
     def encode_context(self, text: str, add_bos: bool | None = None) -> tuple[list[int], list[int]]:
         """Token ids of a context (special tokens added, a final EOS dropped) and each token's end offset.

@@ -417,7 +417,7 @@ class MissingLogprobs(NegkitError):
 
 
 def _require_logprobs(choice: dict[str, Any]) -> dict[str, Any]:
-    logprobs = choice.get("logprobs")
+    logprobs: dict[str, Any] | None = choice.get("logprobs")
     if not logprobs:
         raise MissingLogprobs("the server returned no logprobs; this task needs a server that supports logprobs")
     return logprobs

@@ -127,7 +127,7 @@ class VLLMModel:
                 "the vllm backend needs the vllm package (pip install vllm, in its own environment: "
                 "it pins its own torch)"
             ) from None
-        resolved_dtype = "bfloat16" if dtype in (None, "auto") else dtype
+        resolved_dtype = "bfloat16" if dtype is None or dtype == "auto" else dtype
         if dtype == "checkpoint":  # the dtype the weights were saved in (vLLM's own "auto"), named in the record
             from negkit.models.loading import checkpoint_dtype_of  # loads torch and transformers, as vLLM does
 
@@ -293,7 +293,9 @@ class VLLMModel:
 def _has_logprob_token_ids(module: Any = None) -> bool:
     """Whether the installed vLLM can return the log-probabilities of chosen token ids (``logprob_token_ids``)."""
     if module is None:
-        import vllm as module  # optional library, imported when used
+        import vllm  # optional library, imported when used
+
+        module = vllm
     try:
         return "logprob_token_ids" in inspect.signature(module.SamplingParams).parameters
     except (TypeError, ValueError):

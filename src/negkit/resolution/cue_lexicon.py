@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from negkit.resolution.instances import NegationInstance, ResolutionSentence, TokenPart
 
@@ -145,9 +146,9 @@ class MultiwordLexicon:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, object]) -> MultiwordLexicon:
-        cues = Counter({tuple(item["words"]): int(item["count"]) for item in data["cues"]})  # type: ignore[index,union-attr]
-        return cls(cues, Counter(data.get("single_words", {})))  # type: ignore[arg-type]
+    def from_json(cls, data: dict[str, Any]) -> MultiwordLexicon:
+        cues = Counter({tuple(item["words"]): int(item["count"]) for item in data["cues"]})
+        return cls(cues, Counter(data.get("single_words", {})))
 
 
 def _subsequence(entry: tuple[str, ...], free: list[int], words: Sequence[str]) -> list[int] | None:

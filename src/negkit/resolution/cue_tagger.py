@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from negkit.errors import InputFormatError
 from negkit.io.atomic import atomic_write_json
@@ -44,7 +45,7 @@ class CueTagger:
         settings: TrainingSettings | None = None,
         max_length: int = 128,
         negatives_per_negated: float | None = 1.0,
-        network_options: dict[str, object] | None = None,
+        network_options: dict[str, Any] | None = None,
     ) -> None:
         self.encoder = encoder
         #: Extra :class:`~negkit.resolution.neural.NetworkConfig` settings (dropouts, layer mix).

@@ -314,9 +314,9 @@ def decode(
 
     instances = []
     for anchor in anchors:
-        cue = tuple(sorted(cues[anchor].values(), key=lambda part: part.index))
+        cue_parts = tuple(sorted(cues[anchor].values(), key=lambda part: part.index))
         scope = full_scope(anchor, set()) if encoding == "nested" else direct[anchor][0]
-        instances.append(NegationInstance(cue=cue, scope=_ordered(scope), event=_ordered(direct[anchor][1])))
+        instances.append(NegationInstance(cue=cue_parts, scope=_ordered(scope), event=_ordered(direct[anchor][1])))
     return sorted(instances, key=lambda instance: instance.cue_indices)
 
 

@@ -36,7 +36,7 @@ class ScalarMix(nn.Module):
     def forward(self, layers: tuple[torch.Tensor, ...] | list[torch.Tensor]) -> torch.Tensor:
         if len(layers) != self.weights.numel():
             raise ValueError(f"expected {self.weights.numel()} layers, got {len(layers)}")
-        logits = self.weights
+        logits: torch.Tensor = self.weights
         if self.training and self.layer_dropout > 0:
             dropped = torch.rand_like(logits) < self.layer_dropout
             if bool(dropped.all()):

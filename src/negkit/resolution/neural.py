@@ -16,10 +16,14 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import torch
 from torch import nn
+
+if TYPE_CHECKING:
+    from transformers import PreTrainedModel
 
 from negkit.errors import InputFormatError, NegkitError, quoted
 from negkit.io.atomic import atomic_write_json, atomic_writer
@@ -121,6 +125,16 @@ def _first_line(error: BaseException, limit: int = 200) -> str:
     return first if len(first) <= limit else first[: limit - 3] + "..."
 
 
+def _word_embeddings(encoder: PreTrainedModel) -> nn.Embedding:
+    # transformers declares a Module; an encoder's input embedding is an nn.Embedding
+    return cast(nn.Embedding, encoder.get_input_embeddings())
+
+
+def _token_ids(tokenizer: Any, tokens: Sequence[str]) -> list[int]:
+    """The ids of ``tokens`` (transformers types the call, for one token or a list, as ``int | list[int]``)."""
+    return list(tokenizer.convert_tokens_to_ids(list(tokens)))
+
+
 class TaggerNetwork(nn.Module):
     """Encoder -> [cue embedding ++ BiLSTM] -> linear, one label per subword.
 
@@ -129,12 +143,15 @@ class TaggerNetwork(nn.Module):
     ``config.train_word_embeddings``.
     """
 
-    def __init__(self, encoder: nn.Module, config: NetworkConfig, extra_token_ids: Sequence[int] = ()) -> None:
+    #: The ids of the task's extra tokens (a buffer, moved with the network).
+    extra_token_ids: torch.Tensor
+
+    def __init__(self, encoder: PreTrainedModel, config: NetworkConfig, extra_token_ids: Sequence[int] = ()) -> None:
         super().__init__()
         self.encoder = encoder
         self.config = config
         hidden = int(encoder.config.hidden_size)
-        word_embeddings = encoder.get_input_embeddings()
+        word_embeddings = _word_embeddings(encoder)
         word_embeddings.weight.requires_grad_(config.train_word_embeddings)
         self.register_buffer("extra_token_ids", torch.tensor(list(extra_token_ids), dtype=torch.long), persistent=False)
         self.extra_embedding = nn.Embedding(len(extra_token_ids), hidden) if len(extra_token_ids) else None
@@ -159,7 +176,8 @@ class TaggerNetwork(nn.Module):
         for position, token_id in enumerate(self.extra_token_ids.tolist()):
             extra_index[input_ids == token_id] = position
         is_extra = extra_index >= 0
-        word_embeddings = self.encoder.get_input_embeddings()
+        assert self.extra_embedding is not None  # asked only when the task adds tokens
+        word_embeddings = _word_embeddings(self.encoder)
         base = word_embeddings(input_ids.masked_fill(is_extra, 0).clamp(max=word_embeddings.num_embeddings - 1))
         return torch.where(is_extra.unsqueeze(-1), self.extra_embedding(extra_index.clamp(min=0)), base)
 
@@ -210,7 +228,7 @@ class Tagger:
             raise NegkitError(f"cannot load encoder {encoder_name!r}: {error}") from error
         if config.extra_tokens:
             tokenizer.add_special_tokens({"additional_special_tokens": list(config.extra_tokens)})
-        return cls(TaggerNetwork(encoder, config, tokenizer.convert_tokens_to_ids(config.extra_tokens)), tokenizer)
+        return cls(TaggerNetwork(encoder, config, _token_ids(tokenizer, config.extra_tokens)), tokenizer)
 
     def save(self, folder: str | Path) -> None:
         """Write ``folder/encoder`` (save_pretrained), the head weights and ``tagger.json``."""
@@ -239,7 +257,7 @@ class Tagger:
         encoder = folder / "encoder"
         try:
             tokenizer = AutoTokenizer.from_pretrained(encoder)
-            extra_ids = tokenizer.convert_tokens_to_ids(config.extra_tokens)
+            extra_ids = _token_ids(tokenizer, config.extra_tokens)
             network = TaggerNetwork(AutoModel.from_pretrained(encoder), config, extra_ids)
         except Exception as error:  # noqa: BLE001 - transformers and torch raise many kinds (a pickle .bin: UnpicklingError)
             raise InputFormatError(encoder, None, f"cannot load the tagger's encoder: {_first_line(error)}") from None

@@ -42,6 +42,7 @@ def corpus_sentences(
     if corpus is not None:
         final_newlines = 1 if corpus in ("cd-sco", "cd-neg") and split != "test" else 2
         return CdscoDocument(load_split(corpus, split, data), final_newlines=final_newlines)
+    assert input is not None  # exactly one of input and corpus is given (checked above)
     read = read_corpus(input)
     sentences = [sentence for sentence in read.sentences if sentence.tokens]
     if isinstance(read.sentences, CdscoDocument):

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from negkit.errors import InputFormatError
 from negkit.io.atomic import atomic_write_json
@@ -60,7 +61,7 @@ class ScopeResolver:
         lstm_hidden: int = 128,
         cue_embedding_dim: int = 16,
         lstm_layers: int = 1,
-        network_options: dict[str, object] | None = None,
+        network_options: dict[str, Any] | None = None,
     ) -> None:
         if variant not in VARIANTS:
             raise ValueError(f"unknown scope resolver variant {variant!r} (expected one of {', '.join(VARIANTS)})")

@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from negkit import __version__
 from negkit.errors import InputFormatError, quoted
@@ -60,7 +61,7 @@ class ResolverSettings:
     lstm_hidden: int = 128
     cue_embedding_dim: int = 16
 
-    def network_options(self) -> dict[str, object]:
+    def network_options(self) -> dict[str, Any]:
         """The :class:`~negkit.resolution.neural.NetworkConfig` settings both stages share."""
         return {
             "dropout": self.dropout,
@@ -81,8 +82,8 @@ class ResolverSettings:
         threads: int | None = 1,
         cue_epochs: int = 5,
         scope_epochs: int = 10,
-        training: dict[str, object] | None = None,
-        **network: object,
+        training: dict[str, Any] | None = None,
+        **network: Any,
     ) -> ResolverSettings:
         """Default settings whose two stages share a time budget of ``minutes``; ``training`` overrides
         :class:`TrainingSettings` fields of both stages (``None`` values are ignored), ``network`` the network

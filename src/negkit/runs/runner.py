@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from negkit.engine.requests import (
     ClassifyRequest,
@@ -74,7 +74,7 @@ def answer_requests(
         stored = _stored_answer(store, keys[request], request) if store is not None else None
         if stored is None:
             missing.append(request)
-        elif not fits(request, stored):
+        elif store is not None and not fits(request, stored):
             raise store.damaged(keys[request], "the stored answer does not have the form of its request's answer")
         else:
             answers[request] = stored
@@ -211,10 +211,10 @@ def request_sort_key(request: Request) -> tuple[str, ...]:
 
 def _group_by_call(requests: Sequence[Request]) -> list[list[Request]]:
     """Requests grouped so that each group is answered by one kind of model call (order kept)."""
-    groups: dict[tuple, list[Request]] = {}
+    groups: dict[tuple[Any, ...], list[Request]] = {}
     for request in requests:
         if isinstance(request, NextTokenRequest):
-            signature: tuple = ("next", request.candidates)
+            signature: tuple[Any, ...] = ("next", request.candidates)
         elif isinstance(request, GenerateRequest):
             signature = ("generate", request.max_new_tokens, request.stop)
         else:
@@ -254,19 +254,24 @@ def check_no_nan(model: Any, responses: Sequence[Response]) -> None:
 
 
 def _responses(model: Any, chunk: Sequence[Request]) -> list[Response]:
+    # a chunk holds requests of one kind (_group_by_call), the kind of its first: the casts below say so
     first = chunk[0]
     if isinstance(first, NextTokenRequest):
-        return list(model.next_token_logprobs([request.context for request in chunk], list(first.candidates)))
+        contexts = [request.context for request in cast("Sequence[NextTokenRequest]", chunk)]
+        return list(model.next_token_logprobs(contexts, list(first.candidates)))
     if isinstance(first, LoglikelihoodRequest):
         return list(model.loglikelihood(chunk))
     if isinstance(first, GenerateRequest):
-        return list(model.generate([request.context for request in chunk], first.max_new_tokens, first.stop))
+        contexts = [request.context for request in cast("Sequence[GenerateRequest]", chunk)]
+        return list(model.generate(contexts, first.max_new_tokens, first.stop))
     if isinstance(first, ClassifyRequest):
         if not hasattr(model, "classify"):
             raise NegkitError("this task needs a classifier model (e.g. nli:PATH); the model given cannot classify")
-        return list(model.classify([(request.first, request.second) for request in chunk]))
+        pairs = [(request.first, request.second) for request in cast("Sequence[ClassifyRequest]", chunk)]
+        return list(model.classify(pairs))
     if isinstance(first, SimilarityRequest):
         if not hasattr(model, "similarity"):
             raise NegkitError("this task needs an embedding model (embed:PATH); the model given cannot embed texts")
-        return [float(value) for value in model.similarity([(request.first, request.second) for request in chunk])]
+        pairs = [(request.first, request.second) for request in cast("Sequence[SimilarityRequest]", chunk)]
+        return [float(value) for value in model.similarity(pairs)]
     raise NegkitError(f"unsupported request type {type(first).__name__}")

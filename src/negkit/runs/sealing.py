@@ -25,7 +25,7 @@ import hashlib
 import hmac
 import json
 import os
-from typing import Any
+from typing import Any, TypeGuard
 
 from negkit.engine.requests import Request, request_payload
 
@@ -39,7 +39,7 @@ class SealError(ValueError):
     """A sealed answer that does not open with its request's key (damaged, or sealed for another request)."""
 
 
-def is_sealed(stored: Any) -> bool:
+def is_sealed(stored: Any) -> TypeGuard[dict[str, str]]:
     """Whether a stored answer is sealed."""
     return isinstance(stored, dict) and set(stored) == {SEALED} and isinstance(stored[SEALED], str)
 

@@ -46,7 +46,8 @@ def decode_response(data: Any) -> Response:
     """Inverse of :func:`encode_response`."""
     if isinstance(data, dict) and set(data) == {"loglikelihood"}:
         return LoglikelihoodResult(**data["loglikelihood"])
-    return data
+    response: Response = data  # JSON of a response: a dict of floats, a string or a number
+    return response
 
 
 class RunStore:

@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from negkit.benchmarks.tind.generator.sources import WORDNET_RESOURCES, YAWNI_TSV, build_morphosemantic_tsv
+from negkit.benchmarks.tind.wordnet_sources import WORDNET_RESOURCES, YAWNI_TSV, build_morphosemantic_tsv
 from negkit.kit.data.declared import check_file
 from negkit.kit.suites import get_suite
 

@@ -7,6 +7,7 @@ resample passages.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -68,12 +69,12 @@ SUITE = register_suite(
         tasks=(
             TaskEntry(
                 NAME,
-                lambda **options: CondaQATask(name=NAME, **options),
+                functools.partial(CondaQATask, name=NAME),
                 "CondaQA: questions about negated statements, written answers scored by exact match",
             ),
             TaskEntry(
                 f"{NAME}-choice",
-                lambda **options: CondaQATask(name=f"{NAME}-choice", style="choice", **options),
+                functools.partial(CondaQATask, name=f"{NAME}-choice", style="choice"),
                 "CondaQA: log-likelihood of yes / no / don't know (span answers count as wrong)",
             ),
         ),

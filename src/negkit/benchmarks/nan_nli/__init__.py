@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from negkit.benchmarks.nan_nli.citation import NAN_NLI_BIBTEX
-from negkit.benchmarks.nan_nli.data import NEGATION_TYPES, read_nan_nli
+from negkit.benchmarks.nan_nli.data import NEGATION_TYPES, NaNNLIItem, read_nan_nli
 from negkit.benchmarks.nan_nli.intervals import nan_nli_estimands
 from negkit.benchmarks.nan_nli.metrics import nan_nli_report
 from negkit.benchmarks.nan_nli.mnli_neg_task import MNLI_NEG_SUITE as MNLI_NEG_SUITE  # registers the suite
@@ -42,6 +42,11 @@ PROMPT = THREE_WAY_PROMPT
 ANSWERS = THREE_WAY_ANSWERS
 
 
+def _nan_items(items: Sequence[NLIItem]) -> Sequence[NaNNLIItem]:
+    # the items of a NanNLITask are those its read() returns: NaN-NLI pairs
+    return cast("Sequence[NaNNLIItem]", items)
+
+
 class NanNLITask(NLITask):
     """NaN-NLI (all 258 pairs; the split argument is ignored: the suite is a single test set)."""
 
@@ -53,7 +58,7 @@ class NanNLITask(NLITask):
     item_id_alternatives = " (or 'index')"
 
     def read(self, folder: Path, split: str) -> list[NLIItem]:
-        return read_nan_nli(folder / DATA_FILE)
+        return list(read_nan_nli(folder / DATA_FILE))
 
     def files(self, folder: Path, split: str) -> list[Path]:
         return [folder / DATA_FILE]
@@ -63,7 +68,7 @@ class NanNLITask(NLITask):
         return f"nan-{whole_number(path, line, record, 'index'):03d}" if "index" in record else None
 
     def metrics(self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]]) -> dict[str, Any]:
-        return nan_nli_report(items, self.predicted_labels(records))
+        return nan_nli_report(_nan_items(items), self.predicted_labels(records))
 
     def estimands(
         self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]], headline_only: bool = False
@@ -71,7 +76,7 @@ class NanNLITask(NLITask):
         """Every metric's estimand, resampling premises (:mod:`negkit.benchmarks.nan_nli.intervals`); the
         standard, binary and strict settings are the headline. Samples written before premise ids were recorded
         make items their own units, and strict accuracy (per premise) is then unknown."""
-        estimands = nan_nli_estimands(items, self.predicted_labels(records), headline_only)
+        estimands = nan_nli_estimands(_nan_items(items), self.predicted_labels(records), headline_only)
         if not any(item.premise_id for item in items):
             estimands = [estimand for estimand in estimands if not estimand.path.startswith("strict.")]
         return estimands

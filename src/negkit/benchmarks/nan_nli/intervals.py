@@ -62,6 +62,11 @@ def _settings(
     )
 
 
+def _operation_rows(keep: Callable[[int], bool]) -> Callable[[NaNNLIItem], list[str]]:
+    """The printed Table 9 rows of a pair's operations whose count ``keep`` accepts."""
+    return lambda item: [paper_operation_row(op) for op in item.operations if keep(item.operation_count(op))]
+
+
 def nan_nli_estimands(
     items: Sequence[NaNNLIItem],
     predicted: Sequence[str],
@@ -122,12 +127,7 @@ def nan_nli_estimands(
         keep: Callable[[int], bool] = (
             (lambda count: count == 1) if counting == "exactly-one" else (lambda count: count > 0)
         )
-        error_rates(
-            prefix,
-            lambda item, keep=keep: [
-                paper_operation_row(op) for op in item.operations if keep(item.operation_count(op))
-            ],
-        )
+        error_rates(prefix, _operation_rows(keep))
     quant = np.array([item.quantification for item in items], dtype=float)
     estimands += _settings("nan_quant.", items, predicted, quant, headline=False)
     estimands += confusion_estimands([item.label for item in items], predicted, units, NLI_LABELS, NAN_UNIT)

@@ -16,7 +16,7 @@ printed Table 9, the default) and ``"non-zero"`` (every pair with a non-zero cel
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from typing import Any
 
@@ -96,22 +96,24 @@ CONSTRUCTION_GROUPINGS = ("paper", "value")
 OPERATION_COUNTINGS = ("exactly-one", "non-zero")
 
 
+def _has_negation(side: str, kind: str) -> Callable[[NaNNLIItem], bool]:
+    """Whether a pair's ``side`` (premise or hypothesis) carries negation type ``kind``."""
+    if side == "premise":
+        return lambda item: kind in item.premise_negation
+    return lambda item: kind in item.hypothesis_negation
+
+
 def premise_type_breakdown(items: Sequence[NaNNLIItem], predicted: Sequence[str]) -> dict[str, MacroScores]:
     """Macro P/R/F1 over the pairs whose premise carries each negation type (types with no pair are left out)."""
     check_predictions(items, predicted)
-    rows = {
-        kind: macro_over(items, predicted, lambda item, k=kind: k in item.premise_negation) for kind in NEGATION_TYPES
-    }
+    rows = {kind: macro_over(items, predicted, _has_negation("premise", kind)) for kind in NEGATION_TYPES}
     return {kind: scores for kind, scores in rows.items() if scores.count}
 
 
 def hypothesis_type_breakdown(items: Sequence[NaNNLIItem], predicted: Sequence[str]) -> dict[str, MacroScores]:
     """As :func:`premise_type_breakdown` for the hypothesis, plus :data:`NO_NEGATION` for hypotheses without one."""
     check_predictions(items, predicted)
-    rows = {
-        kind: macro_over(items, predicted, lambda item, k=kind: k in item.hypothesis_negation)
-        for kind in NEGATION_TYPES
-    }
+    rows = {kind: macro_over(items, predicted, _has_negation("hypothesis", kind)) for kind in NEGATION_TYPES}
     rows[NO_NEGATION] = macro_over(items, predicted, lambda item: not item.hypothesis_negation)
     return {kind: scores for kind, scores in rows.items() if scores.count}
 

@@ -22,9 +22,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from negkit.benchmarks.nan_nli.data import NEGATION_TYPES, read_nan_nli
+from negkit.benchmarks.nan_nli.data import NEGATION_TYPES, NaNNLIItem, read_nan_nli
 from negkit.kit.data.locate import locate_dataset
-from negkit.kit.data.nli import NLI_LABELS, NLIItem
+from negkit.kit.data.nli import NLI_LABELS
 from negkit.kit.data.statistics import DataStatistics, StatisticsTable, share
 
 DATA_FILE = "nan.csv"
@@ -43,12 +43,12 @@ TABLE_1_ORDER: tuple[str, ...] = (
 )
 
 
-def _by_label(items: Sequence[NLIItem]) -> tuple[int, ...]:
+def _by_label(items: Sequence[NaNNLIItem]) -> tuple[int, ...]:
     counts = Counter(item.label for item in items)
     return tuple(counts[label] for label in NLI_LABELS)
 
 
-def operation_table(items: Sequence[NLIItem]) -> StatisticsTable:
+def operation_table(items: Sequence[NaNNLIItem]) -> StatisticsTable:
     """Per operation (Table 1's order): times applied (the sum of its cells, Table 1's count), pairs built with it,
     and those pairs by label."""
     rows = []
@@ -66,13 +66,13 @@ def operation_table(items: Sequence[NLIItem]) -> StatisticsTable:
     )
 
 
-def label_tables(items: Sequence[NLIItem]) -> list[StatisticsTable]:
+def label_tables(items: Sequence[NaNNLIItem]) -> list[StatisticsTable]:
     """Pairs per label, and premises, pairs and labels per construction (in order of first appearance)."""
     total = len(items)
     labels = _by_label(items)
     rows = [(label, count, share(count, total)) for label, count in zip(NLI_LABELS, labels)]
     rows.append(("all", total, 100.0))
-    constructions: dict[str, list[NLIItem]] = {}
+    constructions: dict[str, list[NaNNLIItem]] = {}
     for item in items:
         constructions.setdefault(item.construction, []).append(item)
     by_construction = [
@@ -88,7 +88,7 @@ def label_tables(items: Sequence[NLIItem]) -> list[StatisticsTable]:
     ]
 
 
-def negation_type_tables(items: Sequence[NLIItem]) -> list[StatisticsTable]:
+def negation_type_tables(items: Sequence[NaNNLIItem]) -> list[StatisticsTable]:
     """Premises, pairs and hypotheses per negation type; pairs by number of operations."""
     rows = []
     for kind in NEGATION_TYPES:
@@ -115,7 +115,7 @@ def negation_type_tables(items: Sequence[NLIItem]) -> list[StatisticsTable]:
     ]
 
 
-def nan_nli_statistics(items: Sequence[NLIItem], source: str = "") -> DataStatistics:
+def nan_nli_statistics(items: Sequence[NaNNLIItem], source: str = "") -> DataStatistics:
     """The NaN-NLI statistics tables (see the module documentation) of ``items``."""
     labels = dict(zip(NLI_LABELS, _by_label(items)))
     values = {
@@ -166,11 +166,11 @@ PAPER_TABLE2: dict[str, tuple[tuple[float, ...], tuple[float, ...], float]] = {
 }
 
 
-def _with_label(items: Sequence[NLIItem], label: str | None) -> list[NLIItem]:
+def _with_label(items: Sequence[NaNNLIItem], label: str | None) -> list[NaNNLIItem]:
     return [item for item in items if label is None or item.label == label]
 
 
-def table2_values(items: Sequence[NLIItem]) -> dict[str, dict[str, Any]]:
+def table2_values(items: Sequence[NaNNLIItem]) -> dict[str, dict[str, Any]]:
     """Table 2's numbers: per row (C, E, N, ALL) ``pairs``, ``share`` (% of all pairs), ``premise`` and
     ``hypothesis`` (type -> % of the row's pairs whose sentence carries it) and ``hypothesis_none``."""
     rows: dict[str, dict[str, Any]] = {}
@@ -197,7 +197,7 @@ def _pair_cell(values: dict[str, float], first: str, second: str) -> str:
     return f"{values[first]:.1f} / {values[second]:.1f}"
 
 
-def table2(items: Sequence[NLIItem]) -> StatisticsTable:
+def table2(items: Sequence[NaNNLIItem]) -> StatisticsTable:
     """Table 2 as printed: per label the pairs (and their share), then per negation-type pair the percentages of
     the label's pairs whose premise, then hypothesis, carries each type; "None": hypotheses without negation."""
     values = table2_values(items)
@@ -239,7 +239,7 @@ def table2(items: Sequence[NLIItem]) -> StatisticsTable:
     return StatisticsTable("Labels and negation types (Table 2)", headers, tuple(rows), note)
 
 
-def table3_values(items: Sequence[NLIItem]) -> dict[str, dict[str, float]]:
+def table3_values(items: Sequence[NaNNLIItem]) -> dict[str, dict[str, float]]:
     """Table 3's numbers: operation (Table 1's order) -> row (C, E, N, ALL) -> % of the row's pairs built with it."""
     return {
         operation: {
@@ -253,7 +253,7 @@ def table3_values(items: Sequence[NLIItem]) -> dict[str, dict[str, float]]:
     }
 
 
-def table3(items: Sequence[NLIItem]) -> StatisticsTable:
+def table3(items: Sequence[NaNNLIItem]) -> StatisticsTable:
     """Table 3: per operation, the percentage of each class's pairs built with it."""
     values = table3_values(items)
     counts = {short: len(_with_label(items, label)) for short, label in TABLE2_ROWS}

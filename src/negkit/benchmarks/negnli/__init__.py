@@ -15,6 +15,7 @@ Table 5 and Figure 1 (:func:`table5_section`).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -221,7 +222,7 @@ SUITE = register_suite(
         tasks=tuple(
             TaskEntry(
                 f"{NAME}-{source}",
-                lambda source=source, **options: NegNLITask(source=source, **options),
+                functools.partial(NegNLITask, source=source),
                 f"NegNLI-{source.upper()}: NLI pairs with negation ({'2' if source == 'rte' else '3'}-way "
                 "prompt, or --classifier)",
                 classifier=True,

@@ -215,7 +215,7 @@ SUITE = register_suite(
             TaskEntry(
                 NAME, ThunderNUBenchTask, "Thunder-NUBench: standard negation as multiple choice by log-likelihood"
             ),
-            # the prompt sweep of the paper's Tables 11-14 (`negkit nubench sweep`, negkit.benchmarks.nubench.sweep)
+            # the prompt sweep of the paper's Tables 11-14 (`negkit nubench sweep`, negkit.studies.nubench.sweep)
             TaskEntry(PROMPTS_TASK, _with_sweep_tables(prompts_task), PROMPTS_DESCRIPTION),
             TaskEntry(FEWSHOT_TASK, _with_sweep_tables(fewshot_task), FEWSHOT_DESCRIPTION),
         ),

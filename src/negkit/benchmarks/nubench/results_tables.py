@@ -143,7 +143,7 @@ def pooled_error_analysis(runs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
 def _summary(entry: ResultsEntry) -> dict[str, Any]:
     summary: dict[str, Any] = {}
     for metric in METRICS:
-        values = [run.get(metric) for run in entry.runs]
+        values: list[Any] = [run.get(metric) for run in entry.runs]
         if not values or None in values:
             summary[metric] = {"mean": None, "sd": None}
         elif len(values) == 1:

@@ -59,7 +59,7 @@ def nubench_statistics(
     totals = [len(choice_items[split]) for split in splits]
     published = [sum(PUBLISHED_TYPE_COUNTS[kind][i] for kind in CHOICE2_TYPES) for i in range(2)]
     type_rows.append(("all", *totals, sum(totals), *published))
-    size_rows = [
+    size_rows: list[tuple[str, str, int | None, int]] = [
         (MULTIPLE_CHOICE, split, len(choice_items[split]), PUBLISHED_SIZES[(MULTIPLE_CHOICE, split)])
         for split in splits
     ]

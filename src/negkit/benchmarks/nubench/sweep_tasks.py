@@ -86,7 +86,7 @@ class NubenchSweep:
     ) -> None:
         if not prompts:
             raise NegkitError("a prompt sweep needs at least one prompt")
-        options = {"chat": chat, "system_instruction": system_instruction, "bos": bos}
+        options: dict[str, Any] = {"chat": chat, "system_instruction": system_instruction, "bos": bos}
         self.prompts = tuple(str(prompt) for prompt in prompts)
         self.num_fewshot = num_fewshot
         self.seeds = tuple(seeds) if num_fewshot else ()

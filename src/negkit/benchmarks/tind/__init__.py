@@ -9,6 +9,7 @@ export, ids and hashes only), :mod:`~negkit.benchmarks.tind.training` (``negkit 
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -16,9 +17,9 @@ from negkit.benchmarks.tind import harness
 from negkit.benchmarks.tind.data import read_tind
 from negkit.benchmarks.tind.fewshot import FEWSHOT_SOURCES
 from negkit.benchmarks.tind.figures import tind_figures
-from negkit.benchmarks.tind.generator.sources import WORDNET_RESOURCES
 from negkit.benchmarks.tind.task import TruthTask
 from negkit.benchmarks.tind.training import TRAINING
+from negkit.benchmarks.tind.wordnet_sources import WORDNET_RESOURCES
 from negkit.kit.data.declared import declared_files
 from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescription, TaskEntry, task_flag
 from negkit.kit.suites.registry import register_suite
@@ -35,8 +36,11 @@ BIBTEX = r"""@inproceedings{garciaferrero2023,
 NAME = "tind"
 
 
-def _variant(name: str, **fixed: Any) -> Any:
-    return lambda **options: TruthTask(name=name, **fixed, **options)
+def _entry(name: str, description: str, **fixed: Any) -> TaskEntry:
+    """A TIND task entry: every variant samples its groups by seed; only the few-shot one takes the example source."""
+    accepts = {"chat", "system_instruction"} | ({"fewshot_examples"} if fixed.get("fewshot") else set())
+    factory = functools.partial(TruthTask, name=name, **fixed)
+    return TaskEntry(name, factory, description, accepts=frozenset(accepts), always_seeded=True)
 
 
 SUITE = register_suite(
@@ -45,21 +49,19 @@ SUITE = register_suite(
         title="This is not a Dataset (TIND)",
         aliases=("this-is-not-a-dataset",),
         tasks=(
-            TaskEntry(NAME, _variant(NAME), "TIND true/false probing, zero-shot, the authors' first-token protocol"),
-            TaskEntry(
+            _entry(NAME, "TIND true/false probing, zero-shot, the authors' first-token protocol"),
+            _entry(
                 f"{NAME}-fewshot",
-                _variant(f"{NAME}-fewshot", fewshot=True),
                 "TIND with the authors' 44 few-shot examples (4 per pattern) and prompts",
+                fewshot=True,
             ),
-            TaskEntry(
-                f"{NAME}-generate",
-                _variant(f"{NAME}-generate", style="generate"),
-                "TIND, greedy generation; True iff the output contains 'true'",
+            _entry(
+                f"{NAME}-generate", "TIND, greedy generation; True iff the output contains 'true'", style="generate"
             ),
-            TaskEntry(
+            _entry(
                 f"{NAME}-continuation",
-                _variant(f"{NAME}-continuation", style="continuation"),
                 "TIND, LM-harness style: log-likelihood of ' True' vs ' False' (not the authors' protocol)",
+                style="continuation",
             ),
         ),
         main_task=NAME,

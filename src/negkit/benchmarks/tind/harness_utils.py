@@ -101,7 +101,9 @@ def _raw_sentences(path: Path, password: str) -> dict:
             if not line:
                 continue
             if line.startswith("%"):
-                group, index = int(_HEADER.match(line).group(1)), 0
+                header = _HEADER.match(line)
+                assert header is not None, f"not a group header: {line!r}"
+                group, index = int(header.group(1)), 0
                 continue
             fields = line.split("\t")
             sentences[f"p{pattern:02d}-g{group:06d}-s{index:04d}"] = (fields[6], fields[5] == "T")
@@ -109,9 +111,10 @@ def _raw_sentences(path: Path, password: str) -> dict:
     return sentences
 
 
-def _hf_sentences(files: list) -> dict:
+def _hf_sentences(files: list[Path]) -> dict[str, tuple[str, bool]]:
     """Item id -> (sentence, label) of HF-layout files, numbered within each group across the files in order."""
-    sentences, counts = {}, {}
+    sentences: dict[str, tuple[str, bool]] = {}
+    counts: dict[tuple[int, int], int] = {}
     for file in files:
         if file.suffix == ".parquet":
             import pyarrow.parquet  # optional: only parquet files need it

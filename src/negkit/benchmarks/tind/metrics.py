@@ -26,7 +26,7 @@ measure and is counted in ``Empty_cells`` (and ``summary.groups_with_empty_cells
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from negkit.benchmarks.tind.types import AFFIRMATION, ANTONYMY_PATTERNS, PATTERN_NAMES, TruthItem, expected_label
@@ -195,7 +195,9 @@ def coherence_scores(verdicts: Iterable[dict[str, str]]) -> dict[str, dict[str, 
     Each measure gets ``Coherent``, ``Incoherent`` (empty-cell groups included), ``Empty_cells`` and
     ``Coherence_percentage`` (rounded to 2 decimals; 0 without groups).
     """
-    tally = {measure: {"Coherent": 0, "Incoherent": 0, "Empty_cells": 0} for measure in COHERENCE_MEASURES}
+    tally: dict[str, dict[str, Any]] = {
+        measure: {"Coherent": 0, "Incoherent": 0, "Empty_cells": 0} for measure in COHERENCE_MEASURES
+    }
     for group_verdicts in verdicts:
         for measure, verdict in group_verdicts.items():
             tally[measure]["Coherent" if verdict == COHERENT else "Incoherent"] += 1
@@ -206,9 +208,9 @@ def coherence_scores(verdicts: Iterable[dict[str, str]]) -> dict[str, dict[str, 
     return tally
 
 
-def record_p_true(records: Sequence[dict[str, Any]]) -> list[float] | None:
+def record_p_true(records: Sequence[Mapping[str, Any]]) -> list[float] | None:
     """Every sample record's ``p_true``, or None when some record has none (a generated answer, a baseline)."""
-    values = [record.get("p_true") for record in records]
+    values: list[Any] = [record.get("p_true") for record in records]
     if not values or any(
         not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value) for value in values
     ):

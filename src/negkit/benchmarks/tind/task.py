@@ -44,7 +44,7 @@ from negkit.kit.data.locate import locate_dataset
 from negkit.kit.metrics.intervals import Estimand
 from negkit.kit.runs import need
 from negkit.kit.tasks.base import TaskData, resolve_limit, wrap_prompt
-from negkit.models.base import AnswerSpace, GenerateRequest, LoglikelihoodRequest, NextTokenRequest, Request, Response
+from negkit.models.base import AnswerSpace, GenerateRequest, LoglikelihoodRequest, NextTokenRequest, Request
 
 QUESTION = "Is the following statement True or False?"
 CHAT_QUESTION = "Is the following statement True or False? Answer only True or False."
@@ -141,7 +141,7 @@ class TruthTask:
             else:
                 self.examples = draw_fewshot_examples(read_tind(source, "train", seed), seed)
         files = data_files(source)
-        selection = {
+        selection: dict[str, Any] = {
             "split": split,
             "limit": limit,
             "seed": seed,
@@ -200,7 +200,7 @@ class TruthTask:
         return requests
 
     # -- answers -------------------------------------------------------------------------------------
-    def records(self, items: Sequence[TruthItem], responses: Sequence[tuple[Response, ...]]) -> list[dict[str, Any]]:
+    def records(self, items: Sequence[TruthItem], responses: Sequence[Sequence[Any]]) -> list[dict[str, Any]]:
         records = []
         for item, answer in zip(items, responses):
             record: dict[str, Any] = {"item_id": item.item_id, **item_record(item, extended=True)}

@@ -62,7 +62,7 @@ def items_cell(data: dict[str, Any]) -> str:
 
 
 def combined_markdown(
-    results: Sequence[dict[str, Any]], skipped: dict[str, str] | None = None, suites: SuiteLookup = no_suites
+    results: Sequence[Mapping[str, Any]], skipped: dict[str, str] | None = None, suites: SuiteLookup = no_suites
 ) -> str:
     """The model, a summary row per task, the suites skipped for want of data, the sections drawing on several
     tasks (``suites`` gives them), then each task's own tables."""
@@ -104,7 +104,7 @@ def result_tables(result: Mapping[str, Any]) -> str | None:
 
 
 def write_combined_report(
-    results: Sequence[dict[str, Any]],
+    results: Sequence[Mapping[str, Any]],
     out: str | Path,
     record: dict[str, Any] | None = None,
     skipped: dict[str, str] | None = None,

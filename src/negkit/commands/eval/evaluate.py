@@ -114,6 +114,7 @@ def _evaluate(
             else eval_command(spec, tasks, resolved, dtype, root.resolve() if root else None)
         )
         record = run_record(spec, tasks, resolved, command, model, dtype, started_at)
+        assert store is not None  # opened above: in --out before the model loaded, else in the default folder
         run = RunContext(model, options, store, out, load_seconds, record, group, _engine_stats)
         results = [result for prepared in plan.tasks if (result := evaluate_task(run, prepared)) is not None]
         batching = _engine_stats(model).get("batching")
@@ -205,7 +206,7 @@ def _engine_stats(model: Any) -> dict[str, Any]:
             prefix_tree=stats.prefix_tree or "not used",
         )
     batcher = getattr(model, "batcher", None)
-    if hasattr(batcher, "report"):
+    if batcher is not None and hasattr(batcher, "report"):
         engine["batching"] = batcher.report()
     return engine
 

@@ -23,7 +23,8 @@ from typing import Any
 from negkit.commands.eval.options import EvalOptions
 from negkit.errors import NegkitError
 from negkit.kit.arguments import format_per_task
-from negkit.kit.suites import classifier_tasks, embedding_tasks, get_task, task_flags
+from negkit.kit.suites import classifier_tasks, embedding_tasks, get_task, get_task_spec, task_flags
+from negkit.kit.tasks.spec import LANGUAGE_MODEL
 from negkit.models.conversation import conversation_template
 from negkit.models.model_args import format_model_args, redact_model_args
 
@@ -57,10 +58,6 @@ def per_task(value: Any, tasks: Sequence[str], flag: str) -> dict[str, Any]:
     return dict(value)
 
 
-def _accepts(task: Any) -> frozenset[str]:
-    return frozenset(getattr(task, "accepts", frozenset()))
-
-
 @dataclass
 class TaskSetup:
     """A task as a run asks it: its constructor options and the task built with them."""
@@ -72,13 +69,14 @@ class TaskSetup:
 def task_options_for(
     tasks: Sequence[str], options: EvalOptions, classifier: bool = False, embedding: bool = False
 ) -> dict[str, TaskSetup]:
-    """Each task built with its constructor options from ``options``.
+    """Each task built once, with its constructor options from ``options``.
 
     Checks, before any model is loaded or any data read, that every task exists, that every flag applies to
     every task it is given for, and that the option values are valid; all problems are reported together as
-    one :class:`~negkit.errors.NegkitError`. A task is built once with the options of its entry (model kind,
-    ``task_options``); one that a flag sets an option of is built again with it (the first build says which flags
-    it accepts), and once more when its paper's seeds give way to ``--seed``.
+    one :class:`~negkit.errors.NegkitError`. Which flags a task takes, and whether the seed changes what it asks,
+    come from its :class:`~negkit.kit.tasks.spec.TaskSpec` (read without building it); the task is then built
+    once with the options of its entry (model kind, ``task_options``), the flags' values and, for a task that
+    averages over its paper's few-shot seeds, ``--seed`` in their place.
     """
     if isinstance(options.limit, Mapping):
         per_task(options.limit, tasks, "--limit")
@@ -91,8 +89,9 @@ def task_options_for(
     if embedding:  # an embedding model: the tasks that rank with one are built for it (the others refuse it)
         for task in set(tasks) & set(embedding_tasks()):
             result[task].setdefault("model_kind", "embedding")
-    built = {task: get_task(task, **result[task]) for task in tasks}  # unknown task names fail here
-    changed: set[str] = set()
+    specs = {  # unknown task names fail here
+        task: get_task_spec(task, result[task].get("model_kind", LANGUAGE_MODEL)) for task in tasks
+    }
     problems: list[str] = []
     flags = all_flags()
     for option, flag in flags.items():
@@ -100,10 +99,9 @@ def task_options_for(
         if value is None:
             continue
         for task, task_value in per_task(value, tasks, flag.split(" ")[0]).items():
-            accepted = _accepts(built[task])
+            accepted = specs[task].accepts
             if option in accepted:
                 result[task][option] = task_value
-                changed.add(task)
                 continue
             takes = ", ".join(flags[name] for name in flags if name in accepted) or "none of them"
             hint = (
@@ -111,15 +109,13 @@ def task_options_for(
                 if option in ("prompt", "num_fewshot") and len(tasks) > 1
                 else ""
             )
-            kind = " with a classifier model" if built[task].model_kind == "classifier" else ""
+            kind = " with a classifier model" if specs[task].model_kind == "classifier" else ""
             problems.append(f"{flag} does not apply to task {task}{kind} (it takes: {takes}){hint}")
     if problems:
         raise NegkitError("; ".join(problems))
-    for task in changed:  # validates the values (prompt ids, counts)
-        built[task] = get_task(task, **result[task])
     seed = options.seed
     if seed is not None:
-        users = [task for task in tasks if getattr(built[task], "uses_seed", False)]
+        users = [task for task in tasks if specs[task].uses_seed(result[task])]
         if not users:  # the Harness's --seed is run-wide: a warning, as there, not an error
             print(
                 f"negkit: warning: --seed changes nothing for {', '.join(tasks)}: none of them draws a sample, a "
@@ -127,10 +123,9 @@ def task_options_for(
                 file=sys.stderr,
             )
         for task in users:
-            if hasattr(built[task], "seeds"):  # a task averaging over its paper's seeds: the one seed given
+            if specs[task].fewshot_seeds:  # a task averaging over its paper's seeds: the one seed given
                 result[task]["seeds"] = (seed,)
-                built[task] = get_task(task, **result[task])
-    return {task: TaskSetup(result[task], built[task]) for task in tasks}
+    return {task: TaskSetup(result[task], get_task(task, **result[task])) for task in tasks}
 
 
 def eval_command(
@@ -138,6 +133,7 @@ def eval_command(
 ) -> list[str]:
     """The ``negkit eval`` command that reruns this evaluation, every option spelled out with its effective
     value (the data root and the output folder as absolute paths)."""
+    assert options.mode is not None  # resolved before the command is recorded (harness.resolve_mode)
     command = [
         "negkit",
         "eval",
@@ -175,9 +171,9 @@ def eval_command(
             command += [flag.names[0], format_per_task(value)]
     if options.conversation_template is not None:
         command += ["--conversation-template", conversation_template(options.conversation_template).name]
-    for flag, value in (("--device", options.device), ("--quantize", options.quantize)):
-        if value is not None:
-            command += [flag, value]
+    for name, setting in (("--device", options.device), ("--quantize", options.quantize)):
+        if setting is not None:
+            command += [name, setting]
     if options.model_args:
         command += ["--model-args", format_model_args(redact_model_args(options.model_args))]
     if options.gen_kwargs:

@@ -32,6 +32,7 @@ from negkit.commands.eval.options import EvalOptions, model_options, resolve_dty
 from negkit.errors import NegkitError, quoted
 from negkit.io.atomic import check_output_folder
 from negkit.io.hub import looks_like_path
+from negkit.kit.tasks.adapter import adapt
 from negkit.kit.tasks.base import Task, TaskData
 from negkit.models.adapter import describe_adapter
 from negkit.models.checks import check_model_spec
@@ -143,14 +144,11 @@ def check_data_argument(data: str | Path) -> None:
 
 def check_split(request: RunRequest, name: str, task: Task) -> None:
     """The split is one the task has (tasks list theirs in a ``splits`` attribute)."""
-    splits = getattr(task, "splits", None)
+    adapter = adapt(task)
+    splits = adapter.splits
     if splits is None:
         return
-    split = request.options.split
-    normalize = getattr(task, "normalize_split", None)
-    if normalize is not None:
-        split = normalize(split)
-    if split not in splits:
+    if adapter.normalize_split(request.options.split) not in splits:
         raise NegkitError(f"task {name} has no split {quoted(request.options.split)} (its splits: {', '.join(splits)})")
 
 
@@ -191,7 +189,7 @@ def check_baseline_answers(request: RunRequest, name: str, task: Task, items: Se
     from negkit.models.baselines import check_baseline_task, is_baseline_spec  # loads torch: off the start-up path
 
     if request.model_spec is not None and is_baseline_spec(request.model_spec):
-        check_baseline_task(request.model_spec, name, task, items)
+        check_baseline_task(request.model_spec, name, adapt(task).answer_space(items or ()), items is not None)
 
 
 def check_adapter(request: RunRequest) -> None:
@@ -253,6 +251,7 @@ def prepare_run(model: str | Any, task_names: Sequence[str], options: EvalOption
     if request.model is not None:
         classifier, embedding = hasattr(request.model, "classify"), hasattr(request.model, "similarity")
     else:
+        assert spec is not None  # no model object: a spec names the model
         classifier, embedding = parse_model_spec(spec).is_classifier, parse_model_spec(spec).is_embedding
     per_task = task_options_for(request.task_names, options, classifier, embedding)  # which flag applies to which task
     built = []
@@ -260,9 +259,7 @@ def prepare_run(model: str | Any, task_names: Sequence[str], options: EvalOption
         task = per_task[name].task
         for task_check in TASK_CHECKS:
             task_check(request, name, task)
-        own_check = getattr(task, "check", None)
-        if callable(own_check):
-            own_check(options)
+        adapt(task).check(options)
         built.append((name, task))
     plan = RunPlan(request)
     seed = 0 if options.seed is None else options.seed

@@ -28,6 +28,7 @@ from typing import Any
 from negkit import __version__
 from negkit.io.atomic import atomic_write_json
 from negkit.kit.data.locate import candidate_roots
+from negkit.kit.tasks.adapter import adapt
 from negkit.models.conversation import conversation_template_of
 from negkit.models.fingerprints import file_sha256
 from negkit.models.model_args import redact_command_line, redact_model_args
@@ -157,20 +158,18 @@ def chat_template_text(model: Any) -> str | None:
 
 def applies_chat_template(task: Any, model: Any) -> bool:
     """Whether ``task`` renders its prompts for ``model`` with the chat template."""
-    chat = getattr(task, "uses_chat", None)
-    return bool(chat(model)) if callable(chat) else bool(getattr(task, "chat", False))
+    return adapt(task).uses_chat(model)
 
 
 def prompt_record(task: Any, model: Any) -> dict[str, Any]:
     """The exact prompt template ``task`` sends to ``model`` (placeholders for the item's fields) and what the
     chat template adds: the system text it inserts on its own, and the template's sha256."""
-    template_of = getattr(task, "prompt_template", None)
-    template = template_of(model) if callable(template_of) else None
+    template = adapt(task).prompt_template(model)
     uses_chat = applies_chat_template(task, model) if template is not None else None
     record: dict[str, Any] = {
         "template": template,
         "chat_template_applied": uses_chat,
-        "system_instruction": getattr(task, "system_instruction", None),
+        "system_instruction": adapt(task).system_instruction,
     }
     if uses_chat:
         named = conversation_template_of(model)
@@ -291,7 +290,7 @@ def _read_json(path: Path) -> Any:
 
 def resolved_options(options: Any) -> dict[str, Any]:
     """Every field of an options dataclass with its effective value, JSON-ready."""
-    values = asdict(options) if is_dataclass(options) else dict(vars(options))
+    values = asdict(options) if is_dataclass(options) and not isinstance(options, type) else dict(vars(options))
     if isinstance(values.get("model_args"), dict):
         values["model_args"] = redact_model_args(values["model_args"])  # no secret is ever written
     if values.get("gen_kwargs") is None:  # recorded when given (the run-file layout is unchanged without it)

@@ -35,6 +35,7 @@ from negkit.kit.metrics.intervals import IntervalSettings
 from negkit.kit.results import TaskResult
 from negkit.kit.runlog import plain_json, sample_record, task_log
 from negkit.kit.scoring import harness_scores, task_numbers
+from negkit.kit.tasks.adapter import adapt
 from negkit.models.adapter import overlapping_groups
 from negkit.models.model_args import redact_model_args
 from negkit.runs.distributed import ProcessGroup, answer_share
@@ -83,7 +84,7 @@ def evaluate_task(run: RunContext, prepared: PreparedTask) -> TaskResult | None:
     per_item, flat = build_requests(model, prepared, options.gen_kwargs)
     timings["prepare_s"] = round(prepared.load_seconds + time.perf_counter() - started, 3)
     # a private task's generated text is stored sealed inside a git working tree (negkit.runs.sealing)
-    seal = bool(private_fields_to_redact(prepared.task, run.out, options.allow_in_git)[0])
+    seal = bool(private_fields_to_redact(adapt(prepared.task).private_fields, run.out, options.allow_in_git)[0])
     answered = answer_task(model, prepared.name, flat, options, run.store, run.out, run.group, timings, seal)
     if answered is None:
         return None
@@ -109,9 +110,8 @@ def build_requests(
     check_not_trained_on(model, prepared.name, data)
     bind_answers = getattr(model, "bind_answers", None)  # baseline pseudo-models answer within the task's answers
     if bind_answers is not None:
-        answer_space = getattr(task, "answer_space", None)
-        bind_answers(answer_space(data.items) if answer_space else None, prepared.name)
-    per_item = task.requests(data.items, model)
+        bind_answers(adapt(task).answer_space(data.items), prepared.name)
+    per_item = list(task.requests(data.items, model))
     if gen_kwargs:
         if not generates([request for requests in per_item for request in requests]):
             print(f"negkit: note: --gen-kwargs: {prepared.name} generates no text; not used for it", file=sys.stderr)
@@ -141,6 +141,9 @@ def answer_task(
     if log:
         log.progress(timings, started, 0, force=True)
 
+    mode = options.mode
+    assert mode is not None  # resolved before any task runs (harness.resolve_mode)
+
     def answer(requests: list[Any], show: bool = True) -> list[Any]:
         bar = _progress_bar(len(requests), task_name, options.progress and show and group.is_main)
 
@@ -153,14 +156,14 @@ def answer_task(
 
         try:
             return answer_requests(
-                model, requests, store, options.mode, options.chunk_size, progress, options.commit_seconds, seal
+                model, requests, store, mode, options.chunk_size, progress, options.commit_seconds, seal
             )
         finally:
             if bar is not None:
                 bar.close()
 
     # in a group each rank answers its share, then reads the others' answers; alone this does nothing
-    share = answer_share(group, model, flat, store, options.mode, answer)
+    share = answer_share(group, model, flat, store, mode, answer)
     ranks = group.gather(
         {
             **share,
@@ -236,7 +239,7 @@ def apply_privacy(
 ) -> list[dict[str, Any]]:
     """The records to write: a task's private fields (TIND's sentences and prompts) as SHA-256 hashes when the
     output folder is inside a git working tree (unless ``--allow-in-git``), said in the results and on stderr."""
-    redacted, repository = private_fields_to_redact(prepared.task, out, options.allow_in_git)
+    redacted, repository = private_fields_to_redact(adapt(prepared.task).private_fields, out, options.allow_in_git)
     if not redacted:
         return records
     result["privacy"] = {

@@ -187,7 +187,7 @@ def fetch_file(
             f"{file.path}: no public URL serves this file ({file.note or 'see the data set README'}); "
             f"fetch it from a mirror: --mirror URL or {MIRROR_VARIABLE}"
         )
-    local = bool(mirror) and _local_mirror(mirror) is not None
+    local = _local_mirror(mirror) is not None if mirror else False
     try:
         if mirror and file.gzipped:
             # a mirror may hold the file compressed by another gzip (same content, other bytes): staged, then

@@ -49,7 +49,8 @@ def whole_number(path: Path, line: int, record: Mapping[str, Any], name: str) ->
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int):
         raise InputFormatError(path, line, f"field {name!r}: expected a whole number, found {quoted(value)}")
-    return value
+    number: int = value
+    return number
 
 
 def is_number(value: Any) -> bool:
@@ -134,7 +135,8 @@ def _choice_name(path: Path, line: int, item: Any, value: Any, name: str) -> str
             raise InputFormatError(
                 path, line, f"field {name!r}: {value} is out of range for {len(item.candidate_names)} candidates"
             )
-        return item.candidate_names[value]
+        candidate: str = item.candidate_names[value]
+        return candidate
     if isinstance(value, str) and value in item.candidate_names:
         return value
     raise InputFormatError(

@@ -27,7 +27,7 @@ LAYOUT_VERSION = 5
 FILTER = "none"
 
 
-def item_scores(records: Sequence[dict[str, Any]]) -> dict[str, list[float]]:
+def item_scores(records: Sequence[Mapping[str, Any]]) -> dict[str, list[float]]:
     """Per-item ``acc`` (and ``acc_norm``) from per-sample records: 1.0 when the prediction equals the gold
     answer (``gold``, else ``label``); an item asked in several runs (few-shot seeds) scores its mean over them."""
     scores: dict[str, list[float]] = {"acc": [], "acc_norm": []}

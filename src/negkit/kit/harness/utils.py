@@ -12,21 +12,23 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 MANIFEST = HERE / "negkit_export.json"
 
 
-def _manifest() -> dict:
-    return json.loads(MANIFEST.read_text(encoding="utf-8"))
+def _manifest() -> dict[str, Any]:
+    manifest: dict[str, Any] = json.loads(MANIFEST.read_text(encoding="utf-8"))
+    return manifest
 
 
-def _read_jsonl(path: Path) -> list[dict]:
+def _read_jsonl(path: Path) -> list[dict[str, Any]]:
     with open(path, encoding="utf-8") as handle:
         return [json.loads(line) for line in handle if line.strip()]
 
 
-def _dataset(rows_by_split: dict) -> object:
+def _dataset(rows_by_split: dict[str, list[dict[str, Any]]]) -> object:
     import datasets  # heavy, and needed only when the Harness loads a task
 
     return datasets.DatasetDict({split: datasets.Dataset.from_list(rows) for split, rows in rows_by_split.items()})

@@ -186,8 +186,8 @@ def safe_divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
 # -- core ------------------------------------------------------------------------------------------------
 def ratio_estimand(
     path: str,
-    numerator: Sequence[float],
-    denominator: Sequence[float] | None,
+    numerator: Sequence[float] | np.ndarray,
+    denominator: Sequence[float] | np.ndarray | None,
     units: Sequence[Hashable],
     unit: str,
     scale: float = 1.0,
@@ -195,9 +195,9 @@ def ratio_estimand(
     headline: bool = False,
 ) -> Estimand:
     """A ratio metric ``scale * sum(numerator) / sum(denominator)`` (a mean when ``denominator`` is None)."""
-    numerator = np.asarray(numerator, dtype=float)
-    denominator = np.ones_like(numerator) if denominator is None else np.asarray(denominator, dtype=float)
-    counts = np.column_stack([numerator, denominator]) if len(numerator) else np.zeros((0, 2))
+    numerators = np.asarray(numerator, dtype=float)
+    denominators = np.ones_like(numerators) if denominator is None else np.asarray(denominator, dtype=float)
+    counts = np.column_stack([numerators, denominators]) if len(numerators) else np.zeros((0, 2))
     return Estimand(path, counts, list(units), ratio(scale), unit, label, scale, headline)
 
 
@@ -322,6 +322,7 @@ def bootstrap_intervals(
             low, high, method = None, None, ONE_UNIT
         elif estimand.ratio_scale is not None and all_outcomes_equal(estimand.counts[active]):
             low, high = wilson_interval(float(estimand.counts[active, 0].sum() > 0), int(used_units.size), level)
+            assert low is not None and high is not None  # an interval exists for two units or more
             low, high, method = low * estimand.ratio_scale, high * estimand.ratio_scale, WILSON
         result[estimand.path] = Interval(
             estimate=_point(estimand, estimand.counts) if active.any() else None,
@@ -399,7 +400,7 @@ def bootstrap_p_value(differences: np.ndarray) -> float | None:
     if finite.size == 0:
         return None
     tail = min(int(np.sum(finite <= 0)), int(np.sum(finite >= 0)))
-    return min(1.0, 2 * (tail + 1) / (finite.size + 1))
+    return min(1.0, 2 * (tail + 1) / (int(finite.size) + 1))
 
 
 def _check(resamples: int, level: float) -> None:

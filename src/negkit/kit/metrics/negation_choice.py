@@ -101,7 +101,8 @@ def _mean_over_runs(sums: np.ndarray) -> np.ndarray:
     """Mean over runs of ``correct_r / present_r`` from columns ``[correct_1, present_1, correct_2, ...]``."""
     with np.errstate(divide="ignore", invalid="ignore"):
         per_run = sums[:, 0::2] / np.where(sums[:, 1::2] == 0, np.nan, sums[:, 1::2])
-    return per_run.mean(axis=1)
+    means: np.ndarray = per_run.mean(axis=1)
+    return means
 
 
 def choice_estimands(

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from negkit.kit.data.nli import NLI_LABELS, NLIItem
 from negkit.kit.metrics.classification import (
@@ -28,6 +28,9 @@ from negkit.kit.metrics.classification import (
 ENTAILMENT = "entailment"
 NOT_ENTAILMENT = "not_entailment"
 BINARY_LABELS: tuple[str, str] = (ENTAILMENT, NOT_ENTAILMENT)
+
+#: An NLI item of any kind (a benchmark's own items carry more fields).
+ItemT = TypeVar("ItemT", bound=NLIItem)
 
 
 @dataclass(frozen=True)
@@ -111,7 +114,7 @@ def strict_score(items: Sequence[NLIItem], predicted: Sequence[str]) -> StrictSc
     return StrictScore(sum(all_right.values()), len(all_right))
 
 
-def macro_over(items: Sequence[NLIItem], predicted: Sequence[str], keep: Callable[[NLIItem], bool]) -> MacroScores:
+def macro_over(items: Sequence[ItemT], predicted: Sequence[str], keep: Callable[[ItemT], bool]) -> MacroScores:
     chosen = [(item.label, label) for item, label in zip(items, predicted) if keep(item)]
     gold = [g for g, _ in chosen]
     guesses = [p for _, p in chosen]

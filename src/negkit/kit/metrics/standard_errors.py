@@ -24,7 +24,8 @@ def active_rows(counts: np.ndarray) -> np.ndarray:
     counts = np.asarray(counts)
     if counts.ndim != 2 or counts.shape[0] == 0:
         return np.zeros(counts.shape[0] if counts.ndim else 0, dtype=bool)
-    return (counts != 0).any(axis=1)
+    active: np.ndarray = (counts != 0).any(axis=1)
+    return active
 
 
 def sum_rows(counts: np.ndarray, positions: np.ndarray, size: int) -> np.ndarray:

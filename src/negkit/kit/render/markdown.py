@@ -19,7 +19,10 @@ def number(value: float | int | None, digits: int = 3) -> str:
 
 def markdown_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     """A GitHub-flavoured Markdown table; cells are converted with ``str`` (format numbers first)."""
-    escape = lambda cell: str(cell).replace("|", "\\|").replace("\n", " ")  # noqa: E731
+
+    def escape(cell: object) -> str:
+        return str(cell).replace("|", "\\|").replace("\n", " ")
+
     lines = ["| " + " | ".join(escape(h) for h in headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
     lines += ["| " + " | ".join(escape(cell) for cell in row) + " |" for row in rows]
     return "\n".join(lines)

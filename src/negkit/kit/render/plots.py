@@ -139,7 +139,7 @@ def _half_widths(
 
 def interval_bars(
     categories: Sequence[str],
-    series: dict[str, Sequence[tuple[float | None, float | None, float | None]]],
+    series: Mapping[str, Sequence[tuple[float | None, float | None, float | None]]],
     title: str,
     ylabel: str,
     ylim: tuple[float, float] | None = None,
@@ -232,7 +232,7 @@ def heatmap(
 
 def forest(
     labels: Sequence[str],
-    series: dict[str, Sequence[tuple[float | None, float | None, float | None]]],
+    series: Mapping[str, Sequence[tuple[float | None, float | None, float | None]]],
     title: str,
     xlabel: str,
 ) -> str:

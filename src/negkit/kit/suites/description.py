@@ -35,10 +35,10 @@ from pathlib import Path
 from typing import Any
 
 from negkit.kit.citations import BibtexError, bibtex_entries
-from negkit.kit.data.declared import DataFile
+from negkit.kit.data.source import DataSource as DataSource  # a suite's data declaration, re-exported
 from negkit.kit.scoring import compares, headline_estimands
 from negkit.kit.tasks.base import Task, TaskData
-from negkit.kit.view import FigureBuilder, SectionBuilder, SuiteView
+from negkit.kit.view import EstimandBuilder, FigureBuilder, SectionBuilder, SuiteView
 
 
 @dataclass
@@ -60,29 +60,11 @@ class TaskEntry:
     classifier: bool = False
     #: The task also runs with a sentence embedding model (``embed:PATH``, built with ``model_kind="embedding"``).
     embedding: bool = False
-
-
-@dataclass(frozen=True)
-class DataSource:
-    """Where a suite's data lives under a data root, how to get it, and its licence."""
-
-    #: Sub-folder of a data root (``--data ROOT``, ``NEGKIT_DATA``, ``./data``, ``../shared/data``).
-    folder: str
-    #: How a user obtains the data (printed when it is not found).
-    how_to_get: str
-    licence: str = "see the authors' release"
-    #: ``locate(data) -> folder or None`` when finding the data takes more than the folder (default: the folder).
-    locate: Callable[[str | Path | None], Path | None] | None = None
-    #: The files the suite reads, each with its URL at a pinned revision, SHA-256 and size
-    #: (:func:`negkit.kit.data.declared.declared_files`); ``negkit data get`` fetches them.
-    files: tuple[DataFile, ...] = ()
-    #: The BibTeX key of the data set's paper (``<first author's surname><year>``); several separated by commas.
-    citation: str = ""
-    #: Public files a declared file without a URL is built from (``build``), fetched like ``files``.
-    inputs: tuple[DataFile, ...] = ()
-    #: ``build(inputs_root, root)``: writes the declared files that no URL serves into the data root ``root``
-    #: from ``inputs`` (found under ``inputs_root`` by their paths); ``negkit data get`` then checks their hashes.
-    build: Callable[[Path, Path], None] | None = None
+    #: The options of ``negkit eval``'s flags the task takes, when its factory's keyword parameters say more
+    #: (None: those parameters; :func:`negkit.kit.tasks.spec.task_spec`).
+    accepts: frozenset[str] | None = None
+    #: The task samples whatever its options, so the run's seed always changes what it asks (e.g. TIND's groups).
+    always_seeded: bool = False
 
 
 @dataclass(frozen=True)
@@ -269,13 +251,19 @@ class SuiteDescription:
     def view(self, task_name: str | None = None) -> SuiteView:
         """The suite as the report pages see it (``task_name``: which task's records its estimands read; default:
         the main task). A task that rebuilds its items from its records gives the estimands ``negkit compare``
-        uses, the same as ``negkit eval``'s (:mod:`negkit.kit.scoring`)."""
-        estimands = None
-        task = self.task(task_name if task_name in self.task_names else self.main_task).factory()
-        if compares(task):
+        uses, the same as ``negkit eval``'s (:mod:`negkit.kit.scoring`); the task is built only when a comparison
+        asks for them."""
+        entry = self.task(task_name if task_name in self.task_names else self.main_task)
+
+        def find_estimands() -> EstimandBuilder | None:
+            task = entry.factory()
+            if not compares(task):
+                return None
 
             def estimands(records: Sequence[dict[str, Any]], path: Path) -> list[Any]:
                 return headline_estimands(task, records, path)
+
+            return estimands
 
         return SuiteView(
             self.name,
@@ -283,13 +271,10 @@ class SuiteDescription:
             self.digits,
             self.scale,
             self.figures,
-            estimands,
+            None,
             self.order,
             self.run_sections,
             self.fractions,
             bibtex=self.bibtex,
+            find_estimands=find_estimands,
         )
-
-    def flags(self) -> dict[str, frozenset[str]]:
-        """The task options each task accepts (``prompt``, ``num_fewshot``, ``chat``, ...)."""
-        return {entry.name: frozenset(getattr(entry.factory(), "accepts", frozenset())) for entry in self.tasks}

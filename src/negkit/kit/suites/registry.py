@@ -21,7 +21,8 @@ from typing import Any
 
 from negkit.errors import NegkitError
 from negkit.kit.suites.description import Recipe, SuiteDescription, TaskEntry, TaskFlag, TrainingSource
-from negkit.kit.tasks.base import Task
+from negkit.kit.tasks.base import TASK_OPTIONS, Task
+from negkit.kit.tasks.spec import LANGUAGE_MODEL, TaskSpec, task_spec
 from negkit.kit.view import SuiteView
 
 #: The entry-point group installed packages declare their suites in.
@@ -174,6 +175,14 @@ def get_task(name: str, **options: Any) -> Task:
         if "unexpected keyword argument" not in str(error):
             raise
         raise NegkitError(f"task {name} does not take that option ({error})") from None
+
+
+def get_task_spec(name: str, model_kind: str = LANGUAGE_MODEL) -> TaskSpec:
+    """The static facts of task ``name`` built for ``model_kind``, read without building it (:class:`TaskSpec`);
+    an unknown name is an error naming the known tasks."""
+    entry = task_entry(name)
+    flag_options = (*TASK_OPTIONS, *task_flags())
+    return task_spec(entry.name, entry.factory, flag_options, model_kind, entry.accepts, entry.always_seeded)
 
 
 def registered_tasks() -> dict[str, str]:

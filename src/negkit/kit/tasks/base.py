@@ -25,7 +25,7 @@ from negkit.errors import NegkitError
 from negkit.kit.data.locate import locate_dataset
 from negkit.kit.metrics.grouped import grouped_estimands
 from negkit.kit.metrics.intervals import Estimand
-from negkit.models.base import Request, Response
+from negkit.models.base import Request
 
 #: An item of a task's data (anything :func:`first_per_group` can group).
 Item = TypeVar("Item")
@@ -52,10 +52,16 @@ class Task(Protocol):
     dataset: str
     #: ``"language_model"`` or ``"classifier"``: which model protocol the task needs.
     model_kind: str
-    #: Which of :data:`TASK_OPTIONS` this task takes (a flag for any other is an error, never ignored).
-    accepts: frozenset[str]
-    #: Whether the run's seed changes what this task asks (samples, splits, few-shot draws).
-    uses_seed: bool
+
+    @property
+    def accepts(self) -> frozenset[str]:
+        """Which of :data:`TASK_OPTIONS` this task takes (a flag for any other is an error, never ignored)."""
+        ...
+
+    @property
+    def uses_seed(self) -> bool:
+        """Whether the run's seed changes what this task asks (samples, splits, few-shot draws)."""
+        ...
 
     def config(self) -> dict[str, Any]:
         """Everything that defines how the task asks (prompt ids, options, seeds), for result files."""
@@ -65,7 +71,7 @@ class Task(Protocol):
         """Read the items of ``split``; ``limit`` takes a deterministic, stratified sample."""
         ...
 
-    def requests(self, items: Sequence[Any], model: Any) -> list[tuple[Request, ...]]:
+    def requests(self, items: Sequence[Any], model: Any) -> Sequence[tuple[Request, ...]]:
         """The requests for each item (one tuple per item, in item order)."""
         ...
 
@@ -74,8 +80,9 @@ class Task(Protocol):
         with any system text it inserts, rendered); None for a classifier."""
         ...
 
-    def records(self, items: Sequence[Any], responses: Sequence[tuple[Response, ...]]) -> list[dict[str, Any]]:
-        """One JSON-ready record per item: its id, the scores, the prediction and the gold answer."""
+    def records(self, items: Sequence[Any], responses: Sequence[Sequence[Any]]) -> list[dict[str, Any]]:
+        """One JSON-ready record per item: its id, the scores, the prediction and the gold answer (``responses``:
+        the answers to the task's own requests, of the kinds it asked)."""
         ...
 
     def metrics(self, items: Sequence[Any], records: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -164,7 +171,8 @@ def wrap_prompt(text: str, model: Any, chat: bool, system_instruction: str | Non
     """
     if chat:
         messages = [{"role": "system", "content": system_instruction}] if system_instruction else []
-        return model.apply_chat_template([*messages, {"role": "user", "content": text}])
+        prompt: str = model.apply_chat_template([*messages, {"role": "user", "content": text}])
+        return prompt
     if system_instruction:
         separator = "" if system_instruction[-1].isspace() else "\n\n"
         return f"{system_instruction}{separator}{text}"

@@ -122,11 +122,12 @@ class Cloze:
             found.append(RecordMetric("overlap_at_1", _same_top1(self.forms[0], self.forms[1]), "top-1 overlap"))
             if self.flips:
                 same = _same_top1(self.forms[0], self.forms[1])
-                found.append(
-                    RecordMetric(
-                        "flip_at_1", lambda record: None if same(record) is None else 1 - same(record), "top-1 flip"
-                    )
-                )
+
+                def flip(record: Mapping[str, Any]) -> float | None:
+                    overlap = same(record)
+                    return None if overlap is None else 1 - overlap
+
+                found.append(RecordMetric("flip_at_1", flip, "top-1 flip"))
             found.append(RecordMetric("spearman", lambda record: record.get("spearman"), "Spearman rho"))
         found = [metric for metric in found if any(metric.value(record) is not None for record in records)]
         return [RecordMetric(m.path, m.value, m.label, m.path in self.headline) for m in found]
@@ -215,7 +216,9 @@ class ClozeTask:
     def records(self, items: Sequence[ClozeProbe], responses: Sequence[Sequence[Any]]) -> list[dict[str, Any]]:
         records = []
         for probe, answers in zip(items, responses):
-            position, scores, parts = 0, {}, {}
+            position = 0
+            scores: dict[str, list[float]] = {}
+            parts: dict[str, dict[str, Any] | None] = {}
             for name in self.spec.forms:
                 form = probe.forms.get(name)
                 if form is None:
@@ -239,9 +242,10 @@ class ClozeTask:
             extra = {}
             if len(self.spec.forms) > 1:
                 first, second = self.spec.forms[:2]
-                both = parts[first] is not None and parts[second] is not None and probe.vocabulary
+                a, b = parts[first], parts[second]
+                both = a is not None and b is not None and probe.vocabulary
                 extra = {
-                    "same_top1": parts[first]["top"][0] == parts[second]["top"][0] if both else None,
+                    "same_top1": a["top"][0] == b["top"][0] if a is not None and b is not None and both else None,
                     "spearman": spearman(scores[first], scores[second]) if both else None,
                 }
             records.append(self._record(probe, parts, extra))
@@ -336,7 +340,7 @@ class ClozeTask:
                     raise InputFormatError(path, line, f"field 'spearman': expected a number, found {quoted(value)}")
                 a, b = ((parts[name] or {}).get("top") for name in (first, second))
                 both = bool(a and b)
-                extra = {"same_top1": a[0] == b[0] if both else None, "spearman": value if both else None}
+                extra = {"same_top1": a[0] == b[0] if a and b else None, "spearman": value if both else None}
             return self._record(probe, parts, extra)
 
         predicted = read_predictions(path, set(by_id), item_id_of, parts_of)

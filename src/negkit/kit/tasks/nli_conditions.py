@@ -101,7 +101,8 @@ class ConditionNLITask(NLITask):
 
             def difference(sums: np.ndarray) -> np.ndarray:
                 with np.errstate(divide="ignore", invalid="ignore"):
-                    return sums[:, 0] / sums[:, 1] - sums[:, 2] / sums[:, 3]
+                    gaps: np.ndarray = sums[:, 0] / sums[:, 1] - sums[:, 2] / sums[:, 3]
+                return gaps
 
             estimands.append(Estimand("gap", counts, units, difference, unit, "gap", headline=True))
         if not headline_only:

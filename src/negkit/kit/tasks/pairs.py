@@ -236,7 +236,8 @@ def _mean_of_ratios(sums: np.ndarray) -> np.ndarray:
     """Mean over groups of ``correct_g / pairs_g`` from columns ``[correct_1, pairs_1, ...]`` (a group a resample
     left empty is skipped)."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.nanmean(sums[:, 0::2] / np.where(sums[:, 1::2] == 0, np.nan, sums[:, 1::2]), axis=1)
+        means: np.ndarray = np.nanmean(sums[:, 0::2] / np.where(sums[:, 1::2] == 0, np.nan, sums[:, 1::2]), axis=1)
+    return means
 
 
 def grouped_estimands(

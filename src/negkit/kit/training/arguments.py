@@ -5,12 +5,15 @@ source's own flags come from the suite registry (:attr:`negkit.kit.suites.Traini
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from negkit.kit.arguments import label_list, seed_value
 from negkit.kit.suites import default_training_source, training_recipes, training_sources
 from negkit.kit.training.mix import BALANCE_BY
 from negkit.models.model_args import parse_model_args
+
+if TYPE_CHECKING:
+    from negkit.kit.training.options import FinetuneOptions
 
 
 def add_data_arguments(parser: argparse._ActionsContainer) -> None:
@@ -225,7 +228,7 @@ def add_output_arguments(parser: argparse._ActionsContainer) -> None:
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
-def options_from_args(args: argparse.Namespace):
+def options_from_args(args: argparse.Namespace) -> FinetuneOptions:
     from negkit.kit.training.options import FinetuneOptions
     from negkit.kit.training.recipes import apply_recipe
 

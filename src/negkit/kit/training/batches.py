@@ -126,7 +126,7 @@ def _weights(prompt_len: int, completion_len: int, prompt_loss_weight: float) ->
     return (0.0, *([per_prompt_token] * (prompt_len - 1)), *([1.0] * completion_len))
 
 
-class TokenizedDataset(torch.utils.data.Dataset):
+class TokenizedDataset(torch.utils.data.Dataset[dict[str, Any]]):
     """A list of :class:`Tokenized` as a torch data set of dicts (what the Trainer's data loader yields)."""
 
     def __init__(self, rows: Sequence[Tokenized]) -> None:

@@ -22,6 +22,7 @@ import re
 import shutil
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -42,9 +43,11 @@ DEFAULT_LEARNING_RATE = 2e-5
 MNLI_ORDER = ("entailment", "neutral", "contradiction")
 _COLUMNS = (("premise", "hypothesis", "label"), ("sentence1", "sentence2", "gold_label"))
 _GENERIC = re.compile(r"label_\d+")
+#: One labelled pair: premise, hypothesis, label name.
+NliPair = tuple[str, str, str]
 
 
-def read_nli_pairs(path: str | Path, labels: tuple[str, ...] | None = None) -> tuple[list[tuple[str, str, str]], int]:
+def read_nli_pairs(path: str | Path, labels: tuple[str, ...] | None = None) -> tuple[list[NliPair], int]:
     """``(premise, hypothesis, label)`` rows of a JSONL/CSV/TSV file and how many were skipped (label ``-`` or
     empty); labels are lower-cased; an integer label indexes ``labels``."""
     path = Path(path)
@@ -80,7 +83,7 @@ def read_nli_pairs(path: str | Path, labels: tuple[str, ...] | None = None) -> t
     return rows, skipped
 
 
-def _records(path: Path):
+def _records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     if path.suffix in (".jsonl", ".json"):
         yield from iter_json_objects(path)
         return
@@ -165,7 +168,7 @@ def finetune_classifier(model: str, options: FinetuneOptions) -> dict[str, Any]:
     except (OSError, ValueError) as error:
         raise NegkitError(f"cannot load model {name!r}: {error}") from None
     order, keep_head = label_order(config, {label for _, _, label in rows}, options.labels, str(options.train))
-    plan = {
+    plan: dict[str, Any] = {
         "base_model": {"name": name, "weights_sha256": _weights_sha(name)},
         "train": {"files": record.file_entries([Path(options.train)]), "pairs": len(rows), "skipped": skipped},
         "dev": None if dev_rows is None else {"pairs": len(dev_rows)},
@@ -218,10 +221,10 @@ def finetune_classifier(model: str, options: FinetuneOptions) -> dict[str, Any]:
     return run
 
 
-def _split(rows: list, options: FinetuneOptions) -> tuple[list, list | None, int]:
+def _split(rows: list[NliPair], options: FinetuneOptions) -> tuple[list[NliPair], list[NliPair] | None, int]:
     """Training rows (``--limit`` of them, drawn with the seed), development rows and how many dev rows were
     skipped."""
-    dev: list | None = None
+    dev: list[NliPair] | None = None
     dev_skipped = 0
     if options.dev is not None:
         try:
@@ -242,8 +245,8 @@ def _split(rows: list, options: FinetuneOptions) -> tuple[list, list | None, int
 def _trainer(
     model: Any,
     tokenizer: Any,
-    rows: list,
-    dev_rows: list | None,
+    rows: list[NliPair],
+    dev_rows: list[NliPair] | None,
     order: tuple[str, ...],
     options: FinetuneOptions,
     out: Path,
@@ -258,7 +261,7 @@ def _trainer(
 
     index = {label: number for number, label in enumerate(order)}
 
-    def encode(pairs: list) -> list[dict[str, Any]]:
+    def encode(pairs: list[NliPair]) -> list[dict[str, Any]]:
         encoded = tokenizer(
             [p for p, _, _ in pairs], [h for _, h, _ in pairs], truncation=True, max_length=options.max_length
         )

@@ -33,7 +33,9 @@ def predicted_answers(model: Any, rows: Sequence[Tokenized], pad_id: int, batch_
                 chunk = list(rows[start : start + batch_size])
                 batch = collator([{"input_ids": row.ids, "loss_weights": row.weights, "mix": row} for row in chunk])
                 keep = int(batch["answer_offsets"].max()) + 1
-                inputs = {name: batch[name].to(device) for name in ("input_ids", "attention_mask", "position_ids")}
+                inputs: dict[str, Any] = {
+                    name: batch[name].to(device) for name in ("input_ids", "attention_mask", "position_ids")
+                }
                 if keeps_logits(model):  # the head only where the answers are compared
                     inputs["logits_to_keep"] = keep
                 logits = model(**inputs, use_cache=False).logits[:, -keep:]
@@ -76,7 +78,9 @@ def format_guards(model: Any, rows: Sequence[Tokenized], pad_id: int, batch_size
     return metrics
 
 
-def answer_priors(model: Any, rows: Sequence[Tokenized], choices: Sequence[Sequence[str]], pad_id: int) -> dict:
+def answer_priors(
+    model: Any, rows: Sequence[Tokenized], choices: Sequence[Sequence[str]], pad_id: int
+) -> dict[str, dict[str, float]]:
     """Per format, the probability of each answer on its content-free prompt (``choices``: the answers' texts)."""
     usable = [(row, names) for row, names in zip(rows, choices) if row.choice_ids]
     probabilities = predicted_answers(model, [row for row, _ in usable], pad_id, 8)

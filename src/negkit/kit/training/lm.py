@@ -14,6 +14,7 @@ import os
 import shutil
 import tempfile
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -285,6 +286,8 @@ def build_trainer(
         dev_set = TokenizedDataset(dev_rows)
         counts["dev"] = {"tokens": dev_set.token_count(), "dropped_too_long": dev_dropped}
     arguments = training_arguments(options, out, len(train_set), dev_set is not None, str(lm._device()))
+    trainer_class: type[WeightedLossTrainer]
+    collator: Callable[[Sequence[dict[str, Any]]], dict[str, Any]]
     if seq2seq:
         from negkit.kit.training.seq2seq import (  # torch, transformers: off the start-up path
             Seq2SeqCollator,
@@ -337,7 +340,8 @@ def apply_lora(model: Any, options: FinetuneOptions, task_type: str = "CAUSAL_LM
             layers["layers_pattern"] = "block" if any(".block." in name for name in names) else "layers"
     config = LoraConfig(
         r=options.lora_r,
-        lora_alpha=options.lora_alpha,
+        # peft declares an int; a float alpha works the same (its scaling is lora_alpha / r)
+        lora_alpha=options.lora_alpha,  # type: ignore[arg-type]
         lora_dropout=options.lora_dropout,
         target_modules=targets,
         bias="none",

@@ -164,9 +164,8 @@ def balanced_draw(
             )
         polarities = [(polarity,) for polarity in sorted({bool(example.negated) for example in examples})]
     # the cells in the order of _cell's keys: answers (when closed), each split by polarity (when by_negation)
-    cells = [
-        answer + polarity for answer in ([(each,) for each in answers] if closed else [()]) for polarity in polarities
-    ]
+    answer_keys: list[tuple[str, ...]] = [(each,) for each in answers] if closed else [()]
+    cells = [answer + polarity for answer in answer_keys for polarity in polarities]
     quota = {cell: count // len(cells) + (index < count % len(cells)) for index, cell in enumerate(cells)}
     counted = closed or by_negation
     taken: list[list[Example]] = []

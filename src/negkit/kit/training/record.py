@@ -74,9 +74,10 @@ def file_entries(paths: list[Path]) -> list[dict[str, Any]]:
     return entries
 
 
-def jsonable(data: Any) -> Any:
+def jsonable(data: dict[str, Any]) -> dict[str, Any]:
     """``data`` as it reads back from JSON (tuples become lists): what a finished run returns either way."""
-    return json.loads(json.dumps(data))
+    copy: dict[str, Any] = json.loads(json.dumps(data))
+    return copy
 
 
 def canonical_sha256(data: Any) -> str:

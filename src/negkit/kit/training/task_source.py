@@ -23,6 +23,7 @@ from negkit.io.textfiles import iter_csv
 from negkit.kit.data.locate import locate_dataset
 from negkit.kit.data.nli import read_sick
 from negkit.kit.suites.description import TrainingSource
+from negkit.kit.tasks.adapter import adapt
 from negkit.kit.training.examples import Example, TrainingData
 
 #: Negation cues that mark an NLI pair as negated (for the unlikelihood loss, which acts on the negated side).
@@ -45,7 +46,7 @@ def rendered_examples(
     """``items`` as ``task`` asks them of ``model``, each with its gold answer as the completion (no EOS: the
     evaluation scores or reads the answer alone). ``pair`` gives an item's minimal-pair key, ``negated`` whether
     its input is negated."""
-    own = getattr(task, "training_completion", None)
+    own = adapt(task).training_completion
     examples = []
     for item, requests in zip(items, task.requests(items, model)):
         if own is not None:

@@ -64,7 +64,8 @@ class WeightedLossTrainer(Trainer):
         self.last_terms: dict[str, float] = {}
         # the loss is a per-batch weighted mean: the Trainer divides it by the accumulation steps itself
         self.model_accepts_loss_kwargs = False
-        forward = getattr(self.model, "get_base_model", lambda: self.model)().forward
+        base_model: Any = getattr(self.model, "get_base_model", lambda: self.model)()
+        forward = base_model.forward
         self._keeps_logits = "logits_to_keep" in inspect.signature(forward).parameters
         #: Tokens that went through the model this session (a shared prefix counts once per batch).
         self.computed_tokens = 0
@@ -110,6 +111,7 @@ class WeightedLossTrainer(Trainer):
         if self.guard_rows:
             prefix = kwargs.get("metric_key_prefix", "eval")
             guards = format_guards(self.model, self.guard_rows, self.pad_id, self.args.per_device_eval_batch_size)
+            assert output.metrics is not None  # the Trainer's evaluation loop always computes its metrics
             output.metrics.update({prefix + name[len("eval") :]: value for name, value in guards.items()})
         return output
 
@@ -120,8 +122,9 @@ class WeightedLossTrainer(Trainer):
 
     def _get_train_sampler(self, train_dataset: Any = None) -> Any:
         if self.in_order:
+            # torch's Dataset declares no __len__; the training set here is a TokenizedDataset, which has one
             return torch.utils.data.SequentialSampler(
-                train_dataset if train_dataset is not None else self.train_dataset
+                train_dataset if train_dataset is not None else self.train_dataset  # type: ignore[arg-type]
             )
         return super()._get_train_sampler(train_dataset)
 
@@ -176,11 +179,16 @@ def training_arguments(
     steps_per_epoch = math.ceil(examples / (options.batch_size * options.gradient_accumulation))
     total = options.max_steps or math.ceil(options.epochs * steps_per_epoch)
     on_gpu = device.startswith("cuda")
+    rate = learning_rate or options.learning_rate
+    if rate is None:
+        raise ValueError("training_arguments: no learning rate (the trainers set their default in the options first)")
+    # only when asked: transformers 5 warns that the argument is deprecated whenever it is given
+    checkpointing: dict[str, Any] = {"gradient_checkpointing": True} if options.gradient_checkpointing else {}
     return TrainingArguments(
         output_dir=str(out / record.CHECKPOINTS),
         seed=options.seed,
         data_seed=options.seed,
-        learning_rate=learning_rate or options.learning_rate,
+        learning_rate=rate,
         num_train_epochs=options.epochs,
         max_steps=options.max_steps or -1,
         per_device_train_batch_size=options.batch_size,
@@ -207,7 +215,7 @@ def training_arguments(
         bf16=options.dtype == "bfloat16" and on_gpu,
         fp16=options.dtype == "float16" and on_gpu,
         dataloader_num_workers=0,
-        **({"gradient_checkpointing": True} if options.gradient_checkpointing else {}),
+        **checkpointing,
     )
 
 

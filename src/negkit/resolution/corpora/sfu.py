@@ -129,7 +129,8 @@ class _ReviewReader:
                 if not word:
                     self.empty_words += 1
                     continue
-                for annotation in (*cues, *scopes):
+                covering: list[_Cue | _Scope] = [*cues, *scopes]
+                for annotation in covering:
                     annotation.tokens.append(len(words))
                 words.append(word)
             elif child.tag == "cue":

@@ -12,9 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import torch
 from torch import nn
+
+if TYPE_CHECKING:
+    from transformers import PreTrainedModel
 
 from negkit.resolution.layers import ScalarMix
 
@@ -69,7 +73,7 @@ class DeepBiaffine(nn.Module):
 class ParserNetwork(nn.Module):
     """Scores every (dependent, head) pair of nodes (root + words) for edge existence and for each label."""
 
-    def __init__(self, encoder: nn.Module, config: ParserConfig) -> None:
+    def __init__(self, encoder: PreTrainedModel, config: ParserConfig) -> None:
         super().__init__()
         self.encoder = encoder
         self.config = config

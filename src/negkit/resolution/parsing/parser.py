@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import torch
 from torch import nn
@@ -70,7 +71,7 @@ class NegationParser:
         if self.settings.system not in SYSTEMS:
             raise NegkitError(f"unknown parsing system {self.settings.system!r} (expected one of {', '.join(SYSTEMS)})")
         self.network: ParserNetwork | None = None
-        self.tokenizer = None
+        self.tokenizer: Any = None  # the encoder's transformers tokenizer, once created or loaded
         self.metadata: dict[str, object] = {}
         self.name = f"negkit {self.settings.system} ({self.settings.encoder})"
 
@@ -129,6 +130,7 @@ class NegationParser:
             system_lines = lines_from_text(format_cdsco(predicted, final_newlines=2), "system")
             return score_nis(gold_lines, system_lines, validate=False).scores.nis_tok.f1
 
+        assert self.network is not None  # created above
         report = run_loop(
             self.network,
             epoch_examples,

@@ -1,0 +1,1 @@
+"""Thunder-NUBench's prompt sweep (:mod:`.sweep`: paper Tables 11-14)."""

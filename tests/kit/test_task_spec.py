@@ -1,0 +1,50 @@
+"""Every registered task's :class:`negkit.kit.tasks.spec.TaskSpec`, read without building the task, says what the
+task built says: the flag-set options it takes and whether the run's seed changes what it asks."""
+
+from __future__ import annotations
+
+import pytest
+
+from negkit.kit.suites import all_suites, get_task, get_task_spec, task_flags
+from negkit.kit.tasks.adapter import adapt
+from negkit.kit.tasks.base import TASK_OPTIONS
+from negkit.kit.tasks.spec import task_spec
+
+FLAG_OPTIONS = frozenset((*TASK_OPTIONS, *task_flags()))
+CASES = [
+    (entry.name, kind)
+    for suite in all_suites()
+    for entry in suite.tasks
+    for kind in (
+        "language_model",
+        *(("classifier",) if entry.classifier else ()),
+        *(("embedding",) if entry.embedding else ()),
+    )
+]
+
+
+@pytest.mark.parametrize(("name", "kind"), CASES, ids=[f"{name}-{kind}" for name, kind in CASES])
+def test_the_spec_says_what_the_built_task_says(name, kind):
+    spec = get_task_spec(name, kind)
+    options = {} if kind == "language_model" else {"model_kind": kind}
+    built = adapt(get_task(name, **options))
+    assert spec.accepts == built.accepts & FLAG_OPTIONS
+    assert spec.uses_seed(options) == built.uses_seed
+    if "num_fewshot" in spec.accepts:  # few-shot draws take the seed; zero-shot asks the same whatever it is
+        for shots in (1, 2) if name.endswith("-fewshot") else (0, 2):
+            assert (
+                spec.uses_seed({**options, "num_fewshot": shots}) == adapt(get_task(name, num_fewshot=shots)).uses_seed
+            )
+
+
+def test_a_spec_reads_the_factorys_parameters():
+    def factory(chat: bool = False, num_fewshot: int = 5, seeds: tuple[int, ...] = (1,), style: str = "x") -> None:
+        return None
+
+    spec = task_spec("t", factory, FLAG_OPTIONS)
+    assert spec.accepts == {"chat", "num_fewshot"} and spec.fewshot_seeds and spec.default_fewshot == 5
+    assert spec.uses_seed({}) and not spec.uses_seed({"num_fewshot": 0})
+    assert task_spec("t", factory, FLAG_OPTIONS, model_kind="classifier").accepts == frozenset()
+    assert task_spec("t", factory, FLAG_OPTIONS, accepts=frozenset({"chat"}), always_seeded=True).uses_seed(
+        {"num_fewshot": 0}
+    )
