@@ -24,7 +24,7 @@ def run_tasks(folder: Path) -> list[str]:
     """The task names of a ``negkit eval`` output folder, from its ``TASK.results.json`` files."""
     names = []
     for path in sorted(folder.glob(f"*{RESULTS_SUFFIX}")):
-        name = read_task_results(path)["task"].get("task") or path.name[: -len(RESULTS_SUFFIX)]
+        name = read_task_results(path).task.task or path.name[: -len(RESULTS_SUFFIX)]
         names.append(str(name))
     if not names:
         raise NegkitError(f"{folder}: no TASK{RESULTS_SUFFIX} files (is it a `negkit eval` output folder?)")

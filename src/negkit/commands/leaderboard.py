@@ -60,7 +60,7 @@ class _Model:
     @property
     def baseline(self) -> bool:
         """A baseline pseudo-model (random, majority, constant): drawn as a reference row, never ranked."""
-        return all(run.model.get("backend") == "baseline" for run in self.runs)
+        return all(run.model.backend == "baseline" for run in self.runs)
 
     def task_runs(self) -> list[tuple[RunFolder, TaskRun]]:
         return [(run, task) for run in self.runs for task in run.tasks.values()]
@@ -148,7 +148,13 @@ def _model_labels(runs: Sequence[RunFolder], folder_names: Sequence[str]) -> lis
 
 
 def _split(task: TaskRun) -> str:
-    return str(task.results.get("data", {}).get("split", ""))
+    return (task.log.data.split or "") if task.log.data is not None else ""
+
+
+def _command(task: TaskRun) -> str:
+    """The command that ran a task, as its reproduction record says."""
+    record = task.log.record
+    return (record.command or "") if record is not None else ""
 
 
 def _primary(view: SuiteView, estimands: Sequence[Estimand]) -> Estimand | None:
@@ -235,9 +241,9 @@ def leaderboard_data(
                 "name": model.name,
                 "model": sorted({run.model_name for run in model.runs}),
                 "folders": [str(run.path) for run in model.runs],
-                "commands": [str(task.results.get("record", {}).get("command", "")) for _, task in model.task_runs()],
+                "commands": [_command(task) for _, task in model.task_runs()],
                 "baseline": model.baseline,
-                "parameters": recorded_parameters([run.model for run in model.runs]),
+                "parameters": recorded_parameters([run.model.as_json() for run in model.runs]),
             }
             for model in models
         ],
@@ -367,7 +373,7 @@ def _column(
         "metric_label": first.label or first.path,
         "unit": first.unit,
         "best": best if competing else None,
-        "reported": sorted({*reported_metrics(t.results.get("metrics", {}) for t in found.values()), *view_paths}),
+        "reported": sorted({*reported_metrics(t.metrics for t in found.values()), *view_paths}),
         "percent_factor": factor,
     }
 

@@ -16,12 +16,12 @@ from typing import Any
 
 from negkit.commands.samples_page import SAMPLES_FILE, write_samples_page
 from negkit.io.atomic import atomic_write_text
-from negkit.io.textfiles import iter_json_objects
 from negkit.kit.citations import bibtex_text, lookup_citations
 from negkit.kit.render import plots
 from negkit.kit.render.html import figures_html, markdown_to_html, no_plots, page
 from negkit.kit.render.markdown import markdown_table
 from negkit.kit.results import TaskResult
+from negkit.kit.runlog import iter_sample_records
 from negkit.kit.runs import read_run
 from negkit.kit.suites import suite_view
 from negkit.kit.view import RunSection, SuiteLookup, no_suites, report_order, run_sections
@@ -36,7 +36,7 @@ def _records(result: Mapping[str, Any]) -> list[dict[str, Any]]:
     path = result.get("files", {}).get("samples")
     if not path or not Path(path).is_file():
         return []
-    return [record for _, record in iter_json_objects(path)]  # a damaged line is FILE:LINE: problem
+    return [record.fields() for _, record in iter_sample_records(path)]  # a damaged line is FILE:LINE: problem
 
 
 def summary_table(results: Sequence[Mapping[str, Any]], suites: SuiteLookup = no_suites) -> str:

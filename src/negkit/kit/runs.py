@@ -1,7 +1,9 @@
 """Reading ``negkit eval`` output folders back, and a task's headline metrics rebuilt from its per-sample records.
 
 A run folder holds ``TASK.results.json`` (the run description and metrics) and ``TASK.samples.jsonl`` (one record
-per item) for each task run. :func:`read_run` loads them; :func:`record_estimands` turns a task's records into the
+per item) for each task run. :func:`read_run` loads them, each file checked as its run-log model
+(:mod:`negkit.kit.runlog`: :class:`~negkit.kit.runlog.TaskLog`, :class:`~negkit.kit.runlog.SampleRecord`;
+:func:`read_run_results` reads ``results.json`` as a :class:`~negkit.kit.runlog.RunLog`); :func:`record_estimands` turns a task's records into the
 estimands of :mod:`negkit.kit.metrics.intervals` with the builder its suite gives (:attr:`SuiteView.estimands`: the
 suite's headline metrics, the same definitions as the tasks' intervals), so that two runs can be compared item by
 item from their folders alone, without the data sets. :func:`need` reads one field of a record for such a builder
@@ -16,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from negkit.errors import InputFormatError, NegkitError, quoted, shortened
-from negkit.io.textfiles import iter_json_objects, json_kind, read_json_object
 from negkit.kit.metrics.intervals import Estimand
-from negkit.kit.results import TaskResult
+from negkit.kit.results import RESULTS_FILE, TaskResult
+from negkit.kit.runlog import ModelLog, RunLog, SampleRecord, TaskLog, iter_sample_records, read_run_log, read_task_log
 from negkit.kit.view import SuiteView
 from negkit.runs.files import RESULTS_SUFFIX, SAMPLES_SUFFIX, verify_samples
 
@@ -34,24 +36,25 @@ class RunFolder:
     tasks: dict[str, TaskRun] = field(default_factory=dict)
 
     @property
-    def model(self) -> dict[str, Any]:
+    def model(self) -> ModelLog:
+        """The model of the folder's first task (an empty fingerprint when there is none)."""
         first = next(iter(self.tasks.values()), None)
-        return first.results.get("model", {}) if first else {}
+        return first.log.model if first is not None and first.log.model is not None else ModelLog()
 
     @property
     def model_name(self) -> str:
-        return str(self.model.get("name", "?"))
+        return self.model.name or "?"
 
 
-def read_samples(path: Path) -> list[dict[str, Any]]:
-    """The records of a ``TASK.samples.jsonl`` file: the file must be what its results file records (size and
-    SHA-256: not cut short, appended to or edited), and each item id appear once; a bad line is an error naming
-    the file and line."""
+def read_samples(path: Path) -> list[SampleRecord]:
+    """The records of a ``TASK.samples.jsonl`` file, each checked as the model of its kind: the file must be what
+    its results file records (size and SHA-256: not cut short, appended to or edited), and each item id appear
+    once; a bad line is an error naming the file, the line and the field."""
     verify_samples(path)
-    records: list[dict[str, Any]] = []
+    records: list[SampleRecord] = []
     first_line: dict[str, int] = {}
-    for line, record in iter_json_objects(path, required=("item_id",)):
-        key = str(record["item_id"])
+    for line, record in iter_sample_records(path):
+        key = str(record.item_id)
         if key in first_line:
             raise InputFormatError(
                 path,
@@ -64,43 +67,21 @@ def read_samples(path: Path) -> list[dict[str, Any]]:
     return records
 
 
-#: Fields of a ``TASK.results.json`` that hold JSON objects (``task`` must be there: it names the task).
-_RESULT_OBJECTS = ("task", "model", "data", "metrics", "timings")
-
-
-def read_task_results(path: Path) -> dict[str, Any]:
-    """A ``TASK.results.json`` file: a JSON object whose ``task``, ``model``, ``data``, ``metrics`` (where present)
-    are objects; anything else is an :class:`InputFormatError` naming the file."""
-    results = read_json_object(path, "negkit eval task results")
-    if "task" not in results:
-        raise InputFormatError(path, None, "no 'task' field (is it a TASK.results.json of `negkit eval`?)")
-    for key in _RESULT_OBJECTS:
-        if key in results and not isinstance(results[key], dict):
-            raise InputFormatError(
-                path,
-                None,
-                f"field {key!r}: expected a JSON object, found {json_kind(results[key])} {quoted(results[key])}",
-            )
-    name = results["task"].get("task")
-    if name is not None and not isinstance(name, str):
-        raise InputFormatError(
-            path,
-            None,
-            f"field 'task.task' (the task's name): expected a string, found {json_kind(name)} {quoted(name)}",
-        )
-    return results
+def read_task_results(path: Path) -> TaskLog:
+    """A ``TASK.results.json`` file, checked field by field (:class:`~negkit.kit.runlog.TaskLog`): anything else
+    is an :class:`InputFormatError` naming the file and the field."""
+    return read_task_log(path)
 
 
 def read_task(folder: Path, name: str) -> TaskRun:
     """Task ``name`` of the run folder ``folder``: its results, its checked samples and its tables."""
-    results = read_task_results(folder / f"{name}{RESULTS_SUFFIX}")
+    log = read_task_results(folder / f"{name}{RESULTS_SUFFIX}")
     samples = folder / f"{name}{SAMPLES_SUFFIX}"
     if not samples.is_file():
         raise InputFormatError(samples, None, f"missing: the per-sample records of task {name}")
     tables = folder / f"{name}.md"
-    return TaskResult(
-        results, read_samples(samples), tables.read_text(encoding="utf-8") if tables.is_file() else None, samples
-    )
+    records = [record.fields() for record in read_samples(samples)]
+    return TaskResult(log, records, tables.read_text(encoding="utf-8") if tables.is_file() else None, samples)
 
 
 def read_run(path: str | Path) -> RunFolder:
@@ -117,17 +98,19 @@ def read_run(path: str | Path) -> RunFolder:
     return run
 
 
+def read_run_results(path: str | Path) -> RunLog:
+    """A run folder's ``results.json`` (or that file named itself), checked field by field."""
+    file = Path(path)
+    return read_run_log(file / RESULTS_FILE if file.is_dir() else file)
+
+
 def data_identity(task: TaskRun) -> tuple[str, dict[str, str]]:
     """The split a task ran on and the SHA-256 of each data file it read (as its results file records them)."""
-    data = task.results.get("data") or {}
-    files = data.get("files")
-    files = files if isinstance(files, dict) else {}
-    hashes = {
-        str(name): str(entry.get("sha256"))
-        for name, entry in files.items()
-        if isinstance(entry, dict) and entry.get("sha256")
-    }
-    return str(data.get("split", "")), hashes
+    data = task.log.data
+    if data is None:
+        return "", {}
+    hashes = {name: entry.sha256 for name, entry in (data.files or {}).items() if entry.sha256}
+    return data.split or "", hashes
 
 
 def different_data(task_name: str, first: TaskRun, first_name: str, second: TaskRun, second_name: str) -> str | None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from conftest import NUBENCH_FIXTURE
-from test_nubench_sweep import EndingModel
+from nubench_models import EndingModel
 
 from negkit.benchmarks.nubench.data import load_choice_items
 from negkit.benchmarks.nubench.results_tables import pooled_error_analysis, results_tables

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from conftest import NUBENCH_FIXTURE
+from nubench_models import EndingModel
 
 from negkit.benchmarks.nubench.sweep_tables import read_sweep_run, sweep_tables_data, sweep_tables_markdown
 from negkit.benchmarks.nubench.sweep_tasks import sweep_prompt_table
@@ -15,37 +16,11 @@ from negkit.benchmarks.nubench.task import prompt_ids
 from negkit.cli import main
 from negkit.commands.eval.evaluate import evaluate
 from negkit.commands.eval.options import EvalOptions
-from negkit.engine.requests import LoglikelihoodResult, ModelFingerprint
 from negkit.studies.nubench.sweep import SWEEP_SPLIT, sweep_tasks, tables
 
 FIXTURE = NUBENCH_FIXTURE
 #: The prompts whose text ends with "Negation:" (the fake model below answers those right).
 NEGATION_PROMPTS = {"2", "5", "7", "12"}
-
-
-class EndingModel:
-    """Picks choice1 (the gold) when the context ends with "Negation:", else choice3; scores are 0 for the pick
-    and -5 for the others, so acc and acc_norm agree."""
-
-    fingerprint = ModelFingerprint(backend="test", name="ending", dtype="float32")
-
-    def __init__(self, items) -> None:
-        self.by_sentence = {item.sentence: item for item in items}
-        self.asked = 0
-
-    def next_token_logprobs(self, contexts, candidates):  # a language model (never asked here)
-        raise AssertionError("not a next-token task")
-
-    def loglikelihood(self, requests):
-        self.asked += len(requests)
-        answers = []
-        for request in requests:
-            item = next(
-                item for sentence, item in self.by_sentence.items() if sentence in request.context.split("\n\n")[-1]
-            )
-            pick = item.choices[0] if request.context.endswith("Negation:") else item.choices[2]
-            answers.append(LoglikelihoodResult(0.0 if request.continuation == " " + pick else -5.0, False, 1))
-        return answers
 
 
 def _validation_items():

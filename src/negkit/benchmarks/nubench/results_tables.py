@@ -73,7 +73,7 @@ def read_results_entries(folder: str | Path, name: str | None = None, sft: bool 
         if not path.is_file():
             continue
         found = True
-        results = read_task_results(path)
+        results = read_task_results(path).as_json()
         metrics = results.get("metrics", {})
         runs = metrics.get("runs")
         if not isinstance(runs, dict):

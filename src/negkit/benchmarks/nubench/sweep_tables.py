@@ -96,7 +96,7 @@ def read_sweep_run(folder: str | Path, group: str = "all models") -> SweepRun:
     for task in (PROMPTS_TASK, FEWSHOT_TASK):
         path = folder / f"{task}.results.json"
         if path.is_file():
-            results = read_task_results(path)
+            results = read_task_results(path).as_json()
             if not isinstance(results.get("metrics", {}).get("prompts"), dict):
                 raise InputFormatError(path, None, "no 'metrics.prompts' table (not a prompt sweep's results)")
             found[task] = results

@@ -10,7 +10,7 @@ from typing import Any
 
 from negkit.commands.report import write_html_report
 from negkit.errors import NegkitError
-from negkit.io.atomic import atomic_write_json, atomic_write_text
+from negkit.io.atomic import atomic_write_text
 from negkit.kit.citations import lookup_citations
 from negkit.kit.render.markdown import markdown_table
 from negkit.kit.results import RunResult, TaskResult
@@ -30,7 +30,7 @@ def with_earlier_tasks(
     """``results`` and the tasks an earlier invocation left in ``out`` (the same model: eval refuses another's), so
     that ``results.json`` and the reports cover every task of the folder, in the suites' order. An earlier task
     whose files cannot be read back is left out, with a note on stderr."""
-    names = {result["task"].get("task") for result in results}
+    names = {result.log.task.task for result in results}
     earlier: list[TaskResult] = []
     for path in sorted(Path(out).glob(f"*{RESULTS_SUFFIX}")):
         name = path.name[: -len(RESULTS_SUFFIX)]
@@ -44,7 +44,7 @@ def with_earlier_tasks(
             )
     if not earlier:
         return list(results)
-    return sorted([*results, *earlier], key=lambda result: report_order(suites, str(result["task"].get("task"))))
+    return sorted([*results, *earlier], key=lambda result: report_order(suites, str(result.log.task.task)))
 
 
 def is_sample(data: dict[str, Any]) -> bool:
@@ -118,13 +118,12 @@ def write_combined_report(
     report = out / REPORT_FILE
     atomic_write_text(report, combined_markdown(results, skipped, suites))
     combined = out / RESULTS_FILE
-    layout = RunResult(
-        [result if isinstance(result, TaskResult) else TaskResult(dict(result)) for result in results],
-        record,
-        dict(skipped or {}),
-        seconds,
-    ).layout()
-    layout["citations"] = lookup_citations([result["task"].get("task", "?") for result in results], suites)
-    atomic_write_json(combined, layout)
+    tasks = [
+        result if isinstance(result, TaskResult) else TaskResult.from_results(result, path=combined)
+        for result in results
+    ]
+    citations = lookup_citations([task.name for task in tasks], suites)
+    log = RunResult(tasks, record, dict(skipped or {}), seconds).log(citations)
+    atomic_write_text(combined, log.json_text())
     page = write_html_report(results, out, suites)
     return {"report": str(report), "html": str(page), "results": str(combined)}

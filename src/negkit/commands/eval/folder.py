@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 from negkit.errors import NegkitError
+from negkit.io.textfiles import read_json_object
+from negkit.kit.runlog import ModelLog, validated
 from negkit.runs.distributed import STORE_PATTERN
 from negkit.runs.files import RESULTS_SUFFIX, SAMPLES_SUFFIX
 
@@ -23,33 +24,30 @@ TASK_SUFFIXES = (RESULTS_SUFFIX, SAMPLES_SUFFIX, ".md", ".timings.json")
 RUN_FILES = ("results.json", "report.md", "report.html", "samples.html")
 
 
-def recorded_models(out: Path) -> dict[str, dict[str, Any]]:
-    """Task name -> the ``model`` entry its ``TASK.results.json`` in ``out`` records (unreadable files skipped:
-    reading the run back reports them)."""
-    models: dict[str, dict[str, Any]] = {}
+def recorded_models(out: Path) -> dict[str, ModelLog]:
+    """Task name -> the ``model`` entry its ``TASK.results.json`` in ``out`` records (unreadable files and entries
+    of the wrong form skipped: reading the run back reports them)."""
+    models: dict[str, ModelLog] = {}
     for path in sorted(out.glob(f"*{RESULTS_SUFFIX}")) if out.is_dir() else ():
         try:
-            model = json.loads(path.read_text(encoding="utf-8")).get("model")
-        except (OSError, ValueError, AttributeError):
+            model = read_json_object(path, "negkit eval task results").get("model")
+            if isinstance(model, dict):
+                models[path.name[: -len(RESULTS_SUFFIX)]] = validated(ModelLog, model, path)
+        except NegkitError:
             continue
-        if isinstance(model, dict):
-            models[path.name[: -len(RESULTS_SUFFIX)]] = model
     return models
 
 
 def check_one_model(out: Path, key: str, name: str) -> None:
     """A :class:`NegkitError` when ``out`` holds a task of a model other than the one of fingerprint ``key``."""
     for task, model in recorded_models(out).items():
-        if model.get("key") not in (None, key):
-            template = (model.get("extra") or {}).get("conversation_template")
-            shown = (
-                f"{model.get('name', '?')} with conversation template {template}"
-                if template
-                else model.get("name", "?")
-            )
+        if model.key not in (None, key):
+            template = (model.extra or {}).get("conversation_template")
+            recorded = model.name or "?"
+            shown = f"{recorded} with conversation template {template}" if template else recorded
             raise NegkitError(
                 f"{out}: holds task {task} of model {shown} (fingerprint "
-                f"{model.get('key')}); this run is model {name} ({key}), and a run folder holds one "
+                f"{model.key}); this run is model {name} ({key}), and a run folder holds one "
                 "model: use another --out, or --start-over to remove the folder's run files first"
             )
 

@@ -28,11 +28,12 @@ from negkit.commands.eval.options import EvalOptions
 from negkit.commands.eval.preflight import PreparedTask
 from negkit.commands.eval.record import TimingLog, attach_prompts, data_record, merge_timings, prompt_record, utc_now
 from negkit.errors import NegkitError
-from negkit.io.atomic import atomic_write_json, atomic_write_jsonl, atomic_write_text
+from negkit.io.atomic import atomic_write_jsonl, atomic_write_text
 from negkit.io.privacy import private_fields_to_redact, redact_record
 from negkit.kit.harness.layout import LAYOUT_VERSION, harness_metrics
 from negkit.kit.metrics.intervals import IntervalSettings
 from negkit.kit.results import TaskResult
+from negkit.kit.runlog import plain_json, sample_record, task_log
 from negkit.kit.scoring import harness_scores, task_numbers
 from negkit.kit.tasks.adapter import adapt
 from negkit.models.adapter import overlapping_groups
@@ -97,7 +98,7 @@ def evaluate_task(run: RunContext, prepared: PreparedTask) -> TaskResult | None:
     if answered.log:
         answered.log.finish()
     result["files"] = files
-    return TaskResult(result, records, tables, Path(files["samples"]))
+    return TaskResult.from_results(result, records, tables, Path(files["samples"]), files["results"])
 
 
 def build_requests(
@@ -260,10 +261,14 @@ def apply_privacy(
 
 def write_task_files(base: Path, result: dict[str, Any], records: list[dict[str, Any]], tables: str) -> dict[str, str]:
     """``TASK.samples.jsonl`` first (its size and hash go into the results), then ``TASK.results.json`` and
-    ``TASK.md``, each atomically; their paths by kind."""
-    count = atomic_write_jsonl(task_file(base, ".samples.jsonl"), records)
-    result["samples"] = samples_record(task_file(base, ".samples.jsonl"), count)  # readers check the file whole
-    atomic_write_json(task_file(base, ".results.json"), result)
+    ``TASK.md``, each atomically; their paths by kind. The records and the results are written through their
+    run-log models (:mod:`negkit.kit.runlog`), so a field of the wrong form fails here, not in a later reader."""
+    samples = task_file(base, ".samples.jsonl")
+    lines = [sample_record(plain_json(record), samples, line).fields() for line, record in enumerate(records, 1)]
+    count = atomic_write_jsonl(samples, lines)
+    result["samples"] = samples_record(samples, count)  # readers check the file whole
+    results = task_file(base, ".results.json")
+    atomic_write_text(results, task_log(plain_json(result), results).json_text())
     atomic_write_text(task_file(base, ".md"), tables)
     return {kind: str(task_file(base, suffix)) for kind, suffix in SUFFIXES}
 
