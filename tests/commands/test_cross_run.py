@@ -143,7 +143,7 @@ def test_a_dollar_in_run_names_draws_as_written(tmp_path, capsys):
 
 def test_leaderboard_links_are_url_encoded(tmp_path):
     """Finding 11: run folder names were HTML-escaped but not URL-encoded in links (``javascript:alert(1)``)."""
-    from negkit.commands.leaderboard_html import model_html, url_path
+    from negkit.leaderboard.pages import model_html, url_path
 
     assert url_path("../../javascript:alert(1)/report.html") == "../../javascript%3Aalert%281%29/report.html"
     assert url_path("../runs/a#b?c%d/report.html") == "../runs/a%23b%3Fc%25d/report.html"

@@ -1,5 +1,5 @@
 """``negkit leaderboard RUN_DIR... --out DIR``: a static, offline site ranking every model on every task
-(see :mod:`negkit.commands.leaderboard`)."""
+(see :mod:`negkit.leaderboard.site`)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import argparse
 
 from negkit.cli.arguments import add_include_argument, add_run_interval_arguments, selected_run_tasks
 from negkit.cli.groups import CommandGroups
-from negkit.commands.leaderboard import LeaderboardOptions, leaderboard
-from negkit.commands.leaderboard_scaling import parse_parameters
 from negkit.kit.suites import suite_view
+from negkit.leaderboard.scaling import parse_parameters
+from negkit.leaderboard.site import LeaderboardOptions, leaderboard
 
 #: Place in ``negkit --help``: after ``compare``.
 ORDER = 25

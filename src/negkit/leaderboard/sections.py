@@ -8,7 +8,7 @@ import html
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from negkit.commands.leaderboard_published import MARK, published_in, published_value
+from negkit.leaderboard.published import MARK, published_in, published_value
 
 #: Inline style of the published rows (kept apart from the ranked rows by a dashed frame and a muted colour).
 STYLE = (

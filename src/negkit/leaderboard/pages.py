@@ -1,5 +1,5 @@
 """The pages of ``negkit leaderboard``: ``index.html`` (ranking, heatmap, differences from the best) and one page per
-model, from the data :func:`negkit.commands.leaderboard.leaderboard_data` builds.
+model, from the data :func:`negkit.leaderboard.site.leaderboard_data` builds.
 
 Static and offline: inline CSS, a small inline script that sorts the ranking table when a header is clicked, the
 heatmap drawn as coloured table cells; links are relative (to the model pages and to each run's ``report.html``),
@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from negkit.commands.leaderboard_sections import (
+from negkit.kit.render.html import page
+from negkit.leaderboard.sections import (
     STYLE,
     model_count,
     published_column_table,
@@ -26,7 +27,6 @@ from negkit.commands.leaderboard_sections import (
     scaling_section,
     significance_sentence,
 )
-from negkit.kit.render.html import page
 
 MODELS_FOLDER = "models"
 

@@ -1,7 +1,7 @@
 """The leaderboard's scaling figures: per task, the primary metric against the parameter count.
 
 A model's parameter count comes from ``--parameters NAME=COUNT,...`` (``NAME`` a row of the leaderboard or the model
-that answered; ``COUNT`` as :func:`~negkit.commands.leaderboard_published.parse_count` reads it), else from negkit's
+that answered; ``COUNT`` as :func:`~negkit.leaderboard.published.parse_count` reads it), else from negkit's
 model catalogue when the run record names a catalogue model (``model.load.catalogue.name``, or the model's name),
 else it is unknown and the model is left out of the figures, with a note. Baselines (``random``, ``constant:...``,
 ``majority``: no parameters) are drawn as horizontal lines; published rows with a ``params`` field on the primary
@@ -14,10 +14,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from negkit.commands.leaderboard_published import attach_published, parse_count, published_in, read_published
 from negkit.errors import NegkitError, quoted
 from negkit.io.atomic import atomic_write_text, make_folder
 from negkit.kit.render import plots
+from negkit.leaderboard.published import attach_published, parse_count, published_in, read_published
 from negkit.models.catalogue import CATALOGUE, catalogue_model, is_catalogue_name
 
 FIGURES_FOLDER = "figures"

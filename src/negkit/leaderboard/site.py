@@ -17,10 +17,10 @@ are shown in percent.
 Which metric is primary, its scale, how a task's records become estimands and what a unit is: that is the suites'
 knowledge, asked of the :data:`~negkit.kit.view.SuiteLookup` the caller passes (the registry's
 :func:`negkit.kit.suites.suite_view`); nothing here names a benchmark. Tasks no suite can rebuild from their records
-are listed as left out. Published reference rows (``--published``, :mod:`negkit.commands.leaderboard_published`) are
+are listed as left out. Published reference rows (``--published``, :mod:`negkit.leaderboard.published`) are
 kept apart from the run models (never ranked nor paired); parameter counts and the scaling figures are
-:mod:`negkit.commands.leaderboard_scaling`'s. The pages are written by :mod:`negkit.commands.leaderboard_html`, the
-Markdown by :mod:`negkit.commands.leaderboard_markdown`.
+:mod:`negkit.leaderboard.scaling`'s. The pages are written by :mod:`negkit.leaderboard.pages`, the
+Markdown by :mod:`negkit.leaderboard.tables`.
 """
 
 from __future__ import annotations
@@ -31,16 +31,16 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from negkit.commands.compare import CompareOptions, run_names
-from negkit.commands.leaderboard_html import MODELS_FOLDER, index_html, model_html, report_links, slug, unique_slugs
-from negkit.commands.leaderboard_markdown import leaderboard_markdown
-from negkit.commands.leaderboard_published import reported_metrics
-from negkit.commands.leaderboard_scaling import add_references, recorded_parameters, write_scaling_figures
 from negkit.errors import NegkitError
 from negkit.io.atomic import atomic_write_json, atomic_write_text, make_folder
 from negkit.kit.metrics.intervals import Estimand, bootstrap_intervals, paired_bootstrap
 from negkit.kit.runs import RunFolder, TaskRun, different_data, read_run, record_estimands
 from negkit.kit.suites import suite_view
 from negkit.kit.view import SuiteLookup, SuiteView
+from negkit.leaderboard.pages import MODELS_FOLDER, index_html, model_html, report_links, slug, unique_slugs
+from negkit.leaderboard.published import reported_metrics
+from negkit.leaderboard.scaling import add_references, recorded_parameters, write_scaling_figures
+from negkit.leaderboard.tables import leaderboard_markdown
 
 INDEX_FILE = "index.html"
 JSON_FILE = "leaderboard.json"

@@ -1,5 +1,5 @@
 """``leaderboard.md``: the tables of the leaderboard's ``index.html`` in Markdown (for documentation pages), from the
-data :func:`negkit.commands.leaderboard.leaderboard_data` builds: the ranking, the published reference rows (apart,
+data :func:`negkit.leaderboard.site.leaderboard_data` builds: the ranking, the published reference rows (apart,
 marked "published, not run here"), per task the values with their differences from the best, and links to the
 scaling figures."""
 
@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from negkit.commands.leaderboard_published import MARK, published_in, published_value
-from negkit.commands.leaderboard_sections import model_count, significance_text
 from negkit.kit.render.markdown import markdown_table
+from negkit.leaderboard.published import MARK, published_in, published_value
+from negkit.leaderboard.sections import model_count, significance_text
 
 
 def _value(cell: Mapping[str, Any] | None) -> str:

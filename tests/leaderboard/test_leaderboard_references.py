@@ -16,12 +16,12 @@ from negkit.benchmarks.blimp import PARADIGMS
 from negkit.benchmarks.tind.metrics import COHERENCE_MEASURES
 from negkit.benchmarks.tind.types import PATTERN_NAMES
 from negkit.cli import main
-from negkit.commands.leaderboard import leaderboard, leaderboard_data
-from negkit.commands.leaderboard_published import MARK, parse_count, read_published
-from negkit.commands.leaderboard_scaling import parse_parameters, recorded_parameters
 from negkit.errors import InputFormatError, NegkitError
 from negkit.kit.render import plots
 from negkit.kit.suites import suite_view
+from negkit.leaderboard.published import MARK, parse_count, read_published
+from negkit.leaderboard.scaling import parse_parameters, recorded_parameters
+from negkit.leaderboard.site import leaderboard, leaderboard_data
 from negkit.models.catalogue import catalogue_model
 
 HEADER = "model,task,metric,value,source,note\n"

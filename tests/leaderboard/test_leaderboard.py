@@ -12,12 +12,12 @@ import pytest
 from browser import find_chromium, render
 
 from negkit.cli import main
-from negkit.commands.leaderboard import LeaderboardOptions, leaderboard, leaderboard_data, parse_entries, slug
-from negkit.commands.leaderboard_html import colour
-from negkit.commands.leaderboard_markdown import leaderboard_markdown
 from negkit.errors import NegkitError
 from negkit.kit.suites import suite_view
 from negkit.kit.view import no_suites
+from negkit.leaderboard.pages import colour
+from negkit.leaderboard.site import LeaderboardOptions, leaderboard, leaderboard_data, parse_entries, slug
+from negkit.leaderboard.tables import leaderboard_markdown
 
 OPTIONS = LeaderboardOptions(resamples=400)
 #: Ten ScoNe-like base pairs (one condition): six gold "entailment", four "neutral".
