@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from negkit.kit.citations import BibtexError, bibtex_entries
-from negkit.kit.data.declared import DataFile
+from negkit.kit.data.declared import DataFile, declared_data
 from negkit.kit.scoring import compares, headline_estimands
 from negkit.kit.tasks.base import Task, TaskData
 from negkit.kit.view import FigureBuilder, SectionBuilder, SuiteView
@@ -83,6 +83,24 @@ class DataSource:
     #: ``build(inputs_root, root)``: writes the declared files that no URL serves into the data root ``root``
     #: from ``inputs`` (found under ``inputs_root`` by their paths); ``negkit data get`` then checks their hashes.
     build: Callable[[Path, Path], None] | None = None
+    #: The BibTeX entries of the data set's papers, for a suite built from this source (``choice_suite`` and the
+    #: other builders of :mod:`negkit.kit.suites.kinds` take them when given none).
+    bibtex: str = ""
+
+    @classmethod
+    def declared(cls, module: str | Path) -> DataSource:
+        """The data source a benchmark declares beside its module ``NAME.py``: ``NAME_files.json`` (its files, how
+        to get them, licence and citation key; :func:`negkit.kit.data.declared.declared_data`) and ``NAME.bib``."""
+        path = Path(module)
+        declared = declared_data(path.with_name(path.stem + "_files.json") if path.suffix == ".py" else path)
+        return cls(
+            declared.folder,
+            declared.how_to_get,
+            licence=declared.licence,
+            files=declared.files,
+            citation=declared.citation,
+            bibtex=declared.bibtex,
+        )
 
 
 @dataclass(frozen=True)
