@@ -83,8 +83,7 @@ class DataSource:
     #: ``build(inputs_root, root)``: writes the declared files that no URL serves into the data root ``root``
     #: from ``inputs`` (found under ``inputs_root`` by their paths); ``negkit data get`` then checks their hashes.
     build: Callable[[Path, Path], None] | None = None
-    #: The BibTeX entries of the data set's papers, for a suite built from this source (``choice_suite`` and the
-    #: other builders of :mod:`negkit.kit.suites.kinds` take them when given none).
+    #: The BibTeX entries of the data set's papers (a suite given no ``bibtex`` of its own cites these).
     bibtex: str = ""
 
     @classmethod
@@ -255,13 +254,15 @@ class SuiteDescription:
     #: such as ``blimp-guard``: asked for by name only).
     default_run: bool = True
     #: BibTeX entries of the papers whose data and protocol the suite uses (the data set's paper first), as written
-    #: in a ``.bib`` file; ``negkit cite``, ``results.json`` and ``report.html`` list them (:mod:`negkit.kit.citations`).
+    #: in a ``.bib`` file (default: its data source's); ``negkit cite``, ``results.json`` and ``report.html`` list them (:mod:`negkit.kit.citations`).
     bibtex: str = ""
     #: Other data sets the benchmark's own commands read, by name (TIND's generator: the WordNet side resources),
     #: listed and fetched by ``negkit data`` like the suite's own.
     extra_data: Mapping[str, DataSource] = field(default_factory=dict, hash=False)
 
     def __post_init__(self) -> None:
+        if not self.bibtex and self.data.bibtex:  # declared with the data (DataSource.declared)
+            object.__setattr__(self, "bibtex", self.data.bibtex)
         try:
             bibtex_entries(self.bibtex)
         except BibtexError as error:

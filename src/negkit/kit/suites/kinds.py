@@ -67,7 +67,7 @@ def choice_suite(
     spec: MultipleChoice, data: DataSource, title: str = "", description: str = "", **fields: Any
 ) -> SuiteDescription:
     """The suite of one multiple-choice task: ``data`` says where its data lives (and with its ``bibtex``, what to
-    cite); ``fields`` are any other :class:`SuiteDescription` fields (``aliases``, ``order``, ``training``, ...);
+    cite, unless ``fields`` give one); ``fields`` are any other :class:`SuiteDescription` fields (``aliases``, ``order``, ``training``, ...);
     the suite's ``reader`` is the task's."""
     settings: dict[str, Any] = dict(
         name=spec.name,
@@ -86,7 +86,6 @@ def choice_suite(
         figures=choice_figures_of(spec),
         harness=choice_harness(spec),
         reader=spec.read,
-        bibtex=data.bibtex,
     )
     return SuiteDescription(**{**settings, **fields})
 
@@ -114,7 +113,6 @@ def one_task_suite(
         interval_unit=spec.unit,
         primary_metric=primary_metric,
         figures=figures,
-        bibtex=data.bibtex,
         **export,
     )
     return SuiteDescription(**{**settings, **fields})
