@@ -111,7 +111,7 @@ def _bad(path: Path, text: str | bytes) -> Path:
         (json.dumps({"sentence_good": "A.", "pairID": "1"}), "missing field 'sentence_bad'"),
         (
             json.dumps({**PAIR, "pairID": "1", "sentence_bad": "  "}),
-            "field 'sentence_bad': expected a non-empty sentence",
+            "field 'sentence_bad': expected a non-empty text",
         ),
         (json.dumps({**PAIR, "pairID": "1", "UID": "npi_present_2"}), "is not this file's paradigm 'npi_present_1'"),
         (json.dumps({**PAIR, "pairID": "0"}), "pairID '0' appears twice"),

@@ -16,7 +16,8 @@ its module. Every entry names:
 Beside ``files``, the manifest of a benchmark may declare the rest of its data source (:func:`declared_data`):
 ``how_to_get`` (how a user obtains the data), ``licence``, ``citation`` (the BibTeX key of the data set's paper) and
 ``folder`` (default: the folder of its files under a data root); the BibTeX entries of its papers are the ``.bib``
-file of the manifest's name (``semantoneg_files.json``: ``semantoneg.bib``).
+file of the manifest's name (``semantoneg_files.json``: ``semantoneg.bib``), or the one ``bib`` names (two data sets
+of one paper share it).
 """
 
 from __future__ import annotations
@@ -164,7 +165,10 @@ def declared_data(manifest: str | Path) -> DataDeclaration:
     if not texts["folder"] and len(folders) != 1:
         raise InputFormatError(manifest, None, "'folder' is needed: the files are not in one folder")
     folder = texts["folder"] or folders.pop()
-    bib = manifest.with_name(manifest.name.removesuffix(".json").removesuffix("_files") + ".bib")
+    bib_name = document.get("bib", manifest.name.removesuffix(".json").removesuffix("_files") + ".bib")
+    if not isinstance(bib_name, str) or PurePosixPath(bib_name).name != bib_name:
+        raise InputFormatError(manifest, None, f"'bib': expected a file name beside it, found {bib_name!r}")
+    bib = manifest.with_name(bib_name)
     bibtex = bib.read_text(encoding="utf-8").strip() if bib.is_file() else ""
     return DataDeclaration(folder, texts["how_to_get"], texts["licence"], texts["citation"], files, bibtex)
 

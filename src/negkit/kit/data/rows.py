@@ -193,6 +193,8 @@ def row_problem(error: ValidationError, noun: str = "field") -> str:
     if missing:
         return f"missing {noun}{'s' if len(missing) > 1 else ''} {', '.join(repr(name) for name in missing)}"
     first = errors[0]
+    # a union's members each fail: the last (``int | Text``: the text's problem) says the most
+    first = [error for error in errors if _field_path(error["loc"]) == _field_path(first["loc"])][-1]
     if first["type"] == "value_error":
         problem = str(first.get("ctx", {}).get("error", first["msg"]))
     else:
