@@ -3,8 +3,8 @@
 
 A row type subclasses :class:`DataRow` and names its fields with their types: ``Literal`` for the allowed labels,
 :data:`Text` for a non-blank string, :data:`Choices` for the answers of a question, ``Annotated[int,
-index_of("choices")]`` for the index of one of them, any pydantic type or constraint otherwise. Fields the file has
-and the row does not name are ignored.
+index_of("choices")]`` for the index of one of them, :data:`Strings` for a list of strings, any pydantic type or
+constraint otherwise. Fields the file has and the row does not name are ignored.
 
 :func:`read_rows` reads JSON Lines (``.jsonl``; a ``.json`` file holding one object per line is read the same way),
 JSON (``.json``: an array of objects, or an object holding one), CSV (``.csv``) and TSV (``.tsv``), the format from
@@ -59,24 +59,37 @@ def _text(value: Any) -> Any:
     return value
 
 
+def _list_literal(value: Any) -> Any:
+    """A CSV or TSV cell's list literal, JSON or Python (``["a", "b"]``, ``['a', 'b']``), as a list."""
+    if not isinstance(value, str):
+        return value
+    try:
+        return ast.literal_eval(value.strip())
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        raise ValueError(f"{quoted(value, 40)} is not a list literal") from None
+
+
+def _strings(value: Any) -> Any:
+    parsed = _list_literal(value)
+    return tuple(parsed) if isinstance(parsed, list) else parsed
+
+
 def _choices(value: Any) -> tuple[str, ...]:
-    written = value
-    if isinstance(value, str):  # a CSV or TSV cell: a list literal, JSON or Python (["a", "b"], ['a', 'b'])
-        try:
-            value = ast.literal_eval(value.strip())
-        except (ValueError, SyntaxError, MemoryError, RecursionError):
-            raise ValueError(f"{quoted(written, 40)} is not a list literal") from None
-    if not isinstance(value, (list, tuple)) or len(value) < 2 or not all(isinstance(v, str) and v for v in value):
-        raise ValueError(f"expected a list of at least two non-empty strings, found {quoted(written, 40)}")
-    if len(set(value)) != len(value):
-        raise ValueError(f"{quoted(written, 40)} repeats a choice")
-    return tuple(value)
+    parsed = _list_literal(value)
+    if not isinstance(parsed, (list, tuple)) or len(parsed) < 2 or not all(isinstance(v, str) and v for v in parsed):
+        raise ValueError(f"expected a list of at least two non-empty strings, found {quoted(value, 40)}")
+    if len(set(parsed)) != len(parsed):
+        raise ValueError(f"{quoted(value, 40)} repeats a choice")
+    return tuple(parsed)
 
 
 #: A string that is not empty or blank, kept as written.
 Text = Annotated[str, BeforeValidator(_text)]
 #: The answers of a question: at least two distinct non-empty strings (in a CSV or TSV cell, a list literal).
 Choices = Annotated[tuple[str, ...], BeforeValidator(_choices)]
+#: A list of strings (in a CSV or TSV cell, a list literal); ``Annotated[Strings, Field(min_length=1)]`` for a
+#: non-empty one.
+Strings = Annotated[tuple[str, ...], BeforeValidator(_strings)]
 
 
 def index_of(field: str) -> WrapValidator:
