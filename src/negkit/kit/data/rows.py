@@ -122,7 +122,7 @@ def read_rows(
         try:
             row = row_type.model_validate(record, strict=noun == "field")
         except ValidationError as error:
-            raise InputFormatError(path, line, row_problem(error, noun)) from None
+            raise InputFormatError(path, line, row_problem(error, noun, row_type)) from None
         yield line, row
     if empty:
         raise InputFormatError(path, None, "no items")
@@ -198,16 +198,17 @@ _EXPECTED = {
 }
 
 
-def row_problem(error: ValidationError, noun: str = "field") -> str:
+def row_problem(error: ValidationError, noun: str = "field", row_type: type[BaseModel] | None = None) -> str:
     """The first problem of a row, in one line: ``field 'label': expected 'yes' or 'no', found 'maybe'`` (``noun``:
-    ``field`` or ``column``); missing fields all at once (``missing fields 'a', 'b'``)."""
+    ``field`` or ``column``; ``row_type`` names the fields of nested rows, ``pairs[0].answer``); missing fields all
+    at once (``missing fields 'a', 'b'``)."""
     errors = error.errors(include_url=False)
     missing = [str(e["loc"][0]) for e in errors if e["type"] == "missing" and len(e["loc"]) == 1]
     if missing:
         return f"missing {noun}{'s' if len(missing) > 1 else ''} {', '.join(repr(name) for name in missing)}"
     first = errors[0]
     # a union's members each fail: the last (``int | Text``: the text's problem) says the most
-    first = [error for error in errors if _field_path(error["loc"]) == _field_path(first["loc"])][-1]
+    first = [e for e in errors if _field_path(e["loc"], row_type) == _field_path(first["loc"], row_type)][-1]
     if first["type"] == "value_error":
         problem = str(first.get("ctx", {}).get("error", first["msg"]))
     else:
@@ -222,22 +223,34 @@ def row_problem(error: ValidationError, noun: str = "field") -> str:
         if expected is None:
             expected = re.sub(r"^\w+ should (be|have) ", "", first["msg"])
         problem = f"expected {expected}, found {quoted(first['input'], 60)}"
-    where = _field_path(first["loc"])
+    where = _field_path(first["loc"], row_type)
     return f"{noun} {where!r}: {problem}" if where else problem
 
 
-def _field_path(loc: tuple[int | str, ...]) -> str:
-    """``sentences[1]`` for ``("sentences", 1)``; what follows a name that is not a list position (a nested model's
-    field, pydantic's name of a member of a union) is left out."""
-    path = ""
+def _field_path(loc: tuple[int | str, ...], row_type: type[BaseModel] | None) -> str:
+    """``sentences[1]`` for ``("sentences", 1)``, ``pairs[0].answer`` for a nested row's field; pydantic's names of
+    the members of a union are left out (and, without ``row_type``, anything after the first name)."""
+    path, model = "", row_type
     for part in loc:
         if isinstance(part, int):
             path += f"[{part}]"
-        elif path:
-            break
-        else:
-            path = part
+        elif not path:
+            path, model = part, _nested_model(model, part)
+        elif model is not None and part in model.model_fields:
+            path, model = f"{path}.{part}", _nested_model(model, part)
     return path
+
+
+def _nested_model(model: type[BaseModel] | None, name: str) -> type[BaseModel] | None:
+    """The row type inside the field ``name`` of ``model`` (``Pair`` for ``list[Pair]``), if any."""
+    field = model.model_fields.get(name) if model is not None else None
+    types = [field.annotation] if field is not None else []
+    while types:
+        kind = types.pop()
+        if isinstance(kind, type) and issubclass(kind, BaseModel):
+            return kind
+        types += getattr(kind, "__args__", ())
+    return None
 
 
 def _header_rows(
