@@ -3,8 +3,9 @@ way a row can be bad as one ``FILE:LINE: problem`` error naming the field, its t
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import pytest
 from pydantic import Field
@@ -31,8 +32,8 @@ def write(path: Path, text: str) -> Path:
     return path
 
 
-def rows(path: Path, **options) -> list[tuple[int, Row]]:
-    return list(read_rows(path, Row, **options))
+def rows(path: Path, row_type: type[DataRow] = Row, **options) -> list[tuple[int, Any]]:
+    return list(read_rows(path, row_type, **options))
 
 
 def error(path: Path, **options) -> str:
@@ -213,3 +214,29 @@ def test_rows_reader_reads_a_folder_or_a_file(tmp_path):
         data_file(tmp_path, "q.jsonl") == tmp_path / "q.jsonl"
         and data_file(tmp_path / "x.csv", "q") == tmp_path / "x.csv"
     )
+
+
+class Pair(DataRow):
+    question: Text
+    answer: Literal["yes", "no"]
+
+
+class Sample(DataRow):
+    context: Text
+    pairs: list[Pair]
+    ref: int | Text = 0
+
+
+def test_a_nested_row_names_its_path(tmp_path):
+    good = {"question": "Q?", "answer": "yes"}
+    line = json.dumps({"context": "C.", "pairs": [good, {**good, "answer": "maybe"}]})
+    path = write(tmp_path / "s.jsonl", line + "\n")
+    assert error(path, row_type=Sample) == f"{path}:1: field 'pairs[1].answer': expected 'yes' or 'no', found 'maybe'"
+    path = write(tmp_path / "s.jsonl", json.dumps({"context": "C.", "pairs": [good], "ref": " "}) + "\n")
+    # a union's members each fail: the last one's problem is given
+    assert error(path, row_type=Sample) == f"{path}:1: field 'ref': expected a non-empty text, found ' '"
+
+
+def test_an_empty_file_may_be_allowed(tmp_path):
+    path = write(tmp_path / "q.csv", "id,question,answers,gold\n")
+    assert rows(path, allow_empty=True) == []

@@ -11,7 +11,7 @@ JSON (``.json``: an array of objects, or an object holding one), CSV (``.csv``) 
 the name unless given; JSON values must have the declared types as they are, while CSV and TSV cells (text) are
 converted (``"2"`` for an ``int``). Every way a row can be bad is one :class:`~negkit.errors.InputFormatError`
 ``FILE:LINE: field 'label': expected 'yes' or 'no', found 'maybe'`` (``column`` in CSV and TSV), naming the first
-problem of the row with the offending value quoted; a file without rows is ``FILE: no items``.
+problem of the row with the offending value quoted; a file without rows is ``FILE: no items`` (unless allowed).
 :func:`rows_reader` makes a benchmark's reader from a file name, a row type and a function from a row to an item.
 """
 
@@ -107,12 +107,17 @@ def index_of(field: str) -> WrapValidator:
 
 
 def read_rows(
-    path: str | os.PathLike[str], row_type: type[R], format: str | None = None, key: str | None = None
+    path: str | os.PathLike[str],
+    row_type: type[R],
+    format: str | None = None,
+    key: str | None = None,
+    allow_empty: bool = False,
 ) -> Iterator[tuple[int, R]]:
     """``(line, row)`` for every row of a data file read against ``row_type`` (see the module documentation).
 
     ``format`` (``jsonl``, ``json``, ``csv``, ``tsv``; default: from the file name) overrides the name; ``key``
-    names the list of rows in a JSON object (default: its only list). Lines are 1-based: a JSON row's is the line
+    names the list of rows in a JSON object (default: its only list of objects); ``allow_empty``: a file without
+    rows is no error. Lines are 1-based: a JSON row's is the line
     where its object starts, a CSV row's the line where it ends."""
     kind = format or _format_of(path)
     noun = "column" if kind in ("csv", "tsv") else "field"
@@ -124,7 +129,7 @@ def read_rows(
         except ValidationError as error:
             raise InputFormatError(path, line, row_problem(error, noun, row_type)) from None
         yield line, row
-    if empty:
+    if empty and not allow_empty:
         raise InputFormatError(path, None, "no items")
 
 
