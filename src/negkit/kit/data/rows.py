@@ -179,6 +179,8 @@ def data_file(path: str | os.PathLike[str], file: str) -> Path:
 
 
 def _format_of(path: str | os.PathLike[str]) -> str:
+    if os.path.isdir(path):
+        raise InputFormatError(path, None, "is a folder, expected a data file")
     name = str(path).lower().removesuffix(".gz")
     for ending, kind in FORMATS.items():
         if name.endswith(ending):
