@@ -111,7 +111,7 @@ def _bad(path: Path, text: str | bytes) -> Path:
         (json.dumps({"sentence_good": "A.", "pairID": "1"}), "missing field 'sentence_bad'"),
         (
             json.dumps({**PAIR, "pairID": "1", "sentence_bad": "  "}),
-            "field 'sentence_bad': expected a non-empty sentence",
+            "field 'sentence_bad': expected a non-empty text",
         ),
         (json.dumps({**PAIR, "pairID": "1", "UID": "npi_present_2"}), "is not this file's paradigm 'npi_present_1'"),
         (json.dumps({**PAIR, "pairID": "0"}), "pairID '0' appears twice"),
@@ -179,8 +179,8 @@ NEQA_HEADER = ",prompt,classes,answer_index\n"
         ("0,\"Q? Answer:\",\"[' A', ' B']\",2", "column 'answer_index': '2' is not the index of one of the 2 classes"),
         ('0,"Q? Answer:","[\' A\'",0', "column 'classes'"),
         ('0,"Q? Answer:","[\' A\']",0', "expected a list of at least two non-empty strings"),
-        ("0,\"Q? Answer:\",\"[' A', ' A']\",0", "repeats a class"),
-        ("0,\"\",\"[' A', ' B']\",0", "empty 'prompt'"),
+        ("0,\"Q? Answer:\",\"[' A', ' A']\",0", "repeats a choice"),
+        ("0,\"\",\"[' A', ' B']\",0", "column 'prompt': expected a non-empty text, found ''"),
         ("0,\"Q? Answer:\",\"[' A', ' B']\"", "expected 4 columns, found 3"),
     ],
 )

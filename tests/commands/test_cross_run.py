@@ -187,7 +187,8 @@ def test_an_included_file_runs_only_for_commands_that_take_it(tmp_path, capsys):
     """Finding 16: ``--include`` executed the file on every command, before the command line was read."""
     marker = tmp_path / "executed"
     suite = tmp_path / "suite.py"
-    suite.write_text(TOY_SUITE.read_text(encoding="utf-8") + f"\nPath({str(marker)!r}).write_text('ran')\n")
+    marking = f"\nfrom pathlib import Path\n\nPath({str(marker)!r}).write_text('ran')\n"
+    suite.write_text(TOY_SUITE.read_text(encoding="utf-8") + marking)
     try:
         # a command that does not take --include, and a misspelt command: nothing is executed
         assert main(["resolution", "stats", "--include", str(suite)]) == 2

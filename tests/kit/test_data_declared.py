@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import json
 from pathlib import Path
 
 import pytest
 
+from negkit.errors import InputFormatError
 from negkit.kit.corpora.sources import CORPUS_SOURCES
 from negkit.kit.data.declared import DataFile, check_file, declared_files, gzip_bytes, total_size
 from negkit.kit.suites.registry import all_suites
@@ -97,3 +99,27 @@ def test_a_bad_manifest_names_the_file_and_entry(tmp_path: Path):
     manifest.write_text('{"files": [{"path": "x", "sha256": "ABC", "size": 1}]}')
     with pytest.raises(InputFormatError, match="entry 1: sha256 'ABC' is not 64 lowercase hex digits"):
         declared_files(manifest)
+
+
+def test_a_benchmark_declares_its_data_source_and_bibtex_beside_its_module(tmp_path):
+    from negkit.kit.suites import DataSource
+
+    entry = {"path": "bench/items.jsonl", "sha256": "0" * 64, "size": 3, "url": "https://example.org/items.jsonl"}
+    manifest = tmp_path / "bench_files.json"
+    declaration = {"how_to_get": "get it", "licence": "CC0", "citation": "doe2024", "files": [entry]}
+    manifest.write_text(json.dumps(declaration))
+    (tmp_path / "bench.bib").write_text("@misc{doe2024,\n  title = {Bench}\n}\n")
+    source = DataSource.declared(tmp_path / "bench.py")
+    assert (source.folder, source.how_to_get, source.licence, source.citation) == ("bench", "get it", "CC0", "doe2024")
+    assert [file.path for file in source.files] == ["bench/items.jsonl"]
+    assert source.bibtex == "@misc{doe2024,\n  title = {Bench}\n}"
+    assert DataSource.declared(manifest) == source
+    manifest.write_text(json.dumps({**declaration, "licence": ""}))
+    with pytest.raises(InputFormatError, match="bench_files.json: 'licence': expected a non-empty string, found ''"):
+        DataSource.declared(tmp_path / "bench.py")
+    other = {**entry, "path": "other/items.jsonl"}
+    manifest.write_text(json.dumps({**declaration, "files": [entry, other]}))
+    with pytest.raises(InputFormatError, match="'folder' is needed"):
+        DataSource.declared(manifest)
+    manifest.write_text(json.dumps({**declaration, "files": [entry, other], "folder": "bench"}))
+    assert DataSource.declared(manifest).folder == "bench"

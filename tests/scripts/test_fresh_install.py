@@ -110,6 +110,8 @@ def test_the_base_install_runs_without_torch(tmp_path):
     if (ROOT / "LICENSE").exists():
         assert any(name.endswith(".dist-info/licenses/LICENSE") for name in names), names[-10:]
     assert "negkit/benchmarks/tind/__init__.py" in names
+    # a benchmark's data declaration and BibTeX beside its module (package data, read when the suite registers)
+    assert {"negkit/benchmarks/semantoneg_files.json", "negkit/benchmarks/semantoneg.bib"} <= set(names)
 
     python = fresh_venv(tmp_path / "venv")
     run([str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-index", str(wheel)])
@@ -134,6 +136,7 @@ def test_the_base_install_runs_without_torch(tmp_path):
     assert negkit_cli("--version").strip() == f"negkit {negkit.__version__}"
     listing = negkit_cli("eval", "--list")
     assert "scone\t[scone]\tdata: " in listing
+    assert "@inproceedings{vahtola2022," in negkit_cli("cite", "semantoneg")
     data_help = negkit_cli("data", "--help")
     if " list " in data_help or "\n    list" in data_help:
         negkit_cli("data", "list")

@@ -21,12 +21,14 @@ Groups: how the negated text was made (``tag``); intervals resample pairs.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal, get_args
+
+from pydantic import ConfigDict, ValidatorFunctionWrapHandler, WrapValidator, create_model
 
 from negkit.errors import InputFormatError, quoted
-from negkit.io.textfiles import read_text
-from negkit.kit.data.declared import declared_files
+from negkit.kit.data.rows import DataRow, Text, read_rows
 from negkit.kit.metrics.grouped import RecordMetric
 from negkit.kit.suites import DataSource, register_suite
 from negkit.kit.suites.description import TaskEntry
@@ -34,17 +36,9 @@ from negkit.kit.suites.kinds import paired_harness, paired_suite
 from negkit.kit.suites.nli import THREE_WAY_PROMPT
 from negkit.kit.tasks.paired import PairedItem, PairedQuestions, PartQuestion
 
-#: The papers behind the data and protocol (``negkit cite``).
-BIBTEX = r"""@inproceedings{jang2022a,
-  title = {{BECEL}: Benchmark for Consistency Evaluation of Language Models},
-  author = {Jang, Myeongjun and Kwon, Deuk Sin and Lukasiewicz, Thomas},
-  booktitle = {Proceedings of the 29th International Conference on Computational Linguistics},
-  year = {2022},
-  publisher = {International Committee on Computational Linguistics}
-}"""
-
 NAME = "becel-negation"
-TAGS = ("negation", "antonym", "rm_negation")
+Tag = Literal["negation", "antonym", "rm_negation"]
+TAGS: tuple[str, ...] = get_args(Tag)
 YES_NO = (" no", " yes")
 #: Task -> (prompt with {fields}, the field the negated column replaces, that column, answers by label index).
 TASKS: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
@@ -72,13 +66,32 @@ TASKS: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
 }
 
 
-def _label(path: Path, line: int, row: Mapping[str, str], column: str, count: int) -> int:
-    value = row[column].strip()
-    if not value.isdigit() or int(value) >= count:
-        raise InputFormatError(
-            path, line, f"column {column!r}: {quoted(row[column])} is not a label (0 to {count - 1})"
-        )
-    return int(value)
+class Pair(DataRow):
+    """The columns of every task's ``negational.tsv`` (cells stripped); :func:`row_type` adds the task's own."""
+
+    model_config = ConfigDict(str_strip_whitespace=True)
+
+    index: str
+    tag: Tag
+
+
+def _label(count: int) -> WrapValidator:
+    def check(value: Any, handler: ValidatorFunctionWrapHandler) -> int:
+        text = value.strip() if isinstance(value, str) else ""
+        if not text.isdigit() or int(text) >= count:
+            raise ValueError(f"{quoted(value)} is not a label (0 to {count - 1})")
+        return int(text)
+
+    return WrapValidator(check)
+
+
+@cache
+def row_type(task: str) -> type[Pair]:
+    """The row of ``TASK/negational.tsv``: the prompt's fields and the negated one as texts, both labels."""
+    template, _, negated_column, answers = TASKS[task]
+    label = Annotated[int, _label(len(answers))]
+    texts: dict[str, Any] = {name: (Text, ...) for name in (*_fields(template), negated_column)}
+    return create_model(f"BECEL_{task}", __base__=Pair, label=(label, ...), neg_label=(label, ...), **texts)
 
 
 def read_becel(path: str | Path, task: str = "") -> list[PairedItem]:
@@ -89,47 +102,18 @@ def read_becel(path: str | Path, task: str = "") -> list[PairedItem]:
     if task not in TASKS:
         raise InputFormatError(path, None, f"unknown BECEL task {task!r} (expected one of {', '.join(TASKS)})")
     template, field, negated_column, answers = TASKS[task]
-    rows = (
-        (number, line.split("\t")) for number, line in enumerate(read_text(path, "BECEL file").splitlines(), start=1)
-    )
-    first = next(rows, None)
-    if first is None:
-        raise InputFormatError(path, 1, "empty file (expected a header)")
-    header = [name.strip() for name in first[1]]
-    needed = {"index", "label", "neg_label", "tag", negated_column, *_fields(template)}
-    missing = sorted(needed - set(header))
-    if missing:
-        raise InputFormatError(path, first[0], f"missing column(s): {', '.join(missing)}")
     items = []
-    for line, values in rows:
-        if not any(value.strip() for value in values):
-            continue
-        if len(values) != len(header):
-            raise InputFormatError(path, line, f"expected {len(header)} columns, found {len(values)}")
-        row = dict(zip(header, values))
-        for column in (*_fields(template), negated_column):
-            if not row[column].strip():
-                raise InputFormatError(path, line, f"column {column!r}: empty")
-        tag = row["tag"].strip()
-        if tag not in TAGS:
-            raise InputFormatError(path, line, f"column 'tag': {quoted(tag)} is not one of {', '.join(TAGS)}")
-        original = template.format(**{name: row[name].strip() for name in _fields(template)})
+    for _, row in read_rows(path, row_type(task), format="tsv"):
+        cells = row.model_dump()
+        original = template.format(**{name: cells[name] for name in _fields(template)})
         negated = template.format(
-            **{name: row[negated_column if name == field else name].strip() for name in _fields(template)}
+            **{name: cells[negated_column if name == field else name] for name in _fields(template)}
         )
-        label, neg_label = (_label(path, line, row, column, len(answers)) for column in ("label", "neg_label"))
-        items.append(
-            PairedItem(
-                f"{task}-{row['index'].strip()}",
-                tag,
-                {
-                    "original": PartQuestion(original, answers, label),
-                    "negated": PartQuestion(negated, answers, neg_label),
-                },
-            )
-        )
-    if not items:
-        raise InputFormatError(path, None, "no pairs")
+        parts = {
+            "original": PartQuestion(original, answers, cells["label"]),
+            "negated": PartQuestion(negated, answers, cells["neg_label"]),
+        }
+        items.append(PairedItem(f"{task}-{row.index}", row.tag, parts))
     return items
 
 
@@ -202,14 +186,7 @@ def _factory(spec: PairedQuestions) -> Callable[..., Any]:
 SUITE = register_suite(
     paired_suite(
         SPECS["snli"],
-        DataSource(
-            NAME,
-            "github MJ-Jang/BECEL data/{boolq,mrpc,rte,snli,wic}/negational.tsv into DATA/becel-negation/TASK/",
-            licence="none stated (the source tasks' own: SNLI CC BY-SA 4.0, WiC CC BY-NC 4.0, ...)",
-            files=declared_files(Path(__file__).with_name("becel_negation_files.json")),
-            citation="jang2022a",
-        ),
-        bibtex=BIBTEX,
+        DataSource.declared(__file__),
         name=NAME,
         title="BECEL negational consistency (Jang et al. 2022)",
         main_task=f"{NAME}-snli",

@@ -13,27 +13,16 @@ general grammatical knowledge by negation training (docs/negation-training.md).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
 from negkit.errors import InputFormatError, quoted
-from negkit.io.textfiles import iter_json_objects
-from negkit.kit.data.declared import declared_files
+from negkit.kit.data.rows import DataRow, Text, read_rows
 from negkit.kit.suites import DataSource, register_suite
 from negkit.kit.suites.kinds import pairs_suite
 from negkit.kit.tasks.pairs import MinimalPairs, SentencePair
-
-#: The papers behind the data and protocol (``negkit cite``).
-BIBTEX = r"""@article{warstadt2020,
-  title = {{BLiMP}: The Benchmark of Linguistic Minimal Pairs for {E}nglish},
-  author = {Warstadt, Alex and Parrish, Alicia and Liu, Haokun and Mohananey, Anhad and Peng, Wei and Wang, Sheng-Fu and Bowman, Samuel R.},
-  journal = {Transactions of the Association for Computational Linguistics},
-  volume = {8},
-  pages = {377--392},
-  year = {2020},
-  url = {https://aclanthology.org/2020.tacl-1.25}
-}"""
 
 NAME = "blimp-negation"
 #: The seven negation / NPI-licensing paradigms, in the order negkit reports them (the files' names).
@@ -48,44 +37,36 @@ PARADIGMS: tuple[str, ...] = (
 )
 
 
-def _text(path: Path, line: int, record: Mapping[str, Any], name: str) -> str:
-    value = record[name]
-    if not isinstance(value, str) or not value.strip():
-        raise InputFormatError(path, line, f"field {name!r}: expected a non-empty sentence, found {quoted(value, 40)}")
-    return value
+class Row(DataRow):
+    """A line of a paradigm file (``UID``: the paradigm, where given)."""
+
+    sentence_good: Text
+    sentence_bad: Text
+    pairID: int | Text
+    UID: str | None = None
 
 
-def read_blimp_paradigm(path: str | Path, paradigm: str | None = None) -> list[SentencePair]:
-    """One paradigm file (``paradigm``: default its stem; a line whose ``UID`` names another paradigm is an error)."""
+def read_blimp_paradigm(path: str | Path, paradigm: str | None = None, limit: int | None = None) -> list[SentencePair]:
+    """The pairs of one paradigm file (at most ``limit``, in file order; ``paradigm``: default the file's stem); a
+    line whose ``UID`` names another paradigm, or a pairID seen before, is an error."""
     path = Path(path)
-    records = iter_json_objects(path, required=("sentence_good", "sentence_bad", "pairID"))
-    return paradigm_pairs(path, paradigm or path.stem, records)
-
-
-def paradigm_pairs(
-    path: Path, paradigm: str, records: Iterable[tuple[int, Mapping[str, Any]]], limit: int | None = None
-) -> list[SentencePair]:
-    """The pairs of one paradigm's ``(line, record)`` lines (at most ``limit``, in file order), checked."""
+    paradigm = paradigm or path.name.removesuffix(".gz").removesuffix(".jsonl")
     pairs: list[SentencePair] = []
     seen: set[str] = set()
-    for line, record in records:
-        if limit is not None and len(pairs) >= limit:
-            break
-        if record.get("UID", paradigm) != paradigm:
+    for line, row in islice(read_rows(path, Row), limit):
+        if row.UID not in (None, paradigm):
             raise InputFormatError(
-                path, line, f"field 'UID': {quoted(record['UID'], 60)} is not this file's paradigm {paradigm!r}"
+                path, line, f"field 'UID': {quoted(row.UID, 60)} is not this file's paradigm {paradigm!r}"
             )
-        pair_id = record["pairID"]
-        if isinstance(pair_id, bool) or not isinstance(pair_id, (str, int)) or not str(pair_id).strip():
-            raise InputFormatError(path, line, f"field 'pairID': expected an id, found {quoted(pair_id, 40)}")
-        pair_id = str(pair_id).strip()
+        pair_id = str(row.pairID).strip()
         if pair_id in seen:
             raise InputFormatError(path, line, f"pairID {pair_id!r} appears twice")
         seen.add(pair_id)
-        good, bad = _text(path, line, record, "sentence_good"), _text(path, line, record, "sentence_bad")
-        pairs.append(SentencePair(f"blimp-{paradigm}-{pair_id}", paradigm, good, bad, {"pair_id": pair_id}))
-    if not pairs:
-        raise InputFormatError(path, None, "no minimal pairs")
+        pairs.append(
+            SentencePair(
+                f"blimp-{paradigm}-{pair_id}", paradigm, row.sentence_good, row.sentence_bad, {"pair_id": pair_id}
+            )
+        )
     return pairs
 
 
@@ -125,16 +106,8 @@ BLIMP = MinimalPairs(
 SUITE = register_suite(
     pairs_suite(
         BLIMP,
-        DataSource(
-            NAME,
-            "github alexwarstadt/blimp data/PARADIGM.jsonl of the seven negation / NPI paradigms into "
-            "DATA/blimp-negation/",
-            licence="CC BY 4.0 (github alexwarstadt/blimp)",
-            files=declared_files(Path(__file__).with_name("blimp_negation_files.json")),
-            citation="warstadt2020",
-        ),
+        DataSource.declared(Path(__file__).with_name("blimp_negation_files.json")),
         "BLiMP negation / NPI licensing: whole-sentence log-probability of each minimal pair (7 paradigms)",
-        bibtex=BIBTEX,
         aliases=("blimp",),
         reader=read_blimp,
         order=60,
@@ -146,7 +119,6 @@ GUARD_NAME = "blimp-guard"
 GUARD_FOLDER = "training/blimp-all"
 #: Pairs read from each paradigm.
 PER_PARADIGM = 50
-_GUARD_FIELDS = ("sentence_good", "sentence_bad", "pairID")
 
 
 def guard_files(folder: str | Path, split: str = "test") -> list[Path]:
@@ -161,8 +133,7 @@ def read_guard(folder: str | Path, split: str = "test") -> list[SentencePair]:
     """The first :data:`PER_PARADIGM` pairs of every paradigm file of ``folder``."""
     pairs: list[SentencePair] = []
     for path in guard_files(folder):
-        paradigm = path.name.removesuffix(".jsonl.gz")
-        pairs += paradigm_pairs(path, paradigm, iter_json_objects(path, required=_GUARD_FIELDS), PER_PARADIGM)
+        pairs += read_blimp_paradigm(path, limit=PER_PARADIGM)
     return pairs
 
 
@@ -180,16 +151,8 @@ GUARD = MinimalPairs(
 GUARD_SUITE = register_suite(
     pairs_suite(
         GUARD,
-        DataSource(
-            GUARD_FOLDER,
-            "github alexwarstadt/blimp data/PARADIGM.jsonl of the 60 paradigms without negation, gzipped, into "
-            "DATA/training/blimp-all/",
-            licence="CC BY 4.0 (github alexwarstadt/blimp)",
-            files=declared_files(Path(__file__).with_name("blimp_guard_files.json")),
-            citation="warstadt2020",
-        ),
+        DataSource.declared(Path(__file__).with_name("blimp_guard_files.json")),
         "BLiMP without negation: 50 pairs of each of 60 paradigms, a guard against damage by negation training",
-        bibtex=BIBTEX,
         reader=read_guard,
         order=61,
         default_run=False,

@@ -18,12 +18,10 @@ skipped.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args
 
-from negkit.errors import InputFormatError, quoted
-from negkit.io.textfiles import iter_json_objects
-from negkit.kit.data.declared import declared_files
-from negkit.kit.data.nli import NLI_LABELS, NLIItem
+from negkit.kit.data.nli import NLI_LABELS, NLIItem, NLILabel
+from negkit.kit.data.rows import DataRow, Text, read_rows
 from negkit.kit.suites import DataSource, register_suite
 from negkit.kit.suites.description import HarnessExport, SuiteDescription, TaskEntry
 from negkit.kit.suites.nli import THREE_WAY_ANSWERS, THREE_WAY_PROMPT, label_writer
@@ -31,45 +29,42 @@ from negkit.kit.tasks.nli_conditions import ConditionNLITask, condition_figures
 
 NAME, FILE = "jnli-neg", "jnli-neg-valid-v1.1.jsonl"
 #: Where the negation was inserted (``original``: nowhere, the control).
-TYPES: tuple[str, ...] = ("original", "p_neg", "h_neg", "p_neg_h_neg")
-BIBTEX = r"""@inproceedings{yoshida2025,
-  title = {否定理解能力を評価するための日本語言語推論データセットの構築},
-  author = {吉田, 朝飛 and 加藤, 芳秀 and 小川, 泰弘 and 松原, 茂樹},
-  booktitle = {言語処理学会第31回年次大会発表論文集 (Proceedings of the 31st Annual Meeting of the Association for
-               Natural Language Processing, NLP2025)},
-  year = {2025},
-  note = {Yoshida, Kato, Ogawa, Matsubara: Construction of a Japanese NLI dataset for evaluating negation
-          understanding},
-}"""
-_FIELDS = ("id", "jnli_sentence_pair_id", "type", "sentence1", "sentence2", "gold_label")
+Type = Literal["original", "p_neg", "h_neg", "p_neg_h_neg"]
+TYPES: tuple[str, ...] = get_args(Type)
 
 
-def _sentence(path: Path, line: int, record: dict[str, Any], name: str) -> str:
-    value = record[name]
-    text = value.get("sentence") if isinstance(value, dict) else None
-    if not isinstance(text, str) or not text.strip():
-        raise InputFormatError(
-            path, line, f'field {name!r}: expected {{"sentence": TEXT, ...}}, found {quoted(value, 60)}'
-        )
-    return text
+class Sentence(DataRow):
+    """A sentence of a pair (``neg``: where the negation was inserted, not read)."""
+
+    sentence: Text
+
+
+class Row(DataRow):
+    """A line of ``jnli-neg-valid-v1.1.jsonl``."""
+
+    id: int | str
+    jnli_sentence_pair_id: int | str
+    type: Type
+    sentence1: Sentence
+    sentence2: Sentence
+    gold_label: NLILabel
 
 
 def read_jnli_neg(folder: str | Path, split: str = "validation") -> list[NLIItem]:
     """The instances of ``FOLDER/jnli-neg-valid-v1.1.jsonl``; a bad line names the file and line."""
-    path = Path(folder) / FILE
-    items = []
-    for line, record in iter_json_objects(path, required=_FIELDS):
-        kind, label = record["type"], record["gold_label"]
-        if kind not in TYPES:
-            raise InputFormatError(path, line, f"field 'type': {quoted(kind)} is not one of {', '.join(TYPES)}")
-        if label not in NLI_LABELS:
-            raise InputFormatError(path, line, f"field 'gold_label': {quoted(label)} is not an NLI label")
-        premise, hypothesis = _sentence(path, line, record, "sentence1"), _sentence(path, line, record, "sentence2")
-        group = f"jnli-{record['jnli_sentence_pair_id']}"
-        items.append(NLIItem(f"{NAME}-{record['id']}", premise, hypothesis, label, NAME, group, kind, line))
-    if not items:
-        raise InputFormatError(path, None, "no instances")
-    return items
+    return [
+        NLIItem(
+            f"{NAME}-{row.id}",
+            row.sentence1.sentence,
+            row.sentence2.sentence,
+            row.gold_label,
+            NAME,
+            f"jnli-{row.jnli_sentence_pair_id}",
+            row.type,
+            line,
+        )
+        for line, row in read_rows(Path(folder) / FILE, Row)
+    ]
 
 
 class JNLINegTask(ConditionNLITask):
@@ -115,14 +110,7 @@ SUITE = register_suite(
             ),
         ),
         main_task=NAME,
-        data=DataSource(
-            NAME,
-            "github asahi-y/JNLI-Neg data/jnli-neg-v1.1/jnli-neg-valid-v1.1.jsonl into DATA/jnli-neg/",
-            licence="CC BY-SA 4.0 (github asahi-y/JNLI-Neg, data/jnli-neg-v1.1/LICENSE)",
-            citation="yoshida2025",
-            files=declared_files(Path(__file__).with_name("jnli_neg_files.json")),
-        ),
-        bibtex=BIBTEX,
+        data=DataSource.declared(__file__),
         reader=read_jnli_neg,
         scorer_help="JNLI-Neg: accuracy by where negation was inserted from {item_id, prediction (label)} lines",
         interval_unit=JNLINegTask.interval_unit,

@@ -23,15 +23,15 @@ halves and ``both_correct``. ``konubench-boolq-neg``: 1,404 KoBEST BoolQ items w
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal, get_args
+
+from pydantic import AfterValidator, ConfigDict, Field, model_validator
 
 from negkit.errors import DataNotFoundError, InputFormatError, quoted
-from negkit.io.textfiles import read_text
-from negkit.kit.data.declared import declared_files
 from negkit.kit.data.locate import locate_dataset
+from negkit.kit.data.rows import DataRow, Text, read_rows
 from negkit.kit.render.negation_choice import choice_figures
 from negkit.kit.suites import DataSource, register_suite
 from negkit.kit.suites.description import HarnessExport, SuiteDescription, TaskEntry
@@ -44,18 +44,10 @@ from negkit.kit.tasks.paired import PairedItem, PairedQuestions, PartQuestion
 from negkit.kit.training_data.declaration import register_training
 from negkit.kit.training_data.task_source import task_training_source
 
-#: The papers behind the data and protocol (``negkit cite``).
-BIBTEX = r"""@misc{jung2025,
-  title = {{KoNUBench}: a {K}orean benchmark of sentence-level negation understanding},
-  author = {Jung, Sungmok},
-  year = {2025},
-  howpublished = {\url{https://github.com/Sungmok-Jung/KoNUBench}},
-  note = {Data release; no paper cited by the authors}
-}"""
-
 NAME = "konubench"
 SPLIT_FILES = {"test": "test/test.json", "validation": "validation/val.json", "train": "train/train.json"}
-LOCAL_TYPES: tuple[str, ...] = ("관형절", "대등절 일부", "부사절", "종속절", "명사절", "인용절")
+LocalType = Literal["관형절", "대등절 일부", "부사절", "종속절", "명사절", "인용절"]
+LOCAL_TYPES: tuple[str, ...] = get_args(LocalType)
 ROLES = ("standard_negation", "local_negation", "contradiction", "paraphrase")
 DESCRIPTION = (
     "문제: 다음의 원문을 standard negation을 활용하여 올바르게 부정하시오.\n\nstandard negation:\n"
@@ -69,87 +61,61 @@ DESCRIPTION = (
 PROMPTS = {"cloze": "원문: {s}\n부정문:", "plain": "원문: {s}\n부정문:"}
 
 
-def _records(path: Path) -> list[tuple[int, dict[str, Any]]]:
-    """``(position, record)`` of a JSON array file (positions from 1: the file is one indented array)."""
-    try:
-        data = json.loads(read_text(path, "KoNUBench file"))
-    except json.JSONDecodeError as error:
-        raise InputFormatError(path, error.lineno, f"invalid JSON ({error.msg})") from None
-    if not isinstance(data, list):
-        raise InputFormatError(path, 1, "expected a JSON array of records")
-    for position, record in enumerate(data, start=1):
-        if not isinstance(record, dict):
-            raise InputFormatError(path, None, f"record {position}: expected an object, found {quoted(record, 40)}")
-    return list(enumerate(data, start=1))
+def _idx(idx: str) -> str:
+    if not idx.lstrip("G").isdigit():
+        raise ValueError(f"expected a number (or G and a number), found {quoted(idx)}")
+    return idx
 
 
-def _text(path: Path, position: int, record: Mapping[str, Any], key: str, optional: bool = False) -> str:
-    value = record.get(key)
-    if value is None and optional:
-        return ""
-    if not isinstance(value, str) or not value.strip():
-        raise InputFormatError(
-            path,
-            None,
-            f"record {position} (idx {quoted(record.get('idx'))}): field {key!r}: "
-            f"expected a sentence, found {quoted(value, 40)}",
-        )
-    return value.strip()
+class Record(DataRow):
+    """A record of a KoNUBench JSON file (texts stripped)."""
+
+    model_config = ConfigDict(str_strip_whitespace=True)
+
+
+class Item(Record):
+    """A record of a KoNUBench split: the sentence, its four rewritings and the kind of local negation."""
+
+    idx: Annotated[str, AfterValidator(_idx)]
+    raw_id: Any = None
+    original_sentence: Text
+    standard_negation: Text
+    local_negation: Text | None = None
+    local_negation_type: LocalType | None = None
+    local_element: Any = Field(None, alias="local_부정요소")
+    contradiction: Text
+    paraphrase: Text
+
+    @model_validator(mode="after")
+    def _local_given_with_its_type(self) -> Item:
+        if (self.local_negation is None) != (self.local_negation_type is None):
+            raise ValueError("'local_negation' and 'local_negation_type' must both be given or both be null")
+        return self
 
 
 def read_konubench(path: str | Path, split: str = "test") -> list[ChoiceItem]:
     """The items of one KoNUBench split file (a folder means ``FOLDER/dataset/ko_nubench/SPLIT``); a bad record names
-    the file and its position in the array (the files are one indented JSON array)."""
+    the file and the line where it starts."""
     path = Path(path)
     if path.is_dir():
         path = path / "dataset" / "ko_nubench" / SPLIT_FILES[split]
     items, seen = [], set()
-    for position, record in _records(path):
-        idx = record.get("idx")
-        if not isinstance(idx, str) or not idx.lstrip("G").isdigit():
-            raise InputFormatError(
-                path,
-                None,
-                f"record {position}: field 'idx': expected a number (or G and a number), found {quoted(idx)}",
-            )
-        kind = record.get("local_negation_type")
-        if kind is not None and kind not in LOCAL_TYPES:
-            raise InputFormatError(
-                path,
-                None,
-                f"record {position} (idx {idx}): field 'local_negation_type': unknown "
-                f"type {quoted(kind)} (expected one of {', '.join(LOCAL_TYPES)} or null)",
-            )
-        local = _text(path, position, record, "local_negation", optional=True)
-        if bool(local) != (kind is not None):
-            raise InputFormatError(
-                path,
-                None,
-                f"record {position} (idx {idx}): 'local_negation' and "
-                "'local_negation_type' must both be given or both be null",
-            )
-        choices = (
-            _text(path, position, record, "standard_negation"),
-            local,
-            _text(path, position, record, "contradiction"),
-            _text(path, position, record, "paraphrase"),
-        )
-        raw = record.get("raw_id")
+    for line, row in read_rows(path, Item):
+        choices = (row.standard_negation, row.local_negation or "", row.contradiction, row.paraphrase)
+        raw = row.raw_id
         item = ChoiceItem(
-            f"{NAME}-{split}-{idx}",
-            int(idx.lstrip("G")),
-            int(raw) if isinstance(raw, (int, float)) else None,
-            _text(path, position, record, "original_sentence"),
+            f"{NAME}-{split}-{row.idx}",
+            int(row.idx.lstrip("G")),
+            int(raw) if isinstance(raw, (int, float)) and not isinstance(raw, bool) else None,
+            row.original_sentence,
             choices,
-            kind or NON_APPLICABLE,
-            str(record.get("local_부정요소") or ""),
+            row.local_negation_type or NON_APPLICABLE,
+            str(row.local_element or ""),
         )
         if item.item_id in seen:
-            raise InputFormatError(path, None, f"record {position}: idx {idx} appears twice")
+            raise InputFormatError(path, line, f"idx {row.idx} appears twice")
         seen.add(item.item_id)
         items.append(item)
-    if not items:
-        raise InputFormatError(path, None, "no items")
     return items
 
 
@@ -177,55 +143,55 @@ class KoNUBenchTask(NegationChoiceTask):
         return read_konubench(path, split), [path], str(folder)
 
 
-def _kmmlu_part(path: Path, position: int, record: Mapping[str, Any]) -> PartQuestion:
-    for key in ("question", "A", "B"):
-        _text(path, position, record, key)
-    if record.get("answer") not in (0, 1):
-        raise InputFormatError(
-            path, None, f"record {position}: field 'answer': expected 0 or 1, found {quoted(record.get('answer'))}"
-        )
-    prompt = f"{record['question'].strip()}\nA. {record['A'].strip()}\nB. {record['B'].strip()}\n정답："
-    return PartQuestion(prompt, (" A", " B"), record["answer"])
+class KMMLUQuestion(Record):
+    """A question of ``kmmlu_pos.json`` or ``kmmlu_neg.json``: two options, A or B (0 or 1) right."""
+
+    question: Text
+    A: Text
+    B: Text
+    answer: Literal[0, 1]
+    Category: Any = ""
+
+    def part(self) -> PartQuestion:
+        return PartQuestion(f"{self.question}\nA. {self.A}\nB. {self.B}\n정답：", (" A", " B"), self.answer)
 
 
 def read_kmmlu(folder: str | Path, split: str = "test") -> list[PairedItem]:
     """The row-aligned pairs of ``kmmlu_pos`` and ``kmmlu_neg`` (same options, the answer flipped: checked)."""
     base = Path(folder) / "dataset"
     positive_path, negative_path = base / "kmmlu_pos/test/kmmlu_pos.json", base / "kmmlu_neg/test/kmmlu_neg.json"
-    positive, negative = _records(positive_path), _records(negative_path)
+    positive, negative = list(read_rows(positive_path, KMMLUQuestion)), list(read_rows(negative_path, KMMLUQuestion))
     if len(positive) != len(negative):
         raise InputFormatError(
             negative_path, None, f"{len(negative)} questions for the {len(positive)} of kmmlu_pos.json"
         )
     items = []
-    for (position, first), (_, second) in zip(positive, negative):
-        pos, neg = _kmmlu_part(positive_path, position, first), _kmmlu_part(negative_path, position, second)
-        if pos.gold == neg.gold:
-            raise InputFormatError(
-                negative_path, None, f"record {position}: the negated question must have the other answer"
-            )
+    for number, ((_, first), (line, second)) in enumerate(zip(positive, negative)):
+        if first.answer == second.answer:
+            raise InputFormatError(negative_path, line, "the negated question must have the other answer")
         items.append(
-            PairedItem(f"kmmlu-{position - 1}", str(first.get("Category", "")), {"positive": pos, "negated": neg})
+            PairedItem(f"kmmlu-{number}", str(first.Category), {"positive": first.part(), "negated": second.part()})
         )
     return items
+
+
+class BoolQuestion(Record):
+    """A question of ``kobest_boolq_neg.json``: a paragraph, a (negated) question and the answer (1: yes)."""
+
+    paragraph: Text
+    question: Text
+    label: Literal[0, 1]
 
 
 def read_boolq_neg(folder: str | Path, split: str = "test") -> list[ChoiceQuestion]:
     """KoBEST BoolQ with negated questions: ``paragraph``, ``question``, ``label`` (1: yes)."""
     path = Path(folder) / "dataset/kobest_boolq_neg/test/kobest_boolq_neg.json"
-    questions = []
-    for position, record in _records(path):
-        paragraph, question = _text(path, position, record, "paragraph"), _text(path, position, record, "question")
-        if record.get("label") not in (0, 1):
-            raise InputFormatError(
-                path, None, f"record {position}: field 'label': expected 0 or 1, found {quoted(record.get('label'))}"
-            )
-        questions.append(
-            ChoiceQuestion(
-                f"boolq-neg-{position - 1}", f"{paragraph} 질문: {question} 답변:", ("아니오", "예"), record["label"]
-            )
+    return [
+        ChoiceQuestion(
+            f"boolq-neg-{number}", f"{row.paragraph} 질문: {row.question} 답변:", ("아니오", "예"), row.label
         )
-    return questions
+        for number, (_, row) in enumerate(read_rows(path, BoolQuestion))
+    ]
 
 
 KMMLU = PairedQuestions(
@@ -293,14 +259,7 @@ SUITE = register_suite(
             TaskEntry(BOOLQ_NEG.name, BOOLQ_NEG.task, "KoBEST BoolQ with negated questions: accuracy"),
         ),
         main_task=NAME,
-        data=DataSource(
-            NAME,
-            "github Sungmok-Jung/KoNUBench dataset/ into DATA/konubench/dataset/",
-            licence="none stated (KMMLU: CC BY-ND 4.0; KoBEST: CC BY-SA 4.0)",
-            files=declared_files(Path(__file__).with_name("konubench_files.json")),
-            citation="jung2025",
-        ),
-        bibtex=BIBTEX,
+        data=DataSource.declared(__file__),
         reader=read_konubench,
         scorer_help="KoNUBench: acc, acc_norm, error analysis from {item_id, prediction[, prediction_norm, run]} lines",
         interval_unit="item",

@@ -26,14 +26,14 @@ without the leading space of the files (a GPT-2 habit). Intervals resample items
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from negkit.errors import InputFormatError, quoted
-from negkit.io.textfiles import iter_csv
-from negkit.kit.data.declared import declared_files
+from pydantic import Field
+
+from negkit.errors import InputFormatError
+from negkit.kit.data.rows import DataRow, Strings, Text, index_of, read_rows
 from negkit.kit.render.grouped import grouped_figures
 from negkit.kit.suites import DataSource, TaskEntry, register_suite
 from negkit.kit.suites.description import SuiteDescription
@@ -42,120 +42,75 @@ from negkit.kit.tasks.choice import ChoiceQuestion, MultipleChoice, choice_figur
 from negkit.kit.tasks.completion import CompletionForm, CompletionItem, Completions
 from negkit.kit.view import Figure
 
-#: The papers behind the data and protocol (``negkit cite``).
-BIBTEX = r"""@inproceedings{truong2023,
-  title = {Language models are not naysayers: an analysis of language models on negation benchmarks},
-  author = {Truong, Thinh Hung and Baldwin, Timothy and Verspoor, Karin and Cohn, Trevor},
-  booktitle = {Proceedings of the 12th Joint Conference on Lexical and Computational Semantics (*SEM 2023)},
-  year = {2023},
-  publisher = {Association for Computational Linguistics}
-}"""
-
 NAME = "llm-neg-bench"
 MKRNQ, MKRNQ_RELATIONS, MWR = "mkrnq_prompt.csv", "mkrnq_pos_prompt.csv", "mwr_test_prompt.csv"
 SAR = {"test": "sar_test_prompt.csv", "validation": "sar_dev_prompt.csv"}
 
 
-def read_rows(path: Path, columns: tuple[str, ...]) -> list[tuple[int, dict[str, str]]]:
-    """``(line, row)`` of a prompt file with a header naming at least ``columns``."""
-    rows = list(iter_csv(path))
-    if not rows:
-        raise InputFormatError(path, 1, "empty file (expected a CSV header)")
-    header = [name.strip() for name in rows[0][1]]
-    missing = [name for name in columns if name not in header]
-    if missing:
-        raise InputFormatError(path, rows[0][0], f"missing column(s): {', '.join(missing)}")
-    found = []
-    for line, values in rows[1:]:
-        if len(values) != len(header):
-            raise InputFormatError(path, line, f"expected {len(header)} columns, found {len(values)}")
-        found.append((line, dict(zip(header, values))))
-    if not found:
-        raise InputFormatError(path, None, "no rows")
-    return found
+class Query(DataRow):
+    """A row of the MKR-NQ and MWR prompt files: the query, its opposite form and the words it is checked against."""
+
+    prompt: Text
+    opposite_sent: Text
+    completion: Annotated[Strings, Field(min_length=1)]
+
+    def forms(self) -> dict[str, CompletionForm]:
+        return {
+            "query": CompletionForm(self.prompt.strip(), self.completion),
+            "opposite": CompletionForm(self.opposite_sent.strip(), self.completion),
+        }
 
 
-def literal_list(path: Path, line: int, text: str, column: str, least: int = 1) -> tuple[str, ...]:
-    """A column holding a Python list literal of strings (``"['molecules']"``)."""
-    try:
-        value = ast.literal_eval(text.strip())
-    except (ValueError, SyntaxError, MemoryError, RecursionError):
-        raise InputFormatError(path, line, f"column {column!r}: {quoted(text, 40)} is not a list literal") from None
-    if not isinstance(value, (list, tuple)) or len(value) < least or not all(isinstance(v, str) for v in value):
-        raise InputFormatError(path, line, f"column {column!r}: expected a list of strings, found {quoted(text, 40)}")
-    return tuple(value)
+class Relation(DataRow):
+    """A row of ``mkrnq_pos_prompt.csv``: the ConceptNet relation of the MKR-NQ row with the same completion."""
+
+    relation: str
+    #: Compared with the MKR-NQ row's list (a text that is not a list literal matches none).
+    completion: Annotated[Strings | str, Field(union_mode="left_to_right")]
 
 
-def _form(path: Path, line: int, text: str, column: str, words: tuple[str, ...]) -> CompletionForm:
-    if not text.strip():
-        raise InputFormatError(path, line, f"empty {column!r}")
-    return CompletionForm(text.strip(), words)
+class Classes(DataRow):
+    """A row of the SAR prompt files."""
+
+    prompt: Text
+    classes: Annotated[Strings, Field(min_length=2)]
+    answer_index: Annotated[int, index_of("classes")]
 
 
 def read_mkrnq(folder: str | Path, split: str = "test") -> list[CompletionItem]:
     """MKR-NQ: the negated query and its affirmative twin, with the ConceptNet relation of the aligned file."""
     path, aligned = Path(folder) / MKRNQ, Path(folder) / MKRNQ_RELATIONS
-    rows = read_rows(path, ("prompt", "opposite_sent", "completion"))
-    relations = read_rows(aligned, ("relation", "completion"))
+    rows, relations = list(read_rows(path, Query)), list(read_rows(aligned, Relation))
     if len(relations) != len(rows):
         raise InputFormatError(
             aligned, None, f"{len(relations)} rows for the {len(rows)} of {MKRNQ} (aligned row by row)"
         )
     items = []
     for (line, row), (other_line, other) in zip(rows, relations):
-        if other["completion"] != row["completion"]:
+        if other.completion != row.completion:
             raise InputFormatError(
                 aligned, other_line, f"row does not match {MKRNQ} line {line} (another completion list)"
             )
-        words = literal_list(path, line, row["completion"], "completion")
-        items.append(
-            CompletionItem(
-                f"mkrnq-{line - 1}",
-                other["relation"].strip() or "?",
-                {
-                    "query": _form(path, line, row["prompt"], "prompt", words),
-                    "opposite": _form(path, line, row["opposite_sent"], "opposite_sent", words),
-                },
-            )
-        )
+        items.append(CompletionItem(f"mkrnq-{line - 1}", other.relation.strip() or "?", row.forms()))
     return items
 
 
 def read_mwr(folder: str | Path, split: str = "test") -> list[CompletionItem]:
     """MWR: the antonym (or synonym) query and its opposite, grouped by the query's relation."""
-    path = Path(folder) / MWR
-    items = []
-    for line, row in read_rows(path, ("prompt", "opposite_sent", "completion")):
-        words = literal_list(path, line, row["completion"], "completion")
-        group = "synonym query" if "synonym of" in row["prompt"] else "antonym query"
-        items.append(
-            CompletionItem(
-                f"mwr-{line - 1}",
-                group,
-                {
-                    "query": _form(path, line, row["prompt"], "prompt", words),
-                    "opposite": _form(path, line, row["opposite_sent"], "opposite_sent", words),
-                },
-            )
+    return [
+        CompletionItem(
+            f"mwr-{line - 1}", "synonym query" if "synonym of" in row.prompt else "antonym query", row.forms()
         )
-    return items
+        for line, row in read_rows(Path(folder) / MWR, Query)
+    ]
 
 
 def read_sar(folder: str | Path, split: str = "test") -> list[ChoiceQuestion]:
     """SAR: ``prompt``, ``classes`` (a list literal) and ``answer_index``, as written."""
-    path = Path(folder) / SAR[split]
-    questions = []
-    for line, row in read_rows(path, ("prompt", "classes", "answer_index")):
-        classes = literal_list(path, line, row["classes"], "classes", least=2)
-        answer = row["answer_index"].strip()
-        if not answer.isdigit() or int(answer) >= len(classes) or not row["prompt"].strip():
-            raise InputFormatError(
-                path,
-                line,
-                f"expected a prompt and the index of one of {len(classes)} classes, found {quoted(answer, 20)}",
-            )
-        questions.append(ChoiceQuestion(f"sar-{split}-{line - 1}", row["prompt"], classes, int(answer)))
-    return questions
+    return [
+        ChoiceQuestion(f"sar-{split}-{line - 1}", row.prompt, row.classes, row.answer_index)
+        for line, row in read_rows(Path(folder) / SAR[split], Classes)
+    ]
 
 
 PROTOCOL = (
@@ -223,14 +178,7 @@ SUITE = register_suite(
             TaskEntry(SAR_SPEC.name, SAR_SPEC.task, "SAR: antonym or synonym, each class scored as a continuation"),
         ),
         main_task=MKRNQ_SPEC.name,
-        data=DataSource(
-            NAME,
-            "github joey234/llm-neg-bench prompts/*.csv into DATA/llm-neg-bench/",
-            licence="none stated (joey234/llm-neg-bench)",
-            files=declared_files(Path(__file__).with_name("llm_neg_bench_files.json")),
-            citation="truong2023",
-        ),
-        bibtex=BIBTEX,
+        data=DataSource.declared(__file__),
         reader=read_mkrnq,
         interval_unit="item",
         primary_metric=None,  # each task's first headline metric

@@ -20,12 +20,13 @@ object ``{"type", "axiom", "samples": [...]}``; BQA samples ``{"id", "context", 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from negkit.errors import InputFormatError, quoted
-from negkit.kit.data.declared import declared_files
+from pydantic import BeforeValidator, ConfigDict, Field
+
+from negkit.errors import InputFormatError
+from negkit.kit.data.rows import DataRow, Text, read_rows
 from negkit.kit.suites import DataSource, register_suite
 from negkit.kit.suites.description import SuiteDescription, TaskEntry
 from negkit.kit.suites.kinds import choice_harness
@@ -37,15 +38,6 @@ RULES: dict[str, str] = {"modus_tollens": "modus tollens", "destructive_dilemma"
 #: The groups accuracy is given for, in order.
 GROUPS: tuple[str, ...] = tuple(f"{logic}: {rule}" for logic in LOGICS.values() for rule in RULES.values())
 LETTERS = ("A", "B", "C", "D")
-BIBTEX = r"""@inproceedings{parmar2024,
-  title = {{LogicBench}: Towards Systematic Evaluation of Logical Reasoning Ability of Large Language Models},
-  author = {Parmar, Mihir and Patel, Nisarg and Varshney, Neeraj and Nakamura, Mutsumi and Luo, Man and
-            Mashetty, Santosh and Mitra, Arindam and Baral, Chitta},
-  booktitle = {Proceedings of the 62nd Annual Meeting of the Association for Computational Linguistics
-               (Volume 1: Long Papers)},
-  year = {2024},
-  publisher = {Association for Computational Linguistics},
-}"""
 
 
 def logic_files(folder: str | Path, part: str) -> list[Path]:
@@ -53,23 +45,50 @@ def logic_files(folder: str | Path, part: str) -> list[Path]:
     return [Path(folder) / part / logic / f"{rule}.json" for logic in LOGICS for rule in RULES]
 
 
-def _samples(path: Path) -> list[dict[str, Any]]:
+class Sample(DataRow):
+    """A sample of a LogicBench file (texts stripped)."""
+
+    model_config = ConfigDict(str_strip_whitespace=True)
+
+    id: Any = None
+    context: Text
+
+
+class QuestionAnswer(DataRow):
+    """A yes/no question of a BQA sample (the answer in any case)."""
+
+    model_config = ConfigDict(str_strip_whitespace=True)
+
+    question: Text
+    answer: Annotated[Literal["yes", "no"], BeforeValidator(lambda answer: str(answer).strip().lower())]
+
+
+class BQASample(Sample):
+    qa_pairs: Annotated[list[QuestionAnswer], Field(min_length=1)]
+
+
+class Options(DataRow):
+    """The four options of an MCQA sample (no others)."""
+
+    model_config = ConfigDict(str_strip_whitespace=True, extra="forbid")
+
+    choice_1: Text
+    choice_2: Text
+    choice_3: Text
+    choice_4: Text
+
+
+class MCQASample(Sample):
+    question: Text
+    choices: Options
+    answer: Literal["choice_1", "choice_2", "choice_3", "choice_4"]
+
+
+def _samples(path: Path, row_type: type[Sample]) -> Any:
+    """``(line, sample)`` of the list ``samples`` of a LogicBench file."""
     if not path.is_file():
         raise InputFormatError(path, None, "no such file (a LogicBench negation file; see the data folder's README)")
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise InputFormatError(path, getattr(error, "lineno", None), f"not valid JSON ({error})") from None
-    samples = data.get("samples") if isinstance(data, dict) else None
-    if not isinstance(samples, list) or not samples or not all(isinstance(sample, dict) for sample in samples):
-        raise InputFormatError(path, None, "expected an object with a non-empty list 'samples' of objects")
-    return samples
-
-
-def _text(path: Path, where: str, value: Any, name: str) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise InputFormatError(path, None, f"{where}: field {name!r}: expected text, found {quoted(value, 40)}")
-    return value.strip()
+    return read_rows(path, row_type, format="json", key="samples")
 
 
 def read_bqa(folder: str | Path, split: str = "test") -> list[ChoiceQuestion]:
@@ -77,24 +96,13 @@ def read_bqa(folder: str | Path, split: str = "test") -> list[ChoiceQuestion]:
     questions = []
     for path in logic_files(folder, "BQA"):
         logic, rule = LOGICS[path.parent.name], RULES[path.stem]
-        for sample in _samples(path):
-            where = f"sample {sample.get('id')!r}"
-            context = _text(path, where, sample.get("context"), "context")
-            pairs = sample.get("qa_pairs")
-            if not isinstance(pairs, list) or not pairs:
-                raise InputFormatError(path, None, f"{where}: field 'qa_pairs': expected a list of questions")
-            for number, pair in enumerate(pairs):
-                pair = pair if isinstance(pair, dict) else {}
-                question = _text(path, where, pair.get("question"), "question")
-                answer = str(pair.get("answer", "")).strip().lower()
-                if answer not in ("yes", "no"):
-                    raise InputFormatError(path, None, f"{where}: answer {quoted(pair.get('answer'))} is not yes or no")
-                prompt = f"Context: {context}\nQuestion: {question}\nAnswer yes or no.\nAnswer:"
-                unit = f"{logic}-{path.stem}-{sample.get('id')}"
-                fields = {"rule": f"{logic}: {rule}", "answer": answer}
-                questions.append(
-                    ChoiceQuestion(f"{unit}-{number}", prompt, ("yes", "no"), ("yes", "no").index(answer), unit, fields)
-                )
+        for _, sample in _samples(path, BQASample):
+            for number, pair in enumerate(sample.qa_pairs):
+                prompt = f"Context: {sample.context}\nQuestion: {pair.question}\nAnswer yes or no.\nAnswer:"
+                unit = f"{logic}-{path.stem}-{sample.id}"
+                fields = {"rule": f"{logic}: {rule}", "answer": pair.answer}
+                gold = ("yes", "no").index(pair.answer)
+                questions.append(ChoiceQuestion(f"{unit}-{number}", prompt, ("yes", "no"), gold, unit, fields))
     return questions
 
 
@@ -103,26 +111,13 @@ def read_mcqa(folder: str | Path, split: str = "test") -> list[ChoiceQuestion]:
     questions = []
     for path in logic_files(folder, "MCQA"):
         logic, rule = LOGICS[path.parent.name], RULES[path.stem]
-        for sample in _samples(path):
-            where = f"sample {sample.get('id')!r}"
-            context = _text(path, where, sample.get("context"), "context")
-            question = _text(path, where, sample.get("question"), "question")
-            choices = sample.get("choices")
-            keys = [f"choice_{k}" for k in range(1, 5)]
-            if not isinstance(choices, dict) or sorted(choices) != keys:
-                raise InputFormatError(path, None, f"{where}: field 'choices': expected choice_1 .. choice_4")
-            if sample.get("answer") not in keys:
-                raise InputFormatError(path, None, f"{where}: answer {quoted(sample.get('answer'))} is not a choice")
-            options = "\n".join(
-                f"{letter}. {_text(path, where, choices[key], key)}" for letter, key in zip(LETTERS, keys)
-            )
-            prompt = f"Context: {context}\nQuestion: {question}\n{options}\nAnswer:"
-            item_id = f"{logic}-{path.stem}-{sample.get('id')}"
-            questions.append(
-                ChoiceQuestion(
-                    item_id, prompt, LETTERS, keys.index(sample["answer"]), None, {"rule": f"{logic}: {rule}"}
-                )
-            )
+        for _, sample in _samples(path, MCQASample):
+            options = [getattr(sample.choices, f"choice_{k}") for k in range(1, 5)]
+            lettered = "\n".join(f"{letter}. {option}" for letter, option in zip(LETTERS, options))
+            prompt = f"Context: {sample.context}\nQuestion: {sample.question}\n{lettered}\nAnswer:"
+            gold = int(sample.answer.removeprefix("choice_")) - 1
+            item_id = f"{logic}-{path.stem}-{sample.id}"
+            questions.append(ChoiceQuestion(item_id, prompt, LETTERS, gold, None, {"rule": f"{logic}: {rule}"}))
     return questions
 
 
@@ -163,16 +158,7 @@ SUITE = register_suite(
             TaskEntry(MCQA.name, MCQA.task, "LogicBench modus tollens and destructive dilemma, 4-way choice (MCQA)"),
         ),
         main_task=BQA.name,
-        data=DataSource(
-            NAME,
-            "github Mihir3009/LogicBench data/LogicBench(Eval)/{BQA,MCQA}/{propositional_logic,first_order_logic}/"
-            "{modus_tollens,destructive_dilemma}/data_instances.json into DATA/logicbench-negation/{BQA,MCQA}/LOGIC/"
-            "RULE.json",
-            licence="MIT (github Mihir3009/LogicBench LICENSE)",
-            citation="parmar2024",
-            files=declared_files(Path(__file__).with_name("logicbench_negation_files.json")),
-        ),
-        bibtex=BIBTEX,
+        data=DataSource.declared(__file__),
         reader=read_bqa,
         interval_unit="context",
         primary_metric="acc",

@@ -19,12 +19,10 @@ LLM-Neg-Bench's ``monli_*`` files (an overlap, not a second result).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-from negkit.errors import InputFormatError, quoted
-from negkit.io.textfiles import iter_json_objects
-from negkit.kit.data.declared import declared_files
 from negkit.kit.data.nli import NLIItem
+from negkit.kit.data.rows import DataRow, Text, read_rows
 from negkit.kit.metrics.nli import to_binary
 from negkit.kit.suites import DataSource, register_suite
 from negkit.kit.suites.description import HarnessExport, SuiteDescription, TaskEntry
@@ -38,31 +36,23 @@ LABELS: tuple[str, str] = ("entailment", "neutral")
 PROMPT = (
     "Premise: {premise}\nHypothesis: {hypothesis}\nDoes the premise entail the hypothesis? Answer yes or no.\nAnswer:"
 )
-BIBTEX = r"""@inproceedings{geiger2020,
-  title = {Neural Natural Language Inference Models Partially Embed Theories of Lexical Entailment and Negation},
-  author = {Geiger, Atticus and Richardson, Kyle and Potts, Christopher},
-  booktitle = {Proceedings of the Third BlackboxNLP Workshop on Analyzing and Interpreting Neural Networks for NLP},
-  pages = {163--173},
-  year = {2020},
-  publisher = {Association for Computational Linguistics},
-}"""
-_FIELDS = ("sentence1", "sentence2", "gold_label")
+
+
+class Row(DataRow):
+    """A line of a MoNLI file."""
+
+    sentence1: Text
+    sentence2: Text
+    gold_label: Literal["entailment", "neutral"]
 
 
 def read_monli_file(path: Path, condition: str) -> list[NLIItem]:
     """The pairs of one MoNLI file (``condition``: nmonli or pmonli); a bad line names the file and line."""
     items = []
-    for line, record in iter_json_objects(path, required=_FIELDS):
-        premise, hypothesis, label = record["sentence1"], record["sentence2"], record["gold_label"]
-        for name, value in (("sentence1", premise), ("sentence2", hypothesis)):
-            if not isinstance(value, str) or not value.strip():
-                raise InputFormatError(path, line, f"field {name!r}: expected a sentence, found {quoted(value)}")
-        if label not in LABELS:
-            raise InputFormatError(path, line, f"field 'gold_label': {quoted(label)} is not one of {', '.join(LABELS)}")
+    for line, row in read_rows(path, Row):
+        premise, hypothesis = row.sentence1, row.sentence2
         unit = " || ".join(sorted((premise, hypothesis)))  # both directions of a pair resampled together
-        items.append(NLIItem(f"{condition}-{line}", premise, hypothesis, label, NAME, unit, condition, line))
-    if not items:
-        raise InputFormatError(path, None, "no pairs")
+        items.append(NLIItem(f"{condition}-{line}", premise, hypothesis, row.gold_label, NAME, unit, condition, line))
     return items
 
 
@@ -113,14 +103,7 @@ SUITE = register_suite(
             ),
         ),
         main_task=NAME,
-        data=DataSource(
-            NAME,
-            "github atticusg/MoNLI nmonli_test.jsonl and pmonli.jsonl into DATA/monli/",
-            licence="none stated (github atticusg/MoNLI has no licence file); premises from SNLI (CC BY-SA 4.0)",
-            citation="geiger2020",
-            files=declared_files(Path(__file__).with_name("monli_files.json")),
-        ),
-        bibtex=BIBTEX,
+        data=DataSource.declared(__file__),
         reader=read_monli,
         scorer_help="MoNLI: accuracy on NMoNLI and PMoNLI and the gap from {item_id, prediction (label)} lines",
         interval_unit=MoNLITask.interval_unit,

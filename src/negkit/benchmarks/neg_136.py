@@ -30,39 +30,20 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, ConfigDict
 
 from negkit.errors import InputFormatError, quoted
-from negkit.io.textfiles import iter_csv
-from negkit.kit.data.declared import declared_files
+from negkit.kit.data.rows import DataRow, Text, read_rows
 from negkit.kit.suites import DataSource, register_suite
 from negkit.kit.suites.kinds import cloze_suite
 from negkit.kit.tasks.cloze import Cloze, ClozeForm, ClozeProbe, check_vocabulary
-
-#: The papers behind the data and protocol (``negkit cite``).
-BIBTEX = r"""@article{ettinger2020,
-  title = {What {BERT} Is Not: Lessons from a New Suite of Psycholinguistic Diagnostics for Language Models},
-  author = {Ettinger, Allyson},
-  journal = {Transactions of the Association for Computational Linguistics},
-  volume = {8},
-  pages = {34--48},
-  year = {2020},
-  url = {https://aclanthology.org/2020.tacl-1.3}
-}
-
-@misc{shivagunde2023,
-  title = {Larger Probes Tell a Different Story: Extending Psycholinguistic Datasets Via In-Context Learning},
-  author = {Shivagunde, Namrata and Lialin, Vladislav and Rumshisky, Anna},
-  year = {2023},
-  eprint = {2303.16445},
-  archivePrefix = {arXiv},
-  primaryClass = {cs.CL}
-}"""
 
 NAME = "neg-136"
 ETTINGER = ("NEG-136-SIMP", "NEG-136-NAT")
 SHIVAGUNDE = ("NEG-1500-SIMP-TEMP", "NEG-1500-SIMP-GEN")
 GROUPS = ("NEG-136-SIMP", "NEG-136-NAT-licensed", "NEG-136-NAT-unlicensed", *SHIVAGUNDE)
-COLUMNS = ("context_aff", "context_neg", "target_aff", "target_neg")
 ARTICLE = "(a|an)"
 
 
@@ -94,45 +75,43 @@ def _pair(
     return ClozeProbe(item_id, group, forms, vocabulary, family)
 
 
+def _word(text: str) -> str:
+    if " " in text:
+        raise ValueError(f"expected one word, found {quoted(text)}")
+    return text
+
+
+class Row(DataRow):
+    """A row of NEG-136-SIMP (cells stripped): the two contexts and their targets."""
+
+    model_config = ConfigDict(str_strip_whitespace=True)
+
+    context_aff: Text
+    context_neg: Text
+    target_aff: Annotated[Text, AfterValidator(_word)]
+    target_neg: Annotated[Text, AfterValidator(_word)]
+    licensing: Literal["Y", "N"] | None = None
+
+
+class NaturalRow(Row):
+    """A row of NEG-136-NAT: also whether the negation is licensed there."""
+
+    licensing: Literal["Y", "N"]
+
+
 def read_ettinger(path: Path, family: str) -> list[ClozeProbe]:
     """NEG-136-SIMP or NEG-136-NAT (TSV with a header); every bad row names the file and line."""
-    rows = list(iter_csv(path, delimiter="\t"))
-    if not rows:
-        raise InputFormatError(path, 1, "empty file (expected a header)")
-    header = [name.strip() for name in rows[0][1]]
-    missing = [name for name in COLUMNS + (("licensing",) if family == "NEG-136-NAT" else ()) if name not in header]
-    if missing:
-        raise InputFormatError(path, rows[0][0], f"missing column(s): {', '.join(missing)}")
-    parsed = []
-    for line, values in rows[1:]:
-        if not any(value.strip() for value in values):
-            continue
-        if len(values) != len(header):
-            raise InputFormatError(path, line, f"expected {len(header)} columns, found {len(values)}")
-        row = {name: value.strip() for name, value in zip(header, values)}
-        for name in COLUMNS:
-            if not row[name] or (name.startswith("target") and " " in row[name]):
-                raise InputFormatError(
-                    path,
-                    line,
-                    f"column {name!r}: expected {'one word' if name.startswith('target') else 'a context'}, "
-                    f"found {quoted(row[name])}",
-                )
-        if family == "NEG-136-NAT" and row["licensing"] not in ("Y", "N"):
-            raise InputFormatError(path, line, f"column 'licensing': expected Y or N, found {quoted(row['licensing'])}")
-        parsed.append((line, row))
-    if not parsed:
-        raise InputFormatError(path, None, "no items")
-    vocabulary = check_vocabulary(path, None, [row[name] for _, row in parsed for name in ("target_aff", "target_neg")])
+    parsed = list(read_rows(path, NaturalRow if family == "NEG-136-NAT" else Row, format="tsv"))
+    vocabulary = check_vocabulary(path, None, [word for _, row in parsed for word in (row.target_aff, row.target_neg)])
     probes = []
     for line, row in parsed:
-        contexts = (row["context_aff"], row["context_neg"])
+        contexts = (row.context_aff, row.context_neg)
         has_article = all(context.endswith(ARTICLE) for context in contexts)
         stems = tuple(context.removesuffix(ARTICLE).rstrip() for context in contexts) if has_article else contexts
-        targets = (row["target_aff"], row["target_neg"])
+        targets = (row.target_aff, row.target_neg)
         articles = (article(targets[0]), article(targets[1])) if has_article else (None, None)
         group = (
-            family if family != "NEG-136-NAT" else f"{family}-{'licensed' if row['licensing'] == 'Y' else 'unlicensed'}"
+            family if family != "NEG-136-NAT" else f"{family}-{'licensed' if row.licensing == 'Y' else 'unlicensed'}"
         )
         probes.append(_pair(f"{family}-{line - 2}", group, family, stems, targets, articles, vocabulary))  # type: ignore[arg-type]
     return probes
@@ -218,17 +197,8 @@ NEG136 = Cloze(
 SUITE = register_suite(
     cloze_suite(
         NEG136,
-        DataSource(
-            NAME,
-            "github aetting/lm-diagnostics datasets/NEG-136/*.tsv into DATA/neg-136/ettinger-2020/, and "
-            "github text-machine-lab/extending_psycholinguistic_dataset data/NEG-1500-SIMP-*.txt into "
-            "DATA/neg-136/shivagunde-2023/",
-            licence="MIT (Ettinger's NEG-136); none stated (NEG-1500-SIMP)",
-            files=declared_files(Path(__file__).with_name("neg_136_files.json")),
-            citation="ettinger2020,shivagunde2023",
-        ),
+        DataSource.declared(__file__),
         "NEG-136 / NEG-1500-SIMP: completions of affirmative and negated sentences (top-k, flips, true > false)",
-        bibtex=BIBTEX,
         reader=read_neg_136,
         order=115,
         groups=("negation-all",),

@@ -28,69 +28,50 @@ P@1 counts (LAMA's code would count it as a perfect overlap).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BeforeValidator
 
 from negkit.errors import InputFormatError, quoted
-from negkit.io.textfiles import iter_json_objects
-from negkit.kit.data.declared import declared_files
+from negkit.kit.data.rows import DataRow, Text, read_rows
 from negkit.kit.suites import DataSource, register_suite
 from negkit.kit.suites.kinds import cloze_suite
 from negkit.kit.tasks.cloze import Cloze, ClozeForm, ClozeProbe, check_vocabulary
-
-#: The papers behind the data and protocol (``negkit cite``).
-BIBTEX = r"""@inproceedings{kassner2020,
-  title = {Negated and Misprimed Probes for Pretrained Language Models: Birds Can Talk, But Cannot Fly},
-  author = {Kassner, Nora and Sch{\"u}tze, Hinrich},
-  booktitle = {Proceedings of the 58th Annual Meeting of the Association for Computational Linguistics},
-  year = {2020},
-  publisher = {Association for Computational Linguistics}
-}
-
-@inproceedings{petroni2019,
-  title = {Language Models as Knowledge Bases?},
-  author = {Petroni, Fabio and Rockt{\"a}schel, Tim and Riedel, Sebastian and Lewis, Patrick and Bakhtin, Anton and Wu, Yuxiang and Miller, Alexander},
-  booktitle = {Proceedings of the 2019 Conference on Empirical Methods in Natural Language Processing and the 9th International Joint Conference on Natural Language Processing (EMNLP-IJCNLP)},
-  year = {2019},
-  publisher = {Association for Computational Linguistics},
-  url = {https://aclanthology.org/D19-1250}
-}"""
 
 NAME = "negated-lama"
 SOURCES = ("TREx", "GoogleRE", "ConceptNet", "SQUAD")
 MASK = "[MASK]"
 
 
-def _context(path: Path, line: int, record: dict[str, Any], name: str) -> str:
-    value = record[name]
+def _context(value: Any) -> str:
+    """The text before the slot of the first sentence of a list (the only context a causal LM can continue)."""
     if not isinstance(value, list) or not value or not isinstance(value[0], str) or value[0].count(MASK) != 1:
-        raise InputFormatError(
-            path,
-            line,
-            f"field {name!r}: expected a list whose first sentence has one {MASK}, found {quoted(value, 60)}",
-        )
+        raise ValueError(f"expected a list whose first sentence has one {MASK}, found {quoted(value, 60)}")
     context = value[0].split(MASK)[0].rstrip()
     if not context:
-        raise InputFormatError(path, line, f"field {name!r}: nothing before {MASK} for a causal LM to continue")
+        raise ValueError(f"nothing before {MASK} for a causal LM to continue")
     return context
+
+
+class Probe(DataRow):
+    """A line of a relation file; the masked sentences are read as the text before their slot."""
+
+    obj_label: Annotated[Text, AfterValidator(str.strip)]
+    sub_label: Any = None
+    masked_sentences: Annotated[str, BeforeValidator(_context)]
+    masked_negations: Annotated[str, BeforeValidator(_context)]
 
 
 def read_relation(path: str | Path, source: str) -> list[ClozeProbe]:
     """The probes of one relation file (``source``: its source folder's name)."""
     path = Path(path)
     relation = path.stem.removesuffix("_random")
-    rows = list(iter_json_objects(path, required=("obj_label", "masked_sentences", "masked_negations")))
-    for line, record in rows:
-        if not isinstance(record["obj_label"], str) or not record["obj_label"].strip():
-            raise InputFormatError(
-                path, line, f"field 'obj_label': expected a word, found {quoted(record['obj_label'])}"
-            )
-    if not rows:
-        raise InputFormatError(path, None, "no probes")
-    vocabulary = check_vocabulary(path, None, [record["obj_label"].strip() for _, record in rows])
+    rows = list(read_rows(path, Probe))
+    vocabulary = check_vocabulary(path, None, [row.obj_label for _, row in rows])
     probes = []
-    for line, record in rows:
-        affirmative, negated = (_context(path, line, record, name) for name in ("masked_sentences", "masked_negations"))
-        forms = {"affirmative": ClozeForm(affirmative, (record["obj_label"].strip(),))}
+    for line, row in rows:
+        affirmative, negated = row.masked_sentences, row.masked_negations
+        forms = {"affirmative": ClozeForm(affirmative, (row.obj_label,))}
         if negated != affirmative:  # else no negation before the slot: a causal LM cannot see it
             forms["negated"] = ClozeForm(negated)
         probes.append(
@@ -100,7 +81,7 @@ def read_relation(path: str | Path, source: str) -> list[ClozeProbe]:
                 forms,
                 vocabulary,
                 source,
-                fields={"subject": record.get("sub_label"), "object": record["obj_label"].strip()},
+                fields={"subject": row.sub_label, "object": row.obj_label},
             )
         )
     return probes
@@ -141,15 +122,8 @@ LAMA = Cloze(
 SUITE = register_suite(
     cloze_suite(
         LAMA,
-        DataSource(
-            NAME,
-            "github norakassner/LAMA_primed_negated data/ into DATA/negated-lama/ (SOURCE/VARIANT/RELATION.jsonl)",
-            licence="no licence stated (LAMA's data: CC BY-NC 4.0)",
-            files=declared_files(Path(__file__).with_name("negated_lama_files.json")),
-            citation="kassner2020",
-        ),
+        DataSource.declared(__file__),
         "Negated LAMA: affirmative and negated cloze probes (top-1 overlap, Spearman rho, P@1)",
-        bibtex=BIBTEX,
         reader=read_negated_lama,
         order=110,
         groups=("negation-all",),

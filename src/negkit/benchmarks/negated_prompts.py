@@ -19,25 +19,16 @@ from __future__ import annotations
 import ast
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import BeforeValidator, ValidationInfo, WrapValidator
 
 from negkit.errors import InputFormatError, quoted
-from negkit.io.textfiles import iter_csv
-from negkit.kit.data.declared import declared_files
+from negkit.kit.data.rows import DataRow, Text, read_rows
 from negkit.kit.metrics.grouped import RecordMetric
 from negkit.kit.suites import DataSource, register_suite
 from negkit.kit.suites.kinds import paired_suite
 from negkit.kit.tasks.paired import PairedItem, PairedQuestions, PartQuestion
-
-#: The papers behind the data and protocol (``negkit cite``).
-BIBTEX = r"""@misc{jang2022b,
-  title = {Can Large Language Models Truly Understand Prompts? A Case Study with Negated Prompts},
-  author = {Jang, Joel and Ye, Seonghyeon and Seo, Minjoon},
-  year = {2022},
-  eprint = {2209.12711},
-  archivePrefix = {arXiv},
-  primaryClass = {cs.CL}
-}"""
 
 NAME = "negated-prompts"
 #: Data set -> (original file, negated file).
@@ -52,51 +43,42 @@ DATASETS: dict[str, tuple[str, str]] = {
     "triviaqa": ("triviaqa_correct_answer_300.csv", "triviaqa_correct_answer negation_300.csv"),
     "webqa": ("webqa_correct_answer_300.csv", "webqa_correct_answer negation_300.csv"),
 }
-COLUMNS = ("sample_id", "prompt", "classes", "answer_index")
+
+
+def _candidates(text: str) -> tuple[str, ...]:
+    try:
+        classes = ast.literal_eval(text.strip())
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        classes = None
+    if not isinstance(classes, list) or len(classes) < 2 or not all(isinstance(c, str) and c for c in classes):
+        raise ValueError(f"expected a list of candidates, found {quoted(text, 40)}")
+    return tuple(classes)
+
+
+def _indices(text: str, handler: Any, info: ValidationInfo) -> tuple[int, ...]:
+    classes = info.data.get("classes", ())
+    indices = [part.strip() for part in text.split(",")]
+    if not all(index.isdigit() and int(index) < len(classes) for index in indices):
+        raise ValueError(f"{quoted(text)} is not the index (or indices) of the {len(classes)} candidates")
+    return tuple(int(index) for index in indices)
+
+
+class Prompt(DataRow):
+    """A row of a prompt file: the candidates (a list literal) and the right one's index, or several (``1,3``)."""
+
+    sample_id: str
+    classes: Annotated[tuple[str, ...], BeforeValidator(_candidates)]
+    answer_index: Annotated[tuple[int, ...], WrapValidator(_indices)]
+    prompt: Text
 
 
 def read_prompt_file(path: Path) -> list[tuple[int, str, PartQuestion]]:
     """``(line, sample_id, question)`` of one CSV file; a bad row names the file and line."""
-    rows = iter_csv(path)
-    first = next(rows, None)
-    if first is None:
-        raise InputFormatError(path, 1, "empty file (expected a CSV header)")
-    header = [name.strip() for name in first[1]]
-    missing = [name for name in COLUMNS if name not in header]
-    if missing:
-        raise InputFormatError(path, first[0], f"missing column(s): {', '.join(missing)}")
     found = []
-    for line, values in rows:
-        if not any(value.strip() for value in values):
-            continue
-        if len(values) != len(header):
-            raise InputFormatError(path, line, f"expected {len(header)} columns, found {len(values)}")
-        row = dict(zip(header, values))
-        try:
-            classes = ast.literal_eval(row["classes"].strip())
-        except (ValueError, SyntaxError, MemoryError, RecursionError):
-            classes = None
-        if not isinstance(classes, list) or len(classes) < 2 or not all(isinstance(c, str) and c for c in classes):
-            raise InputFormatError(
-                path, line, f"column 'classes': expected a list of candidates, found {quoted(row['classes'], 40)}"
-            )
-        indices = [part.strip() for part in row["answer_index"].split(",")]
-        if not all(index.isdigit() and int(index) < len(classes) for index in indices):
-            raise InputFormatError(
-                path,
-                line,
-                f"column 'answer_index': {quoted(row['answer_index'])} is not the index "
-                f"(or indices) of the {len(classes)} candidates",
-            )
-        if not row["prompt"].strip():
-            raise InputFormatError(path, line, "empty 'prompt'")
-        right = tuple(int(index) for index in indices)
+    for line, row in read_rows(path, Prompt, allow_empty=True):
+        first, *others = row.answer_index
         found.append(
-            (
-                line,
-                row["sample_id"].strip(),
-                PartQuestion(row["prompt"], tuple(classes), right[0], also_right=right[1:]),
-            )
+            (line, row.sample_id.strip(), PartQuestion(row.prompt, row.classes, first, also_right=tuple(others)))
         )
     return found
 
@@ -154,15 +136,8 @@ NEGATED_PROMPTS = PairedQuestions(
 SUITE = register_suite(
     paired_suite(
         NEGATED_PROMPTS,
-        DataSource(
-            NAME,
-            "github joeljang/negated-prompts-for-llms data/final_eval/*.csv into DATA/negated-prompts/",
-            licence="none stated (the source data sets' own terms)",
-            files=declared_files(Path(__file__).with_name("negated_prompts_files.json")),
-            citation="jang2022b",
-        ),
+        DataSource.declared(__file__),
         "Negated prompts: each task with its original and its negated instruction, accuracy on both and the gap",
-        bibtex=BIBTEX,
         reader=read_negated_prompts,
         order=160,
         groups=("negation-all",),

@@ -20,25 +20,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal, get_args
+
+from pydantic import AfterValidator
 
 from negkit.errors import InputFormatError, quoted
-from negkit.io.textfiles import iter_json_objects
-from negkit.kit.data.declared import declared_files
+from negkit.kit.data.rows import DataRow, Text, read_rows
 from negkit.kit.suites import DataSource, register_suite
 from negkit.kit.suites.description import TaskEntry
 from negkit.kit.suites.kinds import paired_harness, paired_suite
 from negkit.kit.suites.nli import THREE_WAY_PROMPT
 from negkit.kit.tasks.paired import PairedItem, PairedQuestions, PartQuestion
-
-#: The papers behind the data and protocol (``negkit cite``).
-BIBTEX = r"""@inproceedings{hartmann2021,
-  title = {A Multilingual Benchmark for Probing Negation-Awareness with Minimal Pairs},
-  author = {Hartmann, Mareike and de Lhoneux, Miryam and Hershcovich, Daniel and Kementchedjhieva, Yova and Nielsen, Lukas and Qiu, Chen and S{\o}gaard, Anders},
-  booktitle = {Proceedings of the 25th Conference on Computational Natural Language Learning},
-  year = {2021},
-  publisher = {Association for Computational Linguistics}
-}"""
 
 NAME = "negation-minimal-pairs"
 #: Task suffix -> data file.
@@ -50,20 +42,34 @@ FILES: dict[str, str] = {
     "zh": "minimal_pairs_All_xnli_zh.test.jsonl",
     "mnli": "hossain_minimal_pairs_All_mnli_en.test.jsonl",
 }
-LABELS = ("entailment", "contradiction", "neutral")
+Label = Literal["entailment", "contradiction", "neutral"]
+LABELS: tuple[str, ...] = get_args(Label)
 CHOICES = tuple(f" {label}" for label in LABELS)
 MODIFIED = {"Mod1": "premise", "Mod2": "hypothesis", "Mod12": "both", "Mod": "premise or hypothesis"}
 
 
-def _part(path: Path, line: int, record: dict[str, Any], field: str = "gold_label") -> PartQuestion:
-    for name in ("sentence1", "sentence2"):
-        if not isinstance(record[name], str) or not record[name].strip():
-            raise InputFormatError(path, line, f"field {name!r}: expected a sentence, found {quoted(record[name], 40)}")
-    label = record.get(field)
-    if label not in LABELS:
-        raise InputFormatError(path, line, f"field {field!r}: {quoted(label)} is not one of {', '.join(LABELS)}")
-    prompt = THREE_WAY_PROMPT.format(premise=record["sentence1"].strip(), hypothesis=record["sentence2"].strip())
-    return PartQuestion(prompt, CHOICES, LABELS.index(label))
+def _pair_id(pair_id: str) -> str:
+    if "_" not in pair_id:
+        raise ValueError(f"expected ID_VERSION, found {quoted(pair_id)}")
+    version = pair_id.rsplit("_", 1)[1]
+    if version != "Orig" and version not in MODIFIED:
+        raise ValueError(f"unknown version {quoted(version)} (expected Orig, {', '.join(MODIFIED)})")
+    return pair_id
+
+
+class Example(DataRow):
+    """A line of a minimal-pairs file: an original (``ID_Orig``) or one of its modified versions (``ID_Mod1``, ...),
+    which may repeat the original's label (``orig_label``)."""
+
+    pairID: Annotated[str, AfterValidator(_pair_id)]
+    sentence1: Text
+    sentence2: Text
+    gold_label: Label
+    orig_label: Any = None
+
+    def part(self) -> PartQuestion:
+        prompt = THREE_WAY_PROMPT.format(premise=self.sentence1.strip(), hypothesis=self.sentence2.strip())
+        return PartQuestion(prompt, CHOICES, LABELS.index(self.gold_label))
 
 
 def read_minimal_pairs(path: str | Path, language: str = "") -> list[PairedItem]:
@@ -72,37 +78,29 @@ def read_minimal_pairs(path: str | Path, language: str = "") -> list[PairedItem]
     path = Path(path)
     language = language or next((key for key, name in FILES.items() if name == path.name), path.stem)
     items: list[PairedItem] = []
-    original: tuple[str, int, dict[str, Any]] | None = None
+    original: tuple[str, Example] | None = None
     seen: set[str] = set()
-    for line, record in iter_json_objects(path, required=("pairID", "sentence1", "sentence2", "gold_label")):
-        pair_id = record["pairID"]
-        if not isinstance(pair_id, str) or "_" not in pair_id:
-            raise InputFormatError(path, line, f"field 'pairID': expected ID_VERSION, found {quoted(pair_id)}")
-        base, version = pair_id.rsplit("_", 1)
+    for line, row in read_rows(path, Example):
+        base, version = row.pairID.rsplit("_", 1)
         if version == "Orig":
-            _part(path, line, record)
             unit = f"{language}-{base}"
             if unit in seen:
-                raise InputFormatError(path, line, f"original {quoted(pair_id)} appears twice")
+                raise InputFormatError(path, line, f"original {quoted(row.pairID)} appears twice")
             seen.add(unit)
-            original = (base, line, record)
+            original = (base, row)
             continue
-        if version not in MODIFIED:
-            raise InputFormatError(
-                path, line, f"field 'pairID': unknown version {quoted(version)} (expected Orig, {', '.join(MODIFIED)})"
-            )
         if original is None or original[0] != base:
             raise InputFormatError(
-                path, line, f"modified example {quoted(pair_id)} does not follow its original {base}_Orig"
+                path, line, f"modified example {quoted(row.pairID)} does not follow its original {base}_Orig"
             )
-        if record.get("orig_label", original[2]["gold_label"]) != original[2]["gold_label"]:
+        if "orig_label" in row.model_fields_set and row.orig_label != original[1].gold_label:
             raise InputFormatError(
                 path,
                 line,
-                f"field 'orig_label': {quoted(record.get('orig_label'))} is not the "
-                f"original's label {quoted(original[2]['gold_label'])}",
+                f"field 'orig_label': {quoted(row.orig_label)} is not the "
+                f"original's label {quoted(original[1].gold_label)}",
             )
-        first, second = _part(path, original[1], original[2]), _part(path, line, record)
+        first, second = original[1].part(), row.part()
         group = "important" if first.gold != second.gold else "unimportant"
         items.append(
             PairedItem(
@@ -159,14 +157,7 @@ def _factory(spec: PairedQuestions) -> Callable[..., Any]:
 SUITE = register_suite(
     paired_suite(
         SPECS["en"],
-        DataSource(
-            NAME,
-            "github mahartmann/negationminpairs data/minimal_pairs/*.jsonl into DATA/negation-minimal-pairs/",
-            licence="none stated (XNLI: CC BY-NC 4.0; MNLI pairs of Hossain et al. 2020)",
-            files=declared_files(Path(__file__).with_name("negation_minimal_pairs_files.json")),
-            citation="hartmann2021",
-        ),
-        bibtex=BIBTEX,
+        DataSource.declared(__file__),
         name=NAME,
         title="Negation minimal pairs (Hartmann et al. 2021)",
         main_task=f"{NAME}-en",

@@ -23,24 +23,16 @@ right or both wrong. Intervals resample items.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from negkit.errors import InputFormatError, quoted
-from negkit.io.textfiles import iter_json_objects
-from negkit.kit.data.declared import declared_files
+from pydantic import Field
+
+from negkit.errors import InputFormatError
+from negkit.kit.data.rows import DataRow, Text, index_of, read_rows
 from negkit.kit.suites import DataSource, TaskEntry, register_suite
 from negkit.kit.suites.kinds import choice_suite, paired_harness
 from negkit.kit.tasks.choice import ChoiceQuestion, MultipleChoice
 from negkit.kit.tasks.paired import PairedItem, PairedQuestions, PartQuestion
-
-#: The papers behind the data and protocol (``negkit cite``).
-BIBTEX = r"""@inproceedings{zhang2023,
-  title = {Beyond Positive Scaling: How Negation Impacts Scaling Trends of Language Models},
-  author = {Zhang, Yuhui and Yasunaga, Michihiro and Zhou, Zhengping and HaoChen, Jeff Z. and Zou, James and Liang, Percy and Yeung, Serena},
-  booktitle = {Findings of the Association for Computational Linguistics: ACL 2023},
-  year = {2023},
-  publisher = {Association for Computational Linguistics}
-}"""
 
 NAME, FILE = "neqa-full", "neqa.jsonl"
 CONTROL = (
@@ -71,31 +63,21 @@ def prompt(question: str, choices: tuple[str, ...]) -> str:
     return f"{HEADER}Question: {question}\nA. {choices[0]}\nB. {choices[1]}\nAnswer:"
 
 
-def read_questions(path: Path) -> list[tuple[int, dict[str, Any]]]:
-    """``(line, record)`` of a NeQA file, checked: a question, two choices, the answer's index."""
-    rows = []
-    for line, record in iter_json_objects(path, required=("question", "choices", "answer")):
-        choices, answer = record["choices"], record["answer"]
-        if not isinstance(record["question"], str) or not record["question"].strip():
-            raise InputFormatError(
-                path, line, f"field 'question': expected a question, found {quoted(record['question'])}"
-            )
-        if (
-            not isinstance(choices, list)
-            or len(choices) != 2
-            or not all(isinstance(c, str) and c.strip() for c in choices)
-        ):
-            raise InputFormatError(path, line, f"field 'choices': expected two answers, found {quoted(choices, 60)}")
-        if answer not in (0, 1) or isinstance(answer, bool):
-            raise InputFormatError(path, line, f"field 'answer': expected 0 or 1, found {quoted(answer)}")
-        rows.append((line, record))
-    if not rows:
-        raise InputFormatError(path, None, "no questions")
-    return rows
+class Question(DataRow):
+    """A line of a NeQA file: a question, its two answers and the right one's index (``metadata``: its rule)."""
+
+    question: Text
+    choices: Annotated[list[Text], Field(min_length=2, max_length=2)]
+    answer: Annotated[int, index_of("choices")]
+    metadata: Any = None
 
 
-def _rule(path: Path, line: int, record: dict[str, Any]) -> str:
-    metadata = record.get("metadata")
+def read_questions(path: Path) -> list[tuple[int, Question]]:
+    """``(line, question)`` of a NeQA file."""
+    return list(read_rows(path, Question))
+
+
+def _rule(path: Path, line: int, metadata: Any) -> str:
     if not isinstance(metadata, dict) or not isinstance(metadata.get("negation_rule", metadata.get("dataset")), str):
         raise InputFormatError(path, line, "field 'metadata': expected an object with 'negation_rule' or 'dataset'")
     return metadata["negation_rule"] if "negation_rule" in metadata else f"LAMA {metadata['dataset']}"
@@ -107,12 +89,12 @@ def read_neqa_full(folder: str | Path, split: str = "test") -> list[ChoiceQuesti
     return [
         ChoiceQuestion(
             f"{NAME}-{line - 1}",
-            prompt(record["question"], tuple(record["choices"])),
+            prompt(row.question, tuple(row.choices)),
             LETTERS,
-            record["answer"],
-            fields={"rule": _rule(path, line, record), "question": record["question"], "options": record["choices"]},
+            row.answer,
+            fields={"rule": _rule(path, line, row.metadata), "question": row.question, "options": row.choices},
         )
-        for line, record in read_questions(path)
+        for line, row in read_questions(path)
     ]
 
 
@@ -125,10 +107,10 @@ def read_decomposition(folder: str | Path, split: str = "test") -> list[PairedIt
     for row, ((line, neg), (_, orig), (_, norm_neg), (_, norm_orig)) in enumerate(
         zip(negated, original, normal_negated, normal_original)
     ):
-        answer = norm_orig["choices"][norm_orig["answer"]]
+        answer = norm_orig.choices[norm_orig.answer]
         options, gold = (("the same", "different"), 1) if row % 2 == 0 else (("different", "the same"), 0)
         same = (
-            f'Sentence 1: "{norm_orig["question"]} {answer}."\nSentence 2: "{norm_neg["question"]} {answer}."\n'
+            f'Sentence 1: "{norm_orig.question} {answer}."\nSentence 2: "{norm_neg.question} {answer}."\n'
             f"Question: The above two sentences are?\nA. {options[0]}\nB. {options[1]}\nAnswer:"
         )
         items.append(
@@ -136,11 +118,11 @@ def read_decomposition(folder: str | Path, split: str = "test") -> list[PairedIt
                 f"{NAME}-control-{line - 1}",
                 "control",
                 {
-                    "negated": PartQuestion(prompt(neg["question"], tuple(neg["choices"])), LETTERS, neg["answer"]),
-                    "original": PartQuestion(prompt(orig["question"], tuple(orig["choices"])), LETTERS, orig["answer"]),
+                    "negated": PartQuestion(prompt(neg.question, tuple(neg.choices)), LETTERS, neg.answer),
+                    "original": PartQuestion(prompt(orig.question, tuple(orig.choices)), LETTERS, orig.answer),
                     "negation": PartQuestion(same, LETTERS, gold),
                 },
-                fields={"question": neg["question"]},
+                fields={"question": neg.question},
             )
         )
     return items
@@ -176,14 +158,7 @@ DECOMPOSITION = PairedQuestions(
 SUITE = register_suite(
     choice_suite(
         NEQA_FULL,
-        DataSource(
-            NAME,
-            "github yuhui-zh15/NeQA data_pipeline/neqa.jsonl and eval_pipeline/neqa_100*.jsonl into DATA/neqa-full/",
-            licence="MIT (the repository's README badge; from OpenBookQA and LAMA)",
-            files=declared_files(Path(__file__).with_name("neqa_full_files.json")),
-            citation="zhang2023",
-        ),
-        bibtex=BIBTEX,
+        DataSource.declared(__file__),
         tasks=(
             TaskEntry(
                 NAME, NEQA_FULL.task, "NeQA full: 1,718 negated two-option questions, accuracy per negation rule"

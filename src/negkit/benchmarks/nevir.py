@@ -17,12 +17,15 @@ passages has seen NevIR's documents, though not its queries (:data:`OVERLAP`).
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from negkit.errors import InputFormatError, quoted
 from negkit.io.atomic import atomic_write_text
-from negkit.io.textfiles import iter_json_objects, read_text
+from negkit.io.textfiles import read_text
 from negkit.kit.data.declared import declared_files
+from negkit.kit.data.rows import DataRow, Text, read_rows
 from negkit.kit.suites import DataSource, register_suite
 from negkit.kit.suites.description import SuiteDescription, TaskEntry
 from negkit.kit.tasks.ranking_pairs import RANKING_NO_HARNESS, ContrastiveRanking, RankingPair, ranking_figures
@@ -61,40 +64,28 @@ OVERLAP = (
     "Overlap: every NevIR document is a CondaQA test passage (original or edited); a model tuned on CondaQA's test "
     "passages has seen these documents, though not the queries."
 )
-BIBTEX = r"""@inproceedings{weller2024,
-  title = {{NevIR}: Negation in Neural Information Retrieval},
-  author = {Weller, Orion and Lawrie, Dawn and Van Durme, Benjamin},
-  booktitle = {Proceedings of the 18th Conference of the European Chapter of the Association for Computational
-               Linguistics (Volume 1: Long Papers)},
-  pages = {2274--2287},
-  year = {2024},
-  publisher = {Association for Computational Linguistics},
-}"""
-_FIELDS = ("id", "q1", "doc1", "q2", "doc2")
+
+
+class Pair(DataRow):
+    """A line of ``NevIR_test.jsonl``: two queries and their documents, which differ by a negation."""
+
+    id: Text
+    WorkerId: Any = None
+    q1: Text
+    doc1: Text
+    q2: Text
+    doc2: Text
 
 
 def read_nevir(folder: str | Path, split: str = "test") -> list[RankingPair]:
     """The pairs of ``FOLDER/NevIR_test.jsonl``, in file order; a bad line names the file and line."""
     path = Path(folder) / FILE
     pairs = []
-    for line, record in iter_json_objects(path, required=_FIELDS):
-        for name in _FIELDS:
-            value = record[name]
-            if not isinstance(value, str) or not value.strip():
-                raise InputFormatError(
-                    path, line, f"field {name!r}: expected a non-empty string, found {quoted(value)}"
-                )
-        if record["doc1"] == record["doc2"]:
+    for line, row in read_rows(path, Pair):
+        if row.doc1 == row.doc2:
             raise InputFormatError(path, line, "doc1 and doc2 are the same text: the pair cannot be ranked")
-        passage = record["id"].rpartition("-")[0] or record["id"]
-        fields = {"passage": passage, "worker": record.get("WorkerId")}
-        pairs.append(
-            RankingPair(
-                f"{NAME}-{record['id']}", (record["q1"], record["q2"]), (record["doc1"], record["doc2"]), None, fields
-            )
-        )
-    if not pairs:
-        raise InputFormatError(path, None, "no pairs")
+        fields = {"passage": row.id.rpartition("-")[0] or row.id, "worker": row.WorkerId}
+        pairs.append(RankingPair(f"{NAME}-{row.id}", (row.q1, row.q2), (row.doc1, row.doc2), None, fields))
     return pairs
 
 
@@ -123,17 +114,11 @@ SUITE = register_suite(
             ),
         ),
         main_task=NAME,
-        data=DataSource(
-            NAME,
-            "the Hugging Face dataset orionweller/NevIR, test split, as JSON Lines (id, WorkerId, q1, doc1, q2, doc2) "
-            f"into DATA/{NAME}/{FILE}",
-            licence="MIT (github orionw/NevIR; the hub card and MTEB give MIT for the data); passages from CondaQA",
-            citation="weller2024",
-            files=declared_files(Path(__file__).with_name("nevir_files.json")),
+        data=replace(
+            DataSource.declared(__file__),
             inputs=declared_files(Path(__file__).with_name("nevir_inputs.json")),
             build=build_test_file,
         ),
-        bibtex=BIBTEX,
         reader=read_nevir,
         scorer_help="NevIR: pairwise accuracy from {item_id, scores: [[q1d1, q1d2], [q2d1, q2d2]]} lines",
         interval_unit="NevIR pair",

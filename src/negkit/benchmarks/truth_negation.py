@@ -17,22 +17,15 @@ overall (every pair pooled). Intervals resample a statement with its twin.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
-from negkit.errors import InputFormatError, quoted
-from negkit.io.textfiles import iter_csv
-from negkit.kit.data.declared import declared_files
+from pydantic import ConfigDict
+
+from negkit.errors import InputFormatError
+from negkit.kit.data.rows import DataRow, Text, read_rows
 from negkit.kit.suites import DataSource, register_suite
 from negkit.kit.suites.kinds import paired_suite
 from negkit.kit.tasks.paired import PairedItem, PairedQuestions, PartQuestion
-
-#: The papers behind the data and protocol (``negkit cite``).
-BIBTEX = r"""@inproceedings{burger2024,
-  title = {Truth is Universal: Robust Detection of Lies in {LLM}s},
-  author = {B{\"u}rger, Lennart and Hamprecht, Fred A. and Nadler, Boaz},
-  booktitle = {Advances in Neural Information Processing Systems},
-  volume = {37},
-  year = {2024}
-}"""
 
 NAME = "truth-negation"
 TOPICS = ("cities", "sp_en_trans", "inventors", "animal_class", "element_symb", "facts")
@@ -41,25 +34,18 @@ CHAT_QUESTION = "Is the following statement True or False? Answer only True or F
 ANSWERS = ("True", "False")
 
 
+class Statement(DataRow):
+    """A row of a topic's CSV file (cells stripped): the statement and whether it is true (1) or false (0)."""
+
+    model_config = ConfigDict(str_strip_whitespace=True)
+
+    statement: Text
+    label: Literal["0", "1"]
+
+
 def read_statements(path: Path) -> list[tuple[int, str, bool]]:
-    """``(line, statement, label)`` of one CSV file."""
-    rows = list(iter_csv(path))
-    if not rows:
-        raise InputFormatError(path, 1, "empty file (expected a header)")
-    header = [name.strip() for name in rows[0][1]]
-    if not {"statement", "label"} <= set(header):
-        raise InputFormatError(path, rows[0][0], "expected the columns 'statement' and 'label'")
-    found = []
-    for line, values in rows[1:]:
-        if len(values) != len(header):
-            raise InputFormatError(path, line, f"expected {len(header)} columns, found {len(values)}")
-        row = dict(zip(header, values))
-        if not row["statement"].strip():
-            raise InputFormatError(path, line, "empty 'statement'")
-        if row["label"].strip() not in ("0", "1"):
-            raise InputFormatError(path, line, f"column 'label': expected 0 or 1, found {quoted(row['label'])}")
-        found.append((line, row["statement"].strip(), row["label"].strip() == "1"))
-    return found
+    """``(line, statement, label)`` of one CSV file (a topic may have none)."""
+    return [(line, row.statement, row.label == "1") for line, row in read_rows(path, Statement, allow_empty=True)]
 
 
 def _part(statement: str, label: bool) -> PartQuestion:
@@ -118,16 +104,8 @@ TRUTH = PairedQuestions(
 SUITE = register_suite(
     paired_suite(
         TRUTH,
-        DataSource(
-            NAME,
-            "github sciai-lab/Truth_is_Universal datasets/{TOPIC,neg_TOPIC}.csv of the six topics into "
-            "DATA/truth-negation/",
-            licence="MIT (sciai-lab/Truth_is_Universal; cities and sp_en_trans from saprmarks/geometry-of-truth)",
-            files=declared_files(Path(__file__).with_name("truth_negation_files.json")),
-            citation="burger2024",
-        ),
+        DataSource.declared(__file__),
         "Negated true/false statements: accuracy on both halves and consistency between twins, scored as TIND",
-        bibtex=BIBTEX,
         reader=read_truth_negation,
         order=120,
         groups=("negation-all",),

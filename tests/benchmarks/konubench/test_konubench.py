@@ -50,25 +50,30 @@ def _write(root, items, split="test"):
 
 
 def test_malformed_files(tmp_path):
+    """Each bad record is one error naming the file and the line where the record starts (indented JSON)."""
+
+    def starts(path):  # the lines where the records begin
+        return [number for number, line in enumerate(path.read_text().splitlines(), start=1) if line == " {"]
+
     path = _write(tmp_path, [_item("1"), _item("2", kind="부정절")])
     with pytest.raises(
-        InputFormatError, match=r"test.json: record 2 \(idx 2\): field 'local_negation_type': unknown type"
+        InputFormatError, match=rf"test.json:{starts(path)[1]}: field 'local_negation_type': expected '관형절', "
     ):
         read_konubench(path)
     _write(tmp_path, [_item("1", local=None)])
-    with pytest.raises(InputFormatError, match=r"record 1 \(idx 1\): 'local_negation' and 'local_negation_type'"):
+    with pytest.raises(InputFormatError, match=r"test.json:2: 'local_negation' and 'local_negation_type' must both"):
         read_konubench(path)
     _write(tmp_path, [{**_item("1"), "paraphrase": ""}])
-    with pytest.raises(InputFormatError, match=r"record 1 \(idx '1'\): field 'paraphrase': expected a sentence"):
+    with pytest.raises(InputFormatError, match=r"test.json:2: field 'paraphrase': expected a non-empty text"):
         read_konubench(path)
     _write(tmp_path, [_item("x1")])
-    with pytest.raises(InputFormatError, match=r"record 1: field 'idx': expected a number"):
+    with pytest.raises(InputFormatError, match=r"test.json:2: field 'idx': expected a number \(or G and a number\)"):
         read_konubench(path)
     _write(tmp_path, [_item("1"), _item("1")])
-    with pytest.raises(InputFormatError, match=r"record 2: idx 1 appears twice"):
+    with pytest.raises(InputFormatError, match=rf"test.json:{starts(path)[1]}: idx 1 appears twice"):
         read_konubench(path)
     write(path, '[{"idx": "1",\n')
-    with pytest.raises(InputFormatError, match=r"test.json:2: invalid JSON"):
+    with pytest.raises(InputFormatError, match=r"test.json:2: not valid JSON"):
         read_konubench(path)
 
 

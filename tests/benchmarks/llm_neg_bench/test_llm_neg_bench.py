@@ -53,7 +53,10 @@ def test_malformed_files(tmp_path):
     with pytest.raises(InputFormatError, match=r"mkrnq_pos_prompt.csv:2: row does not match"):
         read_mkrnq(tmp_path)
     write(tmp_path / "sar_test_prompt.csv", "prompt,classes,answer_index\nQ?,\"[' antonym', ' synonym']\",2\n")
-    with pytest.raises(InputFormatError, match=r"sar_test_prompt.csv:2: expected a prompt and the index"):
+    with pytest.raises(
+        InputFormatError,
+        match=r"sar_test_prompt.csv:2: column .answer_index.: .2. is not the index of one of the 2 classes",
+    ):
         read_sar(tmp_path)
     write(tmp_path / "mwr_test_prompt.csv", "prompt,completion\n x is an antonym of,\"['y']\"\n")
     with pytest.raises(InputFormatError, match=r"mwr_test_prompt.csv:1: missing column\(s\): opposite_sent"):

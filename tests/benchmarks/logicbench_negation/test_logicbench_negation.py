@@ -52,7 +52,10 @@ def test_malformed_files(tmp_path):
     path.write_text(
         json.dumps({"samples": [{"id": 7, "context": "c", "qa_pairs": [{"question": "q", "answer": "maybe"}]}]})
     )
-    with pytest.raises(InputFormatError, match=r"modus_tollens.json: sample 7: answer 'maybe'"):
+    with pytest.raises(
+        InputFormatError,
+        match=r"modus_tollens.json:1: field 'qa_pairs\[0\].answer': expected 'yes' or 'no', found 'maybe'",
+    ):
         read_bqa(tmp_path / "logicbench-negation")
     path.write_text("{")
     with pytest.raises(InputFormatError, match="not valid JSON"):

@@ -39,7 +39,7 @@ def test_reader_on_the_real_data():
 def test_malformed_files(tmp_path):
     write(tmp_path / "facts.csv", "statement,label\nThe sky is blue.,1\nGrass is red.,2\n")
     write(tmp_path / "neg_facts.csv", "statement,label\nThe sky is not blue.,0\nGrass is not red.,1\n")
-    with pytest.raises(InputFormatError, match=r"facts.csv:3: column 'label': expected 0 or 1"):
+    with pytest.raises(InputFormatError, match=r"facts.csv:3: column 'label': expected '0' or '1', found '2'"):
         read_topic(tmp_path, "facts")
     write(tmp_path / "facts.csv", "statement,label\nThe sky is blue.,1\nGrass is red.,0\n")
     write(tmp_path / "neg_facts.csv", "statement,label\nThe sky is not blue.,1\nGrass is not red.,1\n")
@@ -49,7 +49,7 @@ def test_malformed_files(tmp_path):
     with pytest.raises(InputFormatError, match=r"neg_facts.csv: 1 statements for the 2 of facts.csv"):
         read_topic(tmp_path, "facts")
     write(tmp_path / "neg_facts.csv", "statement\nThe sky is not blue.\n")
-    with pytest.raises(InputFormatError, match=r"neg_facts.csv:1: expected the columns"):
+    with pytest.raises(InputFormatError, match=r"neg_facts.csv:1: missing column\(s\): label"):
         read_topic(tmp_path, "facts")
 
 

@@ -15,10 +15,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import BeforeValidator, ConfigDict, Field
 
 from negkit.errors import InputFormatError
-from negkit.io.textfiles import iter_json_objects
+from negkit.kit.data.rows import DataRow, Text, read_rows
 
 #: ``PassageEditID`` -> the edit's name, in the paper's order.
 EDITS: dict[int, str] = {0: "original", 1: "paraphrase", 2: "scope", 3: "affirmative"}
@@ -28,7 +30,6 @@ DEV_FILE = "condaqa_dev.json"
 TEST_FILE = "condaqa_test.json"
 #: Split -> its file in the data folder (the train split is not distributed here).
 SPLIT_FILES: dict[str, str] = {"dev": DEV_FILE, "test": TEST_FILE}
-_REQUIRED = ("SampleID", "PassageID", "QuestionID", "PassageEditID", "sentence1", "sentence2", "label")
 
 
 @dataclass(frozen=True)
@@ -61,21 +62,33 @@ class QAItem:
         return self.answer.upper() not in CLOSED_ANSWERS
 
 
-def _integer(path: Path, line: int, record: dict[str, Any], name: str) -> int:
-    value = record[name]
-    if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise InputFormatError(path, line, f"field {name!r}: expected an integer, found {str(value)[:40]!r}")
-    try:
+def _integer(value: Any) -> Any:
+    """An integer, or a text holding one (the ids are written either way)."""
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
         return int(value)
-    except ValueError:
-        raise InputFormatError(path, line, f"field {name!r}: expected an integer, found {str(value)[:40]!r}") from None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"expected an integer, found {str(value)[:40]!r}")
+    return value
 
 
-def _text(path: Path, line: int, record: dict[str, Any], name: str) -> str:
-    value = record[name]
-    if not isinstance(value, str) or not value.strip():
-        raise InputFormatError(path, line, f"field {name!r}: expected non-empty text")
-    return value.strip()
+#: An integer, or a text holding one.
+Integer = Annotated[int, BeforeValidator(_integer)]
+
+
+class Question(DataRow):
+    """A line of a CondaQA file (texts stripped)."""
+
+    model_config = ConfigDict(str_strip_whitespace=True)
+
+    SampleID: Integer
+    PassageID: Integer
+    QuestionID: Text
+    PassageEditID: Annotated[Literal[0, 1, 2, 3], BeforeValidator(_integer)]
+    sentence1: Text
+    sentence2: Text
+    label: Text
+    cue: Any = Field(None, alias="original cue")
+    original_sentence: Any = Field(None, alias="original sentence")
 
 
 def read_condaqa(path: str | Path, split: str = "dev") -> list[QAItem]:
@@ -90,28 +103,22 @@ def read_condaqa(path: str | Path, split: str = "dev") -> list[QAItem]:
         path = path / SPLIT_FILES[split]
     items: list[QAItem] = []
     seen: set[int] = set()
-    for line, record in iter_json_objects(path, required=_REQUIRED):
-        sample_id = _integer(path, line, record, "SampleID")
-        if sample_id in seen:
-            raise InputFormatError(path, line, f"SampleID {sample_id} appears twice")
-        seen.add(sample_id)
-        edit = _integer(path, line, record, "PassageEditID")
-        if edit not in EDITS:
-            raise InputFormatError(path, line, f"field 'PassageEditID': {edit} is not one of 0, 1, 2, 3")
+    for line, row in read_rows(path, Question, format="jsonl"):
+        if row.SampleID in seen:
+            raise InputFormatError(path, line, f"SampleID {row.SampleID} appears twice")
+        seen.add(row.SampleID)
         items.append(
             QAItem(
-                item_id=f"condaqa-{sample_id}",
-                sample_id=sample_id,
-                passage_id=_integer(path, line, record, "PassageID"),
-                question_id=_text(path, line, record, "QuestionID"),
-                edit=edit,
-                passage=_text(path, line, record, "sentence1"),
-                question=_text(path, line, record, "sentence2"),
-                answer=_text(path, line, record, "label"),
-                cue=str(record.get("original cue") or ""),
-                original_sentence=str(record.get("original sentence") or ""),
+                item_id=f"condaqa-{row.SampleID}",
+                sample_id=row.SampleID,
+                passage_id=row.PassageID,
+                question_id=row.QuestionID,
+                edit=row.PassageEditID,
+                passage=row.sentence1,
+                question=row.sentence2,
+                answer=row.label,
+                cue=str(row.cue or ""),
+                original_sentence=str(row.original_sentence or ""),
             )
         )
-    if not items:
-        raise InputFormatError(path, None, "no questions")
     return items

@@ -12,6 +12,12 @@ its module. Every entry names:
 - ``one_of`` (optional): files with the same ``one_of`` value are alternatives: the data set needs one of them
   (TIND: the authors' full zip, or the public half a mirror may serve);
 - ``note`` (optional): how the file relates to its source, for a file that is not the source's bytes.
+
+Beside ``files``, the manifest of a benchmark may declare the rest of its data source (:func:`declared_data`):
+``how_to_get`` (how a user obtains the data), ``licence``, ``citation`` (the BibTeX key of the data set's paper) and
+``folder`` (default: the folder of its files under a data root); the BibTeX entries of its papers are the ``.bib``
+file of the manifest's name (``semantoneg_files.json``: ``semantoneg.bib``), or the one ``bib`` names (two data sets
+of one paper share it).
 """
 
 from __future__ import annotations
@@ -128,6 +134,43 @@ def declared_files(manifest: str | Path) -> tuple[DataFile, ...]:
     if not isinstance(entries, list):
         raise InputFormatError(manifest, None, 'expected {"files": [...]}')
     return tuple(_data_file(manifest, index, entry) for index, entry in enumerate(entries))
+
+
+@dataclass(frozen=True)
+class DataDeclaration:
+    """A data set as a benchmark's manifest declares it (see the module documentation)."""
+
+    folder: str
+    how_to_get: str
+    licence: str
+    citation: str
+    files: tuple[DataFile, ...]
+    #: The BibTeX entries of the ``.bib`` file beside the manifest ("" when there is none).
+    bibtex: str
+
+
+def declared_data(manifest: str | Path) -> DataDeclaration:
+    """The data set declared in a benchmark's manifest (``NAME_files.json``, with ``how_to_get``, ``licence`` and
+    ``citation`` besides ``files``) and the BibTeX of ``NAME.bib`` beside it."""
+    manifest = Path(manifest)
+    files = declared_files(manifest)
+    document = json.loads(manifest.read_text(encoding="utf-8"))
+    texts: dict[str, str] = {}
+    for key in ("how_to_get", "licence", "citation", "folder"):
+        value = document.get(key, "" if key == "folder" else None)
+        if not isinstance(value, str) or not (value or key == "folder"):
+            raise InputFormatError(manifest, None, f"{key!r}: expected a non-empty string, found {value!r}")
+        texts[key] = value
+    folders = {PurePosixPath(file.path).parts[0] for file in files}
+    if not texts["folder"] and len(folders) != 1:
+        raise InputFormatError(manifest, None, "'folder' is needed: the files are not in one folder")
+    folder = texts["folder"] or folders.pop()
+    bib_name = document.get("bib", manifest.name.removesuffix(".json").removesuffix("_files") + ".bib")
+    if not isinstance(bib_name, str) or PurePosixPath(bib_name).name != bib_name:
+        raise InputFormatError(manifest, None, f"'bib': expected a file name beside it, found {bib_name!r}")
+    bib = manifest.with_name(bib_name)
+    bibtex = bib.read_text(encoding="utf-8").strip() if bib.is_file() else ""
+    return DataDeclaration(folder, texts["how_to_get"], texts["licence"], texts["citation"], files, bibtex)
 
 
 def total_size(files: Iterable[DataFile]) -> int:

@@ -10,12 +10,15 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from negkit.errors import InputFormatError, quoted
 from negkit.io.textfiles import iter_csv
 
 #: The three NLI labels, in the order negkit reports them.
 NLI_LABELS: tuple[str, str, str] = ("contradiction", "entailment", "neutral")
+#: One of them, as a field of a declared row type (:mod:`negkit.kit.data.rows`).
+NLILabel = Literal["contradiction", "entailment", "neutral"]
 
 
 @dataclass(frozen=True)

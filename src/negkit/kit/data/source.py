@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from negkit.kit.data.declared import DataFile
+from negkit.kit.data.declared import DataFile, declared_data
 
 
 @dataclass(frozen=True)
@@ -31,3 +31,20 @@ class DataSource:
     #: ``build(inputs_root, root)``: writes the declared files that no URL serves into the data root ``root``
     #: from ``inputs`` (found under ``inputs_root`` by their paths); ``negkit data get`` then checks their hashes.
     build: Callable[[Path, Path], object] | None = None
+    #: The BibTeX entries of the data set's papers (a suite given no ``bibtex`` of its own cites these).
+    bibtex: str = ""
+
+    @classmethod
+    def declared(cls, module: str | Path) -> DataSource:
+        """The data source a benchmark declares beside its module ``NAME.py``: ``NAME_files.json`` (its files, how
+        to get them, licence and citation key; :func:`negkit.kit.data.declared.declared_data`) and ``NAME.bib``."""
+        path = Path(module)
+        declared = declared_data(path.with_name(path.stem + "_files.json") if path.suffix == ".py" else path)
+        return cls(
+            declared.folder,
+            declared.how_to_get,
+            licence=declared.licence,
+            files=declared.files,
+            citation=declared.citation,
+            bibtex=declared.bibtex,
+        )

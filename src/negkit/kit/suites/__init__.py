@@ -3,7 +3,9 @@ reads (see :mod:`negkit.kit.suites.description` for the parts of a description, 
 where suites come from: this package's modules, ``--include PATH``, the ``negkit.suites`` entry points).
 
 Add a benchmark: one module (or package) under ``negkit/benchmarks/`` holding its reader and its declaration, which
-calls :func:`register_suite` (with its data files and BibTeX); nothing else changes
+calls :func:`register_suite` (with its data files and BibTeX, :meth:`DataSource.declared`); a multiple-choice benchmark
+needs only its row type (:mod:`negkit.kit.data.rows`), :class:`MultipleChoice` and :func:`choice_suite`; nothing else
+changes
 (docs/architecture.md, "Add a benchmark"; docs/suites.md for a suite in a user's own file).
 """
 
@@ -18,6 +20,7 @@ from negkit.kit.suites.description import (
     task_flag,
 )
 from negkit.kit.suites.include import include_suites, load_plugins
+from negkit.kit.suites.kinds import choice_suite, cloze_suite, paired_suite, pairs_suite, text_suite
 from negkit.kit.suites.registry import (
     ENTRY_POINT_GROUP,
     all_suites,
@@ -37,8 +40,16 @@ from negkit.kit.suites.registry import (
     task_flags,
     unregister_suite,
 )
+from negkit.kit.tasks.choice import ChoiceQuestion, MultipleChoice
 
 __all__ = [
+    "ChoiceQuestion",
+    "MultipleChoice",
+    "choice_suite",
+    "cloze_suite",
+    "paired_suite",
+    "pairs_suite",
+    "text_suite",
     "DataFile",
     "DataSource",
     "declared_files",

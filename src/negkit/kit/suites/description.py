@@ -149,13 +149,15 @@ class SuiteDescription:
     #: such as ``blimp-guard``: asked for by name only).
     default_run: bool = True
     #: BibTeX entries of the papers whose data and protocol the suite uses (the data set's paper first), as written
-    #: in a ``.bib`` file; ``negkit cite``, ``results.json`` and ``report.html`` list them (:mod:`negkit.kit.citations`).
+    #: in a ``.bib`` file (default: its data source's); ``negkit cite``, ``results.json`` and ``report.html`` list them (:mod:`negkit.kit.citations`).
     bibtex: str = ""
     #: Other data sets the benchmark's own commands read, by name (TIND's generator: the WordNet side resources),
     #: listed and fetched by ``negkit data`` like the suite's own.
     extra_data: Mapping[str, DataSource] = field(default_factory=dict, hash=False)
 
     def __post_init__(self) -> None:
+        if not self.bibtex and self.data.bibtex:  # declared with the data (DataSource.declared)
+            object.__setattr__(self, "bibtex", self.data.bibtex)
         try:
             bibtex_entries(self.bibtex)
         except BibtexError as error:

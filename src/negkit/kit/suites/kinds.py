@@ -66,13 +66,18 @@ def paired_harness(spec: PairedQuestions) -> HarnessExport:
 def choice_suite(
     spec: MultipleChoice, data: DataSource, title: str = "", description: str = "", **fields: Any
 ) -> SuiteDescription:
-    """The suite of one multiple-choice task: ``data`` says where its data lives; ``fields`` are any other
-    :class:`SuiteDescription` fields (``aliases``, ``order``, ``training``, ...)."""
+    """The suite of one multiple-choice task: ``data`` says where its data lives (and with its ``bibtex``, what to
+    cite, unless ``fields`` give one); ``fields`` are any other :class:`SuiteDescription` fields (``aliases``, ``order``, ``training``, ...);
+    the suite's ``reader`` is the task's."""
     settings: dict[str, Any] = dict(
         name=spec.name,
         title=title or spec.title or spec.name,
         tasks=(
-            TaskEntry(spec.name, spec.task, description or f"{title or spec.name}: multiple choice by log-likelihood"),
+            TaskEntry(
+                spec.name,
+                spec.task,
+                description or spec.description or f"{title or spec.name}: multiple choice by log-likelihood",
+            ),
         ),
         main_task=spec.name,
         data=data,
@@ -80,6 +85,7 @@ def choice_suite(
         primary_metric="acc",
         figures=choice_figures_of(spec),
         harness=choice_harness(spec),
+        reader=spec.read,
     )
     return SuiteDescription(**{**settings, **fields})
 

@@ -64,12 +64,13 @@ class MultipleChoice:
     """How a multiple-choice benchmark is asked (see the module documentation).
 
     ``read(folder, split)`` gives the questions of a split from the data set folder and ``files(folder, split)``
-    the files it read (their hashes go into the results); ``dataset`` is the folder's name under a data root
+    the files it read (their hashes go into the results; default: the reader's own ``files``, as a
+    :func:`negkit.kit.data.rows.rows_reader` has); ``dataset`` is the folder's name under a data root
     (default: ``name``). ``harness_task`` names the exported Harness task (default: ``negkit_`` + the name)."""
 
     name: str
     read: ChoiceReader
-    files: Callable[[Path, str], list[Path]]
+    files: Callable[[Path, str], list[Path]] | None = None
     title: str = ""
     dataset: str = ""
     target_delimiter: str = " "
@@ -85,6 +86,18 @@ class MultipleChoice:
     group_field: str = ""
     groups_key: str = "groups"
     groups: tuple[str, ...] = ()
+    #: One line for ``negkit eval --list`` (default: ``TITLE: multiple choice by log-likelihood``).
+    description: str = ""
+
+    def __post_init__(self) -> None:
+        if self.files is None and not callable(getattr(self.read, "files", None)):
+            raise ValueError(f"{self.name}: say which files the reader reads (files=...)")
+
+    def data_files(self, folder: Path, split: str) -> list[Path]:
+        """The files the questions of ``split`` are read from (``files``, else the reader's ``files``)."""
+        # __post_init__ checked that a reader given without ``files=`` has ``files`` of its own (a rows_reader)
+        files: Callable[[Path, str], list[Path]] = self.files or self.read.files  # type: ignore[attr-defined]
+        return list(files(folder, split))
 
     def task(self, chat: bool = False, system_instruction: str | None = None) -> ChoiceTask:
         """The task, asked with the model's chat template when ``chat`` (the ``TaskEntry`` factory)."""
@@ -134,7 +147,7 @@ class ChoiceTask:
             items = items[:limit]
         return TaskData(
             items,
-            self.spec.files(folder, split),
+            self.spec.data_files(folder, split),
             {"split": split, "limit": limit, "count": len(items), "items_in_split": total},
         )
 
