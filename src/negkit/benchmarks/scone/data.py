@@ -12,9 +12,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Annotated, Any
 
-from negkit.errors import InputFormatError, NegkitError, quoted
-from negkit.kit.data.nli import NLIItem, csv_rows, nli_label, require_columns
+from pydantic import BeforeValidator, ConfigDict
+
+from negkit.errors import InputFormatError, NegkitError
+from negkit.kit.data.nli import NLIItem, NLILabel
+from negkit.kit.data.rows import DataRow, Text, read_rows
 
 #: The six ScoNe-NLI conditions, in the paper's order.
 SCONE_CONDITIONS: tuple[str, ...] = (
@@ -54,10 +58,46 @@ def parse_conditions(text: str | Sequence[str] | None) -> tuple[str, ...]:
     return tuple(condition for condition in SCONE_CONDITIONS if condition in names)
 
 
-_SCONE_EDITED_COLUMNS = ("sentence1_edited", "sentence2_edited", "gold_label_edited")
+def _blank_none(value: Any) -> Any:
+    return None if isinstance(value, str) and not value.strip() else value
 
 
-_SCONE_PLAIN_COLUMNS = ("sentence1", "sentence2", "gold_label")
+#: An NLI label in any case.
+Label = Annotated[NLILabel, BeforeValidator(lambda label: label.strip().lower() if isinstance(label, str) else label)]
+
+
+class Pair(DataRow):
+    """A row of a ScoNe-NLI condition file (texts stripped; ``group_index`` may be blank)."""
+
+    model_config = ConfigDict(str_strip_whitespace=True)
+
+    group_index: Annotated[int | None, BeforeValidator(_blank_none)] = None
+
+    def nli(self) -> tuple[str, str, str]:
+        """The condition's premise, hypothesis and label."""
+        raise NotImplementedError
+
+
+class EditedPair(Pair):
+    """A row of the conditions read from the edited columns."""
+
+    sentence1_edited: Text
+    sentence2_edited: Text
+    gold_label_edited: Label
+
+    def nli(self) -> tuple[str, str, str]:
+        return self.sentence1_edited, self.sentence2_edited, self.gold_label_edited
+
+
+class ScopedPair(Pair):
+    """A row of ``one_scoped.csv`` (the NMoNLI pairs): the plain columns."""
+
+    sentence1: Text
+    sentence2: Text
+    gold_label: Label
+
+    def nli(self) -> tuple[str, str, str]:
+        return self.sentence1, self.sentence2, self.gold_label
 
 
 @dataclass(frozen=True)
@@ -75,34 +115,21 @@ def read_scone_condition(path: str | Path, condition: str | None = None, split: 
         raise InputFormatError(
             path, None, f"unknown ScoNe condition {condition!r} (expected one of {SCONE_CONDITIONS})"
         )
-    columns = _SCONE_PLAIN_COLUMNS if condition == "one_scoped" else _SCONE_EDITED_COLUMNS
-    premise_column, hypothesis_column, label_column = columns
     items: list[SconeItem] = []
-    for line, row, header in csv_rows(path):
-        if not items:
-            require_columns(path, header, columns)
-        group_text = row.get("group_index", "").strip()
-        try:
-            group_index = int(group_text) if group_text else None
-        except ValueError:
-            raise InputFormatError(
-                path, line, f"column 'group_index': {quoted(group_text)} is not an integer"
-            ) from None
-        premise, hypothesis = row[premise_column].strip(), row[hypothesis_column].strip()
-        if not premise or not hypothesis:
-            raise InputFormatError(path, line, f"empty {premise_column!r} or {hypothesis_column!r}")
+    for _, row in read_rows(path, ScopedPair if condition == "one_scoped" else EditedPair, allow_empty=True):
+        premise, hypothesis, label = row.nli()
         row_number = len(items)
         items.append(
             SconeItem(
                 item_id=f"scone-{split}-{condition}-{row_number:04d}",
                 premise=premise,
                 hypothesis=hypothesis,
-                label=nli_label(path, line, label_column, row[label_column]),
+                label=label,
                 suite="scone",
                 premise_id=f"scone-{split}-{row_number:04d}",
                 condition=condition,
                 row=row_number,
-                group_index=group_index,
+                group_index=row.group_index,
             )
         )
     return items
