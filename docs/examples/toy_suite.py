@@ -5,7 +5,7 @@
 from typing import Annotated
 
 from negkit.kit.data.rows import Choices, DataRow, Text, index_of, rows_reader
-from negkit.kit.suites import ChoiceQuestion, DataSource, MultipleChoice, choice_suite, register_suite
+from negkit.kit.suites import ChoiceQuestion, DataSource, MultipleChoice, declared_suite, register_suite
 
 NAME, FILE = "toy-negation", "questions.jsonl"
 
@@ -22,4 +22,4 @@ class Question(DataRow):
 
 TOY = MultipleChoice(NAME, rows_reader(FILE, Question, Question.to_question), title="Toy negation questions")
 SOURCE = DataSource(NAME, f"write DATA/{NAME}/{FILE} (one question per line)", licence="CC0")
-register_suite(choice_suite(TOY, SOURCE, description="yes/no questions about negated sentences"))
+register_suite(declared_suite(TOY, SOURCE, description="yes/no questions about negated sentences"))

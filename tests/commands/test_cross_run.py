@@ -12,7 +12,7 @@ from conftest import REPO_ROOT, shared_data_path
 from negkit.cli import main
 from negkit.errors import NegkitError
 from negkit.kit.suites import DataSource, register_suite, unregister_suite
-from negkit.kit.suites.kinds import choice_suite
+from negkit.kit.suites.kinds import declared_suite
 from negkit.kit.tasks.choice import ChoiceQuestion, MultipleChoice
 
 TOY_SUITE = REPO_ROOT / "docs" / "examples" / "toy_suite.py"
@@ -38,7 +38,7 @@ def versioned_suites():
     names = ["toy.v1", "toy.v2"]
     for name in names:
         spec = MultipleChoice(name, _reader, lambda folder, split: [folder / "questions.jsonl"], dataset="toy")
-        register_suite(choice_suite(spec, DataSource("toy", "hand-written"), description=name, reader=_reader))
+        register_suite(declared_suite(spec, DataSource("toy", "hand-written"), description=name, reader=_reader))
     yield names
     for name in names:
         unregister_suite(name)
@@ -76,7 +76,7 @@ def test_task_names_with_a_dot_keep_files_of_their_own(versioned_suites, tmp_pat
 def test_a_task_name_that_cannot_name_a_file_is_refused():
     spec = MultipleChoice("../escape", _reader, lambda folder, split: [], dataset="toy")
     with pytest.raises(NegkitError, match="cannot name a run file"):
-        register_suite(choice_suite(spec, DataSource("toy", "hand-written"), description="bad", reader=_reader))
+        register_suite(declared_suite(spec, DataSource("toy", "hand-written"), description="bad", reader=_reader))
     unregister_suite("../escape")
 
 

@@ -21,7 +21,7 @@ from typing import Any
 from negkit.errors import InputFormatError, quoted
 from negkit.kit.data.rows import DataRow, Text, read_rows
 from negkit.kit.suites import DataSource, register_suite
-from negkit.kit.suites.kinds import pairs_suite
+from negkit.kit.suites.kinds import declared_suite
 from negkit.kit.tasks.pairs import MinimalPairs, SentencePair
 
 NAME = "blimp-negation"
@@ -104,7 +104,7 @@ BLIMP = MinimalPairs(
 )
 
 SUITE = register_suite(
-    pairs_suite(
+    declared_suite(
         BLIMP,
         DataSource.declared(Path(__file__).with_name("blimp_negation_files.json")),
         "BLiMP negation / NPI licensing: whole-sentence log-probability of each minimal pair (7 paradigms)",
@@ -149,7 +149,7 @@ GUARD = MinimalPairs(
 )
 
 GUARD_SUITE = register_suite(
-    pairs_suite(
+    declared_suite(
         GUARD,
         DataSource.declared(Path(__file__).with_name("blimp_guard_files.json")),
         "BLiMP without negation: 50 pairs of each of 60 paradigms, a guard against damage by negation training",

@@ -21,7 +21,7 @@ from negkit.errors import InputFormatError
 from negkit.kit.citations import BIOSCOPE_BIBTEX, SFU_REVIEW_BIBTEX
 from negkit.kit.data.declared import declared_files
 from negkit.kit.suites import DataSource, register_suite
-from negkit.kit.suites.kinds import text_suite
+from negkit.kit.suites.kinds import declared_suite
 from negkit.kit.tasks.text_likelihood import HeldOutText, TextItem
 
 NAME = "heldout-text"
@@ -131,7 +131,7 @@ HELDOUT_TEXT = HeldOutText(
 )
 
 SUITE = register_suite(
-    text_suite(
+    declared_suite(
         HELDOUT_TEXT,
         DataSource(
             "bioscope",

@@ -37,7 +37,7 @@ from pydantic import AfterValidator, ConfigDict
 from negkit.errors import InputFormatError, quoted
 from negkit.kit.data.rows import DataRow, Text, read_rows
 from negkit.kit.suites import DataSource, register_suite
-from negkit.kit.suites.kinds import cloze_suite
+from negkit.kit.suites.kinds import declared_suite
 from negkit.kit.tasks.cloze import Cloze, ClozeForm, ClozeProbe, check_vocabulary
 
 NAME = "neg-136"
@@ -195,7 +195,7 @@ NEG136 = Cloze(
 )
 
 SUITE = register_suite(
-    cloze_suite(
+    declared_suite(
         NEG136,
         DataSource.declared(__file__),
         "NEG-136 / NEG-1500-SIMP: completions of affirmative and negated sentences (top-k, flips, true > false)",

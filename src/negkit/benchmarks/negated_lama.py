@@ -35,7 +35,7 @@ from pydantic import AfterValidator, BeforeValidator
 from negkit.errors import InputFormatError, quoted
 from negkit.kit.data.rows import DataRow, Text, read_rows
 from negkit.kit.suites import DataSource, register_suite
-from negkit.kit.suites.kinds import cloze_suite
+from negkit.kit.suites.kinds import declared_suite
 from negkit.kit.tasks.cloze import Cloze, ClozeForm, ClozeProbe, check_vocabulary
 
 NAME = "negated-lama"
@@ -120,7 +120,7 @@ LAMA = Cloze(
 )
 
 SUITE = register_suite(
-    cloze_suite(
+    declared_suite(
         LAMA,
         DataSource.declared(__file__),
         "Negated LAMA: affirmative and negated cloze probes (top-1 overlap, Spearman rho, P@1)",

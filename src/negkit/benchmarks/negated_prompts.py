@@ -27,7 +27,7 @@ from negkit.errors import InputFormatError, quoted
 from negkit.kit.data.rows import DataRow, Text, read_rows
 from negkit.kit.metrics.grouped import RecordMetric
 from negkit.kit.suites import DataSource, register_suite
-from negkit.kit.suites.kinds import paired_suite
+from negkit.kit.suites.kinds import declared_suite
 from negkit.kit.tasks.paired import PairedItem, PairedQuestions, PartQuestion
 
 NAME = "negated-prompts"
@@ -134,7 +134,7 @@ NEGATED_PROMPTS = PairedQuestions(
 )
 
 SUITE = register_suite(
-    paired_suite(
+    declared_suite(
         NEGATED_PROMPTS,
         DataSource.declared(__file__),
         "Negated prompts: each task with its original and its negated instruction, accuracy on both and the gap",

@@ -28,7 +28,7 @@ from negkit.errors import InputFormatError, quoted
 from negkit.kit.data.rows import DataRow, Text, read_rows
 from negkit.kit.suites import DataSource, register_suite
 from negkit.kit.suites.description import TaskEntry
-from negkit.kit.suites.kinds import paired_harness, paired_suite
+from negkit.kit.suites.kinds import declared_suite, paired_harness
 from negkit.kit.suites.nli import THREE_WAY_PROMPT
 from negkit.kit.tasks.paired import PairedItem, PairedQuestions, PartQuestion
 
@@ -155,7 +155,7 @@ def _factory(spec: PairedQuestions) -> Callable[..., Any]:
 
 
 SUITE = register_suite(
-    paired_suite(
+    declared_suite(
         SPECS["en"],
         DataSource.declared(__file__),
         name=NAME,

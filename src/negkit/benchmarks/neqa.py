@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Annotated
 
 from negkit.kit.data.rows import Choices, DataRow, Text, data_file, index_of, read_rows
-from negkit.kit.suites import ChoiceQuestion, DataSource, MultipleChoice, choice_suite, register_suite
+from negkit.kit.suites import ChoiceQuestion, DataSource, MultipleChoice, declared_suite, register_suite
 
 NAME, FILE = "neqa", "neqa.csv"
 
@@ -37,4 +37,4 @@ NEQA = MultipleChoice(
     unit="NeQA question",
     protocol={"prompt": "{prompt}", "choices": "classes as written"},
 )
-SUITE = register_suite(choice_suite(NEQA, DataSource.declared(__file__), order=70, groups=("negation-all",)))
+SUITE = register_suite(declared_suite(NEQA, DataSource.declared(__file__), order=70, groups=("negation-all",)))

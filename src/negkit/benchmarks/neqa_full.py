@@ -30,7 +30,7 @@ from pydantic import Field
 from negkit.errors import InputFormatError
 from negkit.kit.data.rows import DataRow, Text, index_of, read_rows
 from negkit.kit.suites import DataSource, TaskEntry, register_suite
-from negkit.kit.suites.kinds import choice_suite, paired_harness
+from negkit.kit.suites.kinds import declared_suite, paired_harness
 from negkit.kit.tasks.choice import ChoiceQuestion, MultipleChoice
 from negkit.kit.tasks.paired import PairedItem, PairedQuestions, PartQuestion
 
@@ -156,7 +156,7 @@ DECOMPOSITION = PairedQuestions(
 )
 
 SUITE = register_suite(
-    choice_suite(
+    declared_suite(
         NEQA_FULL,
         DataSource.declared(__file__),
         tasks=(

@@ -8,7 +8,7 @@ import re
 from typing import Annotated
 
 from negkit.kit.data.rows import Choices, DataRow, Text, index_of, rows_reader
-from negkit.kit.suites import ChoiceQuestion, DataSource, MultipleChoice, choice_suite, register_suite
+from negkit.kit.suites import ChoiceQuestion, DataSource, MultipleChoice, declared_suite, register_suite
 
 NAME, NEGATED = "semantoneg", re.compile(r"\bnot\b|n't\b", re.IGNORECASE)
 
@@ -37,4 +37,4 @@ SEMANTONEG = MultipleChoice(
     groups=("affirmative input", "negated input"),
     protocol={"prompt": "Sentence: {input}\\nParaphrase:", "choices": "the three candidates"},
 )
-SUITE = register_suite(choice_suite(SEMANTONEG, DataSource.declared(__file__), order=130, groups=("negation-all",)))
+SUITE = register_suite(declared_suite(SEMANTONEG, DataSource.declared(__file__), order=130, groups=("negation-all",)))

@@ -24,7 +24,7 @@ from pydantic import ConfigDict
 from negkit.errors import InputFormatError
 from negkit.kit.data.rows import DataRow, Text, read_rows
 from negkit.kit.suites import DataSource, register_suite
-from negkit.kit.suites.kinds import paired_suite
+from negkit.kit.suites.kinds import declared_suite
 from negkit.kit.tasks.paired import PairedItem, PairedQuestions, PartQuestion
 
 NAME = "truth-negation"
@@ -102,7 +102,7 @@ TRUTH = PairedQuestions(
 )
 
 SUITE = register_suite(
-    paired_suite(
+    declared_suite(
         TRUTH,
         DataSource.declared(__file__),
         "Negated true/false statements: accuracy on both halves and consistency between twins, scored as TIND",

@@ -4,7 +4,7 @@ where suites come from: this package's modules, ``--include PATH``, the ``negkit
 
 Add a benchmark: one module (or package) under ``negkit/benchmarks/`` holding its reader and its declaration, which
 calls :func:`register_suite` (with its data files and BibTeX, :meth:`DataSource.declared`); a multiple-choice benchmark
-needs only its row type (:mod:`negkit.kit.data.rows`), :class:`MultipleChoice` and :func:`choice_suite`; nothing else
+needs only its row type (:mod:`negkit.kit.data.rows`), :class:`MultipleChoice` and :func:`declared_suite`; nothing else
 changes
 (docs/architecture.md, "Add a benchmark"; docs/suites.md for a suite in a user's own file).
 """
@@ -20,7 +20,7 @@ from negkit.kit.suites.description import (
     task_flag,
 )
 from negkit.kit.suites.include import include_suites, load_plugins
-from negkit.kit.suites.kinds import choice_suite, cloze_suite, paired_suite, pairs_suite, text_suite
+from negkit.kit.suites.kinds import declared_suite
 from negkit.kit.suites.registry import (
     ENTRY_POINT_GROUP,
     all_suites,
@@ -45,11 +45,7 @@ from negkit.kit.tasks.choice import ChoiceQuestion, MultipleChoice
 __all__ = [
     "ChoiceQuestion",
     "MultipleChoice",
-    "choice_suite",
-    "cloze_suite",
-    "paired_suite",
-    "pairs_suite",
-    "text_suite",
+    "declared_suite",
     "DataFile",
     "DataSource",
     "declared_files",

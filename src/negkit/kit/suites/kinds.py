@@ -1,13 +1,14 @@
-"""Whole suites from a declared task kind: :func:`choice_suite` for a
-:class:`~negkit.kit.tasks.choice.MultipleChoice`, :func:`pairs_suite` for :class:`~negkit.kit.tasks.pairs.MinimalPairs`,
-:func:`cloze_suite` for :class:`~negkit.kit.tasks.cloze.Cloze` probes, :func:`paired_suite` for
-:class:`~negkit.kit.tasks.paired.PairedQuestions`, :func:`text_suite` for
-:class:`~negkit.kit.tasks.text_likelihood.HeldOutText`.
-Each gives the suite's description (task, figures, interval unit, primary metric, Harness export), so such a
-benchmark is its reader, its declaration and one call (docs/suites.md, docs/examples/toy_suite.py)."""
+"""Whole suites from a declared task kind: :func:`declared_suite` for a
+:class:`~negkit.kit.tasks.choice.MultipleChoice`, :class:`~negkit.kit.tasks.pairs.MinimalPairs`,
+:class:`~negkit.kit.tasks.cloze.Cloze` probes, :class:`~negkit.kit.tasks.paired.PairedQuestions` or
+:class:`~negkit.kit.tasks.text_likelihood.HeldOutText`, each kind's part (:class:`SuiteKind`: what it asks, its
+primary metric, figures and Harness export) in :data:`SUITE_KINDS`. It gives the suite's description, so such a
+benchmark is its row type, its declaration and one call (docs/suites.md, docs/examples/toy_suite.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ from negkit.kit.tasks.paired_harness import (
 )
 from negkit.kit.tasks.pairs import MinimalPairs, pair_figures, write_pairs_harness
 from negkit.kit.tasks.text_likelihood import HeldOutText, text_figures
+from negkit.kit.view import FigureBuilder
 
 #: Why a cloze task has no Harness export (``negkit export lm-eval`` says it).
 CLOZE_NO_HARNESS = (
@@ -63,71 +65,13 @@ def paired_harness(spec: PairedQuestions) -> HarnessExport:
     )
 
 
-def choice_suite(
-    spec: MultipleChoice, data: DataSource, title: str = "", description: str = "", **fields: Any
-) -> SuiteDescription:
-    """The suite of one multiple-choice task: ``data`` says where its data lives (and with its ``bibtex``, what to
-    cite, unless ``fields`` give one); ``fields`` are any other :class:`SuiteDescription` fields (``aliases``, ``order``, ``training``, ...);
-    the suite's ``reader`` is the task's."""
-    settings: dict[str, Any] = dict(
-        name=spec.name,
-        title=title or spec.title or spec.name,
-        tasks=(
-            TaskEntry(
-                spec.name,
-                spec.task,
-                description or spec.description or f"{title or spec.name}: multiple choice by log-likelihood",
-            ),
-        ),
-        main_task=spec.name,
-        data=data,
-        interval_unit=spec.unit,
-        primary_metric="acc",
-        figures=choice_figures_of(spec),
-        harness=choice_harness(spec),
-        reader=spec.read,
-    )
-    return SuiteDescription(**{**settings, **fields})
-
-
-def one_task_suite(
-    spec: Any,
-    data: DataSource,
-    description: str,
-    asked: str,
-    primary_metric: str,
-    figures: Any,
-    fields: dict[str, Any],
-    **export: Any,
-) -> SuiteDescription:
-    """The suite of one declared task ``spec`` (its ``name``, ``title``, ``task`` and ``unit``): its task entry
-    (``description``, else "TITLE: ``asked``"), data, primary metric, figures and Harness export (``harness=`` or
-    ``harness_none=``); ``fields`` are any other :class:`SuiteDescription` fields and win over these."""
-    title = spec.title or spec.name
-    settings: dict[str, Any] = dict(
-        name=spec.name,
-        title=title,
-        tasks=(TaskEntry(spec.name, spec.task, description or f"{title}: {asked}"),),
-        main_task=spec.name,
-        data=data,
-        interval_unit=spec.unit,
-        primary_metric=primary_metric,
-        figures=figures,
-        **export,
-    )
-    return SuiteDescription(**{**settings, **fields})
-
-
-def pairs_suite(spec: MinimalPairs, data: DataSource, description: str = "", **fields: Any) -> SuiteDescription:
-    """The suite of one minimal-pairs task (see :func:`choice_suite`); its headline is the mean over the groups."""
+def pairs_harness(spec: MinimalPairs) -> HarnessExport:
+    """The Harness export of a minimal-pairs task: one YAML file and its documents; ``utils.py`` gets a loader."""
 
     def write(task: Any, loaded: TaskData, out: Path, data: str | None, names: tuple[str, ...]) -> dict[str, Any]:
         return write_pairs_harness(task, loaded, out)
 
-    harness = HarnessExport((spec.harness_name,), write, loaders={harness_loader(spec.harness_name): spec.name})
-    return one_task_suite(
-        spec, data, description, "minimal pairs", "overall.accuracy", pair_figures(spec), fields, harness=harness
-    )
+    return HarnessExport((spec.harness_name,), write, loaders={harness_loader(spec.harness_name): spec.name})
 
 
 #: Why held-out text has no Harness export.
@@ -138,49 +82,96 @@ TEXT_NO_HARNESS = (
 )
 
 
-def text_suite(spec: HeldOutText, data: DataSource, description: str = "", **fields: Any) -> SuiteDescription:
-    """The suite of one held-out-text task (see :func:`choice_suite`); its primary metric is the log-probability
-    per token over all sentences (higher is better); no Harness export (``TEXT_NO_HARNESS``)."""
-    return one_task_suite(
-        spec,
-        data,
-        description,
+@dataclass(frozen=True)
+class SuiteKind:
+    """How a declared task kind fills its suite: what its tasks ask (the task entry's description, after the
+    title), its primary metric, its figures and its Harness export (``harness=`` or, when the Harness cannot
+    express it, ``harness_none=`` saying why)."""
+
+    asked: str
+    primary_metric: Callable[[Any], str]
+    figures: Callable[[Any], FigureBuilder]
+    export: Callable[[Any], dict[str, Any]]
+    #: The task's description falls back to the suite's given title or its name (multiple choice), else to the
+    #: spec's title.
+    title_from_name: bool = False
+
+
+def _first_headline(spec: Any) -> str:
+    return f"overall.{spec.headline[0]}"
+
+
+#: The declared kinds by spec class (a subclass of one is that kind).
+SUITE_KINDS: dict[type, SuiteKind] = {
+    MultipleChoice: SuiteKind(
+        "multiple choice by log-likelihood",
+        lambda spec: "acc",
+        choice_figures_of,
+        lambda spec: {"harness": choice_harness(spec)},
+        title_from_name=True,
+    ),
+    MinimalPairs: SuiteKind(
+        "minimal pairs", lambda spec: "overall.accuracy", pair_figures, lambda spec: {"harness": pairs_harness(spec)}
+    ),
+    HeldOutText: SuiteKind(
         "held-out text",
-        "overall.logprob_per_token",
-        text_figures(spec),
-        fields,
-        harness_none=TEXT_NO_HARNESS,
-    )
-
-
-def cloze_suite(spec: Cloze, data: DataSource, description: str = "", **fields: Any) -> SuiteDescription:
-    """The suite of one cloze task (see :func:`choice_suite`); its primary metric is the overall value of the first
-    headline metric. The LM Evaluation Harness cannot rank a candidate vocabulary: no export (``harness_none`` says
-    why)."""
-    figures = grouped_figures(spec.title or spec.name, spec.groups_key)
-    return one_task_suite(
-        spec,
-        data,
-        description,
+        lambda spec: "overall.logprob_per_token",
+        text_figures,
+        lambda spec: {"harness_none": TEXT_NO_HARNESS},
+    ),
+    Cloze: SuiteKind(
         "cloze probes",
-        f"overall.{spec.headline[0]}",
-        figures,
-        fields,
-        harness_none=CLOZE_NO_HARNESS,
-    )
-
-
-def paired_suite(spec: PairedQuestions, data: DataSource, description: str = "", **fields: Any) -> SuiteDescription:
-    """The suite of one paired-questions task (see :func:`choice_suite`); its primary metric is the overall value of
-    the first headline metric; its Harness export is :func:`paired_harness`."""
-    figures = grouped_figures(spec.title or spec.name, spec.groups_key, reference=0.5)
-    return one_task_suite(
-        spec,
-        data,
-        description,
+        _first_headline,
+        lambda spec: grouped_figures(spec.title or spec.name, spec.groups_key),
+        lambda spec: {"harness_none": CLOZE_NO_HARNESS},
+    ),
+    PairedQuestions: SuiteKind(
         "paired questions",
-        f"overall.{spec.headline[0]}",
-        figures,
-        fields,
-        harness=paired_harness(spec),
+        _first_headline,
+        lambda spec: grouped_figures(spec.title or spec.name, spec.groups_key, reference=0.5),
+        lambda spec: {"harness": paired_harness(spec)},
+    ),
+}
+
+
+def suite_kind(spec: Any) -> SuiteKind:
+    """The declared kind of ``spec``; a spec of no declared kind is a ``TypeError`` naming the kinds."""
+    for spec_class, kind in SUITE_KINDS.items():
+        if isinstance(spec, spec_class):
+            return kind
+    known = ", ".join(spec_class.__name__ for spec_class in SUITE_KINDS)
+    raise TypeError(f"{type(spec).__name__} is not a declared task kind ({known})")
+
+
+def declared_suite(
+    spec: MultipleChoice | MinimalPairs | HeldOutText | Cloze | PairedQuestions,
+    data: DataSource,
+    description: str = "",
+    title: str = "",
+    **fields: Any,
+) -> SuiteDescription:
+    """The suite of one declared task ``spec`` (a :class:`MultipleChoice`, :class:`MinimalPairs`,
+    :class:`HeldOutText`, :class:`Cloze` or :class:`PairedQuestions`): its task entry (``description``, else the
+    spec's own, else "TITLE: what the kind asks"), ``data`` (where its data lives and, with its ``bibtex``, what to
+    cite), the kind's primary metric, figures and Harness export, and the spec's reader; ``fields`` are any other
+    :class:`SuiteDescription` fields (``aliases``, ``order``, ``groups``, ...) and win over these."""
+    kind = suite_kind(spec)
+    suite_title = title or spec.title or spec.name
+    entry_title = (title or spec.name) if kind.title_from_name else suite_title
+    settings: dict[str, Any] = dict(
+        name=spec.name,
+        title=suite_title,
+        tasks=(
+            TaskEntry(
+                spec.name, spec.task, description or getattr(spec, "description", "") or f"{entry_title}: {kind.asked}"
+            ),
+        ),
+        main_task=spec.name,
+        data=data,
+        interval_unit=spec.unit,
+        primary_metric=kind.primary_metric(spec),
+        figures=kind.figures(spec),
+        reader=spec.read,
+        **kind.export(spec),
     )
+    return SuiteDescription(**{**settings, **fields})

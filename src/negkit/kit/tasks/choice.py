@@ -5,7 +5,7 @@ Each answer is scored as the continuation ``target_delimiter + answer`` of the p
 ``multiple_choice``); ``acc`` takes the arg-max, ``acc_norm`` (where declared) the arg-max per character of the
 answer. From the declaration come the task (:class:`ChoiceTask`: requests, per-sample records, metrics, the
 estimands the intervals resample, tables, the records of a predictions file made elsewhere, the baselines' answer
-space), its figures and its Harness export, and with :func:`choice_suite` the whole suite description: one path
+space), its figures and its Harness export, and with :func:`declared_suite` the whole suite description: one path
 from records to numbers for ``negkit eval``, ``negkit score`` and ``negkit compare``.
 
 Metrics (:func:`choice_metrics`): ``count``, ``correct``, ``acc`` (and ``acc_norm``), and where every question offers
