@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Set up (scripts/setup.sh), check the import contracts of pyproject.toml (import-linter: the layers of
 # docs/architecture.md, no import circles, imports inside functions included), ruff (lint and format, the version
-# pinned in pyproject's test extra), then run the whole test suite on two workers.
-# Fails on a broken contract, and when pytest collects no test (exit 5).
+# pinned in pyproject's test extra), the types (mypy, configured in pyproject's [tool.mypy]: strict on the core
+# layers and kit), then run the whole test suite on two workers.
+# Fails on a broken contract, a type error, and when pytest collects no test (exit 5).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh || exit 1
@@ -10,6 +11,7 @@ bash scripts/setup.sh || exit 1
 .venv/bin/ruff check src tests perf scripts docs || { echo "test: ruff check found problems (see above)" >&2; exit 1; }
 .venv/bin/ruff format --check src tests perf scripts docs \
     || { echo "test: files not in ruff's format (run: .venv/bin/ruff format src tests perf scripts docs)" >&2; exit 1; }
+.venv/bin/mypy || { echo "test: mypy found type errors (see above)" >&2; exit 1; }
 # two workers (pytest-xdist): each test runs in one of them; NEGKIT_TEST_WORKERS=0 runs in this process alone
 .venv/bin/python -m pytest -q -n "${NEGKIT_TEST_WORKERS:-2}" "$@"
 status=$?
