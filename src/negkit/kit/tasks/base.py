@@ -150,7 +150,7 @@ def resolve_limit(limit: int | float | None, total: int) -> int | None:
 def load_grouped(
     task: Any, data: str | Path | None, split: str, limit: int | float | None, group: Callable[[Any], Hashable]
 ) -> TaskData:
-    """The items of a declared task (``task.spec.read`` and ``task.spec.files`` on the folder of ``task.dataset``):
+    """The items of a declared task (``task.spec.read`` and ``task.spec.data_files`` on the folder of ``task.dataset``):
     with a ``limit`` below their number, the first of each ``group`` as evenly as can be (:func:`first_per_group`)."""
     folder = locate_dataset(task.dataset, data)
     items = task.spec.read(folder, split)
@@ -159,7 +159,7 @@ def load_grouped(
     if limit is not None and limit < total:
         items = first_per_group(items, limit, group)
     selection = {"split": split, "limit": limit, "count": len(items), "items_in_split": total}
-    return TaskData(items, task.spec.files(folder, split), selection)
+    return TaskData(items, task.spec.data_files(folder, split), selection)
 
 
 def wrap_prompt(text: str, model: Any, chat: bool, system_instruction: str | None = None) -> str:

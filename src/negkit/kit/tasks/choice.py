@@ -37,6 +37,7 @@ from negkit.kit.render.figures import triple
 from negkit.kit.render.markdown import interval_note, markdown_table, number, with_interval
 from negkit.kit.runs import need
 from negkit.kit.tasks.base import TaskData, check_unique_ids, first_per_group, resolve_limit, wrap_prompt
+from negkit.kit.tasks.declared import DeclaredTask, own_field
 from negkit.kit.view import Figure
 from negkit.models.base import AnswerSpace, LoglikelihoodRequest
 
@@ -60,7 +61,7 @@ ChoiceReader = Callable[[Path, str], list[ChoiceQuestion]]
 
 
 @dataclass(frozen=True)
-class MultipleChoice:
+class MultipleChoice(DeclaredTask[ChoiceQuestion]):
     """How a multiple-choice benchmark is asked (see the module documentation).
 
     ``read(folder, split)`` gives the questions of a split from the data set folder and ``files(folder, split)``
@@ -68,36 +69,19 @@ class MultipleChoice:
     :func:`negkit.kit.data.rows.rows_reader` has); ``dataset`` is the folder's name under a data root
     (default: ``name``). ``harness_task`` names the exported Harness task (default: ``negkit_`` + the name)."""
 
-    name: str
-    read: ChoiceReader
-    files: Callable[[Path, str], list[Path]] | None = None
-    title: str = ""
-    dataset: str = ""
     target_delimiter: str = " "
     acc_norm: bool = False
     #: What the intervals resample, in words (``question``; ``NeQA question``).
-    unit: str = "question"
+    unit: str = own_field("question")
     splits: tuple[str, ...] = ("test",)
     harness_task: str = ""
     #: Facts about the protocol for the results' ``task`` entry.
     protocol: Mapping[str, Any] = field(default_factory=dict, hash=False)
     #: A field of the questions' ``fields`` whose values group them (accuracy per group; ``--limit N`` keeps the
     #: first ``ceil(N / groups)`` of each); ``groups`` orders them.
-    group_field: str = ""
-    groups_key: str = "groups"
-    groups: tuple[str, ...] = ()
+    group_field: str = own_field("")
     #: One line for ``negkit eval --list`` (default: ``TITLE: multiple choice by log-likelihood``).
     description: str = ""
-
-    def __post_init__(self) -> None:
-        if self.files is None and not callable(getattr(self.read, "files", None)):
-            raise ValueError(f"{self.name}: say which files the reader reads (files=...)")
-
-    def data_files(self, folder: Path, split: str) -> list[Path]:
-        """The files the questions of ``split`` are read from (``files``, else the reader's ``files``)."""
-        # __post_init__ checked that a reader given without ``files=`` has ``files`` of its own (a rows_reader)
-        files: Callable[[Path, str], list[Path]] = self.files or self.read.files  # type: ignore[attr-defined]
-        return list(files(folder, split))
 
     def task(self, chat: bool = False, system_instruction: str | None = None) -> ChoiceTask:
         """The task, asked with the model's chat template when ``chat`` (the ``TaskEntry`` factory)."""

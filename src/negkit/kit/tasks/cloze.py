@@ -41,6 +41,7 @@ from negkit.kit.metrics.ranking import gold_rank, spearman, top_k
 from negkit.kit.render.grouped import grouped_tables
 from negkit.kit.runs import need
 from negkit.kit.tasks.base import TaskData, load_grouped
+from negkit.kit.tasks.declared import DeclaredTask, own_field
 from negkit.models.base import AnswerSpace, LoglikelihoodRequest, NextTokenRequest, Request
 
 SCORINGS = ("first-token", "word")
@@ -72,28 +73,20 @@ class ClozeProbe:
 
 
 @dataclass(frozen=True)
-class Cloze:
+class Cloze(DeclaredTask[ClozeProbe]):
     """How a cloze benchmark is asked (see the module documentation). ``read(folder, split)`` gives the probes and
     ``files(folder, split)`` the files read; ``group_field`` names a probe's group in records and ``groups_key`` the
     metrics' table of groups; ``average`` (``groups`` or ``records``) how the overall values are taken; ``ks`` the
     ``p_at_K`` reported (each at most ``keep``); ``headline`` the metric paths flagged as headline numbers (the first
     is the primary metric)."""
 
-    name: str
-    read: Callable[[Path, str], list[ClozeProbe]]
-    files: Callable[[Path, str], list[Path]]
     forms: tuple[str, ...] = ("affirmative", "negated")
-    title: str = ""
-    dataset: str = ""
     scoring: str = "first-token"
     delimiter: str = " "
     ks: tuple[int, ...] = (1, 5, 10)
     keep: int = 10
-    group_field: str = "group"
-    groups_key: str = "groups"
-    groups: tuple[str, ...] = ()
     average: str = "groups"
-    unit: str = "probe"
+    unit: str = own_field("probe")
     headline: tuple[str, ...] = ("overlap_at_1",)
     #: Also report ``flip_at_1``, one minus ``overlap_at_1`` per probe (a best word that changes with the form).
     flips: bool = False
@@ -101,6 +94,7 @@ class Cloze:
     protocol: str = ""
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         if self.scoring not in SCORINGS:
             raise ValueError(f"cloze {self.name}: scoring must be one of {SCORINGS}, got {self.scoring!r}")
         if self.average not in AVERAGES:

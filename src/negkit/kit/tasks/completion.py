@@ -26,6 +26,7 @@ from negkit.kit.metrics.intervals import Estimand
 from negkit.kit.render.grouped import grouped_tables
 from negkit.kit.runs import need
 from negkit.kit.tasks.base import TaskData, grouped_record_estimands, load_grouped
+from negkit.kit.tasks.declared import DeclaredTask
 from negkit.models.base import AnswerSpace, GenerateRequest
 
 #: English function words skipped before the predicted word (articles, pronouns, auxiliaries, prepositions,
@@ -81,22 +82,13 @@ class CompletionItem:
 
 
 @dataclass(frozen=True)
-class Completions:
+class Completions(DeclaredTask[CompletionItem]):
     """How a word-completion benchmark is asked (see the module documentation). ``misses`` names the forms whose hits
     are wrong answers: they also get ``FORM.miss_at_1``, one minus ``hit_at_1`` (higher is better, as every primary
     metric; 1 - WHR@1). ``headline`` metrics come first, in its order (the first is the primary metric)."""
 
-    name: str
-    read: Callable[[Path, str], list[CompletionItem]]
-    files: Callable[[Path, str], list[Path]]
     forms: tuple[str, ...] = ("query", "opposite")
-    title: str = ""
-    dataset: str = ""
     max_new_tokens: int = 6
-    group_field: str = "group"
-    groups_key: str = "groups"
-    groups: tuple[str, ...] = ()
-    unit: str = "item"
     misses: tuple[str, ...] = ()
     headline: tuple[str, ...] = ("query.hit_at_1",)
     protocol: str = ""

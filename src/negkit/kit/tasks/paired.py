@@ -33,6 +33,7 @@ from negkit.kit.metrics.intervals import Estimand
 from negkit.kit.render.grouped import grouped_tables
 from negkit.kit.runs import need
 from negkit.kit.tasks.base import TaskData, grouped_record_estimands, load_grouped, wrap_prompt
+from negkit.kit.tasks.declared import DeclaredTask, own_field
 from negkit.models.base import AnswerSpace, LoglikelihoodRequest, NextTokenRequest, Request
 
 STYLES = ("first-token", "continuation")
@@ -64,24 +65,16 @@ class PairedItem:
 
 
 @dataclass(frozen=True)
-class PairedQuestions:
+class PairedQuestions(DeclaredTask[PairedItem]):
     """How a paired benchmark is asked (see the module documentation). ``twins`` names the two parts compared by
     ``consistent``; ``headline`` the metric paths flagged as headline numbers (the first is the primary metric)."""
 
-    name: str
-    read: Callable[[Path, str], list[PairedItem]]
-    files: Callable[[Path, str], list[Path]]
     parts: tuple[str, ...] = ("affirmative", "negated")
     twins: tuple[str, str] = ("affirmative", "negated")
-    title: str = ""
-    dataset: str = ""
     style: str = "first-token"
     chat: str = "never"
-    group_field: str = "group"
-    groups_key: str = "groups"
-    groups: tuple[str, ...] = ()
     average: str = "records"
-    unit: str = "pair"
+    unit: str = own_field("pair")
     headline: tuple[str, ...] = ("accuracy",)
     protocol: str = ""
     #: The benchmark's own per-item metrics, read from each record after the kind's (e.g. whether the prediction
@@ -89,6 +82,7 @@ class PairedQuestions:
     extra_metrics: tuple[RecordMetric, ...] = ()
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         if self.style not in STYLES or self.chat not in CHAT or not set(self.twins) <= set(self.parts):
             raise ValueError(f"paired {self.name}: style in {STYLES}, chat in {CHAT}, twins among the parts")
 

@@ -29,6 +29,7 @@ from negkit.kit.render.figures import triple
 from negkit.kit.render.markdown import interval_note, markdown_table, with_interval
 from negkit.kit.runs import need
 from negkit.kit.tasks.base import TaskData, load_grouped
+from negkit.kit.tasks.declared import DeclaredTask, own_field
 from negkit.kit.view import Figure
 from negkit.models.base import LoglikelihoodRequest, LoglikelihoodResult
 
@@ -45,7 +46,7 @@ class SentencePair:
 
 
 @dataclass(frozen=True)
-class MinimalPairs:
+class MinimalPairs(DeclaredTask[SentencePair]):
     """How a minimal-pairs benchmark is asked (see the module documentation).
 
     ``read(folder, split)`` gives the pairs and ``files(folder, split)`` the files it read; ``group_field`` names the
@@ -53,16 +54,8 @@ class MinimalPairs:
     their report order (groups not listed follow, sorted); ``item_id_from(record)`` may name a pair in a predictions
     line without ``item_id`` (None: it does not)."""
 
-    name: str
-    read: Callable[[Path, str], list[SentencePair]]
-    files: Callable[[Path, str], list[Path]]
-    title: str = ""
-    dataset: str = ""
     target_delimiter: str = " "
-    group_field: str = "group"
-    groups_key: str = "groups"
-    groups: tuple[str, ...] = ()
-    unit: str = "minimal pair"
+    unit: str = own_field("minimal pair")
     harness_task: str = ""
     item_id_from: Callable[[Mapping[str, Any]], str | None] | None = None
 

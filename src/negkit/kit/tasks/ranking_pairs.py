@@ -24,7 +24,7 @@ Harness has no ranking task type: no export (:data:`RANKING_NO_HARNESS`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,6 +40,7 @@ from negkit.kit.render.figures import triple
 from negkit.kit.render.markdown import interval_note, markdown_table, with_interval
 from negkit.kit.runs import need
 from negkit.kit.tasks.base import TaskData, check_unique_ids, resolve_limit
+from negkit.kit.tasks.declared import DeclaredTask, own_field
 from negkit.kit.view import Figure
 from negkit.models.base import ClassifyRequest, LoglikelihoodRequest, SimilarityRequest
 
@@ -75,17 +76,12 @@ class RankingPair:
 
 
 @dataclass(frozen=True)
-class ContrastiveRanking:
+class ContrastiveRanking(DeclaredTask[RankingPair]):
     """How a contrastive-ranking benchmark is asked (see the module documentation): ``read(folder, split)`` gives
     the pairs, ``files(folder, split)`` the files read; ``note`` is printed with its tables (e.g. an overlap with
     another benchmark)."""
 
-    name: str
-    read: Callable[[Path, str], list[RankingPair]]
-    files: Callable[[Path, str], list[Path]]
-    title: str = ""
-    dataset: str = ""
-    unit: str = "pair"
+    unit: str = own_field("pair")
     splits: tuple[str, ...] = ("test",)
     relevance_prompt: str = RELEVANCE_PROMPT
     relevance_answer: str = " Yes"
@@ -150,7 +146,7 @@ class RankingTask:
         limit = resolve_limit(limit, total)
         items = items[:limit] if limit is not None else items
         selection = {"split": split, "limit": limit, "count": len(items), "items_in_split": total}
-        return TaskData(items, self.spec.files(folder, split), selection)
+        return TaskData(items, self.spec.data_files(folder, split), selection)
 
     def requests(self, items: Sequence[RankingPair], model: Any = None) -> list[tuple[Any, ...]]:
         """Per pair, each scorer's four (query, document) requests in the order q1d1, q1d2, q2d1, q2d2."""

@@ -27,6 +27,7 @@ from negkit.kit.render.figures import triple
 from negkit.kit.render.markdown import interval_note, markdown_table
 from negkit.kit.runs import need
 from negkit.kit.tasks.base import TaskData, load_grouped
+from negkit.kit.tasks.declared import DeclaredTask, own_field
 from negkit.kit.view import Figure
 from negkit.models.base import LoglikelihoodRequest, LoglikelihoodResult
 
@@ -45,17 +46,11 @@ class TextItem:
 
 
 @dataclass(frozen=True)
-class HeldOutText:
+class HeldOutText(DeclaredTask[TextItem]):
     """Where a held-out-text benchmark's sentences come from (see the module documentation): ``read(folder,
     split)`` gives them and ``files(folder, split)`` the files it read; ``groups`` is the report order."""
 
-    name: str
-    read: Callable[[Path, str], list[TextItem]]
-    files: Callable[[Path, str], list[Path]]
-    title: str = ""
-    dataset: str = ""
-    groups: tuple[str, ...] = ()
-    unit: str = "sentence"
+    unit: str = own_field("sentence")
 
     def task(self) -> TextLikelihoodTask:
         return TextLikelihoodTask(self)
