@@ -102,13 +102,13 @@ def clone(tmp_path_factory):
     return root
 
 
-def test_commands_without_a_model_run(clone, monkeypatch):
-    """In order, every command that loads no model and needs nothing missing; the others are left with what they
-    write (a command reading that is left too)."""
-    monkeypatch.chdir(clone)
-    monkeypatch.delenv("NEGKIT_DATA", raising=False)
+def runnable_chains() -> list[list[readme.Command]]:
+    """The commands that load no model and need nothing missing, in order, cut into chains: a command reading what
+    an earlier one writes is in that one's chain (so chains run independently, each in its own order); a command
+    reading what a left-out command writes is left out too."""
     skipped: list[str] = []
-    ran = 0
+    chains: list[list[readme.Command]] = []
+    writer: dict[str, int] = {}  # an output -> the chain that writes it
     for command in readme.commands():
         inputs = [word for word in readme.path_words(command) if word not in readme.outputs(command)]
         if (
@@ -120,18 +120,57 @@ def test_commands_without_a_model_run(clone, monkeypatch):
         ):
             skipped += readme.outputs(command)
             continue
+        joined = sorted(
+            {chain for out, chain in writer.items() if any(readme.created_before(w, [out]) for w in inputs)}
+        )
+        if not joined:
+            chains.append([])
+            joined = [len(chains) - 1]
+        target = joined[0]
+        for other in joined[1:]:  # a command reading from two chains joins them
+            chains[target] += chains[other]
+            chains[other] = []
+            writer.update({out: target for out, chain in writer.items() if chain == other})
+        chains[target].append(command)
+        writer.update(dict.fromkeys(readme.outputs(command), target))
+    return [chain for chain in chains if chain]
+
+
+CHAINS = runnable_chains()
+
+
+@pytest.fixture(scope="module")
+def chains_run() -> set[int]:
+    """The chains already run in this process's clone (the Python block runs the ones it reads from first)."""
+    return set()
+
+
+def run_chain(index: int, done: set[int]) -> None:
+    for command in CHAINS[index]:
         out, err = io.StringIO(), io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             status = main(command.negkit_argv)
         expected = 1 if "exits 1" in command.comment else 0
         assert status == expected, f"{command.where}: {command.text!r} failed: {err.getvalue()[-800:]}"
-        ran += 1
-    assert ran >= 10
+    done.add(index)
 
 
-def test_python_block_runs(clone, monkeypatch):
-    """The Python example, after the commands above wrote what it reads, with the random baseline in place of the
-    default model (perf/run_readme.py runs it with the real one)."""
+def test_enough_commands_run_without_a_model():
+    assert sum(len(chain) for chain in CHAINS) >= 10
+
+
+@pytest.mark.parametrize("index", range(len(CHAINS)), ids=[chain[0].where for chain in CHAINS])
+def test_commands_without_a_model_run(clone, monkeypatch, chains_run, index):
+    """Each chain of commands that load no model, in order (chains are independent, so they run in parallel)."""
+    monkeypatch.chdir(clone)
+    monkeypatch.delenv("NEGKIT_DATA", raising=False)
+    if index not in chains_run:
+        run_chain(index, chains_run)
+
+
+def test_python_block_runs(clone, monkeypatch, chains_run):
+    """The Python example, after the commands above that write what it reads, with the random baseline in place of
+    the default model (perf/run_readme.py runs it with the real one)."""
     import negkit.models.registry as registry
 
     load = registry.load_model
@@ -139,7 +178,13 @@ def test_python_block_runs(clone, monkeypatch):
         registry, "load_model", lambda spec, *a, **k: load("random" if spec == "default" else spec, *a, **k)
     )
     monkeypatch.chdir(clone)
+    monkeypatch.delenv("NEGKIT_DATA", raising=False)
     [block] = [block for block in readme.read_blocks() if block.language == "python"]
+    reads = re.findall(r'"(runs/[^"]+)"', block.text)
+    for index, chain in enumerate(CHAINS):
+        writes = [out for command in chain for out in readme.outputs(command)]
+        if index not in chains_run and any(readme.created_before(path, writes) for path in reads):
+            run_chain(index, chains_run)
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed):
         exec(compile(block.text, "README.md (python block)", "exec"), {"__name__": "readme"})
