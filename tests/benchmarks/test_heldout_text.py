@@ -87,3 +87,14 @@ def test_a_damaged_corpus_file_is_named_with_its_line(tmp_path):
     (folder / "abstracts.xml").write_text("<Annotation></Annotation>")
     with pytest.raises(InputFormatError, match=r"sfu-review: no SFU Review corpus files"):
         read_heldout_text(folder)
+
+
+def test_a_row_without_interval_bounds_prints_the_values_alone():
+    """Hand-computed: log-probability -2 per token is perplexity e**2; an interval of one resampling unit has no
+    bounds and is left out, not formatted."""
+    from negkit.kit.tasks.text_likelihood import _row
+
+    values = {"sentences": 1, "tokens": 4, "logprob_per_token": -2.0, "perplexity": math.exp(2.0)}
+    assert _row("all", values, {"all": {"ci": [None, None]}}, "all") == ["all", 1, 4, "-2.0000", "7.39"]
+    bounded = _row("all", values, {"all": {"ci": [-3.0, -1.0]}}, "all")
+    assert bounded[3] == "-2.0000 [-3.0000, -1.0000]" and bounded[4] == "7.39 [2.72, 20.09]"

@@ -219,8 +219,9 @@ def _row(name: str, values: Mapping[str, Any], intervals: Mapping[str, Any] | No
     if values["perplexity"] is None:  # no tokens
         return [name, values["sentences"], values["tokens"], "-", "-"]
     per_token, perplexity = f"{values['logprob_per_token']:.4f}", f"{values['perplexity']:.2f}"
-    if interval and interval.get("ci"):
-        low, high = interval["ci"]
+    bounds = (interval or {}).get("ci") or (None, None)
+    if None not in bounds:  # an interval with no bounds (one resampling unit) is left out
+        low, high = bounds
         per_token += f" [{low:.4f}, {high:.4f}]"
         perplexity += f" [{math.exp(-high):.2f}, {math.exp(-low):.2f}]"
     return [name, values["sentences"], values["tokens"], per_token, perplexity]
