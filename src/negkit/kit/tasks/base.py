@@ -93,6 +93,7 @@ class Task(Protocol):
         """Markdown tables of the metrics (with the intervals of ``metrics["intervals"]`` when present)."""
         ...
 
+    # Optional members, asked only through :class:`negkit.kit.tasks.adapter.TaskAdapter` (which says each default).
     # The one path from records to numbers (:mod:`negkit.kit.scoring`), optional for a task of one's own:
     # ``estimands(items, records, headline_only=False) -> [Estimand]``: what the 95% intervals resample (headline
     #   ones flagged; ``negkit eval`` stores their intervals as ``metrics["intervals"]``);
