@@ -219,9 +219,8 @@ def _row(name: str, values: Mapping[str, Any], intervals: Mapping[str, Any] | No
     if values["perplexity"] is None:  # no tokens
         return [name, values["sentences"], values["tokens"], "-", "-"]
     per_token, perplexity = f"{values['logprob_per_token']:.4f}", f"{values['perplexity']:.2f}"
-    bounds = (interval or {}).get("ci") or (None, None)
-    if None not in bounds:  # an interval with no bounds (one resampling unit) is left out
-        low, high = bounds
+    low, high = (interval or {}).get("ci") or (None, None)
+    if low is not None and high is not None:  # an interval with no bounds (one resampling unit) is left out
         per_token += f" [{low:.4f}, {high:.4f}]"
         perplexity += f" [{math.exp(-high):.2f}, {math.exp(-low):.2f}]"
     return [name, values["sentences"], values["tokens"], per_token, perplexity]
