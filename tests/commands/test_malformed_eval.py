@@ -97,11 +97,24 @@ def test_broken_model_folder(scheme, case, model, data, tmp_path, capsys):
     assert not (tmp_path / "run").exists()
 
 
-def test_weights_of_another_shape(model, data, tmp_path, capsys):
+@pytest.mark.parametrize("silenced", [False, True], ids=["default-logging", "transformers-silenced"])
+def test_weights_of_another_shape(model, data, tmp_path, capsys, silenced):
+    """The error quotes the first mismatch, also after an earlier caller (the resolution taggers do) silenced
+    transformers' warnings."""
+    from transformers.utils import logging as hf_logging
+
+    level = hf_logging.get_verbosity()
+    if silenced:
+        hf_logging.set_verbosity_error()
     folder = _copy_model(model, tmp_path / "model")
     config = json.loads((folder / "config.json").read_text())
     (folder / "config.json").write_text(json.dumps({**config, "hidden_size": 2 * config["hidden_size"]}))
-    line = assert_input_error(_eval(f"hf:{folder}", data, tmp_path), capsys, where=folder, allow_notes=True)
+    before = hf_logging.get_verbosity()
+    try:
+        line = assert_input_error(_eval(f"hf:{folder}", data, tmp_path), capsys, where=folder, allow_notes=True)
+        assert hf_logging.get_verbosity() == before  # the load leaves the caller's verbosity as it found it
+    finally:
+        hf_logging.set_verbosity(level)
     assert "size mismatch" in line and "above report" not in line
 
 

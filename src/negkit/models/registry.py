@@ -89,6 +89,10 @@ def held_transformers_logs() -> Iterator[list[logging.LogRecord]]:
             records.append(record)
 
     handlers, keep, succeeded = list(logger.handlers), Keep(), False
+    # the mismatch report is a warning: held even when an earlier caller silenced transformers below errors (it is
+    # quoted if the load fails, and printed only at the caller's level if it succeeds)
+    level = hf_logging.get_verbosity()
+    hf_logging.set_verbosity(min(level, hf_logging.WARNING))
     bars = hf_logging.is_progress_bar_enabled()
     if bars and not sys.stderr.isatty():
         hf_logging.disable_progress_bar()
@@ -101,13 +105,15 @@ def held_transformers_logs() -> Iterator[list[logging.LogRecord]]:
         succeeded = True
     finally:
         logger.removeHandler(keep)
+        hf_logging.set_verbosity(level)
         for handler in handlers:
             logger.addHandler(handler)
         if bars:
             hf_logging.enable_progress_bar()
         if succeeded:
             for record in records:
-                logger.handle(record)
+                if record.levelno >= level:
+                    logger.handle(record)
             for warning in caught:
                 warnings.showwarning(warning.message, warning.category, warning.filename, warning.lineno)
 
