@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 
 from negkit.kit.suites import all_suites, get_task, get_task_spec, task_flags
-from negkit.kit.tasks.adapter import adapt
 from negkit.kit.tasks.base import TASK_OPTIONS
 from negkit.kit.tasks.spec import task_spec
 
@@ -27,14 +26,12 @@ CASES = [
 def test_the_spec_says_what_the_built_task_says(name, kind):
     spec = get_task_spec(name, kind)
     options = {} if kind == "language_model" else {"model_kind": kind}
-    built = adapt(get_task(name, **options))
+    built = get_task(name, **options)
     assert spec.accepts == built.accepts & FLAG_OPTIONS
     assert spec.uses_seed(options) == built.uses_seed
     if "num_fewshot" in spec.accepts:  # few-shot draws take the seed; zero-shot asks the same whatever it is
         for shots in (1, 2) if name.endswith("-fewshot") else (0, 2):
-            assert (
-                spec.uses_seed({**options, "num_fewshot": shots}) == adapt(get_task(name, num_fewshot=shots)).uses_seed
-            )
+            assert spec.uses_seed({**options, "num_fewshot": shots}) == get_task(name, num_fewshot=shots).uses_seed
 
 
 def test_a_spec_reads_the_factorys_parameters():

@@ -16,7 +16,7 @@ from negkit.kit.suites.registry import (
     embedding_tasks,
     expand_task_names,
     suite_for_task,
-    task_entry,
+    task_suite,
 )
 
 
@@ -33,21 +33,13 @@ class SuiteStatus:
 def locate_task_data(task_name: str, data: str | Path | None) -> Path | None:
     """Where task ``task_name`` finds its data (its suite's :class:`DataSource`: its own ``locate`` if it has one,
     else its folder under a data root), or None; the task is not built."""
-    source = task_entry_suite(task_name).data
+    source = task_suite(task_name).data
     if source.locate is not None:
         return source.locate(data)
     try:
         return locate_dataset(source.folder, data)
     except DataNotFoundError:
         return None
-
-
-def task_entry_suite(task_name: str) -> SuiteDescription:
-    """The suite of task ``task_name``; an unknown name is the registry's error naming the known tasks."""
-    task_entry(task_name)
-    suite = suite_for_task(task_name)
-    assert suite is not None  # task_entry found it
-    return suite
 
 
 def get_hint(suite: SuiteDescription) -> str:

@@ -34,17 +34,12 @@ def task_numbers(
     return metrics
 
 
-def compares(task: Any) -> bool:
-    """Whether runs of ``task`` can be compared from their samples files alone."""
-    return adapt(task).compares
-
-
 def headline_estimands(task: Any, records: Sequence[Mapping[str, Any]], path: Path) -> list[Estimand]:
     """The headline estimands of ``task`` rebuilt from a samples file's records (``path`` names it in errors)."""
-    if not compares(task):
+    adapter = adapt(task)
+    if not adapter.compares:
         raise NegkitError(f"task {task.name}: negkit cannot compare this task from its samples")
     try:
-        adapter = adapt(task)
         items = adapter.items_from_records(records, path)
         return [
             estimand for estimand in adapter.estimands(items, records, headline_only=True) or () if estimand.headline

@@ -33,7 +33,8 @@ from typing import Any
 
 from negkit.kit.citations import BibtexError, bibtex_entries
 from negkit.kit.data.source import DataSource as DataSource  # a suite's data declaration, re-exported
-from negkit.kit.scoring import compares, headline_estimands
+from negkit.kit.scoring import headline_estimands
+from negkit.kit.tasks.adapter import adapt
 from negkit.kit.tasks.base import Task, TaskData
 from negkit.kit.view import EstimandBuilder, FigureBuilder, SectionBuilder, SuiteView
 
@@ -189,7 +190,7 @@ class SuiteDescription:
 
         def find_estimands() -> EstimandBuilder | None:
             task = entry.factory()
-            if not compares(task):
+            if not adapt(task).compares:
                 return None
 
             def estimands(records: Sequence[dict[str, Any]], path: Path) -> list[Any]:

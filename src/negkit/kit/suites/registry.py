@@ -155,15 +155,20 @@ def suite_view(task_name: str) -> SuiteView | None:
     return suite.view(task_name) if suite else None
 
 
-def task_entry(name: str) -> TaskEntry:
-    """The task entry named ``name``; an unknown name is an error naming the closest and the known tasks."""
+def task_suite(name: str) -> SuiteDescription:
+    """The suite of the task named ``name``; an unknown name is an error naming the closest and the known tasks."""
     suite = suite_for_task(name)
     if suite is None:
         known = sorted(registered_tasks())
         close = difflib.get_close_matches(name, known, n=1)
         hint = f"; did you mean {close[0]}?" if close else ""
         raise NegkitError(f"unknown task {name!r}{hint}; known tasks: {', '.join(known) or 'none'}")
-    return suite.task(name)
+    return suite
+
+
+def task_entry(name: str) -> TaskEntry:
+    """The task entry named ``name``; an unknown name is an error naming the closest and the known tasks."""
+    return task_suite(name).task(name)
 
 
 def get_task(name: str, **options: Any) -> Task:

@@ -27,17 +27,7 @@ class TaskAdapter:
 
     task: Task
 
-    # -- options and checks before a run ------------------------------------------------------------------------
-    @property
-    def accepts(self) -> frozenset[str]:
-        """The task options (``prompt``, ``num_fewshot``, ``chat``, ...) the task takes; none when it says none."""
-        return frozenset(getattr(self.task, "accepts", frozenset()))
-
-    @property
-    def uses_seed(self) -> bool:
-        """Whether the run's seed changes what the task asks."""
-        return bool(getattr(self.task, "uses_seed", False))
-
+    # -- checks before a run (what it takes and whether the seed changes it: its TaskSpec) -------------------------
     @property
     def splits(self) -> tuple[str, ...] | None:
         """The split names the task has (None: it does not say)."""
