@@ -406,3 +406,21 @@ def test_hub_parquet_shard_layout(tmp_path):
     read_back = read_tind_hf(tmp_path, split="test")
     assert [i.sentence for i in read_back] == [i.sentence for i in items]
     assert [i.item_id for i in read_back] == [i.item_id for i in items]  # numbered across shards
+
+
+def test_a_zip_read_again_gives_equal_groups_of_its_own_and_a_changed_zip_is_read_anew(tmp_path):
+    """The groups of the last zip read are kept for the process (decrypting and parsing the release takes
+    seconds); each read gets groups of its own, and a rewritten zip is parsed again."""
+    archive_path = tmp_path / "invented.zip"
+    with zipfile.ZipFile(archive_path, "w") as archive:
+        archive.writestr("#03.Pattern.txt", INVENTED_PATTERN_03)
+    first = read_tind_raw(archive_path)
+    first[0].items.pop()
+    first[0].group_id = 99
+    second = read_tind_raw(archive_path)
+    assert len(second[0].items) == 4 and second[0].group_id == 7
+    assert second[0].items == read_tind_raw(tmp_path / "invented.zip")[0].items
+    one_sentence = INVENTED_PATTERN_03.replace("Glass jar and jar are not synonyms.", "Changed.")
+    with zipfile.ZipFile(archive_path, "w") as archive:
+        archive.writestr("#03.Pattern.txt", one_sentence + "\n" * 3)  # another size, another time
+    assert read_tind_raw(archive_path)[0].items[2].sentence == "Changed."

@@ -14,11 +14,15 @@ syntactic_scope, kind (``Input`` padded with spaces to 10 characters, ``Distract
 
 The authors ship the files in an encrypted zip (password ``hitz``) so that the sentences stay out of web
 crawls; :func:`read_tind_raw` reads such a zip in place, without extracting it. Legacy ZipCrypto zips are
-read with the standard library, AES zips with ``pyzipper`` (the ``zip`` extra).
+read with the standard library, AES zips with ``pyzipper`` (the ``zip`` extra). Decrypting and parsing the
+release takes seconds (the standard library decrypts ZipCrypto in Python), so a process keeps the groups of the last
+zip it read, keyed by the zip's path, size, modification time and password: reading an unchanged zip again (several
+TIND tasks or runs in one process) copies them instead.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import zipfile
 import zlib
@@ -59,6 +63,8 @@ _LEMMA_PAIR_RE = re.compile(r"\((.+?),(\d+)\)(?:,|$)")
 _WORD_FORM_RE = re.compile(r"(.+) \[(\d{8}-[nvars](?:,\d{8}-[nvars])*)\]")
 _INPUT_FIELD = "Input".ljust(10)
 _AES_COMPRESSION = 99
+#: The groups of the last zip :func:`read_tind_raw` read: (path, size, modification time, password) -> groups.
+_LAST_ZIP: dict[tuple[str, int, int, str], list[TindGroup]] = {}
 
 
 class TindSource:
@@ -66,6 +72,7 @@ class TindSource:
 
     def __init__(self, path: str | Path, password: str = DEFAULT_PASSWORD) -> None:
         self.path = Path(path)
+        self._password = password
         self._zip: zipfile.ZipFile | None = None
         if not self.path.exists():
             raise DataNotFoundError(f"{self.path}: no such file or folder (TIND raw data)")
@@ -106,6 +113,14 @@ class TindSource:
             return data.decode("utf-8")
         except UnicodeDecodeError as error:
             raise InputFormatError(self.location(name), None, f"not UTF-8 text ({error})") from error
+
+    def zip_key(self) -> tuple[str, int, int, str] | None:
+        """What identifies the content of a zip source (path, size, modification time, password); ``None`` for a
+        folder or a single file."""
+        if self._zip is None:
+            return None
+        status = self.path.stat()
+        return (str(self.path.resolve()), status.st_size, status.st_mtime_ns, self._password)
 
     def find(self, basename: str) -> str | None:
         """The one member whose file name is ``basename``; ``None`` when there is none."""
@@ -150,10 +165,17 @@ def read_tind_raw(path: str | Path, password: str = DEFAULT_PASSWORD) -> list[Ti
     (read in place; ``password`` defaults to the published ``hitz``), or one pattern file.
     """
     source = TindSource(path, password)
-    groups: list[TindGroup] = []
-    for pattern_id, name in source.pattern_files().items():
-        groups += parse_pattern_text(source.read_text(name), pattern_id, source.location(name))
-    return groups
+    key = source.zip_key()
+    if key is None or key not in _LAST_ZIP:
+        groups: list[TindGroup] = []
+        for pattern_id, name in source.pattern_files().items():
+            groups += parse_pattern_text(source.read_text(name), pattern_id, source.location(name))
+        if key is None:
+            return groups
+        _LAST_ZIP.clear()
+        _LAST_ZIP[key] = groups
+    # each caller gets groups of its own (the items themselves are frozen)
+    return [dataclasses.replace(group, items=list(group.items)) for group in _LAST_ZIP[key]]
 
 
 def parse_pattern_text(text: str, pattern_id: int, location: str = "<text>") -> list[TindGroup]:
