@@ -74,3 +74,34 @@ def synthetic_data(tmp_path_factory):
     write_tind_jsonl(items, folder / "test.jsonl", extended=True)
     write_tind_jsonl(items, folder / "train.jsonl", extended=True)
     return folder
+
+
+#: Test files of 10 s or more (``pytest --durations``), started first: pytest-xdist hands tests out in collection
+#: order, so the long ones no longer come last to keep one worker busy while the other has finished.
+LONG_FIRST = (
+    "tests/commands/test_data_get.py",
+    "tests/training/test_finetune.py",
+    "tests/runs/test_distributed.py",
+    "tests/runs/test_durability.py",
+    "tests/benchmarks/tind/test_malformed_tind.py",
+    "tests/studies/tind/test_tind_transfer.py",
+    "tests/commands/test_html_report.py",
+    "tests/models/test_openai_backend.py",
+    "tests/runs/test_run_store.py",
+    "tests/resolution/test_graphs.py",
+    "tests/scripts/test_gpu_check.py",
+    "tests/scripts/test_fresh_install.py",
+)
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """Puts the tests of :data:`LONG_FIRST` first (in that order), each file's tests together, the rest after in
+    collection order."""
+    rank = {path: index for index, path in enumerate(LONG_FIRST)}
+    position = {id(item): index for index, item in enumerate(items)}
+
+    def order(item) -> tuple[int, int]:
+        path = item.nodeid.split("::")[0]
+        return (rank.get(path, len(LONG_FIRST)), position[id(item)])
+
+    items.sort(key=order)
