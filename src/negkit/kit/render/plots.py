@@ -9,21 +9,68 @@ picture does not depend on the viewer's fonts, except in a figure with character
 font that has them instead of empty boxes.
 
 matplotlib is an optional dependency (``pip install negkit[report]``); :func:`available` says whether it is there.
+A chart is a pure function of its arguments and takes matplotlib about 0.08 s, so a process keeps the last
+:data:`REMEMBERED` charts it drew (keyed by the arguments' ``repr``) and gives the same text when asked again: the
+same figure on report.html, compare.html and a rerun's report is drawn once.
 """
 
 from __future__ import annotations
 
 import copy
+import functools
 import io
 import math
 import re
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ParamSpec, TypeVar
 
 import numpy as np
 
 #: Colours of the series (matplotlib's colour-blind friendly "tableau" order).
 COLOURS = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7")
+
+
+#: How many charts a process keeps (an SVG chart is some 10-60 kB).
+REMEMBERED = 256
+_Arguments = ParamSpec("_Arguments")
+_Chart = TypeVar("_Chart")
+
+
+def _remembered(draw: Callable[_Arguments, _Chart]) -> Callable[_Arguments, _Chart]:
+    """``draw`` with the last :data:`REMEMBERED` results kept, keyed by the values of its arguments (a call with
+    an argument that is not made of numbers, strings, sequences and mappings is drawn every time)."""
+    kept: OrderedDict[str, _Chart] = OrderedDict()
+
+    @functools.wraps(draw)
+    def chart(*args: _Arguments.args, **kwargs: _Arguments.kwargs) -> _Chart:
+        try:
+            key = repr(_plain((args, sorted(kwargs.items()))))
+        except TypeError:
+            return draw(*args, **kwargs)
+        if key in kept:
+            kept.move_to_end(key)
+        else:
+            kept[key] = draw(*args, **kwargs)
+            while len(kept) > REMEMBERED:
+                kept.popitem(last=False)
+        return kept[key]
+
+    return chart
+
+
+def _plain(value: object) -> object:
+    """``value`` as nested tuples of numbers and strings (whose ``repr`` is their value); ``TypeError`` for
+    anything else."""
+    if isinstance(value, np.generic):  # before float: np.float64 is a float whose repr names numpy
+        return _plain(value.item())
+    if value is None or isinstance(value, (str, int, float)):
+        return value
+    if isinstance(value, Mapping):
+        return ("mapping", tuple((_plain(key), _plain(item)) for key, item in value.items()))
+    if isinstance(value, (Sequence, np.ndarray)):
+        return tuple(_plain(item) for item in value)
+    raise TypeError(f"cannot key a chart by a {type(value).__name__}")
 
 
 def available() -> bool:
@@ -111,6 +158,7 @@ def _text_class() -> Any:
     return Text
 
 
+@_remembered
 def histogram(counts: Mapping[int, int], title: str, xlabel: str, ylabel: str) -> tuple[str, bytes]:
     """Bars of ``counts`` (integer value -> frequency) on an integer axis, as ``(svg, png)``."""
     plt = _pyplot()
@@ -137,6 +185,7 @@ def _half_widths(
     return [below, above]
 
 
+@_remembered
 def interval_bars(
     categories: Sequence[str],
     series: Mapping[str, Sequence[tuple[float | None, float | None, float | None]]],
@@ -192,6 +241,7 @@ def interval_bars(
     return to_svg(figure)
 
 
+@_remembered
 def heatmap(
     matrix: Sequence[Sequence[float | None]],
     rows: Sequence[str],
@@ -230,6 +280,7 @@ def heatmap(
     return to_svg(figure)
 
 
+@_remembered
 def forest(
     labels: Sequence[str],
     series: Mapping[str, Sequence[tuple[float | None, float | None, float | None]]],
@@ -265,6 +316,7 @@ def forest(
     return to_svg(figure)
 
 
+@_remembered
 def log_points(
     points: Sequence[tuple[str, float, float, float | None, float | None]],
     lines: Sequence[tuple[str, float]],
