@@ -161,3 +161,18 @@ def test_sfu_statistics(sfu_corpus) -> None:
     assert any(
         note.startswith("1 sentences without tokens") and "COOKWARE/no8done/10" in note for note in sfu_corpus.notes
     )
+
+
+def test_a_folder_read_again_is_a_copy_and_a_changed_file_is_read_anew(tmp_path: Path) -> None:
+    """The corpora a process read are kept (negkit.resolution.corpora.remembered): an unchanged folder read again
+    gives equal sentences whose lists are the caller's own; a file changed below it, or other options, read anew."""
+    write(tmp_path, REVIEW)
+    first = read_sfu(tmp_path)
+    first.sentences[0].instances.clear()
+    first.sentences.pop()
+    second = read_sfu(tmp_path)
+    assert len(second.sentences) == 5 and len(second.sentences[0].instances) == 1
+    assert second.sentences[1].instances == read_sfu(tmp_path).sentences[1].instances
+    assert read_sfu(tmp_path, keep_speculation=False).sentences[2].speculation == []
+    write(tmp_path, REVIEW.replace("<W>plot</W></xcope><W>.</W>", "<W>plot</W></xcope><W>!</W><W>.</W>"))
+    assert read_sfu(tmp_path).sentences[3].words[-2:] == ["!", "."]

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from negkit.errors import InputFormatError, quoted
+from negkit.resolution.corpora.remembered import remembered_corpus
 from negkit.resolution.corpora.spans import UnmappedLog, build_instance, empty_sentence_notes, is_affix, tokens_in_span
 from negkit.resolution.corpora.xmltree import XmlElement, parse_xml_file
 from negkit.resolution.instances import Corpus, NegationInstance, ResolutionSentence, Token, TokenPart
@@ -51,6 +52,7 @@ class _MarkedSentence:
     scopes: dict[str, tuple[int, int]] = field(default_factory=dict)
 
 
+@remembered_corpus
 def read_bioscope(
     path: str | Path,
     *,

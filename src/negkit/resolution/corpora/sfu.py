@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from negkit.errors import InputFormatError
+from negkit.resolution.corpora.remembered import remembered_corpus
 from negkit.resolution.corpora.spans import UnmappedLog, build_instance, empty_sentence_notes
 from negkit.resolution.corpora.xmltree import XmlElement, parse_xml_file
 from negkit.resolution.instances import Corpus, ResolutionSentence, Token, TokenPart
@@ -52,6 +53,7 @@ class _Scope:
     tokens: list[int] = field(default_factory=list)
 
 
+@remembered_corpus
 def read_sfu(
     path: str | Path,
     *,
