@@ -34,10 +34,11 @@ PIP=(.venv/bin/python -m pip --disable-pip-version-check -q)
 # pip here may be configured with local package folders that do not all exist; drop those warnings.
 pip_quiet() { "${PIP[@]}" "$@" 2> >(grep -v "is ignored: it is neither a file nor a directory" >&2); }
 
-# The installs go through uv (a fast, well-kept installer from PyPI: about 10 s where pip takes 1.5 min, which is
-# most of a fresh test run's setup), with pip as the fallback when uv cannot be had (NEGKIT_SETUP_PIP=1 forces pip).
-# uv does not read pip's configuration, so the folders of wheels (find-links) and the constraint files that pip is
-# configured with here are handed to it, those that exist.
+# The installs go through uv (a fast, well-kept installer from PyPI: about 45 s where pip takes 1.5 min, a good part
+# of a fresh test run), with pip as the fallback when uv cannot be had (NEGKIT_SETUP_PIP=1 forces pip). uv compiles
+# the bytecode as pip does (an environment with PYTHONDONTWRITEBYTECODE would otherwise compile torch and
+# transformers again at every start). uv does not read pip's configuration, so the folders of wheels (find-links)
+# and the constraint files that pip is configured with here are handed to it, those that exist.
 INSTALLER=pip
 if [ -z "${NEGKIT_SETUP_PIP:-}" ] && { [ -x .venv/bin/uv ] || pip_quiet install -c constraints-tested.txt uv; } \
         && [ -x .venv/bin/uv ]; then
@@ -54,7 +55,7 @@ if [ -z "${NEGKIT_SETUP_PIP:-}" ] && { [ -x .venv/bin/uv ] || pip_quiet install 
 fi
 install() {
     if [ "$INSTALLER" = uv ]; then
-        .venv/bin/uv pip install --quiet --python .venv/bin/python "${uv_from_pip_config[@]}" "$@"
+        .venv/bin/uv pip install --quiet --compile-bytecode --python .venv/bin/python "${uv_from_pip_config[@]}" "$@"
     else
         pip_quiet install "$@"
     fi

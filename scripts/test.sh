@@ -12,8 +12,10 @@ bash scripts/setup.sh || exit 1
 .venv/bin/ruff format --check src tests perf scripts docs \
     || { echo "test: files not in ruff's format (run: .venv/bin/ruff format src tests perf scripts docs)" >&2; exit 1; }
 .venv/bin/mypy || { echo "test: mypy found type errors (see above)" >&2; exit 1; }
-# two workers (pytest-xdist): each test runs in one of them; NEGKIT_TEST_WORKERS=0 runs in this process alone
-.venv/bin/python -m pytest -q -n "${NEGKIT_TEST_WORKERS:-2}" "$@"
+# two workers (pytest-xdist): each test runs in one of them; NEGKIT_TEST_WORKERS=0 runs in this process alone.
+# Python may keep bytecode here (PYTHONDONTWRITEBYTECODE unset, caches in git-ignored __pycache__ folders): the
+# hundreds of child processes the tests start would otherwise compile negkit's modules from source each time.
+env -u PYTHONDONTWRITEBYTECODE .venv/bin/python -m pytest -q -n "${NEGKIT_TEST_WORKERS:-2}" "$@"
 status=$?
 if [ "$status" -eq 5 ]; then
     echo "test: pytest collected no tests; failing" >&2
