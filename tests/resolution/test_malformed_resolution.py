@@ -270,3 +270,12 @@ def test_tag_standard_input_not_utf8(tmp_path):
     )
     assert done.returncode == 2 and done.stdout == b""
     assert done.stderr.decode().startswith("negkit: error: -:1: not UTF-8") and b"Traceback" not in done.stderr
+
+
+def test_baseline_out_in_a_folder_not_made_yet_is_written(tmp_path, gold, capsys):
+    """``--out runs/x.txt`` on a fresh checkout (no runs/ folder yet) creates the folder, as ``negkit eval`` does."""
+    from negkit.cli import main
+
+    out = tmp_path / "runs" / "deeper" / "baseline.txt"
+    assert main(["resolution", "baseline", str(gold), "--out", str(out)]) == 0
+    assert out.read_text(encoding="utf-8").strip()

@@ -21,7 +21,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from negkit.errors import InputFormatError, NegkitError
-from negkit.io.atomic import atomic_write_bytes
+from negkit.io.atomic import atomic_write_bytes, make_folder
 from negkit.resolution.baseline import PunctuationBaseline
 from negkit.resolution.corpora.cdsco import CdscoDocument, format_cdsco
 from negkit.resolution.corpora.formats import read_corpus
@@ -123,9 +123,13 @@ def gold_document(document: CdscoDocument) -> CdscoDocument:
 
 
 def write_system(document: CdscoDocument, out: str | Path) -> None:
-    """Write ``document`` as CD-SCO to the file ``out`` (atomically, exact bytes) or, for ``"-"``, to stdout."""
+    """Write ``document`` as CD-SCO to the file ``out`` (atomically, exact bytes; its missing folders created) or,
+    for ``"-"``, to stdout."""
     text = format_cdsco(document)
     if str(out) == "-":
         sys.stdout.write(text)
-    else:
-        atomic_write_bytes(out, text.encode("utf-8"))
+        return
+    folder = Path(out).parent
+    if not any(place.exists() and not place.is_dir() for place in (folder, *folder.parents)):
+        make_folder(folder)  # a file in the way is the write's error below, naming ``out``
+    atomic_write_bytes(out, text.encode("utf-8"))
