@@ -45,3 +45,27 @@ def test_a_spec_reads_the_factorys_parameters():
     assert task_spec("t", factory, FLAG_OPTIONS, accepts=frozenset({"chat"}), always_seeded=True).uses_seed(
         {"num_fewshot": 0}
     )
+
+
+def test_the_spec_says_what_the_suite_declares_of_the_task():
+    """Suite, data declaration, interval unit, BibTeX and Harness export, read without building the task."""
+    from negkit.commands.export import exportable
+
+    exports = exportable()
+    for suite in all_suites():
+        for entry in suite.tasks:
+            spec = get_task_spec(entry.name)
+            assert (spec.suite, spec.data, spec.interval_unit, spec.bibtex) == (
+                suite.name,
+                suite.data,
+                suite.interval_unit,
+                suite.bibtex,
+            )
+            if entry.name in exports:
+                assert spec.harness_names == exports[entry.name].names and spec.harness_none == ""
+            else:
+                assert spec.harness_names == () and spec.harness_none == suite.harness_none
+    tind = get_task_spec("tind")
+    assert tind.suite == "tind" and tind.data is not None and tind.data.folder == "tind"
+    assert tind.interval_unit.startswith("group") and "@" in tind.bibtex
+    assert get_task_spec("scone").harness_names and get_task_spec("tind").harness_names

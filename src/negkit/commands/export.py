@@ -30,7 +30,7 @@ from negkit.commands.eval.record import data_record
 from negkit.errors import NegkitError
 from negkit.io.atomic import atomic_write_text, make_folder
 from negkit.kit.arguments import format_per_task
-from negkit.kit.suites import HarnessExport, all_suites, registered_tasks
+from negkit.kit.suites import HarnessExport, all_suites, get_task_spec, registered_tasks
 
 MANIFEST = "negkit_export.json"
 UTILS = "utils.py"
@@ -47,21 +47,9 @@ def exportable() -> dict[str, HarnessExport]:
     return exports
 
 
-def not_exported() -> dict[str, str]:
-    """negkit task without a Harness export -> why, for the suites that say (``SuiteDescription.harness_none``)."""
-    exports = exportable()
-    return {
-        task: suite.harness_none
-        for suite in all_suites()
-        if suite.harness_none
-        for task in suite.task_names
-        if task not in exports
-    }
-
-
 def harness_names() -> dict[str, tuple[str, ...]]:
-    """negkit task -> the Harness task name(s) exported for it."""
-    return {task: export.names for task, export in exportable().items()}
+    """negkit task -> the Harness task name(s) exported for it (read from each task's spec, without building it)."""
+    return {task: get_task_spec(task).harness_names for task in exportable()}
 
 
 def export_task_names(names: Sequence[str]) -> list[str]:
@@ -110,8 +98,8 @@ def export_lm_eval(
         raise NegkitError(f"no task to export; exportable tasks: {', '.join(exports)}")
     unknown = [task for task in tasks if task not in exports]
     if unknown:
-        reasons = not_exported()
-        why = "; ".join(f"{task}: {reasons[task]}" for task in unknown if task in reasons)
+        specs = [get_task_spec(task) for task in unknown if task in registered_tasks()]
+        why = "; ".join(f"{spec.name}: {spec.harness_none}" for spec in specs if spec.harness_none)
         raise NegkitError(
             f"cannot export {', '.join(unknown)} to the LM Evaluation Harness"
             f"{f' ({why})' if why else ''}; exportable tasks: {', '.join(exports)}"

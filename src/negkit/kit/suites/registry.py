@@ -10,6 +10,7 @@ entry point in the group ``negkit.suites`` (its value: a module that registers s
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import importlib
 import importlib.metadata
@@ -185,9 +186,20 @@ def get_task(name: str, **options: Any) -> Task:
 def get_task_spec(name: str, model_kind: str = LANGUAGE_MODEL) -> TaskSpec:
     """The static facts of task ``name`` built for ``model_kind``, read without building it (:class:`TaskSpec`);
     an unknown name is an error naming the known tasks."""
-    entry = task_entry(name)
+    suite = task_suite(name)
+    entry = suite.task(name)
     flag_options = (*TASK_OPTIONS, *task_flags())
-    return task_spec(entry.name, entry.factory, flag_options, model_kind, entry.accepts, entry.always_seeded)
+    spec = task_spec(entry.name, entry.factory, flag_options, model_kind, entry.accepts, entry.always_seeded)
+    export = suite.task_harness.get(entry.name, suite.harness if entry.name == suite.main_task else None)
+    return dataclasses.replace(
+        spec,
+        suite=suite.name,
+        data=suite.data,
+        interval_unit=suite.interval_unit,
+        bibtex=suite.bibtex,
+        harness_names=export.names if export is not None else (),
+        harness_none=suite.harness_none if export is None else "",
+    )
 
 
 def registered_tasks() -> dict[str, str]:

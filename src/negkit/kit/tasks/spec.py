@@ -4,7 +4,10 @@
 builds each task once, with its final options. What the check needs is static: which of the options that
 ``negkit eval``'s flags set the task takes (its factory's keyword parameters, or what its entry declares), and
 whether the run's seed changes what it asks (a task that draws few-shot examples over its paper's seeds, or one
-that always samples). ``tests/kit/test_task_spec.py`` checks every registered task's spec against the task built.
+that always samples). Beside those, what its suite declares about it: the suite, its data declaration, the unit its
+intervals resample, its BibTeX, and its LM Evaluation Harness export (the Harness task names, or why there is
+none), which ``negkit export lm-eval`` reads. ``tests/kit/test_task_spec.py`` checks every registered task's spec
+against the task built and against its suite.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from negkit.kit.data.source import DataSource
 from negkit.kit.tasks.base import TASK_OPTIONS
 
 #: The model kinds a task may be built for (``model_kind=...``); a task built for a classifier or an embedding
@@ -25,7 +29,10 @@ LANGUAGE_MODEL = "language_model"
 class TaskSpec:
     """A task's static facts: its name, the model kind it is built for, the flag-set options it takes, whether it
     averages over its paper's few-shot seeds (``seeds``, which ``--seed`` replaces) and the default number of
-    few-shot examples, and whether it samples whatever its options (``always_seeded``)."""
+    few-shot examples, and whether it samples whatever its options (``always_seeded``); and what its suite says of
+    it: the suite's name, its data declaration (files, URLs, hashes, licence), the unit its intervals resample as
+    the suite describes it (``group (the sentences generated from one WordNet pair)``), its BibTeX, the Harness
+    task names it is exported as (``()``: not exported) and, when none, why (``harness_none``)."""
 
     name: str
     model_kind: str
@@ -33,6 +40,12 @@ class TaskSpec:
     fewshot_seeds: bool = False
     default_fewshot: int = 0
     always_seeded: bool = False
+    suite: str = ""
+    data: DataSource | None = None
+    interval_unit: str = "item"
+    bibtex: str = ""
+    harness_names: tuple[str, ...] = ()
+    harness_none: str = ""
 
     def uses_seed(self, options: Mapping[str, Any]) -> bool:
         """Whether the run's seed changes what the task asks when built with ``options``."""
