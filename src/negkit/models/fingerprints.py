@@ -36,30 +36,41 @@ def cache_dir() -> Path:
     return base / "negkit"
 
 
+#: Hashes this process already knows: "path|size|mtime_ns" -> SHA-256 (a run hashes each data file once per task).
+_KNOWN_HASHES: dict[str, str] = {}
+#: At most this many hashes are remembered in ``sha256.json`` (the oldest go first): every lookup reads the file.
+MEMO_ENTRIES = 2048
+
+
 def file_sha256(path: str | os.PathLike[str]) -> str:
-    """SHA-256 of a file, remembered in the cache by (path, size, mtime) so big files are hashed once."""
+    """SHA-256 of a file, remembered by (path, size, mtime): for the process, and in the cache's ``sha256.json``
+    (the last :data:`MEMO_ENTRIES`) so that big files are hashed once."""
     path = Path(path).resolve()
     stat = path.stat()
-    memo_path = cache_dir() / "sha256.json"
     memo_key = f"{path}|{stat.st_size}|{stat.st_mtime_ns}"
+    if memo_key in _KNOWN_HASHES:
+        return _KNOWN_HASHES[memo_key]
+    memo_path = cache_dir() / "sha256.json"
     try:
         memo: dict[str, str] = json.loads(memo_path.read_text())
     except (OSError, ValueError):
         memo = {}
-    if memo_key in memo:
-        return memo[memo_key]
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    memo[memo_key] = digest.hexdigest()
-    try:
-        memo_path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = memo_path.with_suffix(f".{os.getpid()}.tmp")
-        temporary.write_text(json.dumps(memo))
-        os.replace(temporary, memo_path)
-    except OSError:
-        pass  # the hash is still right; it is just not remembered
+    if memo_key not in memo:
+        digest = hashlib.sha256()
+        with open(path, "rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+        memo[memo_key] = digest.hexdigest()
+        for stale in list(memo)[: max(0, len(memo) - MEMO_ENTRIES)]:
+            del memo[stale]
+        try:
+            memo_path.parent.mkdir(parents=True, exist_ok=True)
+            temporary = memo_path.with_suffix(f".{os.getpid()}.tmp")
+            temporary.write_text(json.dumps(memo))
+            os.replace(temporary, memo_path)
+        except OSError:
+            pass  # the hash is still right; it is just not remembered
+    _KNOWN_HASHES[memo_key] = memo[memo_key]
     return memo[memo_key]
 
 
