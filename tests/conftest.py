@@ -27,6 +27,9 @@ SHARED_DATA = Path(os.environ.get("NEGKIT_TEST_DATA", REPO_ROOT.parent / "shared
 # A test never finds data in the developer's own cache (~/.cache/negkit/data): the cache is a folder that does
 # not exist unless a test sets NEGKIT_DATA_CACHE itself.
 os.environ["NEGKIT_DATA_CACHE"] = str(Path(tempfile.gettempdir()) / f"negkit-tests-no-data-cache-{os.getpid()}")
+# Nor does it read or grow the developer's negkit cache (~/.cache/negkit: file hashes, converted models, the fast
+# dtype): each test process (and the processes it starts) has a cache of its own.
+os.environ["NEGKIT_CACHE"] = str(Path(tempfile.gettempdir()) / f"negkit-tests-cache-{os.getpid()}")
 #: The device of the device-aware tests (``NEGKIT_TEST_DEVICE``: ``cpu``, ``cuda`` or ``cuda:N``; default ``cpu``).
 TEST_DEVICE = os.environ.get("NEGKIT_TEST_DEVICE", "").strip() or "cpu"
 
