@@ -45,12 +45,15 @@ if [ -z "${NEGKIT_SETUP_PIP:-}" ] && { [ -x .venv/bin/uv ] || pip_quiet install 
     INSTALLER=uv
     uv_from_pip_config=()
     pip_setting() { .venv/bin/python -m pip config get "$1" 2>/dev/null || true; }
+    handed=" "  # each place once (the environment and the configuration files may name the same one)
     for place in ${PIP_FIND_LINKS:-} $(pip_setting global.find-links) $(pip_setting install.find-links); do
         place=${place#file://}
-        if [ -e "$place" ]; then uv_from_pip_config+=(--find-links "$place"); fi
+        if [ -e "$place" ] && [[ "$handed" != *" $place "* ]]; then
+            uv_from_pip_config+=(--find-links "$place"); handed+="$place "
+        fi
     done
     for file in ${PIP_CONSTRAINT:-} $(pip_setting global.constraint) $(pip_setting install.constraint); do
-        if [ -f "$file" ]; then uv_from_pip_config+=(-c "$file"); fi
+        if [ -f "$file" ] && [[ "$handed" != *" $file "* ]]; then uv_from_pip_config+=(-c "$file"); handed+="$file "; fi
     done
 fi
 install() {
