@@ -44,15 +44,17 @@ if [ -z "${NEGKIT_SETUP_PIP:-}" ] && { [ -x .venv/bin/uv ] || pip_quiet install 
         && [ -x .venv/bin/uv ]; then
     INSTALLER=uv
     uv_from_pip_config=()
-    pip_setting() { .venv/bin/python -m pip config get "$1" 2>/dev/null || true; }
-    handed=" "  # each place once (the environment and the configuration files may name the same one)
-    for place in ${PIP_FIND_LINKS:-} $(pip_setting global.find-links) $(pip_setting install.find-links); do
+    # pip's settings from every configuration file and the environment (`pip config get` reads one file only)
+    pip_settings=$(.venv/bin/python -m pip config list 2>/dev/null || true)
+    pip_setting() { sed -n "s/^[^.]*\.$1='\(.*\)'\$/\1/p" <<< "$pip_settings"; }
+    handed=" "  # each place once (several files and the environment may name the same one)
+    for place in $(pip_setting find-links); do
         place=${place#file://}
         if [ -e "$place" ] && [[ "$handed" != *" $place "* ]]; then
             uv_from_pip_config+=(--find-links "$place"); handed+="$place "
         fi
     done
-    for file in ${PIP_CONSTRAINT:-} $(pip_setting global.constraint) $(pip_setting install.constraint); do
+    for file in $(pip_setting constraint); do
         if [ -f "$file" ] && [[ "$handed" != *" $file "* ]]; then uv_from_pip_config+=(-c "$file"); handed+="$file "; fi
     done
 fi
