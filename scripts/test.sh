@@ -13,9 +13,9 @@ bash scripts/setup.sh || exit 1
     || { echo "test: files not in ruff's format (run: .venv/bin/ruff format src tests perf scripts docs)" >&2; exit 1; }
 # mypy (one process, about 40 s on a fresh clone) runs beside the test suite, its report printed after it
 mypy_report=$(mktemp)
-trap 'rm -f "$mypy_report"' EXIT
 .venv/bin/mypy > "$mypy_report" 2>&1 &
 mypy_pid=$!
+trap 'kill "$mypy_pid" 2>/dev/null; rm -f "$mypy_report"' EXIT  # an interrupted run leaves no mypy behind
 # two workers (pytest-xdist): each test runs in one of them; NEGKIT_TEST_WORKERS=0 runs in this process alone.
 # Python may keep bytecode here (PYTHONDONTWRITEBYTECODE unset, caches in git-ignored __pycache__ folders): the
 # hundreds of child processes the tests start would otherwise compile negkit's modules from source each time.
