@@ -10,8 +10,8 @@ font that has them instead of empty boxes.
 
 matplotlib is an optional dependency (``pip install negkit[report]``); :func:`available` says whether it is there.
 A chart is a pure function of its arguments and takes matplotlib about 0.08 s, so a process keeps the last
-:data:`REMEMBERED` charts it drew (keyed by the arguments' ``repr``) and gives the same text when asked again: the
-same figure on report.html, compare.html and a rerun's report is drawn once.
+:data:`REMEMBERED` charts it drew (keyed by the values of the arguments) and gives the same text when asked again:
+the same figure on report.html, compare.html and a rerun's report is drawn once.
 """
 
 from __future__ import annotations
