@@ -134,6 +134,18 @@ def _eval_command(launcher: list[str], model: Path, data: Path, out: Path) -> li
     ]
 
 
+def _in_this_process(command: list[str]) -> int:
+    """``negkit eval ...`` of :func:`_eval_command` (without a launcher) run in the test's own process (it has
+    torch and negkit imported already; a child would spend seconds importing them), its output swallowed."""
+    import contextlib
+    import io
+
+    from negkit.cli import main
+
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        return main(command[2:])  # "-m negkit" dropped
+
+
 def _close(one, two, tolerance: float = 1e-5) -> bool:
     """Equal, except that numbers may differ by ``tolerance`` (the prefix tree packs prompts differently when
     each rank has its own share, so the float sums run in another order)."""
@@ -154,13 +166,7 @@ def test_torchrun_two_processes_equal_one_and_resume_with_any_count(tmp_path, mo
     """``torchrun --nproc-per-node 2 -m negkit eval`` writes the same samples as one process (to 1e-5: the
     prefix tree packs each rank's share on its own); rerunning with one process computes nothing."""
     single, double = tmp_path / "one", tmp_path / "two"
-    subprocess.run(
-        _eval_command([sys.executable], model_folder, data_folder, single),
-        env=_env(),
-        check=True,
-        capture_output=True,
-        timeout=120,
-    )
+    assert _in_this_process(_eval_command([], model_folder, data_folder, single)) == 0  # the one-process run
     torchrun = [
         sys.executable,
         "-m",
@@ -193,10 +199,7 @@ def test_torchrun_two_processes_equal_one_and_resume_with_any_count(tmp_path, mo
             and sum(rank["assigned"] for rank in ranks) == two["requests"]["unique"]
         )
         assert all(rank["assigned"] > 0 for rank in ranks)
-    again = subprocess.run(
-        _eval_command([sys.executable], model_folder, data_folder, double), env=_env(), capture_output=True, timeout=120
-    )
-    assert again.returncode == 0
+    assert _in_this_process(_eval_command([], model_folder, data_folder, double)) == 0  # one process resumes
     for task in ("tind", "tind-continuation"):
         assert _results(double, task)["requests"]["computed"] == 0
     single_store = double / "requests.jsonl"  # created at the first write: the single process found every answer
@@ -258,22 +261,15 @@ def test_two_process_run_killed_midway_resumes_on_one_process(tmp_path, model_fo
     stored = _stored_keys(out)
     assert stored, "the killed ranks stored nothing"
 
-    resumed = subprocess.run(
-        [
-            sys.executable,
-            str(TESTS / "eval_child.py"),
-            str(model_folder),
-            str(data_folder),
-            str(out),
-            str(tmp_path / "asked-resume.txt"),
-        ],
-        env=_env(),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert "finished" in resumed.stdout, resumed.stderr[-2000:]
+    # one process resumes: eval_child.py's run, in the test's own process (torch and negkit are imported here)
+    from eval_child import SlowRecordingModel
+
+    from negkit.commands.eval.evaluate import evaluate
+    from negkit.commands.eval.options import EvalOptions
+
     model = HFCausalLM.from_pretrained(str(model_folder), batch_size=2)
+    options = EvalOptions(data=str(data_folder), split="test", out=str(out), progress=False, chunk_size=4)
+    evaluate(SlowRecordingModel(model, tmp_path / "asked-resume.txt"), ["tind"], options)
     asked_again = {
         request_key(model.fingerprint, "exact", NextTokenRequest(eval(line), ("True", "False")))  # noqa: S307
         for line in (tmp_path / "asked-resume.txt").read_text().splitlines()
