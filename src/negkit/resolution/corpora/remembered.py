@@ -8,7 +8,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import os
-from collections import OrderedDict
 from pathlib import Path
 from typing import Protocol
 
@@ -27,21 +26,20 @@ class CorpusReader(Protocol):
 
 
 def remembered_corpus(read: CorpusReader) -> CorpusReader:
-    """``read`` with the last :data:`KEPT` corpora kept, keyed by the path as given (the sentences name it), the
-    size and modification time of every file it covers, and the options; each call gets a corpus of its own."""
-    kept: OrderedDict[_ContentKey, Corpus] = OrderedDict()
+    """``read`` with the last :data:`KEPT` corpora kept (``functools.lru_cache``), keyed by the path as given (the
+    sentences name it), the size and modification time of every file it covers, and the options; each call gets a
+    corpus of its own."""
+
+    @functools.lru_cache(maxsize=KEPT)
+    def read_once(content: _ContentKey, path: str, keep_speculation: bool, cue_in_scope: bool, strict: bool) -> Corpus:
+        return read(path, keep_speculation=keep_speculation, cue_in_scope=cue_in_scope, strict=strict)
 
     @functools.wraps(read)
     def reader(
         path: str | Path, *, keep_speculation: bool = True, cue_in_scope: bool = False, strict: bool = False
     ) -> Corpus:
-        key = (_content_key(Path(path)), keep_speculation, cue_in_scope, strict)
-        if key not in kept:
-            kept[key] = read(path, keep_speculation=keep_speculation, cue_in_scope=cue_in_scope, strict=strict)
-            while len(kept) > KEPT:
-                kept.popitem(last=False)
-        kept.move_to_end(key)
-        return _copy(kept[key])
+        content = _content_key(Path(path))
+        return _copy(read_once(content, str(path), keep_speculation, cue_in_scope, strict))
 
     return reader
 
