@@ -113,10 +113,12 @@ def test_store_reads_other_files_and_never_changes_them(tmp_path):
 
 
 def _eval_command(launcher: list[str], model: Path, data: Path, out: Path) -> list[str]:
+    return [*launcher, "-m", "negkit", *_eval_argv(model, data, out)]
+
+
+def _eval_argv(model: Path, data: Path, out: Path) -> list[str]:
+    """The arguments of ``negkit eval`` that the test's runs share (one process, ranks, resume)."""
     return [
-        *launcher,
-        "-m",
-        "negkit",
         "eval",
         "--model",
         f"hf:{model}",
@@ -134,16 +136,16 @@ def _eval_command(launcher: list[str], model: Path, data: Path, out: Path) -> li
     ]
 
 
-def _in_this_process(command: list[str]) -> int:
-    """``negkit eval ...`` of :func:`_eval_command` (without a launcher) run in the test's own process (it has
-    torch and negkit imported already; a child would spend seconds importing them), its output swallowed."""
+def _in_this_process(argv: list[str]) -> int:
+    """``negkit ARGV`` run in the test's own process (it has torch and negkit imported already; a child would spend
+    seconds importing them), its output swallowed."""
     import contextlib
     import io
 
     from negkit.cli import main
 
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        return main(command[2:])  # "-m negkit" dropped
+        return main(argv)
 
 
 def _close(one, two, tolerance: float = 1e-5) -> bool:
@@ -166,7 +168,7 @@ def test_torchrun_two_processes_equal_one_and_resume_with_any_count(tmp_path, mo
     """``torchrun --nproc-per-node 2 -m negkit eval`` writes the same samples as one process (to 1e-5: the
     prefix tree packs each rank's share on its own); rerunning with one process computes nothing."""
     single, double = tmp_path / "one", tmp_path / "two"
-    assert _in_this_process(_eval_command([], model_folder, data_folder, single)) == 0  # the one-process run
+    assert _in_this_process(_eval_argv(model_folder, data_folder, single)) == 0  # the one-process run
     torchrun = [
         sys.executable,
         "-m",
@@ -199,7 +201,7 @@ def test_torchrun_two_processes_equal_one_and_resume_with_any_count(tmp_path, mo
             and sum(rank["assigned"] for rank in ranks) == two["requests"]["unique"]
         )
         assert all(rank["assigned"] > 0 for rank in ranks)
-    assert _in_this_process(_eval_command([], model_folder, data_folder, double)) == 0  # one process resumes
+    assert _in_this_process(_eval_argv(model_folder, data_folder, double)) == 0  # one process resumes
     for task in ("tind", "tind-continuation"):
         assert _results(double, task)["requests"]["computed"] == 0
     single_store = double / "requests.jsonl"  # created at the first write: the single process found every answer
