@@ -14,8 +14,9 @@ syntactic_scope, kind (``Input`` padded with spaces to 10 characters, ``Distract
 
 The authors ship the files in an encrypted zip (password ``hitz``) so that the sentences stay out of web
 crawls; :func:`read_tind_raw` reads such a zip in place, without extracting it. Legacy ZipCrypto zips are
-read with the standard library, AES zips with ``pyzipper`` (the ``zip`` extra). Decrypting and parsing the
-release takes seconds (the standard library decrypts ZipCrypto in Python), so a process keeps the groups of the last
+read with the standard library, AES zips with ``pyzipper`` (the ``zip`` extra, which also brings a ZipCrypto
+decrypter in C: :mod:`negkit.io.zipcrypto`; without it the standard library decrypts in Python, some 2 seconds
+more per read). Decrypting and parsing the release takes a second or more, so a process keeps the groups of the last
 zip it read, keyed by the zip's path, size, modification time and password: reading an unchanged zip again (several
 TIND tasks or runs in one process) copies them instead.
 """
@@ -44,6 +45,7 @@ from negkit.benchmarks.tind.types import (
 from negkit.errors import DataNotFoundError, InputFormatError, NegkitError, quoted
 from negkit.io.atomic import atomic_write_bytes, make_folder
 from negkit.io.textfiles import read_bytes
+from negkit.io.zipcrypto import read_encrypted_member
 
 #: The password the authors publish for their zip (and the one of ``raw-public.zip``).
 DEFAULT_PASSWORD = "hitz"
@@ -102,7 +104,7 @@ class TindSource:
     def read_text(self, name: str) -> str:
         if self._zip is not None:
             try:
-                data = self._zip.read(name)
+                data = self._read_member(name)
             except RuntimeError as error:  # zipfile: "Bad password for file ..."
                 raise NegkitError(f"{self.path}: cannot decrypt {name}: {error}") from None
             except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError) as error:
@@ -113,6 +115,16 @@ class TindSource:
             return data.decode("utf-8")
         except UnicodeDecodeError as error:
             raise InputFormatError(self.location(name), None, f"not UTF-8 text ({error})") from error
+
+    def _read_member(self, name: str) -> bytes:
+        """A zip member's bytes: ZipCrypto decrypted in C where fast-zip-decryption is installed
+        (:mod:`negkit.io.zipcrypto`), else by :mod:`zipfile` (or pyzipper, for AES)."""
+        assert self._zip is not None
+        if type(self._zip) is zipfile.ZipFile:  # not pyzipper's AESZipFile (its members are AES-encrypted)
+            fast = read_encrypted_member(self.path, self._zip.getinfo(name), self._password.encode("utf-8"))
+            if fast is not None:
+                return fast
+        return self._zip.read(name)
 
     def zip_key(self) -> tuple[str, int, int, str] | None:
         """What identifies the content of a zip source (path, size, modification time, password); ``None`` for a
