@@ -11,7 +11,7 @@ Where the files are: ``WNSEARCHDIR`` (WordNet's own variable), then ``$WNHOME/di
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -231,6 +231,14 @@ class WordNet:
         table = self._to_princeton.get("a" if pos == "s" else pos)
         return f"{table.get(offset, offset):08d}-{pos}" if table else local_id
 
+    def _offset_to_id(self, pos: str) -> Callable[[str], str]:
+        """``offset text -> Princeton synset id`` for one POS: :meth:`princeton_id` of ``OFFSET-pos`` with the
+        alignment looked up once (the index files hold some 600,000 offsets, written with eight digits, and few of
+        them move)."""
+        table = self._to_princeton.get("a" if pos == "s" else pos, {})
+        moved = {f"{local:08d}": f"{princeton:08d}-{pos}" for local, princeton in table.items() if local != princeton}
+        return lambda offset: moved.get(offset) or f"{offset}-{pos}"
+
     # -- index: lemma -> senses ----------------------------------------------------------------------------
     def senses(self, lemma: str, pos: str) -> list[str]:
         """Synset ids of ``lemma`` (spaces or underscores, any case) in sense-number order."""
@@ -246,7 +254,7 @@ class WordNet:
         cached = self.__dict__.setdefault("_indexes", {})
         if key not in cached:
             table: dict[str, list[str]] = {}
-            letter = "a" if pos == "s" else pos
+            to_id = self._offset_to_id("a" if pos == "s" else pos)
             with (self.folder / f"index.{key}").open(encoding="utf-8") as handle:
                 for line in handle:
                     if line.startswith(" "):
@@ -255,7 +263,7 @@ class WordNet:
                     count = int(fields[2])
                     pointer_count = int(fields[3])
                     offsets = fields[6 + pointer_count : 6 + pointer_count + count]
-                    table[fields[0]] = [self.princeton_id(f"{offset}-{letter}") for offset in offsets]
+                    table[fields[0]] = [to_id(offset) for offset in offsets]
             cached[key] = table
         return cached[key]
 
@@ -264,11 +272,11 @@ class WordNet:
         table = self.__dict__.get("_sense_table")
         if table is None:
             table = {}
+            to_id = {pos: self._offset_to_id(pos) for pos in set(_SENSE_KEY_POS.values())}
             with (self.folder / "index.sense").open(encoding="utf-8") as handle:
                 for line in handle:
                     key, offset, _sense_number, count = line.split()
-                    pos = _SENSE_KEY_POS[key.split("%", 1)[1][0]]
-                    table[key] = (self.princeton_id(f"{offset}-{pos}"), int(count))
+                    table[key] = (to_id[_SENSE_KEY_POS[key.split("%", 1)[1][0]]](offset), int(count))
             self.__dict__["_sense_table"] = table
         return table
 
