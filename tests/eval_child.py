@@ -2,7 +2,8 @@
 
 Usage: python eval_child.py MODEL_FOLDER DATA_FOLDER OUT_FOLDER ASKED_LOG
 Every context the model is asked about is appended to ASKED_LOG before it is answered; each model call
-sleeps a little so that the parent can kill the run in the middle.
+sleeps a little so that the parent can kill the run in the middle (a run the test makes in its own process, such
+as a resumed one, has no need to: ``SlowRecordingModel(..., pause=0)``).
 """
 
 from __future__ import annotations
@@ -23,8 +24,8 @@ from negkit.models.hf_causal import HFCausalLM  # noqa: E402
 class SlowRecordingModel:
     """Delegates to a real model; logs every asked context and sleeps per call."""
 
-    def __init__(self, model: HFCausalLM, log: Path) -> None:
-        self.inner, self.log = model, log
+    def __init__(self, model: HFCausalLM, log: Path, pause: float = 0.15) -> None:
+        self.inner, self.log, self.pause = model, log, pause
         self.fingerprint, self.is_encoder_decoder = model.fingerprint, model.is_encoder_decoder
         self.has_chat_template = model.has_chat_template
 
@@ -34,7 +35,7 @@ class SlowRecordingModel:
     def next_token_logprobs(self, contexts, candidates):
         with open(self.log, "a", encoding="utf-8") as handle:
             handle.writelines(repr(context) + "\n" for context in contexts)
-        time.sleep(0.15)
+        time.sleep(self.pause)
         return self.inner.next_token_logprobs(contexts, candidates)
 
 

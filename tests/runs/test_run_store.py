@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from conftest import TESTS
+from eval_child import SlowRecordingModel
 from tiny_models import synthetic_truth_items
 
 from negkit.commands.eval.evaluate import evaluate
@@ -140,8 +141,10 @@ def test_kill_9_loses_nothing_and_resume_recomputes_nothing(tmp_path, tiny_model
     total = len({item.sentence for item in synthetic_truth_items(groups_per_pattern=2)})  # distinct prompts
     assert 8 <= len(stored) < total
 
-    resumed = _child(tiny_model_folder, synthetic_data, out, second_log)
-    assert "finished" in resumed.communicate(timeout=120)[0]
+    # the resumed run in this process (torch and negkit are imported here already; a child spends seconds on it)
+    resumed = SlowRecordingModel(HFCausalLM.from_pretrained(str(tiny_model_folder), batch_size=2), second_log, pause=0)
+    options = EvalOptions(data=str(synthetic_data), split="test", out=out, progress=False, chunk_size=4)
+    evaluate(resumed, ["tind"], options)
     asked_before = first_log.read_text().splitlines()
     asked_again = second_log.read_text().splitlines()
     assert len(asked_again) == total - len(stored)  # only what was not stored
