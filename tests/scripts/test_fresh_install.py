@@ -1,8 +1,8 @@
 """negkit's base install (no extras) in a fresh virtual environment: the wheel built from this checkout installs,
 and ``negkit --help``, ``--version``, ``eval --list``, ``data --help`` and a baseline evaluation work without torch or
-transformers. No network: the wheel is built with the running interpreter's setuptools (no build isolation), the
-fresh environment gets its pip from ``ensurepip``, and the base dependencies (numpy, tqdm, pydantic) are linked in from
-the running environment rather than downloaded."""
+transformers. No network: the wheel is built with the running interpreter's setuptools (no build isolation), it is
+installed into the fresh environment by this environment's pip (``pip --python``; the fresh one has no pip of its own),
+and the base dependencies (numpy, tqdm, pydantic) are linked in from the running environment rather than downloaded."""
 
 from __future__ import annotations
 
@@ -80,13 +80,13 @@ def build_wheel(tmp_path: Path) -> Path:
 
 
 def fresh_venv(folder: Path) -> Path:
-    """A new virtual environment with pip (ensurepip) and the base dependencies linked from this environment."""
+    """A new virtual environment (no pip: this environment's installs into it) with the base dependencies linked
+    from this environment."""
     try:
-        import ensurepip  # noqa: F401
         import venv  # noqa: F401
     except ImportError as missing:
-        pytest.skip(f"Python's venv/ensurepip is not available ({missing}; Debian: python3-venv)")
-    run([sys.executable, "-m", "venv", str(folder)])
+        pytest.skip(f"Python's venv is not available ({missing}; Debian: python3-venv)")
+    run([sys.executable, "-m", "venv", "--without-pip", str(folder)])
     python = folder / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
     site = Path(run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"]).stdout.strip())
     for name in BASE_DEPENDENCIES:
@@ -114,7 +114,7 @@ def test_the_base_install_runs_without_torch(tmp_path):
     assert {"negkit/benchmarks/semantoneg_files.json", "negkit/benchmarks/semantoneg.bib"} <= set(names)
 
     python = fresh_venv(tmp_path / "venv")
-    run([str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-index", str(wheel)])
+    run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps", "--no-index", str(wheel)])
     missing = run(
         [
             str(python),
