@@ -4,7 +4,7 @@ local negation (only a subordinate part negated), a contradiction without negati
 repository's two negated Korean QA sets.
 
 ``konubench`` (the main task) runs the kit's standard-negation multiple choice
-(:class:`negkit.kit.tasks.negation_choice.NegationChoiceTask`: the code path of Thunder-NUBench) on
+(declared as a :class:`negkit.kit.tasks.negation_choice.NegationChoice`: the code path of Thunder-NUBench) on
 ``dataset/ko_nubench/{test/test.json, validation/val.json, train/train.json}``: JSON arrays whose records name the
 roles (``standard_negation`` = choice1, ``local_negation`` = choice2, ``contradiction`` = choice3, ``paraphrase`` =
 choice4; a null local negation makes a three-candidate item, Thunder's ``non-applicable``); the local-negation types
@@ -23,14 +23,12 @@ halves and ``both_correct``. ``konubench-boolq-neg``: 1,404 KoBEST BoolQ items w
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal, get_args
 
 from pydantic import AfterValidator, ConfigDict, Field, model_validator
 
 from negkit.errors import DataNotFoundError, InputFormatError, quoted
-from negkit.kit.data.locate import locate_dataset
 from negkit.kit.data.rows import DataRow, Text, read_rows
 from negkit.kit.render.negation_choice import choice_figures
 from negkit.kit.suites import DataSource, register_suite
@@ -38,7 +36,7 @@ from negkit.kit.suites.description import HarnessExport, SuiteDescription, TaskE
 from negkit.kit.suites.kinds import choice_harness, paired_harness
 from negkit.kit.tasks.base import TaskData
 from negkit.kit.tasks.choice import ChoiceQuestion, MultipleChoice
-from negkit.kit.tasks.negation_choice import NON_APPLICABLE, ChoiceItem, NegationChoiceTask
+from negkit.kit.tasks.negation_choice import NON_APPLICABLE, ChoiceItem, NegationChoice
 from negkit.kit.tasks.negation_choice_harness import write_negation_choice_harness
 from negkit.kit.tasks.paired import PairedItem, PairedQuestions, PartQuestion
 from negkit.kit.training_data.declaration import register_training
@@ -93,12 +91,21 @@ class Item(Record):
         return self
 
 
-def read_konubench(path: str | Path, split: str = "test") -> list[ChoiceItem]:
+def split_file(folder: str | Path, split: str) -> Path:
+    """The file of ``split`` in a KoNUBench folder: ``FOLDER/dataset/ko_nubench/SPLIT_FILES[split]``."""
+    if split not in SPLIT_FILES:
+        raise DataNotFoundError(f"KoNUBench has no split {split!r} (choose one of {', '.join(SPLIT_FILES)})")
+    return Path(folder) / "dataset" / "ko_nubench" / SPLIT_FILES[split]
+
+
+def read_konubench(path: str | Path | None, split: str = "test") -> list[ChoiceItem]:
     """The items of one KoNUBench split file (a folder means ``FOLDER/dataset/ko_nubench/SPLIT``); a bad record names
     the file and the line where it starts."""
+    if path is None:
+        raise DataNotFoundError("KoNUBench is read from a local folder only")
     path = Path(path)
     if path.is_dir():
-        path = path / "dataset" / "ko_nubench" / SPLIT_FILES[split]
+        path = split_file(path, split)
     items, seen = [], set()
     for line, row in read_rows(path, Item):
         choices = (row.standard_negation, row.local_negation or "", row.contradiction, row.paraphrase)
@@ -119,28 +126,17 @@ def read_konubench(path: str | Path, split: str = "test") -> list[ChoiceItem]:
     return items
 
 
-class KoNUBenchTask(NegationChoiceTask):
-    """KoNUBench multiple choice: the kit's standard-negation task with the authors' cloze prompt and description."""
-
-    name = NAME
-    dataset = NAME
-    title = "KoNUBench multiple choice"
-    local_types = LOCAL_TYPES
-    unit = "KoNUBench item"
-    default_prompt = "cloze"
-
-    def templates(self) -> Mapping[str, str]:
-        return PROMPTS
-
-    def description(self, prompt_id: str) -> str:
-        return DESCRIPTION if prompt_id == "cloze" else ""
-
-    def load_split(self, data: str | Path | None, split: str) -> tuple[list[ChoiceItem], list[Path], str]:
-        if split not in SPLIT_FILES:
-            raise DataNotFoundError(f"KoNUBench has no split {split!r} (choose one of {', '.join(SPLIT_FILES)})")
-        folder = locate_dataset(NAME, data)
-        path = folder / "dataset" / "ko_nubench" / SPLIT_FILES[split]
-        return read_konubench(path, split), [path], str(folder)
+KONUBENCH = NegationChoice(
+    NAME,
+    read_konubench,
+    lambda folder, split: [split_file(folder, split)],
+    title="KoNUBench multiple choice",
+    unit="KoNUBench item",
+    prompts=PROMPTS,
+    default_prompt="cloze",
+    descriptions={"cloze": DESCRIPTION},
+    local_types=LOCAL_TYPES,
+)
 
 
 class KMMLUQuestion(Record):
@@ -231,7 +227,7 @@ HARNESS_TASK = "negkit_konubench"
 TRAINING = task_training_source(
     NAME,
     "KoNUBench's train split (2,500 Korean sentences) in its evaluation prompt, the standard negation as the answer",
-    KoNUBenchTask,
+    KONUBENCH.task,
     split="train",
     in_distribution=NAME,
 )
@@ -252,7 +248,7 @@ SUITE = register_suite(
         tasks=(
             TaskEntry(
                 NAME,
-                KoNUBenchTask,
+                KONUBENCH.task,
                 "KoNUBench: Korean standard negation as multiple choice (Thunder-NUBench's design and code path)",
             ),
             TaskEntry(KMMLU.name, KMMLU.task, "KMMLU questions asked positively and negated: accuracy on both"),
