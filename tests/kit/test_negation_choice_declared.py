@@ -11,7 +11,7 @@ import pytest
 
 import negkit.benchmarks
 from negkit.errors import NegkitError
-from negkit.kit.suites import get_task
+from negkit.kit.suites import DataSource, declared_suite, get_task
 from negkit.kit.tasks.negation_choice import ChoiceItem, NegationChoice, NegationChoiceTask
 from negkit.models.base import LoglikelihoodResult
 
@@ -80,3 +80,13 @@ def test_a_declaration_is_checked():
         TOY.task(prompt="x")
     with pytest.raises(ValueError, match="default prompt"):
         NegationChoice("bad", lambda folder, split: [], lambda folder, split: [], prompts={"a": "{s}"})
+
+
+def test_a_declaration_makes_its_suite():
+    suite = declared_suite(TOY, DataSource("toy-negation", "hand-written"), title="Toy")
+    assert suite.primary_metric == "summary.acc.mean" and suite.interval_unit == TOY.unit
+    assert suite.harness is not None and suite.harness.names == ("negkit_toy_negation",)
+    assert dict(suite.harness.loaders) == {"load_toy_negation": "toy-negation"}
+    (entry,) = suite.tasks
+    assert entry.description == "Toy: standard negation as multiple choice by log-likelihood"
+    assert type(entry.factory(num_fewshot=2)) is NegationChoiceTask

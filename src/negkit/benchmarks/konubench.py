@@ -32,12 +32,10 @@ from negkit.errors import DataNotFoundError, InputFormatError, quoted
 from negkit.kit.data.rows import DataRow, Text, read_rows
 from negkit.kit.render.negation_choice import choice_figures
 from negkit.kit.suites import DataSource, register_suite
-from negkit.kit.suites.description import HarnessExport, SuiteDescription, TaskEntry
-from negkit.kit.suites.kinds import choice_harness, paired_harness
-from negkit.kit.tasks.base import TaskData
+from negkit.kit.suites.description import TaskEntry
+from negkit.kit.suites.kinds import choice_harness, declared_suite, paired_harness
 from negkit.kit.tasks.choice import ChoiceQuestion, MultipleChoice
 from negkit.kit.tasks.negation_choice import NON_APPLICABLE, ChoiceItem, NegationChoice
-from negkit.kit.tasks.negation_choice_harness import write_negation_choice_harness
 from negkit.kit.tasks.paired import PairedItem, PairedQuestions, PartQuestion
 from negkit.kit.training_data.declaration import register_training
 from negkit.kit.training_data.task_source import task_training_source
@@ -219,8 +217,6 @@ BOOLQ_NEG = MultipleChoice(
     protocol={"prompt": "{paragraph} 질문: {question} 답변:", "choices": "아니오 / 예"},
 )
 
-HARNESS_TASK = "negkit_konubench"
-
 #: ``negkit finetune --train konubench=N``: the train split (2,500 items; no idx or sentence shared with validation or
 #: test) asked as the evaluation asks it (the description, ``원문: SENTENCE\n부정문:``), the standard negation after one
 #: space as the completion, every candidate kept as the example's choices.
@@ -233,35 +229,20 @@ TRAINING = task_training_source(
 )
 
 
-def write_harness_task(
-    task: Any, loaded: TaskData, out: Path, data: str | None, names: tuple[str, ...]
-) -> dict[str, Any]:
-    """The items with the chosen prompt, the Korean description as the Harness's ``description``."""
-    return write_negation_choice_harness(task, loaded, out, HARNESS_TASK)
-
-
 SUITE = register_suite(
-    SuiteDescription(
-        name=NAME,
-        title="KoNUBench",
-        aliases=("ko-nubench",),
-        tasks=(
-            TaskEntry(
-                NAME,
-                KONUBENCH.task,
-                "KoNUBench: Korean standard negation as multiple choice (Thunder-NUBench's design and code path)",
-            ),
+    declared_suite(
+        KONUBENCH,
+        DataSource.declared(__file__),
+        "KoNUBench: Korean standard negation as multiple choice (Thunder-NUBench's design and code path)",
+        "KoNUBench",
+        more_tasks=(
             TaskEntry(KMMLU.name, KMMLU.task, "KMMLU questions asked positively and negated: accuracy on both"),
             TaskEntry(BOOLQ_NEG.name, BOOLQ_NEG.task, "KoBEST BoolQ with negated questions: accuracy"),
         ),
-        main_task=NAME,
-        data=DataSource.declared(__file__),
-        reader=read_konubench,
+        aliases=("ko-nubench",),
         scorer_help="KoNUBench: acc, acc_norm, error analysis from {item_id, prediction[, prediction_norm, run]} lines",
         interval_unit="item",
-        primary_metric="summary.acc.mean",
         figures=choice_figures("KoNUBench"),
-        harness=HarnessExport((HARNESS_TASK,), write_harness_task, loaders={"load_konubench": NAME}),
         task_harness={KMMLU.name: paired_harness(KMMLU), BOOLQ_NEG.name: choice_harness(BOOLQ_NEG)},
         order=170,
         groups=("negation-all",),
