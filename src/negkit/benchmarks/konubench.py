@@ -4,7 +4,7 @@ local negation (only a subordinate part negated), a contradiction without negati
 repository's two negated Korean QA sets.
 
 ``konubench`` (the main task) runs the kit's standard-negation multiple choice
-(:class:`negkit.kit.tasks.negation_choice.NegationChoiceTask`: the code path of Thunder-NUBench) on
+(declared as a :class:`negkit.kit.tasks.negation_choice.NegationChoice`: the code path of Thunder-NUBench) on
 ``dataset/ko_nubench/{test/test.json, validation/val.json, train/train.json}``: JSON arrays whose records name the
 roles (``standard_negation`` = choice1, ``local_negation`` = choice2, ``contradiction`` = choice3, ``paraphrase`` =
 choice4; a null local negation makes a three-candidate item, Thunder's ``non-applicable``); the local-negation types
@@ -23,23 +23,19 @@ halves and ``both_correct``. ``konubench-boolq-neg``: 1,404 KoBEST BoolQ items w
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal, get_args
 
 from pydantic import AfterValidator, ConfigDict, Field, model_validator
 
 from negkit.errors import DataNotFoundError, InputFormatError, quoted
-from negkit.kit.data.locate import locate_dataset
 from negkit.kit.data.rows import DataRow, Text, read_rows
 from negkit.kit.render.negation_choice import choice_figures
 from negkit.kit.suites import DataSource, register_suite
-from negkit.kit.suites.description import HarnessExport, SuiteDescription, TaskEntry
-from negkit.kit.suites.kinds import choice_harness, paired_harness
-from negkit.kit.tasks.base import TaskData
+from negkit.kit.suites.description import TaskEntry
+from negkit.kit.suites.kinds import choice_harness, declared_suite, paired_harness
 from negkit.kit.tasks.choice import ChoiceQuestion, MultipleChoice
-from negkit.kit.tasks.negation_choice import NON_APPLICABLE, ChoiceItem, NegationChoiceTask
-from negkit.kit.tasks.negation_choice_harness import write_negation_choice_harness
+from negkit.kit.tasks.negation_choice import NON_APPLICABLE, ChoiceItem, NegationChoice
 from negkit.kit.tasks.paired import PairedItem, PairedQuestions, PartQuestion
 from negkit.kit.training_data.declaration import register_training
 from negkit.kit.training_data.task_source import task_training_source
@@ -93,12 +89,21 @@ class Item(Record):
         return self
 
 
-def read_konubench(path: str | Path, split: str = "test") -> list[ChoiceItem]:
+def split_file(folder: str | Path, split: str) -> Path:
+    """The file of ``split`` in a KoNUBench folder: ``FOLDER/dataset/ko_nubench/SPLIT_FILES[split]``."""
+    if split not in SPLIT_FILES:
+        raise DataNotFoundError(f"KoNUBench has no split {split!r} (choose one of {', '.join(SPLIT_FILES)})")
+    return Path(folder) / "dataset" / "ko_nubench" / SPLIT_FILES[split]
+
+
+def read_konubench(path: str | Path | None, split: str = "test") -> list[ChoiceItem]:
     """The items of one KoNUBench split file (a folder means ``FOLDER/dataset/ko_nubench/SPLIT``); a bad record names
     the file and the line where it starts."""
+    if path is None:
+        raise DataNotFoundError("KoNUBench is read from a local folder only")
     path = Path(path)
     if path.is_dir():
-        path = path / "dataset" / "ko_nubench" / SPLIT_FILES[split]
+        path = split_file(path, split)
     items, seen = [], set()
     for line, row in read_rows(path, Item):
         choices = (row.standard_negation, row.local_negation or "", row.contradiction, row.paraphrase)
@@ -119,28 +124,17 @@ def read_konubench(path: str | Path, split: str = "test") -> list[ChoiceItem]:
     return items
 
 
-class KoNUBenchTask(NegationChoiceTask):
-    """KoNUBench multiple choice: the kit's standard-negation task with the authors' cloze prompt and description."""
-
-    name = NAME
-    dataset = NAME
-    title = "KoNUBench multiple choice"
-    local_types = LOCAL_TYPES
-    unit = "KoNUBench item"
-    default_prompt = "cloze"
-
-    def templates(self) -> Mapping[str, str]:
-        return PROMPTS
-
-    def description(self, prompt_id: str) -> str:
-        return DESCRIPTION if prompt_id == "cloze" else ""
-
-    def load_split(self, data: str | Path | None, split: str) -> tuple[list[ChoiceItem], list[Path], str]:
-        if split not in SPLIT_FILES:
-            raise DataNotFoundError(f"KoNUBench has no split {split!r} (choose one of {', '.join(SPLIT_FILES)})")
-        folder = locate_dataset(NAME, data)
-        path = folder / "dataset" / "ko_nubench" / SPLIT_FILES[split]
-        return read_konubench(path, split), [path], str(folder)
+KONUBENCH = NegationChoice(
+    NAME,
+    read_konubench,
+    lambda folder, split: [split_file(folder, split)],
+    title="KoNUBench multiple choice",
+    unit="KoNUBench item",
+    prompts=PROMPTS,
+    default_prompt="cloze",
+    descriptions={"cloze": DESCRIPTION},
+    local_types=LOCAL_TYPES,
+)
 
 
 class KMMLUQuestion(Record):
@@ -223,49 +217,32 @@ BOOLQ_NEG = MultipleChoice(
     protocol={"prompt": "{paragraph} 질문: {question} 답변:", "choices": "아니오 / 예"},
 )
 
-HARNESS_TASK = "negkit_konubench"
-
 #: ``negkit finetune --train konubench=N``: the train split (2,500 items; no idx or sentence shared with validation or
 #: test) asked as the evaluation asks it (the description, ``원문: SENTENCE\n부정문:``), the standard negation after one
 #: space as the completion, every candidate kept as the example's choices.
 TRAINING = task_training_source(
     NAME,
     "KoNUBench's train split (2,500 Korean sentences) in its evaluation prompt, the standard negation as the answer",
-    KoNUBenchTask,
+    KONUBENCH.task,
     split="train",
     in_distribution=NAME,
 )
 
 
-def write_harness_task(
-    task: Any, loaded: TaskData, out: Path, data: str | None, names: tuple[str, ...]
-) -> dict[str, Any]:
-    """The items with the chosen prompt, the Korean description as the Harness's ``description``."""
-    return write_negation_choice_harness(task, loaded, out, HARNESS_TASK)
-
-
 SUITE = register_suite(
-    SuiteDescription(
-        name=NAME,
-        title="KoNUBench",
-        aliases=("ko-nubench",),
-        tasks=(
-            TaskEntry(
-                NAME,
-                KoNUBenchTask,
-                "KoNUBench: Korean standard negation as multiple choice (Thunder-NUBench's design and code path)",
-            ),
+    declared_suite(
+        KONUBENCH,
+        DataSource.declared(__file__),
+        "KoNUBench: Korean standard negation as multiple choice (Thunder-NUBench's design and code path)",
+        "KoNUBench",
+        more_tasks=(
             TaskEntry(KMMLU.name, KMMLU.task, "KMMLU questions asked positively and negated: accuracy on both"),
             TaskEntry(BOOLQ_NEG.name, BOOLQ_NEG.task, "KoBEST BoolQ with negated questions: accuracy"),
         ),
-        main_task=NAME,
-        data=DataSource.declared(__file__),
-        reader=read_konubench,
+        aliases=("ko-nubench",),
         scorer_help="KoNUBench: acc, acc_norm, error analysis from {item_id, prediction[, prediction_norm, run]} lines",
         interval_unit="item",
-        primary_metric="summary.acc.mean",
         figures=choice_figures("KoNUBench"),
-        harness=HarnessExport((HARNESS_TASK,), write_harness_task, loaders={"load_konubench": NAME}),
         task_harness={KMMLU.name: paired_harness(KMMLU), BOOLQ_NEG.name: choice_harness(BOOLQ_NEG)},
         order=170,
         groups=("negation-all",),

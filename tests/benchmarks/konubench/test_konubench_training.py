@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from conftest import shared_data_path
 
-from negkit.benchmarks.konubench import DESCRIPTION, KoNUBenchTask, read_konubench
+from negkit.benchmarks.konubench import DESCRIPTION, KONUBENCH, read_konubench
 from negkit.kit.suites import get_task
 from negkit.kit.training_data.declaration import training_sources
 
@@ -27,7 +27,7 @@ def test_training_examples_are_the_eval_prompt_and_the_gold_answer():
         assert example.choices == tuple(request.continuation for request in requests)
         assert example.choices == tuple(" " + candidate for candidate in item.candidates)
         assert not example.eos and example.format == "konubench"
-    assert KoNUBenchTask().gold_choice(train[0]) == 0
+    assert KONUBENCH.task().gold_choice(train[0]) == 0
 
 
 def test_no_test_or_validation_item_is_a_training_example():

@@ -32,13 +32,12 @@ from negkit.benchmarks.nubench.sweep_tasks import (
     fewshot_task,
     prompts_task,
 )
-from negkit.benchmarks.nubench.tables import nubench_tables
 from negkit.benchmarks.nubench.task import (
     BOS_POLICIES,
     FEWSHOT_DELIMITER,
     FEWSHOT_SPLIT,
+    NUBENCH,
     TARGET_DELIMITER,
-    NubenchTask,
     instruction_block,
     render_prompt,
 )
@@ -70,16 +69,6 @@ BIBTEX = r"""@misc{so2025,
 
 NAME = "nubench"
 HARNESS_TASK = "negkit_nubench"
-
-
-class ThunderNUBenchTask(NubenchTask):
-    """:class:`NubenchTask` under the suite's task name and data folder, with its tables."""
-
-    name = NAME
-    dataset = DATA_FOLDER
-
-    def tables(self, metrics: dict[str, Any]) -> str:
-        return nubench_tables(metrics)
 
 
 def _with_sweep_tables(factory: Callable[..., Any]) -> Callable[..., Any]:
@@ -212,9 +201,7 @@ SUITE = register_suite(
         title="Thunder-NUBench",
         aliases=(NAME,),
         tasks=(
-            TaskEntry(
-                NAME, ThunderNUBenchTask, "Thunder-NUBench: standard negation as multiple choice by log-likelihood"
-            ),
+            TaskEntry(NAME, NUBENCH.task, "Thunder-NUBench: standard negation as multiple choice by log-likelihood"),
             # the prompt sweep of the paper's Tables 11-14 (`negkit nubench sweep`, negkit.studies.nubench.sweep)
             TaskEntry(PROMPTS_TASK, _with_sweep_tables(prompts_task), PROMPTS_DESCRIPTION),
             TaskEntry(FEWSHOT_TASK, _with_sweep_tables(fewshot_task), FEWSHOT_DESCRIPTION),

@@ -5,12 +5,16 @@ Two configurations:
 - ``multiple-choice`` (splits ``validation``, ``test``): ``wikipedia_index``, ``index``, ``sentence``, ``choice1``
   (standard negation, always the answer), ``choice2`` (local negation), ``choice2_type`` (``relative_part``,
   ``pp_part``, ``compound_part``, ``adverb_part`` or ``non-applicable``), ``choice2_element``, ``choice3``
-  (contradiction without negation), ``choice4`` (paraphrase). Read into :class:`ChoiceItem`.
+  (contradiction without negation), ``choice4`` (paraphrase). A row is a :class:`ChoiceRow`, read into
+  :class:`ChoiceItem`.
 - ``sentence-negation-pair`` (split ``train``): ``index``, ``premise``, ``hypothesis`` (its standard negation).
-  Read into :class:`NegationPair`; :func:`alpaca_records` turns them into Alpaca fine-tuning records.
+  A row is a :class:`PairRow`, read into :class:`NegationPair`; :func:`alpaca_records` turns them into Alpaca fine-tuning records.
 
 Sources: the gated hub data set :data:`HUB_ID` (needs ``datasets``, network access and an accepted licence), or a
 local folder ``ROOT/CONFIG/SPLIT.{jsonl,parquet,csv}`` with the same columns (see ``tests/fixtures/thunder_nubench``).
+Whatever the source, the records are read against the row types (:func:`negkit.kit.data.rows.validate_rows`): a bad
+one is one error naming the file (or the hub data set), the line (the row number in parquet and the hub) and the
+field.
 """
 
 from __future__ import annotations
@@ -19,13 +23,16 @@ import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import BeforeValidator, model_validator
 
 from negkit.errors import DataNotFoundError, InputFormatError, quoted
 from negkit.io.atomic import atomic_write_text
 from negkit.io.hub import hub_offline, in_hub_cache, offline_reason
-from negkit.io.textfiles import iter_csv, iter_json_objects, iter_parquet, require_fields
+from negkit.io.textfiles import iter_csv, iter_json_objects, iter_parquet
 from negkit.kit.data.locate import locate_dataset
+from negkit.kit.data.rows import DataRow, validate_rows
 from negkit.kit.metrics.negation_choice import CHOICE_NAMES
 from negkit.kit.tasks.negation_choice import NON_APPLICABLE, ChoiceItem
 
@@ -42,8 +49,39 @@ CHOICE2_TYPES: tuple[str, ...] = ("relative_part", "pp_part", "compound_part", "
 #: file order) are the kit's (:mod:`negkit.kit.tasks.negation_choice`).
 FILE_SUFFIXES: tuple[str, ...] = (".jsonl", ".parquet", ".csv")
 
-_CHOICE_COLUMNS = ("index", "sentence", *CHOICE_NAMES, "choice2_type", "choice2_element")
-_PAIR_COLUMNS = ("index", "premise", "hypothesis")
+
+def _text(value: Any) -> str:
+    return "" if value is None else str(value).strip()
+
+
+def _whole_number(value: Any) -> int:
+    """A whole number as the file or hub gives it (``3``, ``3.0``, ``"3"``); anything else is an error."""
+    try:
+        if isinstance(value, bool):
+            raise ValueError
+        number = float(value)
+        if number != int(number):
+            raise ValueError
+        return int(number)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"{quoted(value)} is not an integer") from None
+
+
+def _optional_whole_number(value: Any) -> int | None:
+    return _whole_number(value) if _text(value) else None
+
+
+def _choice2_type(value: Any) -> str:
+    kind = _text(value)
+    if kind not in CHOICE2_TYPES:
+        raise ValueError(f"unknown value {quoted(kind)} (expected one of {CHOICE2_TYPES})")
+    return kind
+
+
+#: A text as read: stripped, a missing value (None) empty.
+Stripped = Annotated[str, BeforeValidator(_text)]
+#: A whole number written as a number or a numeral.
+WholeNumber = Annotated[int, BeforeValidator(_whole_number)]
 
 
 @dataclass(frozen=True)
@@ -91,51 +129,70 @@ def read_records(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
         raise InputFormatError(path, None, f"unsupported file type {path.suffix!r} (use {', '.join(FILE_SUFFIXES)})")
 
 
-def read_choice_items(records: Iterable[tuple[int, Mapping[str, Any]]], source: str, split: str) -> list[ChoiceItem]:
-    """Build :class:`ChoiceItem` objects from ``(line, record)`` pairs; ``source`` names the file in errors."""
-    items: list[ChoiceItem] = []
-    for line, record in records:
-        require_fields(source, line, record, _CHOICE_COLUMNS)
-        choice2_type = str(record["choice2_type"]).strip()
-        if choice2_type not in CHOICE2_TYPES:
-            raise InputFormatError(
-                source,
-                line,
-                f"field 'choice2_type': unknown value {quoted(choice2_type)} (expected one of {CHOICE2_TYPES})",
-            )
-        choices = tuple(_text(record[name]) for name in CHOICE_NAMES)
-        needed = ("choice1", "choice3", "choice4") if choice2_type == NON_APPLICABLE else CHOICE_NAMES
+class ChoiceRow(DataRow):
+    """A row of the ``multiple-choice`` configuration (texts stripped, a missing one read as empty); ``choice2`` may
+    be empty only for a ``non-applicable`` item."""
+
+    index: WholeNumber
+    sentence: Stripped
+    choice1: Stripped
+    choice2: Stripped
+    choice3: Stripped
+    choice4: Stripped
+    choice2_type: Annotated[str, BeforeValidator(_choice2_type)]
+    choice2_element: Stripped
+    wikipedia_index: Annotated[int | None, BeforeValidator(_optional_whole_number)] = None
+
+    @model_validator(mode="after")
+    def _texts_given(self) -> ChoiceRow:
+        texts = {"sentence": self.sentence, **dict(zip(CHOICE_NAMES, self.choices))}
+        needed = ("choice1", "choice3", "choice4") if self.choice2_type == NON_APPLICABLE else CHOICE_NAMES
         for name in ("sentence", *needed):
-            if not _text(record[name]):
-                raise InputFormatError(source, line, f"field {name!r} is empty")
-        index = _integer(source, line, record, "index")
-        items.append(
-            ChoiceItem(
-                item_id=f"nubench-{split}-{index}",
-                index=index,
-                wikipedia_index=_integer(source, line, record, "wikipedia_index")
-                if _text(record.get("wikipedia_index"))
-                else None,
-                sentence=_text(record["sentence"]),
-                choices=choices,  # type: ignore[arg-type]
-                choice2_type=choice2_type,
-                choice2_element=_text(record["choice2_element"]),
-            )
+            if not texts[name]:
+                raise ValueError(f"field {name!r} is empty")
+        return self
+
+    @property
+    def choices(self) -> tuple[str, str, str, str]:
+        return (self.choice1, self.choice2, self.choice3, self.choice4)
+
+    def item(self, split: str) -> ChoiceItem:
+        return ChoiceItem(
+            f"nubench-{split}-{self.index}",
+            self.index,
+            self.wikipedia_index,
+            self.sentence,
+            self.choices,
+            self.choice2_type,
+            self.choice2_element,
         )
+
+
+class PairRow(DataRow):
+    """A row of the ``sentence-negation-pair`` configuration."""
+
+    index: WholeNumber
+    premise: Stripped
+    hypothesis: Stripped
+
+    @model_validator(mode="after")
+    def _texts_given(self) -> PairRow:
+        if not self.premise or not self.hypothesis:
+            raise ValueError("empty 'premise' or 'hypothesis'")
+        return self
+
+
+def read_choice_items(records: Iterable[tuple[int, Mapping[str, Any]]], source: str, split: str) -> list[ChoiceItem]:
+    """Build :class:`ChoiceItem` objects from ``(line, record)`` pairs read as :class:`ChoiceRow`; ``source`` names
+    the file in errors."""
+    items = [row.item(split) for _, row in validate_rows(records, ChoiceRow, source)]
     _check_unique(source, [item.item_id for item in items])
     return items
 
 
 def read_negation_pairs(records: Iterable[tuple[int, Mapping[str, Any]]], source: str) -> list[NegationPair]:
-    """Build :class:`NegationPair` objects from ``(line, record)`` pairs."""
-    pairs: list[NegationPair] = []
-    for line, record in records:
-        require_fields(source, line, record, _PAIR_COLUMNS)
-        premise, hypothesis = _text(record["premise"]), _text(record["hypothesis"])
-        if not premise or not hypothesis:
-            raise InputFormatError(source, line, "empty 'premise' or 'hypothesis'")
-        pairs.append(NegationPair(_integer(source, line, record, "index"), premise, hypothesis))
-    return pairs
+    """Build :class:`NegationPair` objects from ``(line, record)`` pairs read as :class:`PairRow`."""
+    return [NegationPair(row.index, row.premise, row.hypothesis) for _, row in validate_rows(records, PairRow, source)]
 
 
 def load_choice_items(split: str = "test", root: str | Path | None = None) -> list[ChoiceItem]:
@@ -202,23 +259,6 @@ def _check_config_split(config: str, split: str) -> None:
         raise DataNotFoundError(f"unknown Thunder-NUBench config {config!r} (expected one of {tuple(SPLITS)})")
     if split not in SPLITS[config]:
         raise DataNotFoundError(f"Thunder-NUBench {config} has no split {split!r} (expected one of {SPLITS[config]})")
-
-
-def _text(value: Any) -> str:
-    return "" if value is None else str(value).strip()
-
-
-def _integer(source: str, line: int, record: Mapping[str, Any], name: str) -> int:
-    value = record[name]
-    try:
-        if isinstance(value, bool):
-            raise ValueError
-        number = float(value)
-        if number != int(number):
-            raise ValueError
-        return int(number)
-    except (TypeError, ValueError, OverflowError):
-        raise InputFormatError(source, line, f"field {name!r}: {quoted(value)} is not an integer") from None
 
 
 def _check_unique(source: str, item_ids: list[str]) -> None:

@@ -11,13 +11,13 @@ optional ``prediction_norm`` and ``run``), or ``negkit eval``'s samples file.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from negkit.benchmarks.nubench.data import MULTIPLE_CHOICE, SPLITS, ChoiceItem, load_choice_items, locate_nubench_root
 from negkit.errors import DataNotFoundError
-from negkit.kit.data.predictions import read_choice_predictions, whole_number
+from negkit.kit.data.predictions import whole_number
 from negkit.kit.tasks.negation_choice import (
     GOLD,
     harness_scores,
@@ -32,7 +32,7 @@ __all__ = [
     "harness_scores",
     "item_record",
     "items_from_records",
-    "predicted_records",
+    "positional_item_id",
     "record_runs",
     "scored_items",
     "scored_metrics",
@@ -56,18 +56,6 @@ def scored_items(data: str | Path | None) -> list[ChoiceItem]:
     return items
 
 
-def _positional(path: Path, line: int, record: Mapping[str, Any]) -> str | None:
+def positional_item_id(path: Path, line: int, record: Mapping[str, Any]) -> str | None:
+    """The item a predictions line names by ``index`` alone: that index of the test split."""
     return f"nubench-test-{whole_number(path, line, record, 'index')}" if "index" in record else None
-
-
-def predicted_records(path: Path, items: Sequence[ChoiceItem]) -> list[dict[str, Any]]:
-    """The records of a predictions file (see the module documentation), in the items' order."""
-    runs: dict[str, dict[str, Any]] = {}
-    for prediction in read_choice_predictions(
-        path, {item.item_id: item for item in items}, _positional, " (or 'index')"
-    ):
-        runs.setdefault(prediction.item_id, {})[prediction.run] = {
-            "prediction": prediction.prediction,
-            "prediction_norm": prediction.prediction_norm,
-        }
-    return [item_record(item, runs[item.item_id]) for item in items if item.item_id in runs]

@@ -1,6 +1,7 @@
 """Thunder-NUBench prompt sweeps (paper Tables 11-14): many prompts and shot settings asked in one task.
 
-Two tasks, each a bundle of :class:`~negkit.benchmarks.nubench.task.NubenchTask` set-ups over the same items:
+Two tasks, each a bundle of Thunder-NUBench tasks (:data:`~negkit.benchmarks.nubench.task.NUBENCH`, one per prompt
+and shot setting) over the same items:
 
 - ``nubench-prompts`` (Tables 11-13): prompts 1-12 and the wording variants 7-1 ... 7-5, zero-shot. Runs are
   named ``PROMPT/zero-shot``.
@@ -28,13 +29,19 @@ from pathlib import Path
 from typing import Any
 
 from negkit.benchmarks.nubench import records as one_path
-from negkit.benchmarks.nubench.data import DATA_FOLDER, ChoiceItem, find_split_file, load_choice_items
+from negkit.benchmarks.nubench.data import (
+    DATA_FOLDER,
+    ChoiceItem,
+    find_split_file,
+    load_choice_items,
+    locate_nubench_root,
+)
 from negkit.benchmarks.nubench.intervals import nubench_estimands, nubench_run_estimands
 from negkit.benchmarks.nubench.task import (
     BOS_POLICIES,
     FEWSHOT_SEEDS,
     FEWSHOT_SPLIT,
-    NubenchTask,
+    NUBENCH,
     nubench_metrics,
     prompt_ids,
 )
@@ -42,6 +49,7 @@ from negkit.errors import NegkitError
 from negkit.kit.metrics.choice import mean_and_sd
 from negkit.kit.metrics.intervals import Estimand
 from negkit.kit.tasks.base import TaskData
+from negkit.kit.tasks.negation_choice import NegationChoiceTask
 from negkit.models.base import LoglikelihoodRequest, LoglikelihoodResult
 
 #: The prompts of Tables 11 and 12 (1-12) and of Table 13 (7 and its wording variants).
@@ -94,11 +102,13 @@ class NubenchSweep:
         #: Per item id, the context of each request (filled by :meth:`requests`, read by :meth:`records`).
         self._contexts: dict[str, list[str]] = {}
         #: (prompt, single-prompt task) pairs, zero-shot first then few-shot, in prompt order.
-        self.parts: list[tuple[str, NubenchTask]] = []
+        self.parts: list[tuple[str, NegationChoiceTask]] = []
         for prompt in self.prompts:
-            self.parts.append((prompt, NubenchTask(prompt=prompt, num_fewshot=0, **options)))
+            self.parts.append((prompt, NUBENCH.task(prompt=prompt, num_fewshot=0, **options)))
             if num_fewshot:
-                self.parts.append((prompt, NubenchTask(prompt=prompt, num_fewshot=num_fewshot, seeds=seeds, **options)))
+                self.parts.append(
+                    (prompt, NUBENCH.task(prompt=prompt, num_fewshot=num_fewshot, seeds=seeds, **options))
+                )
 
     @property
     def uses_seed(self) -> bool:
@@ -135,14 +145,15 @@ class NubenchSweep:
         return "\n".join(blocks)
 
     def locate(self, data: str | Path | None) -> Path | None:
-        return self.parts[0][1].locate(data)
+        """The local data root (``ROOT/multiple-choice/...``), or None (then the hub is tried)."""
+        return locate_nubench_root(data)
 
     def load(self, data: str | Path | None, split: str, limit: int | None, seed: int) -> TaskData:
         """The items of ``split`` (and the validation pool for few-shot), read once for every part."""
         first = self.parts[0][1]
         loaded = first.load(data, split, limit, seed)
         if self.num_fewshot:
-            root = first.locate(data)
+            root = locate_nubench_root(data)
             pool = load_choice_items(FEWSHOT_SPLIT, root)
             if root is not None:
                 loaded.files.append(find_split_file(root, "multiple-choice", FEWSHOT_SPLIT))

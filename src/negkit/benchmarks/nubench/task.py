@@ -25,17 +25,23 @@ repeated for every seed (default 42, 1234, 3000, 5000, 7000) and reported as mea
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from negkit.benchmarks.nubench.data import ChoiceItem, find_split_file, load_choice_items, locate_nubench_root
+from negkit.benchmarks.nubench.data import (
+    DATA_FOLDER,
+    MULTIPLE_CHOICE,
+    ChoiceItem,
+    find_split_file,
+    load_choice_items,
+    locate_nubench_root,
+)
 from negkit.benchmarks.nubench.intervals import UNIT
 from negkit.benchmarks.nubench.metrics import LOCAL_NEGATION_TYPES
-from negkit.benchmarks.nubench.records import predicted_records, scored_items
-from negkit.benchmarks.nubench.tables import nubench_tables
+from negkit.benchmarks.nubench.records import positional_item_id, scored_items
 from negkit.errors import DataNotFoundError, NegkitError
 from negkit.kit.metrics.negation_choice import choice_metrics
 from negkit.kit.tasks.negation_choice import (
@@ -43,7 +49,7 @@ from negkit.kit.tasks.negation_choice import (
     FEWSHOT_DELIMITER,
     FEWSHOT_SEEDS,
     TARGET_DELIMITER,
-    NegationChoiceTask,
+    NegationChoice,
     fewshot_block,
     sample_fewshot,
 )
@@ -53,8 +59,8 @@ __all__ = [
     "FEWSHOT_DELIMITER",
     "FEWSHOT_SEEDS",
     "FEWSHOT_SPLIT",
+    "NUBENCH",
     "TARGET_DELIMITER",
-    "NubenchTask",
     "fewshot_prefix",
     "instruction_block",
     "nubench_metrics",
@@ -97,52 +103,42 @@ def fewshot_prefix(examples: Sequence[ChoiceItem], prompt_id: str) -> str:
     return fewshot_block(examples, lambda sentence: render_prompt(prompt_id, sentence))
 
 
-class NubenchTask(NegationChoiceTask):
-    """Thunder-NUBench multiple choice with one prompt, zero-shot (``num_fewshot=0``) or k-shot over seeds: the
-    kit's :class:`~negkit.kit.tasks.negation_choice.NegationChoiceTask` with the paper's prompts, the
-    ``multiple-choice`` splits (local folder or the hub) and its local-negation types."""
+def locate_split(data: str | Path | None, split: str) -> Path | None:
+    """The local data root (``ROOT/multiple-choice/...``) ``split`` is read from, or None (then the hub is tried);
+    a ``data`` folder without it is an error."""
+    root = locate_nubench_root(data)
+    if root is None and data is not None:
+        raise DataNotFoundError(
+            f"Thunder-NUBench not found in {data} (expected {Path(data)}/multiple-choice/ or "
+            f"{Path(data)}/thunder-nubench/multiple-choice/ holding {split}.jsonl)"
+        )
+    return root
 
-    #: Set by the suite that asks it (:mod:`negkit.benchmarks.nubench`): the task name and the data folder.
-    name = ""
-    dataset = ""
-    title = "Thunder-NUBench multiple choice"
-    local_types = LOCAL_NEGATION_TYPES
-    fewshot_split = FEWSHOT_SPLIT
-    unit = UNIT
-    default_prompt = "7"
 
-    def templates(self) -> Mapping[str, str]:
-        return prompt_file()["prompts"]
+def read_split(root: Path | None, split: str) -> list[ChoiceItem]:
+    """The items of ``split`` from the local root, or from the hub when there is none."""
+    return load_choice_items(split, root)
 
-    def render(self, prompt_id: str, sentence: str) -> str:
-        return render_prompt(prompt_id, sentence)
 
-    def locate(self, data: str | Path | None) -> Path | None:
-        """The local data root (``ROOT/multiple-choice/...``) negkit would read, or None (then the hub is tried)."""
-        return locate_nubench_root(data)
-
-    def load_split(self, data: str | Path | None, split: str) -> tuple[list[ChoiceItem], list[Path], str]:
-        """The items of ``split`` from the local root, or from the hub when none is found and no ``data`` given."""
-        root = locate_nubench_root(data)
-        if root is None and data is not None:
-            raise DataNotFoundError(
-                f"Thunder-NUBench not found in {data} (expected {Path(data)}/multiple-choice/ or "
-                f"{Path(data)}/thunder-nubench/multiple-choice/ holding {split}.jsonl)"
-            )
-        items = load_choice_items(split, root)
-        files = [find_split_file(root, "multiple-choice", split)] if root else []
-        return items, files, str(root) if root else "hub"
-
-    def tables(self, metrics: dict[str, Any]) -> str:
-        return nubench_tables(metrics)
-
-    def scored_items(self, data: str | Path | None) -> list[ChoiceItem]:
-        """The items a predictions file may name (``negkit score``): both splits."""
-        return scored_items(data)
-
-    def predictions(self, path: Path, items: Sequence[ChoiceItem]) -> list[dict[str, Any]]:
-        """A predictions file's records in the eval's shape (:mod:`negkit.benchmarks.nubench.records`)."""
-        return predicted_records(path, items)
+#: Thunder-NUBench multiple choice with one prompt, zero-shot or k-shot over seeds: the kit's standard-negation
+#: multiple choice with the paper's prompts, the ``multiple-choice`` splits (local folder or the hub) and its
+#: local-negation types.
+NUBENCH = NegationChoice(
+    "nubench",
+    read_split,
+    lambda root, split: [find_split_file(root, MULTIPLE_CHOICE, split)],
+    title="Thunder-NUBench multiple choice",
+    benchmark="Thunder-NUBench",
+    dataset=DATA_FOLDER,
+    unit=UNIT,
+    prompts=prompt_file()["prompts"],
+    default_prompt="7",
+    local_types=LOCAL_NEGATION_TYPES,
+    fewshot_split=FEWSHOT_SPLIT,
+    locate=locate_split,
+    scored_items=scored_items,
+    item_id_from=positional_item_id,
+)
 
 
 def nubench_metrics(records: Sequence[dict[str, Any]], runs: Sequence[str]) -> dict[str, Any]:

@@ -12,7 +12,8 @@ the name unless given; JSON values must have the declared types as they are, whi
 converted (``"2"`` for an ``int``). Every way a row can be bad is one :class:`~negkit.errors.InputFormatError`
 ``FILE:LINE: field 'label': expected 'yes' or 'no', found 'maybe'`` (``column`` in CSV and TSV), naming the first
 problem of the row with the offending value quoted; a file without rows is ``FILE: no items`` (unless allowed).
-:func:`rows_reader` makes a benchmark's reader from a file name, a row type and a function from a row to an item.
+:func:`rows_reader` makes a benchmark's reader from a file name, a row type and a function from a row to an item;
+:func:`validate_rows` reads records that come from elsewhere (a parquet file, a hub data set) against a row type.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import ast
 import json
 import os
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Generic, TypeVar
@@ -120,17 +121,28 @@ def read_rows(
     rows is no error. Lines are 1-based: a JSON row's is the line
     where its object starts, a CSV row's the line where it ends."""
     kind = format or _format_of(path)
-    noun = "column" if kind in ("csv", "tsv") else "field"
     empty = True
-    for line, record in _records(path, kind, key, row_type):
+    for line, row in validate_rows(_records(path, kind, key, row_type), row_type, path, kind in ("csv", "tsv")):
         empty = False
-        try:
-            row = row_type.model_validate(record, strict=noun == "field")
-        except ValidationError as error:
-            raise InputFormatError(path, line, row_problem(error, noun, row_type)) from None
         yield line, row
     if empty and not allow_empty:
         raise InputFormatError(path, None, "no items")
+
+
+def validate_rows(
+    records: Iterable[tuple[int, Any]], row_type: type[R], source: str | os.PathLike[str], cells: bool = False
+) -> Iterator[tuple[int, R]]:
+    """``(line, row)`` for ``(line, record)`` pairs read elsewhere (a parquet file, a hub data set), each read
+    against ``row_type`` as :func:`read_rows` reads a file's: a bad record is one error naming ``source`` and the
+    line. ``cells``: the values are a table's text cells (converted; ``column`` in the errors), else typed values
+    (taken as they are; ``field``)."""
+    noun = "column" if cells else "field"
+    for line, record in records:
+        try:
+            row = row_type.model_validate(record, strict=not cells)
+        except ValidationError as error:
+            raise InputFormatError(source, line, row_problem(error, noun, row_type)) from None
+        yield line, row
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,8 @@
 """Whole suites from a declared task kind: :func:`declared_suite` for a
 :class:`~negkit.kit.tasks.choice.MultipleChoice`, :class:`~negkit.kit.tasks.pairs.MinimalPairs`,
-:class:`~negkit.kit.tasks.cloze.Cloze` probes, :class:`~negkit.kit.tasks.paired.PairedQuestions` or
-:class:`~negkit.kit.tasks.text_likelihood.HeldOutText`, each kind's part (:class:`SuiteKind`: what it asks, its
+:class:`~negkit.kit.tasks.cloze.Cloze` probes, :class:`~negkit.kit.tasks.paired.PairedQuestions`,
+:class:`~negkit.kit.tasks.text_likelihood.HeldOutText` or standard-negation multiple choice
+(:class:`~negkit.kit.tasks.negation_choice.NegationChoice`), each kind's part (:class:`SuiteKind`: what it asks, its
 primary metric, figures and Harness export) in :data:`SUITE_KINDS`. It gives the suite's description, so such a
 benchmark is its row type, its declaration and one call (docs/suites.md, docs/examples/toy_suite.py)."""
 
@@ -14,10 +15,13 @@ from typing import Any
 
 from negkit.kit.harness.layout import harness_loader
 from negkit.kit.render.grouped import grouped_figures
+from negkit.kit.render.negation_choice import choice_figures
 from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescription, TaskEntry
 from negkit.kit.tasks.base import TaskData
 from negkit.kit.tasks.choice import MultipleChoice, choice_figures_of, write_choice_harness
 from negkit.kit.tasks.cloze import Cloze
+from negkit.kit.tasks.negation_choice import NegationChoice
+from negkit.kit.tasks.negation_choice_harness import write_negation_choice_harness
 from negkit.kit.tasks.paired import PairedQuestions
 from negkit.kit.tasks.paired_harness import (
     paired_loader,
@@ -72,6 +76,17 @@ def pairs_harness(spec: MinimalPairs) -> HarnessExport:
         return write_pairs_harness(task, loaded, out)
 
     return HarnessExport((spec.harness_name,), write, loaders={harness_loader(spec.harness_name): spec.name})
+
+
+def negation_choice_harness(spec: NegationChoice) -> HarnessExport:
+    """The Harness export of a standard-negation multiple choice (``negkit_`` + its name): one YAML file, its
+    documents and, for k-shot, the few-shot split's; ``utils.py`` gets a loader."""
+    name = "negkit_" + "".join(c if c.isalnum() else "_" for c in spec.name)
+
+    def write(task: Any, loaded: TaskData, out: Path, data: str | None, names: tuple[str, ...]) -> dict[str, Any]:
+        return write_negation_choice_harness(task, loaded, out, name)
+
+    return HarnessExport((name,), write, loaders={harness_loader(name): spec.name})
 
 
 #: Why held-out text has no Harness export.
@@ -131,6 +146,12 @@ SUITE_KINDS: dict[type, SuiteKind] = {
         lambda spec: grouped_figures(spec.title or spec.name, spec.groups_key, reference=0.5),
         lambda spec: {"harness": paired_harness(spec)},
     ),
+    NegationChoice: SuiteKind(
+        "standard negation as multiple choice by log-likelihood",
+        lambda spec: "summary.acc.mean",
+        lambda spec: choice_figures(spec.benchmark or spec.title or spec.name),
+        lambda spec: {"harness": negation_choice_harness(spec)},
+    ),
 }
 
 
@@ -144,17 +165,20 @@ def suite_kind(spec: Any) -> SuiteKind:
 
 
 def declared_suite(
-    spec: MultipleChoice | MinimalPairs | HeldOutText | Cloze | PairedQuestions,
+    spec: MultipleChoice | MinimalPairs | HeldOutText | Cloze | PairedQuestions | NegationChoice,
     data: DataSource,
     description: str = "",
     title: str = "",
+    more_tasks: tuple[TaskEntry, ...] = (),
     **fields: Any,
 ) -> SuiteDescription:
     """The suite of one declared task ``spec`` (a :class:`MultipleChoice`, :class:`MinimalPairs`,
-    :class:`HeldOutText`, :class:`Cloze` or :class:`PairedQuestions`): its task entry (``description``, else the
-    spec's own, else "TITLE: what the kind asks"), ``data`` (where its data lives and, with its ``bibtex``, what to
-    cite), the kind's primary metric, figures and Harness export, and the spec's reader; ``fields`` are any other
-    :class:`SuiteDescription` fields (``aliases``, ``order``, ``groups``, ...) and win over these."""
+    :class:`HeldOutText`, :class:`Cloze`, :class:`PairedQuestions` or :class:`NegationChoice`): its task entry
+    (``description``, else the spec's own, else "TITLE: what the kind asks"), the main task, then ``more_tasks`` (the
+    suite's other ways of asking, e.g. other declared tasks over the same data), ``data`` (where its data lives and,
+    with its ``bibtex``, what to cite), the kind's primary metric, figures and Harness export, and the spec's
+    reader; ``fields`` are any other :class:`SuiteDescription` fields (``aliases``, ``order``, ``groups``, ...) and
+    win over these."""
     kind = suite_kind(spec)
     suite_title = title or spec.title or spec.name
     entry_title = (title or spec.name) if kind.title_from_name else suite_title
@@ -165,6 +189,7 @@ def declared_suite(
             TaskEntry(
                 spec.name, spec.task, description or getattr(spec, "description", "") or f"{entry_title}: {kind.asked}"
             ),
+            *more_tasks,
         ),
         main_task=spec.name,
         data=data,

@@ -113,9 +113,12 @@ class TaskAdapter:
         return bool(getattr(self.task, "predictions_hold_items", False))
 
     def scored_items(self, data: str | None, split: str) -> Mapping[str, Sequence[Any]]:
-        """The items a predictions file may predict, by split: the task's own choice, else ``split``'s items."""
+        """The items a predictions file may predict, by split: the task's own choice, else (the task has none, or
+        its choice is None) ``split``'s items."""
         scored_items = getattr(self.task, "scored_items", None)
-        found = scored_items(data) if scored_items is not None else self.task.load(data, split, None, 0).items
+        found = scored_items(data) if scored_items is not None else None
+        if found is None:
+            found = self.task.load(data, split, None, 0).items
         return found if isinstance(found, Mapping) else {split: found}
 
     def scored_metrics(self, metrics: dict[str, Any], name: str, items: Sequence[Any]) -> dict[str, Any] | None:

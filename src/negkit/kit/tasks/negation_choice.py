@@ -11,152 +11,154 @@ then the item's prompt. When the items asked come from the few-shot split itself
 removed and the first ``k`` kept (so an item is never its own example). BOS policy (``bos``): ``"tokenizer"`` (the
 tokenizer's own special tokens), ``"none"`` or ``"always"``.
 
-A benchmark subclasses :class:`NegationChoiceTask` with its prompts (:meth:`NegationChoiceTask.templates`), its
-items (:meth:`NegationChoiceTask.load_split`), the names of its local-negation types and a title; the metrics,
-intervals and tables are :mod:`negkit.kit.metrics.negation_choice`, the records below.
+A benchmark declares a :class:`NegationChoice`: its reader, its prompts, the names of its local-negation types, its
+few-shot split and seeds, a title; :class:`NegationChoiceTask` asks any such declaration. The metrics, intervals and
+tables are :mod:`negkit.kit.metrics.negation_choice`, the items and records
+:mod:`negkit.kit.tasks.negation_choice_items`.
 """
 
 from __future__ import annotations
 
-import random
-import statistics
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from negkit.errors import NegkitError
+from negkit.kit.data.locate import locate_dataset
 from negkit.kit.data.predictions import read_choice_predictions
 from negkit.kit.metrics.choice import predict, predict_normalised
 from negkit.kit.metrics.intervals import Estimand
-from negkit.kit.metrics.negation_choice import CHOICE_NAMES, choice_estimands, choice_metrics
+from negkit.kit.metrics.negation_choice import choice_estimands, choice_metrics
 from negkit.kit.render.negation_choice import choice_tables
-from negkit.kit.runs import need
 from negkit.kit.tasks.base import TaskData, resolve_limit, wrap_prompt
+from negkit.kit.tasks.declared import DeclaredTask, own_field
+from negkit.kit.tasks.negation_choice_items import (
+    FEWSHOT_DELIMITER,
+    FEWSHOT_SEEDS,
+    GOLD,
+    NON_APPLICABLE,
+    TARGET_DELIMITER,
+    ChoiceItem,
+    fewshot_block,
+    harness_scores,
+    item_record,
+    items_from_records,
+    record_runs,
+    sample_fewshot,
+    scored_metrics,
+)
 from negkit.models.base import LoglikelihoodRequest, LoglikelihoodResult
 
-TARGET_DELIMITER = " "
-FEWSHOT_DELIMITER = "\n\n"
-FEWSHOT_SEEDS: tuple[int, ...] = (42, 1234, 3000, 5000, 7000)
+__all__ = [
+    "BOS_POLICIES",
+    "FEWSHOT_DELIMITER",
+    "FEWSHOT_SEEDS",
+    "GOLD",
+    "NON_APPLICABLE",
+    "TARGET_DELIMITER",
+    "ChoiceItem",
+    "NegationChoice",
+    "NegationChoiceTask",
+    "fewshot_block",
+    "harness_scores",
+    "item_record",
+    "items_from_records",
+    "record_runs",
+    "sample_fewshot",
+    "scored_metrics",
+]
+
 #: BOS policies and the ``add_bos`` value of their requests.
 BOS_POLICIES: dict[str, bool | None] = {"tokenizer": None, "none": False, "always": True}
-#: The ``choice2_type`` of an item without a local-negation candidate.
-NON_APPLICABLE = "non-applicable"
-GOLD = "choice1"
+#: ``read(folder, split) -> items``; the folder is None when the declaration's ``locate`` found none (the reader
+#: then reads from elsewhere, e.g. a hub).
+NegationChoiceReader = Callable[[Path | None, str], list[ChoiceItem]]
+#: ``item_id_from(path, line, record)``: the item a predictions line without ``item_id`` names (None: none).
+PositionalId = Callable[[Path, int, Mapping[str, Any]], str | None]
 
 
 @dataclass(frozen=True)
-class ChoiceItem:
-    """One item. ``choices`` holds choice1..choice4 as in the file; the candidates offered to a model are
-    :attr:`candidates` (choice2 is left out for ``non-applicable`` items); the gold candidate is index 0."""
+class NegationChoice(DeclaredTask[ChoiceItem]):
+    """How a standard-negation multiple-choice benchmark is asked (see the module documentation).
 
-    item_id: str
-    index: int
-    wikipedia_index: int | None
-    sentence: str
-    choices: tuple[str, str, str, str]
-    choice2_type: str
-    choice2_element: str
+    ``read(folder, split)`` gives the items of a split (``files(folder, split)`` the files it read); ``prompts``
+    maps a prompt id to its template (``{s}``: the sentence), ``default_prompt`` is the one asked without
+    ``--prompt`` and ``descriptions`` the text put once before the few-shot examples and the prompt, per prompt id
+    (the Harness's ``description``); ``local_types`` are the local-negation types given a confusion rate;
+    ``fewshot_split`` and ``fewshot_seeds`` where and with which seeds k-shot examples are drawn; ``bos`` the
+    default BOS policy. ``locate(data, split)`` finds the data folder (default: the kit's lookup of ``dataset``;
+    None lets the reader read from ``remote``), ``scored_items(data)`` the items a predictions file may name
+    (default: the split asked) and ``item_id_from`` the item a predictions line names without ``item_id``."""
 
-    @property
-    def candidate_names(self) -> tuple[str, ...]:
-        """Which of choice1..choice4 are offered, in order."""
-        if self.choice2_type == NON_APPLICABLE:
-            return ("choice1", "choice3", "choice4")
-        return CHOICE_NAMES
+    read: NegationChoiceReader
+    prompts: Mapping[str, str] = field(default_factory=dict, hash=False, kw_only=True)
+    default_prompt: str = own_field("1")
+    descriptions: Mapping[str, str] = field(default_factory=dict, hash=False, kw_only=True)
+    local_types: tuple[str, ...] = own_field(())
+    #: The benchmark's name in messages (``unknown Thunder-NUBench prompt``; default: the title).
+    benchmark: str = own_field("")
+    splits: tuple[str, ...] = own_field(("validation", "test"))
+    fewshot_split: str = own_field("validation")
+    fewshot_seeds: tuple[int, ...] = own_field(FEWSHOT_SEEDS)
+    bos: str = own_field("tokenizer")
+    locate: Callable[[str | Path | None, str], Path | None] | None = own_field(None)
+    #: Where the items came from when ``locate`` found no folder (the results' ``source``).
+    remote: str = own_field("hub")
+    scored_items: Callable[[str | Path | None], list[ChoiceItem]] | None = own_field(None)
+    item_id_from: PositionalId | None = own_field(None)
 
-    @property
-    def candidates(self) -> tuple[str, ...]:
-        """The texts offered to a model, gold first."""
-        return tuple(self.choices[CHOICE_NAMES.index(name)] for name in self.candidate_names)
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.default_prompt not in self.prompts:
+            raise ValueError(f"{self.name}: the default prompt {self.default_prompt!r} is not one of its prompts")
 
-    @property
-    def gold(self) -> int:
-        """Index of the correct candidate (always 0: the standard negation)."""
-        return 0
-
-
-def sample_fewshot(
-    pool: Sequence[ChoiceItem],
-    k: int,
-    seed: int,
-    items: Sequence[ChoiceItem] | int,
-    exclude_item: bool = False,
-    split: str = "validation",
-) -> list[list[ChoiceItem]]:
-    """The examples for each item in order: one generator seeded once, ``k`` draws per item (lm-eval's way).
-
-    ``items`` are the items asked (or just their number). With ``exclude_item`` (the items come from the pool's
-    own split) each draw takes ``k + 1``, removes the item (by content, as lm-eval compares documents) and keeps
-    the first ``k``, so an item never sees itself as an example.
-    """
-    count = items if isinstance(items, int) else len(items)
-    needed = k + 1 if exclude_item else k
-    if needed > len(pool):
-        raise NegkitError(f"{k}-shot needs at least {needed} few-shot items; the {split} split has {len(pool)}")
-    generator = random.Random(seed)
-    pool = list(pool)
-    if not exclude_item:
-        return [generator.sample(pool, k) for _ in range(count)]
-    if isinstance(items, int):
-        raise ValueError("exclude_item needs the items themselves")
-    draws = []
-    for item in items:
-        kept = [example for example in generator.sample(pool, k + 1) if not _same_item(example, item)][:k]
-        if len(kept) < k:
-            kept = generator.sample([example for example in pool if not _same_item(example, item)], k)
-        draws.append(kept)
-    return draws
-
-
-def _same_item(first: ChoiceItem, second: ChoiceItem) -> bool:
-    """Equal documents (lm-eval compares the rows): same sentence and the same candidates."""
-    return first.sentence == second.sentence and first.candidates == second.candidates
-
-
-def fewshot_block(examples: Sequence[ChoiceItem], render: Callable[[str], str]) -> str:
-    """The few-shot block put before an item's prompt (empty for zero-shot); ``render`` fills the prompt."""
-    if not examples:
-        return ""
-    shots = [render(example.sentence) + TARGET_DELIMITER + example.candidates[example.gold] for example in examples]
-    return FEWSHOT_DELIMITER.join(shots) + FEWSHOT_DELIMITER
-
-
-class NegationChoiceTask:
-    """Standard-negation multiple choice with one prompt, zero-shot (``num_fewshot=0``) or k-shot over seeds. A
-    benchmark sets ``name``, ``dataset``, ``title``, ``local_types`` (its local-negation types, for the confusion
-    rates), ``fewshot_split`` and ``unit``, and gives :meth:`templates` and :meth:`load_split`."""
-
-    name = ""
-    dataset = ""
-    title = "Standard-negation multiple choice"
-    local_types: tuple[str, ...] = ()
-    fewshot_split = "validation"
-    unit = "item"
-    default_prompt = "1"
-    model_kind = "language_model"
-    accepts = frozenset({"prompt", "num_fewshot", "chat", "system_instruction", "bos"})
-    splits: tuple[str, ...] = ("validation", "test")
-
-    def __init__(
+    def task(
         self,
         prompt: str | None = None,
         num_fewshot: int = 0,
-        seeds: Sequence[int] = FEWSHOT_SEEDS,
+        seeds: Sequence[int] | None = None,
         chat: bool = False,
         system_instruction: str | None = None,
-        bos: str = "tokenizer",
+        bos: str | None = None,
+    ) -> NegationChoiceTask:
+        """The task asked with ``prompt`` (default: ``default_prompt``), ``num_fewshot`` examples over ``seeds``
+        (default: ``fewshot_seeds``), the chat template when ``chat`` and the BOS policy ``bos`` (the
+        ``TaskEntry`` factory)."""
+        return NegationChoiceTask(self, prompt, num_fewshot, seeds, chat, system_instruction, bos)
+
+
+class NegationChoiceTask:
+    """A :class:`NegationChoice` benchmark asked with one prompt, zero-shot (``num_fewshot=0``) or k-shot over
+    seeds."""
+
+    model_kind = "language_model"
+    accepts = frozenset({"prompt", "num_fewshot", "chat", "system_instruction", "bos"})
+
+    def __init__(
+        self,
+        spec: NegationChoice,
+        prompt: str | None = None,
+        num_fewshot: int = 0,
+        seeds: Sequence[int] | None = None,
+        chat: bool = False,
+        system_instruction: str | None = None,
+        bos: str | None = None,
     ) -> None:
-        prompt = self.default_prompt if prompt is None else str(prompt)
+        self.spec = spec
+        self.name, self.dataset, self.splits = spec.name, spec.dataset or spec.name, spec.splits
+        self.title, self.unit, self.fewshot_split = spec.title or spec.name, spec.unit, spec.fewshot_split
+        prompt = spec.default_prompt if prompt is None else str(prompt)
         self.render(prompt, "")  # validates the id
         if num_fewshot < 0:
             raise NegkitError("num_fewshot must be >= 0")
+        bos = spec.bos if bos is None else bos
         if bos not in BOS_POLICIES:
             raise NegkitError(f"unknown BOS policy {bos!r}; choose one of {', '.join(BOS_POLICIES)}")
         self.bos = bos
         self.prompt = prompt
         self.num_fewshot = num_fewshot
-        self.seeds: tuple[int, ...] = tuple(seeds) if num_fewshot else ()
+        self.seeds: tuple[int, ...] = tuple(spec.fewshot_seeds if seeds is None else seeds) if num_fewshot else ()
         #: With the chat template the prompt is the user message and choices follow the generation prompt
         #: directly (no target delimiter), as the LM Evaluation Harness does with --apply_chat_template.
         self.chat = bool(chat)
@@ -167,25 +169,29 @@ class NegationChoiceTask:
         #: Per run, per item: the ids of the few-shot examples drawn (filled by :meth:`requests`).
         self.fewshot_ids: list[list[list[str]]] = []
 
-    # -- what a benchmark gives -------------------------------------------------------------------------------
-    def templates(self) -> Mapping[str, str]:
-        """Prompt id -> template with ``{s}`` for the sentence."""
-        raise NotImplementedError
+    @property
+    def local_types(self) -> tuple[str, ...]:
+        return self.spec.local_types
+
+    def description(self, prompt_id: str) -> str:
+        """Text put once before the few-shot examples and the prompt (the Harness's ``description``)."""
+        return self.spec.descriptions.get(prompt_id, "")
 
     def load_split(self, data: str | Path | None, split: str) -> tuple[list[ChoiceItem], list[Path], str]:
         """The items of ``split``, the files read and where they came from."""
-        raise NotImplementedError
+        spec = self.spec
+        folder = spec.locate(data, split) if spec.locate is not None else locate_dataset(self.dataset, data)
+        items = spec.read(folder, split)
+        if folder is None:
+            return items, [], spec.remote
+        return items, spec.data_files(folder, split), str(folder)
 
-    def description(self, prompt_id: str) -> str:
-        """Text put once before the few-shot examples and the prompt (the Harness's ``description``; none here)."""
-        return ""
-
-    # -- the task -----------------------------------------------------------------------------------------------
     def render(self, prompt_id: str, sentence: str) -> str:
         """The prompt ``prompt_id`` with the sentence in place of ``{s}``."""
-        templates = self.templates()
+        templates = self.spec.prompts
         if prompt_id not in templates:
-            raise NegkitError(f"unknown {self.title} prompt {prompt_id!r}; known: {', '.join(templates)}")
+            owner = self.spec.benchmark or self.title
+            raise NegkitError(f"unknown {owner} prompt {prompt_id!r}; known: {', '.join(templates)}")
         return templates[prompt_id].replace("{s}", sentence)
 
     @property
@@ -202,7 +208,7 @@ class NegationChoiceTask:
         return {
             "task": self.name,
             "prompt_id": self.prompt,
-            "prompt": self.templates()[self.prompt],
+            "prompt": self.spec.prompts[self.prompt],
             **({"description": self.description(self.prompt)} if self.description(self.prompt) else {}),
             "num_fewshot": self.num_fewshot,
             "seeds": list(self.seeds),
@@ -222,7 +228,7 @@ class NegationChoiceTask:
     def prompt_template(self, model: Any) -> str:
         """The context with ``{s}`` for the sentence (and ``{fewshot_examples}`` for the k-shot block)."""
         prefix = "{fewshot_examples}" if self.num_fewshot else ""
-        return self._context(self.description(self.prompt) + prefix + self.templates()[self.prompt], model)
+        return self._context(self.description(self.prompt) + prefix + self.spec.prompts[self.prompt], model)
 
     def _context(self, text: str, model: Any) -> str:
         if self.chat and model is None:
@@ -331,17 +337,13 @@ class NegationChoiceTask:
     def items_from_records(self, records: Sequence[dict[str, Any]], path: Path) -> list[ChoiceItem]:
         return items_from_records(records, path)
 
-    def item_id_from(self, path: Path, line: int, record: Mapping[str, Any]) -> str | None:
-        """The item a predictions line without ``item_id`` names (None: such a line is an error)."""
-        return None
-
     def predictions(self, path: Path, items: Sequence[ChoiceItem]) -> list[dict[str, Any]]:
         """A predictions file's records in the eval's shape: lines ``{"item_id": ..., "prediction": 0}`` (a position
         among the candidates offered or a name ``choice1``..``choice4``; optional ``prediction_norm`` and ``run``),
         or ``negkit eval``'s samples file."""
         runs: dict[str, dict[str, Any]] = {}
         for prediction in read_choice_predictions(
-            path, {item.item_id: item for item in items}, self.item_id_from, " (or 'index')"
+            path, {item.item_id: item for item in items}, self.spec.item_id_from or _no_item_id, " (or 'index')"
         ):
             runs.setdefault(prediction.item_id, {})[prediction.run] = {
                 "prediction": prediction.prediction,
@@ -349,62 +351,14 @@ class NegationChoiceTask:
             }
         return [item_record(item, runs[item.item_id]) for item in items if item.item_id in runs]
 
+    def scored_items(self, data: str | Path | None) -> list[ChoiceItem] | None:
+        """The items a predictions file may name (``negkit score``; None: the split asked)."""
+        return None if self.spec.scored_items is None else self.spec.scored_items(data)
+
     def scored_metrics(self, metrics: dict[str, Any], name: str, items: Sequence[ChoiceItem]) -> dict[str, Any]:
         return scored_metrics(metrics, name)
 
 
-def item_record(item: ChoiceItem, runs: dict[str, Any]) -> dict[str, Any]:
-    """An item's record with the answers of each run (``runs``: run name -> ``prediction``, ``prediction_norm``,
-    ...)."""
-    return {
-        "item_id": item.item_id,
-        "sentence": item.sentence,
-        "choice2_type": item.choice2_type,
-        "candidates": list(item.candidate_names),
-        "choices": list(item.candidates),
-        "gold": GOLD,
-        "runs": runs,
-    }
-
-
-def record_runs(records: Sequence[Mapping[str, Any]]) -> list[str]:
-    """The runs the records hold, in order of first appearance."""
-    return list(dict.fromkeys(run for record in records for run in record.get("runs", {})))
-
-
-def items_from_records(records: Sequence[Mapping[str, Any]], path: Path) -> list[ChoiceItem]:
-    """The items as far as the estimands need them (id and local-negation type; the answers stay in the records)."""
-    items = []
-    for number, record in enumerate(records, start=1):
-        need(record, "runs", path, number)
-        items.append(
-            ChoiceItem(
-                str(record["item_id"]),
-                -1,
-                None,
-                str(record.get("sentence", "")),
-                ("", "", "", ""),
-                str(record.get("choice2_type", "")),
-                "",
-            )
-        )
-    return items
-
-
-def harness_scores(records: Sequence[Mapping[str, Any]]) -> dict[str, list[float]]:
-    """Per item, ``acc`` (and ``acc_norm`` where every run has it): the item's mean over its runs."""
-    acc, norm = [], []
-    for record in records:
-        runs = list(record["runs"].values())
-        acc.append(statistics.fmean(float(run["prediction"] == record["gold"]) for run in runs))
-        if all(run.get("prediction_norm") is not None for run in runs):
-            norm.append(statistics.fmean(float(run["prediction_norm"] == record["gold"]) for run in runs))
-    scores = {"acc": acc, **({"acc_norm": norm} if len(norm) == len(acc) else {})}
-    return {name: values for name, values in scores.items() if values}
-
-
-def scored_metrics(metrics: dict[str, Any], name: str) -> dict[str, Any]:
-    """What ``negkit score`` reports: the metrics without the eval's prompt and shots (a predictions file says
-    neither), with ``source``: the name and the runs."""
-    kept = {key: value for key, value in metrics.items() if key not in ("prompt_id", "num_fewshot")}
-    return kept | {"source": f"{name} ({', '.join(metrics.get('runs', {}))})"}
+def _no_item_id(path: Path, line: int, record: Mapping[str, Any]) -> str | None:
+    """A predictions line without ``item_id`` names no item (it is an error)."""
+    return None

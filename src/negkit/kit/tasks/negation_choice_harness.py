@@ -1,4 +1,4 @@
-"""The LM Evaluation Harness export of a :class:`~negkit.kit.tasks.negation_choice.NegationChoiceTask` benchmark:
+"""The LM Evaluation Harness export of a :class:`~negkit.kit.tasks.negation_choice.NegationChoice` benchmark:
 each item's prompt (the chosen template with the sentence), its candidates after one space, gold 0; the task's
 ``description`` (text before the few-shot examples and the prompt) as the Harness's ``description``; with
 ``--num-fewshot K`` the few-shot split as the Harness's ``fewshot_split`` (the Harness runs one few-shot seed per
