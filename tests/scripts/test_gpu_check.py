@@ -37,10 +37,27 @@ def _run(*arguments: str) -> subprocess.CompletedProcess:
     )
 
 
-def test_tiny_cpu_run_fills_every_section_and_agrees_with_the_harness_loop(tmp_path):
+def _run_here(monkeypatch, *arguments: str) -> int:
+    """The script's ``main`` in the test's own process (torch, transformers and negkit are imported here already; a
+    child spends seconds importing them), with the environment it sets and torch's random state put back after."""
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("TOKENIZERS_PARALLELISM", "false")
+    import gpu_check
+
+    threads = torch.get_num_threads()
+    try:
+        with torch.random.fork_rng():
+            return gpu_check.main(list(arguments))
+    finally:
+        torch.set_num_threads(threads)
+
+
+def test_tiny_cpu_run_fills_every_section_and_agrees_with_the_harness_loop(tmp_path, monkeypatch, capsys):
     out = tmp_path / "out"
-    done = _run("--out", str(out), "--device", "cpu", "--tiny", "--skip-tests", "--data", "synthetic")
-    assert done.returncode == 0, done.stderr[-3000:]
+    done = _run_here(monkeypatch, "--out", str(out), "--device", "cpu", "--tiny", "--skip-tests", "--data", "synthetic")
+    printed = capsys.readouterr()
+    assert done == 0, printed.err[-3000:]
     report = json.loads((out / "gpu_check.json").read_text())
     sections = report["sections"]
     assert set(sections) == SECTIONS
@@ -79,7 +96,7 @@ def test_tiny_cpu_run_fills_every_section_and_agrees_with_the_harness_loop(tmp_p
     assert oom["identical_to_unlimited_exact"] == oom["negkit"]["items"] and oom["different_from_unlimited_exact"] == 0
     big = sections["model_7b"]
     assert big["token_budget"] == 1024 and big["negkit"]["items"] > 0 and big["negkit"]["dtype"] == "bfloat16"
-    assert "| exact | tind | negkit |" in done.stdout and "oom back-off: " in done.stdout
+    assert "| exact | tind | negkit |" in printed.out and "oom back-off: " in printed.out
 
 
 def test_cuda_without_a_gpu_is_a_one_line_error(tmp_path):
