@@ -29,8 +29,9 @@ from negkit.kit.data.predictions import whole_number
 from negkit.kit.metrics.intervals import Estimand
 from negkit.kit.render import plots
 from negkit.kit.render.figures import triple
-from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescription
-from negkit.kit.suites.nli import THREE_WAY_ANSWERS, THREE_WAY_PROMPT, label_writer, nli_entry
+from negkit.kit.suites.description import DataSource
+from negkit.kit.suites.kinds import declared_suite
+from negkit.kit.suites.nli import THREE_WAY_ANSWERS, THREE_WAY_PROMPT
 from negkit.kit.suites.registry import register_suite
 from negkit.kit.tasks.nli_declared import NLIQuestions
 from negkit.kit.training_data.declaration import register_training
@@ -69,23 +70,6 @@ def _estimands(items: Sequence[NLIItem], predicted: Sequence[str], headline_only
     if not any(item.premise_id for item in items):
         estimands = [estimand for estimand in estimands if not estimand.path.startswith("strict.")]
     return estimands
-
-
-#: NaN-NLI (all 258 pairs; the split argument is ignored: the suite is a single test set).
-NAN_NLI = NLIQuestions(
-    NAME,
-    _read,
-    lambda folder, split: [folder / DATA_FILE],
-    prompt=PROMPT,
-    answers=ANSWERS,
-    metrics=_metrics,
-    estimands=_estimands,
-    tables=nan_nli_tables,
-    unit="premise (all pairs sharing a premise resampled together)",
-    item_id_from=_item_id_from,
-    item_id_alternatives=" (or 'index')",
-    description="NaN-NLI: sub-clausal negation NLI (3-way prompt, or --classifier)",
-)
 
 
 def _counts_matrix(metrics: dict[str, Any]) -> dict[str, dict[str, float]]:
@@ -142,6 +126,26 @@ def nan_nli_figures(metrics: dict[str, Any], records: Sequence[dict[str, Any]] |
     ]
 
 
+#: NaN-NLI (all 258 pairs; the split argument is ignored: the suite is a single test set).
+NAN_NLI = NLIQuestions(
+    NAME,
+    _read,
+    lambda folder, split: [folder / DATA_FILE],
+    prompt=PROMPT,
+    answers=ANSWERS,
+    metrics=_metrics,
+    estimands=_estimands,
+    tables=nan_nli_tables,
+    unit="premise (all pairs sharing a premise resampled together)",
+    item_id_from=_item_id_from,
+    item_id_alternatives=" (or 'index')",
+    title="NaN-NLI",
+    description="NaN-NLI: sub-clausal negation NLI (3-way prompt, or --classifier)",
+    headline="standard.all_f1",
+    figures=nan_nli_figures,
+)
+
+
 #: SICK's pairs asked in NaN-NLI's 3-way prompt (NaN-NLI itself is never trained on).
 TRAINING = (
     task_training_source(
@@ -156,26 +160,19 @@ TRAINING = (
 )
 
 SUITE = register_suite(
-    SuiteDescription(
-        name=NAME,
-        title="NaN-NLI",
-        aliases=("nan_nli", "nannli"),
-        tasks=(nli_entry(NAN_NLI),),
-        main_task=NAME,
-        data=DataSource(
+    declared_suite(
+        NAN_NLI,
+        DataSource(
             NAME,
             f"github joey234/nan-nli data/{DATA_FILE} into DATA/nan-nli/{DATA_FILE}",
             licence="none stated by the authors (github joey234/nan-nli)",
             files=declared_files(Path(__file__).with_name("files.json")),
             citation="truong2022",
         ),
+        aliases=("nan_nli", "nannli"),
         bibtex=NAN_NLI_BIBTEX,
         reader=read_nan_nli,
         scorer_help="NaN-NLI: standard/binary/strict, breakdowns, NaN-Quant, confusion from {item_id, prediction} lines",
-        interval_unit=NAN_NLI.unit,
-        primary_metric="standard.all_f1",
-        figures=nan_nli_figures,
-        harness=HarnessExport(("negkit_nan_nli",), label_writer("load_nan_nli"), loaders={"load_nan_nli": NAME}),
         statistics=nan_nli_data_statistics,
         order=30,
         groups=("negation-all",),

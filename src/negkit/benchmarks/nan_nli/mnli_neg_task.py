@@ -24,8 +24,9 @@ from negkit.kit.metrics.nli import check_predictions, setting_scores
 from negkit.kit.metrics.nli_intervals import confusion_estimands, setting_estimands
 from negkit.kit.render.markdown import interval_note
 from negkit.kit.render.nli import confusion_table, f1_table
-from negkit.kit.suites.description import DataSource, SuiteDescription
-from negkit.kit.suites.nli import THREE_WAY_ANSWERS, THREE_WAY_PROMPT, nli_entry
+from negkit.kit.suites.description import DataSource
+from negkit.kit.suites.kinds import declared_suite
+from negkit.kit.suites.nli import THREE_WAY_ANSWERS, THREE_WAY_PROMPT
 from negkit.kit.suites.registry import register_suite
 from negkit.kit.tasks.nli_declared import NLIQuestions
 
@@ -97,18 +98,16 @@ MNLI_NEG = NLIQuestions(
     metrics=mnli_neg_report,
     estimands=_estimands,
     tables=mnli_neg_tables,
+    title="MNLI-neg (NaN-NLI Table 5)",
     description="MNLI-neg: MNLI's pairs with negation (NaN-NLI Table 5; 3-way prompt, or --classifier)",
+    headline="standard.all_f1",
 )
 
 
 MNLI_NEG_SUITE = register_suite(
-    SuiteDescription(
-        name=NAME,
-        title="MNLI-neg (NaN-NLI Table 5)",
-        aliases=("mnli_neg",),
-        tasks=(nli_entry(MNLI_NEG),),
-        main_task=NAME,
-        data=DataSource(
+    declared_suite(
+        MNLI_NEG,
+        DataSource(
             NAME,
             f"negkit nan-nli mnli-neg MNLI_FILE --out DATA/{NAME}/{DATA_FILE} (MNLI is not distributed with negkit: "
             "e.g. multinli_1.0_dev_matched.jsonl of the MNLI release)",
@@ -117,11 +116,11 @@ MNLI_NEG_SUITE = register_suite(
             inputs=(MNLI_ZIP,),
             build=build_mnli_neg,
         ),
+        aliases=("mnli_neg",),
         bibtex=MNLI_BIBTEX + "\n\n" + NAN_NLI_BIBTEX,
         reader=read_mnli_neg,
         scorer_help="MNLI-neg: F1 per class, All, confusion matrix from {item_id, prediction (label)} lines",
-        interval_unit=MNLI_NEG.unit,
-        primary_metric="standard.all_f1",
+        harness=None,  # negkit export lm-eval leaves it out
         order=31,
     )
 )

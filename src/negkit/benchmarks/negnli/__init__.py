@@ -31,8 +31,9 @@ from negkit.kit.metrics.intervals import Estimand
 from negkit.kit.metrics.nli import to_binary
 from negkit.kit.render import plots
 from negkit.kit.render.figures import triple
-from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescription
-from negkit.kit.suites.nli import THREE_WAY_ANSWERS, THREE_WAY_PROMPT, label_writer, nli_entry
+from negkit.kit.suites.description import DataSource
+from negkit.kit.suites.kinds import declared_suite
+from negkit.kit.suites.nli import THREE_WAY_ANSWERS, THREE_WAY_PROMPT
 from negkit.kit.suites.registry import register_suite
 from negkit.kit.tasks.nli_declared import NLIQuestions, unchanged
 from negkit.kit.training_data.declaration import register_training
@@ -58,6 +59,26 @@ TITLES: dict[str, str] = {f"{NAME}-{source}": f"NegNLI-{source.upper()}" for sou
 _ITEM_ID = re.compile(r"negnli-(?P<source>[a-z]+)-\d+$")
 #: Answers a predictions file may give on RTE, read as NLI labels (then merged: entailment vs the rest).
 _RTE_WORDS = {"not_entailment": "neutral", "not entailment": "neutral", "yes": "entailment", "no": "neutral"}
+
+
+def negnli_figures(metrics: dict[str, Any], records: Sequence[dict[str, Any]] | None = None) -> list[Figure]:
+    """The confusion matrix (Figure 1 of the NaN-NLI paper) and F1 per class and All."""
+    labels = metrics["labels"]
+    source = metrics.get("source", "NegNLI")
+    f1 = plots.interval_bars(
+        [*labels, "All"],
+        {
+            "F1": [triple(metrics, f"standard.per_class.{label}.f1") for label in labels]
+            + [triple(metrics, "standard.all_f1")]
+        },
+        f"{source}: F1 per class and All",
+        "F1",
+        (0, 1),
+    )
+    return [
+        ("Confusion matrix normalised by the true label", confusion_heatmap(metrics, source)),
+        ("F1 per class and All (support-weighted; 95% intervals)", f1),
+    ]
 
 
 def _whole_pairs(items: list[NLIItem], limit: int, options: Mapping[str, Any]) -> list[NLIItem]:
@@ -120,6 +141,9 @@ def _declared(source: str) -> NLIQuestions:
         for_predictions=_file_named,
         limit=_whole_pairs,
         protocol={"labels": list(labels)},
+        title=TITLES[name],
+        headline="standard.all_f1",
+        figures=negnli_figures,
         description=f"NegNLI-{source.upper()}: NLI pairs with negation ({'2' if two_way else '3'}-way prompt, or "
         "--classifier)",
     )
@@ -129,41 +153,12 @@ def _declared(source: str) -> NLIQuestions:
 DECLARED: dict[str, NLIQuestions] = {f"{NAME}-{source}": _declared(source) for source in NEGNLI_SOURCES}
 
 
-def negnli_figures(metrics: dict[str, Any], records: Sequence[dict[str, Any]] | None = None) -> list[Figure]:
-    """The confusion matrix (Figure 1 of the NaN-NLI paper) and F1 per class and All."""
-    labels = metrics["labels"]
-    source = metrics.get("source", "NegNLI")
-    f1 = plots.interval_bars(
-        [*labels, "All"],
-        {
-            "F1": [triple(metrics, f"standard.per_class.{label}.f1") for label in labels]
-            + [triple(metrics, "standard.all_f1")]
-        },
-        f"{source}: F1 per class and All",
-        "F1",
-        (0, 1),
-    )
-    return [
-        ("Confusion matrix normalised by the true label", confusion_heatmap(metrics, source)),
-        ("F1 per class and All (support-weighted; 95% intervals)", f1),
-    ]
-
-
 def table5_section(results: Sequence[Mapping[str, Any]]) -> RunSection | None:
     """The NaN-NLI paper's Table 5 and Figure 1 when a run holds ``negnli-mnli`` and ``nan-nli``."""
     markdown = table5_markdown(results)
     if markdown is None:
         return None
     return RunSection("NaN-NLI paper: Table 5 and Figure 1", markdown, lambda: table5_figures(results))
-
-
-def _harness(source: str) -> HarnessExport:
-    """The Harness export of ``negnli-SOURCE``: negkit's prompt and answer words (task ``negkit_negnli_SOURCE``)."""
-    loader = f"load_negnli_{source}"
-    return HarnessExport((f"negkit_negnli_{source}",), label_writer(loader), loaders={loader: f"{NAME}-{source}"})
-
-
-HARNESS: dict[str, HarnessExport] = {f"{NAME}-{source}": _harness(source) for source in NEGNLI_SOURCES}
 
 
 def nli_training_pairs(path: Path) -> list[tuple[str, str, str]] | None:
@@ -188,13 +183,9 @@ TRAINING = (
 
 
 SUITE = register_suite(
-    SuiteDescription(
-        name=NAME,
-        title="NegNLI (Hossain et al. 2020)",
-        aliases=("negation-nli",),
-        tasks=tuple(nli_entry(declared) for declared in DECLARED.values()),
-        main_task=f"{NAME}-mnli",
-        data=DataSource(
+    declared_suite(
+        DECLARED[f"{NAME}-mnli"],
+        DataSource(
             "negation-nli",
             "github mosharafhossain/negation-and-nli data/new_benchmarks/clean_data/"
             "{MNLI,SNLI,RTE}.txt into DATA/negation-nli/",
@@ -202,14 +193,13 @@ SUITE = register_suite(
             files=declared_files(Path(__file__).with_name("files.json")),
             citation="hossain2020",
         ),
+        title="NegNLI (Hossain et al. 2020)",
+        more=(DECLARED[f"{NAME}-snli"], DECLARED[f"{NAME}-rte"]),
+        name=NAME,
+        aliases=("negation-nli",),
         bibtex=BIBTEX,
         reader=read_negnli,
         scorer_help="NegNLI: F1 per class, All, confusion matrix of one file from {item_id, prediction (label)} lines",
-        interval_unit=DECLARED[f"{NAME}-mnli"].unit,
-        primary_metric="standard.all_f1",
-        figures=negnli_figures,
-        harness=HARNESS[f"{NAME}-mnli"],
-        task_harness={task: export for task, export in HARNESS.items() if task != f"{NAME}-mnli"},
         run_sections=table5_section,
         order=45,
         groups=("negation-all",),

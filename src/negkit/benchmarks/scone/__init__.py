@@ -32,8 +32,8 @@ from negkit.kit.data.predictions import string, whole_number
 from negkit.kit.metrics.intervals import Estimand
 from negkit.kit.render import plots
 from negkit.kit.render.figures import triple
-from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescription, task_flag
-from negkit.kit.suites.nli import label_writer, nli_entry
+from negkit.kit.suites.description import DataSource, task_flag
+from negkit.kit.suites.kinds import declared_suite
 from negkit.kit.suites.registry import register_suite
 from negkit.kit.tasks.nli_declared import NLIQuestions, TaskOption, neutral_for_contradiction
 from negkit.kit.training_data.declaration import register_training
@@ -62,6 +62,23 @@ _ITEM_ID = re.compile(r"scone-\w+-(?P<condition>\w+)-(?P<row>\d+)$")
 def scone_metrics(items: Sequence[NLIItem], predictions: Sequence[str]) -> dict[str, Any]:
     """Accuracy per condition and overall (what ``negkit eval`` and ``negkit score`` both report)."""
     return {"count": len(items), "accuracy": scone_accuracy(items, predictions)}
+
+
+def scone_figures(metrics: dict[str, Any], records: Sequence[dict[str, Any]] | None = None) -> list[Figure]:
+    """Accuracy per condition and overall."""
+    conditions = [c for c in (*SCONE_CONDITIONS, "overall") if c in metrics.get("accuracy", {})]
+    labels = [condition.replace("_scoped_one_", "_scoped, one_").replace("_", " ") for condition in conditions]
+    bars = plots.interval_bars(
+        labels,
+        {"accuracy": [triple(metrics, f"accuracy.{c}") for c in conditions]},
+        "ScoNe-NLI accuracy per condition",
+        "accuracy",
+        (0, 1),
+        reference=0.5,
+        width=7.2,
+        wrap=10,
+    )
+    return [("Accuracy per condition (95% intervals; dashed: chance)", bars)]
 
 
 def _read(folder: Path, split: str) -> list[NLIItem]:
@@ -130,7 +147,10 @@ SCONE = NLIQuestions(
     keep=_asked,
     limit=_limit,
     scored_metrics=_scored_metrics,
+    title="ScoNe-NLI",
     description="ScoNe-NLI: scoped negation, six conditions (yes/no prompt, or --classifier)",
+    headline="accuracy.overall",
+    figures=scone_figures,
 )
 #: ScoNe-NLI in the tasksource layout that Thunder-NUBench's Table 16 used: the five conditions other than
 #: ``one_scoped`` (1,000 test pairs); ``--scone-conditions`` still chooses others.
@@ -150,23 +170,6 @@ def conditions_value(text: str) -> str | dict[str, str]:
     if separator and task.strip() and "," not in task:
         return {task.strip(): value.strip()}
     return text
-
-
-def scone_figures(metrics: dict[str, Any], records: Sequence[dict[str, Any]] | None = None) -> list[Figure]:
-    """Accuracy per condition and overall."""
-    conditions = [c for c in (*SCONE_CONDITIONS, "overall") if c in metrics.get("accuracy", {})]
-    labels = [condition.replace("_scoped_one_", "_scoped, one_").replace("_", " ") for condition in conditions]
-    bars = plots.interval_bars(
-        labels,
-        {"accuracy": [triple(metrics, f"accuracy.{c}") for c in conditions]},
-        "ScoNe-NLI accuracy per condition",
-        "accuracy",
-        (0, 1),
-        reference=0.5,
-        width=7.2,
-        wrap=10,
-    )
-    return [("Accuracy per condition (95% intervals; dashed: chance)", bars)]
 
 
 def _row(item: NLIItem) -> str:
@@ -202,26 +205,21 @@ TRAINING = (
 )
 
 SUITE = register_suite(
-    SuiteDescription(
-        name=NAME,
-        title="ScoNe-NLI",
-        aliases=("scone-nli",),
-        tasks=(nli_entry(SCONE), nli_entry(SCONE_TASKSOURCE)),
-        main_task=NAME,
-        data=DataSource(
+    declared_suite(
+        SCONE,
+        DataSource(
             NAME,
             "github selenashe/ScoNe scone_nli/ into DATA/scone/scone_nli/",
             licence="CC0 1.0 (the repository's LICENSE)",
             files=declared_files(Path(__file__).with_name("files.json")),
             citation="she2023",
         ),
+        more=(SCONE_TASKSOURCE,),
+        aliases=("scone-nli",),
         bibtex=BIBTEX,
         reader=read_scone,
         scorer_help="ScoNe-NLI: accuracy per condition and overall from {item_id, prediction} lines",
-        interval_unit=SCONE.unit,
-        primary_metric="accuracy.overall",
-        figures=scone_figures,
-        harness=HarnessExport(("negkit_scone",), label_writer("load_scone"), loaders={"load_scone": NAME}),
+        task_harness={},  # scone-tasksource has no Harness export of its own
         task_flags=(
             task_flag(
                 "--scone-conditions",

@@ -1,7 +1,8 @@
 """Whole suites from a declared task kind: :func:`declared_suite` for a
 :class:`~negkit.kit.tasks.choice.MultipleChoice`, :class:`~negkit.kit.tasks.pairs.MinimalPairs`,
-:class:`~negkit.kit.tasks.cloze.Cloze` probes, :class:`~negkit.kit.tasks.paired.PairedQuestions` or
-:class:`~negkit.kit.tasks.text_likelihood.HeldOutText`, each kind's part (:class:`SuiteKind`: what it asks, its
+:class:`~negkit.kit.tasks.cloze.Cloze` probes, :class:`~negkit.kit.tasks.paired.PairedQuestions`,
+:class:`~negkit.kit.tasks.text_likelihood.HeldOutText` or :class:`~negkit.kit.tasks.nli_declared.NLIQuestions`,
+each kind's part (:class:`SuiteKind`: what it asks, its
 primary metric, figures and Harness export) in :data:`SUITE_KINDS`. It gives the suite's description, so such a
 benchmark is its row type, its declaration and one call (docs/suites.md, docs/examples/toy_suite.py)."""
 
@@ -15,9 +16,11 @@ from typing import Any
 from negkit.kit.harness.layout import harness_loader
 from negkit.kit.render.grouped import grouped_figures
 from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescription, TaskEntry
+from negkit.kit.suites.nli import nli_entry, nli_harness
 from negkit.kit.tasks.base import TaskData
 from negkit.kit.tasks.choice import MultipleChoice, choice_figures_of, write_choice_harness
 from negkit.kit.tasks.cloze import Cloze
+from negkit.kit.tasks.nli_declared import NLIQuestions
 from negkit.kit.tasks.paired import PairedQuestions
 from negkit.kit.tasks.paired_harness import (
     paired_loader,
@@ -89,12 +92,17 @@ class SuiteKind:
     express it, ``harness_none=`` saying why)."""
 
     asked: str
-    primary_metric: Callable[[Any], str]
-    figures: Callable[[Any], FigureBuilder]
+    primary_metric: Callable[[Any], str | None]
+    figures: Callable[[Any], FigureBuilder | None]
     export: Callable[[Any], dict[str, Any]]
     #: The task's description falls back to the suite's given title or its name (multiple choice), else to the
     #: spec's title.
     title_from_name: bool = False
+    #: ``entry(spec, description)``: the task entry of a spec (default: its name, ``spec.task``, the description).
+    entry: Callable[[Any, str], TaskEntry] | None = None
+
+    def task_entry(self, spec: Any, description: str) -> TaskEntry:
+        return self.entry(spec, description) if self.entry else TaskEntry(spec.name, spec.task, description)
 
 
 def _first_headline(spec: Any) -> str:
@@ -131,6 +139,13 @@ SUITE_KINDS: dict[type, SuiteKind] = {
         lambda spec: grouped_figures(spec.title or spec.name, spec.groups_key, reference=0.5),
         lambda spec: {"harness": paired_harness(spec)},
     ),
+    NLIQuestions: SuiteKind(
+        "NLI by label words or a classifier",
+        lambda spec: spec.headline or None,
+        lambda spec: spec.figures,
+        lambda spec: {"harness": nli_harness(spec)},
+        entry=nli_entry,
+    ),
 }
 
 
@@ -143,18 +158,24 @@ def suite_kind(spec: Any) -> SuiteKind:
     raise TypeError(f"{type(spec).__name__} is not a declared task kind ({known})")
 
 
+Declared = MultipleChoice | MinimalPairs | HeldOutText | Cloze | PairedQuestions | NLIQuestions
+
+
 def declared_suite(
-    spec: MultipleChoice | MinimalPairs | HeldOutText | Cloze | PairedQuestions,
+    spec: Declared,
     data: DataSource,
     description: str = "",
     title: str = "",
+    more: tuple[Declared, ...] = (),
     **fields: Any,
 ) -> SuiteDescription:
-    """The suite of one declared task ``spec`` (a :class:`MultipleChoice`, :class:`MinimalPairs`,
-    :class:`HeldOutText`, :class:`Cloze` or :class:`PairedQuestions`): its task entry (``description``, else the
-    spec's own, else "TITLE: what the kind asks"), ``data`` (where its data lives and, with its ``bibtex``, what to
-    cite), the kind's primary metric, figures and Harness export, and the spec's reader; ``fields`` are any other
-    :class:`SuiteDescription` fields (``aliases``, ``order``, ``groups``, ...) and win over these."""
+    """The suite of the declared task ``spec`` (a :class:`MultipleChoice`, :class:`MinimalPairs`,
+    :class:`HeldOutText`, :class:`Cloze`, :class:`PairedQuestions` or :class:`NLIQuestions`): its task entry
+    (``description``, else the spec's own, else "TITLE: what the kind asks"), ``data`` (where its data lives and,
+    with its ``bibtex``, what to cite), the kind's primary metric, figures and Harness export, and the spec's
+    reader; ``more`` are the suite's other tasks, declared with the same kind (each its own entry and Harness
+    export); ``fields`` are any other :class:`SuiteDescription` fields (``aliases``, ``order``, ``groups``, ...)
+    and win over these."""
     kind = suite_kind(spec)
     suite_title = title or spec.title or spec.name
     entry_title = (title or spec.name) if kind.title_from_name else suite_title
@@ -162,9 +183,8 @@ def declared_suite(
         name=spec.name,
         title=suite_title,
         tasks=(
-            TaskEntry(
-                spec.name, spec.task, description or getattr(spec, "description", "") or f"{entry_title}: {kind.asked}"
-            ),
+            kind.task_entry(spec, description or getattr(spec, "description", "") or f"{entry_title}: {kind.asked}"),
+            *(kind.task_entry(other, getattr(other, "description", "")) for other in more),
         ),
         main_task=spec.name,
         data=data,
@@ -174,4 +194,8 @@ def declared_suite(
         reader=spec.read,
         **kind.export(spec),
     )
+    if more:
+        settings["task_harness"] = {
+            other.name: export for other in more if (export := kind.export(other).get("harness")) is not None
+        }
     return SuiteDescription(**{**settings, **fields})

@@ -20,6 +20,10 @@ predicted labels: ``metrics(items, predicted)``, ``estimands(items, predicted, h
   items ``--limit N`` keeps; default: the first N);
 - ``protocol``: facts for the results' ``task`` entry; ``scored_metrics(metrics, items)``: ``negkit score``'s
   metrics (default: the metrics and ``data_count``).
+
+With :func:`~negkit.kit.suites.kinds.declared_suite` a declaration (and the suite's other declarations) makes the
+suite: each task's entry (a language model or an NLI classifier), the ``headline`` metric, the ``figures`` and the
+Harness export of each task (negkit's prompt and answer words).
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from negkit.kit.data.nli import NLI_LABELS, NLIItem
 from negkit.kit.metrics.intervals import Estimand
 from negkit.kit.tasks.declared import DeclaredTask, own_field
 from negkit.kit.tasks.nli import NLIBase
+from negkit.kit.view import FigureBuilder
 from negkit.models.base import AnswerSpace
 
 #: ``metrics(items, predicted_labels) -> metrics``.
@@ -101,6 +106,10 @@ class NLIQuestions(DeclaredTask[NLIItem]):
     protocol: Mapping[str, Any] = field(default_factory=dict, hash=False)
     #: One line for ``negkit eval --list``.
     description: str = ""
+    #: The metric the suite leads with (its primary metric) and the suite's figures (:func:`~negkit.kit.suites.
+    #: kinds.declared_suite`).
+    headline: str = ""
+    figures: FigureBuilder | None = None
 
     def task(
         self,
