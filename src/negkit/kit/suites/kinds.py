@@ -2,8 +2,8 @@
 :class:`~negkit.kit.tasks.choice.MultipleChoice`, :class:`~negkit.kit.tasks.pairs.MinimalPairs`,
 :class:`~negkit.kit.tasks.cloze.Cloze` probes, :class:`~negkit.kit.tasks.paired.PairedQuestions`,
 :class:`~negkit.kit.tasks.text_likelihood.HeldOutText` or :class:`~negkit.kit.tasks.nli_declared.NLIQuestions`,
-each kind's part (:class:`SuiteKind`: what it asks, its
-primary metric, figures and Harness export) in :data:`SUITE_KINDS`. It gives the suite's description, so such a
+each kind's part (:class:`SuiteKind`: what it asks, its task entry, primary metric, figures and Harness export) in
+:data:`SUITE_KINDS`. It gives the suite's description, so such a
 benchmark is its row type, its declaration and one call (docs/suites.md, docs/examples/toy_suite.py)."""
 
 from __future__ import annotations
@@ -158,6 +158,7 @@ def suite_kind(spec: Any) -> SuiteKind:
     raise TypeError(f"{type(spec).__name__} is not a declared task kind ({known})")
 
 
+#: A declaration of one of the kinds :func:`declared_suite` makes a suite of.
 Declared = MultipleChoice | MinimalPairs | HeldOutText | Cloze | PairedQuestions | NLIQuestions
 
 
