@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from negkit.benchmarks.scone import SconeTask
+from negkit.benchmarks.scone import SCONE
 from negkit.cli import main
 from negkit.commands.export import export_lm_eval, export_task_names, exportable, harness_names
 from negkit.errors import NegkitError
@@ -58,7 +58,7 @@ def test_a_suite_without_an_export_is_refused_by_name(tmp_path):
     suite = SuiteDescription(
         name="no-export-suite",
         title="No export",
-        tasks=(TaskEntry("no-export-a", SconeTask, "a"), TaskEntry("no-export-b", SconeTask, "b")),
+        tasks=(TaskEntry("no-export-a", SCONE.task, "a"), TaskEntry("no-export-b", SCONE.task, "b")),
         main_task="no-export-a",
         data=DataSource("no-export-data", "nowhere"),
     )

@@ -235,7 +235,7 @@ SUITE = register_suite(
         DataSource.declared(__file__),
         "KoNUBench: Korean standard negation as multiple choice (Thunder-NUBench's design and code path)",
         "KoNUBench",
-        more_tasks=(
+        more=(
             TaskEntry(KMMLU.name, KMMLU.task, "KMMLU questions asked positively and negated: accuracy on both"),
             TaskEntry(BOOLQ_NEG.name, BOOLQ_NEG.task, "KoBEST BoolQ with negated questions: accuracy"),
         ),

@@ -128,7 +128,7 @@ def run_mnli_neg(args: argparse.Namespace) -> int:
 def run_analysis(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from negkit.benchmarks.nan_nli import DATA_FILE, NanNLITask
+    from negkit.benchmarks.nan_nli import DATA_FILE, NAN_NLI
     from negkit.benchmarks.nan_nli.data import read_nan_nli
     from negkit.errors import NegkitError
     from negkit.io.atomic import atomic_write_text
@@ -138,7 +138,7 @@ def run_analysis(args: argparse.Namespace) -> int:
     if args.examples < 0:
         raise NegkitError(f"--examples must be 0 (all) or more, got {args.examples}")
     items = read_nan_nli(locate_dataset("nan-nli", args.data) / DATA_FILE)
-    task = NanNLITask()
+    task = NAN_NLI.task()
     records = task.predictions(Path(args.predictions), items)
     by_id = {record["item_id"]: record for record in records}
     chosen = [item for item in items if item.item_id in by_id]
@@ -219,14 +219,14 @@ def run_gender_swap(args: argparse.Namespace) -> int:
 def run_gender_swap_change(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from negkit.benchmarks.nan_nli import DATA_FILE, NanNLITask
+    from negkit.benchmarks.nan_nli import DATA_FILE, NAN_NLI
     from negkit.benchmarks.nan_nli.data import read_nan_nli
     from negkit.errors import NegkitError
     from negkit.kit.data.locate import locate_dataset
     from negkit.studies.nan_nli.gender_swap import swap_change, swap_change_markdown
 
     items = read_nan_nli(locate_dataset("nan-nli", args.data) / DATA_FILE)
-    task = NanNLITask()
+    task = NAN_NLI.task()
     labels = []
     for path in (args.before, args.after):
         by_id = {record["item_id"]: record["prediction"] for record in task.predictions(Path(path), items)}

@@ -1,7 +1,7 @@
 """NaN-NLI (Truong et al., 2022): sub-clausal negation in NLI, 258 pairs.
 
 Asked with negkit's 3-way prompt (the label words ``entailment``, ``contradiction`` and ``neutral`` scored after
-it) or with an NLI classifier (:class:`negkit.kit.tasks.nli.NLITask`). Reader:
+it) or with an NLI classifier, declared as :data:`NAN_NLI` (:class:`negkit.kit.tasks.nli_declared.NLIQuestions`). Reader:
 :func:`negkit.benchmarks.nan_nli.data.read_nan_nli`; metrics: :func:`negkit.benchmarks.nan_nli.metrics.nan_nli_report`
 (standard, binary and strict settings, breakdowns, NaN-Quant, confusion); intervals resample premises. A
 predictions file for ``negkit score`` names each pair by ``item_id`` (``nan-017``) or ``index`` (17, the 0-based
@@ -29,10 +29,11 @@ from negkit.kit.data.predictions import whole_number
 from negkit.kit.metrics.intervals import Estimand
 from negkit.kit.render import plots
 from negkit.kit.render.figures import triple
-from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescription, TaskEntry
-from negkit.kit.suites.nli import THREE_WAY_ANSWERS, THREE_WAY_PROMPT, label_writer
+from negkit.kit.suites.description import DataSource
+from negkit.kit.suites.kinds import declared_suite
+from negkit.kit.suites.nli import THREE_WAY_ANSWERS, THREE_WAY_PROMPT
 from negkit.kit.suites.registry import register_suite
-from negkit.kit.tasks.nli import NLITask
+from negkit.kit.tasks.nli_declared import NLIQuestions
 from negkit.kit.training_data.declaration import register_training
 from negkit.kit.training_data.task_source import nli_negated, premise_key, sick_pairs, task_training_source
 from negkit.kit.view import Figure
@@ -44,46 +45,31 @@ ANSWERS = THREE_WAY_ANSWERS
 
 
 def _nan_items(items: Sequence[NLIItem]) -> Sequence[NaNNLIItem]:
-    # the items of a NanNLITask are those its read() returns: NaN-NLI pairs
+    # the items of NaN-NLI's task are those its reader returns: NaN-NLI pairs
     return cast("Sequence[NaNNLIItem]", items)
 
 
-class NanNLITask(NLITask):
-    """NaN-NLI (all 258 pairs; the split argument is ignored: the suite is a single test set)."""
+def _read(folder: Path, split: str) -> list[NLIItem]:
+    return list(read_nan_nli(folder / DATA_FILE))
 
-    name = NAME
-    dataset = NAME
-    splits: tuple[str, ...] = ("test",)
-    prompt = PROMPT
-    answers = ANSWERS
-    item_id_alternatives = " (or 'index')"
 
-    def read(self, folder: Path, split: str) -> list[NLIItem]:
-        return list(read_nan_nli(folder / DATA_FILE))
+def _item_id_from(path: Path, line: int, record: Mapping[str, Any]) -> str | None:
+    """``{"index": 17}``: the 0-based data row."""
+    return f"nan-{whole_number(path, line, record, 'index'):03d}" if "index" in record else None
 
-    def files(self, folder: Path, split: str) -> list[Path]:
-        return [folder / DATA_FILE]
 
-    def item_id_from(self, path: Path, line: int, record: Mapping[str, Any]) -> str | None:
-        """``{"index": 17}``: the 0-based data row."""
-        return f"nan-{whole_number(path, line, record, 'index'):03d}" if "index" in record else None
+def _metrics(items: Sequence[NLIItem], predicted: Sequence[str]) -> dict[str, Any]:
+    return nan_nli_report(_nan_items(items), predicted)
 
-    def metrics(self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]]) -> dict[str, Any]:
-        return nan_nli_report(_nan_items(items), self.predicted_labels(records))
 
-    def estimands(
-        self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]], headline_only: bool = False
-    ) -> list[Estimand]:
-        """Every metric's estimand, resampling premises (:mod:`negkit.benchmarks.nan_nli.intervals`); the
-        standard, binary and strict settings are the headline. Samples written before premise ids were recorded
-        make items their own units, and strict accuracy (per premise) is then unknown."""
-        estimands = nan_nli_estimands(_nan_items(items), self.predicted_labels(records), headline_only)
-        if not any(item.premise_id for item in items):
-            estimands = [estimand for estimand in estimands if not estimand.path.startswith("strict.")]
-        return estimands
-
-    def tables(self, metrics: dict[str, Any]) -> str:
-        return nan_nli_tables(metrics)
+def _estimands(items: Sequence[NLIItem], predicted: Sequence[str], headline_only: bool) -> list[Estimand]:
+    """Every metric's estimand, resampling premises (:mod:`negkit.benchmarks.nan_nli.intervals`); the standard,
+    binary and strict settings are the headline. Samples written before premise ids were recorded make items
+    their own units, and strict accuracy (per premise) is then unknown."""
+    estimands = nan_nli_estimands(_nan_items(items), predicted, headline_only)
+    if not any(item.premise_id for item in items):
+        estimands = [estimand for estimand in estimands if not estimand.path.startswith("strict.")]
+    return estimands
 
 
 def _counts_matrix(metrics: dict[str, Any]) -> dict[str, dict[str, float]]:
@@ -140,12 +126,32 @@ def nan_nli_figures(metrics: dict[str, Any], records: Sequence[dict[str, Any]] |
     ]
 
 
+#: NaN-NLI (all 258 pairs; the split argument is ignored: the suite is a single test set).
+NAN_NLI = NLIQuestions(
+    NAME,
+    _read,
+    lambda folder, split: [folder / DATA_FILE],
+    prompt=PROMPT,
+    answers=ANSWERS,
+    metrics=_metrics,
+    estimands=_estimands,
+    tables=nan_nli_tables,
+    unit="premise (all pairs sharing a premise resampled together)",
+    item_id_from=_item_id_from,
+    item_id_alternatives=" (or 'index')",
+    title="NaN-NLI",
+    description="NaN-NLI: sub-clausal negation NLI (3-way prompt, or --classifier)",
+    headline="standard.all_f1",
+    figures=nan_nli_figures,
+)
+
+
 #: SICK's pairs asked in NaN-NLI's 3-way prompt (NaN-NLI itself is never trained on).
 TRAINING = (
     task_training_source(
         "sick@nan-nli",
         "SICK's pairs in NaN-NLI's 3-way prompt (training data only; also NegNLI's 3-way prompt)",
-        NanNLITask,
+        NAN_NLI.task,
         read=sick_pairs,
         pair=premise_key,
         negated=nli_negated,
@@ -154,30 +160,19 @@ TRAINING = (
 )
 
 SUITE = register_suite(
-    SuiteDescription(
-        name=NAME,
-        title="NaN-NLI",
-        aliases=("nan_nli", "nannli"),
-        tasks=(
-            TaskEntry(
-                NAME, NanNLITask, "NaN-NLI: sub-clausal negation NLI (3-way prompt, or --classifier)", classifier=True
-            ),
-        ),
-        main_task=NAME,
-        data=DataSource(
+    declared_suite(
+        NAN_NLI,
+        DataSource(
             NAME,
             f"github joey234/nan-nli data/{DATA_FILE} into DATA/nan-nli/{DATA_FILE}",
             licence="none stated by the authors (github joey234/nan-nli)",
             files=declared_files(Path(__file__).with_name("files.json")),
             citation="truong2022",
         ),
+        aliases=("nan_nli", "nannli"),
         bibtex=NAN_NLI_BIBTEX,
         reader=read_nan_nli,
         scorer_help="NaN-NLI: standard/binary/strict, breakdowns, NaN-Quant, confusion from {item_id, prediction} lines",
-        interval_unit="premise (all pairs sharing a premise resampled together)",
-        primary_metric="standard.all_f1",
-        figures=nan_nli_figures,
-        harness=HarnessExport(("negkit_nan_nli",), label_writer("load_nan_nli"), loaders={"load_nan_nli": NAME}),
         statistics=nan_nli_data_statistics,
         order=30,
         groups=("negation-all",),

@@ -2,9 +2,9 @@
 
 The data folder ``mnli-neg`` (under a data root, or ``--data``) holds ``mnli_neg.jsonl``, written by
 :func:`negkit.benchmarks.nan_nli.mnli_neg.write_mnli_neg` from a user's copy of MNLI (not distributed with negkit).
-Asked as NaN-NLI is (the 3-way prompt and answer words, or an NLI classifier). Metrics: F1 per class, All
-(support-weighted F1) and accuracy, the confusion matrix normalised by the true label (and in counts); intervals
-resample pairs. A run holding ``mnli-neg``, ``negnli-mnli`` and ``nan-nli`` prints Table 5 with its three columns.
+Asked as NaN-NLI is (the 3-way prompt and answer words, or an NLI classifier), declared as :data:`MNLI_NEG`.
+Metrics: F1 per class, All (support-weighted F1) and accuracy, the confusion matrix normalised by the true label
+(and in counts); intervals resample pairs. A run holding ``mnli-neg``, ``negnli-mnli`` and ``nan-nli`` prints Table 5 with its three columns.
 """
 
 from __future__ import annotations
@@ -24,10 +24,11 @@ from negkit.kit.metrics.nli import check_predictions, setting_scores
 from negkit.kit.metrics.nli_intervals import confusion_estimands, setting_estimands
 from negkit.kit.render.markdown import interval_note
 from negkit.kit.render.nli import confusion_table, f1_table
-from negkit.kit.suites.description import DataSource, SuiteDescription, TaskEntry
+from negkit.kit.suites.description import DataSource
+from negkit.kit.suites.kinds import declared_suite
 from negkit.kit.suites.nli import THREE_WAY_ANSWERS, THREE_WAY_PROMPT
 from negkit.kit.suites.registry import register_suite
-from negkit.kit.tasks.nli import NLITask
+from negkit.kit.tasks.nli_declared import NLIQuestions
 
 NAME = "mnli-neg"
 DATA_FILE = "mnli_neg.jsonl"
@@ -78,49 +79,35 @@ def mnli_neg_tables(metrics: dict[str, Any]) -> str:
     return "\n\n".join(parts + ([note] if note else [])) + "\n"
 
 
-class MnliNegTask(NLITask):
-    """MNLI-neg (all pairs of ``mnli_neg.jsonl``; the split argument is ignored: one test set)."""
+def _read(folder: Path, split: str) -> list[NLIItem]:
+    return read_mnli_neg(folder / DATA_FILE)
 
-    name = NAME
-    dataset = NAME
-    splits: tuple[str, ...] = ("test",)
-    prompt = THREE_WAY_PROMPT
-    answers = THREE_WAY_ANSWERS
 
-    def read(self, folder: Path, split: str) -> list[NLIItem]:
-        return read_mnli_neg(folder / DATA_FILE)
+def _estimands(items: Sequence[NLIItem], predicted: Sequence[str], headline_only: bool) -> list[Estimand]:
+    estimands = mnli_neg_estimands(items, predicted)
+    return [estimand for estimand in estimands if estimand.headline or not headline_only]
 
-    def files(self, folder: Path, split: str) -> list[Path]:
-        return [folder / DATA_FILE]
 
-    def metrics(self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]]) -> dict[str, Any]:
-        return mnli_neg_report(items, self.predicted_labels(records))
-
-    def estimands(
-        self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]], headline_only: bool = False
-    ) -> list[Estimand]:
-        estimands = mnli_neg_estimands(items, self.predicted_labels(records))
-        return [estimand for estimand in estimands if estimand.headline or not headline_only]
-
-    def tables(self, metrics: dict[str, Any]) -> str:
-        return mnli_neg_tables(metrics)
+#: MNLI-neg (all pairs of ``mnli_neg.jsonl``; the split argument is ignored: one test set).
+MNLI_NEG = NLIQuestions(
+    NAME,
+    _read,
+    lambda folder, split: [folder / DATA_FILE],
+    prompt=THREE_WAY_PROMPT,
+    answers=THREE_WAY_ANSWERS,
+    metrics=mnli_neg_report,
+    estimands=_estimands,
+    tables=mnli_neg_tables,
+    title="MNLI-neg (NaN-NLI Table 5)",
+    description="MNLI-neg: MNLI's pairs with negation (NaN-NLI Table 5; 3-way prompt, or --classifier)",
+    headline="standard.all_f1",
+)
 
 
 MNLI_NEG_SUITE = register_suite(
-    SuiteDescription(
-        name=NAME,
-        title="MNLI-neg (NaN-NLI Table 5)",
-        aliases=("mnli_neg",),
-        tasks=(
-            TaskEntry(
-                NAME,
-                MnliNegTask,
-                "MNLI-neg: MNLI's pairs with negation (NaN-NLI Table 5; 3-way prompt, or --classifier)",
-                classifier=True,
-            ),
-        ),
-        main_task=NAME,
-        data=DataSource(
+    declared_suite(
+        MNLI_NEG,
+        DataSource(
             NAME,
             f"negkit nan-nli mnli-neg MNLI_FILE --out DATA/{NAME}/{DATA_FILE} (MNLI is not distributed with negkit: "
             "e.g. multinli_1.0_dev_matched.jsonl of the MNLI release)",
@@ -129,11 +116,11 @@ MNLI_NEG_SUITE = register_suite(
             inputs=(MNLI_ZIP,),
             build=build_mnli_neg,
         ),
+        aliases=("mnli_neg",),
         bibtex=MNLI_BIBTEX + "\n\n" + NAN_NLI_BIBTEX,
         reader=read_mnli_neg,
         scorer_help="MNLI-neg: F1 per class, All, confusion matrix from {item_id, prediction (label)} lines",
-        interval_unit="pair",
-        primary_metric="standard.all_f1",
+        harness=None,  # negkit export lm-eval leaves it out
         order=31,
     )
 )

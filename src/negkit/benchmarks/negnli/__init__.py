@@ -3,7 +3,7 @@
 
 Three tasks, one per file: ``negnli-mnli`` and ``negnli-snli`` (3-way: the NaN-NLI prompt and its answer words
 ``entailment``, ``contradiction``, ``neutral``) and ``negnli-rte`` (2-way: :data:`RTE_PROMPT`, answers ``yes``
-(entailment) and ``no`` (not_entailment)); ``--tasks negnli`` runs the three. Each answer word is scored as the
+(entailment) and ``no`` (not_entailment)), declared in :data:`DECLARED`; ``--tasks negnli`` runs the three. Each answer word is scored as the
 continuation ``" " + word`` (no delimiter after a chat template), the arg-max is the prediction. A classifier reads
 ``(premise, hypothesis)``; on RTE a two-label classifier (entailment / not_entailment) is read as it is, a
 three-label one (MNLI) has contradiction and neutral merged into not_entailment (NaN-NLI's binary setting).
@@ -15,7 +15,6 @@ Table 5 and Figure 1 (:func:`table5_section`).
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -24,7 +23,7 @@ from typing import Any
 from negkit.benchmarks.negnli.data import NEGNLI_SOURCES, read_negnli
 from negkit.benchmarks.negnli.metrics import negnli_estimands, negnli_report
 from negkit.benchmarks.negnli.tables import confusion_heatmap, negnli_tables, table5_figures, table5_markdown
-from negkit.errors import InputFormatError, NegkitError
+from negkit.errors import InputFormatError
 from negkit.io.textfiles import iter_json_objects
 from negkit.kit.data.declared import declared_files
 from negkit.kit.data.nli import NLIItem
@@ -32,14 +31,14 @@ from negkit.kit.metrics.intervals import Estimand
 from negkit.kit.metrics.nli import to_binary
 from negkit.kit.render import plots
 from negkit.kit.render.figures import triple
-from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescription, TaskEntry
-from negkit.kit.suites.nli import THREE_WAY_ANSWERS, THREE_WAY_PROMPT, label_writer
+from negkit.kit.suites.description import DataSource
+from negkit.kit.suites.kinds import declared_suite
+from negkit.kit.suites.nli import THREE_WAY_ANSWERS, THREE_WAY_PROMPT
 from negkit.kit.suites.registry import register_suite
-from negkit.kit.tasks.nli import NLITask
+from negkit.kit.tasks.nli_declared import NLIQuestions, unchanged
 from negkit.kit.training_data.declaration import register_training
 from negkit.kit.training_data.task_source import nli_negated, premise_key, sick_pairs, task_training_source
 from negkit.kit.view import Figure, RunSection
-from negkit.models.base import AnswerSpace
 
 #: The papers behind the data and protocol (``negkit cite``).
 BIBTEX = r"""@inproceedings{hossain2020,
@@ -62,101 +61,6 @@ _ITEM_ID = re.compile(r"negnli-(?P<source>[a-z]+)-\d+$")
 _RTE_WORDS = {"not_entailment": "neutral", "not entailment": "neutral", "yes": "entailment", "no": "neutral"}
 
 
-class NegNLITask(NLITask):
-    """One NegNLI file (``source``: mnli, snli or rte); all 1,500 pairs, a single test set."""
-
-    dataset = "negation-nli"
-    splits: tuple[str, ...] = ("test",)
-
-    def __init__(
-        self,
-        source: str = "mnli",
-        model_kind: str = "language_model",
-        chat: bool = False,
-        system_instruction: str | None = None,
-    ) -> None:
-        if source not in NEGNLI_SOURCES:
-            raise NegkitError(f"unknown NegNLI source {source!r}; choose one of {', '.join(NEGNLI_SOURCES)}")
-        self.source = source
-        self.name = f"{NAME}-{source}"
-        self.labels: tuple[str, ...] = NEGNLI_SOURCES[source][1]
-        self.two_way = source == "rte"
-        self.prompt = RTE_PROMPT if self.two_way else THREE_WAY_PROMPT
-        self.answers = RTE_ANSWERS if self.two_way else THREE_WAY_ANSWERS
-        #: A predictions file may answer RTE with its answer words or ``not_entailment`` (yes / no are RTE's only).
-        self.prediction_words = _RTE_WORDS if self.two_way else {}
-        super().__init__(model_kind, chat, system_instruction)
-
-    def config(self) -> dict[str, Any]:
-        return super().config() | {"labels": list(self.labels)}
-
-    def read(self, folder: Path, split: str) -> list[NLIItem]:
-        return read_negnli(folder / NEGNLI_SOURCES[self.source][0], self.source)
-
-    def files(self, folder: Path, split: str) -> list[Path]:
-        return [folder / NEGNLI_SOURCES[self.source][0]]
-
-    def limit_items(self, items: list[NLIItem], limit: int) -> list[NLIItem]:
-        """The first ``limit`` pairs, rounded up to whole original pairs (their three rows stay together)."""
-        keep = {item.premise_id for item in items[:limit]}
-        return [item for item in items if item.premise_id in keep]
-
-    def _classifier_scores(self, probabilities: dict[str, float]) -> dict[str, float]:
-        """Two-way on RTE when the model's labels allow it, else the three NLI labels (merged by :meth:`_fit_label`)."""
-        from negkit.models.hf_nli import map_labels  # only a classifier's answers come here
-
-        if self.two_way and len(probabilities) == len(self.labels):
-            mapping = map_labels(list(probabilities), self.labels)
-            return {label: probabilities[model_label] for label, model_label in mapping.items()}
-        return super()._classifier_scores(probabilities)
-
-    def _fit_label(self, label: str) -> str:
-        return to_binary(label) if self.two_way else label
-
-    def answer_space(self, items: Sequence[NLIItem]) -> AnswerSpace:
-        if self.model_kind == "classifier":
-            return AnswerSpace({label: label for label in self.labels}, tuple(item.label for item in items))
-        return super().answer_space(items)
-
-    def metrics(self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]]) -> dict[str, Any]:
-        return negnli_report(items, self.predicted_labels(records), self.labels) | {"source": TITLES[self.name]}
-
-    def estimands(
-        self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]], headline_only: bool = False
-    ) -> list[Estimand]:
-        """Every metric's estimand, resampling original pairs (:mod:`negkit.benchmarks.negnli.metrics`); All,
-        accuracy and balanced accuracy are the headline."""
-        estimands = negnli_estimands(items, self.predicted_labels(records), self.labels)
-        return [estimand for estimand in estimands if estimand.headline or not headline_only]
-
-    def tables(self, metrics: dict[str, Any]) -> str:
-        return negnli_tables(metrics)
-
-    def task_for_predictions(self, path: Path) -> NegNLITask:
-        """The task of the file whose items a predictions file names (``negnli-SOURCE-N``): each file is scored
-        apart (items of two files are an error); on RTE ``not_entailment``, ``yes`` and ``no`` are read too, and
-        contradiction or neutral count as not_entailment."""
-        sources = {
-            match["source"]
-            for _line, record in iter_json_objects(path)
-            if isinstance(record.get("item_id"), str)
-            and (match := _ITEM_ID.match(record["item_id"]))
-            and match["source"] in NEGNLI_SOURCES
-        }
-        if len(sources) > 1:
-            raise InputFormatError(
-                path,
-                None,
-                "predictions for NegNLI name items of one file (negnli-mnli-N, "
-                f"negnli-snli-N or negnli-rte-N); found {', '.join(sorted(sources))}: score each "
-                "file apart",
-            )
-        source = sources.pop() if sources else self.source
-        return (
-            self if source == self.source else NegNLITask(source, self.model_kind, self.chat, self.system_instruction)
-        )
-
-
 def negnli_figures(metrics: dict[str, Any], records: Sequence[dict[str, Any]] | None = None) -> list[Figure]:
     """The confusion matrix (Figure 1 of the NaN-NLI paper) and F1 per class and All."""
     labels = metrics["labels"]
@@ -177,21 +81,84 @@ def negnli_figures(metrics: dict[str, Any], records: Sequence[dict[str, Any]] | 
     ]
 
 
+def _whole_pairs(items: list[NLIItem], limit: int, options: Mapping[str, Any]) -> list[NLIItem]:
+    """The first ``limit`` pairs, rounded up to whole original pairs (their three rows stay together)."""
+    keep = {item.premise_id for item in items[:limit]}
+    return [item for item in items if item.premise_id in keep]
+
+
+def _file_named(path: Path) -> NLIQuestions | None:
+    """The declaration of the file whose items a predictions file names (``negnli-SOURCE-N``; None: none named):
+    each file is scored apart (items of two files are an error)."""
+    sources = {
+        match["source"]
+        for _line, record in iter_json_objects(path)
+        if isinstance(record.get("item_id"), str)
+        and (match := _ITEM_ID.match(record["item_id"]))
+        and match["source"] in NEGNLI_SOURCES
+    }
+    if len(sources) > 1:
+        raise InputFormatError(
+            path,
+            None,
+            "predictions for NegNLI name items of one file (negnli-mnli-N, "
+            f"negnli-snli-N or negnli-rte-N); found {', '.join(sorted(sources))}: score each "
+            "file apart",
+        )
+    return DECLARED[f"{NAME}-{sources.pop()}"] if sources else None
+
+
+def _declared(source: str) -> NLIQuestions:
+    """One NegNLI file (``source``: mnli, snli or rte); all 1,500 pairs, a single test set. On RTE a predictions
+    file may answer with the answer words or ``not_entailment``, and contradiction or neutral count as
+    not_entailment."""
+    file, labels = NEGNLI_SOURCES[source]
+    name, two_way = f"{NAME}-{source}", source == "rte"
+
+    def metrics(items: Sequence[NLIItem], predicted: Sequence[str]) -> dict[str, Any]:
+        return negnli_report(items, predicted, labels) | {"source": TITLES[name]}
+
+    def estimands(items: Sequence[NLIItem], predicted: Sequence[str], headline_only: bool) -> list[Estimand]:
+        """Every metric's estimand, resampling original pairs (:mod:`negkit.benchmarks.negnli.metrics`); All,
+        accuracy and balanced accuracy are the headline."""
+        found = negnli_estimands(items, predicted, labels)
+        return [estimand for estimand in found if estimand.headline or not headline_only]
+
+    return NLIQuestions(
+        name,
+        lambda folder, split: read_negnli(folder / file, source),
+        lambda folder, split: [folder / file],
+        dataset="negation-nli",
+        prompt=RTE_PROMPT if two_way else THREE_WAY_PROMPT,
+        answers=RTE_ANSWERS if two_way else THREE_WAY_ANSWERS,
+        metrics=metrics,
+        estimands=estimands,
+        tables=negnli_tables,
+        unit="original pair (its three negated rows resampled together)",
+        labels=labels,
+        fit_label=to_binary if two_way else unchanged,
+        prediction_words=_RTE_WORDS if two_way else {},
+        for_predictions=_file_named,
+        limit=_whole_pairs,
+        protocol={"labels": list(labels)},
+        title=TITLES[name],
+        headline="standard.all_f1",
+        figures=negnli_figures,
+        description=f"NegNLI-{source.upper()}: NLI pairs with negation ({'2' if two_way else '3'}-way prompt, or "
+        "--classifier)",
+    )
+
+
+#: Task name -> its declaration, one per file.
+DECLARED: dict[str, NLIQuestions] = {f"{NAME}-{source}": _declared(source) for source in NEGNLI_SOURCES}
+
+
 def table5_section(results: Sequence[Mapping[str, Any]]) -> RunSection | None:
     """The NaN-NLI paper's Table 5 and Figure 1 when a run holds ``negnli-mnli`` and ``nan-nli``."""
     markdown = table5_markdown(results)
     if markdown is None:
         return None
     return RunSection("NaN-NLI paper: Table 5 and Figure 1", markdown, lambda: table5_figures(results))
-
-
-def _harness(source: str) -> HarnessExport:
-    """The Harness export of ``negnli-SOURCE``: negkit's prompt and answer words (task ``negkit_negnli_SOURCE``)."""
-    loader = f"load_negnli_{source}"
-    return HarnessExport((f"negkit_negnli_{source}",), label_writer(loader), loaders={loader: f"{NAME}-{source}"})
-
-
-HARNESS: dict[str, HarnessExport] = {f"{NAME}-{source}": _harness(source) for source in NEGNLI_SOURCES}
 
 
 def nli_training_pairs(path: Path) -> list[tuple[str, str, str]] | None:
@@ -206,7 +173,7 @@ TRAINING = (
     task_training_source(
         f"sick@{NAME}-rte",
         "SICK's pairs in NegNLI-RTE's yes/no prompt (training data only)",
-        lambda: NegNLITask(source="rte"),
+        DECLARED[f"{NAME}-rte"].task,
         read=sick_pairs,
         pair=premise_key,
         negated=nli_negated,
@@ -216,22 +183,9 @@ TRAINING = (
 
 
 SUITE = register_suite(
-    SuiteDescription(
-        name=NAME,
-        title="NegNLI (Hossain et al. 2020)",
-        aliases=("negation-nli",),
-        tasks=tuple(
-            TaskEntry(
-                f"{NAME}-{source}",
-                functools.partial(NegNLITask, source=source),
-                f"NegNLI-{source.upper()}: NLI pairs with negation ({'2' if source == 'rte' else '3'}-way "
-                "prompt, or --classifier)",
-                classifier=True,
-            )
-            for source in NEGNLI_SOURCES
-        ),
-        main_task=f"{NAME}-mnli",
-        data=DataSource(
+    declared_suite(
+        DECLARED[f"{NAME}-mnli"],
+        DataSource(
             "negation-nli",
             "github mosharafhossain/negation-and-nli data/new_benchmarks/clean_data/"
             "{MNLI,SNLI,RTE}.txt into DATA/negation-nli/",
@@ -239,14 +193,13 @@ SUITE = register_suite(
             files=declared_files(Path(__file__).with_name("files.json")),
             citation="hossain2020",
         ),
+        title="NegNLI (Hossain et al. 2020)",
+        more=(DECLARED[f"{NAME}-snli"], DECLARED[f"{NAME}-rte"]),
+        name=NAME,
+        aliases=("negation-nli",),
         bibtex=BIBTEX,
         reader=read_negnli,
         scorer_help="NegNLI: F1 per class, All, confusion matrix of one file from {item_id, prediction (label)} lines",
-        interval_unit="original pair (its three negated rows resampled together)",
-        primary_metric="standard.all_f1",
-        figures=negnli_figures,
-        harness=HARNESS[f"{NAME}-mnli"],
-        task_harness={task: export for task, export in HARNESS.items() if task != f"{NAME}-mnli"},
         run_sections=table5_section,
         order=45,
         groups=("negation-all",),

@@ -2,8 +2,8 @@
 
 Asked with the prompt Thunder-NUBench used (``Assume that {premise}\\nIs it then definitely true that
 {hypothesis}?\\nAnswer yes or no.\\nAnswer:``, answers ``Yes`` = entailment and ``No`` = neutral) or with an NLI
-classifier (a contradiction counts as neutral: ScoNe's gold labels are entailment and neutral;
-:class:`negkit.kit.tasks.nli.NLITask`). Reader: :func:`negkit.benchmarks.scone.data.read_scone`; metrics:
+classifier (a contradiction counts as neutral: ScoNe's gold labels are entailment and neutral), declared as
+:class:`negkit.kit.tasks.nli_declared.NLIQuestions` (:data:`SCONE`, :data:`SCONE_TASKSOURCE`). Reader: :func:`negkit.benchmarks.scone.data.read_scone`; metrics:
 :func:`negkit.benchmarks.scone.metrics.scone_accuracy`; intervals resample base pairs. A predictions file for
 ``negkit score`` names each pair by ``item_id`` or by ``condition`` and ``row`` (test split); ``yes`` and ``no``
 are read as entailment and neutral, and a contradiction counts as neutral.
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -31,10 +32,10 @@ from negkit.kit.data.predictions import string, whole_number
 from negkit.kit.metrics.intervals import Estimand
 from negkit.kit.render import plots
 from negkit.kit.render.figures import triple
-from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescription, TaskEntry, task_flag
-from negkit.kit.suites.nli import label_writer
+from negkit.kit.suites.description import DataSource, task_flag
+from negkit.kit.suites.kinds import declared_suite
 from negkit.kit.suites.registry import register_suite
-from negkit.kit.tasks.nli import NLITask
+from negkit.kit.tasks.nli_declared import NLIQuestions, TaskOption, neutral_for_contradiction
 from negkit.kit.training_data.declaration import register_training
 from negkit.kit.training_data.task_source import nli_negated, premise_key, sick_pairs, task_training_source
 from negkit.kit.view import Figure
@@ -56,105 +57,6 @@ ANSWERS: dict[str, str] = {"Yes": "entailment", "No": "neutral"}
 #: Predicted answers read as labels in a predictions file.
 WORDS: dict[str, str] = {"yes": "entailment", "no": "neutral", "contradiction": "neutral"}
 _ITEM_ID = re.compile(r"scone-\w+-(?P<condition>\w+)-(?P<row>\d+)$")
-
-
-class SconeTask(NLITask):
-    """ScoNe-NLI, the six conditions of ``split`` (``test`` by default, or ``train``), or the ``conditions`` named
-    (:func:`negkit.benchmarks.scone.data.parse_conditions`: ``tasksource`` is the five-condition layout that
-    Thunder-NUBench's Table 16 used; ``negkit eval --scone-conditions``)."""
-
-    name = NAME
-    dataset = NAME
-    splits: tuple[str, ...] = ("train", "test")
-    prompt = PROMPT
-    answers = ANSWERS
-    prediction_words = WORDS
-    item_id_alternatives = " (or 'condition' and 'row')"
-    #: Samples written before records held the condition and row carry them in the item id.
-    item_id_pattern = _ITEM_ID
-
-    def __init__(
-        self,
-        model_kind: str = "language_model",
-        chat: bool = False,
-        system_instruction: str | None = None,
-        conditions: str | Sequence[str] | None = None,
-    ) -> None:
-        super().__init__(model_kind, chat, system_instruction)
-        self.conditions = parse_conditions(conditions)
-
-    @property
-    def accepts(self) -> frozenset[str]:
-        return super().accepts | {"conditions"}
-
-    def config(self) -> dict[str, Any]:
-        """The task's settings; ``conditions`` only when some are left out (a run of all six reads as before)."""
-        config = super().config()
-        if self.conditions != SCONE_CONDITIONS:
-            config["conditions"] = list(self.conditions)
-        return config
-
-    def read(self, folder: Path, split: str) -> list[NLIItem]:
-        """Every condition is read (the files are checked against each other); the chosen ones are kept."""
-        return [item for item in read_scone(folder, split) if item.condition in self.conditions]
-
-    def files(self, folder: Path, split: str) -> list[Path]:
-        return [scone_split_folder(folder, split) / f"{condition}.csv" for condition in SCONE_CONDITIONS]
-
-    def limit_items(self, items: list[NLIItem], limit: int) -> list[NLIItem]:
-        """The first ``ceil(limit / C)`` rows of each of the C conditions asked (the same base pairs in each)."""
-        rows = -(-limit // len(self.conditions))
-        return [item for item in items if item.row < rows]
-
-    def _fit_label(self, label: str) -> str:
-        return "neutral" if label == "contradiction" else label
-
-    def item_id_from(self, path: Path, line: int, record: Mapping[str, Any]) -> str | None:
-        """``{"condition": "one_scoped", "row": 3}``: that condition's pair of base pair 3 (test split)."""
-        if "condition" in record and "row" in record:
-            return f"scone-test-{string(path, line, record, 'condition')}-{whole_number(path, line, record, 'row'):04d}"
-        return None
-
-    def metrics(self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]]) -> dict[str, Any]:
-        return scone_metrics(items, self.predicted_labels(records))
-
-    def estimands(
-        self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]], headline_only: bool = False
-    ) -> list[Estimand]:
-        """The accuracies (all headline), resampling base pairs (:mod:`negkit.benchmarks.scone.intervals`)."""
-        return scone_estimands(items, self.predicted_labels(records))
-
-    def tables(self, metrics: dict[str, Any]) -> str:
-        return scone_tables(metrics)
-
-    def scored_metrics(self, metrics: dict[str, Any], name: str, items: Sequence[NLIItem]) -> dict[str, Any]:
-        """``negkit score``'s metrics: the pairs predicted and the pairs in the data first."""
-        return {"count": metrics["count"], "data_count": len(items), **metrics}
-
-
-class SconeTasksourceTask(SconeTask):
-    """ScoNe-NLI in the tasksource layout that Thunder-NUBench's Table 16 used: the five conditions other than
-    ``one_scoped`` (1,000 test pairs); ``--scone-conditions`` still chooses others."""
-
-    name = TASKSOURCE_TASK
-
-    def __init__(
-        self,
-        model_kind: str = "language_model",
-        chat: bool = False,
-        system_instruction: str | None = None,
-        conditions: str | Sequence[str] | None = "tasksource",
-    ) -> None:
-        super().__init__(model_kind, chat, system_instruction, conditions)
-
-
-def conditions_value(text: str) -> str | dict[str, str]:
-    """``--scone-conditions``' value: ``CONDITIONS`` for every task asked, or ``TASK=CONDITIONS`` for one task (the
-    conditions may hold commas: ``scone=no_negation,two_scoped``), so that other tasks can be asked beside it."""
-    task, separator, value = text.partition("=")
-    if separator and task.strip() and "," not in task:
-        return {task.strip(): value.strip()}
-    return text
 
 
 def scone_metrics(items: Sequence[NLIItem], predictions: Sequence[str]) -> dict[str, Any]:
@@ -179,6 +81,97 @@ def scone_figures(metrics: dict[str, Any], records: Sequence[dict[str, Any]] | N
     return [("Accuracy per condition (95% intervals; dashed: chance)", bars)]
 
 
+def _read(folder: Path, split: str) -> list[NLIItem]:
+    return list(read_scone(folder, split))
+
+
+def _files(folder: Path, split: str) -> list[Path]:
+    return [scone_split_folder(folder, split) / f"{condition}.csv" for condition in SCONE_CONDITIONS]
+
+
+def _asked(item: NLIItem, options: Mapping[str, Any]) -> bool:
+    """Every condition is read (the files are checked against each other); the chosen ones are kept."""
+    return item.condition in options["conditions"]
+
+
+def _limit(items: list[NLIItem], limit: int, options: Mapping[str, Any]) -> list[NLIItem]:
+    """The first ``ceil(limit / C)`` rows of each of the C conditions asked (the same base pairs in each)."""
+    rows = -(-limit // len(options["conditions"]))
+    return [item for item in items if item.row < rows]
+
+
+def _item_id_from(path: Path, line: int, record: Mapping[str, Any]) -> str | None:
+    """``{"condition": "one_scoped", "row": 3}``: that condition's pair of base pair 3 (test split)."""
+    if "condition" in record and "row" in record:
+        return f"scone-test-{string(path, line, record, 'condition')}-{whole_number(path, line, record, 'row'):04d}"
+    return None
+
+
+def _estimands(items: Sequence[NLIItem], predicted: Sequence[str], headline_only: bool) -> list[Estimand]:
+    """The accuracies (all headline), resampling base pairs (:mod:`negkit.benchmarks.scone.intervals`)."""
+    return scone_estimands(items, predicted)
+
+
+def _scored_metrics(metrics: dict[str, Any], items: Sequence[NLIItem]) -> dict[str, Any]:
+    """``negkit score``'s metrics: the pairs predicted and the pairs in the data first."""
+    return {"count": metrics["count"], "data_count": len(items), **metrics}
+
+
+def _conditions_entry(conditions: tuple[str, ...]) -> list[str] | None:
+    """``conditions`` in the task's config only when some are left out (a run of all six reads as before)."""
+    return None if conditions == SCONE_CONDITIONS else list(conditions)
+
+
+#: ``--scone-conditions``: the conditions asked (:func:`negkit.benchmarks.scone.data.parse_conditions`).
+CONDITIONS = TaskOption("conditions", None, parse_conditions, _conditions_entry)
+
+#: ScoNe-NLI, the six conditions of ``split`` (``test`` by default, or ``train``), or the ``conditions`` named
+#: (``tasksource`` is the five-condition layout that Thunder-NUBench's Table 16 used; ``--scone-conditions``).
+SCONE = NLIQuestions(
+    NAME,
+    _read,
+    _files,
+    prompt=PROMPT,
+    answers=ANSWERS,
+    metrics=scone_metrics,
+    estimands=_estimands,
+    tables=scone_tables,
+    unit="base pair (the six conditions of one pair resampled together)",
+    splits=("train", "test"),
+    fit_label=neutral_for_contradiction,
+    prediction_words=WORDS,
+    item_id_from=_item_id_from,
+    item_id_alternatives=" (or 'condition' and 'row')",
+    item_id_pattern=_ITEM_ID,  # samples written before records held the condition and row
+    options=(CONDITIONS,),
+    keep=_asked,
+    limit=_limit,
+    scored_metrics=_scored_metrics,
+    title="ScoNe-NLI",
+    description="ScoNe-NLI: scoped negation, six conditions (yes/no prompt, or --classifier)",
+    headline="accuracy.overall",
+    figures=scone_figures,
+)
+#: ScoNe-NLI in the tasksource layout that Thunder-NUBench's Table 16 used: the five conditions other than
+#: ``one_scoped`` (1,000 test pairs); ``--scone-conditions`` still chooses others.
+SCONE_TASKSOURCE = replace(
+    SCONE,
+    name=TASKSOURCE_TASK,
+    dataset=NAME,
+    options=(replace(CONDITIONS, default="tasksource"),),
+    description="ScoNe-NLI as tasksource lays it out (Thunder-NUBench Table 16): five conditions, one_scoped left out",
+)
+
+
+def conditions_value(text: str) -> str | dict[str, str]:
+    """``--scone-conditions``' value: ``CONDITIONS`` for every task asked, or ``TASK=CONDITIONS`` for one task (the
+    conditions may hold commas: ``scone=no_negation,two_scoped``), so that other tasks can be asked beside it."""
+    task, separator, value = text.partition("=")
+    if separator and task.strip() and "," not in task:
+        return {task.strip(): value.strip()}
+    return text
+
+
 def _row(item: NLIItem) -> str:
     return f"row:{item.row}"
 
@@ -193,7 +186,7 @@ TRAINING = (
     task_training_source(
         NAME,
         "ScoNe-NLI's train split (6 conditions x 1,002 pairs) in its evaluation prompt",
-        SconeTask,
+        SCONE.task,
         split="train",
         pair=_row,
         negated=_negated,
@@ -203,7 +196,7 @@ TRAINING = (
     task_training_source(
         f"sick@{NAME}",
         "SICK's pairs in ScoNe's yes/no prompt (training data only)",
-        SconeTask,
+        SCONE.task,
         read=sick_pairs,
         pair=premise_key,
         negated=nli_negated,
@@ -212,39 +205,21 @@ TRAINING = (
 )
 
 SUITE = register_suite(
-    SuiteDescription(
-        name=NAME,
-        title="ScoNe-NLI",
-        aliases=("scone-nli",),
-        tasks=(
-            TaskEntry(
-                NAME,
-                SconeTask,
-                "ScoNe-NLI: scoped negation, six conditions (yes/no prompt, or --classifier)",
-                classifier=True,
-            ),
-            TaskEntry(
-                TASKSOURCE_TASK,
-                SconeTasksourceTask,
-                "ScoNe-NLI as tasksource lays it out (Thunder-NUBench Table 16): five conditions, one_scoped left out",
-                classifier=True,
-            ),
-        ),
-        main_task=NAME,
-        data=DataSource(
+    declared_suite(
+        SCONE,
+        DataSource(
             NAME,
             "github selenashe/ScoNe scone_nli/ into DATA/scone/scone_nli/",
             licence="CC0 1.0 (the repository's LICENSE)",
             files=declared_files(Path(__file__).with_name("files.json")),
             citation="she2023",
         ),
+        more=(SCONE_TASKSOURCE,),
+        aliases=("scone-nli",),
         bibtex=BIBTEX,
         reader=read_scone,
         scorer_help="ScoNe-NLI: accuracy per condition and overall from {item_id, prediction} lines",
-        interval_unit="base pair (the six conditions of one pair resampled together)",
-        primary_metric="accuracy.overall",
-        figures=scone_figures,
-        harness=HarnessExport(("negkit_scone",), label_writer("load_scone"), loaders={"load_scone": NAME}),
+        task_harness={},  # scone-tasksource has no Harness export of its own
         task_flags=(
             task_flag(
                 "--scone-conditions",

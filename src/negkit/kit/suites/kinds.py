@@ -1,9 +1,10 @@
 """Whole suites from a declared task kind: :func:`declared_suite` for a
 :class:`~negkit.kit.tasks.choice.MultipleChoice`, :class:`~negkit.kit.tasks.pairs.MinimalPairs`,
 :class:`~negkit.kit.tasks.cloze.Cloze` probes, :class:`~negkit.kit.tasks.paired.PairedQuestions`,
-:class:`~negkit.kit.tasks.text_likelihood.HeldOutText` or standard-negation multiple choice
-(:class:`~negkit.kit.tasks.negation_choice.NegationChoice`), each kind's part (:class:`SuiteKind`: what it asks, its
-primary metric, figures and Harness export) in :data:`SUITE_KINDS`. It gives the suite's description, so such a
+:class:`~negkit.kit.tasks.text_likelihood.HeldOutText`, standard-negation multiple choice
+(:class:`~negkit.kit.tasks.negation_choice.NegationChoice`) or NLI (:class:`~negkit.kit.tasks.nli_declared.NLIQuestions`),
+each kind's part (:class:`SuiteKind`: what it asks, its task entry, primary metric, figures and Harness export) in
+:data:`SUITE_KINDS`. It gives the suite's description, so such a
 benchmark is its row type, its declaration and one call (docs/suites.md, docs/examples/toy_suite.py)."""
 
 from __future__ import annotations
@@ -17,11 +18,13 @@ from negkit.kit.harness.layout import harness_loader
 from negkit.kit.render.grouped import grouped_figures
 from negkit.kit.render.negation_choice import choice_figures
 from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescription, TaskEntry
+from negkit.kit.suites.nli import nli_entry, nli_harness
 from negkit.kit.tasks.base import TaskData
 from negkit.kit.tasks.choice import MultipleChoice, choice_figures_of, write_choice_harness
 from negkit.kit.tasks.cloze import Cloze
 from negkit.kit.tasks.negation_choice import NegationChoice
 from negkit.kit.tasks.negation_choice_harness import write_negation_choice_harness
+from negkit.kit.tasks.nli_declared import NLIQuestions
 from negkit.kit.tasks.paired import PairedQuestions
 from negkit.kit.tasks.paired_harness import (
     paired_loader,
@@ -104,12 +107,17 @@ class SuiteKind:
     express it, ``harness_none=`` saying why)."""
 
     asked: str
-    primary_metric: Callable[[Any], str]
-    figures: Callable[[Any], FigureBuilder]
+    primary_metric: Callable[[Any], str | None]
+    figures: Callable[[Any], FigureBuilder | None]
     export: Callable[[Any], dict[str, Any]]
     #: The task's description falls back to the suite's given title or its name (multiple choice), else to the
     #: spec's title.
     title_from_name: bool = False
+    #: ``entry(spec, description)``: the task entry of a spec (default: its name, ``spec.task``, the description).
+    entry: Callable[[Any, str], TaskEntry] | None = None
+
+    def task_entry(self, spec: Any, description: str) -> TaskEntry:
+        return self.entry(spec, description) if self.entry else TaskEntry(spec.name, spec.task, description)
 
 
 def _first_headline(spec: Any) -> str:
@@ -152,6 +160,13 @@ SUITE_KINDS: dict[type, SuiteKind] = {
         lambda spec: choice_figures(spec.benchmark or spec.title or spec.name),
         lambda spec: {"harness": negation_choice_harness(spec)},
     ),
+    NLIQuestions: SuiteKind(
+        "NLI by label words or a classifier",
+        lambda spec: spec.headline or None,
+        lambda spec: spec.figures,
+        lambda spec: {"harness": nli_harness(spec)},
+        entry=nli_entry,
+    ),
 }
 
 
@@ -164,21 +179,32 @@ def suite_kind(spec: Any) -> SuiteKind:
     raise TypeError(f"{type(spec).__name__} is not a declared task kind ({known})")
 
 
+#: A declaration of one of the kinds :func:`declared_suite` makes a suite of.
+Declared = MultipleChoice | MinimalPairs | HeldOutText | Cloze | PairedQuestions | NegationChoice | NLIQuestions
+
+
+def _more_entry(other: Declared | TaskEntry) -> TaskEntry:
+    """The task entry of one of a suite's other tasks: a declaration's kind makes it, an entry is taken as it is."""
+    if isinstance(other, TaskEntry):
+        return other
+    return suite_kind(other).task_entry(other, getattr(other, "description", ""))
+
+
 def declared_suite(
-    spec: MultipleChoice | MinimalPairs | HeldOutText | Cloze | PairedQuestions | NegationChoice,
+    spec: Declared,
     data: DataSource,
     description: str = "",
     title: str = "",
-    more_tasks: tuple[TaskEntry, ...] = (),
+    more: tuple[Declared | TaskEntry, ...] = (),
     **fields: Any,
 ) -> SuiteDescription:
-    """The suite of one declared task ``spec`` (a :class:`MultipleChoice`, :class:`MinimalPairs`,
-    :class:`HeldOutText`, :class:`Cloze`, :class:`PairedQuestions` or :class:`NegationChoice`): its task entry
-    (``description``, else the spec's own, else "TITLE: what the kind asks"), the main task, then ``more_tasks`` (the
-    suite's other ways of asking, e.g. other declared tasks over the same data), ``data`` (where its data lives and,
-    with its ``bibtex``, what to cite), the kind's primary metric, figures and Harness export, and the spec's
-    reader; ``fields`` are any other :class:`SuiteDescription` fields (``aliases``, ``order``, ``groups``, ...) and
-    win over these."""
+    """The suite of the declared task ``spec`` (a :class:`MultipleChoice`, :class:`MinimalPairs`,
+    :class:`HeldOutText`, :class:`Cloze`, :class:`PairedQuestions`, :class:`NegationChoice` or
+    :class:`NLIQuestions`): its task entry (``description``, else the spec's own, else "TITLE: what the kind
+    asks"), ``data`` (where its data lives and, with its ``bibtex``, what to cite), the kind's primary metric,
+    figures and Harness export, and the spec's reader; ``more`` are the suite's other tasks: declarations (each
+    gets its kind's entry and Harness export) or task entries as they are; ``fields`` are any other
+    :class:`SuiteDescription` fields (``aliases``, ``order``, ``groups``, ...) and win over these."""
     kind = suite_kind(spec)
     suite_title = title or spec.title or spec.name
     entry_title = (title or spec.name) if kind.title_from_name else suite_title
@@ -186,10 +212,8 @@ def declared_suite(
         name=spec.name,
         title=suite_title,
         tasks=(
-            TaskEntry(
-                spec.name, spec.task, description or getattr(spec, "description", "") or f"{entry_title}: {kind.asked}"
-            ),
-            *more_tasks,
+            kind.task_entry(spec, description or getattr(spec, "description", "") or f"{entry_title}: {kind.asked}"),
+            *(_more_entry(other) for other in more),
         ),
         main_task=spec.name,
         data=data,
@@ -199,4 +223,11 @@ def declared_suite(
         reader=spec.read,
         **kind.export(spec),
     )
+    declared = [other for other in more if not isinstance(other, TaskEntry)]
+    if declared:
+        settings["task_harness"] = {
+            other.name: export
+            for other in declared
+            if (export := suite_kind(other).export(other).get("harness")) is not None
+        }
     return SuiteDescription(**{**settings, **fields})

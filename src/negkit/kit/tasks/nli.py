@@ -9,13 +9,17 @@ Classifier: each pair goes to the model as ``(premise, hypothesis)`` (the backen
 (``id2label``) or an explicit ``--model-args labels=[...]`` map, and are mapped onto entailment / neutral /
 contradiction by name with the backend's :func:`negkit.models.hf_nli.map_labels` (a clear error names any label
 that cannot be mapped). A suite whose gold labels are only entailment and neutral maps a contradiction prediction
-to neutral (not entailed) in ``_fit_label``, as the ScoNe paper did with MNLI models.
+to neutral (not entailed), as the ScoNe paper did with MNLI models.
 
 The one path from records to numbers (:mod:`negkit.kit.scoring`): a benchmark gives its ``metrics`` and
-``estimands`` over the items and the predicted labels (:meth:`NLITask.predicted_labels`); the task itself reads a
-label predictions file as records in the eval's own shape (:meth:`NLITask.predictions`, for ``negkit score``),
+``estimands`` over the items and the predicted labels (:meth:`NLIBase.predicted_labels`); the task itself reads a
+label predictions file as records in the eval's own shape (:meth:`NLIBase.predictions`, for ``negkit score``),
 rebuilds the items from a samples file as far as the headline estimands need them (gold label, premise, condition
-and row: :meth:`NLITask.items_from_records`, for ``negkit compare``) and gives the Harness's per-item ``acc``.
+and row: :meth:`NLIBase.items_from_records`, for ``negkit compare``) and gives the Harness's per-item ``acc``.
+
+:class:`NLIBase` is that asking and reading back. A benchmark declares its NLI task as an
+:class:`~negkit.kit.tasks.nli_declared.NLIQuestions`, which :class:`~negkit.kit.tasks.nli_declared.NLITask` runs;
+:class:`~negkit.kit.tasks.nli_conditions.ConditionNLITask` (accuracy by condition) subclasses it.
 """
 
 from __future__ import annotations
@@ -39,13 +43,13 @@ from negkit.models.base import AnswerSpace, ClassifyRequest, LoglikelihoodReques
 RECORD_LABELS: tuple[str, ...] = (*NLI_LABELS, NOT_ENTAILMENT)
 
 
-class NLITask:
-    """An NLI benchmark asked with label words or a classifier: reading items, building requests, turning answers
-    into labelled records, reading predictions files and samples back. A benchmark subclasses it with its ``name``,
-    ``dataset``, ``prompt``, ``answers`` and ``read(folder, split)`` / ``files(folder, split)``, and its
-    ``metrics``, ``estimands`` and ``tables``; optionally ``prediction_words`` (answers of a predictions file read
-    as labels, e.g. ``yes`` -> entailment), ``item_id_from`` (a predictions line naming its item by other fields)
-    and ``item_id_pattern`` (the condition and row of samples written without them)."""
+class NLIBase:
+    """An NLI task asked with label words or a classifier: reading items, building requests, turning answers into
+    labelled records, reading predictions files and samples back. What a task sets: its ``name``, ``dataset``,
+    ``prompt``, ``answers`` and ``read(folder, split)`` / ``files(folder, split)``, and its ``metrics``,
+    ``estimands`` and ``tables``; optionally ``prediction_words`` (answers of a predictions file read as labels,
+    e.g. ``yes`` -> entailment), ``item_id_from`` (a predictions line naming its item by other fields) and
+    ``item_id_pattern`` (the condition and row of samples written without them)."""
 
     name = ""
     dataset = ""

@@ -1,8 +1,8 @@
 """An NLI task scored by condition: accuracy overall and per condition (where a negation was inserted; a negated
 set and its no-negation control), the gap between two sets of conditions, and the share of each predicted label.
 
-A benchmark subclasses :class:`ConditionNLITask` (itself a :class:`~negkit.kit.tasks.nli.NLITask`: label words or a
-classifier) with ``conditions`` (their order), ``gap`` (``(minuend, subtrahend)``: two tuples of conditions; the
+A benchmark subclasses :class:`ConditionNLITask` (itself an :class:`~negkit.kit.tasks.nli.NLIBase`: label words or
+a classifier) with ``conditions`` (their order), ``gap`` (``(minuend, subtrahend)``: two tuples of conditions; the
 gap is the accuracy over the first set minus the accuracy over the second) and ``headline`` (the metric path the
 suite leads with). Each item's ``condition`` names its condition and ``premise_id`` the unit the intervals resample
 (items of one unit are drawn together); ``--limit N`` keeps the first ``ceil(N / conditions)`` items of each.
@@ -24,11 +24,11 @@ from negkit.kit.render import plots
 from negkit.kit.render.figures import triple
 from negkit.kit.render.markdown import interval_note, markdown_table, number, with_interval
 from negkit.kit.tasks.base import first_per_group
-from negkit.kit.tasks.nli import NLITask
+from negkit.kit.tasks.nli import NLIBase
 from negkit.kit.view import Figure
 
 
-class ConditionNLITask(NLITask):
+class ConditionNLITask(NLIBase):
     """An NLI benchmark whose items fall into conditions (see the module documentation)."""
 
     conditions: tuple[str, ...] = ()
