@@ -1,5 +1,6 @@
 """Every registered task's :class:`negkit.kit.tasks.spec.TaskSpec`, read without building the task, says what the
-task built says: the flag-set options it takes and whether the run's seed changes what it asks."""
+task built says: the flag-set options it takes, whether the run's seed changes what it asks, its splits (and their
+aliases), the field grouping its items and the fields kept private."""
 
 from __future__ import annotations
 
@@ -29,6 +30,15 @@ def test_the_spec_says_what_the_built_task_says(name, kind):
     built = get_task(name, **options)
     assert spec.accepts == built.accepts & FLAG_OPTIONS
     assert spec.uses_seed(options) == built.uses_seed
+    splits = getattr(built, "splits", None)
+    assert spec.splits == (None if splits is None else tuple(splits))
+    assert spec.private_fields == tuple(getattr(built, "private_fields", ()) or ())
+    normalize = getattr(built, "normalize_split", lambda split: split)
+    for split in ("train", "dev", "val", "valid", "validation", "test", "all"):
+        assert spec.normalize_split(split) == normalize(split)
+    declaration = getattr(built, "spec", built)  # a declared task's declaration, else the task itself
+    assert spec.group_field == (getattr(declaration, "group_field", "") or "")
+    assert spec.groups == tuple(getattr(declaration, "groups", ()) or ())
     if "num_fewshot" in spec.accepts:  # few-shot draws take the seed; zero-shot asks the same whatever it is
         for shots in (1, 2) if name.endswith("-fewshot") else (0, 2):
             assert spec.uses_seed({**options, "num_fewshot": shots}) == get_task(name, num_fewshot=shots).uses_seed

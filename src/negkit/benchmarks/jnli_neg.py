@@ -81,7 +81,8 @@ class JNLINegTask(ConditionNLITask):
     interval_unit = "JNLI sentence pair"
     splits = ("validation",)
 
-    def normalize_split(self, split: str) -> str:
+    @staticmethod
+    def normalize_split(split: str) -> str:
         """``test``, ``valid`` and ``dev`` read the validation split (JNLI's test split is not public)."""
         return "validation" if split in ("test", "valid", "dev", "validation") else split
 

@@ -70,6 +70,14 @@ class TruthTask:
     private_fields: tuple[str, ...] = ("sentence", "prompt")
 
     @staticmethod
+    def private_fields_for(options: Mapping[str, Any]) -> tuple[str, ...]:
+        """The private fields of the task built with ``options``: with ``style="generate"`` the model's text as
+        well (it may restate the statement)."""
+        if options.get("style") == "generate":
+            return (*TruthTask.private_fields, "output")
+        return TruthTask.private_fields
+
+    @staticmethod
     def normalize_split(split: str) -> str:
         """``dev`` and ``val`` mean ``validation``."""
         return SPLIT_ALIASES.get(split, split)
@@ -94,8 +102,7 @@ class TruthTask:
             )
         self.name = name
         self.style = style
-        if style == "generate":  # the model's text may restate the statement: private as well
-            self.private_fields = (*TruthTask.private_fields, "output")
+        self.private_fields = TruthTask.private_fields_for({"style": style})
         self.fewshot = fewshot
         self.fewshot_source = fewshot_examples
         if fewshot:  # the few-shot variant also takes --fewshot-examples

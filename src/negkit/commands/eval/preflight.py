@@ -8,8 +8,8 @@
 2. checks the model spec without loading it (:func:`negkit.models.checks.check_model_spec`: files, folders,
    headers, server URL, hub reachability);
 3. builds every task with its options, checks that it fits the model (language model or classifier) and its
-   split (a task's ``splits`` attribute, when it has one), runs the task's own ``check(options)`` hook when it has
-   one, and runs every function in :data:`TASK_CHECKS` on it;
+   split (the splits its :class:`~negkit.kit.tasks.spec.TaskSpec` names, when it names them), runs the task's
+   own ``check(options)`` hook when it has one, and runs every function in :data:`TASK_CHECKS` on it;
 4. reads every task's data (the readers' errors name file and line), so that a missing or malformed data set is
    reported before the model loads, not after another task has run for minutes.
 
@@ -32,8 +32,10 @@ from negkit.commands.eval.options import EvalOptions, model_options, resolve_dty
 from negkit.errors import NegkitError, quoted
 from negkit.io.atomic import check_output_folder
 from negkit.io.hub import looks_like_path
+from negkit.kit.suites import get_task_spec
 from negkit.kit.tasks.adapter import adapt
 from negkit.kit.tasks.base import Task, TaskData
+from negkit.kit.tasks.spec import TaskSpec
 from negkit.models.adapter import describe_adapter
 from negkit.models.checks import check_model_spec
 from negkit.models.conversation import conversation_template
@@ -58,6 +60,8 @@ class PreparedTask:
 
     name: str
     task: Task
+    #: The task's static facts (its private fields, ...).
+    spec: TaskSpec
     data: TaskData
     #: Seconds spent reading the data.
     load_seconds: float
@@ -143,12 +147,13 @@ def check_data_argument(data: str | Path) -> None:
 
 
 def check_split(request: RunRequest, name: str, task: Task) -> None:
-    """The split is one the task has (tasks list theirs in a ``splits`` attribute)."""
-    adapter = adapt(task)
-    splits = adapter.splits
+    """The split is one the task has (the splits its :class:`~negkit.kit.tasks.spec.TaskSpec` names, when it
+    names them)."""
+    spec = get_task_spec(name, task.model_kind)
+    splits = spec.splits
     if splits is None:
         return
-    if adapter.normalize_split(request.options.split) not in splits:
+    if spec.normalize_split(request.options.split) not in splits:
         raise NegkitError(f"task {name} has no split {quoted(request.options.split)} (its splits: {', '.join(splits)})")
 
 
@@ -254,18 +259,16 @@ def prepare_run(model: str | Any, task_names: Sequence[str], options: EvalOption
         assert spec is not None  # no model object: a spec names the model
         classifier, embedding = parse_model_spec(spec).is_classifier, parse_model_spec(spec).is_embedding
     per_task = task_options_for(request.task_names, options, classifier, embedding)  # which flag applies to which task
-    built = []
     for name in request.task_names:
         task = per_task[name].task
         for task_check in TASK_CHECKS:
             task_check(request, name, task)
         adapt(task).check(options)
-        built.append((name, task))
     plan = RunPlan(request)
     seed = 0 if options.seed is None else options.seed
-    for name, task in built:
-        started = time.perf_counter()
+    for name in request.task_names:
+        started, task = time.perf_counter(), per_task[name].task
         data = task.load(options.data, options.split, task_limit(options.limit, name), seed)
         check_baseline_answers(request, name, task, data.items)
-        plan.tasks.append(PreparedTask(name, task, data, time.perf_counter() - started, seed))
+        plan.tasks.append(PreparedTask(name, task, per_task[name].spec, data, time.perf_counter() - started, seed))
     return plan

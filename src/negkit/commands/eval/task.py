@@ -84,7 +84,7 @@ def evaluate_task(run: RunContext, prepared: PreparedTask) -> TaskResult | None:
     per_item, flat = build_requests(model, prepared, options.gen_kwargs)
     timings["prepare_s"] = round(prepared.load_seconds + time.perf_counter() - started, 3)
     # a private task's generated text is stored sealed inside a git working tree (negkit.runs.sealing)
-    seal = bool(private_fields_to_redact(adapt(prepared.task).private_fields, run.out, options.allow_in_git)[0])
+    seal = bool(private_fields_to_redact(prepared.spec.private_fields, run.out, options.allow_in_git)[0])
     answered = answer_task(model, prepared.name, flat, options, run.store, run.out, run.group, timings, seal)
     if answered is None:
         return None
@@ -239,7 +239,7 @@ def apply_privacy(
 ) -> list[dict[str, Any]]:
     """The records to write: a task's private fields (TIND's sentences and prompts) as SHA-256 hashes when the
     output folder is inside a git working tree (unless ``--allow-in-git``), said in the results and on stderr."""
-    redacted, repository = private_fields_to_redact(adapt(prepared.task).private_fields, out, options.allow_in_git)
+    redacted, repository = private_fields_to_redact(prepared.spec.private_fields, out, options.allow_in_git)
     if not redacted:
         return records
     result["privacy"] = {

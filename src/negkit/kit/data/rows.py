@@ -39,6 +39,7 @@ from pydantic import (
 
 from negkit.errors import InputFormatError, quoted
 from negkit.io.textfiles import iter_csv, iter_json_objects, iter_lines, json_kind, read_text
+from negkit.kit.validation import validation_problem
 
 #: Formats :func:`read_rows` reads, and the file name endings that select them (a ``.gz`` ending is dropped first).
 FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json", ".csv": "csv", ".tsv": "tsv"}
@@ -141,7 +142,7 @@ def validate_rows(
         try:
             row = row_type.model_validate(record, strict=not cells)
         except ValidationError as error:
-            raise InputFormatError(source, line, row_problem(error, noun, row_type)) from None
+            raise InputFormatError(source, line, validation_problem(error, record, noun)) from None
         yield line, row
 
 
@@ -198,78 +199,6 @@ def _format_of(path: str | os.PathLike[str]) -> str:
         if name.endswith(ending):
             return kind
     raise InputFormatError(path, None, f"cannot tell the format from the name (expected {', '.join(FORMATS)})")
-
-
-#: What a pydantic error type expects, in words (others: pydantic's own message).
-_EXPECTED = {
-    "int_type": "a whole number",
-    "int_parsing": "a whole number",
-    "int_from_float": "a whole number",
-    "float_type": "a number",
-    "float_parsing": "a number",
-    "string_type": "a string",
-    "bool_type": "true or false",
-    "bool_parsing": "true or false",
-    "list_type": "a list",
-    "tuple_type": "a list",
-    "dict_type": "an object",
-    "model_type": "an object",
-}
-
-
-def row_problem(error: ValidationError, noun: str = "field", row_type: type[BaseModel] | None = None) -> str:
-    """The first problem of a row, in one line: ``field 'label': expected 'yes' or 'no', found 'maybe'`` (``noun``:
-    ``field`` or ``column``; ``row_type`` names the fields of nested rows, ``pairs[0].answer``); missing fields all
-    at once (``missing fields 'a', 'b'``)."""
-    errors = error.errors(include_url=False)
-    missing = [str(e["loc"][0]) for e in errors if e["type"] == "missing" and len(e["loc"]) == 1]
-    if missing:
-        return f"missing {noun}{'s' if len(missing) > 1 else ''} {', '.join(repr(name) for name in missing)}"
-    first = errors[0]
-    # a union's members each fail: the last (``int | Text``: the text's problem) says the most
-    first = [e for e in errors if _field_path(e["loc"], row_type) == _field_path(first["loc"], row_type)][-1]
-    if first["type"] == "value_error":
-        problem = str(first.get("ctx", {}).get("error", first["msg"]))
-    else:
-        expected = _EXPECTED.get(first["type"])
-        context = first.get("ctx", {})
-        if first["type"] == "literal_error":
-            expected = context["expected"]
-        elif first["type"] in ("too_short", "too_long", "string_too_short", "string_too_long"):
-            limit = context.get("min_length", context.get("max_length"))
-            unit = "characters" if first["type"].startswith("string") else "items"
-            expected = f"{'at least' if 'short' in first['type'] else 'at most'} {limit} {unit}"
-        if expected is None:
-            expected = re.sub(r"^\w+ should (be|have) ", "", first["msg"])
-        problem = f"expected {expected}, found {quoted(first['input'], 60)}"
-    where = _field_path(first["loc"], row_type)
-    return f"{noun} {where!r}: {problem}" if where else problem
-
-
-def _field_path(loc: tuple[int | str, ...], row_type: type[BaseModel] | None) -> str:
-    """``sentences[1]`` for ``("sentences", 1)``, ``pairs[0].answer`` for a nested row's field; pydantic's names of
-    the members of a union are left out (and, without ``row_type``, anything after the first name)."""
-    path, model = "", row_type
-    for part in loc:
-        if isinstance(part, int):
-            path += f"[{part}]"
-        elif not path:
-            path, model = part, _nested_model(model, part)
-        elif model is not None and part in model.model_fields:
-            path, model = f"{path}.{part}", _nested_model(model, part)
-    return path
-
-
-def _nested_model(model: type[BaseModel] | None, name: str) -> type[BaseModel] | None:
-    """The row type inside the field ``name`` of ``model`` (``Pair`` for ``list[Pair]``), if any."""
-    field = model.model_fields.get(name) if model is not None else None
-    types = [field.annotation] if field is not None else []
-    while types:
-        kind = types.pop()
-        if isinstance(kind, type) and issubclass(kind, BaseModel):
-            return kind
-        types += getattr(kind, "__args__", ())
-    return None
 
 
 def _header_rows(

@@ -1,6 +1,7 @@
 """The base of the run-log models: :class:`LogModel` keeps the keys a file held, in their order, and writes them
 back as they were, so that reading a run file and writing it again gives the same bytes; :func:`validated` turns a
-pydantic validation error into an :class:`~negkit.errors.InputFormatError` naming the file, the line and the field.
+pydantic validation error into an :class:`~negkit.errors.InputFormatError` naming the file, the line and the field
+(the problem worded by :func:`~negkit.kit.validation.validation_problem`).
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ from pydantic import (
     model_validator,
 )
 
-from negkit.errors import InputFormatError, quoted
-from negkit.io.textfiles import json_kind
+from negkit.errors import InputFormatError
+from negkit.kit.validation import validation_problem
 
 #: A JSON number as a run file writes it: a whole number stays an ``int`` (``3``, not ``3.0``).
 Number = int | float
@@ -80,57 +81,6 @@ def plain_json(value: Any) -> Any:
     return json.loads(json.dumps(value, ensure_ascii=False))
 
 
-def field_path(location: tuple[int | str, ...], data: Any, missing: bool = False) -> str:
-    """A validation error's location as the dotted path of keys and indexes in the file (``task.task``,
-    ``metrics.intervals.accuracy.ci[1]``; ``missing``: the last step is a missing key): the steps pydantic adds for
-    the members of a union are left out."""
-    path, value = "", data
-    for index, step in enumerate(location):
-        if isinstance(value, Mapping) and isinstance(step, str):
-            if step not in value and not (missing and index == len(location) - 1):
-                continue  # the name of a union's member, not a key
-            path = f"{path}.{step}" if path else step
-            if step not in value:  # a missing field
-                break
-            value = value[step]
-        elif isinstance(value, list) and isinstance(step, int) and 0 <= step < len(value):
-            path, value = f"{path}[{step}]", value[step]
-    return path or "(the whole object)"
-
-
-#: What a pydantic error type expected, in JSON's words.
-_EXPECTED = {
-    "model_type": "a JSON object",
-    "model_attributes_type": "a JSON object",
-    "dict_type": "a JSON object",
-    "list_type": "an array",
-    "string_type": "a string",
-    "int_type": "a whole number",
-    "float_type": "a number",
-    "bool_type": "true or false",
-    "none_required": "null",
-}
-
-
-def _problem(error: ValidationError, data: Any) -> str:
-    found = error.errors(include_url=False)
-    first = found[0]
-    where = field_path(tuple(first["loc"]), data, first["type"] == "missing")
-    if first["type"] == "missing":
-        return f"missing field {where!r}"
-    expected: list[str] = []
-    for entry in found:  # a union's members each give one error for the same field
-        if field_path(tuple(entry["loc"]), data) == where:
-            wanted = _EXPECTED.get(entry["type"], entry["msg"].lower())
-            if wanted not in expected:
-                expected.append(wanted)
-    if "a whole number" in expected and "a number" in expected:
-        expected.remove("a whole number")
-    value = first.get("input")
-    found_text = json_kind(value) if value is None else f"{json_kind(value)} {quoted(value)}"
-    return f"field {where!r}: expected {' or '.join(expected)}, found {found_text}"
-
-
 def validated(model: type[Model], data: Any, path: str | Path, line: int | None = None, what: str = "") -> Model:
     """``data`` read as ``model``; a value of the wrong form is an :class:`InputFormatError` naming ``path``
     (``line`` for a JSON Lines record), the field and what was found (``what``: the file's kind, for the
@@ -139,4 +89,4 @@ def validated(model: type[Model], data: Any, path: str | Path, line: int | None 
         return model.model_validate(data)
     except ValidationError as error:
         kind = f" ({what})" if what else ""
-        raise InputFormatError(path, line, f"{_problem(error, data)}{kind}") from None
+        raise InputFormatError(path, line, f"{validation_problem(error, data, json=True)}{kind}") from None

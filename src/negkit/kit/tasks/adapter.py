@@ -3,7 +3,8 @@
 The :class:`negkit.kit.tasks.base.Task` protocol has required members (``name``, ``config``, ``load``,
 ``requests``, ``records``, ``metrics``, ``tables``, ...) and optional ones that only some kinds of task have: the
 estimands of its intervals, the predictions-file reader of ``negkit score``, the item rebuild of ``negkit
-compare``, the answers a baseline may give, the fields kept out of a git working tree, and so on.
+compare``, the answers a baseline may give, and so on (its splits and the fields kept out of a git working tree
+are static: its :class:`~negkit.kit.tasks.spec.TaskSpec` says them, read without building it).
 :class:`TaskAdapter` wraps a task and answers each of those questions with a typed value and a stated default, so
 that the commands, the scorer and the checks never probe a task's attributes themselves (a test greps the
 source for ``getattr(task, ...)`` and ``hasattr(task, ...)`` outside this module).
@@ -27,28 +28,12 @@ class TaskAdapter:
 
     task: Task
 
-    # -- checks before a run (what it takes and whether the seed changes it: its TaskSpec) -------------------------
-    @property
-    def splits(self) -> tuple[str, ...] | None:
-        """The split names the task has (None: it does not say)."""
-        splits = getattr(self.task, "splits", None)
-        return None if splits is None else tuple(splits)
-
-    def normalize_split(self, split: str) -> str:
-        """The task's own name of ``split`` (an alias such as ``dev`` for ``validation``), else ``split``."""
-        normalize = getattr(self.task, "normalize_split", None)
-        return str(normalize(split)) if normalize is not None else split
-
+    # -- checks before a run (what it takes, its splits, whether the seed changes it: its TaskSpec) ---------------
     def check(self, options: Any) -> None:
         """The task's own check of the run's options (raises :class:`negkit.errors.NegkitError`); most have none."""
         own_check = getattr(self.task, "check", None)
         if callable(own_check):
             own_check(options)
-
-    @property
-    def private_fields(self) -> tuple[str, ...]:
-        """Fields of the task's records that never enter a git working tree (:mod:`negkit.io.privacy`)."""
-        return tuple(getattr(self.task, "private_fields", ()) or ())
 
     # -- prompts ---------------------------------------------------------------------------------------------------
     def uses_chat(self, model: Any) -> bool:

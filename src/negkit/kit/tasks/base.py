@@ -8,8 +8,9 @@ template), and the engine answers their requests.
 
 A suite (:mod:`negkit.kit.suites`) lists its tasks with a factory each; ``negkit eval --tasks NAME`` builds one with
 :func:`negkit.kit.suites.get_task`. Optional members checked before any work (:mod:`negkit.commands.eval.preflight`): ``splits`` (the split
-names the task has, with an optional ``normalize_split(name)`` for aliases) and ``check(options)`` (raise a
-:class:`NegkitError` for options that do not apply). Task options (few-shot, prompt style, ...) are constructor arguments, and
+names the task has, with an optional static ``normalize_split(name)`` for aliases; class attributes, or its
+declaration's, read into its :class:`~negkit.kit.tasks.spec.TaskSpec` without building it) and ``check(options)``
+(raise a :class:`NegkitError` for options that do not apply). Task options (few-shot, prompt style, ...) are constructor arguments, and
 variants that people ask for by name are registered under their own names.
 """
 

@@ -4,7 +4,11 @@
 builds each task once, with its final options. What the check needs is static: which of the options that
 ``negkit eval``'s flags set the task takes (its factory's keyword parameters, or what its entry declares), and
 whether the run's seed changes what it asks (a task that draws few-shot examples over its paper's seeds, or one
-that always samples). Beside those, what its suite declares about it: the suite, its data declaration, the unit its
+that always samples); the splits it has (and its own names of splits given another way), the field that groups its
+items for ``--limit`` and its intervals, and the fields of its records kept out of a git working tree
+(:mod:`negkit.io.privacy`). Those are read from the task's declaration (a declared kind's ``task``), else from the
+class the factory builds (its class attributes ``splits``, ``normalize_split``, ``group_field``, ``groups``,
+``private_fields``, and ``private_fields_for(options)`` where the factory's fixed options change them). Beside those, what its suite declares about it: the suite, its data declaration, the unit its
 intervals resample, its BibTeX, and its LM Evaluation Harness export (the Harness task names, or why there is
 none), which ``negkit export lm-eval`` reads. ``tests/kit/test_task_spec.py`` checks every registered task's spec
 against the task built and against its suite.
@@ -12,7 +16,10 @@ against the task built and against its suite.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import inspect
+import typing
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -29,8 +36,11 @@ LANGUAGE_MODEL = "language_model"
 class TaskSpec:
     """A task's static facts: its name, the model kind it is built for, the flag-set options it takes, whether it
     averages over its paper's few-shot seeds (``seeds``, which ``--seed`` replaces) and the default number of
-    few-shot examples, and whether it samples whatever its options (``always_seeded``); and what its suite says of
-    it: the suite's name, its data declaration (files, URLs, hashes, licence), the unit its intervals resample as
+    few-shot examples, and whether it samples whatever its options (``always_seeded``); the splits it has (None: it
+    does not say, any split is passed to it) and its own name of a split given another way (``split_names``, see
+    :meth:`normalize_split`), the field of its items that groups them for ``--limit`` and its intervals
+    (``group_field``, ``""``: none declared; ``groups``: their declared order) and the fields of its records that
+    never enter a git working tree (``private_fields``); and what its suite says of it: the suite's name, its data declaration (files, URLs, hashes, licence), the unit its intervals resample as
     the suite describes it (``group (the sentences generated from one WordNet pair)``), its BibTeX, the Harness
     task names it is exported as (``()``: not exported) and, when none, why (``harness_none``)."""
 
@@ -46,6 +56,15 @@ class TaskSpec:
     bibtex: str = ""
     harness_names: tuple[str, ...] = ()
     harness_none: str = ""
+    splits: tuple[str, ...] | None = None
+    split_names: Callable[[str], str] | None = None
+    group_field: str = ""
+    groups: tuple[str, ...] = ()
+    private_fields: tuple[str, ...] = ()
+
+    def normalize_split(self, split: str) -> str:
+        """The task's own name of ``split`` (an alias such as ``dev`` for ``validation``), else ``split``."""
+        return str(self.split_names(split)) if self.split_names is not None else split
 
     def uses_seed(self, options: Mapping[str, Any]) -> bool:
         """Whether the run's seed changes what the task asks when built with ``options``."""
@@ -85,4 +104,48 @@ def task_spec(
         accepts = frozenset(option for option in accepts if option not in TASK_OPTIONS)
     fewshot = parameters.get("num_fewshot")
     default_fewshot = fewshot.default if fewshot is not None and isinstance(fewshot.default, int) else 0
-    return TaskSpec(name, model_kind, accepts, "seeds" in parameters, default_fewshot, always_seeded)
+    spec = TaskSpec(name, model_kind, accepts, "seeds" in parameters, default_fewshot, always_seeded)
+    return dataclasses.replace(spec, **declared_facts(factory))
+
+
+def declared_facts(factory: Callable[..., Any]) -> dict[str, Any]:
+    """The :class:`TaskSpec` fields that what ``factory`` builds declares (see the module documentation):
+    ``splits``, ``split_names``, ``group_field``, ``groups`` and ``private_fields``."""
+    declarers, fixed = _declarers(factory)
+
+    def declared(name: str) -> Any:
+        return next((getattr(declarer, name) for declarer in declarers if hasattr(declarer, name)), None)
+
+    splits, private_for = declared("splits"), declared("private_fields_for")
+    private = private_for(fixed) if callable(private_for) else declared("private_fields")
+    return {
+        "splits": None if splits is None else tuple(splits),
+        "split_names": declared("normalize_split"),
+        "group_field": str(declared("group_field") or ""),
+        "groups": tuple(declared("groups") or ()),
+        "private_fields": tuple(private or ()),
+    }
+
+
+def _declarers(factory: Callable[..., Any]) -> tuple[list[object], dict[str, Any]]:
+    """What declares the tasks ``factory`` builds, first the first asked, and the options the factory fixes (a
+    ``functools.partial``'s): the declaration whose ``task`` the factory is, and the class the factory is or is
+    annotated to return."""
+    fixed: dict[str, Any] = {}
+    while isinstance(factory, functools.partial):
+        fixed = {**factory.keywords, **fixed}
+        factory = factory.func
+    declarers: list[object] = []
+    owner = getattr(factory, "__self__", None)
+    if owner is not None:
+        declarers.append(owner)
+    if isinstance(factory, type):
+        declarers.append(factory)
+    else:
+        try:
+            returned = typing.get_type_hints(factory).get("return")
+        except (NameError, TypeError):  # an annotation that does not resolve here
+            returned = None
+        if isinstance(returned, type):
+            declarers.append(returned)
+    return declarers, fixed
