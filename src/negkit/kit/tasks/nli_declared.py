@@ -3,7 +3,7 @@
 
 The declaration names the task, its reader and the files it reads (``read``, ``files``: :class:`~negkit.kit.tasks.
 declared.DeclaredTask`), the prompt (with ``{premise}`` and ``{hypothesis}``) and the answer words with the label each
-stands for, its splits and the unit its intervals resample, and the benchmark's own numbers over the items and the
+stands for, its splits (and ``split_aliases``: other names read as one of them) and the unit its intervals resample, and the benchmark's own numbers over the items and the
 predicted labels: ``metrics(items, predicted)``, ``estimands(items, predicted, headline_only)`` and
 ``tables(metrics)``. The rest is optional and says how the benchmark differs from a plain 3-way NLI set:
 
@@ -88,6 +88,8 @@ class NLIQuestions(DeclaredTask[NLIItem]):
     #: What the intervals resample, in words.
     unit: str = own_field("pair")
     splits: tuple[str, ...] = ("test",)
+    #: Other names of a split (``{"dev": "validation"}``), read as that split.
+    split_aliases: Mapping[str, str] = field(default_factory=dict, hash=False)
     labels: tuple[str, ...] = NLI_LABELS
     fit_label: Callable[[str], str] = unchanged
     #: Answers of a predictions file read as labels (lower case; e.g. ``{"yes": "entailment"}``).
@@ -157,6 +159,10 @@ class NLITask(NLIBase):
     @property
     def accepts(self) -> frozenset[str]:
         return super().accepts | self.spec.option_names
+
+    def normalize_split(self, split: str) -> str:
+        """The split ``split`` names (the declaration's ``split_aliases``)."""
+        return self.spec.split_aliases.get(split, split)
 
     def config(self) -> dict[str, Any]:
         """The task's settings, the declaration's ``protocol``, and each option's entry (where it has one)."""
