@@ -7,8 +7,9 @@ One task, ``jnli-neg``, over the released validation split (1,363 instances; JNL
 ``--split test`` reads it too). Declared as :data:`JNLI_NEG`, 3-way NLI scored by condition (:data:`BY_CONDITION`,
 :mod:`negkit.kit.tasks.nli_conditions`): a language model scores the answer words ``entailment``,
 ``contradiction``, ``neutral`` after negkit's 3-way prompt (English instructions around the Japanese sentences), or
-a classifier reads ``(premise, hypothesis)``. Accuracy overall (the headline) and by where the negation was inserted, and the gap: accuracy on the original pairs minus accuracy
-on the negated ones. Intervals resample JNLI sentence pairs (an original and its negated variants drawn together).
+a classifier reads ``(premise, hypothesis)``. Accuracy overall (the headline) and by where the negation was
+inserted, and the gap: accuracy on the original pairs minus accuracy on the negated ones. Intervals resample JNLI
+sentence pairs (an original and its negated variants drawn together).
 
 ``jnli-neg-valid-v1.1.jsonl`` is JSON Lines: ``id``, ``jnli_sentence_pair_id``, ``pair_id_in_group``, ``type``,
 ``sentence1`` / ``sentence2`` (``{"sentence", "neg"}``), ``gold_label``, ``annotator_labels``; blank lines are
