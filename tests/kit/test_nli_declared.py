@@ -1,5 +1,6 @@
-"""Declared NLI tasks: ScoNe, NaN-NLI, MNLI-neg and NegNLI are NLIQuestions declarations run by NLITask (no
-benchmark subclasses it), and a declaration's own options, item filter, limit rule and labels work as stated."""
+"""Declared NLI tasks: ScoNe, NaN-NLI, MNLI-neg, NegNLI, MoNLI and JNLI-Neg are NLIQuestions declarations run by
+NLITask (no benchmark subclasses it, nor any other kit task class), and a declaration's own options, item filter,
+limit rule and labels work as stated."""
 
 from __future__ import annotations
 
@@ -11,15 +12,18 @@ import pkgutil
 import pytest
 
 import negkit.benchmarks
+import negkit.kit.tasks
+from negkit.benchmarks import jnli_neg, monli
 from negkit.errors import InputFormatError, NegkitError
 from negkit.kit.data.nli import NLIItem
 from negkit.kit.suites import get_suite, get_task
 from negkit.kit.suites.nli import nli_entry
-from negkit.kit.tasks.nli import NLIBase
-from negkit.kit.tasks.nli_conditions import ConditionNLITask
+from negkit.kit.tasks.choice import ChoiceTask
+from negkit.kit.tasks.negation_choice import NegationChoiceTask
 from negkit.kit.tasks.nli_declared import NLIQuestions, NLITask, TaskOption, neutral_for_contradiction
+from negkit.kit.tasks.pairs import PairTask
 
-DECLARED_SUITES = ("scone", "nan-nli", "mnli-neg", "negnli")
+DECLARED_SUITES = ("scone", "nan-nli", "mnli-neg", "negnli", "monli", "jnli-neg")
 
 
 @pytest.mark.parametrize("suite", DECLARED_SUITES)
@@ -31,17 +35,53 @@ def test_the_suites_tasks_are_built_from_declarations(suite):
             assert task.spec.name == task.name == entry.name and entry.classifier
 
 
-def test_no_benchmark_subclasses_an_nli_task_but_the_condition_kind():
-    """A benchmark declares its NLI task; only the condition kind (MoNLI, JNLI-Neg) is still subclassed."""
-    subclasses = []
-    for module_info in pkgutil.walk_packages(negkit.benchmarks.__path__, "negkit.benchmarks."):
+def _classes_of(package):
+    """The classes defined in the modules of ``package``."""
+    for module_info in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):
         module = importlib.import_module(module_info.name)
-        for _name, value in inspect.getmembers(module, inspect.isclass):
-            if value.__module__ == module.__name__ and issubclass(value, NLIBase):
-                subclasses.append(value)
-    assert not [cls for cls in subclasses if issubclass(cls, NLITask)]
-    assert all(issubclass(cls, ConditionNLITask) for cls in subclasses)
-    assert not [cls for cls in subclasses if cls.__module__.split(".")[2] in ("scone", "nan_nli", "negnli")]
+        yield from (
+            value for _name, value in inspect.getmembers(module, inspect.isclass) if value.__module__ == module.__name__
+        )
+
+
+def _kit_task_classes():
+    """The kit's task classes: those that load items and ask a model (the protocol itself left out)."""
+    return [
+        cls
+        for cls in _classes_of(negkit.kit.tasks)
+        if inspect.isfunction(getattr(cls, "load", None))
+        and inspect.isfunction(getattr(cls, "requests", None))
+        and not getattr(cls, "_is_protocol", False)
+    ]
+
+
+def test_no_benchmark_subclasses_a_kit_task_class():
+    """A benchmark declares its tasks (or, for a protocol of its own, writes a task class of its own); no class in
+    negkit.benchmarks subclasses one of the kit's task classes (NLITask, ChoiceTask, PairTask, ...)."""
+    kit_tasks = _kit_task_classes()
+    assert {NLITask, ChoiceTask, PairTask, NegationChoiceTask} <= set(kit_tasks)
+    subclasses = [
+        f"{cls.__module__}.{cls.__qualname__} ({base.__name__})"
+        for cls in _classes_of(negkit.benchmarks)
+        for base in kit_tasks
+        if issubclass(cls, base)
+    ]
+    assert not subclasses
+
+
+@pytest.mark.parametrize("module", (monli, jnli_neg))
+def test_condition_suites_are_declared(module):
+    """MoNLI and JNLI-Neg are declarations scored by condition (their ``BY_CONDITION``); JNLI-Neg reads its
+    validation split under the names test, valid and dev."""
+    task = get_task(module.SUITE.main_task)
+    scored = module.BY_CONDITION
+    assert (task.spec.metrics, task.spec.estimands, task.spec.tables) == (
+        scored.metrics,
+        scored.estimands,
+        scored.tables,
+    )
+    assert (task.spec.limit, task.spec.unit, task.spec.headline) == (scored.limit, scored.unit, scored.headline)
+    assert task.normalize_split("dev") == ("validation" if module is jnli_neg else "dev")
 
 
 def _items(folder, split):

@@ -4,11 +4,12 @@ premise (``p_neg``), the hypothesis (``h_neg``) or both (``p_neg_h_neg``), and r
 Three-way labels (entailment, neutral, contradiction).
 
 One task, ``jnli-neg``, over the released validation split (1,363 instances; JNLI's test split is not public, so
-``--split test`` reads it too). Asked as 3-way NLI (:mod:`negkit.kit.tasks.nli_conditions`): a language model
-scores the answer words ``entailment``, ``contradiction``, ``neutral`` after negkit's 3-way prompt (English
-instructions around the Japanese sentences), or a classifier reads ``(premise, hypothesis)``. Accuracy overall
-(the headline) and by where the negation was inserted, and the gap: accuracy on the original pairs minus accuracy
-on the negated ones. Intervals resample JNLI sentence pairs (an original and its negated variants drawn together).
+``--split test`` reads it too). Declared as :data:`JNLI_NEG`, 3-way NLI scored by condition (:data:`BY_CONDITION`,
+:mod:`negkit.kit.tasks.nli_conditions`): a language model scores the answer words ``entailment``,
+``contradiction``, ``neutral`` after negkit's 3-way prompt (English instructions around the Japanese sentences), or
+a classifier reads ``(premise, hypothesis)``. Accuracy overall (the headline) and by where the negation was
+inserted, and the gap: accuracy on the original pairs minus accuracy on the negated ones. Intervals resample JNLI
+sentence pairs (an original and its negated variants drawn together).
 
 ``jnli-neg-valid-v1.1.jsonl`` is JSON Lines: ``id``, ``jnli_sentence_pair_id``, ``pair_id_in_group``, ``type``,
 ``sentence1`` / ``sentence2`` (``{"sentence", "neg"}``), ``gold_label``, ``annotator_labels``; blank lines are
@@ -18,14 +19,15 @@ skipped.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Literal, get_args
 
 from negkit.kit.data.nli import NLI_LABELS, NLIItem, NLILabel
 from negkit.kit.data.rows import DataRow, Text, read_rows
 from negkit.kit.suites import DataSource, register_suite
-from negkit.kit.suites.description import HarnessExport, SuiteDescription, TaskEntry
-from negkit.kit.suites.nli import THREE_WAY_ANSWERS, THREE_WAY_PROMPT, label_writer
-from negkit.kit.tasks.nli_conditions import ConditionNLITask, condition_figures
+from negkit.kit.suites.kinds import declared_suite
+from negkit.kit.suites.nli import THREE_WAY_ANSWERS, THREE_WAY_PROMPT
+from negkit.kit.tasks.nli_conditions import ByCondition, condition_figures
+from negkit.kit.tasks.nli_declared import NLIQuestions
 
 NAME, FILE = "jnli-neg", "jnli-neg-valid-v1.1.jsonl"
 #: Where the negation was inserted (``original``: nowhere, the control).
@@ -67,57 +69,49 @@ def read_jnli_neg(folder: str | Path, split: str = "validation") -> list[NLIItem
     ]
 
 
-class JNLINegTask(ConditionNLITask):
-    """JNLI-Neg's validation split, 3-way."""
+def jnli_neg_files(folder: Path, split: str) -> list[Path]:
+    """The one file :func:`read_jnli_neg` reads, whatever the split."""
+    return [folder / FILE]
 
-    name = dataset = NAME
-    title = "JNLI-Neg (validation)"
-    prompt = THREE_WAY_PROMPT
-    answers = THREE_WAY_ANSWERS
-    labels = NLI_LABELS
-    conditions = TYPES
-    gap = (("original",), ("p_neg", "h_neg", "p_neg_h_neg"))
-    headline = "acc"
-    interval_unit = "JNLI sentence pair"
-    splits = ("validation",)
 
-    @staticmethod
-    def normalize_split(split: str) -> str:
-        """``test``, ``valid`` and ``dev`` read the validation split (JNLI's test split is not public)."""
-        return "validation" if split in ("test", "valid", "dev", "validation") else split
-
-    def read(self, folder: Path, split: str) -> list[NLIItem]:
-        return read_jnli_neg(folder, split)
-
-    def files(self, folder: Path, split: str) -> list[Path]:
-        return [folder / FILE]
-
-    def config(self) -> dict[str, Any]:
-        return super().config() | {"split_read": "validation (jnli-neg-valid-v1.1)", "gap": "original - negated"}
-
+#: Accuracy by where the negation was inserted, and the gap: the original pairs minus the negated ones.
+BY_CONDITION = ByCondition(
+    "JNLI-Neg (validation)",
+    TYPES,
+    gap=(("original",), ("p_neg", "h_neg", "p_neg_h_neg")),
+    labels=NLI_LABELS,
+    unit="JNLI sentence pair",
+)
+#: JNLI-Neg's validation split asked 3-way; ``test``, ``valid`` and ``dev`` read it too (JNLI's test split is not
+#: public).
+JNLI_NEG = NLIQuestions(
+    NAME,
+    read_jnli_neg,
+    jnli_neg_files,
+    prompt=THREE_WAY_PROMPT,
+    answers=THREE_WAY_ANSWERS,
+    metrics=BY_CONDITION.metrics,
+    estimands=BY_CONDITION.estimands,
+    tables=BY_CONDITION.tables,
+    limit=BY_CONDITION.limit,
+    unit=BY_CONDITION.unit,
+    title=BY_CONDITION.title,
+    headline=BY_CONDITION.headline,
+    figures=condition_figures,
+    splits=("validation",),
+    split_aliases={alias: "validation" for alias in ("test", "valid", "dev")},
+    protocol={"split_read": "validation (jnli-neg-valid-v1.1)", "gap": "original - negated"},
+    description="JNLI-Neg: Japanese NLI with negation inserted in the premise, the hypothesis or both (3-way "
+    "prompt or --classifier); accuracy by where",
+)
 
 SUITE = register_suite(
-    SuiteDescription(
-        name=NAME,
+    declared_suite(
+        JNLI_NEG,
+        DataSource.declared(__file__),
         title="JNLI-Neg (Yoshida et al. 2025)",
         aliases=("jnli",),
-        tasks=(
-            TaskEntry(
-                NAME,
-                JNLINegTask,
-                "JNLI-Neg: Japanese NLI with negation inserted in the premise, the hypothesis or both (3-way "
-                "prompt or --classifier); accuracy by where",
-                classifier=True,
-            ),
-        ),
-        main_task=NAME,
-        data=DataSource.declared(__file__),
-        reader=read_jnli_neg,
         scorer_help="JNLI-Neg: accuracy by where negation was inserted from {item_id, prediction (label)} lines",
-        interval_unit=JNLINegTask.interval_unit,
-        primary_metric="acc",
-        figures=condition_figures,
-        harness=HarnessExport(("negkit_jnli_neg",), label_writer("load_jnli_neg"), loaders={"load_jnli_neg": NAME}),
         order=200,
         groups=("negation-all",),
     )

@@ -6,9 +6,10 @@ downward monotone and the entailment flips: "does not own a mammal" entails "doe
 
 One task, ``monli``: the NMoNLI test split (200 pairs, the paper's split; NMoNLI train is the paper's inoculation
 data and is never scored) beside PMoNLI as its no-negation control. Headline: NMoNLI accuracy, and the gap
-(PMoNLI accuracy minus NMoNLI accuracy). Asked as 2-way NLI (:mod:`negkit.kit.tasks.nli_conditions`): a language
-model scores the answer words ``yes`` (entailment) and ``no`` (neutral) after :data:`PROMPT`; a classifier's
-contradiction counts as neutral (not entailed). Intervals resample the sentence pair: each pair occurs in both
+(PMoNLI accuracy minus NMoNLI accuracy). Declared as :data:`MONLI`, 2-way NLI scored by condition
+(:data:`BY_CONDITION`, :mod:`negkit.kit.tasks.nli_conditions`): a language model scores the answer words ``yes``
+(entailment) and ``no`` (neutral) after :data:`PROMPT`; a classifier's contradiction counts as neutral (not
+entailed). Intervals resample the sentence pair: each pair occurs in both
 directions with opposite labels, and the two directions are drawn together.
 
 Files (JSON Lines): ``nmonli_test.jsonl``, ``pmonli.jsonl``, keys ``sentence1``, ``sentence2``, ``gold_label``,
@@ -19,15 +20,15 @@ LLM-Neg-Bench's ``monli_*`` files (an overlap, not a second result).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from negkit.kit.data.nli import NLIItem
 from negkit.kit.data.rows import DataRow, Text, read_rows
 from negkit.kit.metrics.nli import to_binary
 from negkit.kit.suites import DataSource, register_suite
-from negkit.kit.suites.description import HarnessExport, SuiteDescription, TaskEntry
-from negkit.kit.suites.nli import label_writer
-from negkit.kit.tasks.nli_conditions import ConditionNLITask, condition_figures
+from negkit.kit.suites.kinds import declared_suite
+from negkit.kit.tasks.nli_conditions import ByCondition, condition_figures
+from negkit.kit.tasks.nli_declared import NLIQuestions
 
 NAME = "monli"
 #: Condition -> file: the negated test split and its no-negation control.
@@ -61,55 +62,53 @@ def read_monli(folder: str | Path, split: str = "test") -> list[NLIItem]:
     return [item for condition, file in FILES.items() for item in read_monli_file(Path(folder) / file, condition)]
 
 
-class MoNLITask(ConditionNLITask):
-    """NMoNLI test with PMoNLI as its control, 2-way."""
+def monli_files(folder: Path, split: str) -> list[Path]:
+    """The two files :func:`read_monli` reads."""
+    return [folder / file for file in FILES.values()]
 
-    name = dataset = NAME
-    title = "MoNLI: NMoNLI (negated) and PMoNLI (control)"
-    prompt = PROMPT
-    answers = {"yes": "entailment", "no": "neutral"}
-    labels = LABELS
-    conditions = tuple(FILES)
-    gap = (("pmonli",), ("nmonli",))
-    headline = "conditions.nmonli.acc"
-    interval_unit = "MoNLI sentence pair"
-    splits = ("test",)
-    prediction_words = {"yes": "entailment", "no": "neutral", "not_entailment": "neutral"}
 
-    def read(self, folder: Path, split: str) -> list[NLIItem]:
-        return read_monli(folder, split)
+def two_way(label: str) -> str:
+    """A 3-way label read on MoNLI's labels: anything but entailment is neutral (not entailed)."""
+    return "entailment" if to_binary(label) == "entailment" else "neutral"
 
-    def files(self, folder: Path, split: str) -> list[Path]:
-        return [folder / file for file in FILES.values()]
 
-    def _fit_label(self, label: str) -> str:
-        return "entailment" if to_binary(label) == "entailment" else "neutral"
-
-    def config(self) -> dict[str, Any]:
-        return super().config() | {"labels": list(LABELS), "control": "pmonli", "gap": "pmonli acc - nmonli acc"}
-
+#: NMoNLI test with PMoNLI as its control, scored by condition; the headline is NMoNLI accuracy.
+BY_CONDITION = ByCondition(
+    "MoNLI: NMoNLI (negated) and PMoNLI (control)",
+    tuple(FILES),
+    gap=(("pmonli",), ("nmonli",)),
+    labels=LABELS,
+    headline="conditions.nmonli.acc",
+    unit="MoNLI sentence pair",
+)
+#: MoNLI asked 2-way: ``yes`` (entailment) or ``no`` (neutral).
+MONLI = NLIQuestions(
+    NAME,
+    read_monli,
+    monli_files,
+    prompt=PROMPT,
+    answers={"yes": "entailment", "no": "neutral"},
+    metrics=BY_CONDITION.metrics,
+    estimands=BY_CONDITION.estimands,
+    tables=BY_CONDITION.tables,
+    limit=BY_CONDITION.limit,
+    unit=BY_CONDITION.unit,
+    title=BY_CONDITION.title,
+    headline=BY_CONDITION.headline,
+    figures=condition_figures,
+    fit_label=two_way,
+    prediction_words={"yes": "entailment", "no": "neutral", "not_entailment": "neutral"},
+    protocol={"labels": list(LABELS), "control": "pmonli", "gap": "pmonli acc - nmonli acc"},
+    description="MoNLI: lexical entailment under negation (NMoNLI test) and without it (PMoNLI), 2-way yes/no "
+    "prompt or --classifier; accuracy and the gap",
+)
 
 SUITE = register_suite(
-    SuiteDescription(
-        name=NAME,
+    declared_suite(
+        MONLI,
+        DataSource.declared(__file__),
         title="MoNLI (Geiger et al. 2020)",
-        tasks=(
-            TaskEntry(
-                NAME,
-                MoNLITask,
-                "MoNLI: lexical entailment under negation (NMoNLI test) and without it (PMoNLI), 2-way yes/no "
-                "prompt or --classifier; accuracy and the gap",
-                classifier=True,
-            ),
-        ),
-        main_task=NAME,
-        data=DataSource.declared(__file__),
-        reader=read_monli,
         scorer_help="MoNLI: accuracy on NMoNLI and PMoNLI and the gap from {item_id, prediction (label)} lines",
-        interval_unit=MoNLITask.interval_unit,
-        primary_metric=MoNLITask.headline,
-        figures=condition_figures,
-        harness=HarnessExport(("negkit_monli",), label_writer("load_monli"), loaders={"load_monli": NAME}),
         order=190,
         groups=("negation-all",),
     )

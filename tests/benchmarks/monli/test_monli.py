@@ -10,7 +10,7 @@ from conftest import shared_data_path
 from one_path import assert_compares_with_itself, assert_score_is_eval, evaluate
 from probe_fixtures import run, write_jsonl
 
-from negkit.benchmarks.monli import MoNLITask, read_monli
+from negkit.benchmarks.monli import MONLI, read_monli
 from negkit.errors import InputFormatError
 
 APPROX = pytest.approx
@@ -67,7 +67,7 @@ def test_constant_and_majority_by_hand(tmp_path):
 
 def test_predictions_file_by_hand(tmp_path):
     write_monli(tmp_path / "data")
-    task = MoNLITask()
+    task = MONLI.task()
     items = task.load(tmp_path / "data", "test", None, 0).items
     path = tmp_path / "p.jsonl"
     said = ["entailment", "entailment", "entailment", "neutral", "neutral"]  # right: no, yes, yes, yes, no

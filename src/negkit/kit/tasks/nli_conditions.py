@@ -1,10 +1,12 @@
-"""An NLI task scored by condition: accuracy overall and per condition (where a negation was inserted; a negated
-set and its no-negation control), the gap between two sets of conditions, and the share of each predicted label.
+"""NLI scored by condition: accuracy overall and per condition (where a negation was inserted; a negated set and its
+no-negation control), the gap between two sets of conditions, and the share of each predicted label.
 
-A benchmark subclasses :class:`ConditionNLITask` (itself an :class:`~negkit.kit.tasks.nli.NLIBase`: label words or
-a classifier) with ``conditions`` (their order), ``gap`` (``(minuend, subtrahend)``: two tuples of conditions; the
-gap is the accuracy over the first set minus the accuracy over the second) and ``headline`` (the metric path the
-suite leads with). Each item's ``condition`` names its condition and ``premise_id`` the unit the intervals resample
+A benchmark states its conditions in a :class:`ByCondition` and its :class:`~negkit.kit.tasks.nli_declared.
+NLIQuestions` declaration uses its ``metrics``, ``estimands``, ``tables`` and ``limit`` (with its ``title``,
+``unit`` and ``headline``, and :func:`condition_figures`): ``conditions`` (their order), ``gap`` (``(minuend,
+subtrahend)``: two tuples of conditions; the gap is the accuracy over the first set minus the accuracy over the
+second), ``labels`` (those whose share of the predictions is reported) and ``headline`` (the metric path the suite
+leads with). Each item's ``condition`` names its condition and ``premise_id`` the unit the intervals resample
 (items of one unit are drawn together); ``--limit N`` keeps the first ``ceil(N / conditions)`` items of each.
 
 Metrics: ``count``, ``acc``, ``conditions.NAME.{count, correct, acc}``, ``gap`` (with ``gap_between``: the two
@@ -13,7 +15,8 @@ sets), ``predicted.LABEL`` (share of the predictions); all with intervals, the h
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import KW_ONLY, dataclass
 from typing import Any
 
 import numpy as np
@@ -24,26 +27,29 @@ from negkit.kit.render import plots
 from negkit.kit.render.figures import triple
 from negkit.kit.render.markdown import interval_note, markdown_table, number, with_interval
 from negkit.kit.tasks.base import first_per_group
-from negkit.kit.tasks.nli import NLIBase
 from negkit.kit.view import Figure
 
 
-class ConditionNLITask(NLIBase):
-    """An NLI benchmark whose items fall into conditions (see the module documentation)."""
+@dataclass(frozen=True)
+class ByCondition:
+    """How an NLI benchmark whose items fall into conditions is scored (see the module documentation)."""
 
-    conditions: tuple[str, ...] = ()
+    #: The heading of the tables.
+    title: str
+    conditions: tuple[str, ...]
+    _: KW_ONLY
     gap: tuple[tuple[str, ...], tuple[str, ...]] | None = None
-    headline = "acc"
-    title = ""
-    #: The labels the task reports shares of (its gold labels).
+    #: The labels whose share of the predictions is reported (the benchmark's gold labels).
     labels: tuple[str, ...] = ()
+    headline: str = "acc"
+    #: What the intervals resample, in words.
+    unit: str = "premise"
 
-    def limit_items(self, items: list[NLIItem], limit: int) -> list[NLIItem]:
+    def limit(self, items: list[NLIItem], limit: int, options: Mapping[str, Any]) -> list[NLIItem]:
         """The first items of each condition, as evenly as can be."""
         return first_per_group(items, limit, lambda item: item.condition)
 
-    def _columns(self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]]) -> dict[str, np.ndarray]:
-        predicted = self.predicted_labels(records)
+    def _columns(self, items: Sequence[NLIItem], predicted: Sequence[str]) -> dict[str, np.ndarray]:
         conditions = np.array([item.condition for item in items])
         return {
             "right": np.array([p == item.label for p, item in zip(predicted, items)], dtype=float),
@@ -63,8 +69,9 @@ class ConditionNLITask(NLIBase):
         )
         return (masks[0], masks[1]) if all(mask.sum() > 0 for mask in masks) else None
 
-    def metrics(self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]]) -> dict[str, Any]:
-        columns, count = self._columns(items, records), len(items)
+    def metrics(self, items: Sequence[NLIItem], predicted: Sequence[str]) -> dict[str, Any]:
+        """Accuracy overall and per condition, the gap and the share of each label predicted."""
+        columns, count = self._columns(items, predicted), len(items)
         right = columns["right"]
         metrics: dict[str, Any] = {"count": count, "acc": float(right.mean()) if count else 0.0, "conditions": {}}
         for name in self._condition_names(items):
@@ -81,12 +88,12 @@ class ConditionNLITask(NLIBase):
         }
         return metrics
 
-    def estimands(
-        self, items: Sequence[NLIItem], records: Sequence[dict[str, Any]], headline_only: bool = False
-    ) -> list[Estimand]:
-        columns, count = self._columns(items, records), len(items)
+    def estimands(self, items: Sequence[NLIItem], predicted: Sequence[str], headline_only: bool) -> list[Estimand]:
+        """The metrics' estimands, resampling each item's ``premise_id`` (else the item); the gap and
+        :attr:`headline` are the headline."""
+        columns, count = self._columns(items, predicted), len(items)
         units = [item.premise_id or item.item_id for item in items]
-        unit, right = self.interval_unit, columns["right"]
+        unit, right = self.unit, columns["right"]
         estimands = [ratio_estimand("acc", right, None, units, unit, label="accuracy", headline=self.headline == "acc")]
         for name in self._condition_names(items):
             path, mask = f"conditions.{name}.acc", columns[f"in:{name}"]
@@ -98,13 +105,7 @@ class ConditionNLITask(NLIBase):
         masks = self._gap_masks(columns, count)
         if masks is not None:
             counts = np.column_stack([right * masks[0], masks[0], right * masks[1], masks[1]])
-
-            def difference(sums: np.ndarray) -> np.ndarray:
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    gaps: np.ndarray = sums[:, 0] / sums[:, 1] - sums[:, 2] / sums[:, 3]
-                return gaps
-
-            estimands.append(Estimand("gap", counts, units, difference, unit, "gap", headline=True))
+            estimands.append(Estimand("gap", counts, units, _difference, unit, "gap", headline=True))
         if not headline_only:
             estimands += [
                 ratio_estimand(f"predicted.{label}", columns[f"said:{label}"], None, units, unit, label=f"says {label}")
@@ -112,10 +113,8 @@ class ConditionNLITask(NLIBase):
             ]
         return [estimand for estimand in estimands if estimand.headline or not headline_only]
 
-    #: What the intervals resample, in words.
-    interval_unit = "premise"
-
     def tables(self, metrics: dict[str, Any]) -> str:
+        """Accuracy by condition, the gap and the labels predicted, in Markdown."""
         intervals = metrics.get("intervals")
         rows = [["all", metrics["count"], "", with_interval(metrics["acc"], intervals, "acc")]] + [
             [
@@ -127,7 +126,7 @@ class ConditionNLITask(NLIBase):
             for name, values in metrics["conditions"].items()
         ]
         parts = [
-            f"### {self.title or self.name} — {metrics['count']} pairs",
+            f"### {self.title} — {metrics['count']} pairs",
             "Accuracy by condition:",
             markdown_table(["condition", "pairs", "right", "accuracy"], rows),
         ]
@@ -143,6 +142,13 @@ class ConditionNLITask(NLIBase):
         parts += ["Labels predicted:", markdown_table(["label", "share of the predictions"], shares)]
         note = interval_note(intervals)
         return "\n\n".join(parts + ([note] if note else [])) + "\n"
+
+
+def _difference(sums: np.ndarray) -> np.ndarray:
+    """The gap of resampled sums (columns: right and count of the first set, right and count of the second)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        gaps: np.ndarray = sums[:, 0] / sums[:, 1] - sums[:, 2] / sums[:, 3]
+    return gaps
 
 
 def condition_figures(metrics: dict[str, Any], records: Sequence[dict[str, Any]] | None = None) -> list[Figure]:

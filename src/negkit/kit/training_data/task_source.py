@@ -4,7 +4,7 @@ A benchmark declares its training source in one line with :func:`task_training_s
 the training items (the same prompt, chat template, target delimiter and answer words as its evaluation) become
 examples whose completion is the gold answer's continuation and whose ``choices`` are every answer's. The task
 says which answer is gold (``gold_choice(item)``: the index of the gold request, e.g.
-:meth:`negkit.kit.tasks.nli.NLITask.gold_choice`), or gives the whole completion itself for a written answer
+:meth:`negkit.kit.tasks.nli_declared.NLITask.gold_choice`), or gives the whole completion itself for a written answer
 (``training_completion(item)``: ``(completion, choices)`` or None to leave the item out, e.g. CondaQA's).
 
 Items may come from the task's own split (``split="train"``) or from other data read into the task's item type
