@@ -176,3 +176,32 @@ def test_a_folder_read_again_is_a_copy_and_a_changed_file_is_read_anew(tmp_path:
     assert read_sfu(tmp_path, keep_speculation=False).sentences[2].speculation == []
     write(tmp_path, REVIEW.replace("<W>plot</W></xcope><W>.</W>", "<W>plot</W></xcope><W>!</W><W>.</W>"))
     assert read_sfu(tmp_path).sentences[3].words[-2:] == ["!", "."]
+
+
+def test_a_corpus_read_under_another_spelling_names_places_as_a_fresh_read(tmp_path: Path, monkeypatch) -> None:
+    """Kept corpora are found by the files they hold, whatever the path's spelling (relative or absolute, the
+    folder of XML files or a folder around it); the copy names its path, sources and notes as a fresh read of that
+    spelling would."""
+    from negkit.resolution.corpora import remembered
+
+    outer = tmp_path / "sfu-review"
+    write(outer / "SFU_Review_Corpus_Negation_Speculation", REVIEW)
+    (outer / "README.md").write_text("not a review")
+    monkeypatch.chdir(tmp_path)
+    spellings = [
+        str(outer),
+        "sfu-review/SFU_Review_Corpus_Negation_Speculation",
+        f"{outer}/",
+        "./sfu-review/SFU_Review_Corpus_Negation_Speculation/",
+    ]
+    fresh = {}
+    for spelling in spellings:
+        remembered._KEPT.clear()
+        fresh[spelling] = read_sfu(spelling)
+    for first in spellings:
+        remembered._KEPT.clear()
+        read_sfu(first)
+        for spelling in spellings:
+            assert read_sfu(spelling) == fresh[spelling], (first, spelling)
+            assert len(remembered._KEPT) == 1  # one read, the others copies
+    assert fresh[spellings[1]].sentences[0].source.startswith("sfu-review/SFU_Review_Corpus_Negation_Speculation/")

@@ -52,7 +52,7 @@ class _MarkedSentence:
     scopes: dict[str, tuple[int, int]] = field(default_factory=dict)
 
 
-@remembered_corpus
+@remembered_corpus("*.xml", as_path=False)
 def read_bioscope(
     path: str | Path,
     *,

@@ -53,7 +53,7 @@ class _Scope:
     tokens: list[int] = field(default_factory=list)
 
 
-@remembered_corpus
+@remembered_corpus("*.xml", as_path=True)
 def read_sfu(
     path: str | Path,
     *,
