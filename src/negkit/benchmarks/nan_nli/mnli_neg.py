@@ -17,7 +17,9 @@ counted.
 **The MNLI files read** (:func:`read_mnli`): the release's JSON Lines (``multinli_1.0_dev_matched.jsonl``: fields
 ``sentence1``, ``sentence2``, ``gold_label``, ``pairID``, ``genre``), its tab-separated ``.txt`` and GLUE's
 ``dev_matched.tsv`` (a header naming ``sentence1``, ``sentence2`` and ``gold_label``), and the Hugging Face layout
-(``premise``, ``hypothesis``, ``label`` 0 entailment / 1 neutral / 2 contradiction, -1 unlabelled).
+(``premise``, ``hypothesis``, ``label`` 0 entailment / 1 neutral / 2 contradiction, -1 unlabelled). A record is
+read against the declared row type :class:`MnliRow` (either spelling of its fields); ``mnli_neg.jsonl`` against
+:class:`MnliNegRow` (:mod:`negkit.kit.data.rows`).
 """
 
 from __future__ import annotations
@@ -27,12 +29,15 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, ClassVar
+
+from pydantic import AfterValidator, AliasChoices, BeforeValidator, Field, field_validator, model_validator
 
 from negkit.errors import InputFormatError, NegkitError, quoted
 from negkit.io.atomic import atomic_write_jsonl
 from negkit.io.textfiles import iter_json_objects, read_text
 from negkit.kit.data.nli import NLI_LABELS, NLIItem
+from negkit.kit.data.rows import DataRow, Text, read_rows, validate_rows
 
 #: Negation cues found by word: the syntactic cues of the *SEM 2012 (CD-SCO) guidelines (``n't``: any token ending
 #: in it).
@@ -107,7 +112,8 @@ def find_cues(text: str, cues: Sequence[str] = DEFAULT_CUES) -> tuple[str, ...]:
     return tuple(found)
 
 
-def _label(path: Path, line: int, value: Any) -> str:
+def _mnli_label(value: Any) -> Any:
+    """An MNLI gold label as negkit names it: an NLI label or ``-`` (text), or the Hugging Face layout's integer."""
     if isinstance(value, int) and not isinstance(value, bool):
         if value == -1:
             return NO_LABEL
@@ -115,30 +121,61 @@ def _label(path: Path, line: int, value: Any) -> str:
             return HF_LABELS[value]
     elif isinstance(value, str) and (value.strip() in NLI_LABELS or value.strip() == NO_LABEL):
         return value.strip()
-    raise InputFormatError(path, line, f"gold label {quoted(str(value), 30)} is not an NLI label")
+    raise ValueError(f"gold label {quoted(str(value), 30)} is not an NLI label")
 
 
-def _text(path: Path, line: int, record: dict[str, Any], *names: str) -> str:
-    for name in names:
-        if name in record:
-            value = record[name]
-            if not isinstance(value, str) or not value.strip():
-                raise InputFormatError(path, line, f"field {name!r}: empty or not text")
-            return value.strip()
-    raise InputFormatError(path, line, f"missing field {' or '.join(repr(n) for n in names)}")
+#: A sentence: a non-blank string, read without its surrounding white space.
+Sentence = Annotated[Text, AfterValidator(str.strip)]
+#: An MNLI gold label (:func:`_mnli_label`): ``entailment``, ``neutral``, ``contradiction`` or ``-``.
+GoldLabel = Annotated[str, BeforeValidator(_mnli_label)]
 
 
-def _from_record(path: Path, line: int, record: dict[str, Any]) -> MnliPair:
-    premise = _text(path, line, record, "sentence1", "premise")
-    hypothesis = _text(path, line, record, "sentence2", "hypothesis")
-    if "gold_label" in record:
-        label = _label(path, line, record["gold_label"])
-    elif "label" in record:
-        label = _label(path, line, record["label"])
-    else:
-        raise InputFormatError(path, line, "missing field 'gold_label' or 'label'")
-    pair_id = str(record.get("pairID", record.get("idx", line)))
-    return MnliPair(pair_id, premise, hypothesis, label, str(record.get("genre", "")), line)
+class MnliRow(DataRow):
+    """One pair of an MNLI file, under either spelling of its fields (the release's ``sentence1``, ``sentence2``,
+    ``gold_label``, ``pairID``; the Hugging Face layout's ``premise``, ``hypothesis``, ``label``, ``idx``; the
+    first when a record has both)."""
+
+    #: The two spellings of each required field.
+    SPELLINGS: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("sentence1", "premise"),
+        ("sentence2", "hypothesis"),
+        ("gold_label", "label"),
+    )
+
+    premise: Sentence = Field(validation_alias=AliasChoices("sentence1", "premise"))
+    hypothesis: Sentence = Field(validation_alias=AliasChoices("sentence2", "hypothesis"))
+    label: GoldLabel = Field(validation_alias=AliasChoices("gold_label", "label"))
+    pair_id: str | int | None = Field(None, validation_alias=AliasChoices("pairID", "idx"))
+    genre: str = ""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _spelled(cls, record: Any) -> Any:
+        for names in cls.SPELLINGS:
+            if isinstance(record, dict) and not any(name in record for name in names):
+                raise ValueError(f"missing field {' or '.join(repr(name) for name in names)}")
+        return record
+
+    def to_pair(self, line: int) -> MnliPair:
+        """The pair read on ``line`` (the line is its id when the record names none)."""
+        pair_id = str(self.pair_id) if "pair_id" in self.model_fields_set else str(line)
+        return MnliPair(pair_id, self.premise, self.hypothesis, self.label, self.genre, line)
+
+
+class MnliNegRow(DataRow):
+    """One line of ``mnli_neg.jsonl`` (:func:`write_mnli_neg`): a labelled pair and its item id."""
+
+    item_id: Text
+    premise: Sentence
+    hypothesis: Sentence
+    label: GoldLabel
+
+    @field_validator("label")
+    @classmethod
+    def _labelled(cls, label: str) -> str:
+        if label == NO_LABEL:
+            raise ValueError("a pair without a gold label ('-')")
+        return label
 
 
 def _tsv_records(path: Path) -> Iterable[tuple[int, dict[str, Any]]]:
@@ -164,7 +201,10 @@ def read_mnli(path: str | Path) -> list[MnliPair]:
         records: Iterable[tuple[int, dict[str, Any]]] = iter_json_objects(path)
     else:
         records = _tsv_records(path)
-    pairs = [_from_record(path, line, record) for line, record in records]
+    pairs = [
+        row.to_pair(line)
+        for line, row in validate_rows(records, MnliRow, path, cells=path.suffix not in (".jsonl", ".json"))
+    ]
     if not pairs:
         raise InputFormatError(path, None, "no MNLI pairs")
     return pairs
@@ -251,22 +291,18 @@ def read_mnli_neg(path: str | Path) -> list[NLIItem]:
     path = Path(path)
     items = []
     seen: set[str] = set()
-    for line, record in iter_json_objects(path, ("item_id", "premise", "hypothesis", "label")):
-        item_id = str(record["item_id"])
-        if item_id in seen:
-            raise InputFormatError(path, line, f"item_id {quoted(item_id, 40)} appears twice")
-        seen.add(item_id)
-        label = _label(path, line, record["label"])
-        if label == NO_LABEL:
-            raise InputFormatError(path, line, "a pair without a gold label ('-')")
+    for line, row in read_rows(path, MnliNegRow, "jsonl", allow_empty=True):
+        if row.item_id in seen:
+            raise InputFormatError(path, line, f"item_id {quoted(row.item_id, 40)} appears twice")
+        seen.add(row.item_id)
         items.append(
             NLIItem(
-                item_id=item_id,
-                premise=_text(path, line, record, "premise"),
-                hypothesis=_text(path, line, record, "hypothesis"),
-                label=label,
+                item_id=row.item_id,
+                premise=row.premise,
+                hypothesis=row.hypothesis,
+                label=row.label,
                 suite="mnli-neg",
-                premise_id=item_id,
+                premise_id=row.item_id,
             )
         )
     if not items:

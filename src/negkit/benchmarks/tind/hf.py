@@ -8,7 +8,9 @@ scorer. Readers accept the extra fields when present and fill them otherwise (``
 ``kind`` ``Input``/``Distractor``).
 
 Booleans are accepted as the authors' scorer accepts them: JSON booleans, ``"true"``/``"false"`` in any
-case, and the numbers 0 and 1.
+case, and the numbers 0 and 1. A record is read against the declared row type
+:class:`~negkit.benchmarks.tind.rows.HFRow` (a prediction line :class:`~negkit.benchmarks.tind.rows.PredictionRow`);
+what spans records (the numbering within groups, shards, splits, the hub, duplicate predictions) stays here.
 """
 
 from __future__ import annotations
@@ -19,11 +21,14 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from negkit.benchmarks.tind.types import KINDS, PATTERN_NAMES, TruthItem, make_item_id
-from negkit.errors import DataNotFoundError, InputFormatError, NegkitError, quoted
+from negkit.benchmarks.tind.rows import HFRow, PredictionRow
+from negkit.benchmarks.tind.rows import parse_bool as parse_bool  # read by the TIND task from here
+from negkit.benchmarks.tind.types import TruthItem, make_item_id
+from negkit.errors import DataNotFoundError, InputFormatError, NegkitError
 from negkit.io.atomic import atomic_writer
 from negkit.io.hub import hub_offline, in_hub_cache, looks_like_path, offline_reason
-from negkit.io.textfiles import iter_jsonl, iter_parquet, json_kind, require_fields
+from negkit.io.textfiles import iter_jsonl, iter_parquet
+from negkit.kit.data.rows import validate_rows
 
 #: The hub name of the authors' release.
 HUB_NAME = "HiTZ/This-is-not-a-dataset"
@@ -62,97 +67,43 @@ def normalize_split(split: str) -> str:
     return name
 
 
-def parse_bool(value: Any) -> bool | None:
-    """The boolean ``value`` stands for, as the authors' scorer reads it; ``None`` when it is not one."""
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
-        return value.strip().lower() == "true"
-    if isinstance(value, (int, float)) and value in (0, 1):
-        return value == 1
-    return None
-
-
 class RecordReader:
-    """Turns HF-layout records into :class:`TruthItem` objects, numbering sentences within their group."""
+    """Turns HF-layout records into :class:`TruthItem` objects, numbering sentences within their group (across the
+    shards of a split: one reader reads them all)."""
 
     def __init__(self, location: str) -> None:
         self.location = location
         self._group_sizes: dict[tuple[int, int], int] = {}
 
-    def field(self, record: Mapping[str, Any], name: str, line: int, kind: type) -> Any:
-        require_fields(self.location, line, record, (name,))
-        value = record[name]
-        if kind is bool:
-            parsed = parse_bool(value)
-            if parsed is None:
-                raise InputFormatError(
-                    self.location, line, f"field {name!r}: expected a boolean, found {quoted(value)}"
-                )
-            return parsed
-        if kind is int and isinstance(value, float) and value.is_integer():
-            value = int(value)
-        if not isinstance(value, kind) or isinstance(value, bool):
-            raise InputFormatError(
-                self.location,
-                line,
-                f"field {name!r}: expected {kind.__name__}, found {type(value).__name__} {quoted(value)}",
-            )
-        return value
+    def items(self, records: Iterable[tuple[int, Any]]) -> Iterator[TruthItem]:
+        """The item of each ``(line or row number, record)``, read against :class:`HFRow`; a bad record is an
+        :class:`InputFormatError` naming the location, the line and the field."""
+        for _, row in validate_rows(records, HFRow, self.location):
+            yield self.item_of(row)
 
-    def item(self, record: Mapping[str, Any], line: int) -> TruthItem:
+    def item(self, record: Any, line: int) -> TruthItem:
         """The item of one record; ``line`` (1-based line or row number) is used in error messages."""
-        if not isinstance(record, Mapping):
-            raise InputFormatError(self.location, line, f"expected a JSON object, found {json_kind(record)}")
-        pattern_id = self.field(record, "pattern_id", line, int)
-        if pattern_id not in PATTERN_NAMES:
-            raise InputFormatError(self.location, line, f"field 'pattern_id': expected 1-11, found {pattern_id}")
-        pattern = self.field(record, "pattern", line, str)
-        if pattern != PATTERN_NAMES[pattern_id]:
-            raise InputFormatError(
-                self.location,
-                line,
-                f"field 'pattern': {quoted(pattern)} is not pattern {pattern_id} ({PATTERN_NAMES[pattern_id]})",
-            )
-        group_id = self.field(record, "test_id", line, int)
-        if group_id < 0:
-            raise InputFormatError(
-                self.location, line, f"field 'test_id': expected a group number >= 0, found {group_id}"
-            )
-        is_distractor = self.field(record, "isDistractor", line, bool)
-        kind = record.get("kind") or ("Distractor" if is_distractor else "Input")
-        if kind not in KINDS or (kind != "Input") != is_distractor:
-            raise InputFormatError(
-                self.location, line, f"field 'kind': {quoted(kind)} does not agree with isDistractor"
-            )
-        index = self._group_sizes.get((pattern_id, group_id), 0)
-        self._group_sizes[(pattern_id, group_id)] = index + 1
-        return TruthItem(
-            item_id=make_item_id(pattern_id, group_id, index),
-            group_id=group_id,
-            pattern_id=pattern_id,
-            pattern=pattern,
-            template_id=str(record.get("template_id") or ""),
-            negation_type=self.field(record, "negation_type", line, str),
-            semantic_type=self.field(record, "semantic_type", line, str),
-            syntactic_scope=self.field(record, "syntactic_scope", line, str),
-            kind=kind,
-            is_distractor=is_distractor,
-            label=self.field(record, "label", line, bool),
-            sentence=self._sentence(record, line),
-        )
+        return next(self.items([(line, record)]))
 
-    def _sentence(self, record: Mapping[str, Any], line: int) -> str:
-        """The sentence; per-sample files written inside a git working tree hold its SHA-256 instead
-        (``sentence_sha256``, see :mod:`negkit.io.privacy`), read as ``sha256:HEX``."""
-        if "sentence" not in record and "sentence_sha256" in record:
-            digest = self.field(record, "sentence_sha256", line, str)
-            if not re.fullmatch(r"[0-9a-f]{64}", digest):
-                raise InputFormatError(
-                    self.location, line, f"field 'sentence_sha256': not a SHA-256, found {quoted(digest)}"
-                )
-            return f"sha256:{digest}"
-        return self.field(record, "sentence", line, str)
+    def item_of(self, row: HFRow) -> TruthItem:
+        """The item of a record read, the next sentence of its group."""
+        group = (row.pattern_id, row.test_id)
+        index = self._group_sizes.get(group, 0)
+        self._group_sizes[group] = index + 1
+        return TruthItem(
+            item_id=make_item_id(row.pattern_id, row.test_id, index),
+            group_id=row.test_id,
+            pattern_id=row.pattern_id,
+            pattern=row.pattern,
+            template_id=row.template_id or "",
+            negation_type=row.negation_type,
+            semantic_type=row.semantic_type,
+            syntactic_scope=row.syntactic_scope,
+            kind=row.item_kind,
+            is_distractor=row.isDistractor,
+            label=row.label,
+            sentence=row.sentence,
+        )
 
 
 def iter_records(path: str | Path) -> Iterator[tuple[int, Any]]:
@@ -208,7 +159,7 @@ def _read_files(files: Sequence[Path]) -> list[TruthItem]:
     reader = RecordReader(str(files[0]))  # one numbering of sentences within groups across shards
     for file in files:
         reader.location = str(file)
-        read = [reader.item(record, line) for line, record in iter_records(file)]
+        read = list(reader.items(iter_records(file)))
         if not read:
             raise InputFormatError(file, None, "no TIND records (an empty file)")
         items += read
@@ -237,7 +188,7 @@ def _read_hub(name: str, splits: Sequence[str]) -> list[TruthItem]:
                 "Offline? Pass a local .jsonl/.parquet file or folder, or the raw zip, instead."
             ) from error
         reader = RecordReader(f"{name}[{split}]")
-        items += [reader.item(record, row) for row, record in enumerate(rows, start=1)]
+        items += reader.items(enumerate(rows, start=1))
     return items
 
 
@@ -311,8 +262,8 @@ def read_tind_predictions(path: str | Path) -> tuple[list[TruthItem], list[bool]
     first_line: dict[str, int] = {}
     lines: list[int] = []
     previous = None
-    for line, record in iter_records(path):
-        item = reader.item(record, line)
+    records = list(iter_records(path))
+    for (line, record), (_, row) in zip(records, validate_rows(records, PredictionRow, str(path))):
         key = _identity(record)
         if key is not None and key in first_line:  # the other suites' scorers refuse an item predicted twice too
             raise InputFormatError(path, line, f"item predicted twice (first on line {first_line[key]})")
@@ -322,9 +273,9 @@ def read_tind_predictions(path: str | Path) -> tuple[list[TruthItem], list[bool]
         if text == previous:
             raise InputFormatError(path, line, "the same record twice in a row (an item predicted twice)")
         previous = text
-        items.append(item)
+        items.append(reader.item_of(row))
         lines.append(line)
-        predictions.append(reader.field(record, "prediction", line, bool))
+        predictions.append(row.prediction)
     check_prediction_groups(items, path, lines)
     if not items:
         raise InputFormatError(path, None, "no predictions in the file")
