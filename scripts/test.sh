@@ -11,7 +11,7 @@ bash scripts/setup.sh || exit 1
 .venv/bin/ruff check src tests perf scripts docs || { echo "test: ruff check found problems (see above)" >&2; exit 1; }
 .venv/bin/ruff format --check src tests perf scripts docs \
     || { echo "test: files not in ruff's format (run: .venv/bin/ruff format src tests perf scripts docs)" >&2; exit 1; }
-# mypy (one process, about 40 s on a fresh clone) runs beside the test suite, its report printed after it
+# mypy (one process, about 25 s on a fresh clone) runs beside the test suite, its report printed after it
 mypy_report=$(mktemp)
 .venv/bin/mypy > "$mypy_report" 2>&1 &
 mypy_pid=$!
