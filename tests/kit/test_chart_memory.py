@@ -43,3 +43,6 @@ def test_at_most_the_last_remembered_charts_are_kept(monkeypatch):
     for title in ("t1", "t2", "t3", "t1"):
         plots.forest(["a"], {"run": [(0.1, 0.0, 0.2)]}, f"invented {title}", "difference")
     assert len(drawn) == 4  # t1 was dropped when t3 came
+    monkeypatch.setattr(plots, "REMEMBERED", 0)  # none kept: every chart drawn, and returned
+    assert plots.forest(["a"], {"run": [(0.1, 0.0, 0.2)]}, "invented t4", "difference").startswith("<svg")
+    assert len(drawn) == 5

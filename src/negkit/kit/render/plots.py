@@ -50,11 +50,11 @@ def _remembered(draw: Callable[_Arguments, _Chart]) -> Callable[_Arguments, _Cha
             return draw(*args, **kwargs)
         if key in kept:
             kept.move_to_end(key)
-        else:
-            kept[key] = draw(*args, **kwargs)
-            while len(kept) > REMEMBERED:
-                kept.popitem(last=False)
-        return kept[key]
+            return kept[key]
+        drawn = kept[key] = draw(*args, **kwargs)
+        while len(kept) > REMEMBERED:
+            kept.popitem(last=False)
+        return drawn
 
     return chart
 
