@@ -84,6 +84,7 @@ def synthetic_data(tmp_path_factory):
 LONG_FIRST = (
     "tests/commands/test_data_get.py",
     "tests/training/test_finetune.py",
+    "tests/cli/test_readme.py",
     "tests/runs/test_distributed.py",
     "tests/runs/test_durability.py",
     "tests/benchmarks/tind/test_malformed_tind.py",
@@ -94,6 +95,7 @@ LONG_FIRST = (
     "tests/resolution/test_graphs.py",
     "tests/scripts/test_gpu_check.py",
     "tests/scripts/test_fresh_install.py",
+    "tests/resolution/test_norec_corpus.py",
 )
 
 
