@@ -1,5 +1,5 @@
 """NLI benchmarks, declared: a benchmark states how its pairs are asked and scored in an :class:`NLIQuestions`, and
-:class:`~negkit.kit.tasks.nli.NLITask` runs it, asked with label words or an NLI classifier.
+:class:`NLITask` (below) runs it, asked with label words or an NLI classifier.
 
 The declaration names the task, its reader and the files it reads (``read``, ``files``: :class:`~negkit.kit.tasks.
 declared.DeclaredTask`), the prompt (with ``{premise}`` and ``{hypothesis}``) and the answer words with the label each
