@@ -26,7 +26,7 @@ from negkit.kit.data.rows import DataRow, Text, read_rows
 from negkit.kit.suites import DataSource, register_suite
 from negkit.kit.suites.kinds import declared_suite
 from negkit.kit.suites.nli import THREE_WAY_ANSWERS, THREE_WAY_PROMPT
-from negkit.kit.tasks.nli_conditions import ByCondition, condition_figures
+from negkit.kit.tasks.nli_conditions import ByCondition
 from negkit.kit.tasks.nli_declared import NLIQuestions
 
 NAME, FILE = "jnli-neg", "jnli-neg-valid-v1.1.jsonl"
@@ -90,14 +90,7 @@ JNLI_NEG = NLIQuestions(
     jnli_neg_files,
     prompt=THREE_WAY_PROMPT,
     answers=THREE_WAY_ANSWERS,
-    metrics=BY_CONDITION.metrics,
-    estimands=BY_CONDITION.estimands,
-    tables=BY_CONDITION.tables,
-    limit=BY_CONDITION.limit,
-    unit=BY_CONDITION.unit,
-    title=BY_CONDITION.title,
-    headline=BY_CONDITION.headline,
-    figures=condition_figures,
+    **BY_CONDITION.scoring(),
     splits=("validation",),
     split_aliases={alias: "validation" for alias in ("test", "valid", "dev")},
     protocol={"split_read": "validation (jnli-neg-valid-v1.1)", "gap": "original - negated"},

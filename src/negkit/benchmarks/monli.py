@@ -27,7 +27,7 @@ from negkit.kit.data.rows import DataRow, Text, read_rows
 from negkit.kit.metrics.nli import to_binary
 from negkit.kit.suites import DataSource, register_suite
 from negkit.kit.suites.kinds import declared_suite
-from negkit.kit.tasks.nli_conditions import ByCondition, condition_figures
+from negkit.kit.tasks.nli_conditions import ByCondition
 from negkit.kit.tasks.nli_declared import NLIQuestions
 
 NAME = "monli"
@@ -88,14 +88,7 @@ MONLI = NLIQuestions(
     monli_files,
     prompt=PROMPT,
     answers={"yes": "entailment", "no": "neutral"},
-    metrics=BY_CONDITION.metrics,
-    estimands=BY_CONDITION.estimands,
-    tables=BY_CONDITION.tables,
-    limit=BY_CONDITION.limit,
-    unit=BY_CONDITION.unit,
-    title=BY_CONDITION.title,
-    headline=BY_CONDITION.headline,
-    figures=condition_figures,
+    **BY_CONDITION.scoring(),
     fit_label=two_way,
     prediction_words={"yes": "entailment", "no": "neutral", "not_entailment": "neutral"},
     protocol={"labels": list(LABELS), "control": "pmonli", "gap": "pmonli acc - nmonli acc"},

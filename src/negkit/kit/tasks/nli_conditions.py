@@ -45,6 +45,21 @@ class ByCondition:
     #: What the intervals resample, in words.
     unit: str = "premise"
 
+    def scoring(self) -> dict[str, Any]:
+        """The fields of an :class:`~negkit.kit.tasks.nli_declared.NLIQuestions` that this scoring fills: its
+        metrics, estimands, tables, ``--limit`` rule, interval unit, title, headline and figures
+        (``NLIQuestions(NAME, read, files, prompt=..., answers=..., **BY_CONDITION.scoring())``)."""
+        return {
+            "metrics": self.metrics,
+            "estimands": self.estimands,
+            "tables": self.tables,
+            "limit": self.limit,
+            "unit": self.unit,
+            "title": self.title,
+            "headline": self.headline,
+            "figures": condition_figures,
+        }
+
     def limit(self, items: list[NLIItem], limit: int, options: Mapping[str, Any]) -> list[NLIItem]:
         """The first items of each condition, as evenly as can be."""
         return first_per_group(items, limit, lambda item: item.condition)
