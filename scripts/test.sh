@@ -6,16 +6,18 @@
 # Fails on a broken contract, a type error, and when pytest collects no test (exit 5).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh || exit 1
-.venv/bin/lint-imports pyproject.toml || { echo "test: an import contract is broken (see above)" >&2; exit 1; }
-.venv/bin/ruff check src tests perf scripts docs || { echo "test: ruff check found problems (see above)" >&2; exit 1; }
-.venv/bin/ruff format --check src tests perf scripts docs \
-    || { echo "test: files not in ruff's format (run: .venv/bin/ruff format src tests perf scripts docs)" >&2; exit 1; }
-# mypy (one process, about 25 s on a fresh clone) runs beside the test suite, its report printed after it
+NEGKIT_SETUP_BYTECODE=later bash scripts/setup.sh || exit 1
+# mypy (one process, about 25 s on a fresh clone) runs beside the bytecode compilation and the test suite, its report
+# printed after them
 mypy_report=$(mktemp)
 .venv/bin/mypy > "$mypy_report" 2>&1 &
 mypy_pid=$!
 trap 'kill "$mypy_pid" 2>/dev/null; rm -f "$mypy_report"' EXIT  # an interrupted run leaves no mypy behind
+bash scripts/compile_bytecode.sh
+.venv/bin/lint-imports pyproject.toml || { echo "test: an import contract is broken (see above)" >&2; exit 1; }
+.venv/bin/ruff check src tests perf scripts docs || { echo "test: ruff check found problems (see above)" >&2; exit 1; }
+.venv/bin/ruff format --check src tests perf scripts docs \
+    || { echo "test: files not in ruff's format (run: .venv/bin/ruff format src tests perf scripts docs)" >&2; exit 1; }
 # two workers (pytest-xdist): each test runs in one of them; NEGKIT_TEST_WORKERS=0 runs in this process alone.
 # Python may keep bytecode here (PYTHONDONTWRITEBYTECODE unset, caches in git-ignored __pycache__ folders): the
 # hundreds of child processes the tests start would otherwise compile negkit's modules from source each time.
