@@ -79,3 +79,39 @@ def test_the_spec_says_what_the_suite_declares_of_the_task():
     assert tind.suite == "tind" and tind.data is not None and tind.data.folder == "tind"
     assert tind.interval_unit.startswith("group") and "@" in tind.bibtex
     assert get_task_spec("scone").harness_names and get_task_spec("tind").harness_names
+
+
+class _HandWrittenTask:
+    """A task an included suite might write (hand-written for this test): splits, an alias and a private field."""
+
+    model_kind = "language_model"
+    splits = ("dev", "test")
+    private_fields = ("secret",)
+
+    def __init__(self, chat: bool = False) -> None:
+        self.chat = chat
+
+    @staticmethod
+    def normalize_split(split: str) -> str:
+        return "dev" if split == "validation" else split
+
+
+def _unannotated_factory(chat=False):  # no return annotation: the spec cannot see the class it builds
+    return _HandWrittenTask(chat)
+
+
+def test_what_only_the_built_task_says_completes_its_spec():
+    """A factory function without a return annotation hides its task's splits and private fields from the spec;
+    the built task completes it (the run's split check and privacy read the completed spec), and a private field
+    is never dropped."""
+    from negkit.kit.tasks.adapter import adapt
+
+    hidden = task_spec("hand-written", _unannotated_factory, ["chat"])
+    assert hidden.splits is None and hidden.private_fields == ()
+    completed = adapt(_unannotated_factory()).completed(hidden)
+    assert completed.splits == ("dev", "test") and completed.normalize_split("validation") == "dev"
+    assert completed.private_fields == ("secret",)
+    seen = task_spec("hand-written", _HandWrittenTask, ["chat"])  # the class itself: the spec says it all already
+    assert adapt(_HandWrittenTask()).completed(seen) is seen
+    both = seen.completed_by(("other",), None, ("secret", "prompt"))
+    assert both.splits == ("dev", "test") and both.private_fields == ("secret", "prompt")

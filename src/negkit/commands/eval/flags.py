@@ -24,6 +24,7 @@ from negkit.commands.eval.options import EvalOptions
 from negkit.errors import NegkitError
 from negkit.kit.arguments import format_per_task
 from negkit.kit.suites import classifier_tasks, embedding_tasks, get_task, get_task_spec, task_flags
+from negkit.kit.tasks.adapter import adapt
 from negkit.kit.tasks.spec import LANGUAGE_MODEL, TaskSpec
 from negkit.models.conversation import conversation_template
 from negkit.models.model_args import format_model_args, redact_model_args
@@ -126,7 +127,8 @@ def task_options_for(
         for task in users:
             if specs[task].fewshot_seeds:  # a task averaging over its paper's seeds: the one seed given
                 result[task]["seeds"] = (seed,)
-    return {task: TaskSetup(result[task], get_task(task, **result[task]), specs[task]) for task in tasks}
+    built = {task: get_task(task, **result[task]) for task in tasks}
+    return {task: TaskSetup(result[task], built[task], adapt(built[task]).completed(specs[task])) for task in tasks}
 
 
 def eval_command(

@@ -149,7 +149,7 @@ def check_data_argument(data: str | Path) -> None:
 def check_split(request: RunRequest, name: str, task: Task) -> None:
     """The split is one the task has (the splits its :class:`~negkit.kit.tasks.spec.TaskSpec` names, when it
     names them)."""
-    spec = get_task_spec(name, task.model_kind)
+    spec = adapt(task).completed(get_task_spec(name, task.model_kind))
     splits = spec.splits
     if splits is None:
         return

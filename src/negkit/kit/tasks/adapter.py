@@ -19,6 +19,7 @@ from typing import Any
 
 from negkit.kit.metrics.intervals import Estimand
 from negkit.kit.tasks.base import Task
+from negkit.kit.tasks.spec import TaskSpec
 from negkit.models.base import AnswerSpace
 
 
@@ -34,6 +35,29 @@ class TaskAdapter:
         own_check = getattr(self.task, "check", None)
         if callable(own_check):
             own_check(options)
+
+    # -- what a built task says of itself, for a task whose TaskSpec cannot (a factory function of an included suite
+    # without a return annotation): TaskAdapter.completed uses these -----------------------------------------------
+    @property
+    def splits(self) -> tuple[str, ...] | None:
+        """The split names the built task has (None: it does not say)."""
+        splits = getattr(self.task, "splits", None)
+        return None if splits is None else tuple(splits)
+
+    @property
+    def split_names(self) -> Callable[[str], str] | None:
+        """The built task's own names of splits given another way (None: it has none)."""
+        normalize = getattr(self.task, "normalize_split", None)
+        return normalize if callable(normalize) else None
+
+    @property
+    def private_fields(self) -> tuple[str, ...]:
+        """Fields of the built task's records that never enter a git working tree (:mod:`negkit.io.privacy`)."""
+        return tuple(getattr(self.task, "private_fields", ()) or ())
+
+    def completed(self, spec: TaskSpec) -> TaskSpec:
+        """``spec`` with what this built task says where the spec could not (:meth:`TaskSpec.completed_by`)."""
+        return spec.completed_by(self.splits, self.split_names, self.private_fields)
 
     # -- prompts ---------------------------------------------------------------------------------------------------
     def uses_chat(self, model: Any) -> bool:

@@ -66,6 +66,20 @@ class TaskSpec:
         """The task's own name of ``split`` (an alias such as ``dev`` for ``validation``), else ``split``."""
         return str(self.split_names(split)) if self.split_names is not None else split
 
+    def completed_by(
+        self, splits: tuple[str, ...] | None, split_names: Callable[[str], str] | None, private_fields: tuple[str, ...]
+    ) -> TaskSpec:
+        """This spec with what the built task says where the spec could not say it without building (a factory
+        function without a return annotation, in an included suite): its splits and their other names when the spec
+        names none, and its private fields added to the spec's (a private field is never dropped)."""
+        changes: dict[str, Any] = {}
+        if self.splits is None and splits is not None:
+            changes.update(splits=splits, split_names=split_names)
+        extra = tuple(field for field in private_fields if field not in self.private_fields)
+        if extra:
+            changes["private_fields"] = (*self.private_fields, *extra)
+        return dataclasses.replace(self, **changes) if changes else self
+
     def uses_seed(self, options: Mapping[str, Any]) -> bool:
         """Whether the run's seed changes what the task asks when built with ``options``."""
         if self.always_seeded:
