@@ -32,7 +32,6 @@ from negkit.commands.eval.options import EvalOptions, model_options, resolve_dty
 from negkit.errors import NegkitError, quoted
 from negkit.io.atomic import check_output_folder
 from negkit.io.hub import looks_like_path
-from negkit.kit.suites import get_task_spec
 from negkit.kit.tasks.adapter import adapt
 from negkit.kit.tasks.base import Task, TaskData
 from negkit.kit.tasks.spec import TaskSpec
@@ -52,6 +51,8 @@ class RunRequest:
     model: Any
     task_names: list[str]
     options: EvalOptions
+    #: Each task's static facts, completed by the task built with the run's options (filled once the tasks are).
+    specs: dict[str, TaskSpec] = field(default_factory=dict)
 
 
 @dataclass
@@ -149,7 +150,7 @@ def check_data_argument(data: str | Path) -> None:
 def check_split(request: RunRequest, name: str, task: Task) -> None:
     """The split is one the task has (the splits its :class:`~negkit.kit.tasks.spec.TaskSpec` names, when it
     names them)."""
-    spec = adapt(task).completed(get_task_spec(name, task.model_kind))
+    spec = request.specs[name]
     splits = spec.splits
     if splits is None:
         return
@@ -259,6 +260,7 @@ def prepare_run(model: str | Any, task_names: Sequence[str], options: EvalOption
         assert spec is not None  # no model object: a spec names the model
         classifier, embedding = parse_model_spec(spec).is_classifier, parse_model_spec(spec).is_embedding
     per_task = task_options_for(request.task_names, options, classifier, embedding)  # which flag applies to which task
+    request.specs = {name: setup.spec for name, setup in per_task.items()}
     for name in request.task_names:
         task = per_task[name].task
         for task_check in TASK_CHECKS:
@@ -270,5 +272,5 @@ def prepare_run(model: str | Any, task_names: Sequence[str], options: EvalOption
         started, task = time.perf_counter(), per_task[name].task
         data = task.load(options.data, options.split, task_limit(options.limit, name), seed)
         check_baseline_answers(request, name, task, data.items)
-        plan.tasks.append(PreparedTask(name, task, per_task[name].spec, data, time.perf_counter() - started, seed))
+        plan.tasks.append(PreparedTask(name, task, request.specs[name], data, time.perf_counter() - started, seed))
     return plan
