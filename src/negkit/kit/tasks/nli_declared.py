@@ -275,11 +275,8 @@ class NLITask:
             best = words[argmax([scores[word] for word in words])]
             label = best if self.model_kind == "classifier" else self.answers[best]
             extra = {} if self.model_kind == "classifier" else {"choices": list(self.answers)}
-            records.append(self._record(item, self.spec.fit_label(label), {**extra, "scores": scores}))
+            records.append(nli_record(item, self.spec.fit_label(label), {**extra, "scores": scores}))
         return records
-
-    def _record(self, item: NLIItem, prediction: str, extra: Mapping[str, Any]) -> dict[str, Any]:
-        return nli_record(item, prediction, extra)
 
     def answer_space(self, items: Sequence[NLIItem]) -> AnswerSpace:
         """Label -> answer word (the declaration's labels themselves for a classifier) and the gold labels, for the
@@ -319,7 +316,7 @@ class NLITask:
             self.spec.prediction_words,
         )
         return [
-            self._record(item, self.spec.fit_label(predicted[item.item_id]), {})
+            nli_record(item, self.spec.fit_label(predicted[item.item_id]), {})
             for item in items
             if item.item_id in predicted
         ]
