@@ -176,6 +176,12 @@ def harness_layout(
     return layout
 
 
+def harness_task_name(name: str) -> str:
+    """The Harness task a negkit task is exported as: ``negkit_`` and its name, every character that is not a
+    letter or digit an underscore (``neqa-full`` -> ``negkit_neqa_full``)."""
+    return "negkit_" + "".join(c if c.isalnum() else "_" for c in name)
+
+
 def harness_loader(task: str) -> str:
     """The name of the ``utils.py`` function that loads an exported task's documents (``negkit_neqa`` ->
     ``load_neqa``)."""

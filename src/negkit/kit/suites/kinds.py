@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from negkit.kit.harness.layout import harness_loader
+from negkit.kit.harness.layout import harness_loader, harness_task_name
 from negkit.kit.render.grouped import grouped_figures
 from negkit.kit.render.negation_choice import choice_figures
 from negkit.kit.suites.description import DataSource, HarnessExport, SuiteDescription, TaskEntry
@@ -84,7 +84,7 @@ def pairs_harness(spec: MinimalPairs) -> HarnessExport:
 def negation_choice_harness(spec: NegationChoice) -> HarnessExport:
     """The Harness export of a standard-negation multiple choice (``negkit_`` + its name): one YAML file, its
     documents and, for k-shot, the few-shot split's; ``utils.py`` gets a loader."""
-    name = "negkit_" + "".join(c if c.isalnum() else "_" for c in spec.name)
+    name = harness_task_name(spec.name)
 
     def write(task: Any, loaded: TaskData, out: Path, data: str | None, names: tuple[str, ...]) -> dict[str, Any]:
         return write_negation_choice_harness(task, loaded, out, name)

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from negkit.io.atomic import atomic_write_jsonl, atomic_write_text
-from negkit.kit.harness.layout import harness_loader, harness_task_yaml
+from negkit.kit.harness.layout import harness_loader, harness_task_name, harness_task_yaml
 from negkit.kit.suites.description import HarnessExport, TaskEntry
 from negkit.kit.tasks.base import TaskData
 from negkit.kit.tasks.nli_declared import NLIQuestions
@@ -77,6 +77,6 @@ def label_writer(loader: str) -> Callable[..., dict[str, Any]]:
 
 def nli_harness(spec: NLIQuestions) -> HarnessExport:
     """The Harness export of a declared NLI task: negkit's prompt and answer words, as task ``negkit_NAME``."""
-    name = "negkit_" + "".join(c if c.isalnum() else "_" for c in spec.name)
+    name = harness_task_name(spec.name)
     loader = harness_loader(name)
     return HarnessExport((name,), label_writer(loader), loaders={loader: spec.name})

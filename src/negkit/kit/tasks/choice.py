@@ -29,7 +29,7 @@ from negkit.io.atomic import atomic_write_jsonl, atomic_write_text
 from negkit.kit.data.locate import locate_dataset
 from negkit.kit.data.predictions import field as record_field
 from negkit.kit.data.predictions import read_predictions, string, whole_number
-from negkit.kit.harness.layout import harness_loader, harness_task_yaml
+from negkit.kit.harness.layout import harness_loader, harness_task_name, harness_task_yaml
 from negkit.kit.metrics.choice import predict, predict_normalised
 from negkit.kit.metrics.intervals import Estimand, ratio_estimand
 from negkit.kit.render import plots
@@ -89,7 +89,7 @@ class MultipleChoice(DeclaredTask[ChoiceQuestion]):
 
     @property
     def harness_name(self) -> str:
-        return self.harness_task or "negkit_" + "".join(c if c.isalnum() else "_" for c in self.name)
+        return self.harness_task or harness_task_name(self.name)
 
 
 class ChoiceTask:

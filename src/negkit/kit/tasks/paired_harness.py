@@ -22,14 +22,14 @@ from pathlib import Path
 from typing import Any
 
 from negkit.io.atomic import atomic_write_jsonl, atomic_write_text
-from negkit.kit.harness.layout import harness_task_yaml
+from negkit.kit.harness.layout import harness_task_name, harness_task_yaml
 from negkit.kit.tasks.base import TaskData
 from negkit.kit.tasks.paired import PairedQuestions
 
 
 def paired_base(spec: PairedQuestions) -> str:
     """The Harness name of ``spec``'s documents (``negkit_`` + the task's name, ``-`` as ``_``)."""
-    return "negkit_" + "".join(c if c.isalnum() else "_" for c in spec.name)
+    return harness_task_name(spec.name)
 
 
 def paired_task_names(spec: PairedQuestions) -> dict[str, tuple[str, ...]]:

@@ -22,7 +22,7 @@ from negkit.errors import InputFormatError, quoted
 from negkit.io.atomic import atomic_write_jsonl, atomic_write_text
 from negkit.kit.data.predictions import field as record_field
 from negkit.kit.data.predictions import is_number, read_predictions, string
-from negkit.kit.harness.layout import harness_loader, harness_task_yaml
+from negkit.kit.harness.layout import harness_loader, harness_task_name, harness_task_yaml
 from negkit.kit.metrics.intervals import Estimand, ratio_estimand
 from negkit.kit.render import plots
 from negkit.kit.render.figures import triple
@@ -64,7 +64,7 @@ class MinimalPairs(DeclaredTask[SentencePair]):
 
     @property
     def harness_name(self) -> str:
-        return self.harness_task or "negkit_" + "".join(c if c.isalnum() else "_" for c in self.name)
+        return self.harness_task or harness_task_name(self.name)
 
 
 def pair_correct(logprob_good: float, logprob_bad: float) -> bool:
